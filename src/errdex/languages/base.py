@@ -1,0 +1,99 @@
+"""What every language module provides: sites found in one file's syntax tree.
+
+A language module parses one file with tree-sitter and returns ``Site`` values:
+the message template, what kind of error it is, and where it is raised. It
+knows nothing about repositories, ids, slugs or storage (that is ``record.py``
+and ``mining.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from tree_sitter import Node, Parser, Query, QueryCursor, Tree
+from tree_sitter_language_pack import get_language, get_parser
+
+from errdex.record import ErrorType, Severity
+from errdex.template import Template
+
+
+@dataclass(frozen=True)
+class Site:
+    """One place in a file that produces an error message."""
+
+    template: Template
+    error_type: ErrorType
+    line: int  # 1-based line where the raising statement starts
+    error_class: str | None = None
+    error_code: str | None = None
+    http_status: int | None = None
+    severity: Severity = "error"
+    symbol: str | None = None  # enclosing symbol, e.g. ``Flex::conv3d`` or ``Store.open``
+
+
+@dataclass(frozen=True)
+class FileSites:
+    """The sites of one file, and whether tree-sitter could parse all of it."""
+
+    sites: list[Site] = field(default_factory=list)
+    parse_errors: bool = False
+
+
+@dataclass(frozen=True)
+class Language:
+    """A registered language: its name, file extensions and site extractor."""
+
+    name: str
+    grammar: str
+    extensions: tuple[str, ...]
+    extract: Callable[[bytes], FileSites]
+
+
+@cache
+def parser_for(grammar: str) -> Parser:
+    return get_parser(grammar)  # type: ignore[arg-type]
+
+
+@cache
+def load_query(grammar: str, path: Path) -> Query:
+    """A tree-sitter query kept in a ``.scm`` file beside its language module."""
+    return Query(get_language(grammar), path.read_text(encoding="utf-8"))  # type: ignore[arg-type]
+
+
+def parse(grammar: str, source: bytes) -> Tree:
+    return parser_for(grammar).parse(source)
+
+
+def captures(query: Query, node: Node) -> dict[str, list[Node]]:
+    return QueryCursor(query).captures(node)
+
+
+def matches(query: Query, node: Node) -> list[tuple[int, dict[str, list[Node]]]]:
+    return QueryCursor(query).matches(node)
+
+
+def text(node: Node | None) -> str:
+    """The source text of a node (empty for None)."""
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", errors="replace")
+
+
+def line_of(node: Node) -> int:
+    """1-based line where a node starts."""
+    return node.start_point[0] + 1
+
+
+def ancestors(node: Node) -> Iterator[Node]:
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def inside_error(node: Node) -> bool:
+    """Whether tree-sitter had to recover around this node (then its meaning is unsure)."""
+    return any(a.type == "ERROR" for a in ancestors(node))
