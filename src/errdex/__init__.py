@@ -1,0 +1,73 @@
+"""errdex: the index of every error a codebase can raise.
+
+The Python API is the product; the CLI, web app and MCP server are thin layers
+over it::
+
+    import errdex
+
+    summary = errdex.mine("path/to/checkout", db="errdex.sqlite")
+    index = errdex.open_index("errdex.sqlite")
+    for match in index.explain("ValueError: unsupported dtype I8"):
+        print(match.score, match.record.filePath, match.record.lineNumber, match.bound)
+"""
+
+from __future__ import annotations
+
+import os
+
+from errdex.errors import (
+    DatasetError,
+    ErrdexError,
+    InputTooLargeError,
+    NoMatchError,
+    RecordNotFoundError,
+    RepositoryError,
+    StoreError,
+    UsageError,
+)
+from errdex.lookup.index import Index, Match
+from errdex.mining import MineSummary, ProgressCallback
+from errdex.record import DatasetLine, Record, RecordExtras
+from errdex.store import Store
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DatasetError",
+    "DatasetLine",
+    "ErrdexError",
+    "Index",
+    "InputTooLargeError",
+    "Match",
+    "MineSummary",
+    "NoMatchError",
+    "Record",
+    "RecordExtras",
+    "RecordNotFoundError",
+    "RepositoryError",
+    "Store",
+    "StoreError",
+    "UsageError",
+    "mine",
+    "open_index",
+]
+
+DbPath = str | os.PathLike[str] | None
+
+
+def mine(
+    path: str | os.PathLike[str], *, db: DbPath | Store = None, repo: str | None = None,
+    sha: str | None = None, jobs: int | None = None, progress: ProgressCallback | None = None,
+) -> MineSummary:
+    """Mine the git repository holding ``path`` into the database ``db``."""
+    from errdex import mining
+
+    if isinstance(db, Store):
+        return mining.mine(path, db, repo=repo, sha=sha, jobs=jobs, progress=progress)
+    with Store(db) as store:
+        return mining.mine(path, store, repo=repo, sha=sha, jobs=jobs, progress=progress)
+
+
+def open_index(db: DbPath | Store = None) -> Index:
+    """A lookup index over every record in the database ``db``."""
+    return Index(db if isinstance(db, Store) else Store(db))

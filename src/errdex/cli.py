@@ -1,0 +1,220 @@
+"""The ``errdex`` command line: a thin layer over the Python API.
+
+Exit codes everywhere: 0 found / done, 1 nothing matched, 2 bad input or usage.
+Errors are one line on stderr; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+import errdex
+from errdex.dataset import export_dataset, import_dataset
+from errdex.errors import EXIT_BAD_INPUT, EXIT_NO_MATCH, ErrdexError, UsageError
+from errdex.lookup.parse import MAX_INPUT_CHARS
+from errdex.mining import MineSummary
+from errdex.render import print_matches, record_panel
+from errdex.store import Store
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Settings:
+    def __init__(self, db: str | None, debug: bool):
+        self.db = db
+        self.debug = debug
+
+    def store(self) -> Store:
+        return Store(self.db)
+
+
+def _handle_errors(func: F) -> F:
+    """Turn ErrdexError (and any surprise) into one line and an exit code."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        settings: _Settings = click.get_current_context().obj
+        try:
+            return func(*args, **kwargs)
+        except ErrdexError as exc:
+            if settings.debug:
+                raise
+            click.echo(f"errdex: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("errdex: interrupted; nothing was changed by the unfinished step", err=True)
+            sys.exit(130)
+        except Exception as exc:
+            if settings.debug:
+                raise
+            click.echo(
+                f"errdex: internal error: {type(exc).__name__}: {exc} "
+                "(run with --debug for the traceback and report it)", err=True,
+            )
+            sys.exit(EXIT_BAD_INPUT)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db", type=click.Path(dir_okay=False), envvar="ERRDEX_DB", show_envvar=True,
+    help="Database file (default: errdex.sqlite in the user data directory).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.version_option(errdex.__version__, prog_name="errdex")
+@click.pass_context
+def main(ctx: click.Context, db: str | None, debug: bool) -> None:
+    """errdex: the index of every error a codebase can raise.
+
+    Mine a repository, then paste any error to find the line that raised it.
+    """
+    ctx.obj = _Settings(db, debug)
+
+
+@contextmanager
+def _progress(console: Console, label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A Rich progress bar on a terminal; nothing when output is piped."""
+    if not console.is_terminal:
+        yield None
+        return
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=console, transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
+@main.command()
+@click.argument("path", type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--repo", help="OWNER/NAME to file the records under (default: from the git remote).")
+@click.option("--sha", help="Revision to mine (default: HEAD).")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
+@click.pass_obj
+@_handle_errors
+def mine(
+    settings: _Settings, path: str, repo: str | None, sha: str | None, jobs: int | None
+) -> None:
+    """Mine the git repository holding PATH into the database."""
+    console = Console(stderr=True)
+    with settings.store() as store, _progress(console, "mining") as progress:
+        summary = errdex.mine(path, db=store, repo=repo, sha=sha, jobs=jobs, progress=progress)
+    click.echo(format_summary(summary))
+
+
+def format_summary(summary: MineSummary) -> str:
+    """One paragraph a person reads after a mine."""
+    languages = ", ".join(f"{name} {count}" for name, count in sorted(summary.by_language.items()))
+    lines = [
+        f"mined {summary.repo} at {summary.sha[:12]}: {summary.records} records from "
+        f"{summary.files_mined} files" + (f" ({languages})" if languages else "")
+        + f" in {summary.seconds:.2f}s",
+        f"  {summary.new} new, {summary.changed} changed, {summary.removed} removed",
+    ]
+    if summary.skipped:
+        skipped = ", ".join(f"{count} {why}" for why, count in sorted(summary.skipped.items()))
+        lines.append(f"  skipped files: {skipped}")
+    if summary.partially_parsed:
+        lines.append(
+            f"  {summary.partially_parsed} file(s) had syntax errors; "
+            "their readable parts were mined"
+        )
+    return "\n".join(lines)
+
+
+def _read_text(text: str | None) -> str:
+    if text is None or text == "-":
+        if text is None and sys.stdin.isatty():
+            raise UsageError(
+                "nothing to explain: pass the error text as an argument, or '-' to read stdin"
+            )
+        data = sys.stdin.read(MAX_INPUT_CHARS + 1)
+        return data
+    return text
+
+
+@main.command()
+@click.argument("text", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"matches\": [...]}.")
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.pass_obj
+@_handle_errors
+def explain(
+    settings: _Settings, text: str | None, as_json: bool, top: int, repo: str | None
+) -> None:
+    """Find the source of an error: TEXT is a message, traceback or panic ('-' reads stdin)."""
+    pasted = _read_text(text)
+    with settings.store() as store:
+        matches = errdex.open_index(store).explain(pasted, top=top, repo=repo)
+    if as_json:
+        click.echo(json.dumps({"matches": [m.to_json() for m in matches]}, ensure_ascii=False))
+    elif matches:
+        print_matches(Console(), matches)
+    else:
+        click.echo("no record matches this error; mine the repository that raised it first",
+                   err=True)
+    if not matches:
+        sys.exit(EXIT_NO_MATCH)
+
+
+@main.command()
+@click.argument("id_or_slug")
+@click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")
+@click.option("--repo", help="OWNER/NAME when the slug is in several repositories.")
+@click.pass_obj
+@_handle_errors
+def show(settings: _Settings, id_or_slug: str, as_json: bool, repo: str | None) -> None:
+    """Show one record by id or slug."""
+    with settings.store() as store:
+        stored = store.show(id_or_slug, repo=repo)
+    if as_json:
+        click.echo(json.dumps(stored.record.model_dump(mode="json"), ensure_ascii=False))
+    else:
+        Console().print(record_panel(stored.record, stored.extras))
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.pass_obj
+@_handle_errors
+def import_command(settings: _Settings, file: str) -> None:
+    """Import a JSONL dataset, or one dataset line / record (validated first, all or nothing)."""
+    with settings.store() as store:
+        count = import_dataset(store, file)
+    click.echo(f"imported {count} record(s) from {file}")
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.option("--schema", type=click.Choice(["2", "3"]), default="2", show_default=True,
+              help="2: exactly the seed's fields; 3: with errdex's optional fields.")
+@click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Output file (default: stdout); written atomically.")
+@click.pass_obj
+@_handle_errors
+def export(
+    settings: _Settings, fmt: str, schema: str, repo: str | None, output: str | None
+) -> None:
+    """Export records as a versioned dataset (JSON Lines)."""
+    with settings.store() as store:
+        count = export_dataset(store, output, schema=int(schema), repo=repo)
+    if output and output != "-":
+        click.echo(f"exported {count} record(s) to {output}", err=True)

@@ -1,0 +1,1 @@
+"""Lookup: from a pasted error to the sites that produce it."""

@@ -1,0 +1,152 @@
+"""Reading stored patterns back: their literal fragments (for the prefilter) and hole names.
+
+Works on any record's pattern, mined or imported, so it reads the regex rather
+than trusting side data: a fragment is text outside every group; any regex
+syntax outside groups that errdex itself never emits makes the pattern
+"opaque" (always verified, never prefiltered).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "0": "\0"}
+
+
+@dataclass(frozen=True)
+class PatternShape:
+    """What the prefilter and ranking need to know about one pattern."""
+
+    fragments: tuple[str, ...]  # literal runs between groups, in order
+    opaque: bool  # regex syntax outside groups: no safe literal requirement
+    groups: int  # capturing groups (holes)
+
+    @property
+    def literal_length(self) -> int:
+        return sum(len(f) for f in self.fragments)
+
+    def required_words(self) -> list[str]:
+        """Whole words every matching message must contain as tokens.
+
+        A word touching a hole may run into the hole's value, so it is left out.
+        """
+        if self.opaque:
+            return []
+        words: list[str] = []
+        last = len(self.fragments) - 1
+        for index, fragment in enumerate(self.fragments):
+            for match in _WORD.finditer(fragment):
+                at_hole_before = match.start() == 0 and index > 0
+                at_hole_after = match.end() == len(fragment) and index < last
+                if at_hole_before or at_hole_after:
+                    continue
+                words.append(match.group())
+        return words
+
+
+def shape_of(pattern: str) -> PatternShape:
+    """Split a pattern into literal fragments around its groups."""
+    fragments: list[str] = []
+    current: list[str] = []
+    opaque = False
+    groups = 0
+    i = 0
+    n = len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < n:
+            nxt = pattern[i + 1]
+            if nxt == "x" and i + 3 < n:
+                current.append(chr(int(pattern[i + 2 : i + 4], 16)))
+                i += 4
+                continue
+            if nxt in _ESCAPES:
+                current.append(_ESCAPES[nxt])
+            elif nxt.isalnum():  # \d, \s, \b …: a class, not a literal
+                opaque = True
+            else:
+                current.append(nxt)
+            i += 2
+            continue
+        if ch == "(":
+            end = _group_end(pattern, i)
+            if end == -1:
+                return PatternShape((), True, 0)
+            groups += _count_groups(pattern[i : end + 1])
+            i = end + 1
+            if i < n and pattern[i] == "?":  # an optional group (…)?
+                i += 1
+            fragments.append("".join(current))
+            current = []
+            continue
+        if ch in ".^$*+?{}[]|)":
+            opaque = True
+        current.append(ch)
+        i += 1
+    fragments.append("".join(current))
+    return PatternShape(tuple(fragments), opaque, groups)
+
+
+def _group_end(pattern: str, start: int) -> int:
+    depth = 0
+    i = start
+    in_class = False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _count_groups(group_text: str) -> int:
+    count = 0
+    i = 0
+    in_class = False
+    while i < len(group_text):
+        ch = group_text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(" and not group_text.startswith("(?", i):
+            count += 1
+        i += 1
+    return count
+
+
+_PLACEHOLDER = re.compile(
+    r"\{\{|\}\}|%%|\{[^{}]*\}|%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d*))?[hlLqjzt]*"
+    r"[diouxXeEfFgGcrsavqTwpb]|#\{[^}]*\}|\$\{[^}]*\}"
+)
+
+
+def placeholder_names(error_message: str, groups: int) -> list[str]:
+    """Names for a pattern's holes read off the written message, when they line up."""
+    names = []
+    for match in _PLACEHOLDER.finditer(error_message):
+        text = match.group()
+        if text in ("{{", "}}", "%%"):
+            continue
+        inner = text.strip("{}$#%")
+        name = re.split(r"[:!]", inner, maxsplit=1)[0].strip()
+        names.append(name if name and not name.isdigit() else text)
+    if len(names) != groups:
+        return [str(i) for i in range(1, groups + 1)]
+    return names

@@ -1,0 +1,91 @@
+"""Readable terminal output (Rich) for matches and records. Pure presentation."""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from errdex.lookup.index import Match
+from errdex.record import Record, RecordExtras
+
+_LEXERS = {"python": "python", "rust": "rust"}
+_CONTEXT_LINES = 6
+
+
+def print_matches(console: Console, matches: list[Match]) -> None:
+    for rank, match in enumerate(matches, 1):
+        console.print(match_panel(rank, match))
+
+
+def match_panel(rank: int, match: Match) -> Panel:
+    record = match.record
+    title = f"#{rank}  {record.repo} · {record.slug}"
+    subtitle = f"score {match.score:.2f}" + (" · approximate" if match.approximate else "")
+    return Panel(
+        record_body(record, match.extras, match=match), title=title, subtitle=subtitle,
+        title_align="left", subtitle_align="right",
+        border_style="yellow" if match.approximate else "green",
+    )
+
+
+def record_panel(record: Record, extras: RecordExtras) -> Panel:
+    return Panel(record_body(record, extras), title=f"{record.repo} · {record.slug}",
+                 title_align="left", border_style="cyan")
+
+
+def record_body(record: Record, extras: RecordExtras, match: Match | None = None) -> Group:
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="bold")
+    facts.add_column(overflow="fold")
+    facts.add_row("message", Text(record.errorMessage))
+    kind = record.errorType + (f" · {record.errorClass}" if record.errorClass else "")
+    facts.add_row("kind", kind)
+    symbol = f"  in {extras.enclosingSymbol}" if extras.enclosingSymbol else ""
+    facts.add_row("where", f"{record.filePath}:{record.lineNumber}{symbol}")
+    if record.githubUrl:
+        facts.add_row("link", Text(record.githubUrl, style=f"link {record.githubUrl}"))
+    if match is not None:
+        facts.add_row("why", match.reason)
+        if match.bound:
+            facts.add_row("bound", ", ".join(f"{k} = {v!r}" for k, v in match.bound.items()))
+    parts: list[object] = [facts, Text(""), source_excerpt(record, extras)]
+    for label, value in _explanation(record):
+        parts.append(Text(""))
+        parts.append(Text(label, style="bold underline"))
+        parts.append(Text(value))
+    return Group(*parts)  # type: ignore[arg-type]
+
+
+def source_excerpt(record: Record, extras: RecordExtras) -> Syntax:
+    """The lines around the raising line, with real line numbers and that line highlighted."""
+    lines = record.sourceCode.split("\n")
+    offset = record.lineNumber - record.sourceCodeStart
+    first = max(0, offset - _CONTEXT_LINES)
+    last = min(len(lines), offset + _CONTEXT_LINES + 1)
+    lexer = _LEXERS.get(extras.language or "", "text")
+    return Syntax(
+        "\n".join(lines[first:last]), lexer, line_numbers=True,
+        start_line=record.sourceCodeStart + first, highlight_lines={record.lineNumber},
+        theme="ansi_dark", word_wrap=True,
+    )
+
+
+def _explanation(record: Record) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for label, value in (
+        ("What it means", record.documentation),
+        ("When it happens", record.triggerScenarios),
+        ("Common situations", record.commonSituations),
+    ):
+        if value:
+            out.append((label, value))
+    if record.solutions:
+        out.append(("How to fix it", "\n".join(f"• {s}" for s in record.solutions)))
+    if record.exampleFix:
+        out.append(("Example fix", record.exampleFix))
+    if record.preventionTips:
+        out.append(("Prevention", "\n".join(f"• {s}" for s in record.preventionTips)))
+    return out

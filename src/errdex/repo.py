@@ -1,0 +1,221 @@
+"""The repository stage: which files of a git tree at a commit errdex mines, and their bytes.
+
+Files come from the commit's tree (the same set ``git ls-files`` shows for a
+clean checkout), so what is mined is exactly what ``analyzedSha`` names and every
+permalink points at the lines it describes. Skips are counted by reason, never
+silent: binary, huge, vendored, test code, symlinks/submodules, not UTF-8.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from errdex.errors import RepositoryError
+from errdex.languages import Language, language_for_path
+
+MAX_FILE_BYTES = 2_000_000
+
+_VENDORED_DIRS = {
+    "vendor", "vendored", "third_party", "third-party", "thirdparty", "node_modules",
+    "site-packages", ".venv", "venv", "bower_components", "Pods", "external", "_vendor",
+}
+_TEST_DIRS = {"tests", "test", "testing", "__tests__", "benches", "spec", "testdata", "fixtures"}
+
+
+@dataclass(frozen=True)
+class Forge:
+    """Where a repository is hosted, to build permalinks."""
+
+    host: str
+    repo: str  # owner/name
+
+    def permalink(self, sha: str, path: str, start: int, end: int) -> str | None:
+        if self.host == "github.com":
+            return f"https://github.com/{self.repo}/blob/{sha}/{path}#L{start}-L{end}"
+        if self.host == "gitlab.com" or self.host.startswith("gitlab."):
+            return f"https://{self.host}/{self.repo}/-/blob/{sha}/{path}#L{start}-{end}"
+        if self.host == "bitbucket.org":
+            return f"https://bitbucket.org/{self.repo}/src/{sha}/{path}#lines-{start}:{end}"
+        if self.host in ("codeberg.org", "gitea.com"):
+            return f"https://{self.host}/{self.repo}/src/commit/{sha}/{path}#L{start}-L{end}"
+        return None
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file of the tree that a language module will mine."""
+
+    path: str  # repo-relative, POSIX separators
+    language: Language
+    blob: str
+    size: int
+
+
+@dataclass
+class Tree:
+    """The mineable files of one repository at one commit."""
+
+    root: Path
+    sha: str
+    repo: str
+    forge: Forge | None
+    files: list[SourceFile] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)
+
+
+def _git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], input=input_bytes, capture_output=True, check=False
+        )
+    except FileNotFoundError as exc:
+        raise RepositoryError("git is not installed: install git and try again") from exc
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise RepositoryError(
+            f"git {' '.join(args[:2])} failed in {root}: {message[-1] if message else 'error'}"
+        )
+    return done.stdout
+
+
+def find_root(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    """The repository root holding ``path``, and ``path`` relative to it ('' for the root)."""
+    target = Path(path).expanduser()
+    if not target.exists():
+        raise RepositoryError(f"{target}: no such file or directory; give the path of a git checkout")
+    folder = target if target.is_dir() else target.parent
+    done = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
+        capture_output=True, check=False,
+    )
+    if done.returncode != 0:
+        raise RepositoryError(
+            f"{target}: not inside a git repository; run 'git init' and commit, or pass a checkout"
+        )
+    root = Path(done.stdout.decode().strip()).resolve()
+    relative = target.resolve().relative_to(root).as_posix()
+    return root, "" if relative == "." else relative
+
+
+def resolve_sha(root: Path, revision: str | None) -> str:
+    """The full commit sha of a revision (HEAD by default)."""
+    rev = revision or "HEAD"
+    try:
+        return _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
+    except RepositoryError as exc:
+        hint = "commit something first" if rev == "HEAD" else "check the revision name"
+        raise RepositoryError(f"{root}: no commit {rev!r}; {hint}") from exc
+
+
+_REMOTE = re.compile(
+    r"^(?:[a-z+]+://)?(?:[^@/]+@)?(?P<host>[^/:]+)(?::\d+)?[:/](?P<path>.+?)(?:\.git)?/?$"
+)
+
+
+def parse_remote(url: str) -> Forge | None:
+    """Host and owner/name of a remote URL (https, ssh, scp-like)."""
+    match = _REMOTE.match(url.strip())
+    if not match:
+        return None
+    path = match.group("path").strip("/")
+    if path.count("/") < 1:
+        return None
+    return Forge(host=match.group("host").lower(), repo=path)
+
+
+def detect_forge(root: Path) -> Forge | None:
+    """The forge of the ``origin`` remote (else the first remote), if any."""
+    remotes = _git(root, "remote").decode().split()
+    if not remotes:
+        return None
+    name = "origin" if "origin" in remotes else remotes[0]
+    url = _git(root, "remote", "get-url", name).decode().strip()
+    return parse_remote(url)
+
+
+def skip_reason(path: str) -> str | None:
+    """Why a path is not product source (vendored or test code), or None."""
+    parts = PurePosixPath(path).parts
+    folders = parts[:-1]
+    name = parts[-1]
+    if any(part in _VENDORED_DIRS for part in folders) or name.endswith((".min.js", ".bundle.js")):
+        return "vendored"
+    if any(part in _TEST_DIRS for part in folders):
+        return "test code"
+    stem = PurePosixPath(name).stem
+    if stem.startswith("test_") or stem.endswith(("_test", "_tests")) or name == "conftest.py":
+        return "test code"
+    return None
+
+
+def load_tree(
+    path: str | os.PathLike[str], repo: str | None = None, revision: str | None = None,
+    max_file_bytes: int = MAX_FILE_BYTES,
+) -> Tree:
+    """The files errdex mines in the repository holding ``path``, at ``revision``."""
+    root, prefix = find_root(path)
+    sha = resolve_sha(root, revision)
+    forge = detect_forge(root)
+    name = repo or (forge.repo if forge else root.name)
+    tree = Tree(root=root, sha=sha, repo=name, forge=forge)
+    listing = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", sha)
+    for entry in listing.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, raw_path = entry.partition(b"\t")
+        mode, kind, blob, size = meta.decode().split()
+        file_path = raw_path.decode("utf-8", "surrogateescape")
+        if prefix and not (file_path == prefix or file_path.startswith(prefix + "/")):
+            continue
+        language = language_for_path(file_path)
+        if language is None:
+            continue
+        if kind != "blob" or mode == "120000":
+            tree.skipped["symlink or submodule"] += 1
+            continue
+        reason = skip_reason(file_path)
+        if reason:
+            tree.skipped[reason] += 1
+            continue
+        if int(size) > max_file_bytes:
+            tree.skipped["huge"] += 1
+            continue
+        tree.files.append(SourceFile(file_path, language, blob, int(size)))
+    return tree
+
+
+def read_blobs(root: Path, files: list[SourceFile]) -> Iterator[tuple[SourceFile, bytes]]:
+    """The bytes of each file, read from git's object store in one batch process."""
+    if not files:
+        return
+    with subprocess.Popen(
+        ["git", "-C", str(root), "cat-file", "--batch"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        for source in files:
+            proc.stdin.write(source.blob.encode() + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline().split()
+            if len(header) < 3 or header[1] != b"blob":
+                raise RepositoryError(f"{source.path}: git could not read blob {source.blob}")
+            data = proc.stdout.read(int(header[2]))
+            proc.stdout.read(1)  # the newline after each object
+            yield source, data
+        proc.stdin.close()
+
+
+def decode_source(data: bytes) -> tuple[str | None, str | None]:
+    """The text of a source file, or the reason it is skipped (binary, not UTF-8)."""
+    if b"\0" in data[:8192]:
+        return None, "binary"
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return None, "not UTF-8"
