@@ -31,7 +31,9 @@ def read_dataset(path: str | os.PathLike[str]) -> list[tuple[Record, RecordExtra
     try:
         text = sys.stdin.read() if str(path) == "-" else source.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
-        raise DatasetError(f"{source}: no such file; give a .jsonl dataset or a record .json") from exc
+        raise DatasetError(
+            f"{source}: no such file; give a .jsonl dataset or a record .json"
+        ) from exc
     except UnicodeDecodeError as exc:
         raise DatasetError(f"{source}: not UTF-8 text; give a JSONL dataset file") from exc
     except OSError as exc:
@@ -66,7 +68,7 @@ def _parse(text: str, name: str) -> Iterator[tuple[Record, RecordExtras | None]]
 def _entry(obj: Any, name: str, number: int) -> tuple[Record, RecordExtras | None]:
     if not isinstance(obj, dict):
         raise DatasetError(f"{name}:{number}: expected a JSON object, got {type(obj).__name__}")
-    raw = obj["record"] if "record" in obj else obj
+    raw = obj.get("record", obj)
     if not isinstance(raw, dict):
         raise DatasetError(f"{name}:{number}: 'record' must be a JSON object")
     fields = dict(raw)
@@ -112,15 +114,13 @@ def export_dataset(
     target = Path(out)
     if target.parent and not target.parent.exists():
         raise UsageError(f"{target}: folder {target.parent} does not exist; create it first")
-    handle = tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
-    )
+    fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
-        with handle:
+        with open(fd, "w", encoding="utf-8") as handle:
             count = _write(store, handle, schema, repo, version)
-        os.replace(handle.name, target)
+        os.replace(temp_name, target)
     except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
+        Path(temp_name).unlink(missing_ok=True)
         raise
     return count
 

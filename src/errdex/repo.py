@@ -88,7 +88,9 @@ def find_root(path: str | os.PathLike[str]) -> tuple[Path, str]:
     """The repository root holding ``path``, and ``path`` relative to it ('' for the root)."""
     target = Path(path).expanduser()
     if not target.exists():
-        raise RepositoryError(f"{target}: no such file or directory; give the path of a git checkout")
+        raise RepositoryError(
+            f"{target}: no such file or directory; give the path of a git checkout"
+        )
     folder = target if target.is_dir() else target.parent
     done = subprocess.run(
         ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],

@@ -73,7 +73,7 @@ class Hole:
             if precision == 0:
                 body = r"-?\d+"
             elif precision is not None:
-                body = r"-?\d+\.\d{%d}" % precision
+                body = rf"-?\d+\.\d{{{precision}}}"
             else:
                 body = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
             body = f"(?:{body}|-?inf|nan|NaN|-?Infinity)"

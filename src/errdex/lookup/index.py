@@ -83,7 +83,9 @@ class Index:
                 names = json.loads(extras_json).get("holeNames") or []
             if len(names) != shape.groups:
                 names = []
-            self.entries.append(_Entry(rid, pattern, error_class, repo, names, shape.literal_length))
+            self.entries.append(
+                _Entry(rid, pattern, error_class, repo, names, shape.literal_length)
+            )
             required.append(shape.required_words())
         frequency = Counter(word for words in required for word in set(words))
         for position, words in enumerate(required):

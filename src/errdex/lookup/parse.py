@@ -214,13 +214,20 @@ _TIMESTAMP = re.compile(
     r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
     r"(?: +- +| +|$)"
 )
-_LEVELS = r"ERROR|error|Error|E|WARN|warn|WARNING|warning|CRITICAL|critical|FATAL|fatal"
-_ERROR_LEVELS = frozenset({"ERROR", "error", "Error", "E", "CRITICAL", "critical", "FATAL", "fatal"})
-_LEVEL = re.compile(rf"\[(?P<a>{_LEVELS})\]:? *|(?P<b>{_LEVELS})(?::? +|:(?=\S)|$)")
-# "%(name)s - %(levelname)s - %(message)s" (the logging cookbook's format)
-_NAME_DASH_LEVEL = re.compile(rf"[A-Za-z_][\w.\-]* - (?P<level>{_LEVELS}) - ")
-# "%(levelname)s:%(name)s:%(message)s" (logging.basicConfig's format), level already taken
-_BASIC_CONFIG_NAME = re.compile(r"[A-Za-z_][\w.\-]*:")
+_UPPER_LEVELS = "ERROR|E|WARNING|WARN|CRITICAL|FATAL"
+_LOWER_LEVELS = "error|warning|warn|critical|fatal"
+_ERROR_LEVELS = frozenset({"ERROR", "error", "E", "CRITICAL", "critical", "FATAL", "fatal"})
+# Lowercase words are levels only with a colon: "error: x" is cargo's, "error while …" is prose.
+_LEVEL = re.compile(
+    rf"\[(?P<bracket>{_UPPER_LEVELS}|{_LOWER_LEVELS})\]:? *"
+    rf"|(?P<basic>{_UPPER_LEVELS}):(?=[A-Za-z_][\w.\-]*:)"
+    rf"|(?P<upper>{_UPPER_LEVELS})(?::? +|$)"
+    rf"|(?P<lower>{_LOWER_LEVELS}): *"
+)
+# "%(asctime)s - %(name)s - %(levelname)s - %(message)s" (the logging cookbook's format)
+_NAME_DASH_LEVEL = re.compile(rf"[A-Za-z_][\w.\-]* - (?P<level>{_UPPER_LEVELS}) - ")
+# "%(levelname)s:%(name)s:%(message)s" (logging.basicConfig's format), after the level
+_BASIC_CONFIG_NAME = re.compile(r"(?P<name>[A-Za-z_][\w.\-]*):")
 # A logger after the level: dotted ("myapp.db: ") or "root: ", or any name before " - "
 _LOGGER = re.compile(r"(?P<name>[A-Za-z_]\w*(?:\.[\w\-]+)+|root)(?::? - |: )|[A-Za-z_][\w.\-]* - ")
 
@@ -235,9 +242,10 @@ class _LogLine:
 def strip_log_prefix(line: str) -> _LogLine:
     """Take a leading timestamp, level word and clear logger name off one line.
 
-    Conservative: a logger is only taken when it is dotted, ``root``, or
-    followed by `` - ``, so ``ERROR deform_conv2d: bad dtype`` keeps its
-    ``deform_conv2d:``.
+    Conservative: a logger is only taken when it is dotted, ``root``, between
+    colons after the level (``ERROR:myapp:msg``) or followed by `` - ``, and
+    never when it looks like an exception class. ``ERROR deform_conv2d: bad``
+    keeps its ``deform_conv2d:``.
     """
     rest = line
     stamp = _TIMESTAMP.match(rest)
@@ -249,15 +257,10 @@ def strip_log_prefix(line: str) -> _LogLine:
     level_match = _LEVEL.match(rest)
     if level_match is None:
         return _LogLine(rest, None, stamp is not None)
-    level = level_match.group("a") or level_match.group("b")
+    level = next(group for group in level_match.groups() if group)
     after = rest[level_match.end() :]
-    if rest[level_match.end() - 1 : level_match.end()] == ":" and level_match.group("b"):
-        basic = _BASIC_CONFIG_NAME.match(after)  # "ERROR:root:message"
-        return _LogLine(after[basic.end() :] if basic else after, level, True)
-    if "." not in level and level != "E" and _split_class(after, looks_like_class):
-        return _LogLine(after, level, True)
-    logger = _LOGGER.match(after)
-    if logger and not (logger.group("name") and looks_like_class(logger.group("name"))):
+    logger = (_BASIC_CONFIG_NAME if level_match.group("basic") else _LOGGER).match(after)
+    if logger and not looks_like_class(logger.group("name") or ""):
         after = after[logger.end() :]
     return _LogLine(after, level, True)
 
@@ -429,8 +432,9 @@ def _rust_panic(lines: _Lines, i: int) -> _Found | None:
     while j < len(lines) and not _ends_panic_message(lines[j]):
         parts.append(lines[j])
         j += 1
-    message = "\n".join(parts).rstrip() if location else rest.strip()
-    return _finish_panic(lines, i, j, message, location)
+    if location is None:  # not a form we know: keep the header's tail as the message
+        return _panic_event(lines, i, i + 1, rest.strip(), [])
+    return _finish_panic(lines, i, j, "\n".join(parts).rstrip(), location)
 
 
 def _ends_panic_message(line: str) -> bool:
@@ -464,9 +468,7 @@ def _old_panic_message(lines: _Lines, i: int, first: str) -> tuple[str, Frame, i
         segment = lines[j]
 
 
-def _finish_panic(
-    lines: _Lines, i: int, j: int, message: str, location: Frame | None
-) -> _Found:
+def _finish_panic(lines: _Lines, i: int, j: int, message: str, location: Frame | None) -> _Found:
     """Add the ``stack backtrace:`` frames after the panic location, if printed."""
     frames = [location] if location else []
     if j < len(lines) and lines[j].strip().startswith("note: "):
@@ -486,7 +488,7 @@ def _panic_event(lines: _Lines, i: int, stop: int, message: str, frames: list[Fr
 
 
 def _rust_backtrace(lines: _Lines, j: int) -> tuple[list[Frame], int]:
-    """``  3: crate::f`` / ``        at ./src/lib.rs:40:9`` pairs; frames without a file are left out."""
+    """``3: crate::f`` then ``at ./src/lib.rs:40:9`` pairs; frames with no file are left out."""
     frames: list[Frame] = []
     function: str | None = None
     while j < len(lines):
@@ -533,7 +535,7 @@ def _log_line(lines: _Lines, i: int) -> _Found | None:
     parsed = _is_error_log_line(lines[i])
     if parsed is None:
         return None
-    return ErrorEvent(parsed.rest.strip(), None, "message", (), lines[i]), i + 1
+    return ErrorEvent(parsed.rest.strip(), None, "message", (), lines.slice(i, i + 1)), i + 1
 
 
 def _plain_event(text: str) -> ErrorEvent:

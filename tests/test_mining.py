@@ -1,0 +1,218 @@
+"""Mining end to end: the seed fixture, stable ids, slugs, change times, skips."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import errdex
+from errdex.errors import RepositoryError
+from errdex.store import Store
+from errdex.template import compile_pattern
+from tests.conftest import SEED_RECORD
+
+SEED = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
+
+# Real code in front of the seed's window so that line 225 continues the function.
+_PREFIX = """\
+impl ModuleOps<Flex> for Flex {
+    fn deform_conv2d_backward(
+        x: FloatTensor<Flex>,
+        offset: FloatTensor<Flex>,
+        weight: FloatTensor<Flex>,
+        mask: Option<FloatTensor<Flex>>,
+        bias: Option<FloatTensor<Flex>>,
+        output_grad: FloatTensor<Flex>,
+        options: DeformConvOptions<2>,
+    ) -> DeformConv2dBackward<Flex> {
+        let (x_grad, offset_grad, weight_grad, mask_grad, bias_grad) = match x.dtype() {
+            DType::F32 => deform_conv2d_backward_f32(x, offset, weight, mask, bias, output_grad),
+            from @ (DType::F16 | DType::BF16) => {
+                let to = DType::F32;
+                let (xg, og, wg, mg, bg) = deform_conv2d_backward_f32(
+                    cast_to_f32(x, to),
+                    cast_to_f32(offset, to),
+"""
+
+
+def burn_module_source() -> str:
+    prefix = _PREFIX.splitlines()
+    filler = [f"// {n}: kernels for the flex backend live below." for n in range(224 - len(prefix))]
+    return "\n".join([*filler, *prefix, SEED["sourceCode"], "}", ""])
+
+
+def test_seed_fixture_reproduces_the_seed(make_repo, store):
+    repo = make_repo("https://github.com/tracel-ai/burn")
+    repo.write("crates/burn-flex/src/ops/module.rs", burn_module_source())
+    sha = repo.commit("flex backend")
+    errdex.mine(repo.root, db=store)
+    records = {r.record.errorMessage: r.record for r in store.records()}
+    record = records[SEED["errorMessage"]]
+    for field in ("repo", "errorMessage", "slug", "lineNumber", "sourceCode", "sourceCodeStart",
+                  "sourceCodeEnd", "errorType", "errorClass", "severity", "filePath",
+                  "schemaVersion", "messagePattern"):
+        assert getattr(record, field) == SEED[field], field
+    assert record.githubUrl == SEED["githubUrl"].replace(SEED["analyzedSha"], sha)
+    assert record.analyzedSha == sha
+    regex = compile_pattern(record.messagePattern)
+    assert regex.fullmatch("deform_conv2d_backward: unsupported dtype I8")
+    assert not regex.fullmatch("deform_conv2d_forward: unsupported dtype I8")
+    # the neighbouring conv3d panic is its own record with its own slug
+    assert records["conv3d: unsupported dtype {:?}"].slug == "conv3d-unsupported-dtype"
+
+
+PY_MODULE = '''\
+"""Widgets."""
+
+
+class Registry:
+    def lookup(self, name):
+        if name not in self.items:
+            raise KeyError(f"unknown widget {name!r}")
+        return self.items[name]
+
+    def add(self, name, size):
+        if size < 0:
+            raise ValueError("size must be >= 0, got %d" % size)
+        self.items[name] = size
+'''
+
+
+def _by_message(store: Store) -> dict[str, errdex.Record]:
+    return {s.record.errorMessage: s.record for s in store.records()}
+
+
+def test_moving_code_keeps_ids_and_change_times(make_repo, store):
+    repo = make_repo()
+    repo.write("widgets/registry.py", PY_MODULE)
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    before = _by_message(store)
+    repo.write("widgets/registry.py", "\n" * 40 + PY_MODULE)
+    repo.commit("move code down")
+    summary = errdex.mine(repo.root, db=store)
+    after = _by_message(store)
+    assert set(after) == set(before)
+    for message, record in after.items():
+        assert record.id == before[message].id
+        assert record.lineNumber == before[message].lineNumber + 40
+        assert record.slug == before[message].slug
+        assert record.analyzedSha != before[message].analyzedSha
+    assert summary.new == 0 and summary.removed == 0
+
+
+def test_rerun_with_no_change_keeps_content_changed_at(make_repo, store):
+    repo = make_repo()
+    repo.write("widgets/registry.py", PY_MODULE)
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    first = _by_message(store)
+    summary = errdex.mine(repo.root, db=store)
+    second = _by_message(store)
+    for message, record in second.items():
+        assert record.contentChangedAt == first[message].contentChangedAt
+        assert record.analyzedAt >= first[message].analyzedAt
+    assert (summary.new, summary.changed, summary.removed) == (0, 0, 0)
+
+
+def test_changed_message_is_a_new_record_and_old_one_goes(make_repo, store):
+    repo = make_repo()
+    repo.write("widgets/registry.py", PY_MODULE)
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    repo.write("widgets/registry.py", PY_MODULE.replace("unknown widget", "no such widget"))
+    repo.commit()
+    summary = errdex.mine(repo.root, db=store)
+    messages = set(_by_message(store))
+    assert "no such widget {name!r}" in messages
+    assert "unknown widget {name!r}" not in messages
+    assert (summary.new, summary.removed) == (1, 1)
+
+
+def test_duplicate_messages_get_distinct_ids_and_numbered_slugs(make_repo, store):
+    repo = make_repo()
+    body = "def check(x):\n    if x:\n        raise ValueError('bad input')\n"
+    repo.write("a.py", body + "\n\ndef other(y):\n    raise ValueError('bad input')\n")
+    repo.write("b.py", body)
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    records = [s.record for s in store.records()]
+    assert len(records) == 3
+    assert len({r.id for r in records}) == 3
+    assert sorted(r.slug for r in records) == ["bad-input", "bad-input-2", "bad-input-3"]
+
+
+def test_failed_write_keeps_previous_records(make_repo, store, monkeypatch):
+    repo = make_repo()
+    repo.write("widgets/registry.py", PY_MODULE)
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    before = _by_message(store)
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("errdex.store._row", explode)
+    repo.write("widgets/registry.py", PY_MODULE.replace("unknown", "missing"))
+    repo.commit()
+    with pytest.raises(RuntimeError):
+        errdex.mine(repo.root, db=store)
+    assert _by_message(store) == before
+
+
+def test_skips_are_counted_not_silent(make_repo, store):
+    repo = make_repo()
+    repo.write("pkg/ok.py", "def f():\n    raise ValueError('fine')\n")
+    repo.write("pkg/latin1.py", "# caf\xe9\nraise ValueError('x')\n".encode("latin-1"))
+    repo.write("pkg/blob.py", b"\x00\x01binary")
+    repo.write("vendor/lib.py", "raise ValueError('vendored')\n")
+    repo.write("tests/test_ok.py", "raise ValueError('in a test')\n")
+    repo.write("pkg/broken.py", "def f(:\n    pass\n\ndef g():\n    raise ValueError('still found')\n")
+    repo.commit()
+    summary = errdex.mine(repo.root, db=store)
+    assert summary.skipped["not UTF-8"] == 1
+    assert summary.skipped["binary"] == 1
+    assert summary.skipped["vendored"] == 1
+    assert summary.skipped["test code"] == 1
+    assert summary.partially_parsed == 1
+    assert set(_by_message(store)) == {"fine", "still found"}
+
+
+def test_mines_a_subfolder_and_names_repo_without_remote(make_repo, store):
+    repo = make_repo(remote=None)
+    repo.write("app/core.py", "raise ValueError('core failure')\n")
+    repo.write("other/x.py", "raise ValueError('elsewhere')\n")
+    repo.commit()
+    summary = errdex.mine(repo.root / "app", db=store)
+    records = [s.record for s in store.records()]
+    assert [r.filePath for r in records] == ["app/core.py"]
+    assert records[0].githubUrl is None
+    assert summary.repo == repo.root.name
+
+
+def test_mine_at_an_older_sha(make_repo, store):
+    repo = make_repo()
+    repo.write("m.py", "raise ValueError('first version')\n")
+    first = repo.commit()
+    repo.write("m.py", "raise ValueError('second version')\n")
+    repo.commit()
+    errdex.mine(repo.root, db=store, sha=first)
+    records = [s.record for s in store.records()]
+    assert [r.errorMessage for r in records] == ["first version"]
+    assert records[0].analyzedSha == first
+
+
+@pytest.mark.parametrize("problem", ["missing", "not-a-repo", "no-commit"])
+def test_bad_paths_raise_one_line_repository_errors(tmp_path, store, problem):
+    target = tmp_path / "x"
+    if problem != "missing":
+        target.mkdir()
+    if problem == "no-commit":
+        import subprocess
+
+        subprocess.run(["git", "-C", str(target), "init", "-q"], check=True)
+    with pytest.raises(RepositoryError) as info:
+        errdex.mine(target, db=store)
+    assert "\n" not in str(info.value)
+    assert str(target) in str(info.value)

@@ -1,0 +1,64 @@
+"""The record model is exactly the seed's format, and its JSON Schema is committed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+from errdex.record import DatasetLine, Record, json_schema, record_json, slugify, source_window
+from tests.conftest import SEED_RECORD
+
+SCHEMA_FILE = Path(__file__).resolve().parents[1] / "schema" / "dataset-line.schema.json"
+
+
+def seed() -> dict:
+    return json.loads(SEED_RECORD.read_text(encoding="utf-8"))
+
+
+def test_model_has_exactly_the_seed_fields_in_order():
+    assert list(Record.model_fields) == list(seed()["record"])
+    assert len(Record.model_fields) == 32
+
+
+def test_seed_validates_against_committed_schema():
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(seed())
+
+
+def test_committed_schema_is_generated_from_model():
+    committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert committed == json_schema(), "run 'make schema' and commit schema/"
+
+
+def test_schema_rejects_a_wrong_type():
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    bad = seed()
+    bad["record"]["lineNumber"] = "243"
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(bad))
+    assert errors
+
+
+def test_seed_round_trips_byte_identical():
+    line = DatasetLine.model_validate(seed())
+    original = json.dumps(seed()["record"], ensure_ascii=False, separators=(",", ":"))
+    assert record_json(line.record) == original
+
+
+def test_slug_rules():
+    assert slugify("deform_conv2d_backward: unsupported dtype ") == (
+        "deform-conv2d-backward-unsupported-dtype"
+    )
+    assert slugify("  --  ", fallback="ValueError") == "valueerror"
+    long = slugify("word " * 40)
+    assert len(long) <= 80 and not long.endswith("-")
+
+
+def test_source_window_clips_to_file():
+    lines = [f"line {n}" for n in range(1, 31)]
+    text, start, end = source_window(lines, 5)
+    assert (start, end) == (1, 23)
+    assert text.split("\n")[0] == "line 1" and text.split("\n")[-1] == "line 23"
+    _, start, end = source_window(lines, 29)
+    assert (start, end) == (11, 30)
