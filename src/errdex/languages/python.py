@@ -261,8 +261,8 @@ def _read(node: Node | None, file: _File, depth: int = 0) -> _Message | None:
     if node is None or depth > _MAX_DEPTH:
         return None
     kind = node.type
-    if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return _read(node.named_children[0], file, depth + 1)
+    if kind == "parenthesized_expression":
+        return _read(_unwrap(node), file, depth + 1) if node.named_child_count == 1 else None
     if kind == "string":
         return _string(node)
     if kind == "concatenated_string":
@@ -294,7 +294,7 @@ def _binary(node: Node, file: _File, depth: int) -> _Message | None:
     operator = text(node.child_by_field_name("operator"))
     if operator == "%":
         left = _read(node.child_by_field_name("left"), file, depth + 1)
-        right = node.child_by_field_name("right")
+        right = _unwrap(node.child_by_field_name("right"))
         if left is None or left.literal is None or right is None:
             return None
         if right.type == "dictionary":
@@ -307,6 +307,15 @@ def _binary(node: Node, file: _File, depth: int) -> _Message | None:
     if operator == "+":
         return _concatenation(node, file, depth)
     return None
+
+
+def _unwrap(node: Node | None) -> Node | None:
+    """``(x)`` → ``x``; a tuple keeps its parentheses' meaning."""
+    while node is not None and node.type == "parenthesized_expression" and (
+        node.named_child_count == 1
+    ):
+        node = node.named_children[0]
+    return node
 
 
 def _concatenation(node: Node, file: _File, depth: int) -> _Message | None:
@@ -439,7 +448,7 @@ def _literal_string(node: Node) -> str | None:
 
 def _fstring(node: Node, raw: bool) -> _Message:
     """An f-string: written is the text between the quotes, each interpolation a hole."""
-    start, end = node.child(0), node.child(node.child_count - 1)
+    start, end = node.children[0], node.children[-1]  # string_start, string_end
     source = node.text or b""
     written = source[start.end_byte - node.start_byte : end.start_byte - node.start_byte]
     parts: list[Part] = []
@@ -484,9 +493,9 @@ def _interpolation(node: Node) -> list[Part]:
             conversion = text(child)[1:]
         elif child.type == "format_specifier":
             spec = text(child)[1:]
-        elif child.type == "=" and expression is not None:
-            offset = node.start_byte + 1
-            debug = (node.text or b"")[offset - node.start_byte : child.end_byte - node.start_byte]
+        elif child.type == "=" and child.next_sibling is not None:
+            # The expression text is printed verbatim, spaces around `=` included.
+            debug = (node.text or b"")[1 : child.next_sibling.start_byte - node.start_byte]
             parts.append(Literal(_decode(debug)))
     if parts and conversion is None and spec is None:
         conversion = "r"  # f"{x=}" prints repr(x) unless told otherwise

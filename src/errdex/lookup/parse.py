@@ -359,12 +359,13 @@ def _pytest_block(lines: _Lines, i: int) -> _Found | None:
     message = "\n".join([first, *parts[1:]]).rstrip()
     frames: tuple[Frame, ...] = ()
     stop = j
-    location = _pytest_location(lines[j]) if j < len(lines) else None
+    after = j + 1 if j < len(lines) and not lines[j].strip() else j  # pytest prints a blank
+    location = _pytest_location(lines[after]) if after < len(lines) else None
     if location is not None:
         frame, location_class = location
         frames = (frame,)
         error_class = error_class or location_class
-        stop = j + 1
+        stop = after + 1
     return ErrorEvent(message, error_class, "python", frames, lines.slice(i, stop)), stop
 
 

@@ -1,0 +1,149 @@
+"""Explain: pasted text → the record that raised it, with bound values, ranked."""
+
+from __future__ import annotations
+
+import pytest
+
+import errdex
+from errdex.dataset import import_dataset
+from errdex.errors import UsageError
+from tests.conftest import SEED_RECORD
+
+RUST_LIB = """\
+pub fn load(path: &str, dtype: DType) -> Tensor {
+    match dtype {
+        DType::F32 => read_f32(path),
+        other => panic!("load: unsupported dtype {:?} for {}", other, path),
+    }
+}
+
+pub fn check(n: usize) {
+    if n == 0 {
+        panic!("empty batch");
+    }
+}
+"""
+
+PY_A = """\
+def parse_size(text):
+    if not text.isdigit():
+        raise ValueError(f"invalid size {text!r}")
+    return int(text)
+"""
+
+PY_B = """\
+import logging
+
+logger = logging.getLogger(__name__)
+
+
+def parse_width(text):
+    if not text.isdigit():
+        raise ValueError(f"invalid size {text!r}")
+    return int(text)
+
+
+def parse_weight(text):
+    raise TypeError(f"invalid size {text!r}")
+"""
+
+
+@pytest.fixture
+def index(make_repo, store):
+    repo = make_repo("git@github.com:acme/tensors.git")
+    repo.write("src/io.rs", RUST_LIB)
+    repo.write("shapes/a.py", PY_A)
+    repo.write("shapes/b.py", PY_B)
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    return errdex.open_index(store)
+
+
+def test_seed_message_binds_its_hole(store):
+    import_dataset(store, SEED_RECORD)
+    matches = errdex.open_index(store).explain("deform_conv2d_backward: unsupported dtype I8")
+    assert len(matches) == 1
+    assert matches[0].record.id == "d59d5538758c7e08"
+    assert list(matches[0].bound.values()) == ["I8"]
+
+
+def test_bare_message(index):
+    (best, *_) = index.explain("load: unsupported dtype I8 for weights.bin")
+    assert best.record.filePath == "src/io.rs" and best.record.lineNumber == 4
+    assert best.bound == {"other": "I8", "path": "weights.bin"}
+
+
+def test_rust_panic_current_format(index):
+    text = (
+        "thread 'main' panicked at src/io.rs:10:9:\nempty batch\n"
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+    )
+    (best, *_) = index.explain(text)
+    assert best.record.lineNumber == 10 and best.record.errorMessage == "empty batch"
+    assert "frame" in best.reason
+
+
+def test_rust_panic_old_format(index):
+    text = "thread 'main' panicked at 'load: unsupported dtype U8 for a.bin', src/io.rs:4:18"
+    (best, *_) = index.explain(text)
+    assert best.record.lineNumber == 4 and best.bound["other"] == "U8"
+
+
+def test_class_decides_between_same_message(index):
+    matches = index.explain("TypeError: invalid size 'x'")
+    assert matches[0].record.errorClass == "TypeError"
+    assert {m.record.errorClass for m in matches[1:]} == {"ValueError"}
+    assert matches[0].score > matches[1].score
+
+
+def test_same_template_at_several_sites_returned_together_frames_decide(index):
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/app/main.py", line 3, in <module>\n'
+        "    parse_width(sys.argv[1])\n"
+        '  File "/usr/lib/python3/site-packages/shapes/b.py", line 8, in parse_width\n'
+        '    raise ValueError(f"invalid size {text!r}")\n'
+        "ValueError: invalid size 'abc'\n"
+    )
+    matches = index.explain(traceback)
+    sites = [(m.record.filePath, m.record.lineNumber) for m in matches]
+    assert sites[:2] == [("shapes/b.py", 8), ("shapes/a.py", 3)]
+    assert matches[0].bound == {"text": "'abc'"}
+    assert "frame shapes/b.py:8" in matches[0].reason
+
+
+def test_chained_traceback_explains_last_exception(index):
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "x.py", line 1, in <module>\n'
+        "KeyError: 'w'\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "x.py", line 3, in <module>\n'
+        "TypeError: invalid size 'w'\n"
+    )
+    assert index.explain(text)[0].record.errorClass == "TypeError"
+
+
+def test_location_only_match_is_flagged_approximate(index):
+    text = "thread 'main' panicked at src/io.rs:10:9:\nbatch was empty\n"
+    (best,) = index.explain(text)
+    assert best.approximate and best.record.lineNumber == 10
+    assert best.reason.startswith("location only")
+
+
+def test_near_miss_does_not_match(index):
+    assert index.explain("load: unsupported dtypes I8 for a.bin") == []
+    assert index.explain("empty batches") == []
+
+
+def test_repo_filter_and_top(index, store):
+    import_dataset(store, SEED_RECORD)
+    index = errdex.open_index(store)
+    assert index.explain("invalid size 'q'", repo="tracel-ai/burn") == []
+    assert len(index.explain("invalid size 'q'", top=2)) == 2
+
+
+def test_empty_input_is_a_usage_error(index):
+    with pytest.raises(UsageError):
+        index.explain("   \n ")

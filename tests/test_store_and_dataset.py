@@ -1,0 +1,123 @@
+"""The store (migrations, versions, transactions) and dataset import/export."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from errdex.dataset import export_dataset, import_dataset
+from errdex.errors import DatasetError, RecordNotFoundError, StoreError
+from errdex.store import STORE_FORMAT_VERSION, Store
+from tests.conftest import SEED_RECORD
+
+SEED_LINE = json.loads(SEED_RECORD.read_text(encoding="utf-8"))
+
+
+def test_new_database_is_wal_and_versioned(tmp_path):
+    with Store(tmp_path / "db.sqlite") as store:
+        assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store.format_version() == STORE_FORMAT_VERSION
+
+
+def test_newer_database_is_refused(tmp_path):
+    path = tmp_path / "db.sqlite"
+    with Store(path) as store:
+        store.conn.execute("UPDATE errdex_meta SET value='99' WHERE key='format_version'")
+    with pytest.raises(StoreError, match="newer than this errdex"):
+        Store(path)
+
+
+def test_not_a_database_is_one_clear_error(tmp_path):
+    path = tmp_path / "db.sqlite"
+    path.write_text("this is not sqlite " * 100)
+    with pytest.raises(StoreError, match="not a usable errdex database"):
+        Store(path)
+
+
+def test_import_then_export_gives_identical_record(tmp_path, store):
+    assert import_dataset(store, SEED_RECORD) == 1
+    out = tmp_path / "out.jsonl"
+    assert export_dataset(store, out, version="2026-09-12T17:17:11.597Z") == 1
+    exported = out.read_text(encoding="utf-8").splitlines()
+    assert len(exported) == 1
+    assert json.loads(exported[0]) == SEED_LINE
+    original = json.dumps(SEED_LINE["record"], ensure_ascii=False, separators=(",", ":"))
+    assert exported[0].startswith('{"record":' + original)
+
+
+def test_import_accepts_bare_record_and_jsonl(tmp_path, store):
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(SEED_LINE["record"], indent=2))
+    assert import_dataset(store, bare) == 1
+    second = dict(SEED_LINE["record"], id="0123456789abcdef", slug="another")
+    jsonl = tmp_path / "two.jsonl"
+    jsonl.write_text(
+        json.dumps(SEED_LINE) + "\n\n" + json.dumps({"record": second, "datasetVersion": "x"})
+    )
+    assert import_dataset(store, jsonl) == 2
+    assert store.count() == 2
+    assert store.show("another").record.id == "0123456789abcdef"
+
+
+def test_bad_import_names_file_and_line_and_writes_nothing(tmp_path, store):
+    bad = dict(SEED_LINE["record"], id="fedcba9876543210", lineNumber="two hundred")
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(SEED_LINE) + "\n" + json.dumps({"record": bad}) + "\n")
+    with pytest.raises(DatasetError) as info:
+        import_dataset(store, path)
+    message = str(info.value)
+    assert f"{path}:2" in message and "lineNumber" in message and "\n" not in message
+    assert store.count() == 0
+
+
+def test_broken_json_line_is_reported(tmp_path, store):
+    path = tmp_path / "broken.jsonl"
+    path.write_text(json.dumps(SEED_LINE) + "\n{not json\n")
+    with pytest.raises(DatasetError, match=r"broken.jsonl:2: not valid JSON"):
+        import_dataset(store, path)
+
+
+def test_export_schema_3_adds_optional_fields(make_repo, tmp_path, store):
+    import errdex
+
+    repo = make_repo()
+    repo.write("m.py", "def f(x):\n    raise ValueError(f'bad {x}')\n")
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    out2, out3 = tmp_path / "s2.jsonl", tmp_path / "s3.jsonl"
+    export_dataset(store, out2, schema=2)
+    export_dataset(store, out3, schema=3)
+    rec2 = json.loads(out2.read_text())["record"]
+    rec3 = json.loads(out3.read_text())["record"]
+    assert list(rec2) == list(SEED_LINE["record"])
+    assert rec3["language"] == "python" and rec3["enclosingSymbol"] == "f"
+    assert rec3["holeNames"] == ["x"]
+    # a schema-3 dataset imports back, extras included
+    other = Store(tmp_path / "other.sqlite")
+    import_dataset(other, out3)
+    assert other.show(rec3["id"]).extras.holeNames == ["x"]
+
+
+def test_show_by_slug_and_missing(store):
+    import_dataset(store, SEED_RECORD)
+    assert store.show("deform-conv2d-backward-unsupported-dtype").record.lineNumber == 243
+    assert store.show("tracel-ai/burn:deform-conv2d-backward-unsupported-dtype")
+    with pytest.raises(RecordNotFoundError):
+        store.show("no-such-slug")
+
+
+def test_export_is_atomic_on_failure(tmp_path, store, monkeypatch):
+    import_dataset(store, SEED_RECORD)
+    out = tmp_path / "data.jsonl"
+    out.write_text("previous dataset\n")
+
+    def broken(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(Store, "records", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        export_dataset(store, out)
+    assert out.read_text() == "previous dataset\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".data")] == []
