@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 DEMO := .demo
 
-.PHONY: demo test lint schema clean
+.PHONY: demo test lint schema readme clean
 
 $(INSTALLED): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -35,3 +35,7 @@ schema: $(INSTALLED)
 
 clean:
 	rm -rf $(VENV) $(DEMO) .pytest_cache .ruff_cache .hypothesis
+
+# Regenerate the CLI reference in README.md from the real --help texts.
+readme: $(INSTALLED)
+	$(BIN)/python scripts/readme_cli.py

@@ -488,3 +488,12 @@ def test_adversarial_input_is_fast(text: str) -> None:
     started = time.perf_counter()
     parse_events(text)
     assert time.perf_counter() - started < 1.0
+
+
+def test_consecutive_class_lines_are_separate_events() -> None:
+    events = parse_events("ValueError: bad port\nKeyError: 'host'\n")
+    assert [(e.error_class, e.message) for e in events] == [
+        ("ValueError", "bad port"),
+        ("KeyError", "'host'"),
+    ]
+    assert events[1].text == "KeyError: 'host'"

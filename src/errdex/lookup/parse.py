@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from errdex.errors import InputTooLargeError, UsageError
 
@@ -164,6 +165,7 @@ def _is_camel(name: str) -> bool:
     return _CAMEL.fullmatch(name) is not None
 
 
+@lru_cache(maxsize=4096)
 def looks_like_class(name: str) -> bool:
     """Whether ``name`` is surely an exception class, in free text.
 
@@ -181,7 +183,7 @@ def looks_like_class(name: str) -> bool:
         return False
     if "." in name:
         return True
-    return any(last.endswith(suffix) and last != suffix for suffix in _CLASS_SUFFIXES)
+    return last.endswith(_CLASS_SUFFIXES) and last not in _CLASS_SUFFIXES
 
 
 def _split_class(line: str, accept: Callable[[str], bool]) -> tuple[str, str] | None:
@@ -224,6 +226,7 @@ _LEVEL = re.compile(
     rf"|(?P<upper>{_UPPER_LEVELS})(?::? +|$)"
     rf"|(?P<lower>{_LOWER_LEVELS}): *"
 )
+_LOG_LINE_STARTS = frozenset("0123456789[ECFWecfw")  # of a timestamp or a level
 # "%(asctime)s - %(name)s - %(levelname)s - %(message)s" (the logging cookbook's format)
 _NAME_DASH_LEVEL = re.compile(rf"[A-Za-z_][\w.\-]* - (?P<level>{_UPPER_LEVELS}) - ")
 # "%(levelname)s:%(name)s:%(message)s" (logging.basicConfig's format), after the level
@@ -247,11 +250,13 @@ def strip_log_prefix(line: str) -> _LogLine:
     never when it looks like an exception class. ``ERROR deform_conv2d: bad``
     keeps its ``deform_conv2d:``.
     """
+    if not line or line[0] not in _LOG_LINE_STARTS:
+        return _LogLine(line, None, False)  # the common case, decided cheaply
     rest = line
     stamp = _TIMESTAMP.match(rest)
     if stamp:
         rest = rest[stamp.end() :]
-    named = _NAME_DASH_LEVEL.match(rest)
+    named = _NAME_DASH_LEVEL.match(rest) if stamp else None
     if named:
         return _LogLine(rest[named.end() :], named.group("level"), True)
     level_match = _LEVEL.match(rest)
@@ -322,8 +327,9 @@ def _python_traceback(lines: _Lines, i: int) -> _Found | None:
 def _continuation(lines: _Lines, j: int, first: str, base: int = 0) -> tuple[str, int]:
     """A message's first line plus the lines that continue it, and where it ends.
 
-    A message ends at a blank line, a chain marker, a new traceback or panic,
-    or a timestamped log line — Python prints multi-line messages verbatim.
+    Python prints multi-line messages verbatim, so a message ends only where
+    something else clearly starts: a blank line, a chain marker, a traceback, a
+    panic, a log line or an unindented ``OtherError: …`` line.
     """
     parts = [first]
     while j < len(lines) and not _ends_message(lines[j]):
@@ -333,6 +339,7 @@ def _continuation(lines: _Lines, j: int, first: str, base: int = 0) -> tuple[str
 
 
 def _ends_message(line: str) -> bool:
+    """Whether ``line`` starts something else: a marker, another error, a log line."""
     stripped = line.strip()
     return (
         not stripped
@@ -340,6 +347,8 @@ def _ends_message(line: str) -> bool:
         or stripped.endswith(_TRACEBACK_HEADER)
         or _panic_header(line) is not None
         or _TIMESTAMP.match(line) is not None
+        or _is_error_log_line(line) is not None
+        or (not line[0].isspace() and _split_class(line, looks_like_class) is not None)
     )
 
 
