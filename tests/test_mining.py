@@ -168,7 +168,9 @@ def test_skips_are_counted_not_silent(make_repo, store):
     repo.write("pkg/blob.py", b"\x00\x01binary")
     repo.write("vendor/lib.py", "raise ValueError('vendored')\n")
     repo.write("tests/test_ok.py", "raise ValueError('in a test')\n")
-    repo.write("pkg/broken.py", "def f(:\n    pass\n\ndef g():\n    raise ValueError('still found')\n")
+    repo.write(
+        "pkg/broken.py", "def f(:\n    pass\n\ndef g():\n    raise ValueError('still found')\n"
+    )
     repo.commit()
     summary = errdex.mine(repo.root, db=store)
     assert summary.skipped["not UTF-8"] == 1
