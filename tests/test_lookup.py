@@ -147,3 +147,14 @@ def test_repo_filter_and_top(index, store):
 def test_empty_input_is_a_usage_error(index):
     with pytest.raises(UsageError):
         index.explain("   \n ")
+
+
+def test_all_hole_template_only_counts_when_nothing_specific_matches(make_repo, store):
+    repo = make_repo()
+    repo.write("src/lib.rs", 'pub fn f(msg: &str) {\n    panic!("{}", msg);\n}\n\n'
+               'pub fn g(n: u32) {\n    panic!("bad count {}", n);\n}\n')
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    index = errdex.open_index(store)
+    assert [m.record.lineNumber for m in index.explain("bad count 3")] == [6]
+    assert [m.record.lineNumber for m in index.explain("anything at all")] == [2]

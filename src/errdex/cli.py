@@ -140,7 +140,9 @@ def mine(
 
 def format_summary(summary: MineSummary) -> str:
     """One paragraph a person reads after a mine."""
-    languages = ", ".join(f"{name} {count}" for name, count in sorted(summary.by_language.items()))
+    languages = ", ".join(
+        f"{name} {count}" for name, count in sorted(summary.by_language.items()) if count
+    )
     lines = [
         f"mined {summary.repo} at {summary.sha[:12]}: {summary.records} records from "
         f"{summary.files_mined} files" + (f" ({languages})" if languages else "")

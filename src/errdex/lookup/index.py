@@ -110,10 +110,16 @@ class Index:
         self, event: ErrorEvent, *, top: int = 5, repo: str | None = None
     ) -> list[Match]:
         scored: dict[str, tuple[float, str, dict[str, str], bool]] = {}
-        for position, bound in self._pattern_matches(event.message):
+        found_matches = [
+            (position, bound) for position, bound in self._pattern_matches(event.message)
+            if not repo or self.entries[position].repo == repo
+        ]
+        # A template that is nothing but holes ("{}") matches any text: it only counts
+        # when no template with literal text does (or a frame points at it, below).
+        if any(self.entries[p].literal_length for p, _ in found_matches):
+            found_matches = [(p, b) for p, b in found_matches if self.entries[p].literal_length]
+        for position, bound in found_matches:
             entry = self.entries[position]
-            if repo and entry.repo != repo:
-                continue
             score, reasons = 1.0, ["full pattern match"]
             if event.error_class and entry.error_class:
                 if _short(event.error_class) == _short(entry.error_class):
