@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
+from operator import add
 
 from errdex.errors import InputTooLargeError, UsageError
 
@@ -63,7 +65,7 @@ def parse_events(text: str) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
     i = 0
     while i < len(lines):
-        found = _recognize(lines, i)
+        found = _recognize(lines, i) if _may_start_event(lines[i]) else None
         if found is None:
             i += 1
             continue
@@ -101,32 +103,44 @@ def _check_size(text: str) -> None:
 # ---------------------------------------------------------------------------
 
 
-class _Lines:
-    """The pasted text split on newlines, keeping each line's start offset."""
+class _Lines(list[str]):
+    """The pasted text's lines (without line ends), and where each starts in it.
+
+    A list, so the recognizers' many ``lines[j]`` and ``len(lines)`` stay cheap.
+    """
 
     def __init__(self, text: str) -> None:
+        raw = text.split("\n")
+        super().__init__([line.removesuffix("\r") for line in raw] if "\r" in text else raw)
         self.text = text
-        self.content: list[str] = []
-        self.starts: list[int] = []
-        start = 0
-        for raw in text.split("\n"):
-            self.starts.append(start)
-            self.content.append(raw.removesuffix("\r"))
-            start += len(raw) + 1
-
-    def __len__(self) -> int:
-        return len(self.content)
-
-    def __getitem__(self, index: int) -> str:
-        return self.content[index]
+        # line k starts after the k lines before it and their k newlines
+        self.starts = list(map(add, accumulate(map(len, raw), initial=0), range(len(raw))))
 
     def slice(self, first: int, stop: int) -> str:
         """Original text of lines ``first`` up to (not including) ``stop``."""
         last = max(first, stop - 1)
-        return self.text[self.starts[first] : self.starts[last] + len(self.content[last])]
+        return self.text[self.starts[first] : self.starts[last] + len(self[last])]
 
 
 _Found = tuple[ErrorEvent, int]
+
+
+def _may_start_event(line: str) -> bool:
+    """A cheap filter before the recognizers, for pastes of many short lines.
+
+    True for every line a recognizer could take: a traceback header, a panic,
+    pytest's ``E``, a log line, ``Class: msg`` or a lone ``Class``.
+    """
+    if "panicked at " in line or "Traceback (" in line:
+        return True
+    if not line or line[0].isspace():
+        return False
+    return (
+        line[0] in _LOG_LINE_STARTS
+        or ":" in line
+        or line.rstrip().endswith(_CLASS_SUFFIXES)
+        or line.rstrip() in _BUILTIN_CLASSES
+    )
 
 
 def _recognize(lines: _Lines, i: int) -> _Found | None:
