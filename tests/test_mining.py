@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -168,6 +169,7 @@ def test_skips_are_counted_not_silent(make_repo, store):
     repo.write("pkg/blob.py", b"\x00\x01binary")
     repo.write("vendor/lib.py", "raise ValueError('vendored')\n")
     repo.write("tests/test_ok.py", "raise ValueError('in a test')\n")
+    repo.write("pkg/huge.py", "raise ValueError('huge')\n" + "x = 1\n" * 400_000)
     repo.write(
         "pkg/broken.py", "def f(:\n    pass\n\ndef g():\n    raise ValueError('still found')\n"
     )
@@ -177,6 +179,7 @@ def test_skips_are_counted_not_silent(make_repo, store):
     assert summary.skipped["binary"] == 1
     assert summary.skipped["vendored"] == 1
     assert summary.skipped["test code"] == 1
+    assert summary.skipped["huge"] == 1
     assert summary.partially_parsed == 1
     assert set(_by_message(store)) == {"fine", "still found"}
 
@@ -218,3 +221,33 @@ def test_bad_paths_raise_one_line_repository_errors(tmp_path, store, problem):
         errdex.mine(target, db=store)
     assert "\n" not in str(info.value)
     assert str(target) in str(info.value)
+
+
+def test_killed_mine_leaves_previous_records_whole(make_repo, tmp_path):
+    """SIGKILL a real mine at some point: the store holds all-old or all-new, never a mix."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    repo = make_repo()
+    for n in range(200):
+        repo.write(f"pkg/m{n}.py", f"def f{n}(x):\n    raise ValueError('old {n} ' + str(x))\n")
+    repo.commit()
+    db = tmp_path / "killed.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    for n in range(200):
+        repo.write(f"pkg/m{n}.py", f"def f{n}(x):\n    raise ValueError('new {n} ' + str(x))\n")
+    repo.commit()
+    script = Path(sys.executable).parent / "errdex"
+    for delay in (0.05, 0.3, 0.6):
+        proc = subprocess.Popen([str(script), "--db", str(db), "mine", "--jobs", "1",
+                                 str(repo.root)], stdout=subprocess.DEVNULL)
+        time.sleep(delay)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        with Store(db) as store:
+            words = {s.record.errorMessage.split()[0] for s in store.records()}
+            assert store.count() == 200
+        assert words in ({"old"}, {"new"})

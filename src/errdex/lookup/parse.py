@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 from functools import lru_cache
 from itertools import accumulate
 from operator import add
@@ -249,14 +250,13 @@ _BASIC_CONFIG_NAME = re.compile(r"(?P<name>[A-Za-z_][\w.\-]*):")
 _LOGGER = re.compile(r"(?P<name>[A-Za-z_]\w*(?:\.[\w\-]+)+|root)(?::? - |: )|[A-Za-z_][\w.\-]* - ")
 
 
-@dataclass(frozen=True)
-class _LogLine:
+class _LogLine(NamedTuple):
     rest: str  # the line without timestamp, level and logger
     level: str | None
     prefixed: bool  # whether anything was stripped
 
 
-def strip_log_prefix(line: str) -> _LogLine:
+def _strip_log_prefix(line: str) -> _LogLine:
     """Take a leading timestamp, level word and clear logger name off one line.
 
     Conservative: a logger is only taken when it is dotted, ``root``, between
@@ -276,7 +276,7 @@ def strip_log_prefix(line: str) -> _LogLine:
     level_match = _LEVEL.match(rest)
     if level_match is None:
         return _LogLine(rest, None, stamp is not None)
-    level = next(group for group in level_match.groups() if group)
+    level = level_match.group(level_match.lastgroup or 0)
     after = rest[level_match.end() :]
     logger = (_BASIC_CONFIG_NAME if level_match.group("basic") else _LOGGER).match(after)
     if logger and not looks_like_class(logger.group("name") or ""):
@@ -288,7 +288,7 @@ def _is_error_log_line(line: str) -> _LogLine | None:
     """The stripped line when it is a log line at an error level."""
     if not line or line[0].isspace():
         return None
-    parsed = strip_log_prefix(line)
+    parsed = _strip_log_prefix(line)
     if parsed.level in _ERROR_LEVELS and parsed.rest.strip():
         return parsed
     return None
@@ -538,28 +538,26 @@ def _rust_backtrace(lines: _Lines, j: int) -> tuple[list[Frame], int]:
 # ---------------------------------------------------------------------------
 
 
-def _class_line(lines: _Lines, i: int) -> _Found | None:
-    """An unindented ``ValueError: msg`` (maybe log-prefixed), with continuation lines."""
+def _single_line(lines: _Lines, i: int) -> _Found | None:
+    """``ValueError: msg`` (with the lines continuing it) or an error-level log line.
+
+    ``2026-01-02 10:11:12,123 ERROR myapp.db: could not connect`` is a
+    ``message`` event; the same prefix before ``ValueError: bad`` is taken off.
+    """
     line = lines[i]
     if not line or line[0].isspace():
         return None
     split = _split_class(line, looks_like_class)
-    if split is None:
-        rest = strip_log_prefix(line)
-        split = _split_class(rest.rest, looks_like_class) if rest.prefixed else None
-    if split is None:
-        return None
-    error_class, first = split
-    message, stop = _continuation(lines, i + 1, first)
-    return ErrorEvent(message, error_class, "python", (), lines.slice(i, stop)), stop
-
-
-def _log_line(lines: _Lines, i: int) -> _Found | None:
-    """``2026-01-02 10:11:12,123 ERROR myapp.db: could not connect`` → the message."""
-    parsed = _is_error_log_line(lines[i])
-    if parsed is None:
-        return None
-    return ErrorEvent(parsed.rest.strip(), None, "message", (), lines.slice(i, i + 1)), i + 1
+    parsed = None if split else _strip_log_prefix(line)
+    if parsed and parsed.prefixed:
+        split = _split_class(parsed.rest, looks_like_class)
+    if split:
+        error_class, first = split
+        message, stop = _continuation(lines, i + 1, first)
+        return ErrorEvent(message, error_class, "python", (), lines.slice(i, stop)), stop
+    if parsed and parsed.level in _ERROR_LEVELS and parsed.rest.strip():
+        return ErrorEvent(parsed.rest.strip(), None, "message", (), lines.slice(i, i + 1)), i + 1
+    return None
 
 
 def _plain_event(text: str) -> ErrorEvent:
@@ -567,7 +565,7 @@ def _plain_event(text: str) -> ErrorEvent:
     stripped = text.strip()
     message = stripped
     if "\n" not in stripped:
-        message = strip_log_prefix(stripped).rest.strip() or stripped
+        message = _strip_log_prefix(stripped).rest.strip() or stripped
     return ErrorEvent(message, None, "message", (), stripped)
 
 
@@ -575,6 +573,5 @@ _RECOGNIZERS: tuple[Callable[[_Lines, int], _Found | None], ...] = (
     _python_traceback,
     _rust_panic,
     _pytest_block,
-    _class_line,
-    _log_line,
+    _single_line,
 )
