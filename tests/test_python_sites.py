@@ -35,8 +35,8 @@ STORE = FIXTURES / "store.py"
 # --- golden table ----------------------------------------------------------------------
 
 INT = r"(-?\d+)"
-F2 = r"((?:-?\d+\.\d{2}|-?inf|nan|NaN|-?Infinity))"
-F1 = r"((?:-?\d+\.\d{1}|-?inf|nan|NaN|-?Infinity))"
+F2 = r"((?:-?\d+\.\d{2}|[-+]?(?:inf|Inf|Infinity)|nan|NaN))"
+F1 = r"((?:-?\d+\.\d{1}|[-+]?(?:inf|Inf|Infinity)|nan|NaN))"
 
 # (line, written, pattern, error_type, error_class, symbol)
 EXPECTED: list[tuple[int, str, str, str, str | None, str | None]] = [

@@ -112,15 +112,30 @@ def _rust_hole(name: str | None, written: str, match: re.Match[str] | None) -> H
     return Hole.of(name, written, kind, pad=padded, prefix=prefix)
 
 
-# --- printf family (Python %, C, Go) ---------------------------------------------------
+# --- printf family (Python %, C/C++, Go, Java String.format) -----------------------------
 
-_PRINTF = re.compile(
-    r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
-    r"(?:\.(?P<precision>\*|\d*))?(?P<length>hh|h|ll|l|L|q|j|z|t)?(?P<conv>[diouxXeEfFgGcrsa%])"
-)
+_PRINTF_DIALECTS: dict[str, re.Pattern[str]] = {
+    "python": re.compile(
+        r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
+        r"(?:\.(?P<precision>\*|\d*))?(?P<length>[hlL])?(?P<conv>[diouxXeEfFgGcrsa%])"
+    ),
+    "c": re.compile(
+        r"%(?:(?P<index>\d+)\$)?(?P<flags>[-#0 +']*)(?P<width>\*|\d+)?"
+        r"(?:\.(?P<precision>\*|\d*))?(?P<length>hh|h|ll|l|L|q|j|z|t|I64|I32)?"
+        r"(?P<conv>[diouxXeEfFgGaAcspn%])"
+    ),
+    "go": re.compile(
+        r"%(?P<flags>[-#0 +]*)(?:\[(?P<index>\d+)\])?(?P<width>\*|\d+)?"
+        r"(?:\.(?P<precision>\*|\d*))?(?P<conv>[vTtbcdoOqxXUeEfFgGspw%])"
+    ),
+    "java": re.compile(
+        r"%(?:(?P<index>\d+)\$)?(?P<flags>[-#+ 0,(]*)(?P<width>\d+)?"
+        r"(?:\.(?P<precision>\d+))?(?P<conv>[bBhHsScCdoxXeEfgGaA%n]|[tT][a-zA-Z])"
+    ),
+}
 
-_PRINTF_KIND: dict[str, HoleKind] = {
-    "d": "int", "i": "int", "u": "int", "x": "hex", "X": "HEX", "o": "octal",
+_INT_KINDS: dict[str, HoleKind] = {
+    "d": "int", "i": "int", "u": "int", "x": "hex", "X": "HEX", "o": "octal", "O": "octal",
 }
 
 
@@ -128,42 +143,119 @@ def parse_percent_format(
     text: str, args: Sequence[str] = (), kwargs: Mapping[str, str] | None = None
 ) -> tuple[Part, ...]:
     """Parts of a Python ``%`` format string (the C printf shape with ``%(name)s``)."""
+    return parse_printf(text, args, kwargs, dialect="python")
+
+
+def parse_printf(
+    text: str, args: Sequence[str] = (), kwargs: Mapping[str, str] | None = None,
+    dialect: str = "c",
+) -> tuple[Part, ...]:
+    """Parts of a printf-family format string: ``python``, ``c`` (C/C++, PHP sprintf,
+    Ruby format), ``go`` (fmt verbs incl. ``%v %+v %#v %T %q %w``) or ``java``
+    (``String.format``; ``%n`` prints a line separator)."""
     resolver = _Args(args, kwargs)
     parts: list[Part] = []
     pos = 0
-    for match in _PRINTF.finditer(text):
+    for match in _PRINTF_DIALECTS[dialect].finditer(text):
         parts.append(Literal(text[pos : match.start()]))
         pos = match.end()
         conv = match.group("conv")
         if conv == "%":
             parts.append(Literal("%"))
             continue
-        if match.group("width") == "*":
+        if conv == "n":
+            if dialect == "java":
+                parts.append(Literal("\n"))
+            continue  # C's %n prints nothing
+        groups = match.groupdict()
+        if groups.get("width") == "*":
             resolver.positional()
-        if match.group("precision") == "*":
+        if groups.get("precision") == "*":
             resolver.positional()
-        key = match.group("key")
-        name = resolver.named(key) if key is not None else resolver.positional()
-        parts.append(_printf_hole(name, match))
+        if groups.get("key") is not None:
+            name = resolver.named(groups["key"])
+        elif groups.get("index"):
+            name = resolver.indexed(int(groups["index"]) - 1)
+        else:
+            name = resolver.positional()
+        parts.append(_printf_hole(name, match, dialect))
     parts.append(Literal(text[pos:]))
     return merge_literals(parts)
 
 
-def _printf_hole(name: str | None, match: re.Match[str]) -> Hole:
+def _printf_hole(name: str | None, match: re.Match[str], dialect: str) -> Hole:
     conv = match.group("conv")
     written = match.group(0)
     flags = match.group("flags") or ""
+    if "," in flags or "'" in flags or "(" in flags:  # grouping / parenthesised negatives
+        return Hole.of(name, written)
     padded = bool(match.group("width")) and "0" not in flags
-    prefix = "0x" if "#" in flags and conv in "xX" else ""
-    if conv in _PRINTF_KIND:
-        return Hole.of(name, written, _PRINTF_KIND[conv], pad=padded, prefix=prefix)
+    prefix = ("0X" if conv == "X" else "0x") if "#" in flags and conv in "xX" else ""
+    if conv in _INT_KINDS and not (dialect == "go" and conv in "xX"):
+        return Hole.of(name, written, _INT_KINDS[conv], pad=padded, prefix=prefix)
     if conv in "fF":
         precision_text = match.group("precision")
         precision = 6 if precision_text is None else int(precision_text or 0)
         return Hole.of(name, written, "float", precision=precision, pad=padded)
     if conv in "eEgG":
         return Hole.of(name, written, "float", pad=padded)
+    if conv == "t" and dialect == "go":
+        return Hole(name, written, "word", r"true|false")
     return Hole.of(name, written)
+
+
+# --- SLF4J / Log4j ``{}`` and java.text.MessageFormat ``{0}`` ----------------------------------
+
+
+def parse_slf4j(text: str, args: Sequence[str] = ()) -> tuple[Part, ...]:
+    """Parts of an SLF4J/Log4j message: each ``{}`` takes the next argument (``\\{}`` is literal)."""
+    resolver = _Args(args)
+    parts: list[Part] = []
+    pos = 0
+    for match in re.finditer(r"\\?\{\}", text):
+        if match.group().startswith("\\"):
+            parts.append(Literal(text[pos : match.start()] + "{}"))
+        else:
+            parts.append(Literal(text[pos : match.start()]))
+            parts.append(Hole.of(resolver.positional(), "{}"))
+        pos = match.end()
+    parts.append(Literal(text[pos:]))
+    return merge_literals(parts)
+
+
+def parse_message_format(text: str, args: Sequence[str] = ()) -> tuple[Part, ...]:
+    """Parts of a ``java.text.MessageFormat`` pattern (``{0}``, ``{1,number}``; ``''`` quotes)."""
+    resolver = _Args(args)
+    parts: list[Part] = []
+    literal: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "'":
+            close = text.find("'", i + 1)
+            if close == i + 1:
+                literal.append("'")
+                i += 2
+                continue
+            if close == -1:
+                literal.append(text[i + 1 :])
+                break
+            literal.append(text[i + 1 : close])
+            i = close + 1
+            continue
+        if ch == "{":
+            close = text.find("}", i)
+            index = text[i + 1 : close].split(",")[0].strip() if close != -1 else ""
+            if index.isdigit():
+                parts.append(Literal("".join(literal)))
+                literal = []
+                parts.append(Hole.of(resolver.indexed(int(index)), text[i : close + 1]))
+                i = close + 1
+                continue
+        literal.append(ch)
+        i += 1
+    parts.append(Literal("".join(literal)))
+    return merge_literals(parts)
 
 
 # --- Python str.format and f-string specs -------------------------------------------------

@@ -25,7 +25,10 @@ _VENDORED_DIRS = {
     "vendor", "vendored", "third_party", "third-party", "thirdparty", "node_modules",
     "site-packages", ".venv", "venv", "bower_components", "Pods", "external", "_vendor",
 }
-_TEST_DIRS = {"tests", "test", "testing", "__tests__", "benches", "spec", "testdata", "fixtures"}
+_TEST_DIRS = {
+    "tests", "test", "testing", "__tests__", "__mocks__", "benches", "spec", "specs",
+    "testdata", "fixtures", "androidtest", "unittests", "uitests", "integration-tests",
+}
 
 
 @dataclass(frozen=True)
@@ -148,10 +151,15 @@ def skip_reason(path: str) -> str | None:
     name = parts[-1]
     if any(part in _VENDORED_DIRS for part in folders) or name.endswith((".min.js", ".bundle.js")):
         return "vendored"
-    if any(part in _TEST_DIRS for part in folders):
+    lowered = [part.lower() for part in folders]
+    if any(part in _TEST_DIRS or part.endswith((".tests", ".test")) for part in lowered):
         return "test code"
     stem = PurePosixPath(name).stem
-    if stem.startswith("test_") or stem.endswith(("_test", "_tests")) or name == "conftest.py":
+    if (
+        stem.startswith("test_")
+        or stem.endswith(("_test", "_tests", ".test", ".spec", "_spec", "Test", "Tests", "Spec"))
+        or name == "conftest.py"
+    ):
         return "test code"
     return None
 

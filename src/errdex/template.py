@@ -76,7 +76,7 @@ class Hole:
                 body = rf"-?\d+\.\d{{{precision}}}"
             else:
                 body = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-            body = f"(?:{body}|-?inf|nan|NaN|-?Infinity)"
+            body = f"(?:{body}|[-+]?(?:inf|Inf|Infinity)|nan|NaN)"
         else:
             body = _KIND_REGEX[kind]
         if prefix:

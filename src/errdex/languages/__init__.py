@@ -1,7 +1,14 @@
-"""The language registry: which module mines which file extensions."""
+"""The language registry: which module mines which file extensions.
+
+Every module in this package that defines ``LANGUAGE`` (or ``LANGUAGES``, for a
+module serving several grammars) is registered; adding a language is adding a
+module with its ``.scm`` queries beside it.
+"""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from pathlib import PurePosixPath
 
 from errdex.languages.base import FileSites, Language, Site
@@ -10,9 +17,16 @@ __all__ = ["LANGUAGES", "FileSites", "Language", "Site", "language_for_path"]
 
 
 def _registry() -> dict[str, Language]:
-    from errdex.languages import python, rust
-
-    return {lang.name: lang for lang in (python.LANGUAGE, rust.LANGUAGE)}
+    found: dict[str, Language] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name == "base" or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        languages = getattr(module, "LANGUAGES", None) or [getattr(module, "LANGUAGE", None)]
+        for language in languages:
+            if language is not None:
+                found[language.name] = language
+    return found
 
 
 LANGUAGES: dict[str, Language] = _registry()

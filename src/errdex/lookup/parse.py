@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
 from functools import lru_cache
 from itertools import accumulate
 from operator import add
+from typing import NamedTuple
 
 from errdex.errors import InputTooLargeError, UsageError
 
@@ -368,8 +368,8 @@ def _ends_message(line: str) -> bool:
 
 def _pytest_block(lines: _Lines, i: int) -> _Found | None:
     """pytest's ``E   Class: message`` lines, and the ``path:line: Class`` after them."""
-    if not _is_pytest_e_line(lines[i]):
-        return None
+    if not _is_pytest_e_line(lines[i]) or not lines[i][1:].strip():
+        return None  # pytest never starts a block with an empty "E"
     body = lines[i][1:]
     width = _indent(body)
     parts: list[str] = []
