@@ -208,7 +208,7 @@ def _printf_hole(name: str | None, match: re.Match[str], dialect: str) -> Hole:
 
 
 def parse_slf4j(text: str, args: Sequence[str] = ()) -> tuple[Part, ...]:
-    """Parts of an SLF4J/Log4j message: each ``{}`` takes the next argument (``\\{}`` is literal)."""
+    """Parts of an SLF4J/Log4j message: each ``{}`` takes the next argument; ``\\{}`` is text."""
     resolver = _Args(args)
     parts: list[Part] = []
     pos = 0
