@@ -251,3 +251,21 @@ def test_killed_mine_leaves_previous_records_whole(make_repo, tmp_path):
             words = {s.record.errorMessage.split()[0] for s in store.records()}
             assert store.count() == 200
         assert words in ({"old"}, {"new"})
+
+
+def test_parallel_mine_equals_serial_mine(make_repo, tmp_path):
+    """Worker processes give the same records as one process (and the pool shuts down)."""
+    repo = make_repo()
+    for n in range(90):
+        repo.write(f"pkg/m{n}.py", f"def f{n}(x):\n    raise ValueError(f'bad {n} {{x}}')\n")
+        repo.write(f"src/m{n}.rs", f'fn g{n}(x: u8) {{\n    panic!("bad {n} {{}}", x);\n}}\n')
+    repo.commit()
+    serial, parallel = Store(tmp_path / "1.sqlite"), Store(tmp_path / "2.sqlite")
+    errdex.mine(repo.root, db=serial, jobs=1)
+    summary = errdex.mine(repo.root, db=parallel, jobs=2)
+    assert summary.records == 180 and summary.files_mined == 180
+    strip = lambda store: [  # noqa: E731
+        s.record.model_copy(update={"analyzedAt": "", "contentChangedAt": ""})
+        for s in store.records()
+    ]
+    assert strip(serial) == strip(parallel)

@@ -3,34 +3,45 @@
 This module only wires the stages together (``repo`` → ``languages`` →
 ``record``) and decides identity: ids, slugs and ``contentChangedAt`` carried
 over from the previous mine of the same repository.
+
+Files stream through: git's blob reader feeds worker processes a bounded
+number of files at a time, each worker turns one file into finished records
+(its text is dropped right after), so memory follows the number of records,
+not the size of the repository.
 """
 
 from __future__ import annotations
 
-import hashlib
+import multiprocessing
 import os
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from errdex.languages import LANGUAGES, FileSites, Site
+from errdex.languages import LANGUAGES, Site
 from errdex.record import (
     SCHEMA_VERSION,
     Record,
     RecordExtras,
+    content_hash,
     empty_explanation,
     now_iso,
     record_id,
     source_window,
 )
-from errdex.repo import SourceFile, Tree, decode_source, load_tree, read_blobs
+from errdex.repo import Forge, decode_source, load_tree, read_blobs
 from errdex.store import PreviousRecord, Store
 from errdex.template import Hole
 
 # Below this many files a process pool costs more than it saves.
 _PARALLEL_MIN_FILES = 64
+# Files handed to one worker task, and tasks in flight per worker.
+_BATCH_FILES = 16
+_IN_FLIGHT_PER_WORKER = 4
+
+ProgressCallback = Callable[[int, int], None]
 
 
 @dataclass
@@ -39,6 +50,7 @@ class MinedRecord:
 
     record: Record
     extras: RecordExtras
+    content_hash: str
 
 
 @dataclass
@@ -58,14 +70,23 @@ class MineSummary:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What every file's records share (sent once to each worker)."""
+
+    repo: str
+    sha: str
+    forge: Forge | None
+    analyzed_at: str
+
+
 @dataclass
-class _FileResult:
-    source: SourceFile
-    lines: list[str]
-    sites: FileSites
-
-
-ProgressCallback = Callable[[int, int], None]
+class _FileOutcome:
+    path: str
+    language: str
+    records: list[MinedRecord] = field(default_factory=list)
+    skipped: str | None = None
+    parse_errors: bool = False
 
 
 def mine(
@@ -81,9 +102,19 @@ def mine(
     started = time.perf_counter()
     tree = load_tree(path, repo=repo, revision=sha)
     summary = MineSummary(repo=tree.repo, sha=tree.sha, skipped=Counter(tree.skipped))
-    results = _extract_all(tree, jobs, summary, progress)
+    context = _Context(tree.repo, tree.sha, tree.forge, now_iso())
+    files = ((s.path, s.language.name, data) for s, data in read_blobs(tree.root, tree.files))
+    workers = jobs or os.cpu_count() or 1
+    if workers > 1 and len(tree.files) < _PARALLEL_MIN_FILES:
+        workers = 1
+    mined: list[MinedRecord] = []
+    for done, outcome in enumerate(_mine_files(files, context, workers), 1):
+        _account(summary, outcome)
+        mined.extend(outcome.records)
+        if progress:
+            progress(done, len(tree.files))
     previous = store.previous_records(tree.repo)
-    mined = build_records(tree, results, previous, analyzed_at=now_iso())
+    finish_records(mined, previous)
     summary.records = len(mined)
     summary.new = sum(1 for m in mined if m.record.id not in previous)
     summary.changed = sum(
@@ -92,59 +123,79 @@ def mine(
     )
     summary.removed = len(set(previous) - {m.record.id for m in mined})
     store.replace_repo(
-        tree.repo, [(m.record, m.extras) for m in mined], analyzed_sha=tree.sha,
-        root=str(tree.root),
+        tree.repo, [(m.record, m.extras, m.content_hash) for m in mined],
+        analyzed_sha=tree.sha, root=str(tree.root),
     )
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def extract_source(language_name: str, data: bytes) -> FileSites:
-    """One file's sites (top level so worker processes can run it)."""
-    return LANGUAGES[language_name].extract(data)
+def _account(summary: MineSummary, outcome: _FileOutcome) -> None:
+    if outcome.skipped:
+        summary.skipped[outcome.skipped] += 1
+        return
+    summary.files_mined += 1
+    summary.by_language[outcome.language] += len(outcome.records)
+    summary.partially_parsed += outcome.parse_errors
 
 
-def _extract_all(
-    tree: Tree, jobs: int | None, summary: MineSummary, progress: ProgressCallback | None
-) -> list[_FileResult]:
-    texts: list[tuple[SourceFile, str]] = []
-    for source, data in read_blobs(tree.root, tree.files):
-        text, reason = decode_source(data)
-        if reason or text is None:
-            summary.skipped[reason or "unreadable"] += 1
-            continue
-        texts.append((source, text))
-    workers = jobs or os.cpu_count() or 1
-    total = len(texts)
-    if workers > 1 and total >= _PARALLEL_MIN_FILES:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            sites_iter: Iterable[FileSites] = pool.map(
-                extract_source,
-                [s.language.name for s, _ in texts],
-                [t.encode("utf-8") for _, t in texts],
-                chunksize=max(1, total // (workers * 8)),
-            )
-            return _collect(texts, sites_iter, summary, progress)
-    return _collect(
-        texts, (extract_source(s.language.name, t.encode("utf-8")) for s, t in texts),
-        summary, progress,
-    )
+def _mine_files(
+    files: Iterator[tuple[str, str, bytes]], context: _Context, workers: int
+) -> Iterator[_FileOutcome]:
+    """Each file's outcome; with several workers, a bounded number of batches in flight."""
+    if workers == 1:
+        for path, language, data in files:
+            yield mine_file(context, path, language, data)
+        return
+    # forkserver: workers must not inherit the pipes of git's blob reader, or git never
+    # sees end-of-input and the mine hangs at exit.
+    context_mp = multiprocessing.get_context("forkserver")
+    context_mp.set_forkserver_preload(["errdex.mining"])
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context_mp) as pool:
+        pending: deque[Future[list[_FileOutcome]]] = deque()
+        for batch in _batches(files, _BATCH_FILES):
+            pending.append(pool.submit(mine_batch, context, batch))
+            if len(pending) >= workers * _IN_FLIGHT_PER_WORKER:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
 
 
-def _collect(
-    texts: list[tuple[SourceFile, str]], sites_iter: Iterable[FileSites],
-    summary: MineSummary, progress: ProgressCallback | None,
-) -> list[_FileResult]:
-    results = []
-    for done, ((source, text), sites) in enumerate(zip(texts, sites_iter, strict=True), 1):
-        summary.files_mined += 1
-        summary.by_language[source.language.name] += len(sites.sites)
-        if sites.parse_errors:
-            summary.partially_parsed += 1
-        results.append(_FileResult(source, split_lines(text), sites))
-        if progress:
-            progress(done, len(texts))
-    return results
+def _batches(
+    items: Iterable[tuple[str, str, bytes]], size: int
+) -> Iterator[list[tuple[str, str, bytes]]]:
+    batch: list[tuple[str, str, bytes]] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def mine_batch(context: _Context, batch: list[tuple[str, str, bytes]]) -> list[_FileOutcome]:
+    """Worker entry point: several files' records in one round trip."""
+    return [mine_file(context, path, language, data) for path, language, data in batch]
+
+
+def mine_file(context: _Context, path: str, language: str, data: bytes) -> _FileOutcome:
+    """One file's records, complete but for slugs and carried-over change times."""
+    text, reason = decode_source(data)
+    if reason or text is None:
+        return _FileOutcome(path, language, skipped=reason or "unreadable")
+    found = LANGUAGES[language].extract(data)
+    lines = split_lines(text)
+    outcome = _FileOutcome(path, language, parse_errors=found.parse_errors)
+    seen_keys: Counter[tuple[str, ...]] = Counter()
+    for site in sorted(found.sites, key=lambda s: s.line):
+        normalized = site.template.normalized()
+        key = (site.error_class or "", normalized, site.symbol or "")
+        occurrence = seen_keys[key]
+        seen_keys[key] += 1
+        rid = record_id(context.repo, path, site.error_class, normalized, site.symbol, occurrence)
+        outcome.records.append(_record(context, path, language, lines, site, rid))
+    return outcome
 
 
 def split_lines(text: str) -> list[str]:
@@ -160,54 +211,35 @@ def hole_names(site: Site) -> list[str]:
     return [h.name or h.spec for h in site.template.parts if isinstance(h, Hole)]
 
 
-def build_records(
-    tree: Tree, results: list[_FileResult], previous: dict[str, PreviousRecord], analyzed_at: str
-) -> list[MinedRecord]:
-    """Records of every site: stable ids, unique slugs, carried-over change times."""
-    mined: list[MinedRecord] = []
-    seen_keys: Counter[tuple[str, ...]] = Counter()
-    for result in sorted(results, key=lambda r: r.source.path):
-        path = result.source.path
-        for site in sorted(result.sites.sites, key=lambda s: s.line):
-            normalized = site.template.normalized()
-            key = (path, site.error_class or "", normalized, site.symbol or "")
-            occurrence = seen_keys[key]
-            seen_keys[key] += 1
-            rid = record_id(tree.repo, path, site.error_class, normalized, site.symbol, occurrence)
-            mined.append(_record(tree, result, site, rid, previous.get(rid), analyzed_at))
-    assign_slugs(mined, previous)
-    return mined
-
-
 def _record(
-    tree: Tree, result: _FileResult, site: Site, rid: str, before: PreviousRecord | None,
-    analyzed_at: str,
+    context: _Context, path: str, language: str, lines: list[str], site: Site, rid: str
 ) -> MinedRecord:
-    window, start, end = source_window(result.lines, site.line)
-    path = result.source.path
-    url = tree.forge.permalink(tree.sha, path, start, end) if tree.forge else None
-    digest = content_hash(site.template.written, window)
-    changed_at = before.content_changed_at if before and before.content_hash == digest else None
+    window, start, end = source_window(lines, site.line)
+    url = context.forge.permalink(context.sha, path, start, end) if context.forge else None
     record = Record(
-        id=rid, repo=tree.repo, slug="", errorCode=site.error_code,
-        errorMessage=site.template.written, messagePattern=site.template.pattern(),
-        errorType=site.error_type, errorClass=site.error_class, httpStatus=site.http_status,
-        severity=site.severity, filePath=path, lineNumber=site.line, sourceCode=window,
-        sourceCodeStart=start, sourceCodeEnd=end, githubUrl=url, **empty_explanation(),
-        analyzedSha=tree.sha, analyzedAt=analyzed_at,
-        contentChangedAt=changed_at or analyzed_at, schemaVersion=SCHEMA_VERSION,
+        id=rid, repo=context.repo,
+        slug=site.template.slug(fallback=site.error_class or site.symbol or "error"),
+        errorCode=site.error_code, errorMessage=site.template.written,
+        messagePattern=site.template.pattern(), errorType=site.error_type,
+        errorClass=site.error_class, httpStatus=site.http_status, severity=site.severity,
+        filePath=path, lineNumber=site.line, sourceCode=window, sourceCodeStart=start,
+        sourceCodeEnd=end, githubUrl=url, **empty_explanation(), analyzedSha=context.sha,
+        analyzedAt=context.analyzed_at, contentChangedAt=context.analyzed_at,
+        schemaVersion=SCHEMA_VERSION,
     )
-    extras = RecordExtras(
-        language=result.source.language.name, enclosingSymbol=site.symbol,
-        holeNames=hole_names(site),
-    )
-    record.slug = site.template.slug(fallback=site.error_class or site.symbol or "error")
-    return MinedRecord(record, extras)
+    extras = RecordExtras(language=language, enclosingSymbol=site.symbol,
+                          holeNames=hole_names(site))
+    return MinedRecord(record, extras, content_hash(site.template.written, window))
 
 
-def content_hash(message: str, source_code: str) -> str:
-    """What ``contentChangedAt`` tracks: the message and the code around it."""
-    return hashlib.sha256(f"{message}\x1f{source_code}".encode()).hexdigest()[:16]
+def finish_records(mined: list[MinedRecord], previous: dict[str, PreviousRecord]) -> None:
+    """Order records by (file, line), carry over unchanged change times, assign slugs."""
+    mined.sort(key=lambda m: (m.record.filePath, m.record.lineNumber, m.record.id))
+    for m in mined:
+        before = previous.get(m.record.id)
+        if before and before.content_hash == m.content_hash:
+            m.record.contentChangedAt = before.content_changed_at
+    assign_slugs(mined, previous)
 
 
 def assign_slugs(mined: list[MinedRecord], previous: dict[str, PreviousRecord]) -> None:

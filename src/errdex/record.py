@@ -147,6 +147,11 @@ def source_window(lines: list[str], line_number: int) -> tuple[str, int, int]:
     return "\n".join(lines[start - 1 : end]), start, end
 
 
+def content_hash(message: str, source_code: str) -> str:
+    """What ``contentChangedAt`` tracks: the message and the code around it."""
+    return hashlib.sha256(f"{message}\x1f{source_code}".encode()).hexdigest()[:16]
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a dataset line, generated from the models (committed as schema/)."""
     schema = DatasetLine.model_json_schema()

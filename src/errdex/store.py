@@ -19,7 +19,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from errdex.errors import RecordNotFoundError, StoreError
-from errdex.record import Record, RecordExtras, now_iso, record_json
+from errdex.record import Record, RecordExtras, content_hash, now_iso, record_json
 
 STORE_FORMAT_VERSION = 1
 
@@ -152,20 +152,15 @@ class Store:
     # --- writing --------------------------------------------------------------------
 
     def replace_repo(
-        self, repo: str, records: list[tuple[Record, RecordExtras]], *,
+        self, repo: str, records: list[tuple[Record, RecordExtras, str]], *,
         analyzed_sha: str | None, root: str | None = None,
     ) -> None:
-        """Swap in a repository's records from a fresh mine, in one transaction."""
-        from errdex.mining import content_hash
-
+        """Swap in a repository's records (with content hashes) from a fresh mine, atomically."""
         with self.transaction() as conn:
             conn.execute("DELETE FROM records WHERE repo = ?", (repo,))
             conn.executemany(
                 "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                [
-                    _row(r, e, content_hash(r.errorMessage, r.sourceCode))
-                    for r, e in records
-                ],
+                (_row(record, extras, digest) for record, extras, digest in records),
             )
             conn.execute(
                 "INSERT OR REPLACE INTO repos VALUES (?,?,?,?,?)",
@@ -174,8 +169,6 @@ class Store:
 
     def upsert(self, records: Iterable[tuple[Record, RecordExtras | None]]) -> int:
         """Add or replace records by id (import), in one transaction."""
-        from errdex.mining import content_hash
-
         count = 0
         with self.transaction() as conn:
             for record, extras in records:
