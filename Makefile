@@ -27,7 +27,7 @@ test: $(INSTALLED) lint
 	$(BIN)/pytest -q
 
 lint: $(INSTALLED)
-	$(BIN)/ruff check src tests scripts
+	$(BIN)/ruff check src tests scripts benchmarks
 
 # Regenerate the committed JSON Schema from the record model.
 schema: $(INSTALLED)

@@ -240,3 +240,7 @@ def export(
         count = export_dataset(store, output, schema=int(schema), repo=repo)
     if output and output != "-":
         click.echo(f"exported {count} record(s) to {output}", err=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Mining speed against baselines measured in the same run.
+
+    .venv/bin/python benchmarks/mine.py PATH [--jobs N] [--semgrep PATH_TO_SEMGREP]
+
+Prints files/s, MB/s and lines/s for ``errdex mine`` (all cores by default),
+the ratio of its wall time to a bare tree-sitter parse of the same files on one
+core (the floor: parsing is work any extractor must do), its peak memory
+(largest process), and, when a Semgrep binary is given, the ratio of Semgrep
+with one equivalent rule on the same tree. Not a test: machines are noisy, so
+read the ratios, not the seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from errdex.languages.base import parse
+from errdex.repo import load_tree, read_blobs
+
+# One rule per language that finds the same kind of site errdex finds most often there.
+SEMGREP_RULES = {
+    "rust": "panic!(...)",
+    "python": "raise $X(...)",
+    "go": "errors.New(...)",
+    "javascript": "throw new $X(...)",
+    "typescript": "throw new $X(...)",
+    "java": "throw new $X(...);",
+}
+
+
+def bare_parse_seconds(files: list[tuple[str, str, bytes]]) -> float:
+    """One core, parse only: the cost every tree-sitter based extractor pays."""
+    started = time.perf_counter()
+    for _, grammar, data in files:
+        parse(grammar, data)
+    return time.perf_counter() - started
+
+
+def mine_seconds(path: Path, jobs: int | None) -> tuple[float, int, str]:
+    """Wall time and peak RSS (KiB, largest process) of a real ``errdex mine`` run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "errdex.cli", "--db", f"{tmp}/bench.sqlite", "mine",
+                   str(path)]
+        if jobs:
+            command += ["--jobs", str(jobs)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        seconds = time.perf_counter() - started
+        peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+        return seconds, peak, done.stdout.splitlines()[0]
+
+
+def semgrep_seconds(semgrep: str, path: Path, language: str) -> float | None:
+    rule = SEMGREP_RULES.get(language)
+    if rule is None:
+        return None
+    lang = {"typescript": "ts", "javascript": "js"}.get(language, language)
+    started = time.perf_counter()
+    subprocess.run(
+        [semgrep, "--quiet", "--metrics=off", "--disable-version-check", "--jobs", "1",
+         "--lang", lang, "--pattern", rule, "--json", "--output", os.devnull, str(path)],
+        check=False, capture_output=True,
+    )
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("path", type=Path)
+    parser.add_argument("--jobs", type=int, default=None, help="errdex workers (default: all)")
+    parser.add_argument("--semgrep", help="path of a semgrep binary to compare against")
+    args = parser.parse_args()
+
+    tree = load_tree(args.path)
+    files = [(s.path, s.language.grammar, data) for s, data in read_blobs(tree.root, tree.files)]
+    size = sum(len(d) for _, _, d in files)
+    lines = sum(d.count(b"\n") for _, _, d in files)
+    languages = Counter(s.language.name for s in tree.files)
+    print(f"tree: {tree.repo} at {tree.sha[:12]}: {len(files)} files, {size / 1e6:.1f} MB, "
+          f"{lines:,} lines ({', '.join(f'{k} {v}' for k, v in languages.most_common())})")
+
+    parse_s = bare_parse_seconds(files)
+    mine_s, peak_kib, summary = mine_seconds(args.path, args.jobs)
+    print(f"bare tree-sitter parse, 1 core: {parse_s:.2f}s")
+    print(f"errdex mine, {args.jobs or os.cpu_count()} jobs: {mine_s:.2f}s "
+          f"({len(files) / mine_s:,.0f} files/s, {size / 1e6 / mine_s:.2f} MB/s, "
+          f"{lines / mine_s:,.0f} lines/s), peak RSS {peak_kib / 1024:.0f} MiB")
+    print(f"  {summary}")
+    print(f"ratio mine / bare parse: {mine_s / parse_s:.2f}x  (target <= 2x)")
+
+    semgrep = args.semgrep or shutil.which("semgrep")
+    if semgrep:
+        language = languages.most_common(1)[0][0]
+        sg = semgrep_seconds(semgrep, args.path, language)
+        if sg is not None:
+            print(f"semgrep, 1 rule ({SEMGREP_RULES[language]!r}), 1 job: {sg:.2f}s")
+            print(f"ratio semgrep / errdex mine: {sg / mine_s:.1f}x  (target >= 5x)")
+    else:
+        print("semgrep: not found (pass --semgrep PATH to compare)")
+
+
+if __name__ == "__main__":
+    main()
