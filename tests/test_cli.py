@@ -132,3 +132,13 @@ def test_real_subprocess_round_trip(tmp_path, make_repo):
                              capture_output=True, text=True)
     assert missing.returncode == 2
     assert missing.stderr.count("\n") == 1 and "Traceback" not in missing.stderr
+
+
+def test_search_command(db):
+    run(db, "import", str(SEED_RECORD))
+    result = run(db, "search", "--json", "unsupported dtype")
+    assert result.exit_code == 0
+    assert [r["id"] for r in json.loads(result.stdout)["records"]] == ["d59d5538758c7e08"]
+    assert "deform-conv2d-backward" in run(db, "search", "deform").stdout
+    missing = run(db, "search", 'NEAR("unbalanced')
+    assert missing.exit_code == 1 and "Traceback" not in missing.output

@@ -121,3 +121,45 @@ def test_export_is_atomic_on_failure(tmp_path, store, monkeypatch):
         export_dataset(store, out)
     assert out.read_text() == "previous dataset\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".data")] == []
+
+
+def test_version_1_database_is_migrated_with_its_records(tmp_path):
+    from errdex.dataset import read_dataset
+    from errdex.store import MIGRATIONS, _row, _statements
+
+    path = tmp_path / "v1.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE errdex_meta (key TEXT PRIMARY KEY, value TEXT)")
+    for statement in _statements(MIGRATIONS[0]):
+        conn.execute(statement)
+    ((record, extras),) = read_dataset(SEED_RECORD)
+    conn.execute("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                 _row(record, extras, "x"))
+    conn.execute("INSERT INTO errdex_meta VALUES ('format_version', '1')")
+    conn.commit()
+    conn.close()
+    with Store(path) as store:
+        assert store.format_version() == STORE_FORMAT_VERSION
+        import errdex
+
+        (match,) = errdex.open_index(store).explain("deform_conv2d_backward: unsupported dtype F8")
+        assert match.record.id == record.id
+        assert [s.record.id for s in store.search("deform_conv2d_backward")] == [record.id]
+
+
+@pytest.mark.parametrize(
+    "query", ['"', "dtype AND", "NEAR(", "*", "-x", "col:val", "a OR", "'", "(((", "", "ünïcode"]
+)
+def test_search_never_raises_on_user_syntax(store, query):
+    import_dataset(store, SEED_RECORD)
+    assert isinstance(store.search(query), list)
+
+
+def test_search_finds_messages_and_prefixes(store):
+    import_dataset(store, SEED_RECORD)
+    assert len(store.search("unsupported dtype")) == 1
+    assert len(store.search("unsupp")) == 1
+    assert len(store.search("deform conv2d backward")) == 1
+    assert store.search("nonexistentword") == []
+    assert len(store.search("backward", repo="tracel-ai/burn")) == 1
+    assert store.search("backward", repo="other/repo") == []

@@ -22,7 +22,7 @@ from errdex.dataset import export_dataset, import_dataset
 from errdex.errors import EXIT_BAD_INPUT, EXIT_NO_MATCH, ErrdexError, UsageError
 from errdex.lookup.parse import MAX_INPUT_CHARS
 from errdex.mining import MineSummary
-from errdex.render import print_matches, record_panel
+from errdex.render import print_matches, record_panel, search_table
 from errdex.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -193,6 +193,30 @@ def explain(
         click.echo("no record matches this error; mine the repository that raised it first",
                    err=True)
     if not matches:
+        sys.exit(EXIT_NO_MATCH)
+
+
+@main.command()
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"records\": [...]}.")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.pass_obj
+@_handle_errors
+def search(
+    settings: _Settings, query: str, as_json: bool, limit: int, repo: str | None
+) -> None:
+    """Full-text search over messages, explanations and tags (any text is safe)."""
+    with settings.store() as store:
+        found = store.search(query, limit=limit, repo=repo)
+    if as_json:
+        click.echo(json.dumps({"records": [s.record.model_dump(mode="json") for s in found]},
+                              ensure_ascii=False))
+    elif found:
+        Console().print(search_table(found))
+    else:
+        click.echo(f"no record mentions {query!r}", err=True)
+    if not found:
         sys.exit(EXIT_NO_MATCH)
 
 

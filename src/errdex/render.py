@@ -10,6 +10,7 @@ from rich.text import Text
 
 from errdex.lookup.index import Match
 from errdex.record import Record, RecordExtras
+from errdex.store import StoredRecord
 
 _LEXERS = {"python": "python", "rust": "rust"}
 _CONTEXT_LINES = 6
@@ -71,6 +72,18 @@ def source_excerpt(record: Record, extras: RecordExtras) -> Syntax:
         start_line=record.sourceCodeStart + first, highlight_lines={record.lineNumber},
         theme="ansi_dark", word_wrap=True,
     )
+
+
+def search_table(found: list[StoredRecord]) -> Table:
+    table = Table(show_lines=False, header_style="bold")
+    table.add_column("slug", overflow="fold")
+    table.add_column("where", overflow="fold")
+    table.add_column("message", overflow="fold")
+    for stored in found:
+        record = stored.record
+        table.add_row(record.slug, f"{record.repo} {record.filePath}:{record.lineNumber}",
+                      record.errorMessage)
+    return table
 
 
 def _explanation(record: Record) -> list[tuple[str, str]]:

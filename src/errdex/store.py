@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -19,9 +20,10 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from errdex.errors import RecordNotFoundError, StoreError
+from errdex.lookup.patterns import prefilter_words, shape_of
 from errdex.record import Record, RecordExtras, content_hash, now_iso, record_json
 
-STORE_FORMAT_VERSION = 1
+STORE_FORMAT_VERSION = 2
 
 # Each migration takes the database from version N to N+1; never edit a released one.
 MIGRATIONS: list[str] = [
@@ -50,6 +52,40 @@ MIGRATIONS: list[str] = [
     CREATE INDEX records_repo ON records (repo, file_path);
     CREATE INDEX records_slug ON records (slug);
     """,
+    # 2: distinct patterns with their prefilter words (the lookup index), file names for
+    # stack-frame lookups, and full-text search kept in sync by triggers.
+    """
+    CREATE TABLE patterns (
+        pid INTEGER PRIMARY KEY,
+        pattern TEXT NOT NULL UNIQUE,
+        words TEXT NOT NULL,
+        literal_length INTEGER NOT NULL,
+        groups INTEGER NOT NULL
+    );
+    ALTER TABLE records ADD COLUMN pattern_id INTEGER REFERENCES patterns (pid);
+    ALTER TABLE records ADD COLUMN file_name TEXT;
+    CREATE INDEX records_pattern ON records (pattern_id);
+    CREATE INDEX records_file_name ON records (file_name);
+    CREATE VIRTUAL TABLE records_fts USING fts5 (
+        message, explanation, tags, tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER records_fts_insert AFTER INSERT ON records BEGIN
+        INSERT INTO records_fts (rowid, message, explanation, tags) VALUES (
+            new.rowid,
+            new.error_message || ' ' || coalesce(new.error_class, '') || ' ' || new.slug,
+            coalesce(json_extract(new.record_json, '$.documentation'), '') || ' ' ||
+            coalesce(json_extract(new.record_json, '$.triggerScenarios'), '') || ' ' ||
+            coalesce(json_extract(new.record_json, '$.commonSituations'), '') || ' ' ||
+            coalesce(json_extract(new.record_json, '$.solutions'), '') || ' ' ||
+            coalesce(json_extract(new.record_json, '$.preventionTips'), ''),
+            coalesce(json_extract(new.record_json, '$.backgroundTag'), '') || ' ' ||
+            coalesce(json_extract(new.record_json, '$.tags'), '')
+        );
+    END;
+    CREATE TRIGGER records_fts_delete AFTER DELETE ON records BEGIN
+        DELETE FROM records_fts WHERE rowid = old.rowid;
+    END;
+    """,
 ]
 
 
@@ -68,6 +104,21 @@ class PreviousRecord:
     slug: str
     content_changed_at: str
     content_hash: str | None
+
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """The columns ranking needs, before a record is read whole."""
+
+    id: str
+    pattern_id: int
+    error_class: str | None
+    repo: str
+    file_path: str
+    line_number: int
+
+
+_CANDIDATE_COLUMNS = "id, pattern_id, error_class, repo, file_path, line_number"
 
 
 @dataclass(frozen=True)
@@ -129,14 +180,70 @@ class Store:
             self.conn.execute(
                 "CREATE TABLE IF NOT EXISTS errdex_meta (key TEXT PRIMARY KEY, value TEXT)"
             )
-            for script in MIGRATIONS[version:]:
-                for statement in script.split(";"):
-                    if statement.strip():
-                        self.conn.execute(statement)
+            for number, script in enumerate(MIGRATIONS[version:], version + 1):
+                for statement in _statements(script):
+                    self.conn.execute(statement)
+                if number == 2 and version >= 1:
+                    self._backfill_v2()
             self.conn.execute(
                 "INSERT OR REPLACE INTO errdex_meta VALUES ('format_version', ?)",
                 (str(STORE_FORMAT_VERSION),),
             )
+
+    def _backfill_v2(self) -> None:
+        """Give version-1 rows their pattern ids, file names and search entries."""
+        patterns: dict[str, int] = {}
+        rows = self.conn.execute(
+            "SELECT rowid, message_pattern, file_path FROM records"
+        ).fetchall()
+        for rowid, pattern, path in rows:
+            self.conn.execute(
+                "UPDATE records SET pattern_id = ?, file_name = ? WHERE rowid = ?",
+                (self._pattern_id(pattern, patterns), _file_name(path), rowid),
+            )
+        self.conn.execute(
+            """INSERT INTO records_fts (rowid, message, explanation, tags)
+               SELECT rowid, error_message || ' ' || coalesce(error_class, '') || ' ' || slug,
+                      '', '' FROM records"""
+        )
+
+    def _pattern_id(self, pattern: str, cache: dict[str, int]) -> int:
+        """The id of a distinct pattern, adding it (with its prefilter words) if new."""
+        pid = cache.get(pattern)
+        if pid is not None:
+            return pid
+        row = self.conn.execute("SELECT pid FROM patterns WHERE pattern = ?", (pattern,)).fetchone()
+        if row is None:
+            shape = shape_of(pattern)
+            words = " ".join(prefilter_words(shape))
+            cursor = self.conn.execute(
+                "INSERT INTO patterns (pattern, words, literal_length, groups) VALUES (?,?,?,?)",
+                (pattern, words, shape.literal_length, shape.groups),
+            )
+            pid = cursor.lastrowid
+            assert pid is not None
+        else:
+            pid = row[0]
+        cache[pattern] = pid
+        return pid
+
+    def _insert(self, rows: Iterable[tuple[Record, RecordExtras | None, str]]) -> int:
+        patterns: dict[str, int] = {}
+        count = 0
+        for record, extras, digest in rows:
+            self.conn.execute(
+                "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (*_row(record, extras, digest),
+                 self._pattern_id(record.messagePattern, patterns), _file_name(record.filePath)),
+            )
+            count += 1
+        return count
+
+    def _drop_unused_patterns(self) -> None:
+        self.conn.execute(
+            "DELETE FROM patterns WHERE NOT EXISTS "
+            "(SELECT 1 FROM records WHERE records.pattern_id = patterns.pid)"
+        )
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -158,10 +265,8 @@ class Store:
         """Swap in a repository's records (with content hashes) from a fresh mine, atomically."""
         with self.transaction() as conn:
             conn.execute("DELETE FROM records WHERE repo = ?", (repo,))
-            conn.executemany(
-                "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (_row(record, extras, digest) for record, extras, digest in records),
-            )
+            self._insert(records)
+            self._drop_unused_patterns()
             conn.execute(
                 "INSERT OR REPLACE INTO repos VALUES (?,?,?,?,?)",
                 (repo, analyzed_sha, now_iso(), root, len(records)),
@@ -169,14 +274,16 @@ class Store:
 
     def upsert(self, records: Iterable[tuple[Record, RecordExtras | None]]) -> int:
         """Add or replace records by id (import), in one transaction."""
-        count = 0
         with self.transaction() as conn:
-            for record, extras in records:
-                conn.execute(
-                    "INSERT OR REPLACE INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                    _row(record, extras, content_hash(record.errorMessage, record.sourceCode)),
-                )
-                count += 1
+            rows = list(records)
+            conn.executemany(
+                "DELETE FROM records WHERE id = ?", [(record.id,) for record, _ in rows]
+            )
+            count = self._insert(
+                (record, extras, content_hash(record.errorMessage, record.sourceCode))
+                for record, extras in rows
+            )
+            self._drop_unused_patterns()
             conn.execute(
                 """INSERT OR IGNORE INTO repos (repo, analyzed_sha, analyzed_at)
                    SELECT DISTINCT repo, NULL, ? FROM records
@@ -260,15 +367,84 @@ class Store:
             )
         return _stored(row[0], row[1])
 
-    def index_rows(self) -> Iterator[tuple[str, str, str | None, str, str]]:
-        """(id, pattern, errorClass, repo, extras_json) of every record, for the lookup index."""
-        yield from self.conn.execute(
-            "SELECT id, message_pattern, error_class, repo, extras_json FROM records"
-        )
+    def search(self, query: str, *, limit: int = 20, repo: str | None = None) -> list[StoredRecord]:
+        """Full-text search over messages, explanations and tags, best first.
 
-    def locations(self) -> Iterator[tuple[str, str, int, str]]:
-        """(id, filePath, lineNumber, repo) of every record, for frame matching."""
-        yield from self.conn.execute("SELECT id, file_path, line_number, repo FROM records")
+        The user's text is never FTS syntax: each word becomes a quoted term (all must
+        appear; the last also matches as a prefix), so no input can cause an FTS error.
+        """
+        terms = fts_terms(query)
+        if not terms:
+            return []
+        sql = (
+            "SELECT r.record_json, r.extras_json FROM records_fts f "
+            "JOIN records r ON r.rowid = f.rowid WHERE records_fts MATCH ?"
+        )
+        args: list[object] = [terms]
+        if repo:
+            sql += " AND r.repo = ?"
+            args.append(repo)
+        sql += " ORDER BY bm25(records_fts, 10.0, 2.0, 5.0) LIMIT ?"
+        args.append(limit)
+        return [_stored(r, e) for r, e in self.conn.execute(sql, args)]
+
+    def pattern_rows(self) -> Iterator[tuple[int, str, str, int]]:
+        """(pid, pattern, prefilter words, literal length) of every distinct pattern."""
+        yield from self.conn.execute("SELECT pid, pattern, words, literal_length FROM patterns")
+
+    def candidate_rows(self, pattern_ids: list[int], repo: str | None = None) -> list[CandidateRow]:
+        """The records that raise any of these patterns (optionally of one repo)."""
+        rows: list[CandidateRow] = []
+        for start in range(0, len(pattern_ids), 500):
+            chunk = pattern_ids[start : start + 500]
+            sql = (f"SELECT {_CANDIDATE_COLUMNS} FROM records "
+                   f"WHERE pattern_id IN ({','.join('?' * len(chunk))})")
+            args: list[object] = list(chunk)
+            if repo:
+                sql += " AND repo = ?"
+                args.append(repo)
+            rows.extend(CandidateRow(*r) for r in self.conn.execute(sql, args))
+        return rows
+
+    def rows_in_files(self, file_names: list[str], repo: str | None = None) -> list[CandidateRow]:
+        """The records in files with these base names (stack-frame lookups)."""
+        if not file_names:
+            return []
+        sql = (f"SELECT {_CANDIDATE_COLUMNS} FROM records "
+               f"WHERE file_name IN ({','.join('?' * len(file_names))})")
+        args: list[object] = list(file_names)
+        if repo:
+            sql += " AND repo = ?"
+            args.append(repo)
+        return [CandidateRow(*r) for r in self.conn.execute(sql, args)]
+
+
+_FTS_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def fts_terms(query: str) -> str:
+    """A safe FTS5 query for free text: quoted words, all required, the last as a prefix."""
+    words = _FTS_WORD.findall(query)[:32]
+    if not words:
+        return ""
+    quoted = [f'"{word}"' for word in words]
+    quoted[-1] += "*"
+    return " ".join(quoted)
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a migration script into statements (trigger bodies hold semicolons too)."""
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                yield pending
+            pending = ""
+
+
+def _file_name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
 
 
 def _row(record: Record, extras: RecordExtras | None, digest: str) -> tuple[object, ...]:

@@ -1,18 +1,26 @@
-"""Lookup: pasted text → candidate records → verified matches → ranked, with bound values.
+"""Lookup: pasted text → candidate patterns → verified matches → ranked records.
 
-Candidates come from a word index: each pattern is filed under the rarest
-whole word its literal text requires, so a query costs one dictionary probe per
-word of the message, not one regex per record. Regexes are compiled lazily,
-only for candidates. Stack frames that point at a record's file and line are a
-second signal, and can surface a record on their own when its message was
-reworded (flagged as location-only).
+The index holds each *distinct* pattern once, filed under its most selective
+required word (``lookup.patterns.prefilter_words``, computed when the record is
+written). A query costs one dictionary probe per word of the message and a set
+check of each candidate's other required words; only survivors run their regex,
+compiled on first use. No query ever loops over all patterns.
+
+Ranking, best first: a full pattern match, a matching error class, stack frames
+pointing at the site (path suffix and line, tolerant of drift), then
+specificity (more literal text). Records sharing a template stay next to each
+other, frames deciding their order. When nothing matches fully, reworded
+messages are found by word overlap and flagged approximate; a frame alone can
+also surface a record (location only, approximate).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
-from collections import Counter, defaultdict
+import sys
+from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -20,11 +28,13 @@ from pathlib import PurePosixPath
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.patterns import placeholder_names, shape_of
 from errdex.record import Record, RecordExtras
-from errdex.store import Store
+from errdex.store import CandidateRow, Store
 from errdex.template import compile_pattern
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 FRAME_LINE_TOLERANCE = 5
+APPROXIMATE_MIN_RATIO = 0.6
+_MAX_FUZZY_CANDIDATES = 64
 
 
 @dataclass
@@ -46,13 +56,14 @@ class Match:
 
 
 @dataclass
-class _Entry:
-    id: str
-    pattern: str
-    error_class: str | None
-    repo: str
-    hole_names: list[str]
-    literal_length: int
+class _Scored:
+    """A candidate record while ranking (before its full record is read)."""
+
+    row: CandidateRow
+    score: float
+    reasons: list[str]
+    groups: tuple[str | None, ...] = ()
+    approximate: bool = False
 
 
 @lru_cache(maxsize=65536)
@@ -64,41 +75,26 @@ def _compiled(pattern: str) -> re.Pattern[str] | None:
 
 
 class Index:
-    """An in-memory lookup index over every record of a store."""
+    """A lookup index over every distinct pattern of a store."""
 
     def __init__(self, store: Store):
         self.store = store
-        self.entries: list[_Entry] = []
-        self.by_word: dict[str, list[int]] = defaultdict(list)
-        self.unfiltered: list[int] = []
-        self.by_basename: dict[str, list[tuple[str, str, int, str]]] = defaultdict(list)
-        self._build()
-
-    def _build(self) -> None:
-        required: list[list[str]] = []
-        for rid, pattern, error_class, repo, extras_json in self.store.index_rows():
-            shape = shape_of(pattern)
-            names: list[str] = []
-            if extras_json:
-                names = json.loads(extras_json).get("holeNames") or []
-            if len(names) != shape.groups:
-                names = []
-            self.entries.append(
-                _Entry(rid, pattern, error_class, repo, names, shape.literal_length)
-            )
-            required.append(shape.required_words())
-        frequency = Counter(word for words in required for word in set(words))
-        for position, words in enumerate(required):
+        self._by_key: dict[str, list[int]] = defaultdict(list)
+        self._pattern: dict[int, str] = {}
+        self._rest: dict[int, tuple[str, ...]] = {}
+        self._literal_length: dict[int, int] = {}
+        intern = sys.intern
+        for pid, pattern, words, literal_length in store.pattern_rows():
+            self._pattern[pid] = pattern
+            self._literal_length[pid] = literal_length
             if words:
-                rarest = min(words, key=lambda w: (frequency[w], -len(w)))
-                self.by_word[rarest].append(position)
-            else:
-                self.unfiltered.append(position)
-        for location in self.store.locations():
-            self.by_basename[PurePosixPath(location[1]).name].append(location)
+                key, *rest = words.split(" ")
+                self._by_key[intern(key)].append(pid)
+                if rest:
+                    self._rest[pid] = tuple(intern(w) for w in rest)
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self._pattern)
 
     # --- public ---------------------------------------------------------------------
 
@@ -109,122 +105,176 @@ class Index:
     def explain_event(
         self, event: ErrorEvent, *, top: int = 5, repo: str | None = None
     ) -> list[Match]:
-        scored: dict[str, tuple[float, str, dict[str, str], bool]] = {}
-        found_matches = [
-            (position, bound) for position, bound in self._pattern_matches(event.message)
-            if not repo or self.entries[position].repo == repo
-        ]
-        # A template that is nothing but holes ("{}") matches any text: it only counts
-        # when no template with literal text does (or a frame points at it, below).
-        if any(self.entries[p].literal_length for p, _ in found_matches):
-            found_matches = [(p, b) for p, b in found_matches if self.entries[p].literal_length]
-        for position, bound in found_matches:
-            entry = self.entries[position]
-            score, reasons = 1.0, ["full pattern match"]
-            if event.error_class and entry.error_class:
-                if _short(event.error_class) == _short(entry.error_class):
-                    score += 0.3
-                    reasons.append(f"class {entry.error_class} matches")
-                else:
-                    score -= 0.3
-                    reasons.append(f"class differs ({entry.error_class})")
-            # More literal text explains more of the message: prefer specific templates.
-            score += 0.2 * min(1.0, entry.literal_length / max(1, len(event.message)))
-            scored[entry.id] = (score, "; ".join(reasons), bound, False)
-        self._add_frame_signal(event.frames, scored, repo)
-        ranked = sorted(scored.items(), key=lambda item: -item[1][0])[:top]
-        found = self.store.get_many(rid for rid, _ in ranked)
+        scored = self._full_matches(event, repo)
+        if not scored:
+            scored = self._approximate_matches(event, repo)
+        self._apply_frames(event.frames, scored, repo)
+        ranked = _rank(scored)[:top]
+        records = self.store.get_many(s.row.id for s in ranked)
         matches = []
-        for rid, (score, reason, bound, approximate) in ranked:
-            stored = found.get(rid)
-            if stored is not None:
-                matches.append(
-                    Match(score, reason, bound, stored.record, stored.extras, approximate)
-                )
-        matches.sort(key=lambda m: (-m.score, m.record.repo, m.record.filePath,
-                                    m.record.lineNumber))
+        for item in ranked:
+            stored = records.get(item.row.id)
+            if stored is None:
+                continue
+            bound = _bind(item, stored.record, stored.extras)
+            matches.append(Match(item.score, "; ".join(item.reasons), bound, stored.record,
+                                 stored.extras, item.approximate))
         return matches
 
-    # --- candidates -----------------------------------------------------------------
-
     def candidates(self, message: str) -> list[int]:
-        """Positions of entries whose required words all could appear in ``message``."""
-        seen: set[int] = set(self.unfiltered)
-        for word in set(_WORD.findall(message)):
-            bucket = self.by_word.get(word)
-            if bucket:
-                seen.update(bucket)
-        return sorted(seen)
+        """Pattern ids whose required words all appear as words of ``message``."""
+        words = set(_WORD.findall(message))
+        found = []
+        for word in words:
+            for pid in self._by_key.get(word, ()):
+                rest = self._rest.get(pid)
+                if rest is None or all(w in words for w in rest):
+                    found.append(pid)
+        return found
 
-    def _pattern_matches(self, message: str) -> list[tuple[int, dict[str, str]]]:
-        out = []
-        for position in self.candidates(message):
-            entry = self.entries[position]
-            regex = _compiled(entry.pattern)
-            if regex is None:
-                continue
-            match = regex.fullmatch(message)
-            if match is None:
-                continue
-            out.append((position, self._bind(position, match)))
-        return out
+    # --- full matches ---------------------------------------------------------------
 
-    def _bind(self, position: int, match: re.Match[str]) -> dict[str, str]:
-        entry = self.entries[position]
-        names = entry.hole_names or self._names_from_record(position, len(match.groups()))
-        bound: dict[str, str] = {}
-        for name, value in zip(names, match.groups(), strict=False):
-            if value is None:
+    def _full_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
+        """Records whose pattern fullmatches the message (or, failing that, a wrapped segment)."""
+        for message in _variants(event):
+            verified: dict[int, re.Match[str]] = {}
+            for pid in self.candidates(message):
+                regex = _compiled(self._pattern[pid])
+                match = regex.fullmatch(message) if regex else None
+                if match:
+                    verified[pid] = match
+            if not verified:
                 continue
-            key, n = name, 1
-            while key in bound:
-                n += 1
-                key = f"{name}#{n}"
-            bound[key] = value
-        return bound
+            scored: dict[str, _Scored] = {}
+            for row in self.store.candidate_rows(list(verified), repo):
+                match = verified[row.pattern_id]
+                reasons = ["full pattern match"]
+                if message != event.message:
+                    reasons[0] += f" of the wrapped part {message!r}"
+                score = 1.0 + _class_signal(event.error_class, row.error_class, reasons)
+                literal = self._literal_length.get(row.pattern_id, 0)
+                score += 0.2 * min(1.0, literal / max(1, len(message)))
+                scored[row.id] = _Scored(row, score, reasons, match.groups())
+            if scored:
+                return scored
+        return {}
 
-    def _names_from_record(self, position: int, groups: int) -> list[str]:
-        entry = self.entries[position]
-        stored = self.store.get_many([entry.id]).get(entry.id)
-        message = stored.record.errorMessage if stored else ""
-        entry.hole_names = placeholder_names(message, groups)
-        return entry.hole_names
+    # --- approximate matches ----------------------------------------------------------
+
+    def _approximate_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
+        """Templates reworded since the user's version: same key word, similar literal text."""
+        message = event.message
+        words = set(_WORD.findall(message))
+        pids: list[int] = []
+        for word in sorted(words, key=len, reverse=True):
+            pids.extend(self._by_key.get(word, ()))
+            if len(pids) >= _MAX_FUZZY_CANDIDATES:
+                break
+        ratios: dict[int, float] = {}
+        for pid in pids[:_MAX_FUZZY_CANDIDATES]:
+            literal = " ".join(f for f in shape_of(self._pattern[pid]).fragments if f)
+            ratio = difflib.SequenceMatcher(None, literal, message, autojunk=False).ratio()
+            if ratio >= APPROXIMATE_MIN_RATIO:
+                ratios[pid] = ratio
+        scored: dict[str, _Scored] = {}
+        if not ratios:
+            return scored
+        for row in self.store.candidate_rows(list(ratios), repo):
+            ratio = ratios[row.pattern_id]
+            reasons = [f"approximate: {ratio:.0%} similar text, the message was probably reworded"]
+            score = 0.3 + 0.5 * ratio + 0.5 * _class_signal(
+                event.error_class, row.error_class, reasons
+            )
+            scored[row.id] = _Scored(row, score, reasons, approximate=True)
+        return scored
 
     # --- frames ---------------------------------------------------------------------
 
-    def _add_frame_signal(
-        self, frames: tuple[Frame, ...], scored: dict[str, tuple[float, str, dict[str, str], bool]],
-        repo: str | None,
+    def _apply_frames(
+        self, frames: tuple[Frame, ...], scored: dict[str, _Scored], repo: str | None
     ) -> None:
-        """Raise records whose site a frame points at; add location-only candidates."""
-        for depth, frame in enumerate(frames[:10]):
-            if frame.line is None:
-                continue
+        """Raise records a stack frame points at; the innermost frame may add a record alone."""
+        usable = [f for f in frames[:10] if f.line is not None]
+        if not usable:
+            return
+        names = {PurePosixPath(f.file.replace("\\", "/")).name for f in usable}
+        rows_by_name: dict[str, list[CandidateRow]] = defaultdict(list)
+        for row in self.store.rows_in_files(sorted(names), repo):
+            rows_by_name[PurePosixPath(row.file_path).name].append(row)
+        for depth, frame in enumerate(usable):
             path = frame.file.replace("\\", "/")
-            for rid, record_path, line, record_repo in self.by_basename.get(
-                PurePosixPath(path).name, ()
-            ):
-                if (repo and record_repo != repo) or not _same_file(path, record_path):
-                    continue
-                distance = abs(line - frame.line)
-                if distance > FRAME_LINE_TOLERANCE:
+            assert frame.line is not None
+            for row in rows_by_name.get(PurePosixPath(path).name, ()):
+                distance = abs(row.line_number - frame.line)
+                if distance > FRAME_LINE_TOLERANCE or not _same_file(path, row.file_path):
                     continue
                 weight = (0.5 if distance == 0 else 0.35) / (1 + depth)
-                where = f"frame {record_path}:{frame.line}" + (
-                    "" if distance == 0 else f" (record at line {line})"
+                where = f"frame {row.file_path}:{frame.line}" + (
+                    "" if distance == 0 else f" (record at line {row.line_number})"
                 )
-                if rid in scored:
-                    score, reason, bound, approximate = scored[rid]
-                    scored[rid] = (score + weight, f"{reason}; {where}", bound, approximate)
+                current = scored.get(row.id)
+                if current is not None:
+                    current.score += weight
+                    current.reasons.append(where)
                 elif depth == 0 and distance <= 2:
-                    scored[rid] = (
-                        0.4 + weight, f"location only: {where}; the message differs", {}, True
+                    scored[row.id] = _Scored(
+                        row, 0.3 + weight, [f"location only: {where}; the message differs"],
+                        approximate=True,
                     )
+
+
+def _variants(event: ErrorEvent) -> list[str]:
+    """The message, then its wrapped inner parts (``op: inner: innermost`` → each suffix)."""
+    variants = [event.message]
+    for segment in getattr(event, "segments", ()) or ():
+        if segment and segment not in variants:
+            variants.append(segment)
+    return variants
+
+
+def _class_signal(event_class: str | None, record_class: str | None, reasons: list[str]) -> float:
+    if not event_class or not record_class:
+        return 0.0
+    if _short(event_class) == _short(record_class):
+        reasons.append(f"class {record_class} matches")
+        return 0.3
+    reasons.append(f"class differs ({record_class})")
+    return -0.3
+
+
+def _rank(scored: dict[str, _Scored]) -> list[_Scored]:
+    """Best first; records of one template stay together, frames ordering them."""
+    groups: dict[int, list[_Scored]] = defaultdict(list)
+    for item in scored.values():
+        groups[item.row.pattern_id].append(item)
+    for members in groups.values():
+        members.sort(key=lambda s: (-s.score, s.row.repo, s.row.file_path, s.row.line_number))
+    ordered = sorted(groups.values(), key=lambda members: -members[0].score)
+    return [item for members in ordered for item in members]
+
+
+def _bind(item: _Scored, record: Record, extras: RecordExtras) -> dict[str, str]:
+    groups = item.groups
+    if not groups:
+        return {}
+    names = extras.holeNames
+    if len(names) != len(groups):
+        names = placeholder_names(record.errorMessage, len(groups))
+    bound: dict[str, str] = {}
+    for name, value in zip(names, groups, strict=False):
+        if value is None:
+            continue
+        key, n = name, 1
+        while key in bound:
+            n += 1
+            key = f"{name}#{n}"
+        bound[key] = value
+    return bound
 
 
 def _short(error_class: str) -> str:
     """The last component of a class name: ``pkg.mod.Error`` / ``io::Error`` → ``Error``."""
-    return re.split(r"\.|::", error_class)[-1]
+    return re.split(r"\.|::|\\", error_class)[-1]
 
 
 def _same_file(frame_path: str, record_path: str) -> bool:
@@ -237,3 +287,10 @@ def _same_file(frame_path: str, record_path: str) -> bool:
             break
         common += 1
     return common == len(record_parts) or common >= 2
+
+
+def extras_hole_names(extras_json: str | None) -> list[str]:
+    """Hole names stored with a record (schema-3 extras), if any."""
+    if not extras_json:
+        return []
+    return list(json.loads(extras_json).get("holeNames") or [])

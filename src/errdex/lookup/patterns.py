@@ -131,6 +131,15 @@ def _count_groups(group_text: str) -> int:
     return count
 
 
+def prefilter_words(shape: PatternShape) -> list[str]:
+    """The pattern's required words, most selective first (longest, then alphabetical).
+
+    The first is the key the lookup index files the pattern under; the rest are
+    checked against the message's words before any regex runs.
+    """
+    return sorted(set(shape.required_words()), key=lambda w: (-len(w), w))
+
+
 _PLACEHOLDER = re.compile(
     r"\{\{|\}\}|%%|\{[^{}]*\}|%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d*))?[hlLqjzt]*"
     r"[diouxXeEfFgGcrsavqTwpb]|#\{[^}]*\}|\$\{[^}]*\}"
