@@ -165,17 +165,26 @@ class Index:
         """Templates reworded since the user's version: same key word, similar literal text."""
         message = event.message
         words = set(_WORD.findall(message))
-        pids: list[int] = []
-        for word in sorted(words, key=len, reverse=True):
-            pids.extend(self._by_key.get(word, ()))
-            if len(pids) >= _MAX_FUZZY_CANDIDATES:
-                break
         ratios: dict[int, float] = {}
-        for pid in pids[:_MAX_FUZZY_CANDIDATES]:
-            literal = " ".join(f for f in shape_of(self._pattern[pid]).fragments if f)
-            ratio = difflib.SequenceMatcher(None, literal, message, autojunk=False).ratio()
-            if ratio >= APPROXIMATE_MIN_RATIO:
-                ratios[pid] = ratio
+        examined = 0
+        for word in sorted(words, key=len, reverse=True):
+            for pid in self._by_key.get(word, ()):
+                rest = self._rest.get(pid, ())
+                # Most of the template's words must still be there: one shared word is chance.
+                if not rest or 2 * (1 + sum(w in words for w in rest)) < 1 + len(rest):
+                    continue
+                examined += 1
+                matcher = difflib.SequenceMatcher(None, _literal_text(self._pattern[pid]),
+                                                  message, autojunk=False)
+                if matcher.quick_ratio() < APPROXIMATE_MIN_RATIO:
+                    continue
+                ratio = matcher.ratio()
+                if ratio >= APPROXIMATE_MIN_RATIO:
+                    ratios[pid] = ratio
+                if examined >= _MAX_FUZZY_CANDIDATES:
+                    break
+            if examined >= _MAX_FUZZY_CANDIDATES:
+                break
         scored: dict[str, _Scored] = {}
         if not ratios:
             return scored
@@ -221,6 +230,11 @@ class Index:
                         row, 0.3 + weight, [f"location only: {where}; the message differs"],
                         approximate=True,
                     )
+
+
+@lru_cache(maxsize=4096)
+def _literal_text(pattern: str) -> str:
+    return " ".join(f for f in shape_of(pattern).fragments if f)
 
 
 def _variants(event: ErrorEvent) -> list[str]:
