@@ -34,8 +34,9 @@ def base_records(source: Path | None) -> list[dict]:
     """Real records to vary: a dataset's, else what errdex mines from this repo's fixtures."""
     if source:
         return [json.loads(line)["record"] for line in source.open(encoding="utf-8")]
-    from errdex.languages import language_for_path
     from tests.golden import fixture_files
+
+    from errdex.languages import language_for_path
 
     out = []
     files = [*fixture_files(), *sorted((ROOT / "examples").rglob("*.*"))]
