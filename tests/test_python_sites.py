@@ -9,6 +9,7 @@ message (and that a near miss does not), so the table cannot drift from Python.
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import re
 import string
@@ -274,6 +275,255 @@ def test_keyerror_matches_its_traceback_line() -> None:
     last_line = traceback.format_exception_only(info.value)[-1].rstrip("\n")
     message = last_line.removeprefix("KeyError: ")
     assert compile_pattern(site_at(103).template.pattern()).fullmatch(message)
+
+
+# --- web.py: HTTP errors and the runtime forms, checked against what the code produces -------
+
+WEB = FIXTURES / "web.py"
+
+
+def load_web() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("errdex_fixture_web", WEB)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def web_sites() -> FileSites:
+    return extract(WEB.read_bytes())
+
+
+def shown(value: Any) -> tuple[str, int | None]:
+    """The message a framework shows for an error or error response, and its status if known.
+
+    FastAPI/Starlette and DRF render ``detail`` (DRF's ValidationError a list or a dict
+    of lists of it), werkzeug the ``description``, Django ``str(exc)``; a response's body
+    is its content, or the message under ``error``/``detail`` of a JSON body.
+    """
+    status = getattr(value, "status_code", None) or getattr(value, "code", None)
+    if isinstance(value, BaseException):
+        detail = getattr(value, "detail", None)
+        if isinstance(detail, dict):
+            detail = next(iter(detail.values()))
+        if isinstance(detail, list):
+            detail = detail[0]
+        if detail is None:
+            detail = getattr(value, "description", None)
+        return (str(detail) if detail is not None else str(value)), status
+    body = (getattr(value, "content", None) or value.body).decode()
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body, status
+    return (data.get("error") or data["detail"]), status
+
+
+def produce_web(call: Callable[[ModuleType], Any], caplog: pytest.LogCaptureFixture
+                ) -> tuple[Produced, int | None]:
+    module = load_web()
+    caplog.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            response = call(module)
+        except BaseException as exc:
+            frames = [f for f in traceback.extract_tb(exc.__traceback__)
+                      if Path(f.filename) == WEB and f.name != "abort"]
+            message, status = shown(exc)
+            return Produced(frames[-1].lineno or 0, message), status
+    if caught:
+        (warning,) = caught
+        return Produced(warning.lineno, str(warning.message)), None
+    if response is not None:
+        message, status = shown(response)
+        line = next(s.line for s in web_sites().sites if s.symbol == call.__name__)
+        return Produced(line, message), status
+    (record,) = [r for r in caplog.records if Path(r.pathname) == WEB]
+    return Produced(record.lineno, record.getMessage()), None
+
+
+def web_call(name: str, *args: Any) -> Callable[[ModuleType], Any]:
+    def call(module: ModuleType) -> Any:
+        return getattr(module, name)(*args)
+
+    call.__name__ = name
+    return call
+
+
+WEB_CALLS = [
+    web_call("get_item", 7), web_call("create_item", "lamp"), web_call("check_quantity", 0),
+    web_call("proxy_failure", 502, "billing"), web_call("bad_json", "price"),
+    web_call("get_user", 42), web_call("check_page", 0), web_call("find_order", "A-17"),
+    web_call("parse_form"), web_call("product_detail", "chair"),
+    web_call("delete_product", "guest"), web_call("check_host", "evil.example"),
+    web_call("upload", 10_000_000), web_call("search", "ab"), web_call("get_invoice", 1009),
+    web_call("check_email", "nobody"), web_call("refund", "guest"),
+    web_call("register", "ada@example.com"), web_call("profile", "ada"),
+    web_call("open_template", "/srv/templates/home.html"), web_call("missing_asset", "logo.svg"),
+    web_call("decode_upload", b"\xff\xfe"), web_call("render_failed", "home"),
+    web_call("old_endpoint", "/items"),
+]
+
+
+@pytest.mark.parametrize("call", WEB_CALLS, ids=[c.__name__ for c in WEB_CALLS])
+def test_web_patterns_match_what_the_code_produces(
+    call: Callable[[ModuleType], Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR)
+    produced, status = produce_web(call, caplog)
+    (site,) = [s for s in web_sites().sites if s.line == produced.line]
+    pattern = compile_pattern(site.template.pattern())
+    assert pattern.fullmatch(produced.message), (produced.message, pattern.pattern)
+    assert not pattern.fullmatch(near_miss(site, produced.message))
+    if site.error_type == "http" and status is not None:
+        assert site.http_status in (status, None)
+
+
+def test_web_calls_cover_every_site(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.ERROR)
+    lines = {produce_web(call, caplog)[0].line for call in WEB_CALLS}
+    assert lines == {s.line for s in web_sites().sites}
+
+
+def test_web_calls_without_a_message_are_not_sites() -> None:
+    symbols = {s.symbol for s in web_sites().sites}
+    assert not symbols & {"no_detail", "forbidden", "abort", "_"}
+    assert [s.template.written for s in web_sites().sites if s.symbol == "search"] == [
+        "search term {term!r} is too short"
+    ]
+
+
+def test_real_runtime_messages_of_the_builtin_forms() -> None:
+    """Messages CPython printed for the same constructions (``str(exc)``)."""
+    by_symbol = {s.symbol: s.template.pattern() for s in web_sites().sites}
+    examples = {
+        "profile": ["\"no owner's profile for ada\""],
+        "open_template": ["[Errno 2] No such file or directory: '/srv/t.html'",
+                          "[Errno 2] No such file or directory: \"it's.html\""],
+        "missing_asset": ["[Errno 2] asset logo.svg is not bundled"],
+        "decode_upload": ["'utf-8' codec can't decode byte 0xff in position 0: "
+                          "upload is not valid UTF-8",
+                          "'utf-8' codec can't decode bytes in position 0-1: "
+                          "upload is not valid UTF-8"],
+    }
+    for symbol, messages in examples.items():
+        for message in messages:
+            assert compile_pattern(by_symbol[symbol]).fullmatch(message), (symbol, message)
+
+
+def test_web_names_need_their_framework_import() -> None:
+    source = (
+        "class NotFound(Exception): pass\n"
+        "def f(x):\n"
+        "    raise NotFound(f'no {x}')\n"
+        "    raise HTTPException(f'plain {x}')\n"
+        "    raise HTTPException(404, f'shaped {x}')\n"
+        "    raise Http404('always django')\n"
+        "    abort(410, 'gone for good')\n"
+        "    abort('not a status')\n"
+        "    return HttpResponse('fine', status=200)\n"
+        "    return HttpResponse('teapot', status=HTTPStatus.IM_A_TEAPOT)\n"
+    )
+    found = [(s.error_type, s.error_class, s.http_status, s.template.written)
+             for s in sites_of(source)]
+    assert found == [
+        ("exception", "NotFound", None, "no {x}"),
+        ("exception", "HTTPException", None, "plain {x}"),
+        ("http", "HTTPException", 404, "shaped {x}"),
+        ("http", "Http404", 404, "always django"),
+        ("http", "Gone", 410, "gone for good"),
+        ("http", "HttpResponse", 418, "teapot"),
+    ]
+
+
+def test_import_aliases_and_module_attributes_are_resolved() -> None:
+    source = (
+        "import werkzeug.exceptions as wz\n"
+        "import flask\n"
+        "from starlette import status as st\n"
+        "from fastapi.exceptions import HTTPException as APIError\n"
+        "from rest_framework.exceptions import Throttled\n"
+        "def f(n):\n"
+        "    raise wz.Conflict('already there')\n"
+        "    flask.abort(code=404, description='gone')\n"
+        "    raise APIError(st.HTTP_401_UNAUTHORIZED, 'log in first')\n"
+        "    raise Throttled(wait=n, detail='slow down.')\n"
+    )
+    found = [(s.error_class, s.http_status, s.template.pattern()) for s in sites_of(source)]
+    assert found == [
+        ("wz.Conflict", 409, "already there"),
+        ("NotFound", 404, "gone"),
+        ("APIError", 401, "log in first"),
+        ("Throttled", 429, r"slow down\.(?: Expected available in (\d+ seconds?\.))?"),
+    ]
+    throttled = compile_pattern(found[-1][2])
+    assert throttled.fullmatch("slow down. Expected available in 3 seconds.")
+    assert throttled.fullmatch("slow down. Expected available in 1 second.")
+
+
+def test_gettext_wrappers_read_their_text() -> None:
+    source = (
+        "from django.utils.translation import gettext_lazy as _, pgettext\n"
+        "def f(x):\n"
+        "    raise ValueError(_('bad value %(v)s') % {'v': x})\n"
+        "    raise ValueError(pgettext('form', 'field required'))\n"
+    )
+    assert [s.template.pattern() for s in sites_of(source)] == [
+        "bad value (.+?)", "field required",
+    ]
+
+
+def test_class_attribute_messages() -> None:
+    source = (
+        "from rest_framework.exceptions import NotFound\n"
+        "class Paginator:\n"
+        "    invalid_page_message = _('Invalid page {page}.')\n"
+        "    def page(self, n):\n"
+        "        msg = self.invalid_page_message.format(page=n)\n"
+        "        raise NotFound(msg)\n"
+        "    def other(self):\n"
+        "        raise ValueError(self.undefined_message)\n"
+        "class Other:\n"
+        "    def page(self):\n"
+        "        raise ValueError(self.invalid_page_message)\n"
+    )
+    found = [(s.line, s.error_type, s.http_status, s.template.written) for s in sites_of(source)]
+    assert found == [(6, "http", 404, "Invalid page {page}.")]
+
+
+def test_keyerror_quotes_follow_repr() -> None:
+    source = (
+        "def f(k):\n"
+        "    raise KeyError('plain')\n"
+        "    raise KeyError(\"it's\")\n"
+        "    raise KeyError('both \\' and \"')\n"
+        "    raise KeyError('tab\\there')\n"
+        "    raise KeyError(f'unknown {k!r}')\n"
+    )
+    patterns = [s.template.pattern() for s in sites_of(source)]
+    keys = ["plain", "it's", "both ' and \"", "tab\there", f"unknown {'colour'!r}"]
+    for pattern, key in zip(patterns, keys, strict=True):
+        assert compile_pattern(pattern).fullmatch(str(KeyError(key))), (pattern, key)
+
+
+def test_oserror_forms() -> None:
+    source = (
+        "import errno\n"
+        "def f(n, path):\n"
+        "    raise OSError(n, 'device busy')\n"
+        "    raise PermissionError(errno.EACCES, 'locked', path)\n"
+        "    raise OSError(1, 2, 3, 4)\n"
+    )
+    found = [s.template for s in sites_of(source)]
+    assert [t.pattern() for t in found] == [
+        r"\[Errno (-?\d+)\] device busy", r"\[Errno 13\] locked: (.+?)",
+    ]
+    assert compile_pattern(found[0].pattern()).fullmatch(str(OSError(16, "device busy")))
+    assert compile_pattern(found[1].pattern()).fullmatch(
+        str(PermissionError(13, "locked", "/var/lock"))
+    )
 
 
 # --- forms read from small inline sources ------------------------------------------------

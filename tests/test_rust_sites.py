@@ -225,7 +225,7 @@ def test_err_of_other_values_is_not_a_site() -> None:
 fn f() -> Result<(), E> {
     Err(e)?;
     Err(b"bytes".to_vec())?;
-    Err(E::new("wrapped"))?;
+    Err(Box::from("boxed"))?;
     Err(format!("{}", x).into())
 }
 """
@@ -262,4 +262,104 @@ static TABLE: Lazy<u8> = Lazy::new(|| panic!("in a static"));
 """
     assert [site.symbol for site in extract(source).sites] == [
         "Wrapper::fmt", "Kernel::run", "inner", "outer", None,
+    ]
+
+
+# --- context.rs: context/adapters, constructors, log macros (golden: context.rs.expected.json)
+
+# line → (messages rustc 1.95 printed for the same code, near misses). The anyhow, serde
+# and tracing lines print the message as written: anyhow's Display of a context error is
+# the context text, serde's custom error is its Display argument.
+CONTEXT_RUNTIME = {
+    25: (["index of 0 entries is empty",
+          'index of 0 entries is empty: Custom { kind: InvalidData, error: "index file is '
+          'empty" }'],
+         ["index of 0 entries", "index of 0 entries is empty Custom"]),
+    36: (["index holds 1 entries, limit is 0"], ["index holds 1 entries"]),
+    48: (["index file is empty"], ['Custom { kind: InvalidData, error: "index file is empty" }']),
+    51: (['bad header "v9": x'], ['bad header "v9" x']),
+    20: (["failed to parse index /srv/index.toml"], ["failed to parse /srv/index.toml"]),
+}
+
+
+def test_context_patterns_match_runtime_messages() -> None:
+    by_line = {site.line: site for site in _sites("context.rs")}
+    for line, (accepted, rejected) in CONTEXT_RUNTIME.items():
+        pattern = compile_pattern(by_line[line].template.pattern())
+        for message in accepted:
+            assert pattern.fullmatch(message), (line, message)
+        for message in rejected:
+            assert not pattern.fullmatch(message), (line, message)
+
+
+def test_context_kinds_and_classes() -> None:
+    found = {(site.line, site.error_type, site.error_class) for site in _sites("context.rs")}
+    assert {
+        (18, "error", None), (25, "panic", None), (48, "error", "io::ErrorKind::InvalidData"),
+        (51, "error", "io::ErrorKind::Other"), (53, "log", None), (54, "log", None),
+        (61, "error", "de::Error"), (66, "error", "FetchError"),
+    } <= found
+    lines = {line for line, _, _ in found}
+    assert 37 not in lines  # assert! without a message
+    assert 55 not in lines  # std::process::exit prints nothing
+    assert 70 not in lines  # error!("{}", url) has no text of its own
+
+
+def test_log_macros_take_the_first_lone_literal() -> None:
+    source = b"""
+fn f(e: Error, path: &str) {
+    tracing::error!(error = %e, path, "cannot open {}", path);
+    error!(target: "db", "query failed: {e}");
+    tracing::error!(name: "spanned", ?e, "lost {} rows", 3);
+    error!(%e);
+    eprintln!();
+    eprintln!("{}", e);
+}
+"""
+    found = [(site.error_type, site.template.written, [h.name for h in site.template.holes])
+             for site in extract(source).sites]
+    assert found == [
+        ("log", "cannot open {}", ["path"]),
+        ("log", "query failed: {e}", ["e"]),
+        ("log", "lost {} rows", ["3"]),
+    ]
+
+
+def test_context_methods_read_closures_and_conversions() -> None:
+    source = b"""
+fn f(p: &Path) -> Result<()> {
+    a.context(format!("reading {}", p.display()))?;
+    b.with_context(|| { format!("writing {}", p.display()) })?;
+    c.wrap_err("eyre context")?;
+    d.wrap_err_with(|| "lazy eyre context".to_string())?;
+    e.map_err(|_| "bad utf-8")?;
+    g.map_err(|e| e.to_string())?;
+    h.context(ReadSnafu { path: p })?;
+    i.expect(format!("must hold {}", 1).as_str());
+    j.ok_or(Error::Missing)?;
+}
+"""
+    found = [(site.error_type, site.template.written) for site in extract(source).sites]
+    assert found == [
+        ("error", "reading {}"), ("error", "writing {}"), ("error", "eyre context"),
+        ("error", "lazy eyre context"), ("error", "bad utf-8"), ("panic", "must hold {}"),
+    ]
+
+
+def test_constructors_need_an_error_type_or_err() -> None:
+    source = b"""
+fn f() {
+    let r = Regex::new("a+b");
+    let p = PathBuf::from("/etc/app.toml");
+    let s = String::from("plain text");
+    let e = syn::Error::new_spanned(tokens, "expected a struct");
+    let m = anyhow::Error::msg("raw anyhow message");
+    let x = fs::read("file");
+    return Err(Problem::new(format!("problem {}", 1)));
+}
+"""
+    found = [(site.error_class, site.template.written) for site in extract(source).sites]
+    assert found == [
+        ("syn::Error", "expected a struct"), ("anyhow::Error", "raw anyhow message"),
+        ("Problem", "problem {}"),
     ]

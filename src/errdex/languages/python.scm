@@ -22,6 +22,18 @@
   arguments: (argument_list) @call.args
   (#eq? @call.method "warn")) @call
 
+; web calls: flask/werkzeug abort(...), Django and Starlette error responses
+(call
+  function: [
+    (identifier) @web.name
+    (attribute attribute: (identifier) @web.name)
+  ] @web.function
+  arguments: (argument_list) @web.args
+  (#any-of? @web.name
+    "abort" "HttpResponse" "JsonResponse" "JSONResponse" "HttpResponseBadRequest"
+    "HttpResponseForbidden" "HttpResponseNotFound" "HttpResponseGone"
+    "HttpResponseServerError")) @web
+
 ; msg = "..." and msg += "..." (message variables)
 (assignment
   left: (identifier) @assign.name
@@ -32,9 +44,5 @@
   operator: "+="
   right: (_) @assign.value) @assign.add
 
-; from warnings import warn
-(import_from_statement
-  module_name: (dotted_name) @import.module
-  name: (dotted_name) @import.name
-  (#eq? @import.module "warnings")
-  (#eq? @import.name "warn")) @import
+; imports: which framework a name comes from, `from warnings import warn`
+[(import_statement) (import_from_statement)] @import

@@ -9,11 +9,22 @@
   ]
   (token_tree) @macro.args) @macro
 
-; `.expect("message")` with a literal message.
+; `.expect(msg)`, `.context(msg)`, `.with_context(|| msg)`, `.ok_or(msg)`, `.map_err(|_| msg)`.
 (call_expression
   function: (field_expression
-    field: (field_identifier) @expect.method (#eq? @expect.method "expect"))
-  arguments: (arguments . [(string_literal) (raw_string_literal)] @expect.message .)) @expect
+    field: (field_identifier) @method.name
+    (#any-of? @method.name
+      "expect" "context" "with_context" "wrap_err" "wrap_err_with" "ok_or" "ok_or_else"
+      "map_err"))
+  arguments: (arguments) @method.args) @method
+
+; `Type::new(.., msg)`, `de::Error::custom(msg)`: rust.py keeps error types' constructors.
+(call_expression
+  function: (scoped_identifier
+    path: (_) @ctor.type
+    name: (identifier) @ctor.name
+    (#any-of? @ctor.name "new" "custom" "msg" "other" "from" "new_spanned"))
+  arguments: (arguments) @ctor.args) @ctor
 
 ; `Err(value)`: rust.py keeps the values that carry a message (literals, `format!`, conversions).
 (call_expression

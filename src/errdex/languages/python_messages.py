@@ -1,0 +1,422 @@
+"""Reading Python message expressions: literals, f-strings, ``%``, ``.format``, ``+``, variables.
+
+A message is read only when its text is known from source: string literals,
+f-strings, ``%`` and ``str.format`` with a literal format string, ``+``
+concatenations that contain a literal, gettext wrappers around any of those
+(``_("…")``, ``gettext_lazy("…")``: the English text is the message), a
+variable assigned one of those earlier in the function, and ``self.attr`` /
+``cls.attr`` assigned one of those in the enclosing class body (DRF and Django keep
+messages there: ``invalid_page_message = _("Invalid page.")``). Anything else
+(``raise X(e)``) says nothing about the message. Shared by ``python.py`` (raise,
+log, warn, exit) and ``python_web.py`` (HTTP errors).
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from errdex.formats import brace_hole, parse_brace_format, parse_percent_format
+from errdex.languages.base import ancestors, text
+from errdex.template import Hole, Literal, Part, merge_literals
+
+MESSAGE_KEYWORDS = ("message", "msg", "detail", "description")
+_SCOPES = frozenset({"function_definition", "class_definition", "module"})
+_MAX_DEPTH = 12  # message variables that refer to message variables; stops cycles
+# gettext and friends return their (English) argument; pgettext's first argument is context.
+_GETTEXT = frozenset({
+    "_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "gettext_noop", "_lazy",
+    "lazy_gettext", "N_",
+})
+_GETTEXT_CONTEXT = frozenset({"pgettext", "pgettext_lazy"})
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message read from source: as written, as printed, and its text when it is a plain literal.
+
+    ``literal`` is set only for messages that are one decoded string, because only
+    those can serve as the format string of ``%``, ``.format`` or logging's lazy args.
+    """
+
+    written: str
+    parts: tuple[Part, ...]
+    literal: str | None = None
+
+
+@dataclass
+class FileFacts:
+    """What one file tells about messages: its message variables and imported names.
+
+    ``imports`` maps a local name to the dotted path it was imported as
+    (``from fastapi import status as st`` → ``st`` → ``fastapi.status``).
+    """
+
+    assignments: dict[str, list[Node]] = field(default_factory=dict)
+    imports: dict[str, str] = field(default_factory=dict)
+
+    def qualified(self, dotted: str) -> str:
+        """``exceptions.NotFound`` → ``rest_framework.exceptions.NotFound`` through the imports."""
+        head, dot, rest = dotted.partition(".")
+        origin = self.imports.get(head)
+        if origin is None:
+            return dotted
+        return origin + dot + rest
+
+
+# --- arguments and names ---------------------------------------------------------------
+
+
+def arguments(args: Node | None) -> tuple[list[Node], dict[str, Node]]:
+    """Positional argument nodes and keyword name → value node (splats dropped)."""
+    positional: list[Node] = []
+    keywords: dict[str, Node] = {}
+    for child in args.named_children if args is not None else ():
+        if child.type == "keyword_argument":
+            name, value = child.child_by_field_name("name"), child.child_by_field_name("value")
+            if name is not None and value is not None:
+                keywords[text(name)] = value
+        elif child.type not in ("list_splat", "dictionary_splat", "comment"):
+            positional.append(child)
+    return positional, keywords
+
+
+def message_argument(positional: list[Node], keywords: dict[str, Node]) -> Node | None:
+    if positional:
+        return positional[0]
+    return next((keywords[k] for k in MESSAGE_KEYWORDS if k in keywords), None)
+
+
+def dict_arguments(node: Node) -> dict[str, str]:
+    """``{"key": expr}`` → key → expression text, for ``%(key)s`` holes."""
+    return {key: text(value) for key, value in dict_items(node).items()}
+
+
+def dict_items(node: Node) -> dict[str, Node]:
+    """``{"key": expr}`` → key → value node, for keys that are plain strings."""
+    out: dict[str, Node] = {}
+    for pair in node.named_children:
+        key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+        if pair.type == "pair" and key is not None and value is not None:
+            decoded = literal_string(key)
+            if decoded is not None:
+                out[decoded] = value
+    return out
+
+
+def last_name(node: Node) -> str:
+    """``self._log`` → ``_log``; ``logging.getLogger(x)`` → ``getLogger``."""
+    if node.type == "call":
+        return last_name(node.child_by_field_name("function") or node)
+    if node.type == "attribute":
+        return text(node.child_by_field_name("attribute"))
+    return text(node)
+
+
+def is_class_call(node: Node) -> bool:
+    function = node.child_by_field_name("function")
+    return function is not None and function.type in ("identifier", "attribute") and (
+        last_name(function)[:1].isupper()
+    )
+
+
+def symbol_of(node: Node) -> str | None:
+    """Enclosing classes and functions, outermost first: ``Store.open``; None at module level."""
+    names = [
+        text(a.child_by_field_name("name"))
+        for a in ancestors(node)
+        if a.type in ("function_definition", "class_definition")
+    ]
+    return ".".join(reversed(names)) or None
+
+
+def unwrap(node: Node | None) -> Node | None:
+    """``(x)`` → ``x``; a tuple keeps its parentheses' meaning."""
+    while node is not None and node.type == "parenthesized_expression" and (
+        node.named_child_count == 1
+    ):
+        node = node.named_children[0]
+    return node
+
+
+# --- messages --------------------------------------------------------------------------
+
+
+def read(node: Node | None, file: FileFacts, depth: int = 0) -> Message | None:
+    """The message an expression prints, when source says what it is."""
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    kind = node.type
+    if kind == "parenthesized_expression":
+        return read(unwrap(node), file, depth + 1) if node.named_child_count == 1 else None
+    if kind == "string":
+        return _string(node)
+    if kind == "concatenated_string":
+        return joined([_string(part) for part in node.named_children])
+    if kind == "binary_operator":
+        return _binary(node, file, depth)
+    if kind == "call":
+        return _gettext(node, file, depth) or _format_call(node, file, depth)
+    if kind == "identifier":
+        return _variable(node, file, depth)
+    if kind == "attribute":
+        return _class_attribute(node, file, depth)
+    return None
+
+
+def joined(messages: list[Message | None]) -> Message | None:
+    """Messages printed one after another (implicit concatenation, ``+``, ``+=``)."""
+    if not messages or any(m is None for m in messages):
+        return None
+    present = [m for m in messages if m is not None]
+    literals = [m.literal for m in present]
+    literal = "".join(lit for lit in literals if lit is not None)
+    return Message(
+        "".join(m.written for m in present),
+        merge_literals([p for m in present for p in m.parts]),
+        literal if all(lit is not None for lit in literals) else None,
+    )
+
+
+
+
+
+def _binary(node: Node, file: FileFacts, depth: int) -> Message | None:
+    operator = text(node.child_by_field_name("operator"))
+    if operator == "%":
+        left = read(node.child_by_field_name("left"), file, depth + 1)
+        right = unwrap(node.child_by_field_name("right"))
+        if left is None or left.literal is None or right is None:
+            return None
+        if right.type == "dictionary":
+            parts = parse_percent_format(left.literal, kwargs=dict_arguments(right))
+        elif right.type == "tuple":
+            parts = parse_percent_format(left.literal, [text(a) for a in right.named_children])
+        else:
+            parts = parse_percent_format(left.literal, [text(right)])
+        return Message(left.literal, parts)
+    if operator == "+":
+        return _concatenation(node, file, depth)
+    return None
+
+
+def _concatenation(node: Node, file: FileFacts, depth: int) -> Message | None:
+    """``"a " + str(x) + " b"``: literal operands as text, the others as holes named after them."""
+    operands = list(_plus_operands(node))
+    found = [read(op, file, depth + 1) for op in operands]
+    if all(m is None for m in found):
+        return None  # no text known: a + b may well be arithmetic
+    pieces = zip(operands, found, strict=True)
+    return joined([m if m is not None else _operand_hole(op) for op, m in pieces])
+
+
+def _plus_operands(node: Node) -> Iterator[Node]:
+    if node.type == "binary_operator" and text(node.child_by_field_name("operator")) == "+":
+        for side in ("left", "right"):
+            child = node.child_by_field_name(side)
+            if child is not None:
+                yield from _plus_operands(child)
+    else:
+        yield node
+
+
+def _operand_hole(node: Node) -> Message:
+    """A non-literal ``+`` operand: ``str(x)`` prints as the hole ``x``."""
+    name = text(node)
+    function = node.child_by_field_name("function") if node.type == "call" else None
+    positional, keywords = arguments(node.child_by_field_name("arguments"))
+    if text(function) in ("str", "repr") and len(positional) == 1 and not keywords:
+        name = text(positional[0])
+    return Message("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
+
+
+def _gettext(node: Node, file: FileFacts, depth: int) -> Message | None:
+    """``_("…")``, ``gettext_lazy("…")``, ``pgettext("ctx", "…")``: the untranslated text."""
+    function = node.child_by_field_name("function")
+    if function is None or function.type not in ("identifier", "attribute"):
+        return None
+    name = last_name(function)
+    positional, keywords = arguments(node.child_by_field_name("arguments"))
+    if keywords:
+        return None
+    if name in _GETTEXT and len(positional) == 1:
+        return read(positional[0], file, depth + 1)
+    if name in _GETTEXT_CONTEXT and len(positional) == 2:
+        return read(positional[1], file, depth + 1)
+    return None
+
+
+def _format_call(node: Node, file: FileFacts, depth: int) -> Message | None:
+    """``"…{}…".format(a, k=b)``."""
+    function = node.child_by_field_name("function")
+    if function is None or function.type != "attribute":
+        return None
+    if text(function.child_by_field_name("attribute")) != "format":
+        return None
+    base = read(function.child_by_field_name("object"), file, depth + 1)
+    if base is None or base.literal is None:
+        return None
+    positional, keywords = arguments(node.child_by_field_name("arguments"))
+    parts = parse_brace_format(
+        base.literal, [text(a) for a in positional], {k: text(v) for k, v in keywords.items()}
+    )
+    return Message(base.literal, parts)
+
+
+def _variable(node: Node, file: FileFacts, depth: int) -> Message | None:
+    """A message variable: its nearest assignment above, in this function or an enclosing one."""
+    assignment = _nearest_assignment(text(node), node, file)
+    if assignment is None:
+        return None
+    value = read(assignment.child_by_field_name("right"), file, depth + 1)
+    if assignment.type == "augmented_assignment":
+        before = _variable(assignment.child_by_field_name("left") or assignment, file, depth + 1)
+        return joined([before, value])
+    return value
+
+
+def _class_attribute(node: Node, file: FileFacts, depth: int) -> Message | None:
+    """``self.invalid_message`` → the ``invalid_message = "…"`` in the enclosing class body.
+
+    A subclass may override the attribute; the message read is this class's own.
+    """
+    owner = node.child_by_field_name("object")
+    if text(owner) not in ("self", "cls"):
+        return None
+    name = text(node.child_by_field_name("attribute"))
+    cls = next((a for a in ancestors(node) if a.type == "class_definition"), None)
+    found = [a for a in file.assignments.get(name, []) if _scope_of(a) == cls]
+    if cls is None or not found or found[-1].type != "assignment":
+        return None
+    return read(found[-1].child_by_field_name("right"), file, depth + 1)
+
+
+def _nearest_assignment(name: str, at: Node, file: FileFacts) -> Node | None:
+    candidates = file.assignments.get(name, [])
+    for scope in _visible_scopes(at):
+        above = [
+            a for a in candidates
+            if a.end_byte <= at.start_byte and _scope_of(a) == scope
+        ]
+        if above:
+            return above[-1]
+        if scope.type == "function_definition" and name in _parameter_names(scope):
+            return None  # a parameter: its value comes from the caller
+    return None
+
+
+def _scope_of(node: Node) -> Node | None:
+    return next((a for a in ancestors(node) if a.type in _SCOPES), None)
+
+
+def _visible_scopes(node: Node) -> Iterator[Node]:
+    """Scopes whose names an expression sees: its own, then enclosing functions and the module."""
+    first = True
+    for scope in ancestors(node):
+        if scope.type in _SCOPES and (first or scope.type != "class_definition"):
+            first = False
+            yield scope
+
+
+def _parameter_names(function: Node) -> set[str]:
+    params = function.child_by_field_name("parameters")
+    names: set[str] = set()
+    for param in params.named_children if params is not None else ():
+        if param.type == "identifier":
+            names.add(text(param))
+            continue
+        name = param.child_by_field_name("name")
+        ident = name if name is not None else next(
+            (c for c in param.named_children if c.type == "identifier"), None
+        )
+        if ident is not None:
+            names.add(text(ident))
+    return names
+
+
+# --- string literals -------------------------------------------------------------------
+
+
+def _string(node: Node) -> Message | None:
+    """One string literal (plain, raw, triple-quoted or f-string); bytes are no message."""
+    prefix = text(node.child(0)).lower().rstrip("'\"")
+    if "b" in prefix:
+        return None
+    if "f" not in prefix:
+        decoded = literal_string(node)
+        return None if decoded is None else Message(decoded, (Literal(decoded),), decoded)
+    return _fstring(node, raw="r" in prefix)
+
+
+def literal_string(node: Node) -> str | None:
+    """The value of a plain (non-f) string literal or implicit concatenation of them."""
+    if node.type not in ("string", "concatenated_string"):
+        return None
+    try:
+        with warnings.catch_warnings():  # invalid escapes like "\\d" warn, and stay as written
+            warnings.simplefilter("ignore")
+            value = ast.literal_eval("(\n" + text(node) + "\n)")
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _fstring(node: Node, raw: bool) -> Message:
+    """An f-string: written is the text between the quotes, each interpolation a hole."""
+    start, end = node.children[0], node.children[-1]  # string_start, string_end
+    source = node.text or b""
+    written = source[start.end_byte - node.start_byte : end.start_byte - node.start_byte]
+    parts: list[Part] = []
+    for child in node.named_children:
+        if child.type == "string_content":
+            parts.append(Literal(_content(child, raw)))
+        elif child.type == "interpolation":
+            parts.extend(_interpolation(child))
+    return Message(_decode(written), merge_literals(parts))
+
+
+def _content(node: Node, raw: bool) -> str:
+    """A piece of f-string text with its escapes (``\\n``, ``{{``) decoded."""
+    source = node.text or b""
+    out: list[str] = []
+    pos = node.start_byte
+    for child in node.children:
+        out.append(_decode(source[pos - node.start_byte : child.start_byte - node.start_byte]))
+        pos = child.end_byte
+        if child.type == "escape_interpolation":
+            out.append(text(child)[0])
+        elif child.type == "escape_sequence" and not raw:
+            out.append(ast.literal_eval('"' + text(child) + '"'))
+        else:
+            out.append(text(child))
+    out.append(_decode(source[pos - node.start_byte :]))
+    return "".join(out)
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _interpolation(node: Node) -> list[Part]:
+    """``{x!r:>8}`` → a hole named ``x``; ``{x=}`` also prints ``x=`` before the value."""
+    expression = node.child_by_field_name("expression")
+    name = text(expression)
+    conversion = spec = None
+    parts: list[Part] = []
+    for child in node.children:
+        if child.type == "type_conversion":
+            conversion = text(child)[1:]
+        elif child.type == "format_specifier":
+            spec = text(child)[1:]
+        elif child.type == "=" and child.next_sibling is not None:
+            # The expression text is printed verbatim, spaces around `=` included.
+            debug = (node.text or b"")[1 : child.next_sibling.start_byte - node.start_byte]
+            parts.append(Literal(_decode(debug)))
+    if parts and conversion is None and spec is None:
+        conversion = "r"  # f"{x=}" prints repr(x) unless told otherwise
+    parts.append(brace_hole(name, conversion, spec or "", text(node)))
+    return parts
