@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import click
 from rich.console import Console
@@ -22,7 +22,15 @@ from errdex.dataset import export_dataset, import_dataset
 from errdex.errors import EXIT_BAD_INPUT, EXIT_NO_MATCH, ErrdexError, UsageError
 from errdex.lookup.parse import MAX_INPUT_CHARS
 from errdex.mining import MineSummary
-from errdex.render import print_matches, record_panel, search_table
+from errdex.render import (
+    print_matches,
+    print_scan_summary,
+    print_scanned,
+    record_panel,
+    search_table,
+)
+from errdex.scan import ScanSummary
+from errdex.scan import scan as scan_log
 from errdex.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -194,6 +202,50 @@ def explain(
                    err=True)
     if not matches:
         sys.exit(EXIT_NO_MATCH)
+
+
+@main.command()
+@click.argument("logfile", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON Lines: {\"line\", \"text\", \"matches\"} per error event.")
+@click.option("--top", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.pass_obj
+@_handle_errors
+def scan(
+    settings: _Settings, logfile: str, as_json: bool, top: int, repo: str | None
+) -> None:
+    """Annotate every error event in LOGFILE ('-' reads stdin) with its record."""
+    summary = ScanSummary()
+    console = Console()
+    with settings.store() as store, _open_log(logfile) as stream:
+        index = errdex.open_index(store)
+        for event in scan_log(index, stream, top=top, repo=repo, summary=summary):
+            if as_json:
+                click.echo(json.dumps(event.to_json(), ensure_ascii=False))
+            else:
+                print_scanned(console, event)
+    if not as_json:
+        print_scan_summary(console, summary)
+    if not summary.matched:
+        sys.exit(EXIT_NO_MATCH)
+
+
+@contextmanager
+def _open_log(path: str) -> Iterator[TextIO]:
+    if path == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115
+    except FileNotFoundError as exc:
+        raise UsageError(f"{path}: no such log file") from exc
+    except IsADirectoryError as exc:
+        raise UsageError(f"{path}: is a folder; give a log file") from exc
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
+    with handle:
+        yield handle
 
 
 @main.command()

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from errdex.lookup.index import Match
 from errdex.record import Record, RecordExtras
+from errdex.scan import ScannedEvent, ScanSummary
 from errdex.store import StoredRecord
 
 _LEXERS = {"python": "python", "rust": "rust"}
@@ -72,6 +73,42 @@ def source_excerpt(record: Record, extras: RecordExtras) -> Syntax:
         start_line=record.sourceCodeStart + first, highlight_lines={record.lineNumber},
         theme="ansi_dark", word_wrap=True,
     )
+
+
+def print_scanned(console: Console, event: ScannedEvent) -> None:
+    """One log event: where it is in the log, and the record that explains it."""
+    first = event.text.strip().splitlines()[0] if event.text.strip() else ""
+    console.print(Text(f"line {event.line}: ", style="bold") + Text(first[:200]))
+    if not event.matches:
+        console.print(Text("  no record matches", style="dim"))
+        return
+    best = event.matches[0]
+    record = best.record
+    note = " (approximate)" if best.approximate else ""
+    bound = ", ".join(f"{k}={v!r}" for k, v in best.bound.items())
+    console.print(
+        Text("  → ", style="green") + Text(record.slug, style="bold")
+        + Text(f"  {record.repo} {record.filePath}:{record.lineNumber}{note}")
+        + (Text(f"  [{bound}]", style="dim") if bound else Text(""))
+    )
+
+
+def print_scan_summary(console: Console, summary: ScanSummary) -> None:
+    console.print(
+        f"\n{summary.lines:,} lines, {summary.events:,} error events, "
+        f"{summary.matched:,} explained by {len(summary.by_record):,} records"
+    )
+    if not summary.by_record:
+        return
+    table = Table(header_style="bold")
+    table.add_column("events", justify="right")
+    table.add_column("record", overflow="fold")
+    table.add_column("where", overflow="fold")
+    for record_id, count in summary.by_record.most_common(20):
+        record = summary.examples[record_id].record
+        where = f"{record.repo} {record.filePath}:{record.lineNumber}"
+        table.add_row(str(count), record.slug, where)
+    console.print(table)
 
 
 def search_table(found: list[StoredRecord]) -> Table:
