@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
-from errdex.lookup.patterns import placeholder_names, shape_of
+from errdex.lookup.patterns import PatternShape, placeholder_names, shape_of
 from errdex.record import Record, RecordExtras
 from errdex.store import CandidateRow, Store
 from errdex.template import compile_pattern
@@ -137,24 +137,23 @@ class Index:
     def _full_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
         """Records whose pattern fullmatches the message (or, failing that, a wrapped segment)."""
         for message in _variants(event):
-            verified: dict[int, re.Match[str]] = {}
+            verified: dict[int, tuple[str | None, ...]] = {}
             for pid in self.candidates(message):
-                regex = _compiled(self._pattern[pid])
-                match = regex.fullmatch(message) if regex else None
-                if match:
-                    verified[pid] = match
+                groups = verify(self._pattern[pid], message)
+                if groups is not None:
+                    verified[pid] = groups
             if not verified:
                 continue
             scored: dict[str, _Scored] = {}
             for row in self.store.candidate_rows(list(verified), repo):
-                match = verified[row.pattern_id]
+                groups = verified[row.pattern_id]
                 reasons = ["full pattern match"]
                 if message != event.message:
                     reasons[0] += f" of the wrapped part {message!r}"
                 score = 1.0 + _class_signal(event.error_class, row.error_class, reasons)
                 literal = self._literal_length.get(row.pattern_id, 0)
                 score += 0.2 * min(1.0, literal / max(1, len(message)))
-                scored[row.id] = _Scored(row, score, reasons, match.groups())
+                scored[row.id] = _Scored(row, score, reasons, groups)
             if scored:
                 return scored
         return {}
@@ -230,6 +229,25 @@ class Index:
                         row, 0.3 + weight, [f"location only: {where}; the message differs"],
                         approximate=True,
                     )
+
+
+@lru_cache(maxsize=65536)
+def _shape(pattern: str) -> PatternShape:
+    return shape_of(pattern)
+
+
+def verify(pattern: str, message: str) -> tuple[str | None, ...] | None:
+    """The hole values if ``message`` fullmatches ``pattern``, else None.
+
+    Plain patterns (only ``(.+?)`` holes, the common case) are checked by placing
+    their literal fragments; others compile their regex on first use.
+    """
+    shape = _shape(pattern)
+    if shape.plain:
+        return shape.match(message)
+    regex = _compiled(pattern)
+    match = regex.fullmatch(message) if regex else None
+    return match.groups() if match else None
 
 
 @lru_cache(maxsize=4096)

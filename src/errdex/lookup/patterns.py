@@ -22,6 +22,38 @@ class PatternShape:
     fragments: tuple[str, ...]  # literal runs between groups, in order
     opaque: bool  # regex syntax outside groups: no safe literal requirement
     groups: int  # capturing groups (holes)
+    plain: bool = False  # every group is a mandatory ``(.+?)``: matchable without a regex
+
+    def match(self, message: str) -> tuple[str, ...] | None:
+        """Hole values if ``message`` fullmatches a plain pattern (same result as the regex).
+
+        With only "one or more of anything" holes, placing each literal fragment at
+        its leftmost possible position decides the match and yields exactly the
+        values lazy ``(.+?)`` groups capture, without compiling a regex.
+        """
+        fragments = self.fragments
+        first, last = fragments[0], fragments[-1]
+        if len(fragments) == 1:
+            return () if message == first else None
+        if not message.startswith(first):
+            return None
+        end_limit = len(message) - len(last)
+        if end_limit < len(first) or not message.endswith(last):
+            return None
+        values: list[str] = []
+        position = len(first)
+        for fragment in fragments[1:-1]:
+            found = message.find(fragment, position + 1, end_limit - 1) if fragment else (
+                position + 1
+            )
+            if found == -1 or found + len(fragment) > end_limit - 1:
+                return None
+            values.append(message[position:found])
+            position = found + len(fragment)
+        if end_limit - position < 1:
+            return None
+        values.append(message[position:end_limit])
+        return tuple(values)
 
     @property
     def literal_length(self) -> int:
@@ -51,6 +83,7 @@ def shape_of(pattern: str) -> PatternShape:
     fragments: list[str] = []
     current: list[str] = []
     opaque = False
+    plain = True
     groups = 0
     i = 0
     n = len(pattern)
@@ -75,8 +108,10 @@ def shape_of(pattern: str) -> PatternShape:
             if end == -1:
                 return PatternShape((), True, 0)
             groups += _count_groups(pattern[i : end + 1])
+            plain = plain and pattern[i : end + 1] == "(.+?)"
             i = end + 1
             if i < n and pattern[i] == "?":  # an optional group (…)?
+                plain = False
                 i += 1
             fragments.append("".join(current))
             current = []
@@ -86,7 +121,7 @@ def shape_of(pattern: str) -> PatternShape:
         current.append(ch)
         i += 1
     fragments.append("".join(current))
-    return PatternShape(tuple(fragments), opaque, groups)
+    return PatternShape(tuple(fragments), opaque, groups, plain and not opaque)
 
 
 def _group_end(pattern: str, start: int) -> int:

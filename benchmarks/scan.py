@@ -1,0 +1,98 @@
+"""``errdex scan`` throughput against a minimal log filter measured in the same run.
+
+    .venv/bin/python benchmarks/scan.py [--records 100000] [--lines 200000]
+
+Builds a store of N varied records (as benchmarks/lookup.py does), writes a log
+of mostly info lines with error lines rendered from random records, single
+line and Python tracebacks, and reports lines/s of a full scan (parse, match,
+rank, and read each match's record) next to the floor: reading the same log
+and testing each line with one regex for an error level. Target: >= 100k
+lines/s against 100k records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from lookup import build, identifier, render  # noqa: E402
+
+
+def write_log(path: Path, patterns: list[str], lines: int, seed: int = 5) -> int:
+    """A realistic log; returns how many error events it holds."""
+    rng = random.Random(seed)
+    events = 0
+    with path.open("w", encoding="utf-8") as out:
+        n = 0
+        while n < lines:
+            stamp = f"2026-01-02 10:{(n // 60) % 60:02d}:{n % 60:02d},{n % 1000:03d}"
+            roll = rng.random()
+            message = render(rng.choice(patterns)) if roll < 0.06 else None
+            if message and roll < 0.05:
+                out.write(f"{stamp} ERROR app.worker: {message}\n")
+                n += 1
+                events += 1
+            elif message:
+                out.write(f"{stamp} ERROR app.worker: request failed\n"
+                          "Traceback (most recent call last):\n"
+                          f'  File "/srv/app/{identifier(rng)}.py", line {rng.randint(1, 900)}, '
+                          "in handle\n"
+                          f"RuntimeError: {message}\n")
+                n += 4
+                events += 2
+            else:
+                out.write(f"{stamp} INFO app.worker: handled {identifier(rng)} in "
+                          f"{rng.randint(1, 900)} ms\n")
+                n += 1
+    return events
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--lines", type=int, default=200_000)
+    args = parser.parse_args()
+
+    from errdex.lookup.index import Index
+    from errdex.scan import ScanSummary, scan
+    from errdex.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db, log = Path(tmp) / "scan.sqlite", Path(tmp) / "app.log"
+        build(db, args.records, None)
+        store = Store(db)
+        patterns = [p for _, p, _, _ in store.pattern_rows()]
+        events = write_log(log, patterns, args.lines)
+        index = Index(store)
+
+        level = re.compile(r"\b(ERROR|CRITICAL|FATAL|Traceback)\b")
+        started = time.perf_counter()
+        with log.open(encoding="utf-8") as stream:
+            flagged = sum(1 for line in stream if level.search(line))
+        floor_s = time.perf_counter() - started
+
+        summary = ScanSummary()
+        started = time.perf_counter()
+        with log.open(encoding="utf-8") as stream:
+            for _ in scan(index, stream, summary=summary):
+                pass
+        scan_s = time.perf_counter() - started
+
+    print(f"log: {summary.lines:,} lines, {events:,} error lines written, "
+          f"{flagged:,} flagged by the level regex")
+    print(f"level-regex filter: {summary.lines / floor_s:,.0f} lines/s")
+    print(f"errdex scan vs {args.records:,} records: {summary.lines / scan_s:,.0f} lines/s "
+          f"(target >= 100,000), {summary.events:,} events, {summary.matched:,} matched")
+    print(f"ratio scan / filter time: {scan_s / floor_s:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
