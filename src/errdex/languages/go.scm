@@ -1,0 +1,55 @@
+; errdex — Go sites and the facts needed to read their messages.
+; go.py dispatches on the outer capture name of each match.
+
+; pkg.Fn(...) / recv.Method(...): errors.New, fmt.Errorf, log.Fatal, http.Error,
+; status.Errorf, logger.Error, zerolog's .Msg, fmt.Fprintln(os.Stderr, ...) ...
+; go.py keeps the receivers it knows for each name.
+(call_expression
+  function: (selector_expression
+    operand: (_) @call.receiver
+    field: (field_identifier) @call.method)
+  arguments: (argument_list) @call.args
+  (#any-of? @call.method
+    "New" "Newf" "Errorf" "Wrap" "Wrapf" "WithMessage" "WithMessagef"
+    "Error" "Errorln" "Errorw" "ErrorS" "ErrorContext"
+    "Fatal" "Fatalf" "Fatalln" "Fatalw" "FatalContext"
+    "Panic" "Panicf" "Panicln" "Panicw"
+    "Exit" "Exitf" "Exitln"
+    "Msg" "Msgf" "NewHTTPError" "Fprint" "Fprintf" "Fprintln" "Print" "Printf" "Println")) @call
+
+; panic(...)
+(call_expression
+  function: (identifier) @panic.function (#eq? @panic.function "panic")
+  arguments: (argument_list) @panic.args) @panic
+
+; func (e *T) Error() string { return "..." }: the messages of a custom error type.
+(method_declaration
+  receiver: (parameter_list) @method.receiver
+  name: (field_identifier) @method.name (#eq? @method.name "Error")
+  parameters: (parameter_list) @method.params
+  result: (type_identifier) @method.result (#eq? @method.result "string")
+  body: (block) @method.body) @method
+
+; Message constants and variables: const msg = "...", var msg = "...", msg := "...", msg = "...".
+(const_spec
+  name: (identifier) @def.name
+  value: (expression_list . (_) @def.value .)) @def
+
+(var_spec
+  name: (identifier) @def.name
+  value: (expression_list . (_) @def.value .)) @def
+
+(short_var_declaration
+  left: (expression_list . (identifier) @def.name .)
+  right: (expression_list . (_) @def.value .)) @def
+
+(assignment_statement
+  left: (expression_list . (identifier) @def.name .)
+  operator: "="
+  right: (expression_list . (_) @def.value .)) @def
+
+; Every name assigned anywhere: a variable assigned more than once has no single message.
+(assignment_statement left: (expression_list (identifier) @assigned))
+(short_var_declaration left: (expression_list (identifier) @assigned))
+(range_clause left: (expression_list (identifier) @assigned))
+(var_spec name: (identifier) @assigned)
