@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
+from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import click
@@ -22,6 +23,8 @@ from errdex.dataset import export_dataset, import_dataset
 from errdex.errors import EXIT_BAD_INPUT, EXIT_NO_MATCH, ErrdexError, UsageError
 from errdex.lookup.parse import MAX_INPUT_CHARS
 from errdex.mining import MineSummary
+from errdex.publish import import_path, write_dataset_folder, write_parquet
+from errdex.record import now_iso
 from errdex.render import (
     print_matches,
     print_scan_summary,
@@ -289,33 +292,51 @@ def show(settings: _Settings, id_or_slug: str, as_json: bool, repo: str | None) 
 
 
 @main.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.pass_obj
 @_handle_errors
 def import_command(settings: _Settings, file: str) -> None:
-    """Import a JSONL dataset, or one dataset line / record (validated first, all or nothing)."""
+    """Import a dataset: JSONL, one line / record, Parquet, or a dataset folder.
+
+    Validated first, all or nothing; importing the same records again changes nothing.
+    """
     with settings.store() as store:
-        count = import_dataset(store, file)
+        count = import_dataset(store, file) if file == "-" else import_path(store, file)
     click.echo(f"imported {count} record(s) from {file}")
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default="jsonl",
+              show_default=True)
 @click.option("--schema", type=click.Choice(["2", "3"]), default="2", show_default=True,
               help="2: exactly the seed's fields; 3: with errdex's optional fields.")
 @click.option("--repo", help="Only records of this OWNER/NAME.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Output file (default: stdout); written atomically.")
+              help="Output file (default: stdout for jsonl); written atomically.")
+@click.option("--dataset", "dataset_dir", type=click.Path(file_okay=False),
+              help="Write a dataset folder: JSONL + Parquet + JSON Schema + README card.")
 @click.pass_obj
 @_handle_errors
 def export(
-    settings: _Settings, fmt: str, schema: str, repo: str | None, output: str | None
+    settings: _Settings, fmt: str, schema: str, repo: str | None, output: str | None,
+    dataset_dir: str | None,
 ) -> None:
-    """Export records as a versioned dataset (JSON Lines)."""
+    """Export records as a versioned dataset (every line stamped with datasetVersion)."""
     with settings.store() as store:
-        count = export_dataset(store, output, schema=int(schema), repo=repo)
-    if output and output != "-":
-        click.echo(f"exported {count} record(s) to {output}", err=True)
+        if dataset_dir:
+            count = write_dataset_folder(store, Path(dataset_dir), schema=int(schema), repo=repo)
+            target = dataset_dir
+        elif fmt == "parquet":
+            if not output or output == "-":
+                raise UsageError("--format parquet needs -o FILE.parquet (it is not text)")
+            count = write_parquet(store.records(repo), Path(output), schema=int(schema),
+                                  version=now_iso())
+            target = output
+        else:
+            count = export_dataset(store, output, schema=int(schema), repo=repo)
+            target = output or "-"
+    if target != "-":
+        click.echo(f"exported {count} record(s) to {target}", err=True)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,13 @@ def _entry(obj: Any, name: str, number: int) -> tuple[Record, RecordExtras | Non
     return record, extras
 
 
+def read_dataset_lines(
+    objects: list[Any], name: str
+) -> list[tuple[Record, RecordExtras | None]]:
+    """Validate already-decoded dataset lines (from Parquet, an API body, …)."""
+    return [_entry(obj, name, number) for number, obj in enumerate(objects, 1)]
+
+
 def import_dataset(store: Store, path: str | os.PathLike[str]) -> int:
     """Validate a whole dataset file, then add or replace its records in one transaction."""
     return store.upsert(read_dataset(path))
