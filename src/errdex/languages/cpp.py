@@ -1,0 +1,376 @@
+"""C++ sites: thrown exceptions, error streams, and the C sites (``fprintf``, ``perror``, …).
+
+What is a site (``errorType``):
+
+* ``exception``: ``throw X(message, …)`` and ``throw X{message, …}`` (also through a
+  throwing macro, ``FMT_THROW(format_error("…"))``); ``errorClass`` is the thrown type as
+  written (``std::runtime_error``). The message is the first argument whose text is known.
+* ``log``: ``std::cerr << "…" << x << std::endl`` and glog's ``LOG(ERROR) << …``
+  (``LOG(FATAL)`` aborts → severity ``fatal``); ``fmt::print(stderr, "…", …)``.
+* Everything ``c_family`` finds in C (``fprintf(stderr, …)``, ``perror``, ``err``, …).
+
+A message is read when source says what it is: string literals (raw, prefixed,
+concatenated, ``"…"s``), ``std::string("…")``, ``+`` concatenations holding a literal
+(``std::to_string(n)`` is the hole ``n``), ``fmt::format``/``std::format`` (``{}`` syntax),
+``absl::StrFormat``/``fmt::sprintf`` (printf syntax), ``absl::StrCat``, ``.c_str()`` of
+any of those, and a local variable initialised with one of those earlier in the function.
+
+Runtime text around the message (what ``what()`` returns, libstdc++ and libc++ alike):
+``std::system_error(code, "msg")`` → ``msg: <code message>``;
+``std::filesystem::filesystem_error("msg", path…, code)`` →
+``filesystem error: msg: <code message> [path]…`` (the tail is one hole). An uncaught
+exception's ``terminate called after throwing … what():`` is the runtime's wrapper, not
+part of the pattern. A stream's trailing ``std::endl``/``"\\n"`` is dropped.
+Symbols are ``Class::method`` (in-class definitions get their classes prefixed,
+out-of-class ones keep their qualified name as written); namespaces are left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tree_sitter import Node
+
+from errdex.formats import parse_rust_format
+from errdex.languages.base import (
+    FileSites,
+    Language,
+    Site,
+    ancestors,
+    inside_error,
+    line_of,
+    load_query,
+    matches,
+    parse,
+    text,
+)
+from errdex.languages.c_family import (
+    STRING_TYPES,
+    arguments,
+    call_site,
+    function_name,
+    has_words,
+    message_string,
+    printf_parts,
+    unescape,
+)
+from errdex.template import Hole, Literal, Part, Template, merge_literals
+
+_QUERY_PATH = Path(__file__).with_name("cpp.scm")
+_MAX_DEPTH = 8
+_STRING_TYPES_CTORS = frozenset({
+    "std::string", "string", "std::string_view", "std::wstring", "std::u8string",
+    "QString", "QStringLiteral", "QLatin1String",
+})
+_BRACE_FORMATS = frozenset({"fmt::format", "std::format", "format", "fmt::sformat"})
+_PRINTF_FORMATS = frozenset({"absl::StrFormat", "fmt::sprintf", "StrFormat", "string_format"})
+_CONCATS = frozenset({"absl::StrCat", "StrCat"})
+_TO_TEXT = frozenset({"std::to_string", "to_string", "std::to_wstring"})
+_ERROR_STREAMS = frozenset({"std::cerr", "cerr", "std::wcerr", "std::clog"})
+_STREAM_ENDS = {"std::endl": "\n", "endl": "\n", "std::flush": "", "std::ends": ""}
+_LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error"}
+
+
+@dataclass(frozen=True)
+class _Msg:
+    """A message read from source: as written, and as printed."""
+
+    written: str
+    parts: tuple[Part, ...]
+
+
+def extract(source: bytes) -> FileSites:
+    """All error sites of one C++ file (or C header), in source order."""
+    tree = parse("cpp", source)
+    sites: list[tuple[int, Site]] = []
+    for _, captured in matches(load_query("cpp", _QUERY_PATH), tree.root_node):
+        for kind, handler in _HANDLERS.items():
+            if kind in captured:
+                node = captured[kind][0]
+                site = None if inside_error(node) else handler(captured)
+                if site is not None:
+                    sites.append((node.start_byte, site))
+                break
+    sites.sort(key=lambda item: item[0])
+    return FileSites([site for _, site in sites], parse_errors=tree.root_node.has_error)
+
+
+# --- handlers -------------------------------------------------------------------------
+
+
+def _throw_site(captured: dict[str, list[Node]]) -> Site | None:
+    return _thrown(captured["throw"][0], captured["throw.value"][0])
+
+
+def _call_site(captured: dict[str, list[Node]]) -> Site | None:
+    call = captured["call"][0]
+    name = text(captured["call.name"][0]).removeprefix("::")
+    args = arguments(captured["call.args"][0])
+    if name.endswith("THROW") or name.endswith("THROW_EXCEPTION"):
+        return _thrown(call, args[0]) if len(args) == 1 else None
+    if name in ("fmt::print", "std::print", "fmt::println", "std::println"):
+        return _print_site(call, args)
+    return call_site(name, call, args, cpp_symbol)
+
+
+def _stream_site(captured: dict[str, list[Node]]) -> Site | None:
+    node = captured["stream"][0]
+    parent = node.parent
+    if parent is not None and parent.type == "binary_expression" and (
+        text(parent.child_by_field_name("operator")) == "<<"
+    ):
+        return None  # only the outermost `<<` of a chain
+    operands = _shift_operands(node)
+    severity = _stream_severity(operands[0])
+    if severity is None:
+        return None
+    pieces = [_stream_piece(op, node) for op in operands[1:]]
+    parts = list(merge_literals([p for piece in pieces for p in piece.parts]))
+    if parts and isinstance(parts[-1], Literal):
+        parts[-1] = Literal(parts[-1].text.rstrip("\r\n"))
+    if not has_words(parts):
+        return None
+    written = "".join(piece.written for piece in pieces).rstrip("\r\n")
+    return Site(Template(written, merge_literals(parts)), "log", line_of(node),
+                severity="fatal" if severity == "fatal" else "error", symbol=cpp_symbol(node))
+
+
+_HANDLERS = {"throw": _throw_site, "call": _call_site, "stream": _stream_site}
+
+
+# --- sites ------------------------------------------------------------------------------
+
+
+def _thrown(node: Node, value: Node) -> Site | None:
+    """``X(args)`` or ``X{args}`` thrown at ``node``."""
+    if value.type == "call_expression":
+        class_node = value.child_by_field_name("function")
+        args = arguments(value.child_by_field_name("arguments"))
+    elif value.type == "compound_literal_expression":
+        class_node = value.child_by_field_name("type")
+        args = arguments(value.child_by_field_name("value"))
+    else:
+        return None
+    error_class = text(class_node).removeprefix("::")
+    message = next((m for a in args if (m := _read(a, node)) is not None), None)
+    if message is None or not has_words(message.parts):
+        return None
+    template = Template(message.written, message.parts)
+    short = error_class.removeprefix("std::").removeprefix("experimental::")
+    if short == "system_error":
+        template = template.with_wrapper(suffix=_code_suffix(args[0]))
+    elif short == "filesystem::filesystem_error":
+        prefix = (Literal("filesystem error: "),)
+        template = template.with_wrapper(prefix, _code_suffix(args[-1]))
+    return Site(template, "exception", line_of(node), error_class, symbol=cpp_symbol(node))
+
+
+def _code_suffix(code: Node) -> tuple[Part, ...]:
+    """``: <message of the error code>`` that ``what()`` appends; the hole is named after the code
+    (for ``filesystem_error`` it also covers the `` [path]`` tail)."""
+    return (Literal(": "), Hole.of(text(code), "{" + text(code) + ".message()}"))
+
+
+def _print_site(call: Node, args: list[Node]) -> Site | None:
+    """``fmt::print(stderr, "…{}…", x)``: a log line on stderr."""
+    if len(args) < 2 or text(args[0]) not in ("stderr", "std::stderr"):
+        return None
+    message = _brace_format(args[1:], call)
+    if message is None:
+        return None
+    parts = list(message.parts)
+    if parts and isinstance(parts[-1], Literal):
+        parts[-1] = Literal(parts[-1].text.rstrip("\r\n"))
+    if not has_words(parts):
+        return None
+    written = message.written.rstrip("\r\n")
+    return Site(Template(written, merge_literals(parts)), "log", line_of(call),
+                symbol=cpp_symbol(call))
+
+
+def _shift_operands(node: Node) -> list[Node]:
+    """``a << b << c`` → ``[a, b, c]``."""
+    out: list[Node] = []
+    while node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "<<":
+        right = node.child_by_field_name("right")
+        if right is not None:
+            out.append(right)
+        node = node.child_by_field_name("left") or node
+        if node is None:
+            break
+    out.append(node)
+    return out[::-1]
+
+
+def _stream_severity(first: Node) -> str | None:
+    """``error``/``fatal`` when the chain starts at an error stream, else None."""
+    if text(first) in _ERROR_STREAMS:
+        return "error"
+    if first.type == "call_expression" and text(first.child_by_field_name("function")) in (
+        "LOG", "google::LOG"
+    ):
+        args = arguments(first.child_by_field_name("arguments"))
+        return _LOG_LEVELS.get(text(args[0])) if len(args) == 1 else None
+    return None
+
+
+def _stream_piece(operand: Node, at: Node) -> _Msg:
+    """What one ``<<`` operand prints: its message, a character, a manipulator, or a hole."""
+    name = text(operand)
+    if name in _STREAM_ENDS:
+        return _Msg(_STREAM_ENDS[name], (Literal(_STREAM_ENDS[name]),))
+    if operand.type == "char_literal":
+        value = "".join(
+            unescape(text(c)) if c.type == "escape_sequence" else text(c)
+            for c in operand.named_children
+        )
+        return _Msg(value, (Literal(value),))
+    if operand.type == "call_expression" and text(
+        operand.child_by_field_name("function")
+    ).startswith("std::set"):
+        return _Msg("", ())  # std::setw(8), std::setprecision(3): print nothing
+    if name.startswith("std::") and operand.type == "qualified_identifier" and name[5:] in (
+        "hex", "dec", "oct", "fixed", "scientific", "boolalpha", "noboolalpha", "left", "right"
+    ):
+        return _Msg("", ())
+    message = _read(operand, at)
+    return message if message is not None else _hole(operand)
+
+
+# --- messages ---------------------------------------------------------------------------
+
+
+def _read(node: Node | None, at: Node, depth: int = 0) -> _Msg | None:
+    """The message an expression builds, when source says what it is."""
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    if node.type in STRING_TYPES or _is_gettext(node):
+        value = message_string(node)
+        return None if value is None else _Msg(value.written, value.parts())
+    if node.type == "user_defined_literal":  # "text"s, "text"sv
+        return _read(node.named_children[0] if node.named_children else None, at, depth + 1)
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return _read(node.named_children[0], at, depth + 1)
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        return _concatenation(_plus_operands(node), at, depth)
+    if node.type == "call_expression":
+        return _call_message(node, at, depth)
+    if node.type == "identifier":
+        return _variable(node, at, depth)
+    return None
+
+
+def _is_gettext(node: Node) -> bool:
+    return node.type == "call_expression" and message_string(node) is not None
+
+
+def _call_message(node: Node, at: Node, depth: int) -> _Msg | None:
+    function = node.child_by_field_name("function")
+    args = arguments(node.child_by_field_name("arguments"))
+    name = text(function).removeprefix("::")
+    if function is not None and function.type == "field_expression":
+        field = text(function.child_by_field_name("field"))
+        if field in ("c_str", "data") and not args:
+            return _read(function.child_by_field_name("argument"), at, depth + 1)
+        return None
+    if name in _STRING_TYPES_CTORS and len(args) == 1:
+        return _read(args[0], at, depth + 1)
+    if name in _BRACE_FORMATS:
+        return _brace_format(args, at)
+    if name in _PRINTF_FORMATS and args:
+        fmt = message_string(args[0])
+        if fmt is None:
+            return None
+        return _Msg(fmt.written, printf_parts(fmt, [text(a) for a in args[1:]]))
+    if name in _CONCATS:
+        return _concatenation(args, at, depth)
+    return None
+
+
+def _brace_format(args: list[Node], at: Node) -> _Msg | None:
+    """``fmt::format("…{}…", a, b)``: holes named after the arguments."""
+    fmt = message_string(args[0]) if args else None
+    if fmt is None:
+        return None
+    return _Msg(fmt.written, fmt.parts(parse_rust_format(fmt.text, [text(a) for a in args[1:]])))
+
+
+def _plus_operands(node: Node) -> list[Node]:
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        return [*_plus_operands(left), *_plus_operands(right)] if left and right else [node]
+    return [node]
+
+
+def _concatenation(operands: list[Node], at: Node, depth: int) -> _Msg | None:
+    """``"bad " + std::to_string(n) + "x"``: literals as text, other operands as holes."""
+    read = [_read(op, at, depth + 1) for op in operands]
+    if all(m is None for m in read):
+        return None  # no text known: a + b may well be arithmetic
+    pieces = [m if m is not None else _hole(op) for op, m in zip(operands, read, strict=True)]
+    return _Msg("".join(p.written for p in pieces),
+                merge_literals([part for p in pieces for part in p.parts]))
+
+
+def _hole(node: Node) -> _Msg:
+    """A value printed as is: ``std::to_string(n)`` and ``std::string(s)`` print ``n``/``s``."""
+    name = text(node)
+    if node.type == "call_expression":
+        args = arguments(node.child_by_field_name("arguments"))
+        function = text(node.child_by_field_name("function"))
+        if len(args) == 1 and (function in _TO_TEXT or function in _STRING_TYPES_CTORS):
+            name = text(args[0])
+    return _Msg("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
+
+
+def _variable(node: Node, at: Node, depth: int) -> _Msg | None:
+    """A local ``std::string msg = …;`` declared above ``at`` in the same function."""
+    function = next((a for a in ancestors(at) if a.type == "function_definition"), None)
+    if function is None:
+        return None
+    name = text(node)
+    found = None
+    stack = [function]
+    while stack:
+        current = stack.pop()
+        if current.start_byte >= at.start_byte:
+            continue
+        if current.type == "init_declarator" and text(
+            current.child_by_field_name("declarator")
+        ) == name and (found is None or current.start_byte > found.start_byte):
+            found = current
+        stack.extend(current.named_children)
+    value = found.child_by_field_name("value") if found is not None else None
+    if value is not None and value.type in ("argument_list", "initializer_list"):
+        inner = arguments(value)
+        value = inner[0] if len(inner) == 1 else None
+    return _read(value, at, depth + 1)
+
+
+# --- symbols ----------------------------------------------------------------------------
+
+
+def cpp_symbol(node: Node) -> str | None:
+    """``Class::method`` around a node: classes it is defined in, then its declared name."""
+    definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)
+    if definition is None:
+        return None
+    name = function_name(definition)
+    if name is None:
+        return None
+    classes = [
+        text(a.child_by_field_name("name"))
+        for a in ancestors(definition)
+        if a.type in ("class_specifier", "struct_specifier", "union_specifier")
+        and a.child_by_field_name("name") is not None
+    ]
+    return "::".join([*reversed(classes), name])
+
+
+LANGUAGE = Language(
+    name="cpp",
+    grammar="cpp",
+    extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
+    extract=extract,
+)

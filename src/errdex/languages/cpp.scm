@@ -1,0 +1,16 @@
+; C++ error sites. cpp.py dispatches on the outer capture name of each match.
+
+; throw X("..."), throw ns::X{"..."}; `throw;` and `throw e;` are filtered in cpp.py.
+(throw_statement (_) @throw.value) @throw
+
+; Calls by name: printf-style C calls (c_family.py), fmt::print(stderr, ...),
+; and throwing macros such as FMT_THROW(format_error("...")).
+(call_expression
+  function: [(identifier) (qualified_identifier)] @call.name
+  arguments: (argument_list) @call.args
+  (#match? @call.name
+    "(THROW|THROW_EXCEPTION|^(::)?(std::)?(fprintf|fputs|dprintf|perror|err|errx|warn|warnx|die|fatal|die_errno|error|error_errno|warning|panic|syslog)|^(fmt|std)::(print|println))$")) @call
+
+; Output streams: `std::cerr << "..." << x`, `LOG(ERROR) << "..."`; cpp.py keeps the
+; outermost `<<` whose leftmost operand is an error stream.
+(binary_expression operator: "<<") @stream

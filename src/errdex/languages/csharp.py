@@ -1,0 +1,524 @@
+"""C# sites: ``throw new X(…)``, error logging, ``Environment.FailFast``.
+
+What is a site (``errorType``):
+
+* ``exception``: ``throw new X(message, …)`` as a statement or an expression
+  (``x ?? throw new X(…)``); ``errorClass`` is the type as written. The message is the
+  first argument whose text is known.
+* ``log``: ``logger.LogError(…)``/``LogCritical`` (Microsoft.Extensions.Logging message
+  templates, ``{Name}`` holes taking the arguments in order), Serilog/NLog
+  ``Log.Error``/``Fatal`` (same templates), log4net ``ErrorFormat``/``FatalFormat``
+  (composite format); the receiver's name must contain ``log``.
+* ``exit``: ``Environment.FailFast("…")`` (severity ``fatal``).
+
+A message is read when source says what it is: string literals (regular, verbatim,
+raw), interpolated strings (``$"…{x}…"``: holes named after the expression, ``{{``
+escapes, ``{x:D}`` typed, other format specs untyped), ``string.Format`` composite
+formats (``{0}``, ``{0,5}``, ``{0:X}``; also the ``"…".FormatWith(culture, …)`` extension
+idiom), ``+`` concatenations holding a literal,
+``nameof(x)`` (prints ``x``), ``Environment.NewLine`` (``\\r?\\n``), and a local variable
+initialised with one of those earlier in the method.
+
+Runtime text around the message (modern .NET, ``System.Private.CoreLib`` resources):
+
+* ``ArgumentException(msg, paramName)`` and its subclasses print
+  ``msg (Parameter 'name')``; ``nameof(x)`` makes the name a literal.
+* ``ArgumentNullException(paramName)`` (and ``ArgumentNullException.ThrowIfNull(x)``,
+  whose name is the argument expression) prints ``Value cannot be null. (Parameter 'x')``;
+  ``ArgumentOutOfRangeException(paramName)`` prints ``Specified argument was out of the
+  range of valid values. (Parameter 'x')``. They are sites even though no message is
+  written: the parameter name tells sites apart, and the text is what a user pastes.
+  ``(paramName, actualValue, msg)`` adds ``<NewLine>Actual value was <value>.``
+* ``ObjectDisposedException(objectName[, msg])`` prints
+  ``Cannot access a disposed object.`` (or ``msg``) ``<NewLine>Object name: 'X'.``
+
+Symbols are ``Class.Method`` (nested types and local functions included, namespaces
+left out); constructors are ``Class.Class``, properties ``Class.Property``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tree_sitter import Node
+
+from errdex.languages.base import (
+    FileSites,
+    Language,
+    Site,
+    ancestors,
+    inside_error,
+    line_of,
+    load_query,
+    matches,
+    parse,
+    text,
+)
+from errdex.languages.c_family import has_words
+from errdex.template import Hole, HoleKind, Literal, Part, Template, merge_literals
+
+_QUERY_PATH = Path(__file__).with_name("csharp.scm")
+NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")
+_MAX_DEPTH = 8
+_STRINGS = ("string_literal", "verbatim_string_literal", "raw_string_literal")
+_TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal"})
+_FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat"})
+_PARAM_EXCEPTIONS = frozenset({
+    "ArgumentException", "ArgumentNullException", "ArgumentOutOfRangeException",
+    "InvalidEnumArgumentException", "DuplicateWaitObjectException",
+})
+_NULL_MESSAGE = "Value cannot be null."
+_RANGE_MESSAGE = "Specified argument was out of the range of valid values."
+_DISPOSED_MESSAGE = "Cannot access a disposed object."
+_SCOPES = {
+    "class_declaration": "name", "struct_declaration": "name", "record_declaration": "name",
+    "interface_declaration": "name", "method_declaration": "name",
+    "constructor_declaration": "name", "local_function_statement": "name",
+    "property_declaration": "name", "operator_declaration": "operator",
+}
+
+
+def extract(source: bytes) -> FileSites:
+    """All error sites of one C# file, in source order."""
+    tree = parse("csharp", source)
+    sites: list[tuple[int, Site]] = []
+    for _, captured in matches(load_query("csharp", _QUERY_PATH), tree.root_node):
+        kind = "throw" if "throw" in captured else "call"
+        node = captured[kind][0]
+        if inside_error(node):
+            continue
+        site = _throw_site(captured) if kind == "throw" else _call_site(captured)
+        if site is not None:
+            sites.append((node.start_byte, site))
+    sites.sort(key=lambda item: item[0])
+    return FileSites([site for _, site in sites], parse_errors=tree.root_node.has_error)
+
+
+# --- throw new X(...) -------------------------------------------------------------------
+
+
+def _throw_site(captured: dict[str, list[Node]]) -> Site | None:
+    node, value = captured["throw"][0], captured["throw.value"][0]
+    error_class = text(value.child_by_field_name("type"))
+    args = _arguments(value.child_by_field_name("arguments"))
+    short = error_class.rsplit(".", 1)[-1]
+    if short in _PARAM_EXCEPTIONS:
+        template = _argument_exception(short, args, node)
+    elif short == "ObjectDisposedException":
+        template = _disposed(args, node)
+    else:
+        message = next((m for a in args if (m := _read(a, node)) is not None), None)
+        template = Template(message.written, message.parts) if message is not None else None
+    if template is None or not has_words(template.parts):
+        return None
+    return Site(template, "exception", line_of(node), error_class, symbol=_symbol(node))
+
+
+def _argument_exception(short: str, args: list[Node], at: Node) -> Template | None:
+    """``ArgumentException`` and kin: the message, then `` (Parameter 'name')``."""
+    if short in ("ArgumentNullException", "ArgumentOutOfRangeException"):
+        generic = _NULL_MESSAGE if short == "ArgumentNullException" else _RANGE_MESSAGE
+        if len(args) == 1:
+            return _with_param(Msg(generic, (Literal(generic),)), args[0])
+        if len(args) == 3 and short == "ArgumentOutOfRangeException":
+            message = _read(args[2], at)
+            if message is None:
+                return None
+            actual = (NEWLINE, Literal("Actual value was "), _hole(args[1]), Literal("."))
+            return _with_param(message, args[0], actual)
+        if len(args) == 2 and (message := _read(args[1], at)) is not None:
+            return _with_param(message, args[0])  # (paramName, message)
+    message = _read(args[0], at) if args else None
+    if message is None:
+        return None
+    plain = short not in ("ArgumentNullException", "ArgumentOutOfRangeException")
+    if plain and len(args) >= 2 and (len(args) == 3 or _looks_like_name(args[1])):
+        return _with_param(message, args[1])
+    return Template(message.written, message.parts)
+
+
+def _with_param(message: Msg, param: Node, after: tuple[Part, ...] = ()) -> Template:
+    name = _name_of(param)
+    shown: tuple[Part, ...] = (Literal(name),) if name is not None else (_hole(param),)
+    suffix = (Literal(" (Parameter '"), *shown, Literal("')"), *after)
+    return Template(message.written, message.parts).with_wrapper(suffix=suffix)
+
+
+def _looks_like_name(node: Node) -> bool:
+    """A ``paramName`` argument: ``nameof(x)``, a string literal, or a ``…name`` variable."""
+    return _name_of(node) is not None or (
+        node.type == "identifier" and "name" in text(node).lower()
+    )
+
+
+def _disposed(args: list[Node], at: Node) -> Template | None:
+    """``ObjectDisposedException(objectName[, message])``."""
+    if not args or len(args) > 2:
+        return None
+    if len(args) == 2:
+        message = _read(args[1], at)
+        if message is None:  # (message, innerException)
+            message = _read(args[0], at)
+            return Template(message.written, message.parts) if message is not None else None
+    else:
+        message = Msg(_DISPOSED_MESSAGE, (Literal(_DISPOSED_MESSAGE),))
+    name = _name_of(args[0])
+    shown: Part = Literal(name) if name is not None else _hole(args[0])
+    suffix = (NEWLINE, Literal("Object name: '"), shown, Literal("'."))
+    return Template(message.written, message.parts).with_wrapper(suffix=suffix)
+
+
+# --- calls ------------------------------------------------------------------------------
+
+
+def _call_site(captured: dict[str, list[Node]]) -> Site | None:
+    node = captured["call"][0]
+    method = text(captured["call.method"][0])
+    receiver = text(captured["call.receiver"][0])
+    args = _arguments(captured["call.args"][0])
+    if method == "FailFast" and receiver in ("Environment", "System.Environment") and args:
+        message = _read(args[0], node)
+        if message is None or not has_words(message.parts):
+            return None
+        return Site(Template(message.written, message.parts), "exit", line_of(node),
+                    severity="fatal", symbol=_symbol(node))
+    if method == "ThrowIfNull" and receiver.endswith("ArgumentNullException") and args:
+        template = Template(_NULL_MESSAGE, (Literal(_NULL_MESSAGE),)).with_wrapper(
+            suffix=(Literal(f" (Parameter '{text(args[0])}')"),)
+        )
+        return Site(template, "exception", line_of(node), "ArgumentNullException",
+                    symbol=_symbol(node))
+    if "log" not in receiver.rsplit(".", 1)[-1].lower():
+        return None
+    return _log_site(node, method, args)
+
+
+def _log_site(node: Node, method: str, args: list[Node]) -> Site | None:
+    """The first string argument is the message; the arguments after it fill its holes."""
+    index = next((i for i, a in enumerate(args) if _is_text(a)), None)
+    if index is None:
+        return None
+    rest = [text(a) for a in args[index + 1 :]]
+    first = args[index]
+    literal = string_value(first) if first.type in _STRINGS else None
+    if literal is not None and rest and method in _FORMAT_LOGS:
+        message = Msg(literal, composite_format(literal, rest))
+    elif literal is not None and method in _TEMPLATE_LOGS:
+        message = Msg(literal, message_template(literal, rest))
+    else:
+        message = _read(first, node)
+    if message is None or not has_words(message.parts):
+        return None
+    return Site(Template(message.written, message.parts), "log", line_of(node),
+                symbol=_symbol(node))
+
+
+def _is_text(node: Node) -> bool:
+    return node.type in (*_STRINGS, "interpolated_string_expression") or (
+        node.type == "binary_expression" and _read(node, node) is not None
+    )
+
+
+# --- messages ---------------------------------------------------------------------------
+
+
+def _read(node: Node | None, at: Node, depth: int = 0) -> Msg | None:
+    """The message an expression builds, when source says what it is."""
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    if node.type in _STRINGS:
+        value = string_value(node)
+        return None if value is None else Msg(value, (Literal(value),))
+    if node.type == "interpolated_string_expression":
+        return interpolated(node, _name_of)
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return _read(node.named_children[0], at, depth + 1)
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        return _concatenation(_plus_operands(node), at, depth)
+    if node.type == "invocation_expression":
+        return _format_call(node)
+    if node.type == "identifier":
+        return _variable(node, at, depth)
+    return None
+
+
+def _format_call(node: Node) -> Msg | None:
+    """``string.Format([provider,] "…{0}…", a, …)`` and ``"…{0}…".FormatWith([provider,] a)``."""
+    function = node.child_by_field_name("function")
+    args = _arguments(node.child_by_field_name("arguments"))
+    if function is not None and function.type == "member_access_expression" and text(
+        function.child_by_field_name("name")
+    ) == "FormatWith":
+        receiver = function.child_by_field_name("expression")
+        args = [receiver, *args] if receiver is not None else []
+    elif text(function) not in ("string.Format", "String.Format", "System.String.Format"):
+        return None
+    if args and args[0].type not in _STRINGS:
+        args = args[1:]  # an IFormatProvider first
+    value = string_value(args[0]) if args and args[0].type in _STRINGS else None
+    if value is None:
+        return None
+    rest = args[1:]
+    if rest and any(word in text(rest[0]) for word in ("Culture", "FormatProvider")):
+        rest = rest[1:]
+    return Msg(value, composite_format(value, [text(a) for a in rest]))
+
+
+def _plus_operands(node: Node) -> list[Node]:
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        return [*_plus_operands(left), *_plus_operands(right)] if left and right else [node]
+    return [node]
+
+
+def _concatenation(operands: list[Node], at: Node, depth: int) -> Msg | None:
+    """``"bad " + x + "."``: known operands as text, others as holes named after them."""
+    read = [_read(op, at, depth + 1) for op in operands]
+    if all(m is None for m in read):
+        return None  # no text known: a + b may well be arithmetic
+    pieces: list[Msg] = []
+    for operand, message in zip(operands, read, strict=True):
+        name = _name_of(operand) if operand.type == "invocation_expression" else None
+        if message is not None:
+            pieces.append(message)
+        elif name is not None:
+            pieces.append(Msg("{" + text(operand) + "}", (Literal(name),)))
+        elif text(operand) in ("Environment.NewLine", "System.Environment.NewLine"):
+            pieces.append(Msg("{Environment.NewLine}", (NEWLINE,)))
+        else:
+            hole = _hole(operand)
+            pieces.append(Msg("{" + (hole.name or "") + "}", (hole,)))
+    return Msg("".join(p.written for p in pieces),
+               merge_literals([part for p in pieces for part in p.parts]))
+
+
+def _hole(node: Node) -> Hole:
+    """A value printed as is; ``x.ToString()`` prints ``x``."""
+    call = node.type == "invocation_expression"
+    function = node.child_by_field_name("function") if call else None
+    if function is not None and function.type == "member_access_expression" and text(
+        function.child_by_field_name("name")
+    ) == "ToString" and not _arguments(node.child_by_field_name("arguments")):
+        node = function.child_by_field_name("expression") or node
+    name = text(node)
+    return Hole.of(name, "{" + name + "}")
+
+
+def _name_of(node: Node) -> str | None:
+    """The text ``nameof(a.b)`` (``b``) or a plain string literal prints; None otherwise."""
+    if node.type in _STRINGS:
+        return string_value(node)
+    if node.type != "invocation_expression" or text(node.child_by_field_name("function")) != (
+        "nameof"
+    ):
+        return None
+    args = _arguments(node.child_by_field_name("arguments"))
+    return text(args[0]).rsplit(".", 1)[-1].split("<")[0] if len(args) == 1 else None
+
+
+def _variable(node: Node, at: Node, depth: int) -> Msg | None:
+    """A local ``var message = …;`` declared above ``at`` in the same member."""
+    member = next((a for a in ancestors(at) if a.type in _SCOPES), None)
+    if member is None:
+        return None
+    name = text(node)
+    found = None
+    stack = [member]
+    while stack:
+        current = stack.pop()
+        if current.start_byte >= at.start_byte:
+            continue
+        if current.type == "variable_declarator" and text(
+            current.child_by_field_name("name")
+        ) == name and (found is None or current.start_byte > found.start_byte):
+            found = current
+        stack.extend(current.named_children)
+    values = [c for c in found.named_children if c != found.child_by_field_name("name")] if (
+        found is not None
+    ) else []
+    return _read(values[-1], at, depth + 1) if values else None
+
+
+def _arguments(args: Node | None) -> list[Node]:
+    """The expressions of an ``argument_list`` in order (names and ``ref``/``out`` dropped)."""
+    out: list[Node] = []
+    for argument in args.named_children if args is not None else ():
+        if argument.type == "argument" and argument.named_children:
+            out.append(argument.named_children[-1])
+    return out
+
+
+# --- symbols ----------------------------------------------------------------------------
+
+
+def _symbol(node: Node) -> str | None:
+    """``Outer.Inner.Method``: enclosing types and members, namespaces left out."""
+    names = []
+    for scope in ancestors(node):
+        field = _SCOPES.get(scope.type)
+        if field is not None:
+            names.append(text(scope.child_by_field_name(field)))
+        elif scope.type == "indexer_declaration":
+            names.append("this[]")
+    return ".".join(reversed(names)) or None
+
+
+# --- string literals and formats ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message read from source: as written, and as printed."""
+
+    written: str
+    parts: tuple[Part, ...]
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "a": "\a", "b": "\b", "f": "\f",
+            "v": "\v", "e": "\x1b", "\\": "\\", '"': '"', "'": "'"}
+
+
+def string_value(node: Node) -> str | None:
+    """The value of a regular, verbatim or raw string literal."""
+    if node.type == "verbatim_string_literal":
+        return text(node)[2:-1].replace('""', '"')
+    if node.type == "raw_string_literal":
+        content = "".join(text(c) for c in node.named_children if c.type == "raw_string_content")
+        return _dedent_raw([Literal(content)])[0].text if content else ""
+    if node.type != "string_literal":
+        return None
+    return "".join(
+        _unescape(text(c)) if c.type == "escape_sequence" else text(c)
+        for c in node.named_children if c.type in ("string_literal_content", "escape_sequence")
+    )
+
+
+def _unescape(sequence: str) -> str:
+    body = sequence[1:]
+    if body in _ESCAPES:
+        return _ESCAPES[body]
+    try:
+        if body[:1] in ("u", "U", "x"):
+            return chr(int(body[1:], 16))
+    except (ValueError, OverflowError):
+        pass
+    return sequence
+
+
+def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Msg:
+    """``$"…{x}…"``, ``$@"…"``, ``$\"\"\"…\"\"\"``: each interpolation a hole named after it."""
+    start = text(node.children[0]) if node.children else "$"
+    verbatim, raw = "@" in start, any(c.type == "interpolation_quote" for c in node.children)
+    parts: list[Part] = []
+    for child in node.named_children:
+        if child.type == "string_content":
+            value = text(child)
+            if not raw:
+                value = value.replace("{{", "{").replace("}}", "}")
+            parts.append(Literal(value.replace('""', '"') if verbatim else value))
+        elif child.type == "escape_sequence":
+            parts.append(Literal(_unescape(text(child))))
+        elif child.type == "interpolation":
+            parts.append(_interpolation(child, name_of))
+    if raw:
+        parts = _dedent_raw(parts)
+    quotes = [c for c in node.children if c.type in ('"', "interpolation_quote")]
+    source = node.text or b""
+    written = source[quotes[0].end_byte - node.start_byte : quotes[-1].start_byte
+                     - node.start_byte] if len(quotes) >= 2 else source
+    return Msg(written.decode("utf-8", errors="replace"), merge_literals(parts))
+
+
+def _interpolation(node: Node, name_of: Callable[[Node], str | None]) -> Part:
+    """``{x}``, ``{x,5}``, ``{x:D}``, ``{nameof(x)}`` (prints ``x``)."""
+    expression = next((c for c in node.named_children if not c.type.startswith("interpolation")),
+                      None)
+    if expression is None:
+        return Hole.of(None, text(node))
+    constant = name_of(expression)
+    if constant is not None:
+        return Literal(constant)
+    aligned = any(c.type == "interpolation_alignment_clause" for c in node.named_children)
+    clause = next((c for c in node.named_children if c.type == "interpolation_format_clause"),
+                  None)
+    return _typed_hole(text(expression), text(node), text(clause)[1:] if clause else "", aligned)
+
+
+_NUMERIC_KINDS: dict[str, HoleKind] = {"D": "int", "d": "int", "X": "HEX", "x": "hex"}
+
+
+def _typed_hole(name: str | None, written: str, spec: str, aligned: bool) -> Hole:
+    """Integer formats (``D``, ``X``, ``x`` with digits) fix a hole's shape; others don't."""
+    kind = _NUMERIC_KINDS.get(spec[:1]) if spec[1:].isdigit() or not spec[1:] else None
+    return Hole.of(name, written, kind, pad=aligned) if kind else Hole.of(name, written)
+
+
+def _dedent_raw(parts: list[Part]) -> list[Part]:
+    """A multi-line raw string drops its first and last line breaks and the closing indent."""
+    if not parts or not isinstance(parts[0], Literal) or not isinstance(parts[-1], Literal):
+        return parts
+    head, tail = parts[0].text, parts[-1].text
+    indent = tail.rsplit("\n", 1)[-1]
+    if not head.startswith(("\n", "\r\n")) or "\n" not in tail or indent.strip():
+        return parts
+    out = [Literal(p.text.replace("\n" + indent, "\n")) if isinstance(p, Literal) else p
+           for p in parts]
+    first, last = out[0], out[-1]
+    assert isinstance(first, Literal) and isinstance(last, Literal)
+    out[-1] = Literal(last.text.removesuffix("\n").removesuffix("\r"))
+    first = out[0]
+    assert isinstance(first, Literal)
+    out[0] = Literal(first.text.removeprefix("\r").removeprefix("\n"))
+    return out
+
+
+def composite_format(value: str, args: list[str]) -> tuple[Part, ...]:
+    """``string.Format``: ``{index[,alignment][:format]}`` holes, ``{{``/``}}`` escapes."""
+    return _braces(value, lambda inner, written: _composite_hole(inner, written, args))
+
+
+def _composite_hole(inner: str, written: str, args: list[str]) -> Part:
+    index, _, spec = inner.partition(":")
+    position, comma, _ = index.partition(",")
+    position = position.strip()
+    name = args[int(position)] if position.isdigit() and int(position) < len(args) else position
+    return _typed_hole(name, written, spec, bool(comma))
+
+
+def message_template(value: str, args: list[str]) -> tuple[Part, ...]:
+    """Logging message templates: ``{Name}``, ``{@Name}``, ``{Name:fmt}`` take args in order."""
+    remaining = iter(args)
+
+    def hole(inner: str, written: str) -> Part:
+        name = next(remaining, inner.lstrip("@$").split(",")[0].split(":")[0])
+        return Hole.of(name, written)
+
+    return _braces(value, hole)
+
+
+def _braces(value: str, hole: Callable[[str, str], Part]) -> tuple[Part, ...]:
+    """Split ``{…}`` fields from text; ``{{`` and ``}}`` print one brace."""
+    parts: list[Part] = []
+    literal: list[str] = []
+    i = 0
+    while i < len(value):
+        pair = value[i : i + 2]
+        if pair in ("{{", "}}"):
+            literal.append(pair[0])
+            i += 2
+            continue
+        close = value.find("}", i) if value[i] == "{" else -1
+        if close == -1:
+            literal.append(value[i])
+            i += 1
+            continue
+        parts += [Literal("".join(literal)), hole(value[i + 1 : close], value[i : close + 1])]
+        literal = []
+        i = close + 1
+    parts.append(Literal("".join(literal)))
+    return merge_literals(parts)
+
+
+LANGUAGE = Language(name="csharp", grammar="csharp", extensions=(".cs",), extract=extract)

@@ -1,0 +1,16 @@
+; C# error sites. csharp.py dispatches on the outer capture name of each match.
+
+; throw new X(...); and `x ?? throw new X(...)`
+(throw_statement (object_creation_expression) @throw.value) @throw
+(throw_expression (object_creation_expression) @throw.value) @throw
+
+; receiver.Method(...): logger.LogError, Log.Fatal, log.ErrorFormat, Environment.FailFast,
+; ArgumentNullException.ThrowIfNull. csharp.py checks the receiver.
+(invocation_expression
+  function: (member_access_expression
+    expression: (_) @call.receiver
+    name: (identifier) @call.method)
+  arguments: (argument_list) @call.args
+  (#any-of? @call.method
+    "LogError" "LogCritical" "Error" "Fatal" "ErrorFormat" "FatalFormat" "FailFast"
+    "ThrowIfNull")) @call
