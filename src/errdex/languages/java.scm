@@ -1,0 +1,54 @@
+; errdex — Java sites and the facts needed to read their messages.
+; java.py dispatches on the outer capture name of each match.
+
+; new X(...): thrown directly, or any `new …Exception(…)` / `new …Error(…)` (orElseThrow
+; suppliers, callbacks); java.py decides which.
+(object_creation_expression
+  type: (_) @new.class
+  arguments: (argument_list) @new.args) @new
+
+; Guava checks, Objects.requireNonNull, loggers, System.err.println (receiver optional:
+; static imports).
+(method_invocation
+  object: (_)? @call.receiver
+  name: (identifier) @call.method
+  arguments: (argument_list) @call.args
+  (#any-of? @call.method
+    "checkArgument" "checkState" "checkNotNull" "checkElementIndex" "checkPositionIndex"
+    "verify" "verifyNotNull" "requireNonNull"
+    "error" "fatal" "severe" "println" "print" "printf" "withDescription")) @call
+
+; super("message") in the constructor of an exception class
+(explicit_constructor_invocation
+  constructor: (super)
+  arguments: (argument_list) @super.args) @super
+
+; assert cond : "message";
+(assert_statement
+  .
+  (_)
+  .
+  ":"
+  .
+  (_) @assert.message) @assert
+
+; String msg = "..."; msg = "..."; msg += "..." (message variables and constants)
+(variable_declarator
+  name: (identifier) @assign.name
+  value: (_) @assign.value) @assign
+
+(assignment_expression
+  left: (identifier) @assign.name
+  operator: "="
+  right: (_) @assign.value) @assign
+
+(assignment_expression
+  left: (identifier) @assign.name
+  operator: "+="
+  right: (_) @assign.value) @assign.add
+
+; import static com.google.common.base.Preconditions.checkArgument; (or .*)
+(import_declaration
+  "static"
+  (scoped_identifier) @import.name
+  (asterisk)? @import.all) @import

@@ -1,0 +1,33 @@
+; errdex — Kotlin sites and the facts needed to read their messages.
+; kotlin.py dispatches on the outer capture name of each match.
+
+; f(...) { ... } — stdlib checks, constructor calls of exception classes, throw X(...)
+(call_expression
+  (simple_identifier) @call.name
+  (call_suffix) @call.suffix
+  (#match? @call.name "^(require|check|requireNotNull|checkNotNull|error|TODO|assert|[A-Z].*)$")) @call
+
+; receiver.f(...) — loggers, System.err, qualified exception classes, gRPC statuses
+(call_expression
+  (navigation_expression
+    (_) @call.receiver
+    (navigation_suffix (simple_identifier) @call.name))
+  (call_suffix) @call.suffix
+  (#match? @call.name "^(error|fatal|severe|println|print|printf|withDescription|[A-Z].*)$")) @call
+
+; class FooException(id: String) : RuntimeException("no foo $id")
+(delegation_specifier
+  (constructor_invocation
+    (user_type) @super.type
+    (value_arguments) @super.args)) @super
+
+; constructor(..) : super("message")
+(constructor_delegation_call
+  "super"
+  (value_arguments) @super.args) @super
+
+; val msg = "..." (message variables and constants)
+(property_declaration
+  (variable_declaration (simple_identifier) @assign.name)
+  "="
+  (_) @assign.value) @assign

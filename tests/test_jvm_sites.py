@@ -1,0 +1,270 @@
+"""Java and Kotlin sites, checked against messages the JVM really printed.
+
+The golden files pin every site of the fixtures; here the patterns meet real
+runtime text. The Java messages were printed by compiling
+``fixtures/java/Inventory.java`` with javac 17 against Guava 31.1 and SLF4J 1.7.36
+and calling each method; the Kotlin ones by invoking the stdlib 2.1.0 functions
+(``require``, ``TODO``, ``trimIndent`` …) by reflection. The suite itself needs no JDK.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from errdex.languages import language_for_path
+from errdex.languages.base import Site
+from errdex.languages.java import extract as extract_java
+from errdex.languages.jvm_messages import (
+    decode_java_string,
+    looks_like_throwable,
+    parse_guava,
+    trim_indent,
+    trim_margin,
+)
+from errdex.languages.kotlin import extract as extract_kotlin
+from errdex.template import Hole, Literal, Template, compile_pattern
+
+FIXTURES = Path(__file__).parent / "fixtures"
+INVENTORY = FIXTURES / "java" / "Inventory.java"
+LEDGER = FIXTURES / "kotlin" / "Ledger.kt"
+
+
+def _java(source: str) -> list[Site]:
+    return extract_java(source.encode()).sites
+
+
+def _kotlin(source: str) -> list[Site]:
+    return extract_kotlin(source.encode()).sites
+
+
+def _matching(sites: list[Site], line: int, message: str) -> list[Site]:
+    return [
+        s for s in sites
+        if s.line == line and compile_pattern(s.template.pattern()).fullmatch(message)
+    ]
+
+
+# --- real runtime messages ------------------------------------------------------------------
+
+# (line, exception class or None for a log line, message as the JVM printed it)
+JAVA_OBSERVED: list[tuple[int, str | None, str]] = [
+    (33, "NullPointerException", "stock map is required"),
+    (39, "IllegalArgumentException", "no such sku nut 7 in stock"),
+    (45, "IllegalArgumentException", "quantity must be positive, got -3"),
+    (47, "NullPointerException", "sku for 2 units [null]"),
+    (56, "IllegalArgumentException", "cannot restock 5000 units of bolt (limit 1000)\n"),
+    (60, "UnsupportedOperationException", "unknown sku: washer"),
+    (68, "IllegalArgumentException", "discount 0.75 too large for bolt"),
+    (74, "VerifyException", "shelf -1 of bolt is negative"),
+    (76, "IllegalStateException", "shelf 1,234 for 'bolt' does not exist"),
+    (83, "IndexOutOfBoundsException", "slot (-2) must not be negative"),
+    (83, "IndexOutOfBoundsException", "slot (7) must be less than size (5)"),
+    (90, "NoSuchElementException", "missing washer"),
+    (102, "IllegalStateException", "inventory already closed;\nopen a new one instead"),
+    (108, "AssertionError", "stock vanished on close"),
+    (46, "IllegalStateException", "inventory is closed"),
+    (122, "OutOfStockException", "out of stock: bolt is short by 6"),
+    (130, "NullPointerException",
+     "shelf code for com.example.inventory.Inventory$Shelf@448139f0"),
+    (135, "IllegalArgumentException", "depth -4: x2"),
+    (94, None, "audit failed for bolt after 3 tries"),
+    (95, None, "audit aborted"),
+    (96, None, "audit: giving up on bolt"),
+    (97, None, "audit: 1 items left\n"),
+]
+
+
+@pytest.mark.parametrize(("line", "error_class", "message"), JAVA_OBSERVED)
+def test_java_patterns_match_what_the_jvm_printed(line, error_class, message):
+    sites = extract_java(INVENTORY.read_bytes()).sites
+    printed = message.removesuffix("\n")  # a pasted message loses its trailing newline
+    found = _matching(sites, line, printed)
+    assert found, (line, printed)
+    assert all(s.error_class == error_class for s in found)
+    assert all(s.error_type == ("log" if error_class is None else "exception") for s in found)
+
+
+def test_java_patterns_reject_a_near_miss():
+    sites = extract_java(INVENTORY.read_bytes()).sites
+    assert not _matching(sites, 45, "quantity must be positive, got")
+    assert not _matching(sites, 83, "slot (x) must not be negative")  # %s of an int index
+    assert not _matching(sites, 56, "cannot restock many units of bolt (limit 1000)")
+
+
+# Kotlin stdlib 2.1.0: (fixture line, class, message).
+KOTLIN_OBSERVED: list[tuple[int, str, str]] = [
+    (27, "IllegalArgumentException", "Failed requirement."),
+    (60, "IllegalStateException", "Required value was null."),
+    (52, "NotImplementedError", "An operation is not implemented: xml export for acme"),
+    (53, "NotImplementedError", "An operation is not implemented."),
+    (43, "IllegalArgumentException", "owner vanished"),
+    (28, "IllegalStateException", "ledger of acme is full (10000 entries)"),
+    (68, "UnsupportedOperationException", "Ledger report for acme\nentries: 3"),
+    (71, "IllegalStateException", "cannot print margins:\n  printer offline"),
+]
+
+
+@pytest.mark.parametrize(("line", "error_class", "message"), KOTLIN_OBSERVED)
+def test_kotlin_patterns_match_the_stdlib_text(line, error_class, message):
+    found = _matching(extract_kotlin(LEDGER.read_bytes()).sites, line, message)
+    assert [s.error_class for s in found] == [error_class]
+
+
+@pytest.mark.parametrize(("source", "error_class", "printed"), [
+    ("check(ok)", "IllegalStateException", "Check failed."),
+    ("requireNotNull(x)", "IllegalArgumentException", "Required value was null."),
+    ("checkNotNull(x) { \"lazy text\" }", "IllegalStateException", "lazy text"),
+    ("assert(ok)", "AssertionError", "Assertion failed"),
+    ("error(\"boom $n\")", "IllegalStateException", "boom 7"),
+    ("require(ok, { \"lazy text\" })", "IllegalArgumentException", "lazy text"),
+])
+def test_kotlin_stdlib_checks(source, error_class, printed):
+    [site] = _kotlin(f"fun f(ok: Boolean, x: Any?, n: Int) {{ {source} }}")
+    assert site.error_class == error_class
+    assert compile_pattern(site.template.pattern()).fullmatch(printed)
+    assert site.symbol == "f"
+
+
+# Real kotlin.text.StringsKt results for the same inputs.
+@pytest.mark.parametrize(("value", "indented", "margined"), [
+    ("  a\n    b\n\n  c", "a\n  b\n\nc", "  a\n    b\n\n  c"),
+    ("\n   x\n  \n     y\n", "x\n\n  y", "   x\n  \n     y"),
+    ("first\n   |second\n  third", "first\n   |second\n  third", "first\nsecond\n  third"),
+])
+def test_trim_functions_agree_with_kotlin(value, indented, margined):
+    assert trim_indent(value) == indented
+    assert trim_margin(value) == margined
+
+
+# --- formats and literals -------------------------------------------------------------------
+
+
+def test_guava_format_only_knows_percent_s():
+    parts = parse_guava("%d of %s", ["a", "b", "c"])
+    assert parts == (
+        Literal("%d of "), Hole.of("a", "%s"), Literal(" ["), Hole.of("b", "%s"), Literal(", "),
+        Hole.of("c", "%s"), Literal("]"),
+    )
+    assert parse_guava("%s and %s", ["a"]) == (Hole.of("a", "%s"), Literal(" and %s"))
+
+
+def test_guava_message_without_arguments_is_not_formatted():
+    [site] = _java("class A { void f(int x) { Preconditions.checkArgument(x > 0, \"100%s\"); } }")
+    assert site.template.pattern() == "100%s"
+
+
+def test_java_string_literals_and_text_blocks():
+    assert decode_java_string(r'"a\tb\"c\u0041\101\s\\"') == 'a\tb"cAA \\'
+    block = '"""\n    one  \n      two\\\n    three\n    """'
+    assert decode_java_string(block) == "one\n  twothree\n"
+
+
+def test_java_concatenation_adds_numbers_before_text():
+    [site] = _java('class A { void f(int a, int b) { throw new E(a + b + " left " + 1 + 2); } }')
+    assert site.template.written == "{a + b} left 12"
+    assert [h.name for h in site.template.holes] == ["a + b"]
+
+
+def test_java_message_from_constant_and_format_with_locale():
+    source = """
+    class A {
+        static final String PREFIX = "bad ";
+        String mutable = "not read";
+        void f(int n) { throw new E(PREFIX + String.format(Locale.ROOT, "%05.1f", n)); }
+        void g() { throw new E(mutable); }
+    }"""
+    [site] = _java(source)
+    assert site.template.written == "bad %05.1f"
+    assert compile_pattern(site.template.pattern()).fullmatch("bad 003.5")
+
+
+def test_java_non_sites():
+    source = """
+    class A {
+        void f(Exception e, String s) {
+            if (s == null) throw new IllegalStateException();
+            if (e != null) throw new RuntimeException(e);
+            checkArgument(s.isEmpty(), "no static import, no Guava");
+            Preconditions.checkState(s.isEmpty());
+            System.exit(1);
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }"""
+    assert _java(source) == []
+
+
+def test_static_imported_guava_check():
+    source = """
+    import static com.google.common.base.Preconditions.*;
+    class A { void f(int n) { checkNotNull(n, "n %s", n); } }"""
+    [site] = _java(source)
+    assert (site.error_class, site.template.written) == ("NullPointerException", "n %s")
+
+
+def test_slf4j_trailing_throwable_by_declared_type_and_name():
+    source = """
+    class A {
+        void f(String user, Throwable problem, String detail) {
+            log.error("a {} b {}", user, problem);
+            log.error("c {} d {}", user, detail);
+            try { } catch (IOException | RuntimeException e) { LOG.error("e {}", e); }
+        }
+    }"""
+    first, second, third = _java(source)
+    assert [h.name for h in first.template.holes] == ["user", None]
+    assert [h.name for h in second.template.holes] == ["user", "detail"]
+    assert [h.name for h in third.template.holes] == [None]
+    assert looks_like_throwable("ex") and looks_like_throwable("new IOException(\"x\")")
+    assert not looks_like_throwable("user")
+
+
+def test_kotlin_templates_and_symbols():
+    source = '''
+    class Box {
+        companion object {
+            fun make(n: Int): Nothing = throw IllegalStateException("n=${n + 1}\\t$n")
+        }
+        init { check(true) { "init" } }
+    }
+    fun top(): Nothing = throw IllegalArgumentException("price: ${'$'}5")
+    '''
+    make, init, top = _kotlin(source)
+    assert make.symbol == "Box.Companion.make"
+    assert make.template.render(["3", "2"]) == "n=3\t2"
+    assert [h.name for h in make.template.holes] == ["n + 1", "n"]
+    assert init.symbol == "Box.<init>"
+    assert (top.symbol, top.template.pattern()) == ("top", r"price: \$5")
+
+
+def test_kotlin_logging_lambda_and_constant():
+    source = '''
+    object Messages { const val GONE = "gone" }
+    private const val PREFIX = "ledger: "
+    fun f(e: Exception, id: String) {
+        logger.error(e) { PREFIX + "lost $id" }
+        throw IllegalStateException(Messages.GONE)
+    }
+    '''
+    logged, thrown = _kotlin(source)
+    assert logged.error_type == "log"
+    assert logged.template.written == "ledger: lost $id"
+    assert thrown.template.written == "gone"
+
+
+def test_registered_languages():
+    assert language_for_path("src/Main.java").name == "java"
+    assert language_for_path("build.gradle.kts").name == "kotlin"
+    assert language_for_path("App.kt").name == "kotlin"
+
+
+def test_parse_errors_are_reported_and_good_sites_kept():
+    result = extract_java((FIXTURES / "java" / "Broken.java").read_bytes())
+    assert result.parse_errors
+    assert [s.line for s in result.sites] == [3, 11]
+
+
+def test_template_type_is_kept():
+    [site] = _java('class A { void f() { throw new E("x"); } }')
+    assert isinstance(site.template, Template)
