@@ -1,0 +1,444 @@
+"""PHP sites: ``throw new X(…)``, ``trigger_error``, ``error_log``, PSR-3 loggers,
+Laravel's ``abort``, ``die``/``exit``.
+
+What is a site (``errorType``):
+
+* ``exception``: ``throw new X("msg", …)`` (also ``message: "msg"``), as a statement or
+  an expression, and ``new XException("msg")``/``new XError("msg")`` built elsewhere
+  (returned by a factory, handed to a promise rejection) to be thrown later. An
+  explicit ``$code`` argument (a literal or constant) is the ``errorCode``.
+  ``errorClass`` is the class as written, less a leading ``\\`` (PHP prints
+  ``Uncaught App\\Errors\\Missing``, never ``\\App\\…``).
+* ``http``: Laravel's ``abort(404, "msg")``, ``abort_if(cond, 403, "msg")``,
+  ``abort_unless(…)``, Symfony's ``throw new HttpException(404, "msg")`` and the
+  ``*HttpException`` classes that fix their status (``NotFoundHttpException`` → 404).
+* ``warning``: ``trigger_error("msg", E_USER_WARNING)`` (``user_error`` too); the level
+  constant is the ``errorClass`` (``E_USER_NOTICE`` when none is given). ``E_USER_ERROR``
+  ends the script: ``errorType`` error, severity fatal.
+* ``log``: ``error_log("msg")`` and PSR-3 ``error``/``critical``/``alert``/``emergency``
+  on a receiver whose name says log (``$this->logger``, ``Log::``, ``logger()``). With a
+  context argument, a ``{key}`` placeholder is a hole named after the context value
+  (it prints the placeholder itself when no processor replaces it, which the hole
+  matches too).
+* ``exit``: ``die("msg")`` / ``exit("msg")`` print the message and stop, severity fatal.
+
+A message is read only when source says what it is: single-quoted strings (plain text),
+double-quoted strings and heredocs with ``$var``/``{$expr}`` holes named after the
+expression, nowdocs, ``.`` concatenations that contain a literal, ``sprintf`` with a
+literal format (C printf conversions, ``%1$s`` positions), and a variable assigned
+one of those earlier in the same function.
+
+Runtime rules: an uncaught exception prints ``PHP Fatal error:  Uncaught X: msg in
+file:line`` and ``trigger_error`` prints ``PHP Warning:  msg in file on line N``; the
+pattern is the message alone, the text a log/trace parser extracts. A printed line
+loses its trailing newline, so a message's final ``\\n`` is dropped from the pattern.
+
+``symbol`` is ``Class.method`` (classes, traits, interfaces and enums alike; no
+namespace), a function's name for functions; closures belong to the function around them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tree_sitter import Node
+
+from errdex.formats import parse_printf
+from errdex.languages._php_strings import Message, interpolated, nowdoc, plain
+from errdex.languages.base import (
+    FileSites,
+    Language,
+    Site,
+    ancestors,
+    inside_error,
+    line_of,
+    load_query,
+    matches,
+    parse,
+    text,
+)
+from errdex.record import ErrorType, Severity
+from errdex.template import Hole, Literal, Part, Template, merge_literals
+
+_QUERY_PATH = Path(__file__).with_name("php.scm")
+_MAX_DEPTH = 12
+_FUNCTIONS = ("function_definition", "method_declaration", "program")
+_CLASSES = (
+    "class_declaration", "trait_declaration", "interface_declaration", "enum_declaration",
+)
+_HTTP_EXCEPTIONS = {
+    "BadRequestHttpException": 400, "AccessDeniedHttpException": 403,
+    "NotFoundHttpException": 404, "NotAcceptableHttpException": 406,
+    "ConflictHttpException": 409, "GoneHttpException": 410,
+    "LengthRequiredHttpException": 411, "PreconditionFailedHttpException": 412,
+    "UnsupportedMediaTypeHttpException": 415, "UnprocessableEntityHttpException": 422,
+    "PreconditionRequiredHttpException": 428,
+}
+_ABORT_STATUS_INDEX = {"abort": 0, "abort_if": 1, "abort_unless": 1}
+# An exception's ``$code`` argument is an explicit code when written as a literal or constant.
+_CODE_NODES = ("integer", "name", "qualified_name", "class_constant_access_expression")
+_PSR3_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
+
+
+@dataclass
+class _File:
+    assignments: dict[str, list[Node]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Args:
+    positional: list[Node]
+    named: dict[str, Node]
+
+
+# --- entry point -----------------------------------------------------------------------
+
+
+def extract(source: bytes) -> FileSites:
+    """All sites in one PHP file, in source order."""
+    tree = parse("php", source)
+    found = matches(load_query("php", _QUERY_PATH), tree.root_node)
+    file = _File()
+    for _, caps in found:
+        if "assign" in caps:
+            file.assignments.setdefault(text(caps["assign.name"][0]), []).append(
+                caps["assign"][0]
+            )
+    sites = [site for _, caps in found if (site := _site(caps, file)) is not None]
+    sites.sort(key=lambda s: s.line)
+    return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
+
+
+def _site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+    for kind, handler in _HANDLERS.items():
+        if kind in caps:
+            return None if inside_error(caps[kind][0]) else handler(caps, file)
+    return None
+
+
+# --- site kinds ------------------------------------------------------------------------
+
+
+def _throw_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+    return _creation_site(caps["throw"][0], caps["throw.new"][0], file)
+
+
+def _new_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+    """``return new XException("…")``, ``reject(new XError("…"))``: built to be thrown later."""
+    creation = caps["new"][0]
+    parent = creation.parent
+    if parent is not None and parent.type == "throw_expression":
+        return None  # the throw's own site
+    class_node = next(
+        (c for c in creation.named_children if c.type in ("name", "qualified_name")), None
+    )
+    if class_node is None or not text(class_node).endswith(("Exception", "Error")):
+        return None
+    return _creation_site(creation, creation, file)
+
+
+def _creation_site(node: Node, creation: Node, file: _File) -> Site | None:
+    """``new X("msg", code)``; ``node`` is the statement that positions the site."""
+    class_node = next(
+        (c for c in creation.named_children if c.type in ("name", "qualified_name")), None
+    )
+    if class_node is None:
+        return None  # new $class(...), anonymous classes
+    error_class = text(class_node).lstrip("\\")
+    args = _arguments(next((c for c in creation.named_children if c.type == "arguments"), None))
+    short = error_class.rsplit("\\", 1)[-1]
+    status = _HTTP_EXCEPTIONS.get(short)
+    first = args.positional[0] if args.positional else None
+    if short == "HttpException" and first is not None and first.type == "integer":
+        status = int(text(first))
+        message_node = args.named.get("message") or _nth(args.positional, 1)
+    else:
+        message_node = args.named.get("message") or first
+    message = _read(message_node, file)
+    if message is None:
+        return None
+    if status is not None:
+        return _make(node, message, "http", error_class, http_status=status)
+    code = args.named.get("code") or _nth(args.positional, 1)
+    site = _make(node, message, "exception", error_class)
+    if site is None or code is None or code.type not in _CODE_NODES or text(code) == "0":
+        return site  # 0 is Exception's default: no code
+    return dataclasses.replace(site, error_code=text(code))
+
+
+def _call_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+    node, name = caps["call"][0], text(caps["call.name"][0])
+    args = _arguments(caps["call.args"][0])
+    if name in _ABORT_STATUS_INDEX:
+        return _abort_site(node, args, _ABORT_STATUS_INDEX[name], file)
+    message = _read(args.named.get("message") or _nth(args.positional, 0), file)
+    if message is None:
+        return None
+    if name == "error_log":
+        return _make(node, message, "log")
+    if name in ("die", "exit"):
+        return _make(node, message, "exit", severity="fatal")
+    level_node = args.named.get("error_level") or _nth(args.positional, 1)
+    level = text(level_node).lstrip("\\") if level_node is not None else "E_USER_NOTICE"
+    if level == "E_USER_ERROR":
+        return _make(node, message, "error", level, severity="fatal")
+    return _make(node, message, "warning", level, severity="warning")
+
+
+def _abort_site(node: Node, args: _Args, index: int, file: _File) -> Site | None:
+    """Laravel ``abort(status, message)``: an HttpException with that status."""
+    status = _nth(args.positional, index)
+    if status is None or status.type != "integer":
+        return None
+    message = _read(args.named.get("message") or _nth(args.positional, index + 1), file)
+    if message is None:
+        return None
+    return _make(node, message, "http", http_status=int(text(status)))
+
+
+def _exit_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+    node = caps["exit"][0]
+    value = next((c for c in node.named_children if c.type != "comment"), None)
+    message = _read(value, file)
+    return None if message is None else _make(node, message, "exit", severity="fatal")
+
+
+def _log_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+    """PSR-3 ``$logger->error("… {key} …", ['key' => $value])``."""
+    node = caps["log"][0]
+    receiver = node.child_by_field_name("object") or node.child_by_field_name("scope")
+    if receiver is None or not _names_a_logger(_last_name(receiver)):
+        return None
+    args = _arguments(caps["log.args"][0])
+    message = _read(args.named.get("message") or _nth(args.positional, 0), file)
+    if message is None:
+        return None
+    context = args.named.get("context") or _nth(args.positional, 1)
+    if context is not None:
+        message = _placeholders(message, _array_keys(context))
+    return _make(node, message, "log")
+
+
+_HANDLERS = {
+    "throw": _throw_site, "new": _new_site, "call": _call_site,
+    "exit": _exit_site, "log": _log_site,
+}
+
+
+def _make(
+    node: Node, message: Message, error_type: ErrorType, error_class: str | None = None,
+    severity: Severity = "error", http_status: int | None = None,
+) -> Site | None:
+    parts = _chomp(message.parts)
+    if not parts:
+        return None
+    return Site(
+        Template(message.written, parts), error_type, line_of(node), error_class,
+        http_status=http_status, severity=severity, symbol=_symbol(node),
+    )
+
+
+def _chomp(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """A printed line ends before its newline: drop one trailing ``\\n``."""
+    if parts and isinstance(parts[-1], Literal) and parts[-1].text.endswith("\n"):
+        return merge_literals([*parts[:-1], Literal(parts[-1].text[:-1])])
+    return parts
+
+
+def _placeholders(message: Message, context: dict[str, str]) -> Message:
+    """PSR-3 ``{key}`` placeholders in literal text → holes named after the context value."""
+    parts: list[Part] = []
+    for part in message.parts:
+        if not isinstance(part, Literal):
+            parts.append(part)
+            continue
+        pos = 0
+        for match in _PSR3_PLACEHOLDER.finditer(part.text):
+            parts.append(Literal(part.text[pos : match.start()]))
+            parts.append(Hole.of(context.get(match.group(1), match.group(1)), match.group(0)))
+            pos = match.end()
+        parts.append(Literal(part.text[pos:]))
+    return Message(message.written, merge_literals(parts))
+
+
+def _array_keys(node: Node) -> dict[str, str]:
+    """``['key' => $value]`` → key → value source."""
+    out: dict[str, str] = {}
+    if node.type != "array_creation_expression":
+        return out
+    for element in node.named_children:
+        pair = [c for c in element.named_children if c.type != "comment"]
+        if element.type == "array_element_initializer" and len(pair) == 2:
+            key = _read(pair[0], _File())
+            if key is not None and key.literal is not None:
+                out[key.literal] = text(pair[1])
+    return out
+
+
+# --- arguments and names ---------------------------------------------------------------
+
+
+def _arguments(node: Node | None) -> _Args:
+    positional: list[Node] = []
+    named: dict[str, Node] = {}
+    for argument in node.named_children if node is not None else ():
+        if argument.type != "argument":
+            continue
+        label = argument.child_by_field_name("name")
+        value = next((c for c in argument.named_children if c != label), None)
+        if value is None or any(c.type == "..." for c in argument.children):
+            continue
+        if label is not None:
+            named[text(label)] = value
+        else:
+            positional.append(value)
+    return _Args(positional, named)
+
+
+def _nth(nodes: list[Node], index: int) -> Node | None:
+    return nodes[index] if index < len(nodes) else None
+
+
+def _last_name(node: Node) -> str:
+    """``$this->logger`` → ``logger``; ``Log::channel('x')`` → ``Log``; ``logger()``."""
+    if node.type in ("member_access_expression", "nullsafe_member_access_expression"):
+        return text(node.child_by_field_name("name"))
+    if node.type in ("member_call_expression", "nullsafe_member_call_expression"):
+        inner = node.child_by_field_name("object")
+        return _last_name(inner) if inner is not None else ""
+    if node.type == "scoped_call_expression":
+        inner = node.child_by_field_name("scope")
+        return _last_name(inner) if inner is not None else ""
+    if node.type == "function_call_expression":
+        return text(node.child_by_field_name("function"))
+    return text(node)
+
+def _names_a_logger(name: str) -> bool:
+    """``logger``, ``@log``, ``errorLogger``, ``LOG``; not ``catalog`` or ``dialog``."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
+    return any(w.lower() in ("log", "logger", "logging") for w in words)
+
+
+def _symbol(node: Node) -> str | None:
+    """``Class.method`` for methods, the name for functions; None at file level."""
+    function = next(
+        (a for a in ancestors(node) if a.type in ("function_definition", "method_declaration")),
+        None,
+    )
+    if function is None:
+        return None
+    name = text(function.child_by_field_name("name"))
+    if function.type == "function_definition":
+        return name
+    owner = next((a for a in ancestors(function) if a.type in _CLASSES), None)
+    owner_name = owner.child_by_field_name("name") if owner is not None else None
+    return f"{text(owner_name)}.{name}" if owner_name is not None else name
+
+
+# --- messages --------------------------------------------------------------------------
+
+
+def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
+    """The message an expression prints, when source says what it is."""
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    kind = node.type
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _read(node.named_children[0], file, depth + 1)
+    if kind == "string":
+        return plain(node)
+    if kind in ("encapsed_string", "heredoc"):
+        return interpolated(node)
+    if kind == "nowdoc":
+        return nowdoc(node)
+    if kind == "binary_expression":
+        return _concatenation(node, file, depth)
+    if kind == "function_call_expression":
+        return _sprintf(node, file, depth)
+    if kind == "variable_name":
+        return _variable(node, file, depth)
+    return None
+
+
+def _joined(messages: list[Message | None]) -> Message | None:
+    if not messages or any(m is None for m in messages):
+        return None
+    present = [m for m in messages if m is not None]
+    literals = [m.literal for m in present]
+    return Message(
+        "".join(m.written for m in present),
+        merge_literals([p for m in present for p in m.parts]),
+        "".join(lit or "" for lit in literals) if None not in literals else None,
+    )
+
+
+def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
+    """``"a " . $x . " b"``: literal operands as text, the others as holes named after them."""
+    if text(node.child_by_field_name("operator")) != ".":
+        return None
+    operands = _dot_operands(node)
+    read = [_read(op, file, depth + 1) for op in operands]
+    if all(m is None for m in read):
+        return None
+    return _joined([
+        m if m is not None else _hole(text(op)) for op, m in zip(operands, read, strict=True)
+    ])
+
+
+def _dot_operands(node: Node) -> list[Node]:
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == ".":
+        sides = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        return [op for side in sides if side is not None for op in _dot_operands(side)]
+    return [node]
+
+
+def _hole(expression: str) -> Message:
+    return Message("{" + expression + "}", (Hole.of(expression, "{" + expression + "}"),))
+
+
+def _sprintf(node: Node, file: _File, depth: int) -> Message | None:
+    """``sprintf("…%s…", $a)``: C printf conversions, holes named after the arguments."""
+    if text(node.child_by_field_name("function")).lstrip("\\") != "sprintf":
+        return None
+    args = _arguments(node.child_by_field_name("arguments"))
+    fmt = _read(_nth(args.positional, 0), file, depth + 1)
+    if fmt is None or fmt.literal is None:
+        return None
+    names = [text(a) for a in args.positional[1:]]
+    constants = {
+        text(a): m.literal for a in args.positional[1:]
+        if a.type in ("string", "encapsed_string") and (m := _read(a, file)) and m.literal
+    }
+    parts = [  # sprintf('%s', 'literal') prints the literal
+        Literal(constants[p.name]) if isinstance(p, Hole) and p.spec == "%s" and (
+            p.name in constants) else p
+        for p in parse_printf(fmt.literal, names, dialect="c")
+    ]
+    return Message(fmt.literal, merge_literals(parts))
+
+
+def _variable(node: Node, file: _File, depth: int) -> Message | None:
+    """A variable: its nearest assignment above, in the same function."""
+    scope = _scope(node)
+    above = [
+        a for a in file.assignments.get(text(node), [])
+        if a.end_byte <= node.start_byte and _scope(a) == scope
+    ]
+    if not above:
+        return None
+    assignment = above[-1]
+    value = _read(assignment.child_by_field_name("right"), file, depth + 1)
+    if assignment.type == "augmented_assignment_expression":
+        left = assignment.child_by_field_name("left")
+        return _joined([_variable(left, file, depth + 1) if left else None, value])
+    return value
+
+
+def _scope(node: Node) -> Node | None:
+    return next((a for a in ancestors(node) if a.type in _FUNCTIONS), None)
+
+
+LANGUAGE = Language("php", "php", (".php",), extract)

@@ -1,0 +1,45 @@
+; errdex — PHP sites and the message variables they may print.
+; php.py dispatches on the capture names and reads arguments itself.
+
+; throw new X(...), as a statement or an expression (`?? throw new X(...)`, `fn() => throw ...`)
+(throw_expression
+  (object_creation_expression) @throw.new) @throw
+
+; new XException("…") outside a throw: returned, passed to a promise rejection, stored
+(object_creation_expression) @new
+
+; trigger_error, error_log, die, Laravel's abort helpers
+(function_call_expression
+  function: (name) @call.name
+  arguments: (arguments) @call.args
+  (#any-of? @call.name
+    "trigger_error" "user_error" "error_log" "die" "exit" "abort" "abort_if" "abort_unless")) @call
+
+; exit("message")
+(exit_statement) @exit
+
+; PSR-3 loggers: $this->logger->error(...), Log::error(...), logger()->critical(...)
+(member_call_expression
+  name: (name) @log.method
+  arguments: (arguments) @log.args
+  (#any-of? @log.method "error" "critical" "alert" "emergency")) @log
+
+(nullsafe_member_call_expression
+  name: (name) @log.method
+  arguments: (arguments) @log.args
+  (#any-of? @log.method "error" "critical" "alert" "emergency")) @log
+
+(scoped_call_expression
+  name: (name) @log.method
+  arguments: (arguments) @log.args
+  (#any-of? @log.method "error" "critical" "alert" "emergency")) @log
+
+; $msg = "..." and $msg .= "..." (message variables)
+(assignment_expression
+  left: (variable_name) @assign.name
+  right: (_)) @assign
+
+(augmented_assignment_expression
+  left: (variable_name) @assign.name
+  operator: ".="
+  right: (_)) @assign

@@ -1,0 +1,23 @@
+; errdex — Ruby sites and the message variables they may print.
+; ruby.py dispatches on the capture names and reads receivers, arguments and blocks itself.
+
+; raise / fail / Kernel.raise, warn, abort, logger.error / logger.fatal
+(call
+  method: (identifier) @call.method
+  (#any-of? @call.method "raise" "fail" "warn" "abort" "error" "fatal")) @call
+
+; msg = "..." and msg += "..." (message variables)
+(assignment
+  left: (identifier) @assign.name
+  right: (_)) @assign
+
+(operator_assignment
+  left: (identifier) @assign.name
+  operator: "+="
+  right: (_)) @assign
+
+; XError.new("…") outside a raise: returned, stored or handed on to be raised later
+(call
+  receiver: [(constant) (scope_resolution)] @new.class
+  method: (identifier) @new.method
+  (#eq? @new.method "new")) @new

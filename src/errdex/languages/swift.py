@@ -1,0 +1,441 @@
+"""Swift sites: runtime traps, thrown errors with messages, ``LocalizedError`` texts, os.Logger.
+
+What is a site (``errorType``):
+
+* ``panic``: ``fatalError("msg")``, ``precondition(cond, "msg")``,
+  ``preconditionFailure("msg")``, ``assert(cond, "msg")``, ``assertionFailure("msg")``.
+  They trap, so severity is fatal (``assert`` only traps in debug builds).
+* ``exception``: ``throw MyError(message: "msg")`` (labels ``message``, ``msg``,
+  ``reason``, ``description``, ``errorDescription``, ``details``, or the first unlabelled
+  argument that reads as a message), ``throw NSError(domain:, code:, userInfo:
+  [NSLocalizedDescriptionKey: "msg"])`` (``errorCode`` is the literal ``code``), and
+  each ``return "msg"`` (or single-expression ``case``) of a ``LocalizedError``'s
+  ``errorDescription`` or an error type's ``localizedDescription`` property
+  (``errorClass`` ``E.case`` from the ``switch self`` entry, ``E`` outside one). Swift's ``throw``
+  unwinds to a ``catch`` like an exception, hence the type. ``throw E.case`` alone is
+  no site: its text, if any, is the ``errorDescription`` site.
+* ``log``: ``error``/``fault``/``critical`` on a receiver whose name says log.
+
+A message is read only when source says what it is: string literals (``\\(expr)``
+holes named after the expression; multi-line literals with their indentation removed
+as Swift does; raw ``#"…"#`` literals), ``+`` concatenations that contain a literal,
+``String(format:)`` (C printf; ``%@`` prints an object), ``NSLocalizedString("text",
+…)``/``String(localized:)`` (the development-language text), and a ``let``/``var``
+assigned one of those earlier in the same function.
+
+Runtime rules: a trap prints ``file:line: Fatal error: msg`` (``Precondition failed:``,
+``Assertion failed:`` for the conditional forms); the pattern is the message alone,
+as for every other language's panic. ``localizedDescription`` is the message itself.
+A printed line loses its trailing newline, so a final ``\\n`` is dropped.
+
+``symbol`` is ``Type.method`` (``Type.init``, ``Type.errorDescription``), nested types
+joined with ``.``, extensions named after the extended type; free functions by name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from tree_sitter import Node
+
+from errdex.formats import parse_printf
+from errdex.languages._swift_strings import Message, raw_string, string
+from errdex.languages.base import (
+    FileSites,
+    Language,
+    Site,
+    ancestors,
+    inside_error,
+    line_of,
+    load_query,
+    matches,
+    parse,
+    text,
+)
+from errdex.record import ErrorType, Severity
+from errdex.template import Hole, Literal, Template, merge_literals
+
+_QUERY_PATH = Path(__file__).with_name("swift.scm")
+_MAX_DEPTH = 12
+_TRAP_MESSAGE_INDEX = {
+    "fatalError": 0, "preconditionFailure": 0, "assertionFailure": 0,
+    "precondition": 1, "assert": 1,
+}
+_MESSAGE_LABELS = (
+    "message", "msg", "reason", "description", "errorDescription", "details", "detail",
+)
+_FUNCTIONS = (
+    "function_declaration", "init_declaration", "deinit_declaration",
+    "subscript_declaration", "lambda_literal", "computed_property", "source_file",
+)
+_TYPES = ("class_declaration", "protocol_declaration")
+_STRINGS = ("line_string_literal", "multi_line_string_literal", "raw_string_literal")
+
+
+@dataclass
+class _File:
+    assignments: dict[str, list[Node]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Args:
+    positional: list[Node]
+    named: dict[str, Node]
+
+
+# --- entry point -----------------------------------------------------------------------
+
+
+def extract(source: bytes) -> FileSites:
+    """All sites in one Swift file, in source order."""
+    tree = parse("swift", source)
+    found = matches(load_query("swift", _QUERY_PATH), tree.root_node)
+    file = _File()
+    for _, caps in found:
+        if "assign" in caps:
+            file.assignments.setdefault(text(caps["assign.name"][0]), []).append(
+                caps["assign"][0]
+            )
+    sites: list[Site] = []
+    for _, caps in found:
+        for kind, handler in _HANDLERS.items():
+            if kind in caps and not inside_error(caps[kind][0]):
+                sites.extend(handler(caps, file))
+    sites.sort(key=lambda s: s.line)
+    return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
+
+
+# --- site kinds ------------------------------------------------------------------------
+
+
+def _trap_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
+    node = caps["trap"][0]
+    args = _arguments(caps["trap.args"][0])
+    message = _read(_nth(args.positional, _TRAP_MESSAGE_INDEX[text(caps["trap.name"][0])]), file)
+    return _make(node, message, "panic", severity="fatal")
+
+
+def _throw_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
+    """``throw MyError(message: "…")`` and ``throw NSError(… userInfo: [key: "…"])``."""
+    node, call = caps["throw"][0], caps["throw.call"][0]
+    callee = call.named_children[0] if call.named_child_count else None
+    suffix = next((c for c in call.named_children if c.type == "call_suffix"), None)
+    if callee is None or suffix is None:
+        return []
+    error_class = text(callee)
+    if not error_class.rsplit(".", 1)[-1][:1].isupper():
+        return []  # an enum case (E.bad("x")) or a factory: the text is not known here
+    args = _arguments(next((c for c in suffix.named_children if c.type == "value_arguments"), None))
+    if error_class == "NSError":
+        return _nserror_sites(node, args, file)
+    label = next((k for k in _MESSAGE_LABELS if k in args.named), None)
+    if label is not None:
+        message = _read(args.named[label], file)
+    else:
+        message = next((m for a in args.positional if (m := _read(a, file)) is not None), None)
+    return _make(node, message, "exception", error_class)
+
+
+def _nserror_sites(node: Node, args: _Args, file: _File) -> list[Site]:
+    info = args.named.get("userInfo")
+    if info is None or info.type != "dictionary_literal":
+        return []
+    keys = [c for c in info.children if info.field_name_for_child(_index(info, c)) == "key"]
+    values = [c for c in info.children if info.field_name_for_child(_index(info, c)) == "value"]
+    message = next(
+        (_read(v, file) for k, v in zip(keys, values, strict=False)
+         if text(k).endswith("NSLocalizedDescriptionKey")),
+        None,
+    )
+    sites = _make(node, message, "exception", "NSError")
+    code = args.named.get("code")
+    if code is not None and code.type == "integer_literal":
+        sites = [replace(s, error_code=text(code)) for s in sites]
+    return sites
+
+
+def _index(parent: Node, child: Node) -> int:
+    return next(i for i, c in enumerate(parent.children) if c == child)
+
+
+def _log_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
+    if not _names_a_logger(_last_name(caps["log.receiver"][0])):
+        return []
+    args = _arguments(caps["log.args"][0])
+    return _make(caps["log"][0], _read(_nth(args.positional, 0), file), "log")
+
+
+def _describe_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
+    """Each literal an ``errorDescription`` returns, classed by its ``switch self`` case."""
+    body = caps["describe.body"][0]
+    owner = ".".join(reversed([_type_name(a) for a in ancestors(body) if a.type in _TYPES]))
+    sites: list[Site] = []
+    for value, at in _returned_values(body):
+        entry = next((a for a in ancestors(at) if a.type == "switch_entry"), None)
+        cases = _case_names(entry) if entry is not None else []
+        classes = [f"{owner}.{case}" if owner else case for case in cases] or [owner or None]
+        for error_class in classes:
+            sites.extend(_make(at, _read(value, file), "exception", error_class))
+    return sites
+
+
+def _returned_values(body: Node) -> list[tuple[Node, Node]]:
+    """(value, statement) for each ``return value`` and each single-expression switch entry."""
+    found: list[tuple[Node, Node]] = []
+    stack = list(body.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in ("lambda_literal", "function_declaration"):
+            continue
+        result = node.child_by_field_name("result")
+        if node.type == "control_transfer_statement" and result is not None:
+            found.append((result, node))
+            continue
+        if node.type == "statements" and node.parent is not None and (
+            node.parent.type == "switch_entry" and node.named_child_count == 1
+            and node.named_children[0].type != "control_transfer_statement"
+        ):  # a switch expression's value (Swift 5.9); _read says whether it is a message
+            found.append((node.named_children[0], node.named_children[0]))
+            continue
+        stack.extend(node.named_children)
+    return sorted(found, key=lambda pair: pair[1].start_byte)
+
+
+def _case_names(entry: Node) -> list[str]:
+    """``case .a(let x), .b:`` → ``["a", "b"]``; ``default`` → ``[]``."""
+    names: list[str] = []
+    for pattern in (c for c in entry.named_children if c.type == "switch_pattern"):
+        stack = [pattern]
+        while stack:
+            node = stack.pop(0)
+            before = node.prev_sibling
+            if node.type == "simple_identifier" and before is not None and before.type == ".":
+                names.append(text(node))
+                break
+            stack[:0] = node.children
+    return names
+
+
+_HANDLERS = {
+    "trap": _trap_sites, "throw": _throw_sites, "log": _log_sites, "describe": _describe_sites,
+}
+
+
+def _make(
+    node: Node, message: Message | None, error_type: ErrorType,
+    error_class: str | None = None, severity: Severity = "error",
+) -> list[Site]:
+    if message is None:
+        return []
+    parts = message.parts
+    if parts and isinstance(parts[-1], Literal) and parts[-1].text.endswith("\n"):
+        parts = merge_literals([*parts[:-1], Literal(parts[-1].text[:-1])])
+    if not parts:
+        return []
+    return [Site(
+        Template(message.written, parts), error_type, line_of(node), error_class,
+        severity=severity, symbol=_symbol(node),
+    )]
+
+
+# --- arguments and names ---------------------------------------------------------------
+
+
+def _arguments(node: Node | None) -> _Args:
+    positional: list[Node] = []
+    named: dict[str, Node] = {}
+    for argument in node.named_children if node is not None else ():
+        if argument.type != "value_argument":
+            continue
+        label, value = argument.child_by_field_name("name"), argument.child_by_field_name("value")
+        if value is None:
+            continue
+        if label is not None:
+            named[text(label)] = value
+        else:
+            positional.append(value)
+    return _Args(positional, named)
+
+
+def _nth(nodes: list[Node], index: int) -> Node | None:
+    return nodes[index] if index < len(nodes) else None
+
+
+def _last_name(node: Node) -> str:
+    """``Self.logger`` → ``logger``; ``log`` → ``log``."""
+    if node.type == "navigation_expression":
+        suffix = node.child_by_field_name("suffix")
+        inner = suffix.child_by_field_name("suffix") if suffix is not None else None
+        return text(inner)
+    return text(node)
+
+def _names_a_logger(name: str) -> bool:
+    """``logger``, ``@log``, ``errorLogger``, ``LOG``; not ``catalog`` or ``dialog``."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
+    return any(w.lower() in ("log", "logger", "logging") for w in words)
+
+
+def _type_name(node: Node | None) -> str:
+    """``Store`` for ``class Store<T>``, ``Outer.Inner`` for ``extension Outer.Inner``."""
+    if node is None:
+        return ""
+    name = node.child_by_field_name("name")
+    if name is None:
+        return ""
+    if name.type == "user_type":
+        return ".".join(text(c) for c in name.named_children if c.type == "type_identifier")
+    return text(name)
+
+
+def _symbol(node: Node) -> str | None:
+    """``Outer.Type.method``; the function's name for free functions; None at top level."""
+    member: str | None = None
+    types: list[str] = []
+    for ancestor in ancestors(node):
+        if member is None and not types:
+            member = _member_name(ancestor)
+        if ancestor.type in _TYPES:
+            types.append(_type_name(ancestor))
+    names = [*reversed(types), *([member] if member else [])]
+    return ".".join(names) or None
+
+
+def _member_name(node: Node) -> str | None:
+    if node.type == "function_declaration":
+        return text(node.child_by_field_name("name"))
+    if node.type in ("init_declaration", "deinit_declaration"):
+        return node.type.removesuffix("_declaration")
+    if node.type == "subscript_declaration":
+        return "subscript"
+    if node.type == "property_declaration" and node.child_by_field_name("computed_value"):
+        pattern = node.child_by_field_name("name")
+        return text(pattern.child_by_field_name("bound_identifier")) if pattern else None
+    return None
+
+
+# --- messages --------------------------------------------------------------------------
+
+
+def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
+    """The message an expression prints, when source says what it is."""
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    kind = node.type
+    if kind in ("line_string_literal", "multi_line_string_literal"):
+        return string(node)
+    if kind == "raw_string_literal":
+        return raw_string(node)
+    if kind == "additive_expression":
+        return _concatenation(node, file, depth)
+    if kind == "call_expression":
+        return _call(node, file, depth)
+    if kind == "simple_identifier":
+        return _variable(node, file, depth)
+    return None
+
+
+def _joined(messages: list[Message | None]) -> Message | None:
+    if not messages or any(m is None for m in messages):
+        return None
+    present = [m for m in messages if m is not None]
+    literals = [m.literal for m in present]
+    return Message(
+        "".join(m.written for m in present),
+        merge_literals([p for m in present for p in m.parts]),
+        "".join(lit or "" for lit in literals) if None not in literals else None,
+    )
+
+
+def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
+    operands = _plus_operands(node)
+    if not operands:
+        return None
+    read = [_read(op, file, depth + 1) for op in operands]
+    if all(m is None for m in read):
+        return None
+    return _joined([
+        m if m is not None else _hole(text(op)) for op, m in zip(operands, read, strict=True)
+    ])
+
+
+def _plus_operands(node: Node) -> list[Node]:
+    if node.type != "additive_expression":
+        return [node]
+    if text(node.child_by_field_name("op")) != "+":
+        return []
+    sides = (node.child_by_field_name("lhs"), node.child_by_field_name("rhs"))
+    out: list[Node] = []
+    for side in sides:
+        if side is None:
+            return []
+        inner = _plus_operands(side)
+        if not inner:
+            return []
+        out.extend(inner)
+    return out
+
+
+def _hole(expression: str) -> Message:
+    return Message("\\(" + expression + ")", (Hole.of(expression, "\\(" + expression + ")"),))
+
+
+def _call(node: Node, file: _File, depth: int) -> Message | None:
+    """``String(format:…)``, ``NSLocalizedString("text", …)``, ``String(localized: "text")``."""
+    suffix = next((c for c in node.named_children if c.type == "call_suffix"), None)
+    first = node.named_children[0] if node.named_child_count else None
+    if first is not None and first.type == "additive_expression" and suffix is not None:
+        return _misparsed_concatenation(first, suffix, file, depth)
+    callee = text(first)
+    args = _arguments(
+        next((c for c in suffix.named_children if c.type == "value_arguments"), None)
+        if suffix is not None else None
+    )
+    if callee == "NSLocalizedString":
+        return _read(_nth(args.positional, 0), file, depth + 1)
+    if callee != "String":
+        return None
+    if "localized" in args.named:
+        return _read(args.named["localized"], file, depth + 1)
+    fmt = _read(args.named.get("format"), file, depth + 1)
+    if fmt is None or fmt.literal is None:
+        return None
+    # `%@` prints an object's description: the same shape as C's `%s`.
+    c_format = fmt.literal.replace("%%", "\0").replace("%@", "%s").replace("\0", "%%")
+    return Message(fmt.literal, parse_printf(c_format, [text(a) for a in args.positional]))
+
+
+def _misparsed_concatenation(
+    left: Node, suffix: Node, file: _File, depth: int
+) -> Message | None:
+    """``"a " + String(x)``, which tree-sitter-swift reads as ``("a " + String)(x)``:
+    the call belongs to the last operand."""
+    operands = _plus_operands(left)
+    if not operands:
+        return None
+    read = [_read(op, file, depth + 1) for op in operands[:-1]]
+    if all(m is None for m in read):
+        return None
+    holes = [_hole(text(op)) for op in operands[:-1]]
+    last = _hole(text(operands[-1]) + text(suffix))
+    return _joined([m or h for m, h in zip(read, holes, strict=True)] + [last])
+
+
+def _variable(node: Node, file: _File, depth: int) -> Message | None:
+    """A ``let``/``var``: its nearest declaration above, in the same function."""
+    scope = _scope(node)
+    above = [
+        a for a in file.assignments.get(text(node), [])
+        if a.end_byte <= node.start_byte and _scope(a) == scope
+    ]
+    if not above:
+        return None
+    return _read(above[-1].child_by_field_name("value"), file, depth + 1)
+
+
+def _scope(node: Node) -> Node | None:
+    return next((a for a in ancestors(node) if a.type in _FUNCTIONS), None)
+
+
+LANGUAGE = Language("swift", "swift", (".swift",), extract)

@@ -1,0 +1,253 @@
+"""Ruby, PHP and Swift sites: fixture patterns checked against what the runtimes print.
+
+The golden tables of ``fixtures/{ruby,php,swift}`` are pinned by ``test_golden.py``.
+Here, the messages Ruby 3.1 and PHP 8.2 printed when the fixture code ran (driven
+from small scripts outside the suite) must fullmatch the site's pattern, and a
+near miss must not. Swift has no toolchain on this machine: its examples follow
+the documented rules (``\\(x)`` prints ``x``; multi-line literals lose the closing
+delimiter's indentation) and the inline tests pin the parser workarounds.
+The suite itself needs none of the toolchains.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from errdex.languages import LANGUAGES, language_for_path
+from errdex.languages.base import Site
+from errdex.languages.php import extract as php_extract
+from errdex.languages.ruby import extract as ruby_extract
+from errdex.languages.swift import extract as swift_extract
+from errdex.template import compile_pattern
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+# fixture → line → (messages the runtime printed, near misses)
+RUNTIME: dict[str, dict[int, tuple[list[str], list[str]]]] = {
+    "ruby/store.rb": {
+        13: (["path must not be empty"], ["path must not be empty!"]),
+        14: (["no store at /nonexistent/store.db"], ["no store at "]),
+        25: (['unknown key "zz" in /var/shelf.db'], ["unknown key zz"]),
+        # single quotes: no interpolation, the text is printed as written
+        31: (["keys must be strings, not #{key.class}"], ["keys must be strings, not Integer"]),
+        32: (["key too long: 300 bytes (max 255)"], ["key too long: many bytes (max 255)"]),
+        # the message ends in "\n"; a printed line does not
+        33: (["key contains a tab\tor newline"], ["key contains a tab or newline"]),
+        39: (["cannot resize to -3 bytes"], ["cannot resize to -3"]),
+        41: (["ratio 0.70 is above 50", "ratio Inf is above 2"], ["ratio 0.7 is above 50"]),
+        42: (["size must be at most 50"], ["size must be at most fifty"]),
+        # Logger lines are `E, [time #pid] ERROR -- : <message>`; the pattern is the message
+        46: (["flush failed for /var/shelf.db: Input/output error"], ["flush failed"]),
+        47: (["flush of /var/shelf.db took too long"], ["flush took too long"]),
+        48: (["store /var/shelf.db is corrupt"], ["store  is corrupt"]),
+        53: (["Store#get is deprecated, use Store#fetch (key a)"], ["Store#get is deprecated"]),
+        54: (["drive.rb:31: warning: Store#put is deprecated"], ["Store#put is deprecated"]),
+        75: (["usage: shelf PATH"], ["usage: shelf"]),
+        76: (["shelf: cannot read /etc/x"], ["shelf: cannot read"]),
+    },
+    "php/Store.php": {
+        20: (["path must not be empty"], ["path must be empty"]),
+        23: (["no store at /nonexistent/store.db (cwd /srv)"], ["no store at /x"]),
+        30: (['unknown key "zz" in /var/shelf.db'], ["unknown key zz in /var/shelf.db"]),
+        38: (["key too long: 300 bytes (max 255)"], ["key too long: 300 bytes"]),
+        41: (["key contains a tab\tor newline"], ["key contains a tab"]),
+        45: (["key admin is reserved"], ["key  is reserved"]),
+        51: (["size -7 is negative (ratio -0.07, -7 again)"],
+             ["size -7 is negative (ratio -0.070, -7 again)"]),
+        53: (["cannot resize /var/shelf.db\n  to 7 bytes"],
+             ["            cannot resize /var/shelf.db\n  to 7 bytes"]),
+        61: (["flush failed for /var/shelf.db: EIO"], ["flush failed for /var/shelf.db"]),
+        # a PSR-3 logger that replaces placeholders, and one that does not
+        62: (["flush of /var/shelf.db took 12 ms", "flush of {path} took {ms} ms"],
+             ["flush of /var/shelf.db took 12"]),
+        63: (["store is corrupt"], ["store is not corrupt"]),
+        70: (["Store::legacyGet() is deprecated, use fetch() (key a)"],
+             ["Store::legacyGet() is deprecated"]),
+        71: (["Store::put() is gone"], ["Store::put() is gone."]),
+        72: (["store lock lost"], ["store lock"]),
+        93: (["transfer error 6: Could not resolve host (see the manual) for https://example.test/a"],
+             ["transfer error six: Could not resolve host (see the manual) for https://x"]),
+        99: (["usage: shelf PATH"], ["usage: shelf PATH\n"]),
+    },
+    "swift/Store.swift": {
+        12: (["no value stored for user.42"], ["no value stored"]),
+        34: (["store is locked by process 4242"], ["store is locked by process"]),
+        70: (["size 3 is negative (ratio 0.03, /var/shelf.db)"],
+             ["size 3 is negative (ratio 0.030, /var/shelf.db)"]),
+        72: (["cannot resize /var/shelf.db\n  to 9 bytes"],
+             ["    cannot resize /var/shelf.db\n      to 9 bytes"]),
+        89: (['legacyGet("a") is deprecated'], ['legacyGet(\\#("a")) is deprecated']),
+    },
+}
+
+
+def _sites(relative: str) -> dict[int, Site]:
+    path = FIXTURES / relative
+    language = language_for_path(path.name)
+    assert language is not None
+    return {site.line: site for site in language.extract(path.read_bytes()).sites}
+
+
+CASES = [
+    (fixture, line, messages, misses)
+    for fixture, lines in RUNTIME.items()
+    for line, (messages, misses) in lines.items()
+]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "line", "messages", "misses"), CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES]
+)
+def test_runtime_messages_fullmatch(fixture, line, messages, misses):
+    site = _sites(fixture)[line]
+    pattern = compile_pattern(site.template.pattern())
+    for message in messages:
+        assert pattern.fullmatch(message), (site.template.pattern(), message)
+    for message in misses:
+        assert not pattern.fullmatch(message), (site.template.pattern(), message)
+
+
+def test_languages_are_registered_by_extension():
+    assert {"ruby", "php", "swift"} <= set(LANGUAGES)
+    for name, lang in [("Rakefile.rake", "ruby"), ("x.gemspec", "ruby"), ("a.rb", "ruby"),
+                       ("index.php", "php"), ("App.swift", "swift")]:
+        found = language_for_path(name)
+        assert found is not None and found.name == lang
+
+
+# --- Ruby ------------------------------------------------------------------------------
+
+
+def test_ruby_messageless_and_unknown_raises_are_no_sites():
+    source = b"""
+def run(e)
+  raise Shelf::NotFound
+  raise error_for(e)
+  raise Shelf::NotFound, e.message
+  raise
+  fail(404, "not found")
+  logger.info("fine")
+  Shelf::NotFound.new("not an Error/Exception name")
+end
+"""
+    assert ruby_extract(source).sites == []
+
+
+def test_ruby_classes_symbols_and_format_forms():
+    source = b"""
+module Outer
+  module Inner
+    class Store
+      def self.open(path)
+        raise Outer::Missing.new("no #{path}")
+      end
+
+      def put(key)
+        raise klass, "bad %s" % key
+      end
+    end
+  end
+end
+"""
+    first, second = ruby_extract(source).sites
+    assert (first.error_class, first.symbol, first.line) == (
+        "Outer::Missing", "Outer::Inner::Store.open", 6,
+    )
+    assert (second.error_class, second.template.pattern()) == (None, "bad (.+?)")
+
+
+def test_ruby_sites_under_error_nodes_are_skipped():
+    result = ruby_extract(b'def broken(\n  raise ArgumentError, "x"\n  )( end end\n')
+    assert result.parse_errors
+
+
+# --- PHP -------------------------------------------------------------------------------
+
+
+def test_php_non_sites():
+    source = b"""<?php
+function f($class, $e) {
+    throw new $class('dynamic');
+    throw new StoreException($e->getMessage());
+    throw $e;
+    exit(2);
+    $this->catalog->error('not a logger');
+    return new JsonResponse('not an exception');
+}
+"""
+    assert php_extract(source).sites == []
+
+
+def test_php_codes_and_http_statuses():
+    source = b"""<?php
+class C {
+    public function m() {
+        throw new StoreException('locked', self::LOCKED);
+        throw new StoreException('plain', 0);
+        abort_if($x, 422, 'invalid shelf');
+        throw new \\Symfony\\Component\\HttpKernel\\Exception\\GoneHttpException('gone');
+    }
+}
+"""
+    locked, plain, invalid, gone = php_extract(source).sites
+    assert (locked.error_code, locked.symbol) == ("self::LOCKED", "C.m")
+    assert plain.error_code is None
+    assert (invalid.error_type, invalid.http_status) == ("http", 422)
+    assert (gone.error_class, gone.http_status) == (
+        "Symfony\\Component\\HttpKernel\\Exception\\GoneHttpException", 410,
+    )
+
+
+# --- Swift -----------------------------------------------------------------------------
+
+
+def test_swift_non_sites():
+    source = b"""
+func f() throws {
+    fatalError()
+    assertionFailure()
+    throw StoreError.notFound(key: "k")
+    throw makeError("x")
+    logger.info("fine")
+}
+"""
+    assert swift_extract(source).sites == []
+
+
+def test_swift_multiline_literal_loses_closing_indentation_and_continuations():
+    source = b'''
+func f() {
+        fatalError("""
+            first \\
+            line
+              second \\(x)
+            """)
+}
+'''
+    (site,) = swift_extract(source).sites
+    assert site.template.pattern() == r"first line\n  second (.+?)"
+    assert site.symbol == "f"
+
+
+def test_swift_errordescription_cases_and_nested_symbols():
+    source = b"""
+struct Outer {
+    enum Failure: LocalizedError {
+        case a, b(Int)
+        var errorDescription: String? {
+            switch self {
+            case .a: return "failure a"
+            case .b(let n): return "failure b \\(n)"
+            }
+        }
+    }
+}
+"""
+    sites = swift_extract(source).sites
+    assert [(s.error_class, s.symbol) for s in sites] == [
+        ("Outer.Failure.a", "Outer.Failure.errorDescription"),
+        ("Outer.Failure.b", "Outer.Failure.errorDescription"),
+    ]
+    assert sites[1].template.pattern() == "failure b (.+?)"
