@@ -1,0 +1,452 @@
+"""JavaScript/TypeScript messages: string and template literals, ``+``, ``util.format``.
+
+Shared by ``javascript.py`` (sites) and ``js_classes.py`` (Error subclasses). A
+message is read only when source says what its text is: string literals,
+template literals (each ``${…}`` a hole named after its expression), ``+``
+concatenations that contain text (each other operand a hole), ``util.format``
+with a known format string, and a variable assigned one of those earlier in the
+same function (or an enclosing one, or the module). ``written`` keeps literal
+text decoded and placeholders as written: ``${expr}``, ``%s``.
+
+Node's ``util.format`` (also what ``console.error`` applies to its arguments)
+differs from C printf: no flags or widths (``%5d`` prints as is), ``%d`` is
+``Number(x)`` (``1.5``, ``NaN``, ``10n``), ``%i`` ``parseInt``, ``%f``
+``parseFloat``, ``%c`` consumes an argument and prints nothing, ``%%`` is ``%``
+only when arguments follow, and arguments left over are appended after a space.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from errdex.languages.base import ancestors, text
+from errdex.template import Hole, Literal, Part, escape, merge_literals
+
+SCOPES = frozenset({
+    "program", "function_declaration", "function_expression", "function", "arrow_function",
+    "method_definition", "generator_function", "generator_function_declaration",
+    "class_static_block",
+})
+# Wrappers that do not change a value: (x), x as T, x!, x satisfies T, <T>x.
+TRANSPARENT = frozenset({
+    "parenthesized_expression", "as_expression", "non_null_expression",
+    "satisfies_expression", "type_assertion",
+})
+_MAX_DEPTH = 12  # variables referring to variables, classes extending classes: stops cycles
+
+_NUMBER = r"-?(?:\d+(?:\.\d+)?(?:e[-+]\d+)?|Infinity)|NaN"
+_FORMAT_HOLES: dict[str, tuple[str, str]] = {  # conversion → (kind, regex) of what Node prints
+    "d": ("float", _NUMBER + r"|-?\d+n"),
+    "i": ("int", r"-?\d+n?|NaN"),
+    "f": ("float", _NUMBER),
+}
+_SIMPLE_ESCAPES = {
+    "n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0",
+}
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message: as written, as printed, and its value when it is one constant."""
+
+    written: str
+    parts: tuple[Part, ...]
+    literal: str | None = None
+
+    def has_text(self) -> bool:
+        """Whether some literal text says what the message is (a lone ``${x}`` does not)."""
+        return any(isinstance(p, Literal) and any(c.isalnum() for c in p.text)
+                   for p in self.parts)
+
+
+Env = Mapping[str, Message]  # parameter name → what the caller passed (Error subclass constructors)
+
+
+def constant(value: str) -> Message:
+    return Message(value, (Literal(value),), value)
+
+
+def hole(node: Node) -> Message:
+    """An operand whose value is unknown: a hole named after it (``String(x)`` → ``x``).
+
+    ``cond ? 'a' : 'b'`` with two constant strings is a hole that prints one of them.
+    """
+    name = text(unwrap_call(node))
+    spec = "${" + name + "}"
+    choices = _choices(unwrap(node))
+    if choices is not None:
+        regex = "|".join(escape(c) for c in sorted(set(choices), key=len, reverse=True))
+        return Message(spec, (Hole(name, spec, "any", regex),))
+    return Message(spec, (Hole.of(name, spec),))
+
+
+def _choices(node: Node | None) -> list[str] | None:
+    """The strings a ternary of constant strings can print (nested ternaries too)."""
+    if node is None:
+        return None
+    if node.type == "ternary_expression":
+        sides = [
+            _choices(unwrap(node.child_by_field_name(f))) for f in ("consequence", "alternative")
+        ]
+        if any(side is None for side in sides):
+            return None
+        return [c for side in sides for c in side or ()]
+    value = string_value(node)
+    return [value] if value is not None else None
+
+
+def joined(messages: list[Message | None]) -> Message | None:
+    """Messages printed one after another."""
+    if not messages or any(m is None for m in messages):
+        return None
+    present = [m for m in messages if m is not None]
+    literals = [m.literal for m in present]
+    return Message(
+        "".join(m.written for m in present),
+        merge_literals([p for m in present for p in m.parts]),
+        "".join(lit or "" for lit in literals) if all(lit is not None for lit in literals)
+        else None,
+    )
+
+
+@dataclass
+class FileIndex:
+    """Assignments in one file, by variable name, in source order."""
+
+    assignments: dict[str, list[Node]] = field(default_factory=dict)
+    format_names: set[str] = field(default_factory=lambda: {"util.format"})  # util.format
+
+    def add(self, name: str, node: Node) -> None:
+        self.assignments.setdefault(name, []).append(node)
+
+    def nearest(self, name: str, at: Node) -> Node | None:
+        """The assignment of ``name`` that ``at`` sees: above it, in the innermost scope."""
+        candidates = self.assignments.get(name, [])
+        for scope in (a for a in ancestors(at) if a.type in SCOPES):
+            above = [a for a in candidates if a.end_byte <= at.start_byte and scope_of(a) == scope]
+            if above:
+                return max(above, key=lambda a: a.start_byte)
+            if name in parameter_names(scope):
+                return None  # a parameter: its value comes from the caller
+        return None
+
+
+def scope_of(node: Node) -> Node | None:
+    return next((a for a in ancestors(node) if a.type in SCOPES), None)
+
+
+def parameters(function: Node) -> list[tuple[str, Node | None, bool]]:
+    """(name, default value, is a TS parameter property) for each simple parameter."""
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return [(text(single), None, False)]
+    params = function.child_by_field_name("parameters")
+    out: list[tuple[str, Node | None, bool]] = []
+    for param in params.named_children if params is not None else ():
+        default = None
+        is_property = any(c.type in ("accessibility_modifier", "readonly", "override_modifier")
+                          for c in param.children)
+        if param.type in ("required_parameter", "optional_parameter"):
+            default = param.child_by_field_name("value")
+            param = param.child_by_field_name("pattern") or param
+        if param.type == "assignment_pattern":
+            default = param.child_by_field_name("right")
+            param = param.child_by_field_name("left") or param
+        out.append((text(param) if param.type == "identifier" else "", default, is_property))
+    return out
+
+
+def parameter_names(scope: Node) -> set[str]:
+    if scope.type == "program":
+        return set()
+    return {name for name, _, _ in parameters(scope)} | _pattern_names(scope)
+
+
+def _pattern_names(function: Node) -> set[str]:
+    """Names bound by destructuring parameters (``{ a, b: c }``, ``[x]``, ``...rest``)."""
+    params = function.child_by_field_name("parameters")
+    names: set[str] = set()
+    stack = list(params.named_children) if params is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type in ("shorthand_property_identifier_pattern", "identifier"):
+            names.add(text(node))
+        elif node.type not in ("type_annotation", "string", "number"):
+            stack.extend(node.named_children)
+    return names
+
+
+def unwrap(node: Node | None) -> Node | None:
+    while node is not None and node.type in TRANSPARENT and node.named_child_count:
+        node = node.named_children[0]
+    return node
+
+
+def unwrap_call(node: Node) -> Node:
+    """``String(x)`` and ``x.toString()`` print ``x``."""
+    node = unwrap(node) or node
+    if node.type != "call_expression":
+        return node
+    function = node.child_by_field_name("function")
+    args = arguments(node)
+    if text(function) == "String" and len(args) == 1:
+        return args[0]
+    if function is not None and function.type == "member_expression" and not args and (
+        text(function.child_by_field_name("property")) == "toString"
+    ):
+        return function.child_by_field_name("object") or node
+    return node
+
+
+def arguments(call: Node) -> list[Node]:
+    """The argument nodes of a call or ``new`` (comments dropped; a spread ends the list)."""
+    args = call.child_by_field_name("arguments")
+    out: list[Node] = []
+    for child in args.named_children if args is not None else ():
+        if child.type == "spread_element":
+            break
+        if child.type != "comment":
+            out.append(child)
+    return out
+
+
+def object_pairs(node: Node | None) -> dict[str, Node]:
+    """``{ code: 'X', "status": 404 }`` → key → value node."""
+    node = unwrap(node)
+    out: dict[str, Node] = {}
+    for pair in node.named_children if node is not None and node.type == "object" else ():
+        key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+        if pair.type == "pair" and key is not None and value is not None:
+            out[string_value(key) or text(key)] = value
+        elif pair.type == "shorthand_property_identifier":  # { message }
+            out[text(pair)] = pair
+    return out
+
+
+# --- reading messages --------------------------------------------------------------------
+
+
+class Reader:
+    """Reads the message an expression prints, with the file's variables at hand."""
+
+    def __init__(self, index: FileIndex) -> None:
+        self.index = index
+
+    def read(self, node: Node | None, env: Env | None = None, depth: int = 0) -> Message | None:
+        node = unwrap(node)
+        if node is None or depth > _MAX_DEPTH:
+            return None
+        kind = node.type
+        if kind == "string":
+            return _string(node)
+        if kind == "template_string":
+            return self._template(node, env, depth)
+        if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+            return self._concatenation(node, env, depth)
+        if kind == "call_expression":
+            return self._format_call(node, env, depth)
+        if kind in ("identifier", "shorthand_property_identifier"):
+            if env is not None and text(node) in env:
+                return env[text(node)]
+            return self._variable(node, depth)
+        return None
+
+    def read_or_hole(self, node: Node, env: Env | None = None, depth: int = 0) -> Message:
+        """The message of an argument, or a hole named after it when it is unknown."""
+        message = self.read(node, env, depth)
+        if message is not None:
+            return message
+        if env is not None and node.type == "identifier" and text(node) in env:
+            return env[text(node)]
+        if node.type == "number" and text(node).isdigit():
+            return constant(text(node))
+        return hole(node)
+
+    def _template(self, node: Node, env: Env | None, depth: int) -> Message | None:
+        if node.parent is not None and node.parent.type == "call_expression":
+            return None  # a tagged template: the tag decides what it prints
+        pieces: list[Message | None] = []
+        for chunk, child in _string_pieces(node):
+            if chunk:
+                pieces.append(constant(chunk))
+            if child is not None and child.type == "template_substitution":
+                expression = next((c for c in child.named_children if c.type != "comment"), None)
+                if expression is None:
+                    continue
+                if env is not None and expression.type == "identifier" and (
+                    text(expression) in env
+                ):
+                    pieces.append(env[text(expression)])
+                else:
+                    pieces.append(hole(expression))
+        return joined(pieces) or constant("")
+
+    def _concatenation(self, node: Node, env: Env | None, depth: int) -> Message | None:
+        """``"a " + x + " b"``: text operands as text, the others as holes named after them."""
+        operands = list(_plus_operands(node))
+        read = [self.read(op, env, depth + 1) for op in operands]
+        if all(m is None for m in read):
+            return None  # no text known: a + b may well be arithmetic
+        return joined([
+            m if m is not None else self.read_or_hole(op, env, depth + 1)
+            for op, m in zip(operands, read, strict=True)
+        ])
+
+    def _format_call(self, node: Node, env: Env | None, depth: int) -> Message | None:
+        """``util.format(fmt, …args)``."""
+        if text(node.child_by_field_name("function")) not in self.index.format_names:
+            return None
+        args = arguments(node)
+        first = self.read(args[0], env, depth + 1) if args else None
+        if first is None:
+            return None
+        rest = [self.read_or_hole(a, env, depth + 1) for a in args[1:]]
+        return node_format(first, rest)
+
+    def _variable(self, node: Node, depth: int) -> Message | None:
+        assignment = self.index.nearest(text(node), node)
+        if assignment is None:
+            return None
+        value = assignment.child_by_field_name(
+            "value" if assignment.type == "variable_declarator" else "right"
+        )
+        message = self.read(value, None, depth + 1)
+        if assignment.type == "augmented_assignment_expression":
+            if text(assignment.child_by_field_name("operator")) != "+=":
+                return None
+            left = assignment.child_by_field_name("left") or assignment
+            return joined([self._variable(left, depth + 1), message])
+        return message
+
+
+def _plus_operands(node: Node) -> Iterator[Node]:
+    node = unwrap(node) or node
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        for side in ("left", "right"):
+            child = node.child_by_field_name(side)
+            if child is not None:
+                yield from _plus_operands(child)
+    else:
+        yield node
+
+
+# --- literals ----------------------------------------------------------------------------
+
+
+def _string(node: Node) -> Message:
+    value = "".join(chunk for chunk, _ in _string_pieces(node))
+    return constant(value)
+
+
+def string_value(node: Node | None) -> str | None:
+    """The value of a plain string literal (``'…'`` or a template without ``${}``)."""
+    node = unwrap(node)
+    if node is None or node.type not in ("string", "template_string"):
+        return None
+    pieces = list(_string_pieces(node))
+    if any(c is not None and c.type == "template_substitution" for _, c in pieces):
+        return None
+    return "".join(chunk for chunk, _ in pieces)
+
+
+def _string_pieces(node: Node) -> Iterator[tuple[str, Node | None]]:
+    """Decoded text up to each substitution of a string/template (then the substitution node)."""
+    source = node.text or b""
+    start = node.children[0].end_byte if node.children else node.start_byte
+    end = node.children[-1].start_byte if len(node.children) > 1 else node.end_byte
+    pos = start
+    out: list[str] = []
+    for child in node.children[1:-1]:
+        out.append(_raw(source, node, pos, child.start_byte))
+        pos = child.end_byte
+        if child.type == "escape_sequence":
+            out.append(_unescape(text(child)))
+        elif child.type == "template_substitution":
+            yield "".join(out), child
+            out = []
+        else:
+            out.append(text(child))
+    out.append(_raw(source, node, pos, end))
+    yield "".join(out), None
+
+
+def _raw(source: bytes, node: Node, start: int, end: int) -> str:
+    chunk = source[start - node.start_byte : end - node.start_byte]
+    return chunk.decode("utf-8", errors="replace").replace("\r\n", "\n")
+
+
+def _unescape(sequence: str) -> str:
+    body = sequence[1:]
+    if not body or body[0] in "\r\n\u2028\u2029":
+        return ""  # line continuation
+    if body in _SIMPLE_ESCAPES:
+        return _SIMPLE_ESCAPES[body]
+    try:
+        if body[0] == "x" and len(body) == 3:
+            return chr(int(body[1:], 16))
+        if body.startswith("u{"):
+            return chr(int(body[2:-1], 16))
+        if body[0] == "u" and len(body) == 5:
+            return chr(int(body[1:], 16))
+    except ValueError:
+        return sequence
+    return body  # \' \" \\ \` and identity escapes
+
+
+# --- util.format -------------------------------------------------------------------------
+
+_SPEC = re.compile(r"%[sdifjoOc%]")
+
+
+def node_format(first: Message, args: list[Message], append: bool = True) -> Message:
+    """What ``util.format(first, ...args)`` prints (a first argument with no arguments is as is).
+
+    ``append=False`` drops arguments left over (loggers such as pino ignore them).
+    """
+    if not args:
+        return first
+    parts: list[Part] = []
+    remaining = list(args)
+    for part in first.parts:
+        if not isinstance(part, Literal):
+            parts.append(part)
+            continue
+        pos = 0
+        for match in _SPEC.finditer(part.text):
+            parts.append(Literal(part.text[pos : match.start()]))
+            pos = match.end()
+            spec = match.group()
+            if spec == "%%":
+                parts.append(Literal("%"))
+            elif not remaining:
+                parts.append(Literal(spec))
+            else:
+                parts.extend(_format_hole(spec, remaining.pop(0)))
+        parts.append(Literal(part.text[pos:]))
+    written = first.written
+    for extra in remaining if append else ():
+        parts.append(Literal(" "))
+        parts.extend(extra.parts)
+        written += " " + extra.written
+    return Message(written, merge_literals(parts))
+
+
+def _format_hole(spec: str, arg: Message) -> tuple[Part, ...]:
+    conversion = spec[1]
+    if conversion == "c":
+        return ()
+    name = arg.written[2:-1] if _is_hole(arg) else arg.written
+    if conversion in _FORMAT_HOLES:
+        kind, regex = _FORMAT_HOLES[conversion]
+        return (Hole(name, spec, kind, regex),)  # type: ignore[arg-type]
+    if conversion == "s" and arg.literal is not None:
+        return arg.parts  # a string argument prints as it is
+    return (Hole.of(name, spec),)
+
+
+def _is_hole(message: Message) -> bool:
+    return len(message.parts) == 1 and isinstance(message.parts[0], Hole)
