@@ -165,3 +165,27 @@ def test_all_hole_template_is_found_by_its_frame_not_its_text(make_repo, store):
     panic = "thread 'main' panicked at src/lib.rs:2:5:\nanything at all\n"
     (found,) = index.explain(panic)
     assert found.record.lineNumber == 2 and found.approximate
+
+
+def test_index_snapshot_is_reused_and_refreshed_after_writes(make_repo, store, monkeypatch):
+    import errdex.lookup.index as index_module
+
+    import_dataset(store, SEED_RECORD)
+    first = errdex.open_index(store)
+    assert store.load_snapshot(store.generation(), index_module.SNAPSHOT_FORMAT)
+
+    def no_rebuild(_store):
+        raise AssertionError("the saved index should have been used")
+
+    monkeypatch.setattr(index_module, "_build_tables", no_rebuild)
+    second = errdex.open_index(store)
+    assert len(second) == len(first) == 1
+    assert second.explain("deform_conv2d_backward: unsupported dtype I8")
+    monkeypatch.undo()
+    repo = make_repo()
+    repo.write("m.py", "raise ValueError('brand new message here')\n")
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    third = errdex.open_index(store)
+    assert len(third) == 2
+    assert third.explain("brand new message here")

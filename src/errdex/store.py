@@ -23,7 +23,7 @@ from errdex.errors import RecordNotFoundError, StoreError
 from errdex.lookup.patterns import prefilter_words, shape_of
 from errdex.record import Record, RecordExtras, content_hash, now_iso, record_json
 
-STORE_FORMAT_VERSION = 2
+STORE_FORMAT_VERSION = 3
 
 # Each migration takes the database from version N to N+1; never edit a released one.
 MIGRATIONS: list[str] = [
@@ -85,6 +85,16 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER records_fts_delete AFTER DELETE ON records BEGIN
         DELETE FROM records_fts WHERE rowid = old.rowid;
     END;
+    """,
+    # 3: a saved copy of the lookup index, valid while the store's generation is unchanged.
+    """
+    CREATE TABLE index_snapshot (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        generation INTEGER NOT NULL,
+        format INTEGER NOT NULL,
+        data BLOB NOT NULL
+    );
+    INSERT OR IGNORE INTO errdex_meta VALUES ('generation', '0');
     """,
 ]
 
@@ -256,6 +266,37 @@ class Store:
             raise
         self.conn.execute("COMMIT")
 
+    def _bump_generation(self) -> None:
+        """Mark the records changed: saved index snapshots are stale from now on."""
+        self.conn.execute(
+            "INSERT INTO errdex_meta VALUES ('generation', '1') ON CONFLICT (key) "
+            "DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
+
+    def generation(self) -> int:
+        row = self.conn.execute("SELECT value FROM errdex_meta WHERE key = 'generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def load_snapshot(self, generation: int, format_version: int) -> bytes | None:
+        row = self.conn.execute(
+            "SELECT data FROM index_snapshot WHERE id = 1 AND generation = ? AND format = ?",
+            (generation, format_version),
+        ).fetchone()
+        return bytes(row[0]) if row else None
+
+    def save_snapshot(self, generation: int, format_version: int, data: bytes) -> None:
+        """Keep a built index for the next reader; skipped when the store changed meanwhile."""
+        try:
+            with self.transaction():
+                if self.generation() != generation:
+                    return
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO index_snapshot VALUES (1, ?, ?, ?)",
+                    (generation, format_version, data),
+                )
+        except sqlite3.OperationalError:  # a read-only or busy database: the index still works
+            return
+
     # --- writing --------------------------------------------------------------------
 
     def replace_repo(
@@ -264,6 +305,7 @@ class Store:
     ) -> None:
         """Swap in a repository's records (with content hashes) from a fresh mine, atomically."""
         with self.transaction() as conn:
+            self._bump_generation()
             conn.execute("DELETE FROM records WHERE repo = ?", (repo,))
             self._insert(records)
             self._drop_unused_patterns()
@@ -275,6 +317,7 @@ class Store:
     def upsert(self, records: Iterable[tuple[Record, RecordExtras | None]]) -> int:
         """Add or replace records by id (import), in one transaction."""
         with self.transaction() as conn:
+            self._bump_generation()
             rows = list(records)
             conn.executemany(
                 "DELETE FROM records WHERE id = ?", [(record.id,) for record, _ in rows]
@@ -392,6 +435,22 @@ class Store:
         """(pid, pattern, prefilter words, literal length) of every distinct pattern."""
         yield from self.conn.execute("SELECT pid, pattern, words, literal_length FROM patterns")
 
+    def pattern_words(self) -> Iterator[tuple[int, str]]:
+        """(pid, prefilter words) of every distinct pattern: what the index is built from."""
+        yield from self.conn.execute("SELECT pid, words FROM patterns")
+
+    def pattern_details(self, pattern_ids: list[int]) -> dict[int, tuple[str, int]]:
+        """pid → (pattern, literal length) for the given patterns."""
+        found: dict[int, tuple[str, int]] = {}
+        for start in range(0, len(pattern_ids), 500):
+            chunk = pattern_ids[start : start + 500]
+            for pid, pattern, literal in self.conn.execute(
+                "SELECT pid, pattern, literal_length FROM patterns "
+                f"WHERE pid IN ({','.join('?' * len(chunk))})", chunk,
+            ):
+                found[pid] = (pattern, literal)
+        return found
+
     def candidate_rows(self, pattern_ids: list[int], repo: str | None = None) -> list[CandidateRow]:
         """The records that raise any of these patterns (optionally of one repo)."""
         rows: list[CandidateRow] = []
@@ -457,6 +516,7 @@ def _row(record: Record, extras: RecordExtras | None, digest: str) -> tuple[obje
 
 
 def _stored(record_text: str, extras_text: str | None) -> StoredRecord:
-    record = Record.model_validate_json(record_text)
+    # Validated when written; reading back trusts it (validation would dominate lookups).
+    record = Record.model_construct(**json.loads(record_text))
     extras = RecordExtras.model_validate_json(extras_text) if extras_text else RecordExtras()
     return StoredRecord(record, extras)

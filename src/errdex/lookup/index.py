@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import marshal
 import re
 import sys
 from collections import defaultdict
@@ -35,6 +36,9 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 FRAME_LINE_TOLERANCE = 5
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 64
+_DETAILS_CACHE = 200_000
+# Bump when the saved index layout changes; older snapshots are then rebuilt.
+SNAPSHOT_FORMAT = 1
 
 
 @dataclass
@@ -75,26 +79,37 @@ def _compiled(pattern: str) -> re.Pattern[str] | None:
 
 
 class Index:
-    """A lookup index over every distinct pattern of a store."""
+    """A lookup index over every distinct pattern of a store.
+
+    The word table is built once per store generation and saved in the store
+    (``index_snapshot``), so opening an index is one read, not a pass over every
+    pattern. Pattern texts are read on demand, only for candidates.
+    """
 
     def __init__(self, store: Store):
         self.store = store
-        self._by_key: dict[str, list[int]] = defaultdict(list)
-        self._pattern: dict[int, str] = {}
-        self._rest: dict[int, tuple[str, ...]] = {}
-        self._literal_length: dict[int, int] = {}
-        intern = sys.intern
-        for pid, pattern, words, literal_length in store.pattern_rows():
-            self._pattern[pid] = pattern
-            self._literal_length[pid] = literal_length
-            if words:
-                key, *rest = words.split(" ")
-                self._by_key[intern(key)].append(pid)
-                if rest:
-                    self._rest[pid] = tuple(intern(w) for w in rest)
+        generation = store.generation()
+        saved = store.load_snapshot(generation, SNAPSHOT_FORMAT)
+        if saved is not None:
+            self._by_key, self._rest, self._size = marshal.loads(saved)
+        else:
+            self._by_key, self._rest, self._size = _build_tables(store)
+            store.save_snapshot(
+                generation, SNAPSHOT_FORMAT, marshal.dumps((self._by_key, self._rest, self._size))
+            )
+        self._details: dict[int, tuple[str, int]] = {}
 
     def __len__(self) -> int:
-        return len(self._pattern)
+        return self._size
+
+    def _pattern_details(self, pids: list[int]) -> dict[int, tuple[str, int]]:
+        """(pattern, literal length) of candidate patterns, cached."""
+        missing = [pid for pid in pids if pid not in self._details]
+        if missing:
+            if len(self._details) > _DETAILS_CACHE:
+                self._details.clear()
+            self._details.update(self.store.pattern_details(missing))
+        return {pid: self._details[pid] for pid in pids if pid in self._details}
 
     # --- public ---------------------------------------------------------------------
 
@@ -138,8 +153,9 @@ class Index:
         """Records whose pattern fullmatches the message (or, failing that, a wrapped segment)."""
         for message in _variants(event):
             verified: dict[int, tuple[str | None, ...]] = {}
-            for pid in self.candidates(message):
-                groups = verify(self._pattern[pid], message)
+            details = self._pattern_details(self.candidates(message))
+            for pid, (pattern, _) in details.items():
+                groups = verify(pattern, message)
                 if groups is not None:
                     verified[pid] = groups
             if not verified:
@@ -151,7 +167,7 @@ class Index:
                 if message != event.message:
                     reasons[0] += f" of the wrapped part {message!r}"
                 score = 1.0 + _class_signal(event.error_class, row.error_class, reasons)
-                literal = self._literal_length.get(row.pattern_id, 0)
+                literal = details[row.pattern_id][1]
                 score += 0.2 * min(1.0, literal / max(1, len(message)))
                 scored[row.id] = _Scored(row, score, reasons, groups)
             if scored:
@@ -164,26 +180,24 @@ class Index:
         """Templates reworded since the user's version: same key word, similar literal text."""
         message = event.message
         words = set(_WORD.findall(message))
-        ratios: dict[int, float] = {}
-        examined = 0
+        close: list[int] = []
         for word in sorted(words, key=len, reverse=True):
             for pid in self._by_key.get(word, ()):
                 rest = self._rest.get(pid, ())
                 # Most of the template's words must still be there: one shared word is chance.
-                if not rest or 2 * (1 + sum(w in words for w in rest)) < 1 + len(rest):
-                    continue
-                examined += 1
-                matcher = difflib.SequenceMatcher(None, _literal_text(self._pattern[pid]),
-                                                  message, autojunk=False)
-                if matcher.quick_ratio() < APPROXIMATE_MIN_RATIO:
-                    continue
-                ratio = matcher.ratio()
-                if ratio >= APPROXIMATE_MIN_RATIO:
-                    ratios[pid] = ratio
-                if examined >= _MAX_FUZZY_CANDIDATES:
-                    break
-            if examined >= _MAX_FUZZY_CANDIDATES:
+                if rest and 2 * (1 + sum(w in words for w in rest)) >= 1 + len(rest):
+                    close.append(pid)
+            if len(close) >= _MAX_FUZZY_CANDIDATES:
                 break
+        ratios: dict[int, float] = {}
+        for pid, (pattern, _) in self._pattern_details(close[:_MAX_FUZZY_CANDIDATES]).items():
+            matcher = difflib.SequenceMatcher(None, _literal_text(pattern), message,
+                                              autojunk=False)
+            if matcher.quick_ratio() < APPROXIMATE_MIN_RATIO:
+                continue
+            ratio = matcher.ratio()
+            if ratio >= APPROXIMATE_MIN_RATIO:
+                ratios[pid] = ratio
         scored: dict[str, _Scored] = {}
         if not ratios:
             return scored
@@ -253,6 +267,23 @@ def verify(pattern: str, message: str) -> tuple[str | None, ...] | None:
 @lru_cache(maxsize=4096)
 def _literal_text(pattern: str) -> str:
     return " ".join(f for f in shape_of(pattern).fragments if f)
+
+
+def _build_tables(store: Store) -> tuple[dict[str, list[int]], dict[int, tuple[str, ...]], int]:
+    """key word → pattern ids, and each pattern's other required words."""
+    by_key: dict[str, list[int]] = {}
+    rest_words: dict[int, tuple[str, ...]] = {}
+    intern = sys.intern
+    size = 0
+    for pid, words in store.pattern_words():
+        size += 1
+        if not words:
+            continue
+        key, *rest = words.split(" ")
+        by_key.setdefault(intern(key), []).append(pid)
+        if rest:
+            rest_words[pid] = tuple(intern(w) for w in rest)
+    return by_key, rest_words, size
 
 
 def _variants(event: ErrorEvent) -> list[str]:
