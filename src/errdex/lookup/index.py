@@ -21,7 +21,7 @@ import json
 import marshal
 import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -35,10 +35,10 @@ from errdex.template import compile_pattern
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 FRAME_LINE_TOLERANCE = 5
 APPROXIMATE_MIN_RATIO = 0.6
-_MAX_FUZZY_CANDIDATES = 64
+_MAX_FUZZY_CANDIDATES = 16
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 4
 
 
 @dataclass
@@ -138,14 +138,35 @@ class Index:
 
     def candidates(self, message: str) -> list[int]:
         """Pattern ids whose required words all appear as words of ``message``."""
+        return self._probe(message)[0]
+
+    def _probe(self, message: str) -> tuple[list[int], list[int]]:
+        """(all required words present, most of them present) pattern ids for a message.
+
+        The second list is best first (share of words present) and at most
+        ``_MAX_FUZZY_CANDIDATES`` long: only those are compared letter by letter.
+        """
         words = set(_WORD.findall(message))
-        found = []
+        full: list[int] = []
+        close: list[tuple[float, int]] = []
+        rest_of = self._rest
         for word in words:
             for pid in self._by_key.get(word, ()):
-                rest = self._rest.get(pid)
-                if rest is None or all(w in words for w in rest):
-                    found.append(pid)
-        return found
+                rest = rest_of.get(pid)
+                if rest is None:
+                    full.append(pid)
+                    continue
+                present = 0
+                for other in rest:
+                    if other in words:
+                        present += 1
+                if present == len(rest):
+                    full.append(pid)
+                # Most of the template's words must still be there: one shared word is chance.
+                elif 2 * (1 + present) >= 1 + len(rest):
+                    close.append(((1 + present) / (1 + len(rest)), pid))
+        close.sort(reverse=True)
+        return full, [pid for _, pid in close[:_MAX_FUZZY_CANDIDATES]]
 
     # --- full matches ---------------------------------------------------------------
 
@@ -179,20 +200,14 @@ class Index:
     def _approximate_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
         """Templates reworded since the user's version: same key word, similar literal text."""
         message = event.message
-        words = set(_WORD.findall(message))
-        close: list[int] = []
-        for word in sorted(words, key=len, reverse=True):
-            for pid in self._by_key.get(word, ()):
-                rest = self._rest.get(pid, ())
-                # Most of the template's words must still be there: one shared word is chance.
-                if rest and 2 * (1 + sum(w in words for w in rest)) >= 1 + len(rest):
-                    close.append(pid)
-            if len(close) >= _MAX_FUZZY_CANDIDATES:
-                break
+        close = self._probe(message)[1]
         ratios: dict[int, float] = {}
-        for pid, (pattern, _) in self._pattern_details(close[:_MAX_FUZZY_CANDIDATES]).items():
-            matcher = difflib.SequenceMatcher(None, _literal_text(pattern), message,
-                                              autojunk=False)
+        matcher = difflib.SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(message)  # indexed once, compared with every candidate
+        for pid, (pattern, _) in self._pattern_details(close).items():
+            matcher.set_seq1(_literal_text(pattern))
+            if matcher.real_quick_ratio() < APPROXIMATE_MIN_RATIO:
+                continue
             if matcher.quick_ratio() < APPROXIMATE_MIN_RATIO:
                 continue
             ratio = matcher.ratio()
@@ -269,21 +284,28 @@ def _literal_text(pattern: str) -> str:
     return " ".join(f for f in shape_of(pattern).fragments if f)
 
 
-def _build_tables(store: Store) -> tuple[dict[str, list[int]], dict[int, tuple[str, ...]], int]:
-    """key word → pattern ids, and each pattern's other required words."""
+def _build_tables(
+    store: Store,
+) -> tuple[dict[str, list[int]], dict[int, tuple[str, ...]], int]:
+    """key word → pattern ids, and each pattern's other required words.
+
+    A pattern is filed under its rarest word across the whole store, which keeps
+    every bucket small: a query then touches few patterns per word of its message.
+    """
+    intern = sys.intern
+    rows = [(pid, [intern(w) for w in words.split(" ")] if words else [])
+            for pid, words in store.pattern_words()]
+    frequency = Counter(word for _, words in rows for word in words)
     by_key: dict[str, list[int]] = {}
     rest_words: dict[int, tuple[str, ...]] = {}
-    intern = sys.intern
-    size = 0
-    for pid, words in store.pattern_words():
-        size += 1
+    for pid, words in rows:
         if not words:
             continue
-        key, *rest = words.split(" ")
-        by_key.setdefault(intern(key), []).append(pid)
-        if rest:
-            rest_words[pid] = tuple(intern(w) for w in rest)
-    return by_key, rest_words, size
+        key = min(words, key=lambda w: (frequency[w], -len(w)))
+        by_key.setdefault(key, []).append(pid)
+        if len(words) > 1:
+            rest_words[pid] = tuple(w for w in words if w is not key)
+    return by_key, rest_words, len(rows)
 
 
 def _variants(event: ErrorEvent) -> list[str]:
