@@ -30,7 +30,7 @@ from errdex.lookup.parse import (
 )
 def test_bare_message_with_colon_is_not_a_class(text: str) -> None:
     event = main_event(f"  {text}\n")
-    assert event == ErrorEvent(text, None, "message", (), text)
+    assert event == ErrorEvent(text, None, "message", (), text, line=1)
 
 
 def test_bare_multiline_message_is_the_whole_stripped_text() -> None:
@@ -266,17 +266,36 @@ FAILED test_a.py::test_chain - RuntimeError: wrapped
 
 def test_pytest_e_lines() -> None:
     events = parse_events(PYTEST)
-    assert [(e.error_class, e.message, e.frames) for e in events] == [
-        ("ValueError", "bad value: 'x'\nexpected a number", (Frame("test_a.py", 2),)),
-        ("AssertionError", "assert 1 == 2\n +  where 1 = len([0])", (Frame("test_a.py", 8),)),
-        ("KeyError", "'k'", (Frame("test_a.py", 12),)),
-        ("RuntimeError", "wrapped", (Frame("test_a.py", 14),)),
+    assert [(e.error_class, e.message, e.frames, e.line) for e in events] == [
+        (
+            "ValueError",
+            "bad value: 'x'\nexpected a number",
+            (Frame("test_a.py", 2), Frame("test_a.py", 5)),  # the raise, then the test's call
+            7,
+        ),
+        (
+            "AssertionError",
+            "assert 1 == 2\n +  where 1 = len([0])",
+            (Frame("test_a.py", 8),),
+            22,
+        ),
+        ("KeyError", "'k'", (Frame("test_a.py", 12),), 31),
+        ("RuntimeError", "wrapped", (Frame("test_a.py", 14),), 42),
+        # the short test summary restates them, naming the test
+        ("ValueError", "bad value: 'x'", (Frame("test_a.py", None, "test_parse"),), 46),
+        ("AssertionError", "assert 1 == 2", (Frame("test_a.py", None, "test_assert"),), 47),
+        ("RuntimeError", "wrapped", (Frame("test_a.py", None, "test_chain"),), 48),
     ]
     assert {e.kind for e in events} == {"python"}
-    assert events[0].text == (
+    assert events[0].text.startswith("test_a.py:5:\n_ _ _")
+    assert events[0].text.endswith(
         "E       ValueError: bad value: 'x'\nE       expected a number\n\ntest_a.py:2: ValueError"
     )
-    assert main_event(PYTEST) == events[-1]
+    assert events[1].text == (
+        "E       assert 1 == 2\nE        +  where 1 = len([0])\n\ntest_a.py:8: AssertionError"
+    )
+    # The summary line repeats the last failure without its line: the E block wins.
+    assert main_event(PYTEST) == events[3]
 
 
 def test_pytest_e_lines_with_location_and_assert_rewrite() -> None:
@@ -303,7 +322,12 @@ def test_rust_panic_current_format() -> None:
     )
     event = main_event(text)
     assert event == ErrorEvent(
-        "missing field `port`", None, "rust-panic", (Frame("src/config.rs", 12),), text.rstrip()
+        "missing field `port`",
+        None,
+        "rust-panic",
+        (Frame("src/config.rs", 12),),
+        text.rstrip(),
+        line=1,
     )
 
 
