@@ -154,9 +154,13 @@ def _scan(lines: Lines, *, nested: bool = False) -> list[ErrorEvent]:
     """Every event in ``lines``: each line tried once, or skipped by the event owning it."""
     recognizers = [r for r in _RECOGNIZERS if not (nested and r in _STRUCTURED_LOGS)]
     events: list[ErrorEvent] = []
+    final = len(lines) - 1
+    while final > 0 and not lines[final].strip():
+        final -= 1
     i = 0
     while i < len(lines):
-        found = _recognize(recognizers, lines, i) if _may_start_event(lines[i]) else None
+        last = i == final
+        found = _recognize(recognizers, lines, i) if _may_start_event(lines[i], last) else None
         if found is None:
             i += 1
             continue
@@ -175,7 +179,15 @@ def _recognize(recognizers: list[Recognizer], lines: Lines, i: int) -> Found | N
     return None
 
 
-def _may_start_event(line: str) -> bool:
+# Words of an error level or an error message (lowercase; substring tests beat a regex).
+_ERRORISH = (
+    "error", "err=", "err:", "exception", "panic", "fatal", "crit", "traceback", "fail",
+    "uncaught", "warn", "severe", "alert", "emerg", "assert", "abort", "denied", "refused",
+    "no such", "not found", "invalid", "cannot", "can't", "unable", "timed out", "timeout",
+)
+
+
+def _may_start_event(line: str, last: bool = False) -> bool:
     """A cheap filter before the recognizers, for pastes of many short lines.
 
     True for every line a recognizer could take: a traceback header, a panic,
@@ -186,6 +198,12 @@ def _may_start_event(line: str) -> bool:
         return True
     if not line or line[0].isspace():
         return False
+    if (line[0].isdigit() or line[0] in "{[") and not last:
+        # A timestamped, bracketed or JSON log line starts an event only at an error
+        # level or with an error's words: the bulk of a log is skipped at one search.
+        # (The last line of a paste is always read: it is what the user copied.)
+        lowered = line.lower()
+        return any(word in lowered for word in _ERRORISH)
     return (
         line[0] in logs.LOG_LINE_STARTS
         or ":" in line
