@@ -24,7 +24,8 @@ demo: $(INSTALLED)
 	$(BIN)/errdex --db $(DEMO)/errdex.sqlite explain - < examples/inventory/ERROR.txt
 
 test: $(INSTALLED) lint
-	$(BIN)/pytest -q
+	bash scripts/install-browser.sh
+	$(BIN)/pytest -q -n 2
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check src tests scripts benchmarks

@@ -339,5 +339,41 @@ def export(
         click.echo(f"exported {count} record(s) to {target}", err=True)
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Interface to listen on (127.0.0.1: this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.pass_obj
+@_handle_errors
+def serve(settings: _Settings, host: str, port: int) -> None:
+    """Serve the web pages and the JSON API (needs the 'web' extra)."""
+    try:
+        import uvicorn
+
+        from errdex.web.app import create_app
+    except ImportError as exc:
+        raise UsageError(f"the web server needs the 'web' extra ({exc.name} is missing): "
+                         "pip install 'errdex[web]'") from exc
+    with settings.store() as store:  # open (and migrate) once, so a bad --db fails here
+        db_path = store.path
+    click.echo(f"errdex: serving {db_path} on http://{host}:{port}/", err=True)
+    uvicorn.run(create_app(db_path), host=host, port=port, log_level="warning")
+
+
+@main.command("mcp")
+@click.pass_obj
+@_handle_errors
+def mcp_command(settings: _Settings) -> None:
+    """Serve the index to coding agents over MCP on stdio (needs the 'web' extra)."""
+    try:
+        from errdex.mcp import run_mcp
+    except ImportError as exc:
+        raise UsageError(f"the MCP server needs the 'web' extra ({exc.name} is missing): "
+                         "pip install 'errdex[web]'") from exc
+    with settings.store() as store:
+        db_path = store.path
+    run_mcp(db_path)
+
+
 if __name__ == "__main__":
     main()
