@@ -190,6 +190,13 @@ class Template:
         return Template(self.written, self.message, prefix, suffix)
 
 
+def chomp(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """A printed line ends before its newline: drop one trailing ``\\n``."""
+    if parts and isinstance(parts[-1], Literal) and parts[-1].text.endswith("\n"):
+        return merge_literals([*parts[:-1], Literal(parts[-1].text[:-1])])
+    return parts
+
+
 def literal_template(text: str) -> Template:
     """A template with no holes."""
     return Template(text, merge_literals([Literal(text)]))

@@ -8,26 +8,16 @@ Kept apart from ``php.py`` so that each module stays one job.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tree_sitter import Node
 
 from errdex.languages.base import text
+from errdex.languages.message import Message as Message
 from errdex.template import Hole, Literal, Part, merge_literals
 
 _ESCAPES = {
     "n": "\n", "t": "\t", "r": "\r", "v": "\v", "e": "\x1b", "f": "\f",
     "\\": "\\", "$": "$", '"': '"',
 }
-
-
-@dataclass(frozen=True)
-class Message:
-    """A message read from source; ``literal`` is set when it is one plain string."""
-
-    written: str
-    parts: tuple[Part, ...]
-    literal: str | None = None
 
 
 def plain(node: Node) -> Message:

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from errdex.languages.base import ancestors, text
+from errdex.languages.message import Message as Message
+from errdex.languages.message import joined as joined
 from errdex.template import Hole, Literal, Part, escape, merge_literals
 
 SCOPES = frozenset({
@@ -47,20 +49,6 @@ _FORMAT_HOLES: dict[str, tuple[str, str]] = {  # conversion → (kind, regex) of
 _SIMPLE_ESCAPES = {
     "n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0",
 }
-
-
-@dataclass(frozen=True)
-class Message:
-    """A message: as written, as printed, and its value when it is one constant."""
-
-    written: str
-    parts: tuple[Part, ...]
-    literal: str | None = None
-
-    def has_text(self) -> bool:
-        """Whether some literal text says what the message is (a lone ``${x}`` does not)."""
-        return any(isinstance(p, Literal) and any(c.isalnum() for c in p.text)
-                   for p in self.parts)
 
 
 Env = Mapping[str, Message]  # parameter name → what the caller passed (Error subclass constructors)
@@ -97,20 +85,6 @@ def _choices(node: Node | None) -> list[str] | None:
         return [c for side in sides for c in side or ()]
     value = string_value(node)
     return [value] if value is not None else None
-
-
-def joined(messages: list[Message | None]) -> Message | None:
-    """Messages printed one after another."""
-    if not messages or any(m is None for m in messages):
-        return None
-    present = [m for m in messages if m is not None]
-    literals = [m.literal for m in present]
-    return Message(
-        "".join(m.written for m in present),
-        merge_literals([p for m in present for p in m.parts]),
-        "".join(lit or "" for lit in literals) if all(lit is not None for lit in literals)
-        else None,
-    )
 
 
 @dataclass

@@ -17,52 +17,14 @@ from tree_sitter import Node
 
 from errdex.formats import parse_slf4j
 from errdex.languages.base import ancestors, text
-from errdex.template import Hole, Literal, Part, Template, merge_literals
-
-
-@dataclass(frozen=True)
-class Message:
-    """A message read from source: as written, as printed, and its text when it is one literal.
-
-    ``literal`` is set only when the message is one known string, because only
-    then can it serve as the format string of ``String.format`` or a logger.
-    """
-
-    written: str
-    parts: tuple[Part, ...]
-    literal: str | None = None
-
-    def template(self) -> Template:
-        return Template(self.written, strip_trailing_newline(self.parts))
+from errdex.languages.message import Message as Message
+from errdex.languages.message import joined as joined
+from errdex.languages.message import operand_hole as operand_hole
+from errdex.template import Hole, Literal, Part, merge_literals
 
 
 def literal_message(value: str) -> Message:
     return Message(value, merge_literals([Literal(value)]), value)
-
-
-def joined(messages: Sequence[Message | None]) -> Message | None:
-    """Messages printed one after another (``a + b``); None when any is unknown."""
-    if not messages or any(m is None for m in messages):
-        return None
-    present = [m for m in messages if m is not None]
-    literals = [m.literal for m in present]
-    return Message(
-        "".join(m.written for m in present),
-        merge_literals([p for m in present for p in m.parts]),
-        "".join(x for x in literals if x is not None) if None not in literals else None,
-    )
-
-
-def operand_hole(name: str) -> Message:
-    """A non-literal operand of a concatenation, written ``{name}`` as the Python module does."""
-    return Message("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
-
-
-def strip_trailing_newline(parts: tuple[Part, ...]) -> tuple[Part, ...]:
-    """A printed message loses its trailing newline (``println``, a final ``%n``)."""
-    if parts and isinstance(parts[-1], Literal) and parts[-1].text.endswith("\n"):
-        return merge_literals([*parts[:-1], Literal(parts[-1].text[:-1])])
-    return parts
 
 
 # --- Java string literals -------------------------------------------------------------

@@ -60,8 +60,9 @@ from errdex.languages.base import (
     parse,
     text,
 )
+from errdex.languages.message import joined
 from errdex.record import ErrorType, Severity
-from errdex.template import Hole, Literal, Part, Template, merge_literals
+from errdex.template import Hole, Literal, Part, Template, chomp, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("php.scm")
 _MAX_DEPTH = 12
@@ -232,20 +233,13 @@ def _make(
     node: Node, message: Message, error_type: ErrorType, error_class: str | None = None,
     severity: Severity = "error", http_status: int | None = None,
 ) -> Site | None:
-    parts = _chomp(message.parts)
+    parts = chomp(message.parts)
     if not parts:
         return None
     return Site(
         Template(message.written, parts), error_type, line_of(node), error_class,
         http_status=http_status, severity=severity, symbol=_symbol(node),
     )
-
-
-def _chomp(parts: tuple[Part, ...]) -> tuple[Part, ...]:
-    """A printed line ends before its newline: drop one trailing ``\\n``."""
-    if parts and isinstance(parts[-1], Literal) and parts[-1].text.endswith("\n"):
-        return merge_literals([*parts[:-1], Literal(parts[-1].text[:-1])])
-    return parts
 
 
 def _placeholders(message: Message, context: dict[str, str]) -> Message:
@@ -363,18 +357,6 @@ def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
     return None
 
 
-def _joined(messages: list[Message | None]) -> Message | None:
-    if not messages or any(m is None for m in messages):
-        return None
-    present = [m for m in messages if m is not None]
-    literals = [m.literal for m in present]
-    return Message(
-        "".join(m.written for m in present),
-        merge_literals([p for m in present for p in m.parts]),
-        "".join(lit or "" for lit in literals) if None not in literals else None,
-    )
-
-
 def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
     """``"a " . $x . " b"``: literal operands as text, the others as holes named after them."""
     if text(node.child_by_field_name("operator")) != ".":
@@ -383,7 +365,7 @@ def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
     read = [_read(op, file, depth + 1) for op in operands]
     if all(m is None for m in read):
         return None
-    return _joined([
+    return joined([
         m if m is not None else _hole(text(op)) for op, m in zip(operands, read, strict=True)
     ])
 
@@ -433,7 +415,7 @@ def _variable(node: Node, file: _File, depth: int) -> Message | None:
     value = _read(assignment.child_by_field_name("right"), file, depth + 1)
     if assignment.type == "augmented_assignment_expression":
         left = assignment.child_by_field_name("left")
-        return _joined([_variable(left, file, depth + 1) if left else None, value])
+        return joined([_variable(left, file, depth + 1) if left else None, value])
     return value
 
 

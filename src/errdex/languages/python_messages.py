@@ -22,6 +22,8 @@ from tree_sitter import Node
 
 from errdex.formats import brace_hole, parse_brace_format, parse_percent_format
 from errdex.languages.base import ancestors, text
+from errdex.languages.message import Message as Message
+from errdex.languages.message import joined as joined
 from errdex.template import Hole, Literal, Part, merge_literals
 
 MESSAGE_KEYWORDS = ("message", "msg", "detail", "description")
@@ -33,19 +35,6 @@ _GETTEXT = frozenset({
     "lazy_gettext", "N_",
 })
 _GETTEXT_CONTEXT = frozenset({"pgettext", "pgettext_lazy"})
-
-
-@dataclass(frozen=True)
-class Message:
-    """A message read from source: as written, as printed, and its text when it is a plain literal.
-
-    ``literal`` is set only for messages that are one decoded string, because only
-    those can serve as the format string of ``%``, ``.format`` or logging's lazy args.
-    """
-
-    written: str
-    parts: tuple[Part, ...]
-    literal: str | None = None
 
 
 @dataclass
@@ -166,23 +155,6 @@ def read(node: Node | None, file: FileFacts, depth: int = 0) -> Message | None:
     if kind == "attribute":
         return _class_attribute(node, file, depth)
     return None
-
-
-def joined(messages: list[Message | None]) -> Message | None:
-    """Messages printed one after another (implicit concatenation, ``+``, ``+=``)."""
-    if not messages or any(m is None for m in messages):
-        return None
-    present = [m for m in messages if m is not None]
-    literals = [m.literal for m in present]
-    literal = "".join(lit for lit in literals if lit is not None)
-    return Message(
-        "".join(m.written for m in present),
-        merge_literals([p for m in present for p in m.parts]),
-        literal if all(lit is not None for lit in literals) else None,
-    )
-
-
-
 
 
 def _binary(node: Node, file: FileFacts, depth: int) -> Message | None:

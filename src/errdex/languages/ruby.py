@@ -59,8 +59,9 @@ from errdex.languages.base import (
     parse,
     text,
 )
+from errdex.languages.message import Message, joined
 from errdex.record import ErrorType, Severity
-from errdex.template import Hole, Literal, Part, Template, merge_literals
+from errdex.template import Hole, Literal, Part, Template, chomp, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("ruby.scm")
 _MAX_DEPTH = 12  # variables that refer to variables; stops cycles
@@ -74,15 +75,6 @@ _SIMPLE_ESCAPES = {
     "f": "\f", "v": "\v", "0": "\0",
 }
 _NAMED_FORMAT = re.compile(r"%%|%<(\w+)>|%\{(\w+)\}")
-
-
-@dataclass(frozen=True)
-class _Message:
-    """A message read from source; ``literal`` is set when it is one plain string."""
-
-    written: str
-    parts: tuple[Part, ...]
-    literal: str | None = None
 
 
 @dataclass
@@ -200,9 +192,9 @@ def _warn_site(node: Node, file: _File) -> Site | None:
     if any(m is None for m in read):
         return None
     lines = [m for m in read if m is not None]
-    newline = _Message("\n", (Literal("\n"),), "\n")
-    joined = [piece for m in lines for piece in (newline, m)][1:]
-    message = _joined(joined)
+    newline = Message("\n", (Literal("\n"),), "\n")
+    pieces = [piece for m in lines for piece in (newline, m)][1:]
+    message = joined(pieces)
     if message is None:
         return None
     prefix: tuple[Part, ...] = ()
@@ -220,10 +212,10 @@ def _abort_site(node: Node, file: _File) -> Site | None:
 
 
 def _make(
-    node: Node, message: _Message, error_type: ErrorType, error_class: str | None = None,
+    node: Node, message: Message, error_type: ErrorType, error_class: str | None = None,
     severity: Severity = "error", prefix: tuple[Part, ...] = (),
 ) -> Site | None:
-    parts = _chomp(message.parts)
+    parts = chomp(message.parts)
     if not parts:
         return None
     template = Template(message.written, parts).with_wrapper(prefix=prefix)
@@ -231,16 +223,6 @@ def _make(
         template, error_type, line_of(node), error_class, severity=severity,
         symbol=_symbol(node),
     )
-
-
-def _chomp(parts: tuple[Part, ...]) -> tuple[Part, ...]:
-    """A printed line ends before its newline: drop one trailing ``\\n``."""
-    if parts and isinstance(parts[-1], Literal) and parts[-1].text.endswith("\n"):
-        return merge_literals([*parts[:-1], Literal(parts[-1].text[:-1])])
-    return parts
-
-
-# --- arguments and names ---------------------------------------------------------------
 
 
 def _arguments(args: Node | None) -> tuple[list[Node], dict[str, Node]]:
@@ -298,7 +280,7 @@ def _symbol(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: _File, depth: int = 0) -> _Message | None:
+def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
@@ -308,7 +290,7 @@ def _read(node: Node | None, file: _File, depth: int = 0) -> _Message | None:
     if kind == "string":
         return _string(node)
     if kind == "chained_string":
-        return _joined([_string(part) for part in node.named_children])
+        return joined([_string(part) for part in node.named_children])
     if kind == "binary":
         return _binary(node, file, depth)
     if kind == "call":
@@ -318,20 +300,7 @@ def _read(node: Node | None, file: _File, depth: int = 0) -> _Message | None:
     return None
 
 
-def _joined(messages: list[_Message | None]) -> _Message | None:
-    """Messages printed one after another."""
-    if not messages or any(m is None for m in messages):
-        return None
-    present = [m for m in messages if m is not None]
-    literals = [m.literal for m in present]
-    return _Message(
-        "".join(m.written for m in present),
-        merge_literals([p for m in present for p in m.parts]),
-        "".join(lit or "" for lit in literals) if None not in literals else None,
-    )
-
-
-def _binary(node: Node, file: _File, depth: int) -> _Message | None:
+def _binary(node: Node, file: _File, depth: int) -> Message | None:
     operator = text(node.child_by_field_name("operator"))
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if operator == "%":
@@ -352,7 +321,7 @@ def _binary(node: Node, file: _File, depth: int) -> _Message | None:
     if all(m is None for m in read):
         return None  # no text known: a + b may well be arithmetic
     pieces = zip(operands, read, strict=True)
-    return _joined([m if m is not None else _hole(text(op)) for op, m in pieces])
+    return joined([m if m is not None else _hole(text(op)) for op, m in pieces])
 
 
 def _plus_operands(node: Node) -> list[Node]:
@@ -362,13 +331,13 @@ def _plus_operands(node: Node) -> list[Node]:
     return [node]
 
 
-def _hole(expression: str) -> _Message:
+def _hole(expression: str) -> Message:
     """A value printed with ``to_s``; ``x.to_s`` is named ``x``."""
     name = expression.removesuffix(".to_s") if expression.endswith(".to_s") else expression
-    return _Message("#{" + name + "}", (Hole.of(name, "#{" + name + "}"),))
+    return Message("#{" + name + "}", (Hole.of(name, "#{" + name + "}"),))
 
 
-def _format_call(node: Node, file: _File, depth: int) -> _Message | None:
+def _format_call(node: Node, file: _File, depth: int) -> Message | None:
     """``format("…%s", x)`` / ``sprintf`` / ``Kernel.format``."""
     receiver = node.child_by_field_name("receiver")
     if text(node.child_by_field_name("method")) not in _FORMAT_FUNCTIONS:
@@ -382,13 +351,13 @@ def _format_call(node: Node, file: _File, depth: int) -> _Message | None:
     return _format(fmt.literal, positional[1:], keywords)
 
 
-def _format(fmt: str, args: list[Node], keywords: dict[str, Node]) -> _Message:
+def _format(fmt: str, args: list[Node], keywords: dict[str, Node]) -> Message:
     """Ruby ``format``: C conversions, or ``%<name>d`` / ``%{name}`` from a hash."""
     if any(m.group(0) != "%%" for m in _NAMED_FORMAT.finditer(fmt)):
         python_style = _NAMED_FORMAT.sub(_to_python_key, fmt)
         kwargs = {k: text(v) for k, v in keywords.items()}
-        return _Message(fmt, parse_printf(python_style, (), kwargs, dialect="python"))
-    return _Message(fmt, parse_printf(fmt, [text(a) for a in args], dialect="c"))
+        return Message(fmt, parse_printf(python_style, (), kwargs, dialect="python"))
+    return Message(fmt, parse_printf(fmt, [text(a) for a in args], dialect="c"))
 
 
 def _to_python_key(match: re.Match[str]) -> str:
@@ -399,7 +368,7 @@ def _to_python_key(match: re.Match[str]) -> str:
     return "%%"
 
 
-def _variable(node: Node, file: _File, depth: int) -> _Message | None:
+def _variable(node: Node, file: _File, depth: int) -> Message | None:
     """A local variable: its nearest assignment above, in the same method."""
     scope = _scope(node)
     above = [
@@ -412,7 +381,7 @@ def _variable(node: Node, file: _File, depth: int) -> _Message | None:
     value = _read(assignment.child_by_field_name("right"), file, depth + 1)
     if assignment.type == "operator_assignment":
         left = assignment.child_by_field_name("left")
-        return _joined([_variable(left, file, depth + 1) if left else None, value])
+        return joined([_variable(left, file, depth + 1) if left else None, value])
     return value
 
 
@@ -423,7 +392,7 @@ def _scope(node: Node) -> Node | None:
 # --- string literals -------------------------------------------------------------------
 
 
-def _string(node: Node) -> _Message | None:
+def _string(node: Node) -> Message | None:
     """A string literal: ``'…'``/``%q`` as plain text, ``"…"``/``%Q``/``%()`` with holes."""
     opening = text(node.child(0)) if node.child_count else ""
     if opening.startswith(":"):
@@ -432,7 +401,7 @@ def _string(node: Node) -> _Message | None:
         value = "".join(
             _single_quoted(text(c)) for c in node.named_children if c.type == "string_content"
         )
-        return _Message(value, (Literal(value),), value)
+        return Message(value, (Literal(value),), value)
     written: list[str] = []
     parts: list[Part] = []
     plain = True
@@ -452,7 +421,7 @@ def _string(node: Node) -> _Message | None:
         written.append(piece)
         parts.append(Literal(piece))
     value = "".join(written)
-    return _Message(value, merge_literals(parts), value if plain else None)
+    return Message(value, merge_literals(parts), value if plain else None)
 
 
 def _interpolated(node: Node) -> str:

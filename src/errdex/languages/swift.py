@@ -54,6 +54,7 @@ from errdex.languages.base import (
     parse,
     text,
 )
+from errdex.languages.message import joined
 from errdex.record import ErrorType, Severity
 from errdex.template import Hole, Literal, Template, merge_literals
 
@@ -336,18 +337,6 @@ def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
     return None
 
 
-def _joined(messages: list[Message | None]) -> Message | None:
-    if not messages or any(m is None for m in messages):
-        return None
-    present = [m for m in messages if m is not None]
-    literals = [m.literal for m in present]
-    return Message(
-        "".join(m.written for m in present),
-        merge_literals([p for m in present for p in m.parts]),
-        "".join(lit or "" for lit in literals) if None not in literals else None,
-    )
-
-
 def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
     operands = _plus_operands(node)
     if not operands:
@@ -355,7 +344,7 @@ def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
     read = [_read(op, file, depth + 1) for op in operands]
     if all(m is None for m in read):
         return None
-    return _joined([
+    return joined([
         m if m is not None else _hole(text(op)) for op, m in zip(operands, read, strict=True)
     ])
 
@@ -419,7 +408,7 @@ def _misparsed_concatenation(
         return None
     holes = [_hole(text(op)) for op in operands[:-1]]
     last = _hole(text(operands[-1]) + text(suffix))
-    return _joined([m or h for m, h in zip(read, holes, strict=True)] + [last])
+    return joined([m or h for m, h in zip(read, holes, strict=True)] + [last])
 
 
 def _variable(node: Node, file: _File, depth: int) -> Message | None:
