@@ -49,6 +49,10 @@ def record_body(record: Record, extras: RecordExtras, match: Match | None = None
     facts.add_row("where", f"{record.filePath}:{record.lineNumber}{symbol}")
     if record.githubUrl:
         facts.add_row("link", Text(record.githubUrl, style=f"link {record.githubUrl}"))
+    if match is not None and match.removed is not None:
+        when = (match.removed.sha or "")[:12]
+        facts.add_row("removed", Text(f"gone since commit {when}: this is what an older "
+                                      "version said", style="yellow"))
     if match is not None:
         facts.add_row("why", match.reason)
         if match.bound:

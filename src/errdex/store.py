@@ -23,7 +23,7 @@ from errdex.errors import RecordNotFoundError, StoreError
 from errdex.lookup.patterns import prefilter_words, shape_of
 from errdex.record import Record, RecordExtras, content_hash, now_iso, record_json
 
-STORE_FORMAT_VERSION = 3
+STORE_FORMAT_VERSION = 4
 
 # Each migration takes the database from version N to N+1; never edit a released one.
 MIGRATIONS: list[str] = [
@@ -96,6 +96,14 @@ MIGRATIONS: list[str] = [
     );
     INSERT OR IGNORE INTO errdex_meta VALUES ('generation', '0');
     """,
+    # 4: a site that disappears is kept, marked removed as of the commit that removed it,
+    # so messages from older releases still resolve; repos remember how they were mined.
+    """
+    ALTER TABLE records ADD COLUMN removed_sha TEXT;
+    ALTER TABLE records ADD COLUMN removed_at TEXT;
+    ALTER TABLE repos ADD COLUMN miner_version TEXT;
+    CREATE INDEX records_current ON records (repo, removed_sha, file_path);
+    """,
 ]
 
 
@@ -114,6 +122,7 @@ class PreviousRecord:
     slug: str
     content_changed_at: str
     content_hash: str | None
+    removed: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,15 +135,37 @@ class CandidateRow:
     repo: str
     file_path: str
     line_number: int
+    removed_sha: str | None = None
 
 
-_CANDIDATE_COLUMNS = "id, pattern_id, error_class, repo, file_path, line_number"
+_CANDIDATE_COLUMNS = "id, pattern_id, error_class, repo, file_path, line_number, removed_sha"
+_RECORD_COLUMNS = (
+    "id, repo, slug, error_message, message_pattern, error_class, error_type, file_path, "
+    "line_number, content_hash, record_json, extras_json, pattern_id, file_name"
+)
+
+
+@dataclass(frozen=True)
+class Removal:
+    """When a site stopped existing: the commit mined without it, and when that was."""
+
+    sha: str | None
+    at: str | None
 
 
 @dataclass(frozen=True)
 class StoredRecord:
     record: Record
     extras: RecordExtras
+    removed: Removal | None = None
+
+
+@dataclass(frozen=True)
+class RepoState:
+    """How a repository was last mined (to re-mine only what changed since)."""
+
+    analyzed_sha: str | None
+    miner_version: str | None
 
 
 class Store:
@@ -242,7 +273,7 @@ class Store:
         count = 0
         for record, extras, digest in rows:
             self.conn.execute(
-                "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (*_row(record, extras, digest),
                  self._pattern_id(record.messagePattern, patterns), _file_name(record.filePath)),
             )
@@ -301,18 +332,61 @@ class Store:
 
     def replace_repo(
         self, repo: str, records: list[tuple[Record, RecordExtras, str]], *,
-        analyzed_sha: str | None, root: str | None = None,
+        analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
+        miner_version: str | None = None, analyzed_at: str | None = None,
     ) -> None:
-        """Swap in a repository's records (with content hashes) from a fresh mine, atomically."""
+        """Write a mine of ``repo`` in one transaction (a kill leaves the previous state).
+
+        ``records`` are the fresh records of the files mined: every file, or only
+        ``files`` (a re-mine of what changed). A current record of those files that is
+        not among them is not deleted but marked removed at ``analyzed_sha``; records
+        of other files stay and are restamped with the new commit.
+        """
+        analyzed_at = analyzed_at or now_iso()
+        fresh = [record.id for record, _, _ in records]
         with self.transaction() as conn:
             self._bump_generation()
-            conn.execute("DELETE FROM records WHERE repo = ?", (repo,))
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS fresh_ids (id TEXT PRIMARY KEY)")
+            conn.execute("DELETE FROM fresh_ids")
+            conn.executemany("INSERT OR IGNORE INTO fresh_ids VALUES (?)", [(i,) for i in fresh])
+            scope, args = "repo = ? AND removed_sha IS NULL", [repo]
+            if files is not None:
+                conn.execute("CREATE TEMP TABLE IF NOT EXISTS mined_files (path TEXT PRIMARY KEY)")
+                conn.execute("DELETE FROM mined_files")
+                conn.executemany("INSERT OR IGNORE INTO mined_files VALUES (?)",
+                                 [(f,) for f in files])
+                restamp = (f"{scope} AND file_path NOT IN (SELECT path FROM mined_files) "
+                           "AND id NOT IN (SELECT id FROM fresh_ids)")
+                conn.execute(
+                    "UPDATE records SET record_json = json_set(record_json, '$.githubUrl', "
+                    "replace(json_extract(record_json, '$.githubUrl'), "
+                    "json_extract(record_json, '$.analyzedSha'), ?), '$.analyzedSha', ?, "
+                    f"'$.analyzedAt', ?) WHERE {restamp}",
+                    [analyzed_sha, analyzed_sha, analyzed_at, *args],
+                )
+                scope += " AND file_path IN (SELECT path FROM mined_files)"
+            conn.execute(
+                f"UPDATE records SET removed_sha = ?, removed_at = ? WHERE {scope} "
+                "AND id NOT IN (SELECT id FROM fresh_ids)",
+                [analyzed_sha, analyzed_at, *args],
+            )
+            conn.execute("DELETE FROM records WHERE id IN (SELECT id FROM fresh_ids)")
             self._insert(records)
             self._drop_unused_patterns()
+            current = conn.execute(
+                "SELECT COUNT(*) FROM records WHERE repo = ? AND removed_sha IS NULL", (repo,)
+            ).fetchone()[0]
             conn.execute(
-                "INSERT OR REPLACE INTO repos VALUES (?,?,?,?,?)",
-                (repo, analyzed_sha, now_iso(), root, len(records)),
+                "INSERT OR REPLACE INTO repos (repo, analyzed_sha, analyzed_at, root, "
+                "record_count, miner_version) VALUES (?,?,?,?,?,?)",
+                (repo, analyzed_sha, analyzed_at, root, current, miner_version),
             )
+
+    def repo_state(self, repo: str) -> RepoState | None:
+        row = self.conn.execute(
+            "SELECT analyzed_sha, miner_version FROM repos WHERE repo = ?", (repo,)
+        ).fetchone()
+        return RepoState(row[0], row[1]) if row else None
 
     def upsert(self, records: Iterable[tuple[Record, RecordExtras | None]]) -> int:
         """Add or replace records by id (import), in one transaction."""
@@ -342,12 +416,16 @@ class Store:
     # --- reading --------------------------------------------------------------------
 
     def previous_records(self, repo: str) -> dict[str, PreviousRecord]:
+        """Every record of ``repo`` already stored, removed ones included (their slugs stay)."""
         rows = self.conn.execute(
-            "SELECT id, slug, json_extract(record_json, '$.contentChangedAt'), content_hash "
-            "FROM records WHERE repo = ?",
+            "SELECT id, slug, json_extract(record_json, '$.contentChangedAt'), content_hash, "
+            "removed_sha IS NOT NULL FROM records WHERE repo = ?",
             (repo,),
         )
-        return {rid: PreviousRecord(slug, changed, digest) for rid, slug, changed, digest in rows}
+        return {
+            rid: PreviousRecord(slug, changed, digest, bool(removed))
+            for rid, slug, changed, digest, removed in rows
+        }
 
     def count(self, repo: str | None = None) -> int:
         if repo is None:
@@ -359,16 +437,20 @@ class Store:
     def repos(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT repo FROM repos ORDER BY repo")]
 
-    def records(self, repo: str | None = None) -> Iterator[StoredRecord]:
-        """Every record (of one repo), in a stable order: repo, file, line."""
-        sql = "SELECT record_json, extras_json FROM records"
+    def records(
+        self, repo: str | None = None, *, include_removed: bool = False
+    ) -> Iterator[StoredRecord]:
+        """Every current record (of one repo), in a stable order: repo, file, line."""
+        sql = f"SELECT {_STORED_COLUMNS} FROM records WHERE 1 = 1"
         args: tuple[str, ...] = ()
+        if not include_removed:
+            sql += " AND removed_sha IS NULL"
         if repo is not None:
-            sql += " WHERE repo = ?"
+            sql += " AND repo = ?"
             args = (repo,)
         sql += " ORDER BY repo, file_path, line_number, id"
-        for record_text, extras_text in self.conn.execute(sql, args):
-            yield _stored(record_text, extras_text)
+        for row in self.conn.execute(sql, args):
+            yield _stored(*row)
 
     def get_many(self, ids: Iterable[str]) -> dict[str, StoredRecord]:
         wanted = list(dict.fromkeys(ids))
@@ -376,10 +458,10 @@ class Store:
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for rid, record_text, extras_text in self.conn.execute(
-                f"SELECT id, record_json, extras_json FROM records WHERE id IN ({marks})", chunk
+            for rid, *row in self.conn.execute(
+                f"SELECT id, {_STORED_COLUMNS} FROM records WHERE id IN ({marks})", chunk
             ):
-                found[rid] = _stored(record_text, extras_text)
+                found[rid] = _stored(*row)
         return found
 
     def show(self, id_or_slug: str, repo: str | None = None) -> StoredRecord:
@@ -388,27 +470,27 @@ class Store:
         if ":" in key and repo is None:
             repo, key = key.rsplit(":", 1)
         row = self.conn.execute(
-            "SELECT record_json, extras_json FROM records WHERE id = ?", (key,)
+            f"SELECT {_STORED_COLUMNS} FROM records WHERE id = ?", (key,)
         ).fetchone()
         if row is None:
-            sql = "SELECT record_json, extras_json, repo FROM records WHERE slug = ?"
+            sql = f"SELECT {_STORED_COLUMNS}, repo FROM records WHERE slug = ?"
             args: tuple[str, ...] = (key,)
             if repo:
                 sql += " AND repo = ?"
                 args = (key, repo)
             rows = self.conn.execute(sql, args).fetchall()
             if len(rows) > 1:
-                repos = ", ".join(sorted(r[2] for r in rows))
+                repos = ", ".join(sorted(r[-1] for r in rows))
                 raise RecordNotFoundError(
                     f"slug {key!r} is in several repositories ({repos}); "
                     f"write it as OWNER/NAME:{key} or pass --repo"
                 )
-            row = rows[0][:2] if rows else None
+            row = rows[0][:-1] if rows else None
         if row is None:
             raise RecordNotFoundError(
                 f"no record with id or slug {key!r}; try 'errdex explain' with the message"
             )
-        return _stored(row[0], row[1])
+        return _stored(*row)
 
     def search(self, query: str, *, limit: int = 20, repo: str | None = None) -> list[StoredRecord]:
         """Full-text search over messages, explanations and tags, best first.
@@ -420,8 +502,9 @@ class Store:
         if not terms:
             return []
         sql = (
-            "SELECT r.record_json, r.extras_json FROM records_fts f "
-            "JOIN records r ON r.rowid = f.rowid WHERE records_fts MATCH ?"
+            "SELECT r.record_json, r.extras_json, r.removed_sha, r.removed_at FROM records_fts f "
+            "JOIN records r ON r.rowid = f.rowid WHERE records_fts MATCH ? "
+            "AND r.removed_sha IS NULL"
         )
         args: list[object] = [terms]
         if repo:
@@ -429,7 +512,7 @@ class Store:
             args.append(repo)
         sql += " ORDER BY bm25(records_fts, 10.0, 2.0, 5.0) LIMIT ?"
         args.append(limit)
-        return [_stored(r, e) for r, e in self.conn.execute(sql, args)]
+        return [_stored(*row) for row in self.conn.execute(sql, args)]
 
     def pattern_rows(self) -> Iterator[tuple[int, str, str, int]]:
         """(pid, pattern, prefilter words, literal length) of every distinct pattern."""
@@ -515,8 +598,15 @@ def _row(record: Record, extras: RecordExtras | None, digest: str) -> tuple[obje
     )
 
 
-def _stored(record_text: str, extras_text: str | None) -> StoredRecord:
+_STORED_COLUMNS = "record_json, extras_json, removed_sha, removed_at"
+
+
+def _stored(
+    record_text: str, extras_text: str | None, removed_sha: str | None = None,
+    removed_at: str | None = None,
+) -> StoredRecord:
     # Validated when written; reading back trusts it (validation would dominate lookups).
     record = Record.model_construct(**json.loads(record_text))
     extras = RecordExtras.model_validate_json(extras_text) if extras_text else RecordExtras()
-    return StoredRecord(record, extras)
+    removed = Removal(removed_sha, removed_at) if removed_sha or removed_at else None
+    return StoredRecord(record, extras, removed)

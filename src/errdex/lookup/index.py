@@ -29,7 +29,7 @@ from pathlib import PurePosixPath
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.patterns import PatternShape, placeholder_names, shape_of
 from errdex.record import Record, RecordExtras
-from errdex.store import CandidateRow, Store
+from errdex.store import CandidateRow, Removal, Store
 from errdex.template import compile_pattern
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -51,12 +51,17 @@ class Match:
     record: Record
     extras: RecordExtras = field(default_factory=RecordExtras)
     approximate: bool = False
+    removed: Removal | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {
+        """The explain JSON shape; ``removed`` only for sites gone from the latest mine."""
+        out: dict[str, object] = {
             "score": round(self.score, 4), "reason": self.reason, "bound": self.bound,
             "record": self.record.model_dump(mode="json"),
         }
+        if self.removed is not None:
+            out["removed"] = {"sha": self.removed.sha, "at": self.removed.at}
+        return out
 
 
 @dataclass
@@ -68,6 +73,7 @@ class _Scored:
     reasons: list[str]
     groups: tuple[str | None, ...] = ()
     approximate: bool = False
+    removed_noted: bool = False
 
 
 @lru_cache(maxsize=65536)
@@ -133,7 +139,7 @@ class Index:
                 continue
             bound = _bind(item, stored.record, stored.extras)
             matches.append(Match(item.score, "; ".join(item.reasons), bound, stored.record,
-                                 stored.extras, item.approximate))
+                                 stored.extras, item.approximate, stored.removed))
         return matches
 
     def candidates(self, message: str) -> list[int]:
@@ -331,6 +337,12 @@ def _rank(scored: dict[str, _Scored]) -> list[_Scored]:
     """Best first; records of one template stay together, frames ordering them."""
     groups: dict[int, list[_Scored]] = defaultdict(list)
     for item in scored.values():
+        if item.row.removed_sha and not item.removed_noted:
+            # Still resolvable (users run old releases), but the current site wins a tie.
+            item.score -= 0.05
+            item.reasons.append(f"removed in {item.row.removed_sha[:12]}: the message changed "
+                                "or the site was deleted since")
+            item.removed_noted = True
         groups[item.row.pattern_id].append(item)
     for members in groups.values():
         members.sort(key=lambda s: (-s.score, s.row.repo, s.row.file_path, s.row.line_number))
