@@ -14,6 +14,7 @@ over it::
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 from errdex.errors import (
     DatasetError,
@@ -58,14 +59,20 @@ DbPath = str | os.PathLike[str] | None
 def mine(
     path: str | os.PathLike[str], *, db: DbPath | Store = None, repo: str | None = None,
     sha: str | None = None, jobs: int | None = None, progress: ProgressCallback | None = None,
+    enrich: Literal["static", "none"] = "static", blame: bool = False, full: bool = False,
 ) -> MineSummary:
-    """Mine the git repository holding ``path`` into the database ``db``."""
+    """Mine the git repository holding ``path`` into the database ``db``.
+
+    ``enrich="static"`` fills the explanation fields from evidence; ``"none"`` skips it.
+    """
     from errdex import mining
 
+    options = {"repo": repo, "sha": sha, "jobs": jobs, "progress": progress,
+               "enrich": enrich, "blame": blame, "full": full}
     if isinstance(db, Store):
-        return mining.mine(path, db, repo=repo, sha=sha, jobs=jobs, progress=progress)
+        return mining.mine(path, db, **options)  # type: ignore[arg-type]
     with Store(db) as store:
-        return mining.mine(path, store, repo=repo, sha=sha, jobs=jobs, progress=progress)
+        return mining.mine(path, store, **options)  # type: ignore[arg-type]
 
 
 def open_index(db: DbPath | Store = None) -> Index:

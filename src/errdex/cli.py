@@ -137,16 +137,43 @@ def _progress(console: Console, label: str) -> Iterator[Callable[[int, int], Non
 @click.option("--repo", help="OWNER/NAME to file the records under (default: from the git remote).")
 @click.option("--sha", help="Revision to mine (default: HEAD).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
+@click.option("--enrich", type=click.Choice(["static", "none"]), default="static",
+              show_default=True,
+              help="Fill explanation fields from evidence (docs, guards, tests); 'none' skips it.")
+@click.option("--blame", is_flag=True,
+              help="Add the commit that last changed each site's line (walks history: slower).")
+@click.option("--full", is_flag=True,
+              help="Read every file, not only those changed since the last mine.")
 @click.pass_obj
 @_handle_errors
 def mine(
-    settings: _Settings, path: str, repo: str | None, sha: str | None, jobs: int | None
+    settings: _Settings, path: str, repo: str | None, sha: str | None, jobs: int | None,
+    enrich: str, blame: bool, full: bool,
 ) -> None:
-    """Mine the git repository holding PATH into the database."""
+    """Mine the git repository holding PATH into the database.
+
+    A repository mined before is re-read only where it changed since (git diff).
+    """
     console = Console(stderr=True)
     with settings.store() as store, _progress(console, "mining") as progress:
-        summary = errdex.mine(path, db=store, repo=repo, sha=sha, jobs=jobs, progress=progress)
+        summary = errdex.mine(path, db=store, repo=repo, sha=sha, jobs=jobs, progress=progress,
+                              enrich=enrich, blame=blame, full=full)  # type: ignore[arg-type]
     click.echo(format_summary(summary))
+
+
+@main.command()
+@click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.option("--root", type=click.Path(exists=True, file_okay=False),
+              help="Checkout whose tests are read again before re-enriching.")
+@click.pass_obj
+@_handle_errors
+def enrich(settings: _Settings, repo: str | None, root: str | None) -> None:
+    """Rewrite the explanation fields of stored records from their evidence."""
+    from errdex.enrich import enrich_store
+
+    with settings.store() as store:
+        count = enrich_store(store, repo=repo, root=root)
+    click.echo(f"enriched {count} record(s)")
 
 
 def format_summary(summary: MineSummary) -> str:
@@ -158,7 +185,8 @@ def format_summary(summary: MineSummary) -> str:
         f"mined {summary.repo} at {summary.sha[:12]}: {summary.records} records from "
         f"{summary.files_mined} files" + (f" ({languages})" if languages else "")
         + f" in {summary.seconds:.2f}s",
-        f"  {summary.new} new, {summary.changed} changed, {summary.removed} removed",
+        f"  {summary.new} new, {summary.changed} changed, {summary.removed} removed"
+        + (" (only files changed since the last mine were read)" if summary.incremental else ""),
     ]
     if summary.skipped:
         skipped = ", ".join(f"{count} {why}" for why, count in sorted(summary.skipped.items()))

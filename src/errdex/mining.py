@@ -12,6 +12,7 @@ not the size of the repository.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import time
@@ -20,6 +21,11 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
+from errdex.evidence.blame import blame_files
+from errdex.evidence.model import Evidence
+from errdex.evidence.site import file_evidence
+from errdex.evidence.tests import Expectation, expectations
 from errdex.languages import LANGUAGES, Site
 from errdex.record import (
     SCHEMA_VERSION,
@@ -31,7 +37,7 @@ from errdex.record import (
     record_id,
     source_window,
 )
-from errdex.repo import Forge, decode_source, load_tree, read_blobs
+from errdex.repo import Forge, Tree, changed_paths, decode_source, load_tree, read_blobs
 from errdex.store import PreviousRecord, Store
 from errdex.template import Hole
 
@@ -42,6 +48,7 @@ _BATCH_FILES = 16
 _IN_FLIGHT_PER_WORKER = 4
 
 ProgressCallback = Callable[[int, int], None]
+_TEST = "test:"
 
 
 @dataclass
@@ -68,6 +75,7 @@ class MineSummary:
     changed: int = 0
     removed: int = 0
     seconds: float = 0.0
+    incremental: bool = False  # only the files changed since the last mine were read
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,7 @@ class _Context:
     sha: str
     forge: Forge | None
     analyzed_at: str
+    evidence: bool = True  # read site evidence (guards, docs) while the file is at hand
 
 
 @dataclass
@@ -87,6 +96,8 @@ class _FileOutcome:
     records: list[MinedRecord] = field(default_factory=list)
     skipped: str | None = None
     parse_errors: bool = False
+    expectations: list[Expectation] = field(default_factory=list)  # what its tests expect
+    test: bool = False  # a test file, read for its expectations only
 
 
 def mine(
@@ -97,37 +108,115 @@ def mine(
     sha: str | None = None,
     jobs: int | None = None,
     progress: ProgressCallback | None = None,
+    enrich: EnrichMode = "static",
+    blame: bool = False,
+    full: bool = False,
 ) -> MineSummary:
-    """Mine the repository holding ``path`` at ``sha`` and replace its records in ``store``."""
+    """Mine the repository holding ``path`` at ``sha`` and write its records to ``store``.
+
+    ``enrich="static"`` (the default) reads evidence and writes the explanation fields
+    from it (``errdex.enrich``); ``"none"`` leaves them empty. ``blame`` adds the commit
+    that last changed each site's line to the evidence (it walks history: slower).
+
+    When the repository was mined before by this errdex, only the files changed
+    since that commit (``git diff``) are read again; ``full=True`` reads every file.
+    Sites that disappear are kept, marked removed at this commit.
+    """
     started = time.perf_counter()
     tree = load_tree(path, repo=repo, revision=sha)
     summary = MineSummary(repo=tree.repo, sha=tree.sha, skipped=Counter(tree.skipped))
-    context = _Context(tree.repo, tree.sha, tree.forge, now_iso())
-    files = ((s.path, s.language.name, data) for s, data in read_blobs(tree.root, tree.files))
+    version = miner_version(enrich)
+    changed = None if full else _changed_since_last_mine(store, tree, version)
+    if changed is not None:
+        summary.incremental = True
+        tree.files = [f for f in tree.files if f.path in changed]
+        tree.tests = [f for f in tree.tests if f.path in changed]
+    context = _Context(tree.repo, tree.sha, tree.forge, now_iso(), evidence=enrich != "none")
+    files: Iterator[tuple[str, str, bytes]] = (
+        (s.path, s.language.name, data) for s, data in read_blobs(tree.root, tree.files)
+    )
+    if enrich == "static":  # test files travel through the workers too, for their expectations
+        tests = ((s.path, _TEST + s.language.name, data)
+                 for s, data in read_blobs(tree.root, tree.tests))
+        files = itertools.chain(files, tests)
     workers = jobs or os.cpu_count() or 1
-    if workers > 1 and len(tree.files) < _PARALLEL_MIN_FILES:
+    if workers > 1 and len(tree.files) + len(tree.tests) < _PARALLEL_MIN_FILES:
         workers = 1
     mined: list[MinedRecord] = []
-    for done, outcome in enumerate(_mine_files(files, context, workers), 1):
+    inline: list[Expectation] = []
+    done = 0
+    for outcome in _mine_files(files, context, workers):
+        inline.extend(outcome.expectations)
+        if outcome.test:
+            continue
         _account(summary, outcome)
         mined.extend(outcome.records)
+        done += 1
         if progress:
             progress(done, len(tree.files))
+    if enrich == "static":
+        _enrich(tree, mined, inline, blame)
     previous = store.previous_records(tree.repo)
     finish_records(mined, previous)
-    summary.records = len(mined)
-    summary.new = sum(1 for m in mined if m.record.id not in previous)
+    fresh = {m.record.id for m in mined}
+    current = {rid for rid, p in previous.items() if not p.removed}
+    summary.new = len(fresh - current)
     summary.changed = sum(
         1 for m in mined
-        if m.record.id in previous and m.record.contentChangedAt == m.record.analyzedAt
+        if m.record.id in current and m.record.contentChangedAt == m.record.analyzedAt
     )
-    summary.removed = len(set(previous) - {m.record.id for m in mined})
+    summary.removed = sum(
+        1 for rid in current - fresh
+        if changed is None or previous[rid].file_path in changed
+    )
     store.replace_repo(
         tree.repo, [(m.record, m.extras, m.content_hash) for m in mined],
-        analyzed_sha=tree.sha, root=str(tree.root),
+        analyzed_sha=tree.sha, root=str(tree.root), files=changed,
+        miner_version=version, analyzed_at=context.analyzed_at,
     )
+    summary.records = store.count(tree.repo)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+# Bump when what extraction or enrichment produces changes: stored repos then get a full
+# re-mine instead of an incremental one.
+EXTRACTION_REVISION = 1
+
+
+def miner_version(enrich: str) -> str:
+    from errdex import __version__
+
+    return f"{__version__}/{EXTRACTION_REVISION}/{enrich}"
+
+
+def _changed_since_last_mine(store: Store, tree: Tree, version: str) -> set[str] | None:
+    """Paths changed since the commit last mined, or None when a full mine is needed."""
+    state = store.repo_state(tree.repo)
+    if state is None or not state.analyzed_sha or state.miner_version != version:
+        return None
+    return changed_paths(tree.root, state.analyzed_sha, tree.sha)
+
+
+def _enrich(
+    tree: Tree, mined: list[MinedRecord], inline: list[Expectation], blame: bool
+) -> None:
+    """Link the repository's tests to the records and optionally blame; records enriched in
+    the workers are enriched again when that added evidence."""
+    pairs = [(m.record, m.extras.evidence) for m in mined if m.extras.evidence is not None]
+    link_repository_tests(pairs, (), inline)
+    if blame:
+        wanted: dict[str, list[int]] = {}
+        for m in mined:
+            wanted.setdefault(m.record.filePath, []).append(m.record.lineNumber)
+        found = blame_files(tree.root, tree.sha, wanted)
+        for m in mined:
+            if m.extras.evidence is not None:
+                m.extras.evidence.blame = found.get(m.record.filePath, {}).get(m.record.lineNumber)
+    enrich_pairs(
+        (m.record, m.extras) for m in mined
+        if blame or m.extras.evidence is None or m.extras.evidence.tests
+    )
 
 
 def _account(summary: MineSummary, outcome: _FileOutcome) -> None:
@@ -180,7 +269,12 @@ def mine_batch(context: _Context, batch: list[tuple[str, str, bytes]]) -> list[_
 
 
 def mine_file(context: _Context, path: str, language: str, data: bytes) -> _FileOutcome:
-    """One file's records, complete but for slugs and carried-over change times."""
+    """One file's records, complete but for slugs and carried-over change times (for a test
+    file, ``language`` prefixed with ``test:``, only its expectations)."""
+    if language.startswith(_TEST):
+        language = language.removeprefix(_TEST)
+        found_tests = expectations(path, language, LANGUAGES[language].grammar, data)
+        return _FileOutcome(path, language, expectations=found_tests, test=True)
     text, reason = decode_source(data)
     if reason or text is None:
         return _FileOutcome(path, language, skipped=reason or "unreadable")
@@ -188,13 +282,23 @@ def mine_file(context: _Context, path: str, language: str, data: bytes) -> _File
     lines = split_lines(text)
     outcome = _FileOutcome(path, language, parse_errors=found.parse_errors)
     seen_keys: Counter[tuple[str, ...]] = Counter()
-    for site in sorted(found.sites, key=lambda s: s.line):
+    sites = sorted(found.sites, key=lambda s: s.line)
+    evidence: list[Evidence | None] = [None] * len(sites)
+    if context.evidence:
+        grammar = LANGUAGES[language].grammar
+        evidence = list(file_evidence(language, grammar, data, sites)) if sites else evidence
+        outcome.expectations = expectations(path, language, grammar, data, inline=True)
+    for site, site_evidence in zip(sites, evidence, strict=True):
         normalized = site.template.normalized()
         key = (site.error_class or "", normalized, site.symbol or "")
         occurrence = seen_keys[key]
         seen_keys[key] += 1
         rid = record_id(context.repo, path, site.error_class, normalized, site.symbol, occurrence)
-        outcome.records.append(_record(context, path, language, lines, site, rid))
+        mined = _record(context, path, language, lines, site, rid)
+        if site_evidence is not None:
+            mined.extras.evidence = site_evidence
+            enrich_pairs([(mined.record, mined.extras)])  # again in the parent if tests link
+        outcome.records.append(mined)
     return outcome
 
 
@@ -245,9 +349,11 @@ def finish_records(mined: list[MinedRecord], previous: dict[str, PreviousRecord]
 def assign_slugs(mined: list[MinedRecord], previous: dict[str, PreviousRecord]) -> None:
     """Unique slugs within the repo: a record keeps its earlier slug; others get -2, -3…
 
+    Slugs of stored records not mined now (removed ones, unchanged files) stay taken.
     New records are numbered in (file, line) order, so the order is stable for a tree.
     """
-    taken: set[str] = set()
+    fresh = {m.record.id for m in mined}
+    taken: set[str] = {p.slug for rid, p in previous.items() if rid not in fresh}
     kept: set[str] = set()
     for m in mined:
         before = previous.get(m.record.id)

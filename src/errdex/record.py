@@ -3,8 +3,8 @@
 Field names and JSON shapes follow ``shared/seed-record.json``: camelCase, in the
 seed's order, so a record read and written back is byte-identical JSON.
 Schema 3 is a documented superset: the same fields plus optional ones that only
-errdex fills (language, enclosing symbol, hole names); ``export --schema 2``
-drops them.
+errdex fills (language, enclosing symbol, hole names, evidence, quality flags);
+``export --schema 2`` drops them.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from errdex.evidence.model import Evidence
 
 SCHEMA_VERSION = 2
 SUPERSET_SCHEMA_VERSION = 3
@@ -77,6 +79,10 @@ class RecordExtras(BaseModel):
     language: str | None = None
     enclosingSymbol: str | None = None
     holeNames: list[str] = Field(default_factory=list)
+    # What enrichment read about the site (doc comments, guards, tests, history), and the
+    # quality flags it raised where that evidence is thin (``no-doc``, ``no-trigger`` …).
+    evidence: Evidence | None = None
+    qualityFlags: list[str] = Field(default_factory=list)
 
 
 class DatasetLine(BaseModel):

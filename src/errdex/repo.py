@@ -24,6 +24,7 @@ MAX_FILE_BYTES = 2_000_000
 _VENDORED_DIRS = {
     "vendor", "vendored", "third_party", "third-party", "thirdparty", "node_modules",
     "site-packages", ".venv", "venv", "bower_components", "Pods", "external", "_vendor",
+    "dist",  # bundled build output (JS packages commit theirs)
 }
 _TEST_DIRS = {
     "tests", "test", "testing", "__tests__", "__mocks__", "benches", "spec", "specs",
@@ -70,6 +71,7 @@ class Tree:
     forge: Forge | None
     files: list[SourceFile] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
+    tests: list[SourceFile] = field(default_factory=list)  # test code: read for evidence only
 
 
 def _git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
@@ -192,6 +194,8 @@ def load_tree(
         reason = skip_reason(file_path)
         if reason:
             tree.skipped[reason] += 1
+            if reason == "test code" and int(size) <= max_file_bytes:
+                tree.tests.append(SourceFile(file_path, language, blob, int(size)))
             continue
         if int(size) > max_file_bytes:
             tree.skipped["huge"] += 1
@@ -219,6 +223,19 @@ def read_blobs(root: Path, files: list[SourceFile]) -> Iterator[tuple[SourceFile
             proc.stdout.read(1)  # the newline after each object
             yield source, data
         proc.stdin.close()
+
+
+def changed_paths(root: Path, old: str, new: str) -> set[str] | None:
+    """Paths added, changed or deleted between two commits (renames as delete + add).
+
+    None when ``old`` is no longer in the repository (history rewritten): mine it all.
+    """
+    try:
+        _git(root, "cat-file", "-e", f"{old}^{{commit}}")
+    except RepositoryError:
+        return None
+    listing = _git(root, "diff", "--name-only", "--no-renames", "-z", old, new)
+    return {p.decode("utf-8", "surrogateescape") for p in listing.split(b"\0") if p}
 
 
 def decode_source(data: bytes) -> tuple[str | None, str | None]:

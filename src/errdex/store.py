@@ -123,6 +123,7 @@ class PreviousRecord:
     content_changed_at: str
     content_hash: str | None
     removed: bool = False
+    file_path: str = ""
 
 
 @dataclass(frozen=True)
@@ -419,20 +420,24 @@ class Store:
         """Every record of ``repo`` already stored, removed ones included (their slugs stay)."""
         rows = self.conn.execute(
             "SELECT id, slug, json_extract(record_json, '$.contentChangedAt'), content_hash, "
-            "removed_sha IS NOT NULL FROM records WHERE repo = ?",
+            "removed_sha IS NOT NULL, file_path FROM records WHERE repo = ?",
             (repo,),
         )
         return {
-            rid: PreviousRecord(slug, changed, digest, bool(removed))
-            for rid, slug, changed, digest, removed in rows
+            rid: PreviousRecord(slug, changed, digest, bool(removed), path)
+            for rid, slug, changed, digest, removed, path in rows
         }
 
-    def count(self, repo: str | None = None) -> int:
-        if repo is None:
-            return self.conn.execute("SELECT COUNT(*) FROM records").fetchone()[0]
-        return self.conn.execute(
-            "SELECT COUNT(*) FROM records WHERE repo = ?", (repo,)
-        ).fetchone()[0]
+    def count(self, repo: str | None = None, *, include_removed: bool = False) -> int:
+        """How many current records (of one repo); removed ones too if asked."""
+        sql = "SELECT COUNT(*) FROM records WHERE 1 = 1"
+        args: tuple[str, ...] = ()
+        if not include_removed:
+            sql += " AND removed_sha IS NULL"
+        if repo is not None:
+            sql += " AND repo = ?"
+            args = (repo,)
+        return self.conn.execute(sql, args).fetchone()[0]
 
     def repos(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT repo FROM repos ORDER BY repo")]

@@ -63,8 +63,18 @@ def load_query(grammar: str, path: Path) -> Query:
     return Query(get_language(grammar), path.read_text(encoding="utf-8"))  # type: ignore[arg-type]
 
 
+# The last tree parsed per grammar: a second stage reading the same file (``mine_file``'s
+# evidence, after the language's ``extract``) reuses it instead of parsing again.
+_LAST_TREE: dict[str, tuple[bytes, Tree]] = {}
+
+
 def parse(grammar: str, source: bytes) -> Tree:
-    return parser_for(grammar).parse(source)
+    last = _LAST_TREE.get(grammar)
+    if last is not None and last[0] is source:
+        return last[1]
+    tree = parser_for(grammar).parse(source)
+    _LAST_TREE[grammar] = (source, tree)
+    return tree
 
 
 def captures(query: Query, node: Node) -> dict[str, list[Node]]:
