@@ -269,3 +269,31 @@ def test_parallel_mine_equals_serial_mine(make_repo, tmp_path):
         for s in store.records()
     ]
     assert strip(serial) == strip(parallel)
+
+
+def test_an_extractor_failure_skips_the_file_not_the_mine(make_repo, store, monkeypatch):
+    from errdex.languages import LANGUAGES
+
+    repo = make_repo()
+    repo.write("ok.py", "raise ValueError('still mined')\n")
+    repo.write("lib.rs", 'fn f() { panic!("boom {}", 1); }\n')
+    repo.commit()
+    rust = LANGUAGES["rust"]
+
+    def broken(source: bytes):
+        raise IndexError("child index out of range")
+
+    monkeypatch.setitem(LANGUAGES, "rust", rust.__class__(rust.name, rust.grammar,
+                                                          rust.extensions, broken))
+    summary = errdex.mine(repo.root, db=store, jobs=1)
+    assert summary.skipped["extractor error (IndexError)"] == 1
+    assert [s.record.errorMessage for s in store.records()] == ["still mined"]
+
+
+def test_implicit_concatenation_with_a_comment_between_parts(make_repo, store):
+    repo = make_repo()
+    repo.write("m.py", 'def f():\n    raise ValueError(\n        "first part, "  # noqa: Q000\n'
+               '        "second part"\n    )\n')
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    assert [s.record.errorMessage for s in store.records()] == ["first part, second part"]

@@ -12,7 +12,6 @@ not the size of the repository.
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import os
 import time
@@ -37,7 +36,7 @@ from errdex.record import (
     record_id,
     source_window,
 )
-from errdex.repo import Forge, Tree, changed_paths, decode_source, load_tree, read_blobs
+from errdex.repo import BlobReader, Forge, Tree, changed_paths, decode_source, load_tree
 from errdex.store import PreviousRecord, Store
 from errdex.template import Hole
 
@@ -132,20 +131,17 @@ def mine(
         tree.files = [f for f in tree.files if f.path in changed]
         tree.tests = [f for f in tree.tests if f.path in changed]
     context = _Context(tree.repo, tree.sha, tree.forge, now_iso(), evidence=enrich != "none")
-    files: Iterator[tuple[str, str, bytes]] = (
-        (s.path, s.language.name, data) for s, data in read_blobs(tree.root, tree.files)
-    )
-    if enrich == "static":  # test files travel through the workers too, for their expectations
-        tests = ((s.path, _TEST + s.language.name, data)
-                 for s, data in read_blobs(tree.root, tree.tests))
-        files = itertools.chain(files, tests)
+    # (path, language, blob): test files travel through the workers too, for their expectations
+    items = [(s.path, s.language.name, s.blob) for s in tree.files]
+    if enrich == "static":
+        items += [(s.path, _TEST + s.language.name, s.blob) for s in tree.tests]
     workers = jobs or os.cpu_count() or 1
-    if workers > 1 and len(tree.files) + len(tree.tests) < _PARALLEL_MIN_FILES:
+    if workers > 1 and len(items) < _PARALLEL_MIN_FILES:
         workers = 1
     mined: list[MinedRecord] = []
     inline: list[Expectation] = []
     done = 0
-    for outcome in _mine_files(files, context, workers):
+    for outcome in _mine_files(str(tree.root), items, context, workers):
         inline.extend(outcome.expectations)
         if outcome.test:
             continue
@@ -229,21 +225,28 @@ def _account(summary: MineSummary, outcome: _FileOutcome) -> None:
 
 
 def _mine_files(
-    files: Iterator[tuple[str, str, bytes]], context: _Context, workers: int
+    root: str, items: list[tuple[str, str, str]], context: _Context, workers: int
 ) -> Iterator[_FileOutcome]:
-    """Each file's outcome; with several workers, a bounded number of batches in flight."""
+    """Each file's outcome; with several workers, a bounded number of batches in flight.
+
+    Every process reads its files' bytes through its own ``git cat-file`` (workers are
+    forked, and a forked worker holding the parent's pipe to git would keep git from
+    ever seeing the end of its input).
+    """
     if workers == 1:
-        for path, language, data in files:
-            yield mine_file(context, path, language, data)
+        reader = BlobReader(root)
+        try:
+            for path, language, blob in items:
+                yield mine_file(context, path, language, reader.read(blob, path))
+        finally:
+            reader.close()
         return
-    # forkserver: workers must not inherit the pipes of git's blob reader, or git never
-    # sees end-of-input and the mine hangs at exit.
-    context_mp = multiprocessing.get_context("forkserver")
-    context_mp.set_forkserver_preload(["errdex.mining"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context_mp) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("fork")
+    ) as pool:
         pending: deque[Future[list[_FileOutcome]]] = deque()
-        for batch in _batches(files, _BATCH_FILES):
-            pending.append(pool.submit(mine_batch, context, batch))
+        for batch in _batches(items, _BATCH_FILES):
+            pending.append(pool.submit(mine_batch, context, root, batch))
             if len(pending) >= workers * _IN_FLIGHT_PER_WORKER:
                 yield from pending.popleft().result()
         while pending:
@@ -251,9 +254,9 @@ def _mine_files(
 
 
 def _batches(
-    items: Iterable[tuple[str, str, bytes]], size: int
-) -> Iterator[list[tuple[str, str, bytes]]]:
-    batch: list[tuple[str, str, bytes]] = []
+    items: Iterable[tuple[str, str, str]], size: int
+) -> Iterator[list[tuple[str, str, str]]]:
+    batch: list[tuple[str, str, str]] = []
     for item in items:
         batch.append(item)
         if len(batch) == size:
@@ -263,14 +266,43 @@ def _batches(
         yield batch
 
 
-def mine_batch(context: _Context, batch: list[tuple[str, str, bytes]]) -> list[_FileOutcome]:
-    """Worker entry point: several files' records in one round trip."""
-    return [mine_file(context, path, language, data) for path, language, data in batch]
+_WORKER_READERS: dict[str, BlobReader] = {}
+
+
+def mine_batch(
+    context: _Context, root: str, batch: list[tuple[str, str, str]]
+) -> list[_FileOutcome]:
+    """Worker entry point: several files' records in one round trip.
+
+    Each worker keeps one blob reader per repository for its lifetime; it ends with
+    the worker process.
+    """
+    reader = _WORKER_READERS.get(root)
+    if reader is None:
+        reader = _WORKER_READERS[root] = BlobReader(root)
+    return [mine_file(context, path, language, reader.read(blob, path))
+            for path, language, blob in batch]
 
 
 def mine_file(context: _Context, path: str, language: str, data: bytes) -> _FileOutcome:
     """One file's records, complete but for slugs and carried-over change times (for a test
-    file, ``language`` prefixed with ``test:``, only its expectations)."""
+    file, ``language`` prefixed with ``test:``, only its expectations).
+
+    A file an extractor fails on is skipped and counted, never the end of the mine: one
+    odd construct in one file must not cost a repository its records.
+    """
+    try:
+        return _mine_file(context, path, language, data)
+    except RecursionError:
+        return _FileOutcome(path, language.removeprefix(_TEST), skipped="too deeply nested")
+    except Exception as exc:  # any extractor bug: reported in the summary
+        if os.environ.get("ERRDEX_DEBUG"):
+            raise
+        return _FileOutcome(path, language.removeprefix(_TEST),
+                            skipped=f"extractor error ({type(exc).__name__})")
+
+
+def _mine_file(context: _Context, path: str, language: str, data: bytes) -> _FileOutcome:
     if language.startswith(_TEST):
         language = language.removeprefix(_TEST)
         found_tests = expectations(path, language, LANGUAGES[language].grammar, data)

@@ -14,7 +14,7 @@ import subprocess
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from errdex.errors import RepositoryError
 from errdex.languages import Language, language_for_path
@@ -148,7 +148,7 @@ def detect_forge(root: Path) -> Forge | None:
 
 def skip_reason(path: str) -> str | None:
     """Why a path is not product source (vendored or test code), or None."""
-    parts = PurePosixPath(path).parts
+    parts = path.split("/")  # git paths: POSIX separators, no "." parts
     folders = parts[:-1]
     name = parts[-1]
     if any(part in _VENDORED_DIRS for part in folders) or name.endswith((".min.js", ".bundle.js")):
@@ -156,7 +156,7 @@ def skip_reason(path: str) -> str | None:
     lowered = [part.lower() for part in folders]
     if any(part in _TEST_DIRS or part.endswith((".tests", ".test")) for part in lowered):
         return "test code"
-    stem = PurePosixPath(name).stem
+    stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
     if (
         stem.startswith("test_")
         or stem.endswith(("_test", "_tests", ".test", ".spec", "_spec", "Test", "Tests", "Spec"))
@@ -204,25 +204,46 @@ def load_tree(
     return tree
 
 
+class BlobReader:
+    """One ``git cat-file --batch`` process reading objects of one repository on demand."""
+
+    def __init__(self, root: Path | str):
+        self.root = str(root)
+        self._proc = subprocess.Popen(
+            ["git", "-C", self.root, "cat-file", "--batch"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )
+
+    def read(self, blob: str, path: str) -> bytes:
+        stdin, stdout = self._proc.stdin, self._proc.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(blob.encode() + b"\n")
+        stdin.flush()
+        header = stdout.readline().split()
+        if len(header) < 3 or header[1] != b"blob":
+            raise RepositoryError(f"{path}: git could not read blob {blob}")
+        data = stdout.read(int(header[2]))
+        stdout.read(1)  # the newline after each object
+        return data
+
+    def close(self) -> None:
+        if self._proc.stdin is not None:
+            self._proc.stdin.close()
+        self._proc.wait()
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
+
+
 def read_blobs(root: Path, files: list[SourceFile]) -> Iterator[tuple[SourceFile, bytes]]:
     """The bytes of each file, read from git's object store in one batch process."""
     if not files:
         return
-    with subprocess.Popen(
-        ["git", "-C", str(root), "cat-file", "--batch"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-    ) as proc:
-        assert proc.stdin is not None and proc.stdout is not None
+    reader = BlobReader(root)
+    try:
         for source in files:
-            proc.stdin.write(source.blob.encode() + b"\n")
-            proc.stdin.flush()
-            header = proc.stdout.readline().split()
-            if len(header) < 3 or header[1] != b"blob":
-                raise RepositoryError(f"{source.path}: git could not read blob {source.blob}")
-            data = proc.stdout.read(int(header[2]))
-            proc.stdout.read(1)  # the newline after each object
-            yield source, data
-        proc.stdin.close()
+            yield source, reader.read(source.blob, source.path)
+    finally:
+        reader.close()
 
 
 def changed_paths(root: Path, old: str, new: str) -> set[str] | None:

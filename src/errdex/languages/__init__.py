@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from pathlib import PurePosixPath
 
 from errdex.languages.base import FileSites, Language, Site
 
@@ -35,4 +34,6 @@ _BY_EXTENSION = {ext: lang for lang in LANGUAGES.values() for ext in lang.extens
 
 def language_for_path(path: str) -> Language | None:
     """The language that mines this file, by extension; None when errdex does not mine it."""
-    return _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return _BY_EXTENSION.get(name[dot:].lower()) if dot > 0 else None

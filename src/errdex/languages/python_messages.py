@@ -145,7 +145,8 @@ def read(node: Node | None, file: FileFacts, depth: int = 0) -> Message | None:
     if kind == "string":
         return _string(node)
     if kind == "concatenated_string":
-        return joined([_string(part) for part in node.named_children])
+        # comments (a trailing lint marker, say) sit between the parts of "a" "b"
+        return joined([_string(part) for part in node.named_children if part.type == "string"])
     if kind == "binary_operator":
         return _binary(node, file, depth)
     if kind == "call":
