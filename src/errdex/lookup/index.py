@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
+from errdex.lookup.pastes.common import message_segments
 from errdex.lookup.patterns import PatternShape, placeholder_names, shape_of
 from errdex.record import Record, RecordExtras
 from errdex.store import CandidateRow, Removal, Store
@@ -36,6 +37,8 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 FRAME_LINE_TOLERANCE = 5
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
+_MAX_VARIANTS = 24
+_WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
 SNAPSHOT_FORMAT = 4
@@ -178,6 +181,7 @@ class Index:
 
     def _full_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
         """Records whose pattern fullmatches the message (or, failing that, a wrapped segment)."""
+        best: dict[str, _Scored] = {}
         for message in _variants(event):
             verified: dict[int, tuple[str | None, ...]] = {}
             details = self._pattern_details(self.candidates(message))
@@ -187,26 +191,29 @@ class Index:
                     verified[pid] = groups
             if not verified:
                 continue
-            scored: dict[str, _Scored] = {}
             for row in self.store.candidate_rows(list(verified), repo):
-                groups = verified[row.pattern_id]
                 reasons = ["full pattern match"]
                 if message != event.message:
                     reasons[0] += f" of the wrapped part {message!r}"
                 score = 1.0 + _class_signal(event.error_class, row.error_class, reasons)
+                # More literal text explains more: the specific site beats a template
+                # that only re-prints what it was given (``Error: {msg}``).
                 literal = details[row.pattern_id][1]
-                score += 0.2 * min(1.0, literal / max(1, len(message)))
-                scored[row.id] = _Scored(row, score, reasons, groups)
-            if scored:
-                return scored
-        return {}
+                score += 0.3 * min(1.0, literal / 80)
+                if literal < _WRAPPER_LITERAL:
+                    score -= 0.3
+                current = best.get(row.id)
+                if current is None or current.score < score:
+                    best[row.id] = _Scored(row, score, reasons, verified[row.pattern_id])
+        return best
 
     # --- approximate matches ----------------------------------------------------------
 
     def _approximate_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
         """Templates reworded since the user's version: same key word, similar literal text."""
         message = event.message
-        close = self._probe(message)[1]
+        full, close = self._probe(message)
+        close = (full + close)[:_MAX_FUZZY_CANDIDATES]  # full: words there, regex failed
         ratios: dict[int, float] = {}
         matcher = difflib.SequenceMatcher(None, autojunk=False)
         matcher.set_seq2(message)  # indexed once, compared with every candidate
@@ -315,12 +322,23 @@ def _build_tables(
 
 
 def _variants(event: ErrorEvent) -> list[str]:
-    """The message, then its wrapped inner parts (``op: inner: innermost`` → each suffix)."""
+    """What to match: the message, its wrapped inner parts (``op: inner: innermost``),
+    then shorter readings of a message that picked up extra lines: each leading run
+    of paragraphs, and the first line, with their inner parts."""
     variants = [event.message]
     for segment in getattr(event, "segments", ()) or ():
         if segment and segment not in variants:
             variants.append(segment)
-    return variants
+    message = event.message
+    if "\n" in message:
+        paragraphs = message.split("\n\n")
+        shorter = ["\n\n".join(paragraphs[:k]) for k in range(len(paragraphs) - 1, 0, -1)]
+        shorter.append(message.partition("\n")[0])
+        for text in shorter:
+            for segment in message_segments(text):
+                if segment and segment not in variants:
+                    variants.append(segment)
+    return variants[:_MAX_VARIANTS]
 
 
 def _class_signal(event_class: str | None, record_class: str | None, reasons: list[str]) -> float:

@@ -32,8 +32,11 @@ TIMESTAMP = re.compile(
     r"(?: +- +| +|$)"
 )
 _UPPER_LEVELS = "ERROR|E|WARNING|WARN|CRITICAL|FATAL"
-_LOWER_LEVELS = "error|warning|warn|critical|fatal"
-ERROR_LEVELS = frozenset({"ERROR", "error", "E", "CRITICAL", "critical", "FATAL", "fatal"})
+# Capitalised "Error:"/"Fatal:" too, with their colon: what cobra and many CLIs print.
+_LOWER_LEVELS = "error|warning|warn|critical|fatal|Error|Fatal"
+ERROR_LEVELS = frozenset(
+    {"ERROR", "error", "Error", "E", "CRITICAL", "critical", "FATAL", "fatal", "Fatal"}
+)
 # Lowercase words are levels only with a colon: "error: x" is cargo's, "error while …" is prose.
 LEVEL = re.compile(
     rf"\[(?P<bracket>{_UPPER_LEVELS}|{_LOWER_LEVELS})\]:? *"

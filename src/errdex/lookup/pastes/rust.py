@@ -37,7 +37,10 @@ def rust_panic(lines: Lines, i: int) -> Found | None:
         parts.append(lines[j])
         j += 1
     if location is None:  # not a form we know: keep the header's tail as the message
-        return _panic_event(lines, i, i + 1, rest.strip(), [])
+        tail = rest.strip()
+        if len(tail) > 1 and tail[0] == tail[-1] == "'":  # panicked at 'msg' (no location)
+            tail = tail[1:-1]
+        return _panic_event(lines, i, i + 1, tail, [])
     return _finish_panic(lines, i, j, "\n".join(parts).rstrip(), location)
 
 
