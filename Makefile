@@ -25,6 +25,7 @@ demo: $(INSTALLED)
 
 test: $(INSTALLED) lint
 	bash scripts/install-browser.sh
+	bash scripts/start-postgres.sh
 	$(BIN)/pytest -q -n 2
 
 lint: $(INSTALLED)

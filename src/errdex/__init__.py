@@ -30,6 +30,7 @@ from errdex.lookup.index import Index, Match
 from errdex.mining import MineSummary, ProgressCallback
 from errdex.record import DatasetLine, Record, RecordExtras
 from errdex.store import Store
+from errdex.stores import StoreLike, open_store
 
 __version__ = "0.1.0"
 
@@ -57,7 +58,7 @@ DbPath = str | os.PathLike[str] | None
 
 
 def mine(
-    path: str | os.PathLike[str], *, db: DbPath | Store = None, repo: str | None = None,
+    path: str | os.PathLike[str], *, db: DbPath | StoreLike = None, repo: str | None = None,
     sha: str | None = None, jobs: int | None = None, progress: ProgressCallback | None = None,
     enrich: Literal["static", "none"] = "static", blame: bool = False, full: bool = False,
 ) -> MineSummary:
@@ -69,12 +70,12 @@ def mine(
 
     options = {"repo": repo, "sha": sha, "jobs": jobs, "progress": progress,
                "enrich": enrich, "blame": blame, "full": full}
-    if isinstance(db, Store):
+    if isinstance(db, StoreLike):
         return mining.mine(path, db, **options)  # type: ignore[arg-type]
-    with Store(db) as store:
+    with open_store(db) as store:
         return mining.mine(path, store, **options)  # type: ignore[arg-type]
 
 
-def open_index(db: DbPath | Store = None) -> Index:
+def open_index(db: DbPath | StoreLike = None) -> Index:
     """A lookup index over every record in the database ``db``."""
-    return Index(db if isinstance(db, Store) else Store(db))
+    return Index(db if isinstance(db, StoreLike) else open_store(db))  # type: ignore[arg-type]

@@ -34,7 +34,7 @@ from errdex.render import (
 )
 from errdex.scan import ScanSummary
 from errdex.scan import scan as scan_log
-from errdex.store import Store
+from errdex.stores import StoreLike, open_store, redact
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,8 +44,8 @@ class _Settings:
         self.db = db
         self.debug = debug
 
-    def store(self) -> Store:
-        return Store(self.db)
+    def store(self) -> StoreLike:
+        return open_store(self.db)
 
 
 def _handle_errors(func: F) -> F:
@@ -384,7 +384,7 @@ def serve(settings: _Settings, host: str, port: int) -> None:
                          "pip install 'errdex[web]'") from exc
     with settings.store() as store:  # open (and migrate) once, so a bad --db fails here
         db_path = store.path
-    click.echo(f"errdex: serving {db_path} on http://{host}:{port}/", err=True)
+    click.echo(f"errdex: serving {redact(str(db_path))} on http://{host}:{port}/", err=True)
     uvicorn.run(create_app(db_path), host=host, port=port, log_level="warning")
 
 

@@ -15,53 +15,47 @@ import threading
 from pathlib import Path
 
 from errdex.lookup.index import Index
-from errdex.store import Store
-
-Fingerprint = tuple[int, int, int]
+from errdex.stores import StoreLike, is_postgres_url, open_store
 
 
 class StorePool:
-    """One ``Store`` per thread over ``db_path``, and one shared lookup ``Index``."""
+    """One store per thread over ``db_path`` (a file or a PostgreSQL URL), one shared index."""
 
     def __init__(self, db_path: str | os.PathLike[str]):
-        self.db_path = Path(db_path)
+        self.db_path: str | os.PathLike[str] = (
+            str(db_path) if is_postgres_url(str(db_path)) else Path(db_path)
+        )
         self._local = threading.local()
         self._lock = threading.Lock()
         self._index: Index | None = None
-        self._fingerprint: Fingerprint | None = None
-        self._generation = 0
+        self._index_generation: int | None = None
 
-    def store(self) -> Store:
+    def store(self) -> StoreLike:
         """This thread's store (opened on first use)."""
-        store: Store | None = getattr(self._local, "store", None)
+        store: StoreLike | None = getattr(self._local, "store", None)
         if store is None:
-            store = Store(self.db_path)
+            store = open_store(self.db_path)
             self._local.store = store
         return store
 
     def index(self) -> Index:
-        """The shared index, bound to this thread's store, current with the database."""
+        """The shared index, bound to this thread's store, current with the database.
+
+        Every write bumps the store's generation, so a mine or an import made while
+        serving is seen by the next request.
+        """
         store = self.store()
-        version = store.conn.execute("PRAGMA data_version").fetchone()[0]
+        generation = store.generation()
         local = self._local
-        if getattr(local, "version", None) != version or local.generation != self._generation:
-            fingerprint = _fingerprint(store)
+        if getattr(local, "generation", None) != generation:
             with self._lock:
-                if self._index is None or fingerprint != self._fingerprint:
-                    self._index = Index(store)
-                    self._fingerprint = fingerprint
-                    self._generation += 1
-                local.view = copy.copy(self._index)
-                local.view.store = store
-                local.generation = self._generation
-            local.version = version
-        view: Index = local.view
-        return view
-
-
-def _fingerprint(store: Store) -> Fingerprint:
-    """Changes whenever the set of patterns changes (patterns are only added or dropped)."""
-    row = store.conn.execute(
-        "SELECT COUNT(*), COALESCE(MAX(pid), 0), COALESCE(SUM(pid), 0) FROM patterns"
-    ).fetchone()
-    return int(row[0]), int(row[1]), int(row[2])
+                if self._index is None or self._index_generation != generation:
+                    self._index = Index(store)  # type: ignore[arg-type]
+                    self._index_generation = generation
+                view = copy.copy(self._index)
+            view.store = store  # type: ignore[assignment]
+            view._details = {}  # each thread its own pattern cache
+            local.view = view
+            local.generation = generation
+        result: Index = local.view
+        return result
