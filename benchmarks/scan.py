@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lookup import build, identifier, render  # noqa: E402
+from lookup import build, identifier, render
 
 
 def write_log(path: Path, patterns: list[str], lines: int, seed: int = 5) -> int:
