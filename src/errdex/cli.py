@@ -239,7 +239,8 @@ def explain(
 @click.argument("logfile", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON Lines: {\"line\", \"text\", \"matches\"} per error event.")
-@click.option("--top", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option("--top", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Records per event (the summary counts the best one).")
 @click.option("--repo", help="Only records of this OWNER/NAME.")
 @click.pass_obj
 @_handle_errors

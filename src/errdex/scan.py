@@ -55,7 +55,7 @@ class ScanSummary:
 
 
 def scan(
-    index: Index, stream: TextIO, *, top: int = 3, repo: str | None = None,
+    index: Index, stream: TextIO, *, top: int = 1, repo: str | None = None,
     summary: ScanSummary | None = None,
 ) -> Iterator[ScannedEvent]:
     """Each error event of ``stream`` with its best records, in log order."""

@@ -179,12 +179,22 @@ def _recognize(recognizers: list[Recognizer], lines: Lines, i: int) -> Found | N
     return None
 
 
-# Words of an error level or an error message (lowercase; substring tests beat a regex).
-_ERRORISH = (
-    "error", "err=", "err:", "exception", "panic", "fatal", "crit", "traceback", "fail",
-    "uncaught", "warn", "severe", "alert", "emerg", "assert", "abort", "denied", "refused",
-    "no such", "not found", "invalid", "cannot", "can't", "unable", "timed out", "timeout",
-)
+def _errorish(lowered: str) -> bool:
+    """Whether a lowercased line has an error level's or an error message's words.
+
+    Written out as one expression of substring tests: on the hot path of every
+    log line, that is several times faster than a loop or a regex.
+    """
+    return (
+        "error" in lowered or "err=" in lowered or "err:" in lowered or "exception" in lowered
+        or "panic" in lowered or "fatal" in lowered or "crit" in lowered or "fail" in lowered
+        or "traceback" in lowered or "uncaught" in lowered or "warn" in lowered
+        or "severe" in lowered or "alert" in lowered or "emerg" in lowered or "assert" in lowered
+        or "abort" in lowered or "denied" in lowered or "refused" in lowered
+        or "no such" in lowered or "not found" in lowered or "invalid" in lowered
+        or "cannot" in lowered or "can't" in lowered or "unable" in lowered
+        or "timed out" in lowered or "timeout" in lowered
+    )
 
 
 def _may_start_event(line: str, last: bool = False) -> bool:
@@ -202,8 +212,7 @@ def _may_start_event(line: str, last: bool = False) -> bool:
         # A timestamped, bracketed or JSON log line starts an event only at an error
         # level or with an error's words: the bulk of a log is skipped at one search.
         # (The last line of a paste is always read: it is what the user copied.)
-        lowered = line.lower()
-        return any(word in lowered for word in _ERRORISH)
+        return _errorish(line.lower())
     return (
         line[0] in logs.LOG_LINE_STARTS
         or ":" in line
