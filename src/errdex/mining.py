@@ -310,6 +310,8 @@ def _mine_file(context: _Context, path: str, language: str, data: bytes) -> _Fil
     text, reason = decode_source(data)
     if reason or text is None:
         return _FileOutcome(path, language, skipped=reason or "unreadable")
+    if not LANGUAGES[language].may_have_sites(data):
+        return _FileOutcome(path, language)
     found = LANGUAGES[language].extract(data)
     lines = split_lines(text)
     outcome = _FileOutcome(path, language, parse_errors=found.parse_errors)

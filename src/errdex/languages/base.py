@@ -50,6 +50,12 @@ class Language:
     grammar: str
     extensions: tuple[str, ...]
     extract: Callable[[bytes], FileSites]
+    # Byte strings one of which every file with a site contains (empty: no such set).
+    # A file with none of them is not parsed at all: most of a code base raises nothing.
+    triggers: tuple[bytes, ...] = ()
+
+    def may_have_sites(self, source: bytes) -> bool:
+        return not self.triggers or any(t in source for t in self.triggers)
 
 
 @cache

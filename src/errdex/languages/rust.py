@@ -374,4 +374,11 @@ def _strip_conversion(value: Node) -> Node:
     return value
 
 
-LANGUAGE = Language(name="rust", grammar="rust", extensions=(".rs",), extract=extract)
+# Every form above spells one of these (tests too: ``assert``, ``should_panic``).
+_TRIGGERS = (
+    b"panic", b"unreachable!", b"unimplemented!", b"todo!", b"assert", b"expect", b"bail!",
+    b"anyhow!", b"eyre!", b"ensure!", b"#[error", b"Err(", b"format_err!", b"context",
+    b"error!", b"eprintln!", b"wrap_err", b"ok_or", b"map_err", b"Error", b"custom",
+)
+LANGUAGE = Language(name="rust", grammar="rust", extensions=(".rs",), extract=extract,
+                    triggers=_TRIGGERS)
