@@ -31,18 +31,22 @@ from errdex.record import Record
 MAX_LINKS = 3
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _META = set(".^$*+?{}[]|()")
+_CALLED = re.compile(r"\b(\w+)\s*\(")
 
 
 def link_tests(pairs: list[tuple[Record, Evidence]], found: Iterable[Expectation]) -> int:
     """Attach each expectation to the records it matches; the number of links made."""
     postings: dict[str, list[int]] = defaultdict(list)
+    by_class: dict[str, list[int]] = defaultdict(list)  # short class name → records
     for index, (record, _) in enumerate(pairs):
         for word in {w.lower() for w in _WORDS.findall(record.errorMessage)}:
             postings[word].append(index)
+        if record.errorClass:
+            by_class[_last(record.errorClass)].append(index)
     made = 0
     for expectation in found:
         test = expectation.link
-        for index in _candidates(pairs, postings, test):
+        for index in _candidates(pairs, postings, by_class, test):
             record, evidence = pairs[index]
             if len(evidence.tests) < MAX_LINKS and all(
                 (t.path, t.line) != (test.path, test.line) for t in evidence.tests
@@ -53,10 +57,11 @@ def link_tests(pairs: list[tuple[Record, Evidence]], found: Iterable[Expectation
 
 
 def _candidates(
-    pairs: list[tuple[Record, Evidence]], postings: dict[str, list[int]], test: TestLink
+    pairs: list[tuple[Record, Evidence]], postings: dict[str, list[int]],
+    by_class: dict[str, list[int]], test: TestLink,
 ) -> list[int]:
     if test.mode == "class" or not test.expected:
-        return _by_class(pairs, test)
+        return _by_class(pairs, by_class, test)
     literal = _plain(test.expected) if test.mode == "regex" else test.expected
     if literal is None and test.expected is not None:
         runs = re.split(r"(?:\\.|[.^$*+?{}\[\]|()])+", test.expected)
@@ -105,19 +110,21 @@ def _common(left: list[str], right: list[str]) -> int:
     return count
 
 
-def _by_class(pairs: list[tuple[Record, Evidence]], test: TestLink) -> list[int]:
+def _by_class(
+    pairs: list[tuple[Record, Evidence]], by_class: dict[str, list[int]], test: TestLink
+) -> list[int]:
+    """The one record of the expected class whose function the test's call names."""
     if not test.error_class or not test.call:
         return []
+    called = set(_CALLED.findall(test.call))  # the functions the test's call names
     fits = [
-        i for i, (record, evidence) in enumerate(pairs)
-        if record.errorClass and _same_class(record.errorClass, test.error_class)
-        and evidence.symbol and re.search(
-            rf"\b{re.escape(_last(evidence.symbol))}\s*\(", test.call
-        )
+        i for i in by_class.get(_last(test.error_class), ())
+        if (symbol := pairs[i][1].symbol) and _last(symbol) in called
     ]
     return fits if len(fits) == 1 else []
 
 
+@lru_cache(maxsize=65536)
 def _last(name: str) -> str:
     return re.split(r"\.|::", name)[-1]
 
