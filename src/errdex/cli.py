@@ -132,48 +132,110 @@ def _progress(console: Console, label: str) -> Iterator[Callable[[int, int], Non
         yield advance
 
 
+def _llm_options(func: F) -> F:
+    """The options of LLM enrichment, shared by ``mine --enrich llm`` and ``enrich``."""
+    options = [
+        click.option("--llm-base-url", envvar="ERRDEX_LLM_BASE_URL", show_envvar=True,
+                     help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1) whose "
+                          "model rewrites the explanation fields, verified against evidence."),
+        click.option("--llm-model", envvar="ERRDEX_LLM_MODEL", show_envvar=True,
+                     help="Model name the endpoint serves."),
+        click.option("--llm-api-key-env", default="ERRDEX_LLM_API_KEY", show_default=True,
+                     help="Environment variable that holds the API key (if any)."),
+        click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True,
+                     help="LLM requests in flight."),
+        click.option("--token-budget", type=click.IntRange(min=1),
+                     help="Stop sending once this many tokens (prompt + completion) are spent; "
+                          "the rest stay static and are reported."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _llm_config(llm_base_url: str | None, llm_model: str | None, llm_api_key_env: str,
+                concurrency: int, token_budget: int | None) -> Any:
+    from errdex.enrich.llm import LlmConfig
+
+    return LlmConfig.from_env(base_url=llm_base_url, model=llm_model,
+                              api_key_env=llm_api_key_env, concurrency=concurrency,
+                              token_budget=token_budget)
+
+
+def _llm_enrich(settings: _Settings, config: Any, repo: str | None) -> None:
+    from errdex.enrich.llm import enrich_with_llm
+
+    with settings.store() as store, _progress(Console(stderr=True), "enriching") as progress:
+        report = enrich_with_llm(store, config, repo=repo, progress=progress)
+    click.echo(report.summary())
+
+
 @main.command()
 @click.argument("path", type=click.Path(file_okay=True, dir_okay=True))
 @click.option("--repo", help="OWNER/NAME to file the records under (default: from the git remote).")
 @click.option("--sha", help="Revision to mine (default: HEAD).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
-@click.option("--enrich", type=click.Choice(["static", "none"]), default="static",
+@click.option("--enrich", type=click.Choice(["static", "none", "llm"]), default="static",
               show_default=True,
-              help="Fill explanation fields from evidence (docs, guards, tests); 'none' skips it.")
+              help="Fill explanation fields from evidence (docs, guards, tests); 'llm' then has "
+                   "a model rewrite them (see the --llm-* options); 'none' skips it.")
 @click.option("--blame", is_flag=True,
               help="Add the commit that last changed each site's line (walks history: slower).")
 @click.option("--full", is_flag=True,
               help="Read every file, not only those changed since the last mine.")
+@_llm_options
 @click.pass_obj
 @_handle_errors
 def mine(
     settings: _Settings, path: str, repo: str | None, sha: str | None, jobs: int | None,
-    enrich: str, blame: bool, full: bool,
+    enrich: str, blame: bool, full: bool, llm_base_url: str | None, llm_model: str | None,
+    llm_api_key_env: str, concurrency: int, token_budget: int | None,
 ) -> None:
     """Mine the git repository holding PATH into the database.
 
     A repository mined before is re-read only where it changed since (git diff).
     """
     console = Console(stderr=True)
+    config = None
+    if enrich == "llm":  # checked before mining: a missing --llm-model fails fast
+        config = _llm_config(llm_base_url, llm_model, llm_api_key_env, concurrency, token_budget)
     with settings.store() as store, _progress(console, "mining") as progress:
         summary = errdex.mine(path, db=store, repo=repo, sha=sha, jobs=jobs, progress=progress,
-                              enrich=enrich, blame=blame, full=full)  # type: ignore[arg-type]
+                              enrich="static" if enrich == "llm" else enrich,  # type: ignore[arg-type]
+                              blame=blame, full=full)
     click.echo(format_summary(summary))
+    if config is not None:
+        _llm_enrich(settings, config, summary.repo)
 
 
 @main.command()
 @click.option("--repo", help="Only records of this OWNER/NAME.")
 @click.option("--root", type=click.Path(exists=True, file_okay=False),
               help="Checkout whose tests are read again before re-enriching.")
+@_llm_options
 @click.pass_obj
 @_handle_errors
-def enrich(settings: _Settings, repo: str | None, root: str | None) -> None:
-    """Rewrite the explanation fields of stored records from their evidence."""
+def enrich(
+    settings: _Settings, repo: str | None, root: str | None, llm_base_url: str | None,
+    llm_model: str | None, llm_api_key_env: str, concurrency: int, token_budget: int | None,
+) -> None:
+    """Rewrite the explanation fields of stored records from their evidence.
+
+    With --llm-base-url and --llm-model (or $ERRDEX_LLM_BASE_URL / $ERRDEX_LLM_MODEL) a model
+    rewrites them; only fields that pass verification against the evidence are stored.
+    """
     from errdex.enrich import enrich_store
 
-    with settings.store() as store:
-        count = enrich_store(store, repo=repo, root=root)
-    click.echo(f"enriched {count} record(s)")
+    if llm_base_url is None and llm_model is None:
+        with settings.store() as store:
+            count = enrich_store(store, repo=repo, root=root)
+        click.echo(f"enriched {count} record(s)")
+        return
+    config = _llm_config(llm_base_url, llm_model, llm_api_key_env, concurrency, token_budget)
+    if root is not None:
+        with settings.store() as store:
+            enrich_store(store, repo=repo, root=root)
+    _llm_enrich(settings, config, repo)
 
 
 def format_summary(summary: MineSummary) -> str:
