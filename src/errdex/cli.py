@@ -26,6 +26,7 @@ from errdex.mining import MineSummary
 from errdex.publish import import_path, write_dataset_folder, write_parquet
 from errdex.record import now_iso
 from errdex.render import (
+    many_table,
     print_matches,
     print_scan_summary,
     print_scanned,
@@ -206,6 +207,44 @@ def mine(
     click.echo(format_summary(summary))
     if config is not None:
         _llm_enrich(settings, config, summary.repo)
+
+
+@main.command("mine-many")
+@click.argument("listing", metavar="LIST", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--jobs", type=click.IntRange(min=1),
+              help="Repositories mined at once (default: all cores; each on one core).")
+@click.option("--ray", "ray_address", metavar="ADDRESS|auto",
+              help="Run each repository as a task on this Ray cluster (needs the 'ray' extra).")
+@click.option("--cache", "cache_dir", type=click.Path(file_okay=False),
+              help="Folder for shallow clones of URLs (default: the user cache directory).")
+@click.option("--cache-budget", default="10G", show_default=True, metavar="SIZE",
+              help="Disk the clone cache may use (500M, 10G); least recently used go first.")
+@click.option("--retries", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Times a failed repository is tried again.")
+@click.pass_obj
+@_handle_errors
+def mine_many_command(
+    settings: _Settings, listing: str, jobs: int | None, ray_address: str | None,
+    cache_dir: str | None, cache_budget: str, retries: int,
+) -> None:
+    """Mine every repository in LIST (one path or git URL[@ref] a line; '-' reads stdin).
+
+    A failure is reported and retried, never stops the others; a re-run skips
+    repositories already mined at the same commit. Exit 0 when all succeeded, 1 when
+    some failed (the others are stored), 2 for a bad LIST or options.
+    """
+    from errdex.many import DEFAULT_CACHE_BUDGET, mine_many, parse_size, read_list
+
+    entries = read_list(listing)
+    budget = parse_size(cache_budget) if cache_budget else DEFAULT_CACHE_BUDGET
+    console = Console(stderr=True)
+    with settings.store() as store, _progress(console, "repositories") as progress:
+        summary = mine_many(entries, store, jobs=jobs, ray_address=ray_address,
+                            cache_dir=cache_dir, disk_budget_bytes=budget, retries=retries,
+                            progress=progress)
+    Console().print(many_table(summary))
+    if not summary.ok:
+        sys.exit(EXIT_NO_MATCH)
 
 
 @main.command()

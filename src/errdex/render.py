@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from errdex.lookup.index import Match
+from errdex.many import ManySummary
 from errdex.record import Record, RecordExtras
 from errdex.scan import ScannedEvent, ScanSummary
 from errdex.store import StoredRecord
@@ -113,6 +114,24 @@ def print_scan_summary(console: Console, summary: ScanSummary) -> None:
         where = f"{record.repo} {record.filePath}:{record.lineNumber}"
         table.add_row(str(count), record.slug, where)
     console.print(table)
+
+
+def many_table(summary: ManySummary) -> Table:
+    """One row per LIST line of ``mine-many``, then the totals in the title."""
+    table = Table(title=f"mine-many: {summary.mined} mined, {summary.unchanged} unchanged, "
+                        f"{summary.failed} failed, {summary.records} records "
+                        f"in {summary.seconds:.1f}s ({summary.backend})")
+    for column in ("line", "repository", "status", "commit", "records", "seconds", "reason"):
+        table.add_column(column, justify="right" if column in ("line", "records", "seconds")
+                         else "left", no_wrap=column != "reason", overflow="fold")
+    style = {"mined": "green", "unchanged": "dim", "failed": "red"}
+    for o in summary.outcomes:
+        table.add_row(
+            str(o.entry.line), o.repo or o.entry.text, f"[{style[o.status]}]{o.status}",
+            (o.sha or "")[:12], str(o.records) if o.status == "mined" else "",
+            f"{o.seconds:.1f}" if o.seconds else "", o.reason or "",
+        )
+    return table
 
 
 def search_table(found: list[StoredRecord]) -> Table:

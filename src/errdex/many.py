@@ -1,0 +1,760 @@
+"""``mine-many``: mine a list of repositories (local paths or git URLs) into one store.
+
+Why it is shaped this way:
+
+- Each repository is isolated: its failure (missing path, bad URL, clone or mine
+  error) becomes one line in the summary and is retried, never an exception that
+  stops the others.
+- Workers (processes here, Ray tasks in ``ray_backend``) only *extract* records;
+  the parent alone writes, one transaction per repository, keyed by
+  ``(repo, sha)`` so that a result delivered twice is written once. SQLite has one
+  writer; this keeps it that way at any parallelism.
+- A re-run is cheap: each entry is resolved to its commit first (``git rev-parse``
+  for a path, ``git ls-remote`` for a URL) and skipped when the store already holds
+  that repository at that commit.
+- URLs are cloned shallow, without a checkout (mining reads git objects, not
+  files), into a cache with a disk budget: least recently used clones are evicted,
+  half-made clones are removed on failure.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import heapq
+import multiprocessing
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from platformdirs import user_cache_dir
+
+from errdex import mining
+from errdex.enrich import EnrichMode
+from errdex.errors import ErrdexError, RepositoryError, UsageError
+from errdex.languages import language_for_path
+from errdex.mining import MineSummary, ProgressCallback
+from errdex.record import Record, RecordExtras
+from errdex.repo import detect_forge, find_root, parse_remote, resolve_sha
+from errdex.store import PreviousRecord, RepoState, Store
+
+DEFAULT_CACHE_BUDGET = 10 * 1024**3
+GIT_TIMEOUT_S = 600
+_SHA = re.compile(r"^[0-9a-f]{40}$")
+_URL_SCHEMES = ("https://", "http://", "ssh://", "git://", "file://")
+_HEAD_START_S = 1.0  # how long resolution may run before the first task starts
+_SCP = re.compile(r"^[\w.-]+@[\w.-]+:(?!//)")  # git@host:owner/name
+
+Status = Literal["mined", "unchanged", "failed"]
+
+
+# --- the list ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a LIST: a local path or a git URL, with an optional ``@ref``."""
+
+    line: int
+    text: str  # as written, for the summary
+    kind: Literal["path", "url"]
+    location: str
+    ref: str | None = None
+
+
+def parse_list(text: str) -> list[Entry]:
+    """Entries of a LIST: one a line; blank lines and ``#`` comments ignored."""
+    entries = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+        if line:
+            entries.append(parse_entry(line, number))
+    return entries
+
+
+def read_list(path: str | os.PathLike[str]) -> list[Entry]:
+    """The entries of a LIST file ('-' is stdin), or a UsageError naming the problem."""
+    try:
+        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise UsageError(
+            f"{path}: no such list file; give a file with one repository a line"
+        ) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read the list ({exc})") from exc
+    entries = parse_list(text)
+    if not entries:
+        raise UsageError(f"{path}: no repositories listed (one path or git URL a line)")
+    return entries
+
+
+def parse_entry(line: str, number: int = 1) -> Entry:
+    """Split ``location@ref``: the ``@`` of a ref comes after the start of the URL's path."""
+    if line.startswith(_URL_SCHEMES) or _SCP.match(line):
+        if "://" in line:
+            scheme_end = line.index("://") + 3
+            path_start = line.find("/", scheme_end)
+        else:
+            path_start = line.index(":")
+        at = line.rfind("@")
+        if path_start >= 0 and at > path_start:
+            return Entry(number, line, "url", line[:at], line[at + 1 :] or None)
+        return Entry(number, line, "url", line)
+    if "@" in line and not Path(line).expanduser().exists():
+        location, _, ref = line.rpartition("@")
+        return Entry(number, line, "path", location, ref or None)
+    return Entry(number, line, "path", line)
+
+
+def parse_size(text: str) -> int:
+    """Bytes in ``500M``, ``10G``, ``1.5T``, ``4096`` (binary units)."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", text.lower())
+    if not match:
+        raise UsageError(f"{text!r}: not a size; write e.g. 500M, 10G or 4096")
+    power = " kmgt".index(match.group(2) or " ")
+    return int(float(match.group(1)) * 1024**power)
+
+
+# --- outcomes ---------------------------------------------------------------------------
+
+
+@dataclass
+class RepoOutcome:
+    """What happened to one entry: the summary table's row."""
+
+    entry: Entry
+    status: Status
+    repo: str | None = None
+    sha: str | None = None
+    records: int = 0
+    seconds: float = 0.0
+    attempts: int = 0
+    reason: str | None = None
+    summary: MineSummary | None = None
+
+
+@dataclass
+class ManySummary:
+    """Every entry's outcome, in LIST order, and the wall time of the whole run."""
+
+    outcomes: list[RepoOutcome] = field(default_factory=list)
+    seconds: float = 0.0
+    backend: str = "processes"
+
+    def count(self, status: Status) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def mined(self) -> int:
+        return self.count("mined")
+
+    @property
+    def unchanged(self) -> int:
+        return self.count("unchanged")
+
+    @property
+    def failed(self) -> int:
+        return self.count("failed")
+
+    @property
+    def records(self) -> int:
+        return sum(o.records for o in self.outcomes if o.status == "mined")
+
+    @property
+    def ok(self) -> bool:
+        return self.failed == 0
+
+
+# --- resolving an entry to (repo, sha) ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """An entry with the repository name and commit it stands for (decides skip or mine)."""
+
+    entry: Entry
+    repo: str
+    sha: str
+    size_hint: int = 0  # bytes of source at that commit when known: big ones go first
+
+
+def _git(args: list[str], cwd: str | os.PathLike[str] | None = None,
+         timeout: float = GIT_TIMEOUT_S) -> str:
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                              timeout=timeout, env=env, check=False)
+    except FileNotFoundError as exc:
+        raise RepositoryError("git is not installed: install git and try again") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise RepositoryError(f"git {args[0]} timed out after {timeout:.0f}s") from exc
+    if done.returncode != 0:
+        lines = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
+        fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+        message = (fatal or lines or ["error"])[-1].removeprefix("fatal: ")
+        raise RepositoryError(f"git {args[0]} failed: {message}")
+    return done.stdout
+
+
+def url_repo_name(url: str) -> str:
+    """``owner/name`` of a URL, as ``errdex mine`` of its clone would file it."""
+    if not url.startswith("file://"):
+        forge = parse_remote(url)
+        if forge is not None:
+            return forge.repo
+    name = url.rstrip("/").rsplit("/", 1)[-1]
+    return name.removesuffix(".git") or url
+
+
+def resolve(entry: Entry) -> Resolved:
+    """The repository name and full commit sha an entry stands for (cheap: no clone)."""
+    if entry.kind == "path":
+        root, _ = find_root(entry.location)
+        sha = resolve_sha(root, entry.ref)
+        forge = detect_forge(root)
+        return Resolved(entry, forge.repo if forge else root.name, sha, _source_bytes(root, sha))
+    repo = url_repo_name(entry.location)
+    if entry.ref and _SHA.match(entry.ref):
+        return Resolved(entry, repo, entry.ref)
+    ref = entry.ref or "HEAD"
+    patterns = [ref] if ref == "HEAD" else [ref, f"{ref}^{{}}"]
+    listing = _git(["ls-remote", entry.location, *patterns], timeout=120)
+    refs = {name: sha for sha, name in (ln.split("\t", 1) for ln in listing.splitlines() if ln)}
+    for name in (ref, f"refs/heads/{ref}", f"refs/tags/{ref}^{{}}", f"refs/tags/{ref}"):
+        if name in refs:
+            return Resolved(entry, repo, refs[name])
+    hint = "give a branch, a tag or a full 40-character sha" if entry.ref else "is it empty?"
+    raise RepositoryError(f"{entry.location}: no ref {ref!r} on the remote; {hint}")
+
+
+def _source_bytes(root: Path, sha: str) -> int:
+    """Bytes of mineable source at ``sha``: the scheduling order (largest first)."""
+    listing = _git(["-C", str(root), "ls-tree", "-r", "-l", "-z", "--full-tree", sha])
+    total = 0
+    for item in listing.split("\0"):
+        meta, _, path = item.partition("\t")
+        fields = meta.split()
+        if len(fields) == 4 and fields[3].isdigit() and language_for_path(path):
+            total += int(fields[3])
+    return total
+
+
+# --- the clone cache ----------------------------------------------------------------------
+
+
+def default_cache_dir() -> Path:
+    return Path(user_cache_dir("errdex", appauthor=False)) / "clones"
+
+
+class CloneCache:
+    """Shallow clones, one folder per (URL, commit), within a disk budget.
+
+    Each clone has a lock file: held shared while it is mined, so eviction (which
+    takes it exclusively, without waiting) never removes a clone in use, also across
+    processes and concurrent runs. The lock file's mtime is the clone's last use.
+    """
+
+    def __init__(self, root: str | os.PathLike[str] | None = None,
+                 budget_bytes: int = DEFAULT_CACHE_BUDGET):
+        self.root = Path(root) if root is not None else default_cache_dir()
+        self.budget = budget_bytes
+        for folder in ("repos", "locks", "tmp"):
+            (self.root / folder).mkdir(parents=True, exist_ok=True)
+
+    def key(self, url: str, sha: str) -> str:
+        readable = re.sub(r"[^A-Za-z0-9._-]+", "_", url.split("://", 1)[-1]).strip("_")[-60:]
+        digest = hashlib.sha256(url.encode()).hexdigest()[:8]
+        return f"{readable}-{digest}-{sha[:12]}"
+
+    @contextmanager
+    def checkout(self, url: str, ref: str | None, sha: str) -> Iterator[tuple[Path, str]]:
+        """A clone holding ``sha`` (cloned if missing) and the commit to mine, kept locked."""
+        key = self.key(url, sha)
+        target = self.root / "repos" / key
+        lock_path = self.root / "locks" / f"{key}.lock"
+        with open(lock_path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_SH)
+            os.utime(lock_path)
+            if not _has_commit(target, sha):
+                self._clone(url, ref, sha, target)
+            try:
+                yield target, _commit_of(target, sha)
+            finally:
+                os.utime(lock_path)
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _clone(self, url: str, ref: str | None, sha: str, target: Path) -> None:
+        """Clone into a temporary folder, then rename: a failure leaves nothing behind."""
+        temporary = self.root / "tmp" / f"{target.name}.{os.getpid()}.{time.monotonic_ns()}"
+        try:
+            if ref is None or _SHA.match(ref):
+                _git(["init", "--quiet", str(temporary)])
+                _git(["-C", str(temporary), "remote", "add", "origin", url])
+                _git(["-C", str(temporary), "fetch", "--quiet", "--depth", "1", "origin", sha])
+                _git(["-C", str(temporary), "update-ref", "HEAD", sha])
+            else:
+                _git(["clone", "--quiet", "--depth", "1", "--no-checkout", "--branch", ref,
+                      url, str(temporary)])
+                if not _has_commit(temporary, sha):  # the ref moved since ls-remote
+                    _git(["-C", str(temporary), "fetch", "--quiet", "--depth", "1", "origin",
+                          sha])
+            if target.exists():
+                shutil.rmtree(target, ignore_errors=True)  # a broken earlier clone
+            try:
+                temporary.rename(target)
+            except OSError:
+                if not _has_commit(target, sha):  # someone else won the race with a good one?
+                    raise
+        finally:
+            shutil.rmtree(temporary, ignore_errors=True)
+
+    def clean_stale(self) -> None:
+        """Remove temporary clones left by processes that died on this host."""
+        for folder in (self.root / "tmp").iterdir():
+            pid = folder.name.rsplit(".", 2)[-2] if folder.name.count(".") >= 2 else ""
+            if pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
+    def size(self) -> int:
+        return sum(_tree_bytes(p) for p in (self.root / "repos").iterdir())
+
+    def enforce_budget(self) -> list[str]:
+        """Evict least recently used clones not in use until the cache fits its budget."""
+        with open(self.root / "evict.lock", "a") as guard:
+            fcntl.flock(guard, fcntl.LOCK_EX)
+            clones = []
+            for path in (self.root / "repos").iterdir():
+                lock_path = self.root / "locks" / f"{path.name}.lock"
+                used = lock_path.stat().st_mtime if lock_path.exists() else 0.0
+                clones.append((used, path, lock_path))
+            total = sum(_tree_bytes(path) for _, path, _ in clones)
+            evicted = []
+            for _, path, lock_path in sorted(clones, key=lambda c: c[0]):
+                if total <= self.budget:
+                    break
+                with open(lock_path, "a") as lock:
+                    try:
+                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        continue  # being mined right now
+                    size = _tree_bytes(path)
+                    shutil.rmtree(path, ignore_errors=True)
+                    total -= size
+                    evicted.append(path.name)
+            return evicted
+
+
+def _has_commit(root: Path, sha: str) -> bool:
+    if not (root / ".git").exists():
+        return False
+    done = subprocess.run(["git", "-C", str(root), "cat-file", "-e", f"{sha}^{{commit}}"],
+                          capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def _commit_of(root: Path, sha: str) -> str:
+    return _git(["-C", str(root), "rev-parse", "--verify", f"{sha}^{{commit}}"]).strip()
+
+
+def _tree_bytes(path: Path) -> int:
+    total = 0
+    for folder, _, files in os.walk(path):
+        for name in files:
+            with suppress(OSError):
+                total += os.lstat(os.path.join(folder, name)).st_size
+    return total
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# --- extracting records (worker side) -----------------------------------------------------
+
+
+@dataclass
+class Extraction:
+    """A repository's mine, not yet written: what a worker sends back to the writer."""
+
+    repo: str
+    sha: str
+    rows: list[tuple[Record, RecordExtras, str]]
+    write_options: dict[str, Any]  # the rest of mining's replace_repo call, passed through
+    summary: MineSummary
+
+
+class _CaptureStore:
+    """Stands in for the store inside a worker: ``mining.mine`` runs unchanged, reads the
+    snapshot the parent sent, and its one write is kept for the parent to make."""
+
+    def __init__(self, previous: dict[str, PreviousRecord]):
+        self.previous = previous
+        self.write: tuple[str, list[tuple[Record, RecordExtras, str]], dict[str, Any]] | None
+        self.write = None
+
+    def previous_records(self, repo: str) -> dict[str, PreviousRecord]:
+        return dict(self.previous)
+
+    def repo_state(self, repo: str) -> RepoState | None:
+        return None  # always a full mine: a shallow clone has no older commit to diff with
+
+    def replace_repo(self, repo: str, records: list[tuple[Record, RecordExtras, str]],
+                     **options: Any) -> None:
+        self.write = (repo, list(records), options)
+
+    def count(self, repo: str | None = None, **_: Any) -> int:
+        return len(self.write[1]) if self.write else 0
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"mine-many's worker store does not offer {name!r}; "
+                             "mining.mine needs it now: add it to many._CaptureStore")
+
+
+def extract_records(path: str | os.PathLike[str], *, repo: str, sha: str,
+                    previous: dict[str, PreviousRecord] | None = None,
+                    enrich: EnrichMode = "static") -> Extraction:
+    """``mining.mine`` on one core, its store write captured instead of made.
+
+    ``previous`` is the store's snapshot of the repository (slugs and change times carry
+    over from it), read by the parent, which alone writes.
+    """
+    capture = _CaptureStore(previous or {})
+    summary = mining.mine(path, capture, repo=repo, sha=sha, jobs=1,  # type: ignore[arg-type]
+                          enrich=enrich, full=True)
+    if capture.write is None:
+        raise RepositoryError(f"{path}: the mine wrote nothing (internal error)")
+    name, rows, options = capture.write
+    return Extraction(name, summary.sha, rows, options, summary)
+
+
+@dataclass(frozen=True)
+class MineTask:
+    """Everything a worker needs for one repository (picklable; no store handle)."""
+
+    resolved: Resolved
+    enrich: EnrichMode = "static"
+    cache_dir: str | None = None
+    cache_budget: int = DEFAULT_CACHE_BUDGET
+    previous: dict[str, PreviousRecord] = field(default_factory=dict)
+
+
+@dataclass
+class TaskResult:
+    """A worker's answer: the extraction, or the one-line reason it failed."""
+
+    extraction: Extraction | None = None
+    reason: str | None = None
+    seconds: float = 0.0
+
+
+def run_task(task: MineTask, before_task: Callable[[MineTask], None] | None = None) -> TaskResult:
+    """Worker entry point: clone if needed, extract; never raises (a failure is a reason).
+
+    ``before_task`` runs first, in the worker: tests inject faults with it.
+    """
+    started = time.perf_counter()
+    resolved = task.resolved
+    entry = resolved.entry
+    try:
+        if before_task is not None:
+            before_task(task)
+        if entry.kind == "path":
+            extraction = extract_records(entry.location, repo=resolved.repo, sha=resolved.sha,
+                                         previous=task.previous, enrich=task.enrich)
+        else:
+            cache = CloneCache(task.cache_dir, task.cache_budget)
+            with cache.checkout(entry.location, entry.ref, resolved.sha) as (root, sha):
+                extraction = extract_records(root, repo=resolved.repo, sha=sha,
+                                             previous=task.previous, enrich=task.enrich)
+            cache.enforce_budget()
+    except Exception as exc:  # isolation: any failure is this repository's alone
+        return TaskResult(reason=one_line(exc), seconds=time.perf_counter() - started)
+    return TaskResult(extraction, seconds=time.perf_counter() - started)
+
+
+def one_line(error: BaseException) -> str:
+    """An error as one line for the summary table."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    if not isinstance(error, ErrdexError):
+        text = f"{type(error).__name__}: {text}"
+    return text[:300]
+
+
+# --- writing (parent side) ----------------------------------------------------------------
+
+
+class Writer:
+    """The only writer: one transaction per repository, each ``(repo, sha)`` at most once.
+
+    A retried task, a lost-then-recomputed Ray object or a repeated line can deliver
+    the same result twice; the second is ignored, so records reach the store once.
+    """
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.written: set[tuple[str, str]] = set()
+
+    def write(self, extraction: Extraction) -> MineSummary | None:
+        """The mine summary as ``errdex mine`` reports it, or None for a duplicate."""
+        key = (extraction.repo, extraction.sha)
+        if key in self.written:
+            return None
+        self.store.replace_repo(extraction.repo, extraction.rows, **extraction.write_options)
+        summary = extraction.summary
+        summary.records = self.store.count(extraction.repo)
+        self.written.add(key)
+        return summary
+
+
+def is_current(store: Store, repo: str, sha: str, enrich: EnrichMode) -> bool:
+    """Whether the store holds ``repo`` mined at ``sha`` by this errdex (same miner version)."""
+    state = store.repo_state(repo)
+    return (state is not None and state.analyzed_sha == sha
+            and state.miner_version == mining.miner_version(enrich))
+
+
+# --- backends -----------------------------------------------------------------------------
+
+
+class Backend(Protocol):
+    """Where tasks run: ``submit`` returns at once, ``wait`` blocks for finished ones."""
+
+    name: str
+    slots: int  # tasks worth keeping in flight
+
+    def submit(self, task: MineTask) -> None: ...
+
+    def wait(self, timeout: float | None) -> list[tuple[MineTask, TaskResult]]:
+        """Finished tasks (none when ``timeout`` passes first)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ProcessBackend:
+    """A pool of worker processes on this machine; a crashed worker fails only its task."""
+
+    name = "processes"
+
+    def __init__(self, jobs: int, before_task: Callable[[MineTask], None] | None = None):
+        self.jobs = jobs
+        self.before_task = before_task
+        self.slots = jobs * 2
+        self.pending: dict[Future[TaskResult], MineTask] = {}
+        self.pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # forkserver: workers must not inherit the pipes of the resolver threads' git calls.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["errdex.many"])
+        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+
+    def submit(self, task: MineTask) -> None:
+        self.pending[self.pool.submit(run_task, task, self.before_task)] = task
+
+    def wait(self, timeout: float | None) -> list[tuple[MineTask, TaskResult]]:
+        done, _ = wait_futures(list(self.pending), timeout=timeout, return_when=FIRST_COMPLETED)
+        finished = []
+        broken = False
+        for future in done:
+            task = self.pending.pop(future)
+            try:
+                finished.append((task, future.result()))
+            except BrokenProcessPool:
+                broken = True
+                finished.append((task, TaskResult(reason="worker process crashed")))
+            except Exception as exc:
+                finished.append((task, TaskResult(reason=one_line(exc))))
+        if broken:  # the pool is unusable: every task still in it is lost; run them again
+            lost = list(self.pending.values())
+            self.pending.clear()
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = self._new_pool()
+            for task in lost:
+                self.submit(task)
+        return finished
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+# --- the driver ---------------------------------------------------------------------------
+
+
+def mine_many(
+    entries: Iterable[Entry],
+    store_path: str | os.PathLike[str] | Store | None = None,
+    *,
+    jobs: int | None = None,
+    ray_address: str | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    disk_budget_bytes: int = DEFAULT_CACHE_BUDGET,
+    retries: int = 1,
+    progress: ProgressCallback | None = None,
+    enrich: EnrichMode = "static",
+    before_task: Callable[[MineTask], None] | None = None,
+) -> ManySummary:
+    """Mine every entry into the store; failures are outcomes, never exceptions.
+
+    ``ray_address`` (an address or ``"auto"``) runs each repository as a Ray task
+    instead of a local process pool. ``before_task`` runs in the worker before each
+    repository (tests inject faults with it; it must be picklable). Only a bad store, a
+    missing Ray or an unreachable cluster raise.
+    """
+    started = time.perf_counter()
+    entries = list(entries)
+    workers = max(1, jobs or os.cpu_count() or 1)
+    cache = CloneCache(cache_dir, disk_budget_bytes)
+    cache.clean_stale()
+    backend: Backend
+    if ray_address is not None:
+        from errdex.ray_backend import RayBackend
+
+        backend = RayBackend(ray_address, jobs=jobs, retries=retries, before_task=before_task)
+    else:
+        backend = ProcessBackend(workers, before_task)
+    owned = not isinstance(store_path, Store)
+    store = Store(store_path) if owned else store_path
+    assert isinstance(store, Store)
+    try:
+        outcomes = _drive(entries, store, backend, cache, workers, retries, enrich, progress)
+    finally:
+        backend.close()
+        if owned:
+            store.close()
+    return ManySummary(outcomes, time.perf_counter() - started, backend.name)
+
+
+def mark_duplicate(outcome: RepoOutcome, first_line: int, first_sha: str) -> None:
+    """A line naming a repository that an earlier line already mines."""
+    if outcome.sha == first_sha:
+        outcome.status = "unchanged"
+        outcome.reason = f"same repository and commit as line {first_line}"
+    else:
+        outcome.status = "failed"
+        outcome.reason = (f"{outcome.repo} is already listed at line {first_line} (at "
+                          f"{first_sha[:12]}); the store keeps one commit per repository")
+
+
+def _drive(
+    entries: list[Entry], store: Store, backend: Backend, cache: CloneCache, workers: int,
+    retries: int, enrich: EnrichMode, progress: ProgressCallback | None,
+) -> list[RepoOutcome]:
+    """Resolve (threads) → skip or queue (largest first) → run (backend) → write (here)."""
+    outcomes = {e.line: RepoOutcome(e, "failed") for e in entries}
+    writer = Writer(store)
+    claimed: dict[str, tuple[int, str]] = {}  # repo → the line (and commit) that mines it
+    dispatched: set[int] = set()  # lines handed to a worker
+    dropped: set[int] = set()  # lines found to be duplicates while queued
+    finished_lines: set[int] = set()
+    queue: list[tuple[int, int, Resolved]] = []  # (-size, line): biggest first, then LIST order
+    in_flight = 0
+    finished = 0
+    head_start = time.monotonic() + _HEAD_START_S
+
+    def finish(outcome: RepoOutcome, reason: str | None = None) -> None:
+        nonlocal finished
+        if reason is not None:
+            outcome.reason = reason
+        finished_lines.add(outcome.entry.line)
+        finished += 1
+        if progress:
+            progress(finished, len(entries))
+
+    with ThreadPoolExecutor(max_workers=max(4, min(16, workers * 2))) as resolver:
+        resolving = {resolver.submit(resolve, e): e for e in entries}
+
+        def resolved(entry: Entry, result: Resolved | BaseException) -> None:
+            outcome = outcomes[entry.line]
+            if isinstance(result, BaseException):
+                outcome.attempts += 1
+                if outcome.attempts <= retries:
+                    resolving[resolver.submit(resolve, entry)] = entry
+                else:
+                    finish(outcome, one_line(result))
+                return
+            outcome.repo, outcome.sha = result.repo, result.sha
+            claim = claimed.get(result.repo)
+            if claim and claim[0] > entry.line and claim[0] not in dispatched:
+                # A later line resolved first but has not started: the earlier line wins.
+                dropped.add(claim[0])
+                mark_duplicate(outcomes[claim[0]], entry.line, result.sha)
+                if claim[0] not in finished_lines:
+                    finish(outcomes[claim[0]])
+                claim = None
+            if claim:
+                mark_duplicate(outcome, *claim)
+                finish(outcome)
+                return
+            claimed[result.repo] = (entry.line, result.sha)
+            if is_current(store, result.repo, result.sha, enrich):
+                outcome.status = "unchanged"
+                finish(outcome)
+            else:
+                heapq.heappush(queue, (-result.size_hint, entry.line, result))
+
+        while resolving or queue or in_flight:
+            if resolving:
+                # Before the first task, let resolution run ahead briefly so the biggest
+                # repositories start first; later, only collect what is ready.
+                waiting = not in_flight and (not queue or time.monotonic() < head_start)
+                ready, _ = wait_futures(list(resolving), timeout=0.05 if waiting else 0,
+                                        return_when=FIRST_COMPLETED)
+                for future in ready:
+                    entry = resolving.pop(future)
+                    error = future.exception()
+                    resolved(entry, error if error is not None else future.result())
+                if waiting and resolving and time.monotonic() < head_start:
+                    continue
+            while queue and in_flight < backend.slots:
+                chosen = heapq.heappop(queue)[2]
+                if chosen.entry.line in dropped:
+                    continue
+                dispatched.add(chosen.entry.line)
+                previous = store.previous_records(chosen.repo)  # read late: less held
+                backend.submit(MineTask(chosen, enrich, str(cache.root), cache.budget,
+                                        previous))
+                in_flight += 1
+            if not in_flight:
+                continue
+            for task, result in backend.wait(0.05 if resolving else None):
+                in_flight -= 1
+                outcome = outcomes[task.resolved.entry.line]
+                outcome.attempts += 1
+                outcome.seconds += result.seconds
+                if result.extraction is None:
+                    if outcome.attempts <= retries:
+                        heapq.heappush(queue, (-task.resolved.size_hint, outcome.entry.line,
+                                               task.resolved))
+                    else:
+                        finish(outcome, result.reason)
+                    continue
+                try:
+                    summary = writer.write(result.extraction)
+                except ErrdexError as exc:
+                    finish(outcome, one_line(exc))
+                    continue
+                if summary is None:  # a duplicate delivery: already written and counted
+                    continue
+                outcome.status, outcome.reason = "mined", None
+                outcome.summary, outcome.records = summary, summary.records
+                outcome.sha = result.extraction.sha
+                finish(outcome)
+    return [outcomes[e.line] for e in entries]
