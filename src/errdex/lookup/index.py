@@ -107,6 +107,7 @@ class Index:
                 generation, SNAPSHOT_FORMAT, marshal.dumps((self._by_key, self._rest, self._size))
             )
         self._details: dict[int, tuple[str, int]] = {}
+        self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
 
     def __len__(self) -> int:
         return self._size
@@ -155,6 +156,8 @@ class Index:
         The second list is best first (share of words present) and at most
         ``_MAX_FUZZY_CANDIDATES`` long: only those are compared letter by letter.
         """
+        if self._last_probe[0] == message:  # the full and the approximate pass share it
+            return self._last_probe[1]
         words = set(_WORD.findall(message))
         full: list[int] = []
         close: list[tuple[float, int]] = []
@@ -175,7 +178,9 @@ class Index:
                 elif 2 * (1 + present) >= 1 + len(rest):
                     close.append(((1 + present) / (1 + len(rest)), pid))
         close.sort(reverse=True)
-        return full, [pid for _, pid in close[:_MAX_FUZZY_CANDIDATES]]
+        result = (full, [pid for _, pid in close[:_MAX_FUZZY_CANDIDATES]])
+        self._last_probe = (message, result)
+        return result
 
     # --- full matches ---------------------------------------------------------------
 

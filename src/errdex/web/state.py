@@ -54,7 +54,8 @@ class StorePool:
                     self._index_generation = generation
                 view = copy.copy(self._index)
             view.store = store  # type: ignore[assignment]
-            view._details = {}  # each thread its own pattern cache
+            view._details = {}  # each thread its own caches
+            view._last_probe = (None, ([], []))
             local.view = view
             local.generation = generation
         result: Index = local.view
