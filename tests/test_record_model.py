@@ -62,3 +62,14 @@ def test_source_window_clips_to_file():
     assert text.split("\n")[0] == "line 1" and text.split("\n")[-1] == "line 23"
     _, start, end = source_window(lines, 29)
     assert (start, end) == (11, 30)
+
+
+def test_trusted_record_equals_model_construct():
+    from errdex.record import trusted_record
+
+    data = seed()["record"]
+    fast, slow = trusted_record(dict(data)), Record.model_construct(**dict(data))
+    assert fast == slow and fast.model_dump() == slow.model_dump()
+    assert record_json(fast) == record_json(Record.model_validate(data))
+    fast.slug = "changed"
+    assert fast.slug == "changed"

@@ -21,7 +21,14 @@ from platformdirs import user_data_dir
 
 from errdex.errors import RecordNotFoundError, StoreError
 from errdex.lookup.patterns import prefilter_words, shape_of
-from errdex.record import Record, RecordExtras, content_hash, now_iso, record_json
+from errdex.record import (
+    Record,
+    RecordExtras,
+    content_hash,
+    now_iso,
+    record_json,
+    trusted_record,
+)
 
 STORE_FORMAT_VERSION = 4
 
@@ -611,7 +618,7 @@ def _stored(
     removed_at: str | None = None,
 ) -> StoredRecord:
     # Validated when written; reading back trusts it (validation would dominate lookups).
-    record = Record.model_construct(**json.loads(record_text))
+    record = trusted_record(json.loads(record_text))
     extras = RecordExtras.model_validate_json(extras_text) if extras_text else RecordExtras()
     removed = Removal(removed_sha, removed_at) if removed_sha or removed_at else None
     return StoredRecord(record, extras, removed)
