@@ -150,13 +150,15 @@ def data_block(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def errors_in(body: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(error, fn) for each error in the request's data block."""
-    return [(e, fn) for f in data_block(body)["files"] for fn in f["fns"] for e in fn["errors"]]
+    """(error, fn) for each error in the request's data block (files ``f``, functions ``g``,
+    errors ``e`` by key; the key is put back into the error as ``k``)."""
+    return [({"k": k, **e}, fn) for f in data_block(body)["f"] for fn in f["g"]
+            for k, e in fn["e"].items()]
 
 
 def good_fields(error: dict[str, Any], fn: dict[str, Any]) -> dict[str, Any]:
     """An answer that names only what the evidence holds."""
-    name = fn.get("fn", "it").split("(")[0]
+    name = fn.get("s", "it").split("(")[0]
     return {
         "documentation": f"`{name}` raises `ValueError` when its argument is out of range.",
         "triggerScenarios": f"Calling `{name}` with a value its check rejects.",
@@ -365,7 +367,7 @@ def test_chat_completions_protocol_server_cache_second_run_sends_no_request(
 def _one_field(name: str, value: Any) -> Handler:
     def fields(error: dict[str, Any], fn: dict[str, Any]) -> dict[str, Any]:
         out = good_fields(error, fn)
-        if "order" in error.get("code", ""):
+        if "order" in error.get("c", ""):
             out[name] = value
         return out
 

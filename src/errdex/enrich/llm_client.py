@@ -43,8 +43,8 @@ class LlmConfig:
     max_retries: int = 4  # after the first try, on 429 / 5xx / timeouts
     backoff_base: float = 1.0  # seconds; doubled each retry, with full jitter
     backoff_max: float = 60.0  # cap on one wait, Retry-After included
-    batch_records: int = 20  # small records sent together in one request
-    batch_chars: int = 8000  # data characters per batched request
+    batch_records: int = 60  # small records sent together in one request
+    batch_chars: int = 16000  # data characters per batched request
     max_tokens: int | None = None  # completion cap sent to the server; None: its default
     temperature: float = 0.2
     cache_path: str | None = None  # default: beside the database (see ``llm_cache``)
