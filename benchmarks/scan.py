@@ -13,6 +13,7 @@ lines/s against 100k records.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -59,6 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--lines", type=int, default=200_000)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
 
     from errdex.lookup.index import Index
@@ -79,19 +81,23 @@ def main() -> None:
             flagged = sum(1 for line in stream if level.search(line))
         floor_s = time.perf_counter() - started
 
-        summary = ScanSummary()
-        started = time.perf_counter()
-        with log.open(encoding="utf-8") as stream:
-            for _ in scan(index, stream, summary=summary):
-                pass
-        scan_s = time.perf_counter() - started
+        timings = {}
+        for jobs in sorted({1, args.jobs}):
+            summary = ScanSummary()
+            started = time.perf_counter()
+            with log.open(encoding="utf-8") as stream:
+                for _ in scan(index, stream, summary=summary, jobs=jobs):
+                    pass
+            timings[jobs] = time.perf_counter() - started
 
     print(f"log: {summary.lines:,} lines, {events:,} error lines written, "
           f"{flagged:,} flagged by the level regex")
-    print(f"level-regex filter: {summary.lines / floor_s:,.0f} lines/s")
-    print(f"errdex scan vs {args.records:,} records: {summary.lines / scan_s:,.0f} lines/s "
-          f"(target >= 100,000), {summary.events:,} events, {summary.matched:,} matched")
-    print(f"ratio scan / filter time: {scan_s / floor_s:.1f}x")
+    print(f"level-regex filter (1 process): {summary.lines / floor_s:,.0f} lines/s")
+    for jobs, scan_s in timings.items():
+        print(f"errdex scan, {jobs} process(es), vs {args.records:,} records: "
+              f"{summary.lines / scan_s:,.0f} lines/s (target >= 100,000), "
+              f"{summary.events:,} events, {summary.matched:,} matched; "
+              f"{scan_s / floor_s:.1f}x the filter's time")
 
 
 if __name__ == "__main__":

@@ -99,3 +99,13 @@ def test_chunks_never_split_a_traceback():
     for first_line, piece in pieces:
         assert piece.startswith("2026-01-02")
         assert (first_line - 1) % 4 == 0
+
+
+def test_scan_in_worker_processes_equals_one_process(db):
+    """A log of several chunks scanned by two processes gives the same events, in order."""
+    text = LOG * 3000  # ~1.3 MB: several chunks
+    one = [(e.line, e.text, [m.record.id for m in e.matches], [m.bound for m in e.matches])
+           for e in scan(errdex.open_index(db), io.StringIO(text), jobs=1)]
+    two = [(e.line, e.text, [m.record.id for m in e.matches], [m.bound for m in e.matches])
+           for e in scan(errdex.open_index(db), io.StringIO(text), jobs=2)]
+    assert len(one) == 9000 and one == two

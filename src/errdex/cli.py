@@ -7,6 +7,7 @@ Errors are one line on stderr; ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -343,17 +344,21 @@ def explain(
 @click.option("--top", type=click.IntRange(min=1), default=1, show_default=True,
               help="Records per event (the summary counts the best one).")
 @click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.option("--jobs", type=click.IntRange(min=1),
+              help="Worker processes for logs over 256 KB (default: all cores).")
 @click.pass_obj
 @_handle_errors
 def scan(
-    settings: _Settings, logfile: str, as_json: bool, top: int, repo: str | None
+    settings: _Settings, logfile: str, as_json: bool, top: int, repo: str | None,
+    jobs: int | None,
 ) -> None:
     """Annotate every error event in LOGFILE ('-' reads stdin) with its record."""
     summary = ScanSummary()
     console = Console()
     with settings.store() as store, _open_log(logfile) as stream:
         index = errdex.open_index(store)
-        for event in scan_log(index, stream, top=top, repo=repo, summary=summary):
+        for event in scan_log(index, stream, top=top, repo=repo, summary=summary,
+                              jobs=jobs or os.cpu_count() or 1):
             if as_json:
                 click.echo(json.dumps(event.to_json(), ensure_ascii=False))
             else:

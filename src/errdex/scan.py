@@ -9,15 +9,20 @@ frames, which is what makes scanning fast.
 
 from __future__ import annotations
 
-from collections import Counter
+import itertools
+import multiprocessing
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from errdex.lookup.index import Index, Match
+from errdex.lookup.index import Index, Match, Ranked, materialize
 from errdex.lookup.parse import ErrorEvent, parse_events
+from errdex.store import StoredRecord
+from errdex.stores import open_store
 
-CHUNK_CHARS = 256_000
+CHUNK_CHARS = 256_000  # also the smallest log worth worker processes (two chunks)
 _HARD_LIMIT = 4 * CHUNK_CHARS
 _CACHE_SIZE = 20_000
 
@@ -56,23 +61,84 @@ class ScanSummary:
 
 def scan(
     index: Index, stream: TextIO, *, top: int = 1, repo: str | None = None,
-    summary: ScanSummary | None = None,
+    summary: ScanSummary | None = None, jobs: int = 1,
 ) -> Iterator[ScannedEvent]:
-    """Each error event of ``stream`` with its best records, in log order."""
-    cache: dict[tuple[object, ...], list[Match]] = {}
-    for first_line, chunk in chunks(stream, summary):
-        for event in parse_events(chunk):
-            key = (event.message, event.error_class, event.frames)
-            matches = cache.get(key)
-            if matches is None:
-                matches = index.explain_event(event, top=top, repo=repo)
-                if len(cache) >= _CACHE_SIZE:
-                    cache.clear()
-                cache[key] = matches
-            scanned = ScannedEvent(first_line + _event_line(event) - 1, event.text, matches)
+    """Each error event of ``stream`` with its best records, in log order.
+
+    With ``jobs`` > 1 and a log of several chunks, chunks are parsed and ranked in
+    worker processes (each with its own store and index) and this process reads the
+    reported records, a chunk at a time.
+    """
+    pieces = chunks(stream, summary)
+    first = list(itertools.islice(pieces, 2))
+    pieces = itertools.chain(first, pieces)
+    if jobs > 1 and len(first) > 1:
+        ranked_chunks = _rank_in_workers(index, pieces, top, repo, jobs)
+    else:
+        ranked_chunks = (
+            (first_line, _rank_chunk(index, chunk, top, repo)) for first_line, chunk in pieces
+        )
+    records: dict[str, StoredRecord] = {}
+    for first_line, ranked in ranked_chunks:
+        wanted = {r.id for _, _, found in ranked for r in found} - records.keys()
+        if len(records) > _CACHE_SIZE:
+            records.clear()
+            wanted = {r.id for _, _, found in ranked for r in found}
+        records.update(index.store.get_many(wanted))
+        for line, text, found in ranked:
+            scanned = ScannedEvent(first_line + line - 1, text, materialize(found, records))
             if summary is not None:
                 summary.add(scanned)
             yield scanned
+
+
+RankedEvent = tuple[int, str, list[Ranked]]  # line within its chunk, event text, ranked ids
+
+
+def _rank_chunk(index: Index, chunk: str, top: int, repo: str | None) -> list[RankedEvent]:
+    """Each event of one chunk, ranked (repeated events ranked once)."""
+    cache: dict[tuple[object, ...], list[Ranked]] = {}
+    out = []
+    for event in parse_events(chunk):
+        key = (event.message, event.error_class, event.frames)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = index.rank_event(event, top=top, repo=repo)
+        out.append((_event_line(event), event.text, found))
+    return out
+
+
+_WORKER_INDEX: Index | None = None
+
+
+def _open_worker_index(db: str) -> None:
+    global _WORKER_INDEX
+    _WORKER_INDEX = Index(open_store(db))  # type: ignore[arg-type]
+
+
+def _rank_chunk_in_worker(chunk: str, top: int, repo: str | None) -> list[RankedEvent]:
+    assert _WORKER_INDEX is not None
+    return _rank_chunk(_WORKER_INDEX, chunk, top, repo)
+
+
+def _rank_in_workers(
+    index: Index, pieces: Iterator[tuple[int, str]], top: int, repo: str | None, jobs: int
+) -> Iterator[tuple[int, list[RankedEvent]]]:
+    """Chunks ranked by ``jobs`` processes, in log order, a bounded number in flight."""
+    db = str(index.store.path)
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+        initializer=_open_worker_index, initargs=(db,),
+    ) as pool:
+        pending: deque[tuple[int, Future[list[RankedEvent]]]] = deque()
+        for first_line, chunk in pieces:
+            pending.append((first_line, pool.submit(_rank_chunk_in_worker, chunk, top, repo)))
+            if len(pending) >= 4 * jobs:
+                line, future = pending.popleft()
+                yield line, future.result()
+        while pending:
+            line, future = pending.popleft()
+            yield line, future.result()
 
 
 def _event_line(event: ErrorEvent) -> int:

@@ -30,7 +30,7 @@ from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.pastes.common import message_segments
 from errdex.lookup.patterns import PatternShape, placeholder_names, shape_of
 from errdex.record import Record, RecordExtras
-from errdex.store import CandidateRow, Removal, Store
+from errdex.store import CandidateRow, Removal, Store, StoredRecord
 from errdex.template import compile_pattern
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -65,6 +65,30 @@ class Match:
         if self.removed is not None:
             out["removed"] = {"sha": self.removed.sha, "at": self.removed.at}
         return out
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A ranked record id with why it matched and the hole values, before the record is read."""
+
+    id: str
+    score: float
+    reason: str
+    groups: tuple[str | None, ...]
+    approximate: bool
+
+
+def materialize(ranked: list[Ranked], records: dict[str, StoredRecord]) -> list[Match]:
+    """Matches from ranked ids and their records (names bound to the hole values)."""
+    matches = []
+    for item in ranked:
+        stored = records.get(item.id)
+        if stored is None:
+            continue
+        bound = _bind(item.groups, stored.record, stored.extras)
+        matches.append(Match(item.score, item.reason, bound, stored.record, stored.extras,
+                             item.approximate, stored.removed))
+    return matches
 
 
 @dataclass
@@ -130,21 +154,25 @@ class Index:
     def explain_event(
         self, event: ErrorEvent, *, top: int = 5, repo: str | None = None
     ) -> list[Match]:
+        ranked = self.rank_event(event, top=top, repo=repo)
+        return materialize(ranked, self.store.get_many(r.id for r in ranked))
+
+    def rank_event(
+        self, event: ErrorEvent, *, top: int = 5, repo: str | None = None
+    ) -> list[Ranked]:
+        """The best record ids for one event, without reading the records yet.
+
+        Split from ``explain_event`` so a scan can rank in worker processes and read
+        the records it reports in one batch.
+        """
         scored = self._full_matches(event, repo)
         if not scored:
             scored = self._approximate_matches(event, repo)
         self._apply_frames(event.frames, scored, repo)
-        ranked = _rank(scored)[:top]
-        records = self.store.get_many(s.row.id for s in ranked)
-        matches = []
-        for item in ranked:
-            stored = records.get(item.row.id)
-            if stored is None:
-                continue
-            bound = _bind(item, stored.record, stored.extras)
-            matches.append(Match(item.score, "; ".join(item.reasons), bound, stored.record,
-                                 stored.extras, item.approximate, stored.removed))
-        return matches
+        return [
+            Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)
+            for s in _rank(scored)[:top]
+        ]
 
     def candidates(self, message: str) -> list[int]:
         """Pattern ids whose required words all appear as words of ``message``."""
@@ -373,8 +401,9 @@ def _rank(scored: dict[str, _Scored]) -> list[_Scored]:
     return [item for members in ordered for item in members]
 
 
-def _bind(item: _Scored, record: Record, extras: RecordExtras) -> dict[str, str]:
-    groups = item.groups
+def _bind(
+    groups: tuple[str | None, ...], record: Record, extras: RecordExtras
+) -> dict[str, str]:
     if not groups:
         return {}
     names = extras.holeNames
