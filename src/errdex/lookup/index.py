@@ -22,6 +22,7 @@ import marshal
 import re
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -41,7 +42,8 @@ _MAX_VARIANTS = 24
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
-SNAPSHOT_FORMAT = 4
+SNAPSHOT_FORMAT = 5
+_SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
 
 
 @dataclass
@@ -187,23 +189,19 @@ class Index:
         if self._last_probe[0] == message:  # the full and the approximate pass share it
             return self._last_probe[1]
         words = set(_WORD.findall(message))
+        issuperset, intersection = words.issuperset, words.intersection
         full: list[int] = []
         close: list[tuple[float, int]] = []
         rest_of = self._rest
         for word in words:
-            for pid in self._by_key.get(word, ()):
+            for pid in _bucket(self._by_key.get(word), words):
                 rest = rest_of.get(pid)
-                if rest is None:
+                if rest is None or issuperset(rest):  # set methods: the loop runs in C
                     full.append(pid)
                     continue
-                present = 0
-                for other in rest:
-                    if other in words:
-                        present += 1
-                if present == len(rest):
-                    full.append(pid)
+                present = len(intersection(rest))
                 # Most of the template's words must still be there: one shared word is chance.
-                elif 2 * (1 + present) >= 1 + len(rest):
+                if 2 * (1 + present) >= 1 + len(rest):
                     close.append(((1 + present) / (1 + len(rest)), pid))
         close.sort(reverse=True)
         result = (full, [pid for _, pid in close[:_MAX_FUZZY_CANDIDATES]])
@@ -332,7 +330,7 @@ def _literal_text(pattern: str) -> str:
 
 def _build_tables(
     store: Store,
-) -> tuple[dict[str, list[int]], dict[int, tuple[str, ...]], int]:
+) -> tuple[dict[str, list[int] | dict[str, list[int]]], dict[int, tuple[str, ...]], int]:
     """key word → pattern ids, and each pattern's other required words.
 
     A pattern is filed under its rarest word across the whole store, which keeps
@@ -351,7 +349,32 @@ def _build_tables(
         by_key.setdefault(key, []).append(pid)
         if len(words) > 1:
             rest_words[pid] = tuple(w for w in words if w is not key)
-    return by_key, rest_words, len(rows)
+    # A key word shared by many patterns is split again by each pattern's next rarest
+    # word, so a query never walks a long bucket ("" holds the one-word patterns).
+    tables: dict[str, list[int] | dict[str, list[int]]] = dict(by_key)
+    for key, pids in by_key.items():
+        if len(pids) > _SPLIT_BUCKET:
+            split: dict[str, list[int]] = {}
+            for pid in pids:
+                rest = rest_words.get(pid, ())
+                second = min(rest, key=lambda w: (frequency[w], -len(w))) if rest else ""
+                split.setdefault(second, []).append(pid)
+            tables[key] = split
+    return tables, rest_words, len(rows)
+
+
+def _bucket(
+    entry: list[int] | dict[str, list[int]] | None, words: set[str]
+) -> Iterable[int]:
+    """The pattern ids filed under one key word that could fit a message with ``words``."""
+    if entry is None:
+        return ()
+    if isinstance(entry, list):
+        return entry
+    found: list[int] = list(entry.get("", ()))
+    for word in words:
+        found.extend(entry.get(word, ()))
+    return found
 
 
 def _variants(event: ErrorEvent) -> list[str]:
