@@ -189,3 +189,25 @@ def test_index_snapshot_is_reused_and_refreshed_after_writes(make_repo, store, m
     third = errdex.open_index(store)
     assert len(third) == 2
     assert third.explain("brand new message here")
+
+
+def test_a_megabyte_adversarial_paste_returns_within_a_second(make_repo, store):
+    """Adjacent holes, typed and not, against a 1 MB paste that almost matches them."""
+    import time
+
+    repo = make_repo()
+    repo.write("m.py", "def f(a, b, n):\n"
+               "    raise ValueError(f'bad {a}{b} value')\n"
+               "def g(a, n):\n"
+               "    raise ValueError(f'bad {a}{n:d}{n:d} count')\n"
+               "def h(a):\n"
+               "    raise ValueError('bad %s%s%s value' % (a, a, a))\n")
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    index = errdex.open_index(store)
+    for paste in ("bad " + "a" * 999_000 + " valu", "bad " + "1" * 999_000 + " coun",
+                  "bad " + "a1" * 499_000 + " value count"):
+        started = time.perf_counter()
+        index.explain(paste)
+        assert time.perf_counter() - started < 1.0
+    assert index.explain("bad xy value")[0].record.lineNumber == 2

@@ -43,6 +43,8 @@ _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message o
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
 SNAPSHOT_FORMAT = 5
+# Longest message a pattern with typed holes is verified against by regex.
+REGEX_MESSAGE_LIMIT = 10_000
 _SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
 
 
@@ -318,6 +320,11 @@ def verify(pattern: str, message: str) -> tuple[str | None, ...] | None:
     shape = _shape(pattern)
     if shape.plain:
         return shape.match(message)
+    if len(message) > REGEX_MESSAGE_LIMIT:
+        # Typed holes next to each other could make a regex quadratic on a huge paste;
+        # real messages of typed templates are short, so past the limit only plain ones
+        # (checked without a regex, in linear time) can match.
+        return None
     regex = _compiled(pattern)
     match = regex.fullmatch(message) if regex else None
     return match.groups() if match else None
