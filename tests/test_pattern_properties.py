@@ -8,6 +8,8 @@ message then holds fewer of that character than the literals require.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -76,3 +78,14 @@ def test_deleting_literal_text_breaks_the_match(where, template, data):
     cut = data.draw(st.sampled_from(literal_positions))
     altered = message[:cut] + message[cut + 1 :]
     assert not compile_pattern(template.pattern()).fullmatch(altered), (where, altered)
+
+
+_QUANTIFIED_GROUP_WITH_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*](?:[^()\\]|\\.)*\)[+*{]")
+
+
+@pytest.mark.parametrize(("where", "template"), TEMPLATES, ids=[w for w, _ in TEMPLATES])
+def test_no_nested_unbounded_quantifiers(where, template):
+    """No group with an unbounded quantifier inside is itself repeated: no catastrophic
+    backtracking (optional groups ``(…)?`` are bounded)."""
+    pattern = template.pattern()
+    assert not _QUANTIFIED_GROUP_WITH_QUANTIFIER.search(pattern), (where, pattern)
