@@ -12,10 +12,11 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_data_dir
 
@@ -478,31 +479,20 @@ class Store:
 
     def show(self, id_or_slug: str, repo: str | None = None) -> StoredRecord:
         """A record by id, or by slug (optionally ``owner/name:slug`` or with ``repo``)."""
-        key = id_or_slug.strip()
-        if ":" in key and repo is None:
-            repo, key = key.rsplit(":", 1)
-        row = self.conn.execute(
+        return find_record(id_or_slug, repo, self._by_id, self._by_slug)
+
+    def _by_id(self, key: str) -> tuple[Any, ...] | None:
+        return self.conn.execute(
             f"SELECT {_STORED_COLUMNS} FROM records WHERE id = ?", (key,)
         ).fetchone()
-        if row is None:
-            sql = f"SELECT {_STORED_COLUMNS}, repo FROM records WHERE slug = ?"
-            args: tuple[str, ...] = (key,)
-            if repo:
-                sql += " AND repo = ?"
-                args = (key, repo)
-            rows = self.conn.execute(sql, args).fetchall()
-            if len(rows) > 1:
-                repos = ", ".join(sorted(r[-1] for r in rows))
-                raise RecordNotFoundError(
-                    f"slug {key!r} is in several repositories ({repos}); "
-                    f"write it as OWNER/NAME:{key} or pass --repo"
-                )
-            row = rows[0][:-1] if rows else None
-        if row is None:
-            raise RecordNotFoundError(
-                f"no record with id or slug {key!r}; try 'errdex explain' with the message"
-            )
-        return _stored(*row)
+
+    def _by_slug(self, key: str, repo: str | None) -> list[tuple[Any, ...]]:
+        sql = f"SELECT {_STORED_COLUMNS}, repo FROM records WHERE slug = ?"
+        args: tuple[str, ...] = (key,)
+        if repo:
+            sql += " AND repo = ?"
+            args = (key, repo)
+        return self.conn.execute(sql, args).fetchall()
 
     def search(self, query: str, *, limit: int = 20, repo: str | None = None) -> list[StoredRecord]:
         """Full-text search over messages, explanations and tags, best first.
@@ -611,6 +601,33 @@ def _row(record: Record, extras: RecordExtras | None, digest: str) -> tuple[obje
 
 
 _STORED_COLUMNS = "record_json, extras_json, removed_sha, removed_at"
+
+
+def find_record(
+    id_or_slug: str, repo: str | None,
+    by_id: Callable[[str], tuple[Any, ...] | None],
+    by_slug: Callable[[str, str | None], list[tuple[Any, ...]]],
+) -> StoredRecord:
+    """``show`` for every store: an id, else a slug (``owner/name:slug`` or with ``repo``);
+    the rows are ``_STORED_COLUMNS`` (and ``repo`` last, for slugs)."""
+    key = id_or_slug.strip()
+    if ":" in key and repo is None:
+        repo, key = key.rsplit(":", 1)
+    row = by_id(key)
+    if row is None:
+        rows = by_slug(key, repo)
+        if len(rows) > 1:
+            repos = ", ".join(sorted(r[-1] for r in rows))
+            raise RecordNotFoundError(
+                f"slug {key!r} is in several repositories ({repos}); "
+                f"write it as OWNER/NAME:{key} or pass --repo"
+            )
+        row = rows[0][:-1] if rows else None
+    if row is None:
+        raise RecordNotFoundError(
+            f"no record with id or slug {key!r}; try 'errdex explain' with the message"
+        )
+    return _stored(*row)
 
 
 def _stored(

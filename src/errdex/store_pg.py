@@ -25,7 +25,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from errdex.errors import RecordNotFoundError, StoreError
+from errdex.errors import StoreError
 from errdex.lookup.patterns import prefilter_words, shape_of
 from errdex.record import Record, RecordExtras, content_hash, now_iso
 from errdex.store import (
@@ -40,6 +40,7 @@ from errdex.store import (
     _file_name,
     _row,
     _stored,
+    find_record,
 )
 from errdex.stores import redact
 
@@ -534,31 +535,20 @@ class PostgresStore:
 
     def show(self, id_or_slug: str, repo: str | None = None) -> StoredRecord:
         """A record by id, or by slug (optionally ``owner/name:slug`` or with ``repo``)."""
-        key = id_or_slug.strip()
-        if ":" in key and repo is None:
-            repo, key = key.rsplit(":", 1)
-        row = self.conn.execute(
+        return find_record(id_or_slug, repo, self._by_id, self._by_slug)
+
+    def _by_id(self, key: str) -> tuple[Any, ...] | None:
+        return self.conn.execute(
             f"SELECT {_STORED_COLUMNS} FROM records WHERE id = %s", (key,)
         ).fetchone()
-        if row is None:
-            query = f"SELECT {_STORED_COLUMNS}, repo FROM records WHERE slug = %s"
-            args: tuple[str, ...] = (key,)
-            if repo:
-                query += " AND repo = %s"
-                args = (key, repo)
-            rows = self.conn.execute(query, args).fetchall()
-            if len(rows) > 1:
-                repos = ", ".join(sorted(r[-1] for r in rows))
-                raise RecordNotFoundError(
-                    f"slug {key!r} is in several repositories ({repos}); "
-                    f"write it as OWNER/NAME:{key} or pass --repo"
-                )
-            row = rows[0][:-1] if rows else None
-        if row is None:
-            raise RecordNotFoundError(
-                f"no record with id or slug {key!r}; try 'errdex explain' with the message"
-            )
-        return _stored(*row)
+
+    def _by_slug(self, key: str, repo: str | None) -> list[tuple[Any, ...]]:
+        query = f"SELECT {_STORED_COLUMNS}, repo FROM records WHERE slug = %s"
+        args: tuple[str, ...] = (key,)
+        if repo:
+            query += " AND repo = %s"
+            args = (key, repo)
+        return self.conn.execute(query, args).fetchall()
 
     def search(self, query: str, *, limit: int = 20, repo: str | None = None) -> list[StoredRecord]:
         """Full-text search over messages, explanations and tags, best first.
