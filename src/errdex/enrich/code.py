@@ -205,7 +205,9 @@ def _try_catch(facts: CodeFacts) -> tuple[str, Context] | None:
         return (f"try:\n    {call or '...'}\nexcept {cls} as exc:\n    # {note}\n    ...",
                 "statements")
     if language == "rust":
-        if not call:
+        # A thiserror ``#[error]`` site belongs to a type, not a function: there is no
+        # call to wrap (``SqliteDatasetError()`` would be noise).
+        if not call or (facts.error_class or "").split("::")[0] == facts.function:
             return None
         if kind == "panic":
             return (f"let outcome = std::panic::catch_unwind(|| {{\n    {call}\n}});\n"

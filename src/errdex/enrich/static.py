@@ -265,6 +265,8 @@ def _example_fix(record: Record, evidence: Evidence, guard: Guard | None, fn: st
     comment = "#" if record.filePath.endswith((".py", ".rb")) else "//"
     if test is None or not test.call or guard is None or not guard.negated:
         return None
+    if "…" in test.call:  # a call cut short would not parse as an example
+        return None
     expected = f": {test.expected}" if test.expected else ""
     return (f"{comment} before — from {test.name} ({test.path}:{test.line}), fails{expected}\n"
             f"{test.call}\n\n{comment} after — call {fn or 'it'} only when "
