@@ -245,3 +245,24 @@ def test_a_megabyte_of_new_events_is_linear(text: str) -> None:
 def test_json_message_keys(line: str, message: str) -> None:
     events = parse_events(f'{{"level":"info","msg":"ok"}}\n{line}\n')
     assert [(e.message, e.line, e.text) for e in events] == [(message, 2, line)]
+
+
+@pytest.mark.parametrize(
+    "prefix", ["web_1  | ", "== APP == ", "> ", "api-7f9c | "],
+)
+def test_a_relay_prefix_on_every_line_is_stripped(prefix: str) -> None:
+    """docker compose, dapr and quoted pastes put the same prefix before every line."""
+    body = ('Traceback (most recent call last):\n  File "/app/x.py", line 3, in f\n'
+            "ValueError: bad thing\n")
+    relayed = "".join(prefix + line + "\n" for line in body.splitlines())
+    event = main_event(relayed)
+    assert (event.error_class, event.message) == ("ValueError", "bad thing")
+    assert event.frames[0].file == "/app/x.py"
+
+
+def test_a_shared_timestamp_or_indent_is_not_a_prefix() -> None:
+    from errdex.lookup.parse import strip_shared_prefix
+
+    for text in ("2026-01-02 10:00:01 a\n2026-01-02 10:00:02 b\n", "    a\n    b\n",
+                 "single | line\n"):
+        assert strip_shared_prefix(text) == text

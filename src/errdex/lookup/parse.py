@@ -15,6 +15,7 @@ adversarial paste stays fast.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from errdex.errors import InputTooLargeError, UsageError
@@ -96,7 +97,33 @@ def parse_events(text: str) -> list[ErrorEvent]:
     _check_size(text)
     if not text.strip():
         return []
+    text = strip_shared_prefix(text)
     return _scan(Lines(text)) or [_plain_event(text)]
+
+
+# What a tool puts before every line it relays: ``web_1  | `` (docker compose),
+# ``== APP == `` (dapr), ``> `` (a quoted paste). Only such separators count, so a
+# shared timestamp or indentation is never taken for one.
+_RELAY_PREFIX = re.compile(r"[^\n]{0,40}(?:\||>|==) ?")
+
+
+def strip_shared_prefix(text: str) -> str:
+    """``text`` without a relay prefix that every non-blank line of it carries."""
+    lines = text.split("\n")
+    filled = [line for line in lines if line.strip()]
+    if len(filled) < 2:
+        return text
+    shared = filled[0]
+    for line in filled[1:]:
+        end = 0
+        while end < min(len(shared), len(line)) and shared[end] == line[end]:
+            end += 1
+        shared = shared[:end]
+    match = _RELAY_PREFIX.match(shared)
+    if match is None or shared[match.end():].strip(" ") or not shared.strip():
+        return text
+    cut = match.end()
+    return "\n".join(line[cut:] if line.strip() else line for line in lines)
 
 
 def main_event(text: str) -> ErrorEvent:
