@@ -166,3 +166,16 @@ def test_uncaught_bracketed_and_thrown_strings() -> None:
         (Frame("/app/f.js", 1),),
         2,
     )
+
+
+def test_older_node_unhandled_rejection_warning_prefix() -> None:
+    text = (
+        "(node:4242) UnhandledPromiseRejectionWarning: Error: Request failed with status code 404\n"
+        "    at createError (/app/node_modules/axios/lib/core/createError.js:16:15)\n"
+        "    at settle (/app/node_modules/axios/lib/core/settle.js:17:12)\n"
+        "(node:4242) UnhandledPromiseRejectionWarning: Unhandled promise rejection.\n"
+    )
+    event = main_event(text)
+    assert (event.kind, event.error_class) == ("node", "Error")
+    assert event.message == "Request failed with status code 404"
+    assert event.frames[0].file.endswith("createError.js") and event.frames[0].line == 16

@@ -73,10 +73,17 @@ def node_trace(lines: Lines, i: int) -> Found | None:
     return one(lines.event(start, j, message, error_class, "node", frames, code or code_found), j)
 
 
+# Older Node prints an unhandled rejection as a process warning before the error itself.
+_PROCESS_WARNING = re.compile(r"\(node:\d+\) (?:Unhandled\w*|PromiseRejectionHandled)Warning: ")
+
+
 def _header(
     line: str, lines: Lines, i: int, after_preamble: bool
 ) -> tuple[str | None, str, str | None] | None:
     """(class, message's first line, code) of an error line Node or a browser printed."""
+    warned = _PROCESS_WARNING.match(line)
+    if warned:  # (node:1234) UnhandledPromiseRejectionWarning: Error: msg — the error follows
+        line = line[warned.end() :]
     if line.startswith("Uncaught "):
         prefix = _UNCAUGHT.match(line)
         rest = line[prefix.end() :] if prefix else line
