@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import errdex
+from errdex.clones import CloneCache
 from errdex.errors import UsageError
 from errdex.many import (
-    CloneCache,
     Entry,
     MineTask,
     Writer,
