@@ -110,6 +110,23 @@ def ancestors(node: Node) -> Iterator[Node]:
         parent = parent.parent
 
 
+def nearest_assignment(
+    name: Node, assignments: dict[str, list[Node]], scopes: frozenset[str] | set[str]
+) -> Node | None:
+    """The last assignment to ``name``'s identifier that ends before it, in the same scope
+    (the innermost ancestor whose type is in ``scopes``): what a message variable holds."""
+    scope = _enclosing(name, scopes)
+    above = [
+        a for a in assignments.get(text(name), [])
+        if a.end_byte <= name.start_byte and _enclosing(a, scopes) == scope
+    ]
+    return above[-1] if above else None
+
+
+def _enclosing(node: Node, scopes: frozenset[str] | set[str]) -> Node | None:
+    return next((a for a in ancestors(node) if a.type in scopes), None)
+
+
 def inside_error(node: Node) -> bool:
     """Whether tree-sitter had to recover around this node (then its meaning is unsure)."""
     return any(a.type == "ERROR" for a in ancestors(node))

@@ -57,6 +57,7 @@ from errdex.languages.base import (
     line_of,
     load_query,
     matches,
+    nearest_assignment,
     parse,
     text,
 )
@@ -404,23 +405,14 @@ def _sprintf(node: Node, file: _File, depth: int) -> Message | None:
 
 def _variable(node: Node, file: _File, depth: int) -> Message | None:
     """A variable: its nearest assignment above, in the same function."""
-    scope = _scope(node)
-    above = [
-        a for a in file.assignments.get(text(node), [])
-        if a.end_byte <= node.start_byte and _scope(a) == scope
-    ]
-    if not above:
+    assignment = nearest_assignment(node, file.assignments, _FUNCTIONS)
+    if assignment is None:
         return None
-    assignment = above[-1]
     value = _read(assignment.child_by_field_name("right"), file, depth + 1)
     if assignment.type == "augmented_assignment_expression":
         left = assignment.child_by_field_name("left")
         return joined([_variable(left, file, depth + 1) if left else None, value])
     return value
-
-
-def _scope(node: Node) -> Node | None:
-    return next((a for a in ancestors(node) if a.type in _FUNCTIONS), None)
 
 
 LANGUAGE = Language("php", "php", (".php",), extract)

@@ -51,6 +51,7 @@ from errdex.languages.base import (
     line_of,
     load_query,
     matches,
+    nearest_assignment,
     parse,
     text,
 )
@@ -413,18 +414,10 @@ def _misparsed_concatenation(
 
 def _variable(node: Node, file: _File, depth: int) -> Message | None:
     """A ``let``/``var``: its nearest declaration above, in the same function."""
-    scope = _scope(node)
-    above = [
-        a for a in file.assignments.get(text(node), [])
-        if a.end_byte <= node.start_byte and _scope(a) == scope
-    ]
-    if not above:
+    declaration = nearest_assignment(node, file.assignments, _FUNCTIONS)
+    if declaration is None:
         return None
-    return _read(above[-1].child_by_field_name("value"), file, depth + 1)
-
-
-def _scope(node: Node) -> Node | None:
-    return next((a for a in ancestors(node) if a.type in _FUNCTIONS), None)
+    return _read(declaration.child_by_field_name("value"), file, depth + 1)
 
 
 LANGUAGE = Language("swift", "swift", (".swift",), extract)
