@@ -123,6 +123,25 @@ def nearest_assignment(
     return above[-1] if above else None
 
 
+def last_declaration(
+    scope: Node, before: Node, name: str, kind: str, name_field: str
+) -> Node | None:
+    """The last ``kind`` node in ``scope`` that starts before ``before`` and declares
+    ``name`` (its ``name_field`` child): a local message variable in C-like languages."""
+    found = None
+    stack = [scope]
+    while stack:
+        current = stack.pop()
+        if current.start_byte >= before.start_byte:
+            continue
+        if current.type == kind and text(current.child_by_field_name(name_field)) == name and (
+            found is None or current.start_byte > found.start_byte
+        ):
+            found = current
+        stack.extend(current.named_children)
+    return found
+
+
 def _enclosing(node: Node, scopes: frozenset[str] | set[str]) -> Node | None:
     return next((a for a in ancestors(node) if a.type in scopes), None)
 

@@ -39,6 +39,7 @@ from errdex.languages.base import (
     Site,
     ancestors,
     inside_error,
+    last_declaration,
     line_of,
     load_query,
     matches,
@@ -329,18 +330,7 @@ def _variable(node: Node, at: Node, depth: int) -> _Msg | None:
     function = next((a for a in ancestors(at) if a.type == "function_definition"), None)
     if function is None:
         return None
-    name = text(node)
-    found = None
-    stack = [function]
-    while stack:
-        current = stack.pop()
-        if current.start_byte >= at.start_byte:
-            continue
-        if current.type == "init_declarator" and text(
-            current.child_by_field_name("declarator")
-        ) == name and (found is None or current.start_byte > found.start_byte):
-            found = current
-        stack.extend(current.named_children)
+    found = last_declaration(function, at, text(node), "init_declarator", "declarator")
     value = found.child_by_field_name("value") if found is not None else None
     if value is not None and value.type in ("argument_list", "initializer_list"):
         inner = arguments(value)

@@ -50,6 +50,7 @@ from errdex.languages.base import (
     Site,
     ancestors,
     inside_error,
+    last_declaration,
     line_of,
     load_query,
     matches,
@@ -323,18 +324,7 @@ def _variable(node: Node, at: Node, depth: int) -> Msg | None:
     member = next((a for a in ancestors(at) if a.type in _SCOPES), None)
     if member is None:
         return None
-    name = text(node)
-    found = None
-    stack = [member]
-    while stack:
-        current = stack.pop()
-        if current.start_byte >= at.start_byte:
-            continue
-        if current.type == "variable_declarator" and text(
-            current.child_by_field_name("name")
-        ) == name and (found is None or current.start_byte > found.start_byte):
-            found = current
-        stack.extend(current.named_children)
+    found = last_declaration(member, at, text(node), "variable_declarator", "name")
     values = [c for c in found.named_children if c != found.child_by_field_name("name")] if (
         found is not None
     ) else []
