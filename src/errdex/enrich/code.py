@@ -171,14 +171,15 @@ def _python_name(declaration: str) -> str:
 _WORD = re.compile(r"(?<![\w.$'\"])[A-Za-z_]\w*\b(?!\s*\()")
 _KEYWORDS = frozenset({
     "and", "or", "not", "in", "is", "None", "True", "False", "true", "false", "null", "nil",
-    "typeof", "instanceof", "undefined", "matches", "self", "this", "len", "isinstance", "str",
+    "typeof", "instanceof", "undefined", "matches", "len", "isinstance", "str",
     "int", "float", "bool", "list", "dict", "tuple", "as", "mut",
 })
 
 
 def only_uses(expression: str, parameters: list[str]) -> bool:
     """Whether every free lowercase name in ``expression`` is a parameter (constants and
-    type paths written in capitals are fine): a guard on local variables is no type guard."""
+    type paths written in capitals are fine): a guard on local variables, or on the
+    object's own state (``self``/``this``), is no type guard a caller can write."""
     stripped = re.sub(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'", "", expression)
     for word in _WORD.findall(stripped):
         if word in _KEYWORDS or word[:1].isupper() or word in parameters:
