@@ -27,7 +27,6 @@ out-of-class ones keep their qualified name as written); namespaces are left out
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from tree_sitter import Node
@@ -56,6 +55,7 @@ from errdex.languages.c_family import (
     printf_parts,
     unescape,
 )
+from errdex.languages.message import Message
 from errdex.template import Hole, Literal, Part, Template, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("cpp.scm")
@@ -71,14 +71,6 @@ _TO_TEXT = frozenset({"std::to_string", "to_string", "std::to_wstring"})
 _ERROR_STREAMS = frozenset({"std::cerr", "cerr", "std::wcerr", "std::clog"})
 _STREAM_ENDS = {"std::endl": "\n", "endl": "\n", "std::flush": "", "std::ends": ""}
 _LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error"}
-
-
-@dataclass(frozen=True)
-class _Msg:
-    """A message read from source: as written, and as printed."""
-
-    written: str
-    parts: tuple[Part, ...]
 
 
 def extract(source: bytes) -> FileSites:
@@ -216,25 +208,25 @@ def _stream_severity(first: Node) -> str | None:
     return None
 
 
-def _stream_piece(operand: Node, at: Node) -> _Msg:
+def _stream_piece(operand: Node, at: Node) -> Message:
     """What one ``<<`` operand prints: its message, a character, a manipulator, or a hole."""
     name = text(operand)
     if name in _STREAM_ENDS:
-        return _Msg(_STREAM_ENDS[name], (Literal(_STREAM_ENDS[name]),))
+        return Message(_STREAM_ENDS[name], (Literal(_STREAM_ENDS[name]),))
     if operand.type == "char_literal":
         value = "".join(
             unescape(text(c)) if c.type == "escape_sequence" else text(c)
             for c in operand.named_children
         )
-        return _Msg(value, (Literal(value),))
+        return Message(value, (Literal(value),))
     if operand.type == "call_expression" and text(
         operand.child_by_field_name("function")
     ).startswith("std::set"):
-        return _Msg("", ())  # std::setw(8), std::setprecision(3): print nothing
+        return Message("", ())  # std::setw(8), std::setprecision(3): print nothing
     if name.startswith("std::") and operand.type == "qualified_identifier" and name[5:] in (
         "hex", "dec", "oct", "fixed", "scientific", "boolalpha", "noboolalpha", "left", "right"
     ):
-        return _Msg("", ())
+        return Message("", ())
     message = _read(operand, at)
     return message if message is not None else _hole(operand)
 
@@ -242,13 +234,13 @@ def _stream_piece(operand: Node, at: Node) -> _Msg:
 # --- messages ---------------------------------------------------------------------------
 
 
-def _read(node: Node | None, at: Node, depth: int = 0) -> _Msg | None:
+def _read(node: Node | None, at: Node, depth: int = 0) -> Message | None:
     """The message an expression builds, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
     if node.type in STRING_TYPES or _is_gettext(node):
         value = message_string(node)
-        return None if value is None else _Msg(value.written, value.parts())
+        return None if value is None else Message(value.written, value.parts())
     if node.type == "user_defined_literal":  # "text"s, "text"sv
         return _read(node.named_children[0] if node.named_children else None, at, depth + 1)
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
@@ -266,7 +258,7 @@ def _is_gettext(node: Node) -> bool:
     return node.type == "call_expression" and message_string(node) is not None
 
 
-def _call_message(node: Node, at: Node, depth: int) -> _Msg | None:
+def _call_message(node: Node, at: Node, depth: int) -> Message | None:
     function = node.child_by_field_name("function")
     args = arguments(node.child_by_field_name("arguments"))
     name = text(function).removeprefix("::")
@@ -283,18 +275,18 @@ def _call_message(node: Node, at: Node, depth: int) -> _Msg | None:
         fmt = message_string(args[0])
         if fmt is None:
             return None
-        return _Msg(fmt.written, printf_parts(fmt, [text(a) for a in args[1:]]))
+        return Message(fmt.written, printf_parts(fmt, [text(a) for a in args[1:]]))
     if name in _CONCATS:
         return _concatenation(args, at, depth)
     return None
 
 
-def _brace_format(args: list[Node], at: Node) -> _Msg | None:
+def _brace_format(args: list[Node], at: Node) -> Message | None:
     """``fmt::format("…{}…", a, b)``: holes named after the arguments."""
     fmt = message_string(args[0]) if args else None
     if fmt is None:
         return None
-    return _Msg(fmt.written, fmt.parts(parse_rust_format(fmt.text, [text(a) for a in args[1:]])))
+    return Message(fmt.written, fmt.parts(parse_rust_format(fmt.text, [text(a) for a in args[1:]])))
 
 
 def _plus_operands(node: Node) -> list[Node]:
@@ -304,17 +296,17 @@ def _plus_operands(node: Node) -> list[Node]:
     return [node]
 
 
-def _concatenation(operands: list[Node], at: Node, depth: int) -> _Msg | None:
+def _concatenation(operands: list[Node], at: Node, depth: int) -> Message | None:
     """``"bad " + std::to_string(n) + "x"``: literals as text, other operands as holes."""
     read = [_read(op, at, depth + 1) for op in operands]
     if all(m is None for m in read):
         return None  # no text known: a + b may well be arithmetic
     pieces = [m if m is not None else _hole(op) for op, m in zip(operands, read, strict=True)]
-    return _Msg("".join(p.written for p in pieces),
+    return Message("".join(p.written for p in pieces),
                 merge_literals([part for p in pieces for part in p.parts]))
 
 
-def _hole(node: Node) -> _Msg:
+def _hole(node: Node) -> Message:
     """A value printed as is: ``std::to_string(n)`` and ``std::string(s)`` print ``n``/``s``."""
     name = text(node)
     if node.type == "call_expression":
@@ -322,10 +314,10 @@ def _hole(node: Node) -> _Msg:
         function = text(node.child_by_field_name("function"))
         if len(args) == 1 and (function in _TO_TEXT or function in _STRING_TYPES_CTORS):
             name = text(args[0])
-    return _Msg("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
+    return Message("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
 
 
-def _variable(node: Node, at: Node, depth: int) -> _Msg | None:
+def _variable(node: Node, at: Node, depth: int) -> Message | None:
     """A local ``std::string msg = …;`` declared above ``at`` in the same function."""
     function = next((a for a in ancestors(at) if a.type == "function_definition"), None)
     if function is None:

@@ -39,7 +39,6 @@ left out); constructors are ``Class.Class``, properties ``Class.Property``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from tree_sitter import Node
@@ -58,6 +57,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.c_family import has_words
+from errdex.languages.message import Message
 from errdex.template import Hole, HoleKind, Literal, Part, Template, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("csharp.scm")
@@ -122,7 +122,7 @@ def _argument_exception(short: str, args: list[Node], at: Node) -> Template | No
     if short in ("ArgumentNullException", "ArgumentOutOfRangeException"):
         generic = _NULL_MESSAGE if short == "ArgumentNullException" else _RANGE_MESSAGE
         if len(args) == 1:
-            return _with_param(Msg(generic, (Literal(generic),)), args[0])
+            return _with_param(Message(generic, (Literal(generic),)), args[0])
         if len(args) == 3 and short == "ArgumentOutOfRangeException":
             message = _read(args[2], at)
             if message is None:
@@ -140,7 +140,7 @@ def _argument_exception(short: str, args: list[Node], at: Node) -> Template | No
     return Template(message.written, message.parts)
 
 
-def _with_param(message: Msg, param: Node, after: tuple[Part, ...] = ()) -> Template:
+def _with_param(message: Message, param: Node, after: tuple[Part, ...] = ()) -> Template:
     name = _name_of(param)
     shown: tuple[Part, ...] = (Literal(name),) if name is not None else (_hole(param),)
     suffix = (Literal(" (Parameter '"), *shown, Literal("')"), *after)
@@ -164,7 +164,7 @@ def _disposed(args: list[Node], at: Node) -> Template | None:
             message = _read(args[0], at)
             return Template(message.written, message.parts) if message is not None else None
     else:
-        message = Msg(_DISPOSED_MESSAGE, (Literal(_DISPOSED_MESSAGE),))
+        message = Message(_DISPOSED_MESSAGE, (Literal(_DISPOSED_MESSAGE),))
     name = _name_of(args[0])
     shown: Part = Literal(name) if name is not None else _hole(args[0])
     suffix = (NEWLINE, Literal("Object name: '"), shown, Literal("'."))
@@ -205,9 +205,9 @@ def _log_site(node: Node, method: str, args: list[Node]) -> Site | None:
     first = args[index]
     literal = string_value(first) if first.type in _STRINGS else None
     if literal is not None and rest and method in _FORMAT_LOGS:
-        message = Msg(literal, composite_format(literal, rest))
+        message = Message(literal, composite_format(literal, rest))
     elif literal is not None and method in _TEMPLATE_LOGS:
-        message = Msg(literal, message_template(literal, rest))
+        message = Message(literal, message_template(literal, rest))
     else:
         message = _read(first, node)
     if message is None or not has_words(message.parts):
@@ -225,13 +225,13 @@ def _is_text(node: Node) -> bool:
 # --- messages ---------------------------------------------------------------------------
 
 
-def _read(node: Node | None, at: Node, depth: int = 0) -> Msg | None:
+def _read(node: Node | None, at: Node, depth: int = 0) -> Message | None:
     """The message an expression builds, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
     if node.type in _STRINGS:
         value = string_value(node)
-        return None if value is None else Msg(value, (Literal(value),))
+        return None if value is None else Message(value, (Literal(value),))
     if node.type == "interpolated_string_expression":
         return interpolated(node, _name_of)
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
@@ -245,7 +245,7 @@ def _read(node: Node | None, at: Node, depth: int = 0) -> Msg | None:
     return None
 
 
-def _format_call(node: Node) -> Msg | None:
+def _format_call(node: Node) -> Message | None:
     """``string.Format([provider,] "…{0}…", a, …)`` and ``"…{0}…".FormatWith([provider,] a)``."""
     function = node.child_by_field_name("function")
     args = _arguments(node.child_by_field_name("arguments"))
@@ -264,7 +264,7 @@ def _format_call(node: Node) -> Msg | None:
     rest = args[1:]
     if rest and any(word in text(rest[0]) for word in ("Culture", "FormatProvider")):
         rest = rest[1:]
-    return Msg(value, composite_format(value, [text(a) for a in rest]))
+    return Message(value, composite_format(value, [text(a) for a in rest]))
 
 
 def _plus_operands(node: Node) -> list[Node]:
@@ -274,24 +274,24 @@ def _plus_operands(node: Node) -> list[Node]:
     return [node]
 
 
-def _concatenation(operands: list[Node], at: Node, depth: int) -> Msg | None:
+def _concatenation(operands: list[Node], at: Node, depth: int) -> Message | None:
     """``"bad " + x + "."``: known operands as text, others as holes named after them."""
     read = [_read(op, at, depth + 1) for op in operands]
     if all(m is None for m in read):
         return None  # no text known: a + b may well be arithmetic
-    pieces: list[Msg] = []
+    pieces: list[Message] = []
     for operand, message in zip(operands, read, strict=True):
         name = _name_of(operand) if operand.type == "invocation_expression" else None
         if message is not None:
             pieces.append(message)
         elif name is not None:
-            pieces.append(Msg("{" + text(operand) + "}", (Literal(name),)))
+            pieces.append(Message("{" + text(operand) + "}", (Literal(name),)))
         elif text(operand) in ("Environment.NewLine", "System.Environment.NewLine"):
-            pieces.append(Msg("{Environment.NewLine}", (NEWLINE,)))
+            pieces.append(Message("{Environment.NewLine}", (NEWLINE,)))
         else:
             hole = _hole(operand)
-            pieces.append(Msg("{" + (hole.name or "") + "}", (hole,)))
-    return Msg("".join(p.written for p in pieces),
+            pieces.append(Message("{" + (hole.name or "") + "}", (hole,)))
+    return Message("".join(p.written for p in pieces),
                merge_literals([part for p in pieces for part in p.parts]))
 
 
@@ -319,7 +319,7 @@ def _name_of(node: Node) -> str | None:
     return text(args[0]).rsplit(".", 1)[-1].split("<")[0] if len(args) == 1 else None
 
 
-def _variable(node: Node, at: Node, depth: int) -> Msg | None:
+def _variable(node: Node, at: Node, depth: int) -> Message | None:
     """A local ``var message = …;`` declared above ``at`` in the same member."""
     member = next((a for a in ancestors(at) if a.type in _SCOPES), None)
     if member is None:
@@ -358,14 +358,6 @@ def _symbol(node: Node) -> str | None:
 # --- string literals and formats ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Msg:
-    """A message read from source: as written, and as printed."""
-
-    written: str
-    parts: tuple[Part, ...]
-
-
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "a": "\a", "b": "\b", "f": "\f",
             "v": "\v", "e": "\x1b", "\\": "\\", '"': '"', "'": "'"}
 
@@ -397,7 +389,7 @@ def _unescape(sequence: str) -> str:
     return sequence
 
 
-def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Msg:
+def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Message:
     """``$"…{x}…"``, ``$@"…"``, ``$\"\"\"…\"\"\"``: each interpolation a hole named after it."""
     start = text(node.children[0]) if node.children else "$"
     verbatim, raw = "@" in start, any(c.type == "interpolation_quote" for c in node.children)
@@ -418,7 +410,7 @@ def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Msg:
     source = node.text or b""
     written = source[quotes[0].end_byte - node.start_byte : quotes[-1].start_byte
                      - node.start_byte] if len(quotes) >= 2 else source
-    return Msg(written.decode("utf-8", errors="replace"), merge_literals(parts))
+    return Message(written.decode("utf-8", errors="replace"), merge_literals(parts))
 
 
 def _interpolation(node: Node, name_of: Callable[[Node], str | None]) -> Part:
