@@ -123,6 +123,24 @@ def nearest_assignment(
     return above[-1] if above else None
 
 
+def plus_operands(
+    node: Node, binary: str, unwrap: Callable[[Node], Node] = lambda n: n
+) -> list[Node]:
+    """The operands of a ``+`` chain (``"a " + x + " b"``), left to right.
+
+    ``binary`` is the grammar's binary-expression node type; ``unwrap`` strips what
+    the language may wrap an operand in (parentheses, type assertions).
+    """
+    node = unwrap(node)
+    if node.type == binary and text(node.child_by_field_name("operator")) == "+":
+        operands: list[Node] = []
+        for side in (node.child_by_field_name("left"), node.child_by_field_name("right")):
+            if side is not None:
+                operands += plus_operands(side, binary, unwrap)
+        return operands
+    return [node]
+
+
 def last_declaration(
     scope: Node, before: Node, name: str, kind: str, name_field: str
 ) -> Node | None:

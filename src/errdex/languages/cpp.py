@@ -43,6 +43,7 @@ from errdex.languages.base import (
     load_query,
     matches,
     parse,
+    plus_operands,
     text,
 )
 from errdex.languages.c_family import (
@@ -246,7 +247,7 @@ def _read(node: Node | None, at: Node, depth: int = 0) -> Message | None:
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
         return _read(node.named_children[0], at, depth + 1)
     if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        return _concatenation(_plus_operands(node), at, depth)
+        return _concatenation(plus_operands(node, "binary_expression"), at, depth)
     if node.type == "call_expression":
         return _call_message(node, at, depth)
     if node.type == "identifier":
@@ -287,13 +288,6 @@ def _brace_format(args: list[Node], at: Node) -> Message | None:
     if fmt is None:
         return None
     return Message(fmt.written, fmt.parts(parse_rust_format(fmt.text, [text(a) for a in args[1:]])))
-
-
-def _plus_operands(node: Node) -> list[Node]:
-    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        return [*_plus_operands(left), *_plus_operands(right)] if left and right else [node]
-    return [node]
 
 
 def _concatenation(operands: list[Node], at: Node, depth: int) -> Message | None:

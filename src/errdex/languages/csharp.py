@@ -54,6 +54,7 @@ from errdex.languages.base import (
     load_query,
     matches,
     parse,
+    plus_operands,
     text,
 )
 from errdex.languages.c_family import has_words
@@ -237,7 +238,7 @@ def _read(node: Node | None, at: Node, depth: int = 0) -> Message | None:
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
         return _read(node.named_children[0], at, depth + 1)
     if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        return _concatenation(_plus_operands(node), at, depth)
+        return _concatenation(plus_operands(node, "binary_expression"), at, depth)
     if node.type == "invocation_expression":
         return _format_call(node)
     if node.type == "identifier":
@@ -265,13 +266,6 @@ def _format_call(node: Node) -> Message | None:
     if rest and any(word in text(rest[0]) for word in ("Culture", "FormatProvider")):
         rest = rest[1:]
     return Message(value, composite_format(value, [text(a) for a in rest]))
-
-
-def _plus_operands(node: Node) -> list[Node]:
-    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        return [*_plus_operands(left), *_plus_operands(right)] if left and right else [node]
-    return [node]
 
 
 def _concatenation(operands: list[Node], at: Node, depth: int) -> Message | None:

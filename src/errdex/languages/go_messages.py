@@ -19,13 +19,13 @@ Runtime rules encoded here:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from errdex.formats import parse_printf
-from errdex.languages.base import ancestors, text
+from errdex.languages.base import ancestors, plus_operands, text
 from errdex.template import Hole, HoleKind, Literal, Part, merge_literals
 
 NodeKey = tuple[int, int]
@@ -302,16 +302,14 @@ def _never_string(*messages: Message) -> bool:
     return all(m.kind in ("number", "error") for m in messages)
 
 
-def _plus_operands(node: Node) -> Iterator[Node]:
-    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        for side in ("left", "right"):
-            child = node.child_by_field_name(side)
-            if child is not None:
-                yield from _plus_operands(child)
-    elif node.type == "parenthesized_expression" and node.named_child_count == 1:
-        yield from _plus_operands(node.named_children[0])
-    else:
-        yield node
+def _plus_operands(node: Node) -> list[Node]:
+    return plus_operands(node, "binary_expression", _unparenthesize)
+
+
+def _unparenthesize(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
 
 
 # --- string literals -------------------------------------------------------------------

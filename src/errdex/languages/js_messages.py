@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from errdex.languages.base import ancestors, text
+from errdex.languages.base import ancestors, plus_operands, text
 from errdex.languages.message import Message as Message
 from errdex.languages.message import joined as joined
 from errdex.template import Hole, Literal, Part, escape, merge_literals
@@ -297,15 +297,8 @@ class Reader:
         return message
 
 
-def _plus_operands(node: Node) -> Iterator[Node]:
-    node = unwrap(node) or node
-    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        for side in ("left", "right"):
-            child = node.child_by_field_name(side)
-            if child is not None:
-                yield from _plus_operands(child)
-    else:
-        yield node
+def _plus_operands(node: Node) -> list[Node]:
+    return plus_operands(node, "binary_expression", lambda n: unwrap(n) or n)
 
 
 # --- literals ----------------------------------------------------------------------------

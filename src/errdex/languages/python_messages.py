@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from errdex.formats import brace_hole, parse_brace_format, parse_percent_format
-from errdex.languages.base import ancestors, text
+from errdex.languages.base import ancestors, plus_operands, text
 from errdex.languages.message import Message as Message
 from errdex.languages.message import joined as joined
 from errdex.template import Hole, Literal, Part, merge_literals
@@ -187,14 +187,8 @@ def _concatenation(node: Node, file: FileFacts, depth: int) -> Message | None:
     return joined([m if m is not None else _operand_hole(op) for op, m in pieces])
 
 
-def _plus_operands(node: Node) -> Iterator[Node]:
-    if node.type == "binary_operator" and text(node.child_by_field_name("operator")) == "+":
-        for side in ("left", "right"):
-            child = node.child_by_field_name(side)
-            if child is not None:
-                yield from _plus_operands(child)
-    else:
-        yield node
+def _plus_operands(node: Node) -> list[Node]:
+    return plus_operands(node, "binary_operator")
 
 
 def _operand_hole(node: Node) -> Message:

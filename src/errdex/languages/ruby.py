@@ -58,6 +58,7 @@ from errdex.languages.base import (
     matches,
     nearest_assignment,
     parse,
+    plus_operands,
     text,
 )
 from errdex.languages.message import Message, joined
@@ -326,10 +327,7 @@ def _binary(node: Node, file: _File, depth: int) -> Message | None:
 
 
 def _plus_operands(node: Node) -> list[Node]:
-    if node.type == "binary" and text(node.child_by_field_name("operator")) == "+":
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        return [*(_plus_operands(left) if left else []), *(_plus_operands(right) if right else [])]
-    return [node]
+    return plus_operands(node, "binary")
 
 
 def _hole(expression: str) -> Message:
