@@ -25,9 +25,9 @@ import tempfile
 from pathlib import Path
 
 import errdex
-from errdex.enrich.llm import _batches, _prepare
+from errdex.enrich.llm import _batches, _prepare, request_text
 from errdex.enrich.llm_client import ChatClient, LlmConfig, estimate_tokens
-from errdex.enrich.llm_prompt import SYSTEM, answer_schema, schema_hint, user_message
+from errdex.enrich.llm_prompt import SYSTEM, answer_schema, schema_hint
 from errdex.record import Record
 from errdex.stores import open_store
 
@@ -85,10 +85,7 @@ def main() -> None:
     ours = [0, 0]
     batches = _batches(unique, config)
     for batch in batches:
-        for key, item in enumerate(batch):
-            item.bundle.error["k"] = str(key)
-        counted = request_tokens(client, user_message([(i.bundle.error["k"], i.bundle)
-                                                       for i in batch]))
+        counted = request_tokens(client, request_text(batch))
         ours = [a + b for a, b in zip(ours, counted, strict=True)]
     records = [s.record for s in stored]
     base = [0, 0]

@@ -143,17 +143,31 @@ class ChatServer:
         self.httpd.server_close()
 
 
-def data_block(body: dict[str, Any]) -> dict[str, Any]:
+def data_block(body: dict[str, Any]) -> str:
     user = body["messages"][1]["content"]
     start = user.index(OPEN) + len(OPEN)
-    return json.loads(user[start:user.index(CLOSE)])
+    return user[start:user.index(CLOSE)]
 
 
 def errors_in(body: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(error, fn) for each error in the request's data block (files ``f``, functions ``g``,
-    errors ``e`` by key; the key is put back into the error as ``k``)."""
-    return [({"k": k, **e}, fn) for f in data_block(body)["f"] for fn in f["g"]
-            for k, e in fn["e"].items()]
+    """(error, fn) for each key in the request's data block, read from its tagged lines
+    (``S`` a function, ``E key … | code`` an error, ``| code`` its next lines; an error
+    written ``E key again`` shares the answer of the first)."""
+    found: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    fn: dict[str, Any] = {}
+    error: dict[str, Any] = {}
+    for line in data_block(body).strip().split("\n"):
+        tag, _, rest = line.partition(" ")
+        if tag == "S":
+            fn = {"s": rest}
+        elif tag == "E":
+            key, _, code = rest.partition(" | ")
+            key = key.split()[0]
+            error = {"k": key, "c": code}
+            found.setdefault(key, (error, fn))
+        elif tag == "|":
+            error["c"] += "\n" + rest
+    return list(found.values())
 
 
 def good_fields(error: dict[str, Any], fn: dict[str, Any]) -> dict[str, Any]:
@@ -431,7 +445,7 @@ def test_chat_completions_protocol_server_prompt_injection_stays_data(
     head, rest = user.split(OPEN, 1)
     inside, tail = rest.split(CLOSE, 1)
     assert "ignore previous" not in (head + tail).lower()
-    assert "Ignore previous instructions" in json.dumps(data_block(chat.requests[0]["body"]))
+    assert "Ignore previous instructions" in data_block(chat.requests[0]["body"])
     assert "ignore previous" in inside.lower()
     (after, extras), = by_message(store).values()
     assert after.documentation == "`load` raises `IOError` when `path` is empty."

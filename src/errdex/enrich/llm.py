@@ -53,6 +53,7 @@ _FLAG_FOR = {"malformed": "llm-malformed", "truncated": "llm-malformed", "missin
              "refusal": "llm-refused"}
 _COMPLETION_GUESS = 400  # tokens a record's answer costs, until answers say otherwise
 _SCHEMA_TOKENS = estimate_tokens(schema_hint())
+_AGAIN_CHARS = 60  # what an equal error's place adds to a batch (its file, function, key)
 
 
 @dataclass
@@ -166,23 +167,38 @@ def _prepare(record: Record, extras: RecordExtras) -> _Item:
 
 
 def _batches(items: list[_Item], config: LlmConfig) -> list[list[_Item]]:
-    """Small records of one file side by side, up to ``batch_records`` / ``batch_chars``;
-    a large record goes alone."""
+    """Small records of one file side by side, up to ``batch_records`` answers and
+    ``batch_chars``; a large record goes alone. Records whose errors are equal (the same
+    statement in several functions) go in the batch of the first of them: it answers once."""
     items.sort(key=lambda i: (i.record.filePath, i.extras.enclosingSymbol or "",
                               i.record.lineNumber))
+    groups: dict[str, list[_Item]] = {}
+    for item in items:
+        groups.setdefault(item.bundle.same_as(), []).append(item)
     out: list[list[_Item]] = []
     current: list[_Item] = []
-    size = 0
-    for item in items:
-        cost = item.bundle.size()
-        if current and (len(current) >= config.batch_records or size + cost > config.batch_chars):
-            out.append(current)
-            current, size = [], 0
-        current.append(item)
-        size += cost
+    answers = size = 0
+    for group in groups.values():
+        for start in range(0, len(group), config.batch_records):
+            part = group[start:start + config.batch_records]
+            cost = part[0].bundle.size() + _AGAIN_CHARS * (len(part) - 1)
+            if current and (answers >= config.batch_records or size + cost > config.batch_chars):
+                out.append(current)
+                current, answers, size = [], 0, 0
+            current.extend(part)
+            answers += 1
+            size += cost
     if current:
         out.append(current)
     return out
+
+
+def request_text(batch: list[_Item]) -> str:
+    """The user message for ``batch``, keying its records: equal errors share a key."""
+    keys: dict[str, str] = {}
+    for item in batch:
+        item.bundle.error["k"] = keys.setdefault(item.bundle.same_as(), str(len(keys)))
+    return user_message([(i.bundle.error["k"], i.bundle) for i in batch])
 
 
 def _run(chat: ChatClient, config: LlmConfig, batches: list[list[_Item]], report: LlmReport,
@@ -198,11 +214,9 @@ def _run(chat: ChatClient, config: LlmConfig, batches: list[list[_Item]], report
         while pending or in_flight:
             while pending and len(in_flight) < max(1, config.concurrency):
                 batch = pending[0]
-                for key, item in enumerate(batch):
-                    item.bundle.error["k"] = str(key)
-                user = user_message([(i.bundle.error["k"], i.bundle) for i in batch])
-                guess = (estimate_tokens(SYSTEM + user) + _SCHEMA_TOKENS
-                         + per_record * len(batch))
+                user = request_text(batch)
+                answers = len({i.bundle.error["k"] for i in batch})
+                guess = estimate_tokens(SYSTEM + user) + _SCHEMA_TOKENS + per_record * answers
                 spent = report.usage.prompt + report.usage.completion
                 if config.token_budget is not None and spent + reserved + guess > (
                         config.token_budget):
@@ -239,7 +253,7 @@ def _run(chat: ChatClient, config: LlmConfig, batches: list[list[_Item]], report
                     yield batch, failure
                     continue
                 report.usage.add(answer.usage)
-                answered += len(batch)
+                answered += len({i.bundle.error["k"] for i in batch})
                 if not answer.usage.estimated and answered:
                     per_record = max(50, report.usage.completion // answered)
                 yield batch, _by_key(answer.data)
