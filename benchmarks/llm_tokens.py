@@ -5,14 +5,21 @@
 
 Mines PATH (a git checkout; into a temporary database unless --db is given) and
 builds, without sending anything, every request ``errdex enrich --llm-…`` would send
-for its records: the system prompt, the schema and each batch's evidence bundles.
-The baseline sends, for the same records, the same instructions and schema with
-each record's id, path, line, message and the ±12 source lines around the site,
-in batches of 20 (the common approach). Tokens are estimated as characters / 4
-(the estimate errdex itself uses when a server reports no usage), and by a lexical
-count, over the messages and the ``response_format`` as compact JSON, the way httpx puts it
-on the wire (local servers — vLLM, llama.cpp, Ollama — turn the schema into a grammar and
-do not count it as prompt tokens; it is counted here all the same, for both sides).
+for its records: the system prompt, the schema and each batch's tagged data block.
+The baseline sends, for the same records, the same instructions and schema with each
+record's id, path, line, message and the ±12 source lines around the site, as JSON, in
+batches of 20 (the common approach). Both are counted over the messages and the
+``response_format`` as compact JSON, the way httpx puts it on the wire (local servers —
+vLLM, llama.cpp, Ollama — turn the schema into a grammar and do not count it as prompt
+tokens; it is counted here all the same, for both sides), three ways:
+
+- o200k: the real BPE tokenizer of OpenAI's current models, when the ``bench`` extra is
+  installed (``.venv/bin/pip install -c requirements.lock -e '.[bench]'``; its token
+  tables ship inside the wheel, nothing is downloaded);
+- chars / 4: the estimate errdex itself uses when a server reports no usage;
+- lexical: words, digit runs, whitespace runs and punctuation marks, one token each (a
+  tokenizer-free count that punishes punctuation-dense text).
+
 Target: errdex / baseline <= 1/5.
 """
 
@@ -22,12 +29,13 @@ import argparse
 import json
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import errdex
-from errdex.enrich.llm import _batches, _prepare, request_text
+from errdex.enrich.llm import _batches, _prepare, batch_message
 from errdex.enrich.llm_client import ChatClient, LlmConfig, estimate_tokens
-from errdex.enrich.llm_prompt import SYSTEM, answer_schema, schema_hint
+from errdex.enrich.llm_prompt import SYSTEM, answer_schema
 from errdex.record import Record
 from errdex.stores import open_store
 
@@ -38,15 +46,28 @@ BASELINE_BATCH = 20
 _PIECE = re.compile(r"[A-Za-z]+|\d+|\s+|[^\w\s]")
 
 
-def request_tokens(client: ChatClient, user: str) -> tuple[int, int]:
-    """Prompt tokens of one request body as errdex would send it: characters / 4, and a
-    lexical count (words, digit runs, whitespace runs, punctuation: nearer to a BPE
-    tokenizer on indented code, where chars / 4 overcounts the indentation)."""
+def counters() -> list[tuple[str, Callable[[str], int]]]:
+    """The token counts to report: o200k when its tokenizer is installed, then the two
+    estimates."""
+    found: list[tuple[str, Callable[[str], int]]] = []
+    try:
+        import bpe_openai
+    except ImportError:
+        print("(o200k not counted: install the 'bench' extra for the real tokenizer)")
+    else:
+        encoding = bpe_openai.get_encoding("o200k_base")
+        found.append(("o200k", lambda text: len(encoding.encode(text))))
+    found.append(("chars / 4", estimate_tokens))
+    found.append(("lexical", lambda text: len(_PIECE.findall(text))))
+    return found
+
+
+def request_text(client: ChatClient, user: str) -> str:
+    """One request body as errdex would send it, as the text a tokenizer reads: the
+    messages and the ``response_format`` as compact JSON, non-ASCII as is."""
     body = client._body(SYSTEM, user, answer_schema(), json_object=False)
-    # as httpx puts it on the wire: compact JSON, non-ASCII as is
     wire = json.dumps(body["response_format"], ensure_ascii=False, separators=(",", ":"))
-    text = "".join(m["content"] for m in body["messages"]) + wire
-    return estimate_tokens(text), len(_PIECE.findall(text))
+    return "".join(m["content"] for m in body["messages"]) + wire
 
 
 def baseline_user(records: list[Record]) -> str:
@@ -82,28 +103,25 @@ def main() -> None:
     client = ChatClient(config)
     items = [_prepare(s.record, s.extras) for s in stored]
     unique = list({i.hash: i for i in items}.values())
-    ours = [0, 0]
     batches = _batches(unique, config)
-    for batch in batches:
-        counted = request_tokens(client, request_text(batch))
-        ours = [a + b for a, b in zip(ours, counted, strict=True)]
+    ours = [request_text(client, batch_message(batch)) for batch in batches]
     records = [s.record for s in stored]
-    base = [0, 0]
-    for i in range(0, len(records), BASELINE_BATCH):
-        counted = request_tokens(client, baseline_user(records[i:i + BASELINE_BATCH]))
-        base = [a + b for a, b in zip(base, counted, strict=True)]
+    base = [request_text(client, baseline_user(records[i:i + BASELINE_BATCH]))
+            for i in range(0, len(records), BASELINE_BATCH)]
     client.close()
-    fixed = estimate_tokens(SYSTEM) + estimate_tokens(schema_hint())
     n = len(items)
-    print(f"{n} records ({n - len(unique)} with an evidence bundle identical to another's); "
-          f"instructions + schema: ~{fixed} tokens a request")
-    for label, index in (("chars / 4", 0), ("lexical", 1)):
-        print(f"[{label}] errdex: {len(batches)} requests, {ours[index]} prompt tokens, "
-              f"{ours[index] / n:.1f} per record; baseline: {-(-n // BASELINE_BATCH)} requests "
-              f"(±{BASELINE_RADIUS} lines, batches of {BASELINE_BATCH}), {base[index]} prompt "
-              f"tokens, {base[index] / n:.1f} per record")
-        ratio = ours[index] / base[index]
-        print(f"[{label}] RATIO errdex / baseline: {ratio:.3f} (1/{1 / ratio:.1f}; target <= 1/5: "
+    answers = sum(len({i.bundle.error["k"] for i in batch}) for batch in batches)
+    print(f"{n} records ({n - len(unique)} with an evidence bundle identical to another's, "
+          f"{len(unique) - answers} sent as a repeat of an equal error); errdex: {len(batches)} "
+          f"requests; baseline: {len(base)} requests (±{BASELINE_RADIUS} lines, batches of "
+          f"{BASELINE_BATCH})")
+    for label, count in counters():
+        mine, theirs = sum(map(count, ours)), sum(map(count, base))
+        fixed = count(request_text(client, ""))
+        ratio = mine / theirs
+        print(f"[{label}] errdex {mine} prompt tokens, {mine / n:.1f} per record (instructions "
+              f"+ schema ~{fixed} a request); baseline {theirs}, {theirs / n:.1f} per record; "
+              f"RATIO {ratio:.3f} (1/{1 / ratio:.1f}; target <= 1/5: "
               f"{'met' if ratio <= 0.2 else 'NOT met'})")
     print("a re-run with nothing changed: 0 prompt tokens (every answer is cached)")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import errdex
-from errdex.enrich.llm import _batches, _prepare, request_text
+from errdex.enrich.llm import _batches, _prepare, batch_message
 from errdex.enrich.llm_client import LlmConfig
 from errdex.enrich.llm_prompt import CLOSE, OPEN, SYSTEM
 from errdex.store import Store
@@ -54,7 +54,7 @@ def _requests(make_repo: Callable[..., GitRepo], store: Store, files: dict[str, 
     repo.commit("fixture")
     errdex.mine(repo.root, db=store)
     items = [_prepare(s.record, s.extras) for s in store.records()]
-    return [(request_text(batch), [i.record.id for i in batch])
+    return [(batch_message(batch), [i.record.id for i in batch])
             for batch in _batches(items, LlmConfig("http://127.0.0.1:1/v1", "m"))]
 
 

@@ -193,7 +193,7 @@ def _batches(items: list[_Item], config: LlmConfig) -> list[list[_Item]]:
     return out
 
 
-def request_text(batch: list[_Item]) -> str:
+def batch_message(batch: list[_Item]) -> str:
     """The user message for ``batch``, keying its records: equal errors share a key."""
     keys: dict[str, str] = {}
     for item in batch:
@@ -214,7 +214,7 @@ def _run(chat: ChatClient, config: LlmConfig, batches: list[list[_Item]], report
         while pending or in_flight:
             while pending and len(in_flight) < max(1, config.concurrency):
                 batch = pending[0]
-                user = request_text(batch)
+                user = batch_message(batch)
                 answers = len({i.bundle.error["k"] for i in batch})
                 guess = estimate_tokens(SYSTEM + user) + _SCHEMA_TOKENS + per_record * answers
                 spent = report.usage.prompt + report.usage.completion

@@ -35,7 +35,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, get_args
 
-from errdex.evidence.model import Evidence, Guard
+from errdex.evidence.link import compiled_pattern
+from errdex.evidence.model import Evidence, Guard, TestLink
 from errdex.lookup.patterns import shape_of
 from errdex.record import EXPLANATION_FIELDS, HandlingStrategy, Record
 
@@ -111,7 +112,12 @@ class Bundle:
         return _dumps({"l": self.file["l"], "error": own}, sort=True)
 
     def size(self) -> int:
-        return len(_dumps(self.error)) + len(_dumps(self.fn)) // 2
+        """About the characters its lines take in a batch (its function's, shared, half)."""
+        own = sum(len(v) + 3 for value in self.error.values()
+                  for v in ([value] if isinstance(value, str) else value))
+        shared = len(self.fn.get("s", "")) + len(self.fn.get("n", "")) + sum(
+            len(declared) for _, declared in self.fn.get("p", []))
+        return own + len(self.file["p"]) // 4 + shared // 2
 
 
 def bundle(record: Record, language: str | None, evidence: Evidence, draft: Record) -> Bundle:
@@ -137,7 +143,7 @@ def bundle(record: Record, language: str | None, evidence: Evidence, draft: Reco
             for d in evidence.docs if d.kind != "summary"]
     if docs:
         error["n"] = docs
-    tests = [_test(t) for t in evidence.tests[:_MAX_TESTS]]
+    tests = [_test(t, compiled_pattern(record.messagePattern)) for t in evidence.tests[:_MAX_TESTS]]
     if tests:
         error["u"] = tests
     error["d"] = f"{draft.backgroundTag or 'other'}/{draft.handlingStrategy or ''}"
@@ -482,13 +488,16 @@ def _guard(guard: Guard, shown_arm: bool = False) -> str:
     return f"{guard.kind}: {_squash(guard.condition)}"
 
 
-def _test(test: Any) -> str:
+def _test(test: TestLink, pattern: re.Pattern[str] | None) -> str:
+    """A linked test on one line; an expected text the pattern fullmatches is the message
+    itself, already sent: "expects %m" says so in two tokens."""
     parts = [test.name]
     if test.call:
         parts.append(f"calls {_cap(test.call, _TEST_CHARS)}")
     if test.expected:
-        parts.append(f"expects {test.error_class + ' ' if test.error_class else ''}"
-                     f"{_cap(test.expected, _TEST_CHARS)}")
+        exact = test.mode == "exact" and pattern is not None and pattern.fullmatch(test.expected)
+        expected = "%m" if exact else _cap(test.expected, _TEST_CHARS)
+        parts.append(f"expects {test.error_class + ' ' if test.error_class else ''}{expected}")
     elif test.error_class:
         parts.append(f"expects {test.error_class}")
     return "; ".join(parts)

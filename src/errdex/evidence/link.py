@@ -155,14 +155,15 @@ def _plain(regex: str) -> str | None:
 def message_fits(pattern: str, message: str, mode: str) -> bool:
     """Whether ``message`` is (``exact``) or is part of (``substring``) a message of ``pattern``."""
     if mode == "exact":
-        regex = _compiled(pattern)
+        regex = compiled_pattern(pattern)
         return regex is not None and regex.fullmatch(message) is not None
     fragments = _fragments(pattern)
     return fragments is not None and _substring_fits(fragments, message)
 
 
 @lru_cache(maxsize=8192)
-def _compiled(pattern: str) -> re.Pattern[str] | None:
+def compiled_pattern(pattern: str) -> re.Pattern[str] | None:
+    """A record's pattern compiled the way lookup matches it; None if Python cannot read it."""
     try:
         return re.compile(pattern, re.S)
     except re.error:
