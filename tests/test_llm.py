@@ -524,3 +524,38 @@ def test_chat_completions_protocol_server_through_the_cli_mine_enrich_llm(
     missing = CliRunner(env={"ERRDEX_LLM_MODEL": None}).invoke(
         main, ["--db", db, "enrich", "--llm-base-url", chat.url])
     assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+REPEATED = '''def to_gpu(tensor):
+    raise NotImplementedError("needs the gpu extra")
+
+
+def to_tpu(tensor):
+    raise NotImplementedError("needs the gpu extra")
+'''
+
+
+def test_chat_completions_protocol_server_equal_errors_answered_once_stored_for_each(
+        chat: ChatServer, make_repo: Callable[..., GitRepo], store: Store,
+        tmp_path: Path) -> None:
+    repo = make_repo()
+    repo.write("src/ops.py", REPEATED)
+    repo.commit("fixture")
+    errdex.mine(repo.root, db=store)
+
+    def fields(error: dict[str, Any], fn: dict[str, Any]) -> dict[str, Any]:
+        out = good_fields(error, fn)
+        out["documentation"] = "Raised when the `gpu` extra is not installed."
+        out["tryCatchPattern"] = None
+        return out
+
+    chat.handler = lambda body, n: Reply(body=completion(answer(body, fields)))
+    report = enrich_with_llm(store, config(chat, tmp_path))
+    assert len(chat.requests) == 1 and len(errors_in(chat.requests[0]["body"])) == 1
+    stored = list(store.records())
+    assert len(stored) == 2 and report.enriched == 2
+    assert {s.record.documentation for s in stored} == {
+        "Raised when the `gpu` extra is not installed."}
+    assert all("llm-enriched" in s.extras.qualityFlags for s in stored)
+    again = enrich_with_llm(store, config(chat, tmp_path))
+    assert len(chat.requests) == 1 and again.cached == 2  # both answers cached

@@ -31,6 +31,15 @@ def to_tpu(tensor):
     raise NotImplementedError("needs the gpu extra")
 
 
+def to_npu(tensor, fast: bool):
+    if fast:
+        # The fast path needs the same kernels:
+        # they come with the gpu extra,
+        # so it fails the same way.
+        raise NotImplementedError("needs the gpu extra")
+    return tensor
+
+
 def scale(tensor, factor: float, clamp: bool):
     if factor < 0:
         raise ValueError(f"factor must be non-negative, got {factor}")
@@ -85,13 +94,16 @@ def test_equal_errors_in_several_functions_are_sent_once(
     (user, ids), = _requests(make_repo, store, {"src/ops.py": REPEATED})
     lines = _block(user)
     errors = [line for line in lines if line.startswith("E ")]
-    assert len(ids) == 4 and len(errors) == 4
+    assert len(ids) == 5 and len(errors) == 5
     again = [line for line in errors if line.endswith(" again")]
-    assert len(again) == 1  # to_tpu repeats to_gpu's error: one key, one answer
+    # to_npu and to_tpu repeat to_gpu's error: one key, one answer
     first = next(e for e in errors if "needs the gpu extra" in e)
-    assert again[0] == f"E {first.split()[1]} again"
+    assert again == [f"E {first.split()[1]} again"] * 2
     assert user.endswith("answer for keys 0 to 2.")
-    assert "S to_tpu" in lines  # a function with only a repeated error: its name alone
+    assert "S to_tpu" in lines and "S to_npu" in lines  # only repeated errors: the name alone
+    # what differs at a place (here a guard) is sent with it
+    npu = lines.index("S to_npu")
+    assert lines[npu + 1:npu + 3] == [again[0], "W if: fast"]
 
 
 def test_parameters_typed_only_where_the_site_uses_them(

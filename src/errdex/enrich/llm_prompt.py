@@ -13,7 +13,8 @@ A batch is written as one line per fact, each line tagged by its first character
 (``F`` file, ``S`` function, ``E`` error, ``|`` code…, explained in ``SYSTEM``). What a
 batch shares is said once on its first line: the defaults (language, error type, class,
 draft, folder) and the drafts and messages-as-shown several errors use, by short name.
-An error equal to an earlier one in another function is written ``E k again``: it is
+An error equal to an earlier one in another function (the same code and message) is
+written ``E k again`` with only what differs at its place (guards, notes, tests): it is
 answered once. Tagged lines cost a third fewer tokens than the same facts as JSON
 (quotes, keys and escapes inside code add up), and ``benchmarks/llm_tokens.py`` keeps
 the count honest.
@@ -61,7 +62,7 @@ dN (drafts) and RN (messages as shown). Then: F file; S function (… unused par
 D its doc; E error key [type] [class] [draft] [RN] | code at the site, continued by | lines; \
 M message template; R message as shown (%m the message, … a value, [x] optional); V value \
 the arm shown matches; W fires when; N doc note; T test. "E k again": error k in one more \
-function.
+function, with the facts that differ there.
 Per key fill every schema field, one or two sentences each; code short, in the file's \
 language, or null; backgroundTag the draft's unless wrong; tags kebab-case.
 Only facts from the data; code names in backticks, only identifiers from the data or the \
@@ -106,9 +107,11 @@ class Bundle:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def same_as(self) -> str:
-        """What equal errors share: the error's own evidence and language, not its place. A
-        batch sends such errors once, under one key (``again`` at the other places)."""
-        own = {k: v for k, v in self.error.items() if k != "k"}
+        """What equal errors share: language, type, class, code, message and draft — not
+        the place-specific guards, notes and tests. A batch sends such errors once, under
+        one key, and at each other place only what differs there (``E k again``): a user
+        who sees the message cannot tell the places apart, so one explanation serves all."""
+        own = {k: v for k, v in self.error.items() if k not in _PLACE and k != "k"}
         return _dumps({"l": self.file["l"], "error": own}, sort=True)
 
     def size(self) -> int:
@@ -193,13 +196,17 @@ def user_message(bundles: list[tuple[str, Bundle]]) -> str:
     drafts = _Legend("d", [b.error["d"] for _, b in bundles], first_is_default=True)
     shown = _Legend("R", [b.error["r"] for _, b in bundles if "r" in b.error])
     files: dict[str, dict[str, Any]] = {}
-    written: set[str] = set()
+    first: dict[str, dict[str, Any]] = {}
     for key, item in bundles:
         entry = files.setdefault(_dumps(item.file, sort=True), {**item.file, "g": {}})
         group = entry["g"].setdefault(_dumps(item.fn, sort=True), {**item.fn, "e": []})
-        again = key in written
-        written.add(key)
-        group["e"].append((key, None if again else dict(item.error)))  # notes hoist from copies
+        if key in first:  # the place-specific facts that differ from the first place's
+            differs = {name: item.error[name] for name in _PLACE
+                       if name in item.error and item.error[name] != first[key].get(name)}
+            group["e"].append((key, differs, True))
+        else:
+            first[key] = item.error
+            group["e"].append((key, dict(item.error), False))  # notes hoist from copies
     root = _common_folder([entry["p"] for entry in files.values()])
     head = ", ".join([lang, kind, *([_line(common)] if common else []), "d0",
                       *([f"folder {_line(root)}"] if root else [])])
@@ -209,15 +216,16 @@ def user_message(bundles: list[tuple[str, Bundle]]) -> str:
                      + ("" if entry["l"] == lang else f" ({entry['l']})"))
         for group in entry["g"].values():
             _hoist_shared_notes(group)
-            errors = [error for _, error in group["e"] if error is not None]
+            errors = [error for _, error, again in group["e"] if not again]
             if "s" in group:  # a function with only repeated errors: its name says enough
                 lines.append(f"S {_line(_signature(group, errors) if errors else group['s'])}")
             if "n" in group and errors:
                 lines.append(f"D {_line(group['n'])}")
             lines.extend(f"N {_line(note)}" for note in group.get("N", []))
-            for key, error in group["e"]:
-                if error is None:
+            for key, error, again in group["e"]:
+                if again:
                     lines.append(f"E {key} again")
+                    lines.extend(_tagged(error))
                     continue
                 error["d"] = drafts.name(error["d"])
                 if "r" in error:
@@ -274,8 +282,13 @@ def _error_lines(key: str, error: dict[str, Any], defaults: tuple[str, str | Non
     code = _code_lines(error["c"]) or [""]
     lines = [f"{' '.join(head)} | {code[0]}"]
     lines.extend(f"| {line}" for line in code[1:])
-    tagged = (("m", "M"), ("r", "R"), ("v", "V"), ("w", "W"), ("n", "N"), ("u", "T"))
-    for name, tag in tagged:
+    return lines + _tagged(error)
+
+
+def _tagged(error: dict[str, Any]) -> list[str]:
+    """An error's facts after its code, one tagged line each."""
+    lines = []
+    for name, tag in (("m", "M"), ("r", "R"), ("v", "V"), ("w", "W"), ("n", "N"), ("u", "T")):
         values = error.get(name)
         for value in [values] if isinstance(values, str) else values or []:
             lines.append(f"{tag} {_line(value)}")
@@ -300,7 +313,7 @@ def _code_lines(code: str) -> list[str]:
 def _hoist_shared_notes(group: dict[str, Any]) -> None:
     """Doc notes every error of a function carries (its ``# Panics`` section, say) are sent
     once, on the function (``N``), not once per error."""
-    errors = [error for _, error in group["e"] if error is not None]
+    errors = [error for _, error, again in group["e"] if not again]
     if len(errors) < 2:
         return
     shared = [note for note in errors[0].get("n", [])
@@ -384,6 +397,9 @@ def _first_sentence(text: str) -> str:
 def _squash(text: str) -> str:
     return " ".join(text.split())
 
+
+# Facts of one place of an error (guards, notes, tests): equal errors may differ in them.
+_PLACE = ("v", "w", "n", "u")
 
 # The assertion macros whose conditions become ``assert`` guards (evidence.site).
 _ASSERTION = re.compile(r"\b(?:debug_)?(?:assert|assert_eq|assert_ne|ensure)!")
