@@ -93,9 +93,11 @@ def schema_hint() -> str:
 class Bundle:
     """One record's data as sent: the file and function parts a batch shares, and its own.
 
-    ``file`` holds ``p`` (path) and ``l`` (language); ``fn`` holds ``s`` (signature) and
-    ``n`` (doc); ``error`` its own keys (see ``SYSTEM``), with ``t`` (type) and ``d``
-    (draft) in full: ``user_message`` drops or indexes those a batch shares."""
+    ``file`` holds ``p`` (path) and ``l`` (language); ``fn`` holds ``s`` (symbol), ``p``
+    (parameters: name and declaration) and ``n`` (doc); ``error`` its own facts: ``t``
+    type, ``x`` class, ``c`` code, ``m`` message, ``r`` message as shown, ``v``/``w``
+    guards, ``n`` doc notes, ``u`` tests, ``d`` draft — in full: ``user_message`` leaves
+    out or names what a batch shares."""
 
     file: dict[str, Any]
     fn: dict[str, Any]
