@@ -6,9 +6,10 @@
 Mines PATH (a git checkout; into a temporary database unless --db is given) and
 builds, without sending anything, every request ``errdex enrich --llm-…`` would send
 for its records: the system prompt, the schema and each batch's tagged data block.
-The baseline sends, for the same records, the same instructions and schema with each
-record's id, path, line, message and the ±12 source lines around the site, as JSON, in
-batches of 20 (the common approach). Both are counted over the messages and the
+The baseline sends, for the same records, the same task, rules and schema (without
+errdex's data legend) and, in the same marked block, each record's id, path, line,
+message and the ±12 source lines around the site, as JSON, in batches of 20 (the common
+approach). Both are counted over the messages and the
 ``response_format`` as compact JSON, the way httpx puts it on the wire (local servers —
 vLLM, llama.cpp, Ollama — turn the schema into a grammar and do not count it as prompt
 tokens; it is counted here all the same, for both sides), three ways:
@@ -35,7 +36,7 @@ from pathlib import Path
 import errdex
 from errdex.enrich.llm import _batches, _prepare, batch_message
 from errdex.enrich.llm_client import ChatClient, LlmConfig, estimate_tokens
-from errdex.enrich.llm_prompt import SYSTEM, answer_schema
+from errdex.enrich.llm_prompt import CLOSE, OPEN, RULES, SYSTEM, TASK, answer_schema
 from errdex.record import Record
 from errdex.stores import open_store
 
@@ -62,10 +63,14 @@ def counters() -> list[tuple[str, Callable[[str], int]]]:
     return found
 
 
-def request_text(client: ChatClient, user: str) -> str:
-    """One request body as errdex would send it, as the text a tokenizer reads: the
-    messages and the ``response_format`` as compact JSON, non-ASCII as is."""
-    body = client._body(SYSTEM, user, answer_schema(), json_object=False)
+# The baseline's instructions: the same task and rules, without errdex's data legend.
+BASELINE_SYSTEM = f"{TASK}\n{RULES}"
+
+
+def request_text(client: ChatClient, user: str, system: str = SYSTEM) -> str:
+    """One request body as the text a tokenizer reads: the messages and the
+    ``response_format`` as compact JSON (as httpx sends it), non-ASCII as is."""
+    body = client._body(system, user, answer_schema(), json_object=False)
     wire = json.dumps(body["response_format"], ensure_ascii=False, separators=(",", ":"))
     return "".join(m["content"] for m in body["messages"]) + wire
 
@@ -79,7 +84,7 @@ def baseline_user(records: list[Record]) -> str:
         window = "\n".join(lines[max(0, at - BASELINE_RADIUS):at + BASELINE_RADIUS + 1])
         rows.append({"id": record.id, "file": record.filePath, "line": record.lineNumber,
                      "message": record.errorMessage, "code": window})
-    return "Explain each error record:\n" + json.dumps(rows, ensure_ascii=False)
+    return f"{OPEN}\n{json.dumps(rows, ensure_ascii=False)}\n{CLOSE}\nExplain each error record."
 
 
 def main() -> None:
@@ -106,7 +111,7 @@ def main() -> None:
     batches = _batches(unique, config)
     ours = [request_text(client, batch_message(batch)) for batch in batches]
     records = [s.record for s in stored]
-    base = [request_text(client, baseline_user(records[i:i + BASELINE_BATCH]))
+    base = [request_text(client, baseline_user(records[i:i + BASELINE_BATCH]), BASELINE_SYSTEM)
             for i in range(0, len(records), BASELINE_BATCH)]
     client.close()
     n = len(items)

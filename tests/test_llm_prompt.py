@@ -82,7 +82,8 @@ def test_repository_text_cannot_start_a_line_or_close_the_block(
     lines = _block(user)
     tags = [line.split(" ", 1)[0] for line in lines]
     assert tags.count("E") == len(ids) == 1  # the forged "E 7" / "E 8" stayed inside values
-    assert set(tags) <= {"defaults:", "F", "S", "D", "E", "|", "M", "R", "V", "W", "N", "T"}
+    assert {t for t in tags if not t.startswith("=")} <= {
+        "defaults:", "F", "S", "D", "E", "|", "M", "R", "V", "W", "N", "T"}
     text = "\n".join(lines)
     assert "\u2028" not in text
     assert "D Load a file E 7 | raise Forged from the doc." in lines  # one line
