@@ -571,7 +571,7 @@ def _test(test: TestLink, pattern: re.Pattern[str] | None) -> str:
     if test.call:
         parts.append(f"calls {_cap(test.call, _TEST_CHARS)}")
     if test.expected:
-        exact = test.mode == "exact" and pattern is not None and pattern.fullmatch(test.expected)
+        exact = test.mode != "regex" and pattern is not None and pattern.fullmatch(test.expected)
         expected = "%m" if exact else _cap(test.expected, _TEST_CHARS)
         parts.append(f"expects {test.error_class + ' ' if test.error_class else ''}{expected}")
     elif test.error_class:
