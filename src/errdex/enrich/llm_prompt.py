@@ -68,17 +68,18 @@ continued by | lines; M message template; R message as shown (%m the message, â€
 "E k again": error k in one more function, with what differs there; then k's answer serves \
 each place: name no function. backgroundTag: the draft's unless wrong."""
 RULES = """Per key fill every schema field, one or two sentences each; code short, in the \
-file's language, or null; tags kebab-case.
+file's language; tags kebab-case.
 Only facts from the data; code names in backticks, only identifiers from the data or the \
-standard library; quote messages only as the template produces them; null if unsure.
+standard library; quote messages only as the template produces them; "" if unsure.
 Answer JSON only: {"records":[{"key":key,...}]}."""
 SYSTEM = f"{TASK}\n{LEGEND}\n{RULES}"
 
 
 def answer_schema() -> dict[str, Any]:
     """The JSON schema of one answer: the explanation fields, keyed by each record's key.
-    Types are written inline (``$ref`` costs more tokens than it saves)."""
-    text = {"type": ["string", "null"]}
+    Types are written inline (``$ref`` costs more tokens than it saves); text is a plain
+    string, empty where the model is unsure (verification keeps the static value then)."""
+    text = {"type": "string"}
     fields: dict[str, Any] = {name: text for name in EXPLANATION_FIELDS}
     for name in ("solutions", "preventionTips", "tags"):
         fields[name] = {"type": "array", "items": {"type": "string"}}
