@@ -206,22 +206,24 @@ def user_message(bundles: list[tuple[str, Bundle]]) -> str:
     kind = _most_common(b.error["t"] for _, b in bundles)
     top_class, count = Counter(b.error.get("x") for _, b in bundles).most_common(1)[0]
     common = top_class if top_class and count * 2 >= len(bundles) else None
-    errors = [b.error for _, b in bundles]
-    legends = {"d": _Legend("d", [e["d"] for e in errors], first_is_default=True),
-               "r": _Legend("R", [e["r"] for e in errors if "r" in e]),
-               "w": _Legend("w", [w for e in errors for w in e.get("w", [])], min_chars=24)}
     files: dict[str, dict[str, Any]] = {}
     first: dict[str, dict[str, Any]] = {}
+    written: list[dict[str, Any]] = []  # what each error line will say
     for key, item in bundles:
         entry = files.setdefault(_dumps(item.file, sort=True), {**item.file, "g": {}})
         group = entry["g"].setdefault(_dumps(item.fn, sort=True), {**item.fn, "e": []})
-        if key in first:  # the place-specific facts that differ from the first place's
-            differs = {name: item.error[name] for name in _PLACE
-                       if name in item.error and item.error[name] != first[key].get(name)}
-            group["e"].append((key, differs, True))
+        again = key in first
+        if again:  # the place-specific facts that differ from the first place's
+            error = {name: item.error[name] for name in _PLACE
+                     if name in item.error and item.error[name] != first[key].get(name)}
         else:
             first[key] = item.error
-            group["e"].append((key, dict(item.error), False))  # notes hoist from copies
+            error = dict(item.error)  # notes hoist from copies
+        group["e"].append((key, error, again))
+        written.append(error)
+    legends = {"d": _Legend("d", [e["d"] for e in written if "d" in e], first_is_default=True),
+               "r": _Legend("R", [e["r"] for e in written if "r" in e]),
+               "w": _Legend("w", [w for e in written for w in e.get("w", [])], min_chars=24)}
     root = _common_folder([entry["p"] for entry in files.values()])
     head = ", ".join([lang, kind, *([_line(common)] if common else []), "d0",
                       *([f"folder {_line(root)}"] if root else [])])
