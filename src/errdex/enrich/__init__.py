@@ -4,6 +4,11 @@
 the evidence stored with each record; see ``static.py`` for the quality flags it
 raises instead of padding thin records. ``taxonomy.py`` holds the one family list
 behind ``backgroundTag`` (documented in ``docs/taxonomy.md``).
+
+The optional LLM rewrite (``llm.py``) runs on stored records: ``llm_bundle`` compacts
+each record's evidence, ``llm_prompt`` writes a batch of bundles as tagged lines,
+``llm_client`` speaks Chat Completions, ``llm_verify`` checks every answered field
+against the evidence and ``llm_cache`` keeps answers by model, prompt and evidence.
 """
 
 from __future__ import annotations
