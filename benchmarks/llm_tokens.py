@@ -1,9 +1,9 @@
 """Prompt tokens per record of LLM enrichment, against the common approach, in the same run.
 
-    .venv/bin/python benchmarks/llm_tokens.py PATH [--db FILE] [--repo OWNER/NAME]
-    .venv/bin/python benchmarks/llm_tokens.py --db FILE    # records already mined
+    .venv/bin/python benchmarks/llm_tokens.py PATH [PATH…] [--repo OWNER/NAME]
+    .venv/bin/python benchmarks/llm_tokens.py --db FILE [--db FILE…]   # records already mined
 
-Mines PATH (a git checkout; into a temporary database unless --db is given) and
+Mines each PATH (a git checkout, into a temporary database) or reads each --db, and
 builds, without sending anything, every request ``errdex enrich --llm-…`` would send
 for its records: the system prompt, the schema and each batch's tagged data block.
 The baseline sends, for the same records, the same task, rules and schema (without
@@ -21,7 +21,8 @@ tokens; it is counted here all the same, for both sides), three ways:
 - lexical: words, digit runs, whitespace runs and punctuation marks, one token each (a
   tokenizer-free count that punishes punctuation-dense text).
 
-Target: errdex / baseline <= 1/5.
+One line a repository (with the first count), then the totals over all of them, each
+count. Target: errdex / baseline <= 1/5.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import json
 import re
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import errdex
@@ -38,6 +40,7 @@ from errdex.enrich.llm import _batches, _prepare, batch_message
 from errdex.enrich.llm_client import ChatClient, LlmConfig, estimate_tokens
 from errdex.enrich.llm_prompt import CLOSE, OPEN, RULES, SYSTEM, TASK, answer_schema
 from errdex.record import Record
+from errdex.store import StoredRecord
 from errdex.stores import open_store
 
 BASELINE_RADIUS = 12
@@ -87,46 +90,77 @@ def baseline_user(records: list[Record]) -> str:
     return f"{OPEN}\n{json.dumps(rows, ensure_ascii=False)}\n{CLOSE}\nExplain each error record."
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("path", type=Path, nargs="?")
-    parser.add_argument("--db", help="database to mine into / read from (default: temporary)")
-    parser.add_argument("--repo", help="only records of this OWNER/NAME")
-    args = parser.parse_args()
-    if args.path is None and args.db is None:
-        parser.error("give PATH to mine, or --db with records already mined")
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or str(Path(tmp) / "bench.sqlite")
-        if args.path is not None:
-            summary = errdex.mine(args.path, db=db, repo=args.repo)
-            print(f"mined {summary.repo}: {summary.records} records")
-        with open_store(db) as store:
-            stored = list(store.records(args.repo))
-    if not stored:
-        raise SystemExit("no records")
-    config = LlmConfig("http://127.0.0.1:1/v1", "bench")
-    client = ChatClient(config)
+@dataclass
+class Measured:
+    """One repository's requests, both ways."""
+
+    repo: str
+    records: int
+    repeats: int  # records sent as ``E k again`` (answered with an equal error)
+    ours: list[str]
+    base: list[str]
+
+
+def measure(repo: str, stored: list[StoredRecord], client: ChatClient,
+            config: LlmConfig) -> Measured:
+    """Every request ``errdex enrich`` would send for ``stored``, and the baseline's."""
     items = [_prepare(s.record, s.extras) for s in stored]
     unique = list({i.hash: i for i in items}.values())
     batches = _batches(unique, config)
     ours = [request_text(client, batch_message(batch)) for batch in batches]
+    answers = sum(len({i.bundle.error["k"] for i in batch}) for batch in batches)
     records = [s.record for s in stored]
     base = [request_text(client, baseline_user(records[i:i + BASELINE_BATCH]), BASELINE_SYSTEM)
             for i in range(0, len(records), BASELINE_BATCH)]
+    return Measured(repo, len(items), len(items) - answers, ours, base)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", type=Path, nargs="*", metavar="PATH",
+                        help="git checkouts to mine (each into a temporary database)")
+    parser.add_argument("--db", action="append", default=[],
+                        help="a database with records already mined (repeatable)")
+    parser.add_argument("--repo", help="only records of this OWNER/NAME")
+    args = parser.parse_args()
+    if not args.paths and not args.db:
+        parser.error("give PATHs to mine, or --db with records already mined")
+    by_repo: dict[str, list[StoredRecord]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        dbs = list(args.db)
+        for index, path in enumerate(args.paths):
+            dbs.append(str(Path(tmp) / f"bench{index}.sqlite"))
+            summary = errdex.mine(path, db=dbs[-1], repo=args.repo)
+            print(f"mined {summary.repo}: {summary.records} records")
+        for db in dbs:
+            with open_store(db) as store:
+                for stored in store.records(args.repo):
+                    by_repo.setdefault(stored.record.repo, []).append(stored)
+    if not by_repo:
+        raise SystemExit("no records")
+    config = LlmConfig("http://127.0.0.1:1/v1", "bench")
+    client = ChatClient(config)
+    measured = [measure(repo, stored, client, config) for repo, stored in sorted(by_repo.items())]
+    fixed = request_text(client, "")
     client.close()
-    n = len(items)
-    answers = sum(len({i.bundle.error["k"] for i in batch}) for batch in batches)
-    print(f"{n} records ({n - len(unique)} with an evidence bundle identical to another's, "
-          f"{len(unique) - answers} sent as a repeat of an equal error); errdex: {len(batches)} "
-          f"requests; baseline: {len(base)} requests (±{BASELINE_RADIUS} lines, batches of "
-          f"{BASELINE_BATCH})")
-    for label, count in counters():
-        mine, theirs = sum(map(count, ours)), sum(map(count, base))
-        fixed = count(request_text(client, ""))
+    found = counters()
+    label, count = found[0]
+    for m in measured:
+        mine, theirs = sum(map(count, m.ours)), sum(map(count, m.base))
+        print(f"{m.repo}: {m.records} records ({m.repeats} sent as a repeat of an equal error); "
+              f"errdex {len(m.ours)} requests, {mine / m.records:.1f} {label} tokens a record; "
+              f"baseline {len(m.base)} requests, {theirs / m.records:.1f}; "
+              f"ratio {mine / theirs:.3f}")
+    n = sum(m.records for m in measured)
+    print(f"all {n} records of {len(measured)} repositories (baseline: ±{BASELINE_RADIUS} "
+          f"lines, batches of {BASELINE_BATCH}):")
+    for label, count in found:
+        mine = sum(count(text) for m in measured for text in m.ours)
+        theirs = sum(count(text) for m in measured for text in m.base)
         ratio = mine / theirs
         print(f"[{label}] errdex {mine} prompt tokens, {mine / n:.1f} per record (instructions "
-              f"+ schema ~{fixed} a request); baseline {theirs}, {theirs / n:.1f} per record; "
-              f"RATIO {ratio:.3f} (1/{1 / ratio:.1f}; target <= 1/5: "
+              f"+ schema ~{count(fixed)} a request); baseline {theirs}, {theirs / n:.1f} per "
+              f"record; RATIO {ratio:.3f} (1/{1 / ratio:.1f}; target <= 1/5: "
               f"{'met' if ratio <= 0.2 else 'NOT met'})")
     print("a re-run with nothing changed: 0 prompt tokens (every answer is cached)")
 
