@@ -1,0 +1,35 @@
+"""The benchmark scripts still run: each on a small mined repository (no figures asserted
+beyond what must hold at any size)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import errdex
+from tests.conftest import GitRepo
+from tests.test_llm import CORE, TESTS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_llm_tokens_benchmark_prints_a_line_a_repository_and_totals(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    repo.write("src/shapes/core.py", CORE)
+    repo.write("tests/test_core.py", TESTS)
+    repo.commit("fixture")
+    db = tmp_path / "bench.sqlite"
+    errdex.mine(repo.root, db=db)
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "llm_tokens.py"),
+                           "--db", str(db)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "acme/widgets: 3 records" in done.stdout
+    ratios = {label: float(value) for label, value in re.findall(
+        r"^\[([^\]]+)\] .* RATIO ([0-9.]+)", done.stdout, re.M)}
+    assert {"chars / 4", "lexical"} <= set(ratios)
+    # even three records cost less as a bundle than as ±12 lines (instructions included)
+    assert all(0 < ratio < 1 for ratio in ratios.values())
