@@ -559,3 +559,23 @@ def test_chat_completions_protocol_server_equal_errors_answered_once_stored_for_
     assert all("llm-enriched" in s.extras.qualityFlags for s in stored)
     again = enrich_with_llm(store, config(chat, tmp_path))
     assert len(chat.requests) == 1 and again.cached == 2  # both answers cached
+
+
+def test_chat_completions_protocol_server_cli_batch_records_and_max_tokens(
+        chat: ChatServer, mined: Store) -> None:
+    """``--batch-records 1`` sends one error a request; ``--llm-max-tokens`` caps each
+    completion, as the request body says."""
+    from click.testing import CliRunner
+
+    from errdex.cli import main
+
+    result = CliRunner().invoke(main, [
+        "--db", str(mined.path), "enrich", "--llm-base-url", chat.url, "--llm-model", "m",
+        "--batch-records", "1", "--llm-max-tokens", "500"])
+    assert result.exit_code == 0, result.output
+    assert len(chat.requests) == 3
+    assert all(len(errors_in(r["body"])) == 1 for r in chat.requests)
+    assert {r["body"]["max_tokens"] for r in chat.requests} == {500}
+    bad = CliRunner().invoke(main, ["--db", str(mined.path), "enrich", "--llm-base-url",
+                                    chat.url, "--llm-model", "m", "--batch-records", "0"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output

@@ -6,6 +6,7 @@ Errors are one line on stderr; ``--debug`` shows the traceback instead.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -134,8 +135,13 @@ def _progress(console: Console, label: str) -> Iterator[Callable[[int, int], Non
         yield advance
 
 
+_LLM_OPTIONS = ("llm_base_url", "llm_model", "llm_api_key_env", "concurrency", "token_budget",
+                "batch_records", "llm_max_tokens")
+
+
 def _llm_options(func: F) -> F:
-    """The options of LLM enrichment, shared by ``mine --enrich llm`` and ``enrich``."""
+    """The options of LLM enrichment, shared by ``mine --enrich llm`` and ``enrich``; the
+    command gets them together as ``llm``."""
     options = [
         click.option("--llm-base-url", envvar="ERRDEX_LLM_BASE_URL", show_envvar=True,
                      help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1) whose "
@@ -149,19 +155,34 @@ def _llm_options(func: F) -> F:
         click.option("--token-budget", type=click.IntRange(min=1),
                      help="Stop sending once this many tokens (prompt + completion) are spent; "
                           "the rest stay static and are reported."),
+        click.option("--batch-records", type=click.IntRange(min=1), default=60,
+                     show_default=True,
+                     help="Errors answered per LLM request; lower it for a model with a small "
+                          "completion limit (a cut-off answer is split and sent again)."),
+        click.option("--llm-max-tokens", type=click.IntRange(min=1),
+                     help="Completion tokens a request may use (default: the server's)."),
     ]
+
+    @functools.wraps(func)
+    def with_llm(*args: Any, **kwargs: Any) -> Any:
+        llm = {name: kwargs.pop(name) for name in _LLM_OPTIONS}
+        return func(*args, llm=llm, **kwargs)
+
+    command: Any = with_llm
     for option in reversed(options):
-        func = option(func)
-    return func
+        command = option(command)
+    return command  # type: ignore[no-any-return]
 
 
-def _llm_config(llm_base_url: str | None, llm_model: str | None, llm_api_key_env: str,
-                concurrency: int, token_budget: int | None) -> Any:
+def _llm_config(llm: dict[str, Any]) -> Any:
     from errdex.enrich.llm import LlmConfig
 
-    return LlmConfig.from_env(base_url=llm_base_url, model=llm_model,
-                              api_key_env=llm_api_key_env, concurrency=concurrency,
-                              token_budget=token_budget)
+    return LlmConfig.from_env(base_url=llm["llm_base_url"], model=llm["llm_model"],
+                              api_key_env=llm["llm_api_key_env"],
+                              concurrency=llm["concurrency"], token_budget=llm["token_budget"],
+                              batch_records=llm["batch_records"],
+                              max_tokens=llm["llm_max_tokens"])
+
 
 
 def _llm_enrich(settings: _Settings, config: Any, repo: str | None) -> None:
@@ -190,8 +211,7 @@ def _llm_enrich(settings: _Settings, config: Any, repo: str | None) -> None:
 @_handle_errors
 def mine(
     settings: _Settings, path: str, repo: str | None, sha: str | None, jobs: int | None,
-    enrich: str, blame: bool, full: bool, llm_base_url: str | None, llm_model: str | None,
-    llm_api_key_env: str, concurrency: int, token_budget: int | None,
+    enrich: str, blame: bool, full: bool, llm: dict[str, Any],
 ) -> None:
     """Mine the git repository holding PATH into the database.
 
@@ -200,7 +220,7 @@ def mine(
     console = Console(stderr=True)
     config = None
     if enrich == "llm":  # checked before mining: a missing --llm-model fails fast
-        config = _llm_config(llm_base_url, llm_model, llm_api_key_env, concurrency, token_budget)
+        config = _llm_config(llm)
     with settings.store() as store, _progress(console, "mining") as progress:
         summary = errdex.mine(path, db=store, repo=repo, sha=sha, jobs=jobs, progress=progress,
                               enrich="static" if enrich == "llm" else enrich,  # type: ignore[arg-type]
@@ -258,8 +278,7 @@ def mine_many_command(
 @click.pass_obj
 @_handle_errors
 def enrich(
-    settings: _Settings, repo: str | None, root: str | None, llm_base_url: str | None,
-    llm_model: str | None, llm_api_key_env: str, concurrency: int, token_budget: int | None,
+    settings: _Settings, repo: str | None, root: str | None, llm: dict[str, Any],
 ) -> None:
     """Rewrite the explanation fields of stored records from their evidence.
 
@@ -268,12 +287,12 @@ def enrich(
     """
     from errdex.enrich import enrich_store
 
-    if llm_base_url is None and llm_model is None:
+    if llm["llm_base_url"] is None and llm["llm_model"] is None:
         with settings.store() as store:
             count = enrich_store(store, repo=repo, root=root)
         click.echo(f"enriched {count} record(s)")
         return
-    config = _llm_config(llm_base_url, llm_model, llm_api_key_env, concurrency, token_budget)
+    config = _llm_config(llm)
     if root is not None:
         with settings.store() as store:
             enrich_store(store, repo=repo, root=root)
