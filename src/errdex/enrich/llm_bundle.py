@@ -107,7 +107,7 @@ def bundle(record: Record, language: str | None, evidence: Evidence, draft: Reco
                    zip(evidence.parameters, evidence.declarations, strict=False)]
     summary = next((d.text for d in evidence.docs if d.kind == "summary"), None)
     if summary:
-        fn["n"] = cap(_first_sentence(summary), _DOC_CHARS)
+        fn["n"] = cap(_without_name(_first_sentence(summary), evidence.symbol), _DOC_CHARS)
     return Bundle({"p": record.filePath, "l": language or "text"}, fn, error)
 
 
@@ -202,6 +202,15 @@ def _code_shows(message: str, code: str) -> bool:
                 return False
             at = found + len(part)
     return True
+
+
+def _without_name(doc: str, symbol: str) -> str:
+    """A doc that starts with its symbol's name (Go's convention: ``ErrX is returned
+    when…``) without it: the ``S`` line above already names it."""
+    name = re.split(r"[.:]+", symbol)[-1]
+    if doc.startswith(name + " ") and len(doc) > len(name) + 1:
+        return doc[len(name) + 1:]
+    return doc
 
 
 def _first_sentence(text: str) -> str:
