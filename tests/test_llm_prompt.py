@@ -129,3 +129,42 @@ def test_every_tag_the_block_uses_is_explained_in_the_system_prompt() -> None:
                 "R message as shown", "V value", "W fires when", "N doc note", "T test",
                 "again"):
         assert tag in SYSTEM, tag
+
+
+def test_bundle_of_a_site_outside_any_function_keeps_its_doc() -> None:
+    """A site errdex found no enclosing symbol for (top-level code, a lambda) may still
+    carry a doc note; its bundle has the doc and no function name to strip from it."""
+    import json
+
+    from errdex.enrich.llm_bundle import bundle
+    from errdex.evidence.model import DocNote, Evidence
+    from errdex.record import Record
+    from tests.conftest import SEED_RECORD
+
+    data = json.loads(SEED_RECORD.read_text())["record"]
+    record = Record.model_validate({k: v for k, v in data.items() if k in Record.model_fields})
+    evidence = Evidence(symbol=None, docs=[DocNote(kind="summary", text="No more parts.",
+                                                   line=record.lineNumber - 1)])
+    made = bundle(record, "rust", evidence, record)
+    assert made.fn == {"n": "No more parts."}
+    assert "deform_conv2d_backward" in made.error["c"]
+
+
+def test_go_doc_that_starts_with_the_symbol_name_is_sent_without_it(
+        make_repo: Callable[..., GitRepo], store: Store) -> None:
+    go = '''package binding
+
+import "errors"
+
+// Bind checks that the form holds every required field.
+func Bind(form map[string]string) error {
+	if form["name"] == "" {
+		return errors.New("missing field: name")
+	}
+	return nil
+}
+'''
+    (user, _), = _requests(make_repo, store, {"binding/form.go": go})
+    lines = _block(user)
+    assert "S Bind(form map[string]string)" in lines  # the guard tests form: typed
+    assert "D checks that the form holds every required field." in lines

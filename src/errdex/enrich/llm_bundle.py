@@ -204,11 +204,11 @@ def _code_shows(message: str, code: str) -> bool:
     return True
 
 
-def _without_name(doc: str, symbol: str) -> str:
+def _without_name(doc: str, symbol: str | None) -> str:
     """A doc that starts with its symbol's name (Go's convention: ``ErrX is returned
     when…``) without it: the ``S`` line above already names it."""
-    name = re.split(r"[.:]+", symbol)[-1]
-    if doc.startswith(name + " ") and len(doc) > len(name) + 1:
+    name = re.split(r"[.:]+", symbol or "")[-1]
+    if name and doc.startswith(name + " ") and len(doc) > len(name) + 1:
         return doc[len(name) + 1:]
     return doc
 
