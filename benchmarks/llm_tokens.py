@@ -5,8 +5,8 @@
 
 Mines each PATH (a git checkout, into a temporary database) or reads each --db, and
 builds, without sending anything, every request ``errdex enrich --llm-…`` would send
-for its records: the system prompt, the schema and each batch's tagged data block.
-The baseline sends, for the same records, the same task, rules and schema (without
+for its records: the system prompt, the schema and each batch's legend and tagged data
+block. The baseline sends, for the same records, the same task, rules and schema (without
 errdex's data legend) and, in the same marked block, each record's id, path, line,
 message and the ±12 source lines around the site, as JSON, in batches of 20 (the common
 approach). Both are counted over the messages and the
@@ -158,7 +158,7 @@ def main() -> None:
         mine = sum(count(text) for m in measured for text in m.ours)
         theirs = sum(count(text) for m in measured for text in m.base)
         ratio = mine / theirs
-        print(f"[{label}] errdex {mine} prompt tokens, {mine / n:.1f} per record (instructions "
+        print(f"[{label}] errdex {mine} prompt tokens, {mine / n:.1f} per record (system prompt "
               f"+ schema ~{count(fixed)} a request); baseline {theirs}, {theirs / n:.1f} per "
               f"record; RATIO {ratio:.3f} (1/{1 / ratio:.1f}; target <= 1/5: "
               f"{'met' if ratio <= 0.2 else 'NOT met'})")
