@@ -122,9 +122,10 @@ def _signature(fn: dict[str, Any], errors: list[dict[str, Any]]) -> str:
 
 
 def user_message(bundles: list[tuple[str, Bundle]]) -> str:
-    """One batch as the user message: a first line of the defaults its records share,
-    lines naming the values several of them use (drafts, messages as shown, guards), then
-    its records grouped by file and function, one tagged line per fact (see ``LEGEND``)."""
+    """One batch as the user message: the legend parts it uses, then the data block — a
+    first line of the defaults its records share, lines naming the values several of them
+    use (drafts, messages as shown, guards), then its records grouped by file and
+    function, one tagged line per fact (see ``LEGEND``)."""
     lang = _most_common(b.file["l"] for _, b in bundles)
     kind = _most_common(b.error["t"] for _, b in bundles)
     top_class, count = Counter(b.error.get("x") for _, b in bundles).most_common(1)[0]
