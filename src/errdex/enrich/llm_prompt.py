@@ -50,10 +50,10 @@ Answer JSON only: {"records":[{"key":key,...}]}."""
 SYSTEM = f"{TASK}\n{RULES}"
 # A part of the legend for each kind of line: (the line start that uses it, its text).
 LEGEND = (
-    ("", "The data: a first line of defaults (language, type, class, draft d0, folder; - is "
+    ("", "The data: a first line of defaults (language, type, class, draft, folder; - is "
          "none);"),
-    ("=", 'lines "=N value" name a value later lines write as N (dN drafts, RN messages as '
-          "shown, wN guards);"),
+    ("=", 'lines "=N value" name a value later lines write as N (RN messages as shown, wN '
+          "guards);"),
     ("F ", "F file (in the folder; /path: from the root);"),
     ("S ", "S function (… unused parameters); D its doc;"),
     ("E ", "E error key [type] [class the code does not name] [draft] [RN] | code at the site, "
@@ -145,11 +145,13 @@ def user_message(bundles: list[tuple[str, Bundle]]) -> str:
             error = dict(item.error)  # notes hoist from copies
         group["e"].append((key, error, again))
         written.append(error)
-    legends = {"d": _Legend("d", [e["d"] for e in written if "d" in e], first_is_default=True),
-               "r": _Legend("R", [e["r"] for e in written if "r" in e]),
+    # a draft is a family name, a token or two: the batch's most common one is the default,
+    # the others are written in place
+    draft = _most_common(e["d"] for e in written if "d" in e)
+    legends = {"r": _Legend("R", [e["r"] for e in written if "r" in e]),
                "w": _Legend("w", [w for e in written for w in e.get("w", [])], min_chars=24)}
     root = _common_folder([entry["p"] for entry in files.values()])
-    head = ", ".join([lang, kind, *([_line(common)] if common else []), "d0",
+    head = ", ".join([lang, kind, *([_line(common)] if common else []), f"draft {draft}",
                       *([f"folder {_line(root)}"] if root else [])])
     lines = [f"defaults: {head}", *(line for legend in legends.values() for line in legend.lines())]
     for entry in files.values():
@@ -169,7 +171,7 @@ def user_message(bundles: list[tuple[str, Bundle]]) -> str:
                     lines.append(f"E {key} again")
                     lines.extend(_tagged(named))
                 else:
-                    lines.extend(_error_lines(key, named, (kind, common)))
+                    lines.extend(_error_lines(key, named, (kind, common, draft)))
     # The end marker cannot occur inside the data: every line is tagged and the marker's
     # text is broken wherever the repository wrote it.
     body = "\n".join(lines).replace("ERRDEX_DATA", "ERRDEX-DATA")
@@ -199,30 +201,25 @@ def _relative(path: str, root: str) -> str:
 
 class _Legend:
     """Values several records of a batch share, each written once on a line of its own
-    (``=d1 tensor-error``) and named there; a value only one record has (or one too
+    (``=w1 if: x < 0``) and named there; a value only one record has (or one too
     short to be worth a name) is written in place."""
 
-    def __init__(self, prefix: str, values: list[str], first_is_default: bool = False,
-                 min_chars: int = 0) -> None:
+    def __init__(self, prefix: str, values: list[str], min_chars: int = 0) -> None:
         ranked = Counter(values).most_common()
-        kept = [v for i, (v, n) in enumerate(ranked)
-                if (n > 1 and len(v) >= min_chars) or (first_is_default and i == 0)]
+        kept = [v for v, n in ranked if n > 1 and len(v) >= min_chars]
         self.names = {value: f"{prefix}{i}" for i, value in enumerate(kept)}
-        self.default = kept[0] if first_is_default and kept else None
 
     def lines(self) -> list[str]:
         return [f"={name} {_line(value)}" for value, name in self.names.items()]
 
     def name(self, value: str) -> str:
-        """How a record writes ``value``: nothing for the default, else its name or itself."""
-        return "" if value == self.default else self.names.get(value, value)
+        """How a record writes ``value``: its name, or itself."""
+        return self.names.get(value, value)
 
 
 def _named(error: dict[str, Any], legends: dict[str, _Legend]) -> dict[str, Any]:
     """The error with the values its batch names written by their names."""
     out = dict(error)
-    if "d" in out:
-        out["d"] = legends["d"].name(out["d"])
     if "r" in out:
         out["r"] = legends["r"].name(out["r"])
     if "w" in out:
@@ -230,14 +227,14 @@ def _named(error: dict[str, Any], legends: dict[str, _Legend]) -> dict[str, Any]
     return out
 
 
-def _error_lines(key: str, error: dict[str, Any], defaults: tuple[str, str | None],
+def _error_lines(key: str, error: dict[str, Any], defaults: tuple[str, str | None, str],
                  ) -> list[str]:
     head = [f"E {key}"]
     if error["t"] != defaults[0]:
         head.append(error["t"])
     if error.get("x", defaults[1]) != defaults[1]:
         head.append(_line(error.get("x") or "-"))
-    if error["d"]:
+    if error["d"] != defaults[2]:
         head.append(error["d"])
     if error.get("r", "").startswith("R") and error["r"][1:].isdigit():
         head.append(error.pop("r"))  # a named message-as-shown goes on the head line
