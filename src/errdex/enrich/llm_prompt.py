@@ -53,7 +53,7 @@ LEGEND = (
     ("", "The data: a first line of defaults (language, type, class, draft, folder; - is "
          "none);"),
     ("=", 'lines "=N value" name a value later lines write as N (RN messages as shown, wN '
-          "guards);"),
+          "guards and matched values);"),
     ("F ", "F file (in the folder; /path: from the root);"),
     ("S ", "S function (… unused parameters); D its doc;"),
     ("E ", "E error key [type] [class the code does not name] [draft] [RN] | code at the site, "
@@ -149,7 +149,8 @@ def user_message(bundles: list[tuple[str, Bundle]]) -> str:
     # the others are written in place
     draft = _most_common(e["d"] for e in written if "d" in e)
     legends = {"r": _Legend("R", [e["r"] for e in written if "r" in e]),
-               "w": _Legend("w", [w for e in written for w in e.get("w", [])], min_chars=24)}
+               "w": _Legend("w", [w for e in written for w in [*e.get("w", []), e.get("v")]
+                                  if w], min_chars=24)}
     root = _common_folder([entry["p"] for entry in files.values()])
     head = ", ".join([lang, kind, *([_line(common)] if common else []), f"draft {draft}",
                       *([f"folder {_line(root)}"] if root else [])])
@@ -224,6 +225,8 @@ def _named(error: dict[str, Any], legends: dict[str, _Legend]) -> dict[str, Any]
         out["r"] = legends["r"].name(out["r"])
     if "w" in out:
         out["w"] = [legends["w"].name(w) for w in out["w"]]
+    if "v" in out:
+        out["v"] = legends["w"].name(out["v"])
     return out
 
 
@@ -280,12 +283,12 @@ def _hoist_shared_notes(group: dict[str, Any]) -> None:
     if not shared:
         return
     group["N"] = shared
-    for error in errors:
-        rest = [note for note in error["n"] if note not in shared]
+    for _, error, _ in group["e"]:  # a repeat's notes too: said once, on the function
+        rest = [note for note in error.get("n", []) if note not in shared]
         if rest:
             error["n"] = rest
         else:
-            del error["n"]
+            error.pop("n", None)
 
 
 def _most_common(values: Any) -> str:
