@@ -73,11 +73,11 @@ LEGEND = (
 def legend(lines: list[str]) -> str:
     """The parts of ``LEGEND`` the data lines use."""
     starts = {line[:2] for line in lines} | {line[:1] for line in lines}
-    again = any(line.endswith(" again") for line in lines)
-    used = [text for start, text in LEGEND
-            if not start or start in starts or (start == "again" and again)
-            or (start == "R" and ("=R" in {line[:2] for line in lines}))]
-    return " ".join(used)
+    if any(line.endswith(" again") for line in lines):
+        starts.add("again")
+    if "=R" in starts:  # a named message-as-shown is an R too
+        starts.add("R")
+    return " ".join(text for start, text in LEGEND if not start or start in starts)
 
 
 def answer_schema() -> dict[str, Any]:
@@ -106,7 +106,7 @@ def _signature(fn: dict[str, Any], errors: list[dict[str, Any]]) -> str:
     others (an unused parameter tells nothing about the error)."""
     tested, used = set(), set()
     for error in errors:
-        *conditions, statement = error["c"].split("\n") or [""]
+        *conditions, statement = error["c"].split("\n")
         for text in [*conditions, error.get("v", ""), *error.get("w", [])]:
             tested.update(_WORD.findall(text))
         used.update(_WORD.findall(statement))
@@ -124,8 +124,8 @@ def _signature(fn: dict[str, Any], errors: list[dict[str, Any]]) -> str:
 def user_message(bundles: list[tuple[str, Bundle]]) -> str:
     """One batch as the user message: the legend parts it uses, then the data block — a
     first line of the defaults its records share, lines naming the values several of them
-    use (drafts, messages as shown, guards), then its records grouped by file and
-    function, one tagged line per fact (see ``LEGEND``)."""
+    use (messages as shown, guards), then its records grouped by file and function, one
+    tagged line per fact (see ``LEGEND``)."""
     lang = _most_common(b.file["l"] for _, b in bundles)
     kind = _most_common(b.error["t"] for _, b in bundles)
     top_class, count = Counter(b.error.get("x") for _, b in bundles).most_common(1)[0]
@@ -221,8 +221,8 @@ class _Legend:
 def _named(error: dict[str, Any], legends: dict[str, _Legend]) -> dict[str, Any]:
     """The error with the values its batch names written by their names."""
     out = dict(error)
-    if "r" in out:
-        out["r"] = legends["r"].name(out["r"])
+    if "r" in out and out["r"] in legends["r"].names:  # named: said on the head line
+        out["r_name"] = legends["r"].name(out.pop("r"))
     if "w" in out:
         out["w"] = [legends["w"].name(w) for w in out["w"]]
     if "v" in out:
@@ -239,8 +239,8 @@ def _error_lines(key: str, error: dict[str, Any], defaults: tuple[str, str | Non
         head.append(_line(error.get("x") or "-"))
     if error["d"] != defaults[2]:
         head.append(error["d"])
-    if error.get("r", "").startswith("R") and error["r"][1:].isdigit():
-        head.append(error.pop("r"))  # a named message-as-shown goes on the head line
+    if "r_name" in error:
+        head.append(error["r_name"])
     code = _code_lines(error["c"]) or [""]
     lines = [f"{' '.join(head)} | {code[0]}"]
     lines.extend(f"| {line}" for line in code[1:])
