@@ -86,12 +86,11 @@ def bundle(record: Record, language: str | None, evidence: Evidence, draft: Reco
     shown = _as_shown(record.messagePattern, record.errorMessage)
     if shown and shown != "%m[: …]":  # an optional appended error: as the code says
         error["r"] = shown
-    when = [cap(_short_paths(_guard(g, _arm_shown(g, flat))), _WHEN_CHARS) for g in evidence.guards
-            if not _shown(g, flat)][:_MAX_WHEN]
-    if when and when[0].startswith("\0"):  # the arm is in the code: only its value is news
-        error["v"] = when.pop(0)[1:]
-    if when:
-        error["w"] = when
+    guards = [g for g in evidence.guards if not _shown(g, flat)][:_MAX_WHEN]
+    if guards and _arm_shown(guards[0], flat):  # the arm is in the code: its value is news
+        error["v"] = cap(_short_paths(guards.pop(0).subject or "value"), _WHEN_CHARS)
+    if guards:
+        error["w"] = [cap(_short_paths(_guard(g)), _WHEN_CHARS) for g in guards]
     docs = [f"{d.kind}{' ' + d.error_class if d.error_class else ''}: {cap(d.text, _DOC_CHARS)}"
             for d in evidence.docs if d.kind != "summary"]
     if docs:
@@ -313,13 +312,11 @@ def _arm(text: str) -> str:
     return _BINDINGS.sub(lambda m: "(..)" if m.group(1) == "(" else "{..}", text)
 
 
-def _guard(guard: Guard, shown_arm: bool = False) -> str:
+def _guard(guard: Guard) -> str:
     if guard.kind == "catch-all":
         handled = ", ".join(_arm(h) for h in guard.handled[:8])
         return f"{guard.subject or 'value'} is none of: {handled}"
     if guard.kind == "match-arm":
-        if shown_arm:
-            return "\0" + (guard.subject or "value")
         arms = ", ".join(guard.handled) or guard.condition
         return f"{guard.subject or 'value'} matches {_arm(arms)}"
     return f"{guard.kind}: {_squash(guard.condition)}"
