@@ -185,10 +185,10 @@ def _code_shows(message: str, code: str) -> bool:
     if flat in code:
         return True
     at = 0
+    holes = _HOLE.findall(flat)
     for index, part in enumerate(_HOLE.split(flat)):
         if index:  # the hole before this part: its expression, where the message names one
-            hole = _HOLE.findall(flat)[index - 1]
-            name = re.split(r"[!:]", hole.strip("${}"), maxsplit=1)[0].strip()
+            name = re.split(r"[!:]", holes[index - 1].strip("${}"), maxsplit=1)[0].strip()
             if name and not name.startswith("%"):
                 found = code.find(name, at)
                 if found < 0:
@@ -221,9 +221,6 @@ def _first_sentence(text: str) -> str:
 def _squash(text: str) -> str:
     return " ".join(text.split())
 
-
-# Facts of one place of an error (guards, notes, tests): equal errors may differ in them.
-PLACE_FACTS = ("v", "w", "n", "u")
 
 # The assertion macros whose conditions become ``assert`` guards (evidence.site).
 _ASSERTION = re.compile(r"\b(?:debug_)?(?:assert|assert_eq|assert_ne|ensure)!")
