@@ -7,7 +7,11 @@ errors sent once, parameters typed only where the site uses them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
+
+import pytest
 
 import errdex
 from errdex.enrich.llm import _batches, _prepare, batch_message
@@ -181,3 +185,23 @@ func Bind(form map[string]string) error {
     lines = _block(user)
     assert "S Bind(form map[string]string)" in lines  # the guard tests form: typed
     assert "D checks that the form holds every required field." in lines
+
+
+GOLDEN = Path(__file__).parent / "fixtures" / "llm"
+ENRICH_FIXTURES = Path(__file__).parent / "fixtures" / "enrich"
+
+
+@pytest.mark.parametrize("name", ["python", "rust", "js"])
+def test_batch_message_matches_golden(make_repo: Callable[..., GitRepo], store: Store,
+                                      name: str) -> None:
+    """The exact text a batch is sent as, for the enrichment fixtures: a change to it is a
+    change of what every model reads and of every cached answer (bump PROMPT_VERSION).
+    Regenerate with ERRDEX_UPDATE_GOLDEN=1 and review the diff."""
+    files = {str(p.relative_to(ENRICH_FIXTURES / name)): p.read_text(encoding="utf-8")
+             for p in sorted((ENRICH_FIXTURES / name).rglob("*")) if p.is_file()}
+    sent = "\n\n".join(user for user, _ in _requests(make_repo, store, files)) + "\n"
+    golden = GOLDEN / f"{name}.expected.txt"
+    if os.environ.get("ERRDEX_UPDATE_GOLDEN") == "1":
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(sent, encoding="utf-8")
+    assert sent == golden.read_text(encoding="utf-8")
