@@ -319,6 +319,9 @@ def _guard(guard: Guard) -> str:
     return f"{guard.kind}: {_squash(guard.condition)}"
 
 
+_REGEX_SYNTAX = re.compile(r"[.^$*+?{}\[\]\\|()]")
+
+
 def _test(test: TestLink, pattern: re.Pattern[str] | None) -> str:
     """A linked test on one line; an expected text the pattern fullmatches is the message
     itself, already sent: "expects %m" says so in two tokens."""
@@ -326,7 +329,9 @@ def _test(test: TestLink, pattern: re.Pattern[str] | None) -> str:
     if test.call:
         parts.append(f"calls {cap(test.call, _TEST_CHARS)}")
     if test.expected:
-        exact = test.mode != "regex" and pattern is not None and pattern.fullmatch(test.expected)
+        # a regex without metacharacters (pytest's ``match="…"``, mostly) is literal text
+        literal = test.mode != "regex" or not _REGEX_SYNTAX.search(test.expected)
+        exact = literal and pattern is not None and pattern.fullmatch(test.expected)
         expected = "%m" if exact else cap(test.expected, _TEST_CHARS)
         parts.append(f"expects {test.error_class + ' ' if test.error_class else ''}{expected}")
     elif test.error_class:
