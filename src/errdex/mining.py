@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from errdex.constants import constant_references, constant_values, with_constants
 from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
 from errdex.evidence.blame import blame_files
 from errdex.evidence.model import Evidence
@@ -38,7 +39,7 @@ from errdex.record import (
 )
 from errdex.repo import BlobReader, Forge, Tree, changed_paths, decode_source, load_tree
 from errdex.store import PreviousRecord, Store
-from errdex.template import Hole
+from errdex.template import Hole, Template
 
 # Below this many files a process pool costs more than it saves.
 _PARALLEL_MIN_FILES = 64
@@ -57,6 +58,9 @@ class MinedRecord:
     record: Record
     extras: RecordExtras
     content_hash: str
+    # the constants a site's message prints, and its template: resolved across files
+    # after the workers are done (``constants``), then dropped
+    pending: tuple[list[str], Template] | None = None
 
 
 @dataclass
@@ -150,7 +154,9 @@ def mine(
         done += 1
         if progress:
             progress(done, len(tree.files))
+    resolved = _resolve_constants(tree, mined)
     if enrich == "static":
+        enrich_pairs((m.record, m.extras) for m in resolved if m.extras.evidence is not None)
         _enrich(tree, mined, inline, blame)
     previous = store.previous_records(tree.repo)
     finish_records(mined, previous)
@@ -177,7 +183,7 @@ def mine(
 
 # Bump when what extraction or enrichment produces changes: stored repos then get a full
 # re-mine instead of an incremental one.
-EXTRACTION_REVISION = 1
+EXTRACTION_REVISION = 2
 
 
 def miner_version(enrich: str) -> str:
@@ -192,6 +198,29 @@ def _changed_since_last_mine(store: Store, tree: Tree, version: str) -> set[str]
     if state is None or not state.analyzed_sha or state.miner_version != version:
         return None
     return changed_paths(tree.root, state.analyzed_sha, tree.sha)
+
+
+def _resolve_constants(tree: Tree, mined: list[MinedRecord]) -> list[MinedRecord]:
+    """Give each site whose message prints constants defined anywhere in the tree their
+    text (its message, pattern, slug); the records it changed."""
+    pending = [m for m in mined if m.pending is not None]
+    names = {name for m in pending if m.pending for name in m.pending[0]}
+    values = constant_values(tree.root, tree.sha, names) if names else {}
+    resolved = []
+    for m in pending:
+        assert m.pending is not None
+        template = with_constants(m.pending[1], values)
+        m.pending = None
+        if template is None:
+            continue
+        m.record.errorMessage = template.written
+        m.record.messagePattern = template.pattern()
+        m.record.slug = template.slug(fallback=m.record.errorClass or m.extras.enclosingSymbol
+                                      or "error")
+        m.extras.holeNames = [h.name or h.spec for h in template.parts if isinstance(h, Hole)]
+        m.content_hash = content_hash(template.written, m.record.sourceCode)
+        resolved.append(m)
+    return resolved
 
 
 def _enrich(
@@ -329,6 +358,9 @@ def _mine_file(context: _Context, path: str, language: str, data: bytes) -> _Fil
         seen_keys[key] += 1
         rid = record_id(context.repo, path, site.error_class, normalized, site.symbol, occurrence)
         mined = _record(context, path, language, lines, site, rid)
+        references = constant_references(site.template, language)
+        if references:
+            mined.pending = (references, site.template)
         if site_evidence is not None:
             mined.extras.evidence = site_evidence
             enrich_pairs([(mined.record, mined.extras)])  # again in the parent if tests link

@@ -1,0 +1,109 @@
+"""Messages held in string constants defined in another file of the repository.
+
+Rust crates keep their best-known messages in constants and print them from many
+places: ``panic!("{}", crate::util::error::CONTEXT_MISSING_ERROR)`` or
+``panic!("{CONTEXT_MISSING_ERROR}")`` prints the text of ``const CONTEXT_MISSING_ERROR:
+&str = "there is no reactor running, …"`` from ``util/error.rs``. A file alone cannot
+say what such a site prints (its pattern would be ``(.+?)``, which lookup rightly
+ignores), so mining asks, once per mine, where the constants its sites print are
+defined — ``git grep`` over the analyzed commit, whatever files the mine read — and
+gives each site the constant's text. The other languages' extractors already read a
+constant of the same file; this is the step across files, for Rust.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from tree_sitter import Node
+
+from errdex.languages.base import parse, text
+from errdex.languages.rust_syntax import string_value
+from errdex.template import Hole, Literal, Part, Template, merge_literals
+
+__all__ = ["constant_references", "constant_values", "with_constants"]
+
+# A path to an UPPER_SNAKE constant: ``CONTEXT_MISSING_ERROR``, ``crate::util::error::X``.
+_REFERENCE = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Z][A-Z0-9_]*)")
+_DEFINITIONS = ("const_item", "static_item")
+
+
+def constant_references(template: Template, language: str) -> list[str]:
+    """The constants a Rust site's message prints with ``{}`` or ``{NAME}`` (Display: the
+    text as is); ``{:?}`` would quote it, and other values are not constants."""
+    if language != "rust":
+        return []
+    found = []
+    for hole in template.message:
+        if isinstance(hole, Hole) and hole.name and hole.spec in ("{}", "{" + hole.name + "}"):
+            reference = _REFERENCE.fullmatch(hole.name)
+            if reference:
+                found.append(reference.group(1))
+    return found
+
+
+def constant_values(root: Path, sha: str, names: set[str]) -> dict[str, str]:
+    """The text of each string constant in ``names`` defined in a ``.rs`` file of the tree
+    at ``sha``; a name defined twice with different texts is left out (which one a site
+    prints depends on its imports)."""
+    if not names:
+        return {}
+    wanted = "|".join(sorted(re.escape(n) for n in names))
+    done = subprocess.run(
+        ["git", "-C", str(root), "grep", "-l", "-E", f"\\b(const|static)\\s+({wanted})\\s*:",
+         sha, "--", "*.rs"], capture_output=True, check=False)
+    if done.returncode not in (0, 1):  # 1: nothing found
+        return {}
+    values: dict[str, set[str]] = {}
+    for line in done.stdout.decode("utf-8", "surrogateescape").splitlines():
+        path = line.removeprefix(f"{sha}:")
+        shown = subprocess.run(["git", "-C", str(root), "cat-file", "blob", f"{sha}:{path}"],
+                               capture_output=True, check=False)
+        if shown.returncode == 0:
+            for name, value in _definitions(shown.stdout, names):
+                values.setdefault(name, set()).add(value)
+    return {name: next(iter(found)) for name, found in values.items() if len(found) == 1}
+
+
+def _definitions(source: bytes, names: set[str]) -> list[tuple[str, str]]:
+    """``(name, text)`` of each ``const``/``static`` string item of ``names`` in a file."""
+    found: list[tuple[str, str]] = []
+    stack: list[Node] = [parse("rust", source).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type in _DEFINITIONS:
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if name is not None and value is not None and text(name) in names:
+                literal = string_value(value)
+                if literal is not None:
+                    found.append((text(name), literal))
+            continue
+        stack.extend(node.named_children)
+    return found
+
+
+def with_constants(template: Template, values: dict[str, str]) -> Template | None:
+    """The template with each hole that prints a known constant replaced by its text (the
+    wrapper the runtime prints around the message — ``assert!``'s, ``unreachable!``'s —
+    kept); None when no hole's constant is known."""
+    parts: list[Part] = []
+    replaced = False
+    for part in template.message:
+        reference = constant_references(Template(template.written, (part,)), "rust")
+        if reference and reference[0] in values:
+            parts.append(Literal(values[reference[0]]))
+            replaced = True
+        else:
+            parts.append(part)
+    if not replaced:
+        return None
+    message = tuple(merge_literals(parts))
+    return Template(_written(message), message, template.prefix, template.suffix)
+
+
+def _written(message: tuple[Part, ...]) -> str:
+    """The message as written, the constants' text in place: each other hole keeps its
+    placeholder as the source wrote it (``{}``, ``{e:?}``)."""
+    return "".join(p.text if isinstance(p, Literal) else p.spec for p in message)

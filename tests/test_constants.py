@@ -1,0 +1,91 @@
+"""Rust messages printed from string constants defined in another file of the repository."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import errdex
+from errdex.store import Store
+from tests.conftest import GitRepo
+
+ERRORS = '''/// The runtime is missing.
+pub(crate) const CONTEXT_MISSING_ERROR: &str =
+    "there is no reactor running, must be called from the context of a Tokio 1.x runtime";
+pub(crate) const ENV_WORKER_THREADS: &str = "TOKIO_WORKER_THREADS";
+pub(crate) const MAX_READS: u32 = 64;
+'''
+LIB = '''mod util;
+
+pub fn spawn() {
+    panic!("{}", crate::util::error::CONTEXT_MISSING_ERROR)
+}
+
+pub fn enter() {
+    panic!("{CONTEXT_MISSING_ERROR}");
+}
+
+pub fn workers(value: &str) -> usize {
+    value.parse().unwrap_or_else(|e| panic!("\\"{ENV_WORKER_THREADS}\\" must be usize, error: {e}"))
+}
+
+pub fn readers(n: u32) {
+    assert!(n <= MAX_READS, "a RwLock may not be created with more than {MAX_READS} readers");
+}
+
+pub fn debug() {
+    panic!("{:?}", CONTEXT_MISSING_ERROR);
+}
+'''
+REACTOR = "there is no reactor running, must be called from the context of a Tokio 1.x runtime"
+
+
+def _records(store: Store) -> dict[int, tuple[str, str]]:
+    return {s.record.lineNumber: (s.record.errorMessage, s.record.messagePattern)
+            for s in store.records()}
+
+
+def test_sites_printing_constants_of_other_files_get_their_text(
+        make_repo: Callable[..., GitRepo], store: Store) -> None:
+    repo = make_repo()
+    repo.write("src/util/error.rs", ERRORS)
+    repo.write("src/lib.rs", LIB)
+    repo.commit("fixture")
+    errdex.mine(repo.root, db=store)
+    records = _records(store)
+    assert records[4] == (REACTOR, REACTOR.replace(".", "\\."))  # panic!("{}", path::CONST)
+    assert records[8][0] == REACTOR  # panic!("{CONST}")
+    message, pattern = records[12]
+    assert message == '"TOKIO_WORKER_THREADS" must be usize, error: {e}'
+    assert pattern == '"TOKIO_WORKER_THREADS" must be usize, error: (.+?)'
+    # a number constant is not a string constant: it stays a hole
+    assert records[16][1] == "a RwLock may not be created with more than (.+?) readers"
+    # {:?} would print the text quoted: not resolved, still a bare hole
+    assert records[20] == ("{:?}", "(.+?)")
+    index = errdex.open_index(store)
+    (best, *_) = index.explain(f"thread 'main' panicked at src/lib.rs:4:5:\n{REACTOR}")
+    assert best.record.lineNumber == 4
+
+
+def test_constants_are_read_from_files_an_incremental_mine_does_not_read(
+        make_repo: Callable[..., GitRepo], store: Store) -> None:
+    repo = make_repo()
+    repo.write("src/util/error.rs", ERRORS)
+    repo.write("src/lib.rs", LIB)
+    repo.commit("fixture")
+    errdex.mine(repo.root, db=store)
+    repo.write("src/lib.rs", LIB.replace("pub fn spawn()", "pub fn spawn_now()"))
+    repo.commit("rename")
+    summary = errdex.mine(repo.root, db=store)
+    assert summary.incremental
+    assert _records(store)[4][0] == REACTOR
+
+
+def test_a_constant_defined_twice_with_different_texts_stays_a_hole(
+        make_repo: Callable[..., GitRepo], store: Store) -> None:
+    repo = make_repo()
+    repo.write("src/util/error.rs", ERRORS)
+    repo.write("src/other.rs", 'pub const CONTEXT_MISSING_ERROR: &str = "something else";\n')
+    repo.write("src/lib.rs", LIB)
+    repo.commit("fixture")
+    errdex.mine(repo.root, db=store)
+    assert _records(store)[4] == ("{}", "(.+?)")
