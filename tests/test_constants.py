@@ -89,3 +89,39 @@ def test_a_constant_defined_twice_with_different_texts_stays_a_hole(
     repo.commit("fixture")
     errdex.mine(repo.root, db=store)
     assert _records(store)[4] == ("{}", "(.+?)")
+
+
+PAYLOADS = '''use std::io;
+
+pub fn register() -> io::Result<()> {
+    Err(io::Error::new(io::ErrorKind::Other, crate::util::error::CONTEXT_MISSING_ERROR))
+}
+
+pub fn lookup(slot: Option<u8>) -> u8 {
+    slot.expect(ENV_WORKER_THREADS)
+}
+
+pub fn status() -> Result<(), u32> {
+    Err(MAX_READS)
+}
+
+pub fn foreign() -> Result<(), &'static str> {
+    Err(other_crate::NOT_OURS)
+}
+'''
+
+
+def test_constants_passed_as_they_are_become_messages_and_unknown_ones_no_record(
+        make_repo: Callable[..., GitRepo], store: Store) -> None:
+    repo = make_repo()
+    repo.write("src/util/error.rs", ERRORS)
+    repo.write("src/ops.rs", PAYLOADS)
+    repo.commit("fixture")
+    errdex.mine(repo.root, db=store)
+    by_line = {s.record.lineNumber: s.record for s in store.records()
+               if s.record.filePath == "src/ops.rs"}
+    assert by_line[4].errorMessage == REACTOR and by_line[4].errorClass == "io::ErrorKind::Other"
+    assert by_line[8].errorMessage == "TOKIO_WORKER_THREADS"  # .expect(CONST)
+    assert by_line[8].messagePattern.startswith("TOKIO_WORKER_THREADS")
+    # a number constant and another crate's constant could print anything: no record
+    assert set(by_line) == {4, 8}

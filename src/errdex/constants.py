@@ -17,17 +17,29 @@ import re
 import subprocess
 from pathlib import Path
 
-from tree_sitter import Node
-
-from errdex.languages.base import parse, text
-from errdex.languages.rust_syntax import string_value
 from errdex.template import Hole, Literal, Part, Template, merge_literals
 
-__all__ = ["constant_references", "constant_values", "with_constants"]
+__all__ = ["constant_references", "constant_template", "constant_values", "is_bare_reference",
+           "with_constants"]
 
 # A path to an UPPER_SNAKE constant: ``CONTEXT_MISSING_ERROR``, ``crate::util::error::X``.
 _REFERENCE = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Z][A-Z0-9_]*)")
 _DEFINITIONS = ("const_item", "static_item")
+
+
+def constant_template(path: str) -> Template | None:
+    """A message that is a constant passed as it is (``Err(MSG)``, ``.expect(MSG)``,
+    ``io::Error::new(kind, error::MSG)``): a bare reference, resolved across files or
+    dropped; None when ``path`` does not name an UPPER_SNAKE constant."""
+    if not _REFERENCE.fullmatch(path):
+        return None
+    return Template(path, (Hole.of(path, "{}"),))
+
+
+def is_bare_reference(template: Template) -> bool:
+    """Whether the template is a constant passed as it is (see ``constant_template``)."""
+    hole = template.message[0] if len(template.message) == 1 else None
+    return isinstance(hole, Hole) and hole.name == template.written
 
 
 def constant_references(template: Template, language: str) -> list[str]:
@@ -69,8 +81,12 @@ def constant_values(root: Path, sha: str, names: set[str]) -> dict[str, str]:
 
 def _definitions(source: bytes, names: set[str]) -> list[tuple[str, str]]:
     """``(name, text)`` of each ``const``/``static`` string item of ``names`` in a file."""
+    # imported here: the Rust extractor imports this module for its templates
+    from errdex.languages.base import parse, text
+    from errdex.languages.rust_syntax import string_value
+
     found: list[tuple[str, str]] = []
-    stack: list[Node] = [parse("rust", source).root_node]
+    stack = [parse("rust", source).root_node]
     while stack:
         node = stack.pop()
         if node.type in _DEFINITIONS:

@@ -20,7 +20,12 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from errdex.constants import constant_references, constant_values, with_constants
+from errdex.constants import (
+    constant_references,
+    constant_values,
+    is_bare_reference,
+    with_constants,
+)
 from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
 from errdex.evidence.blame import blame_files
 from errdex.evidence.model import Evidence
@@ -202,16 +207,21 @@ def _changed_since_last_mine(store: Store, tree: Tree, version: str) -> set[str]
 
 def _resolve_constants(tree: Tree, mined: list[MinedRecord]) -> list[MinedRecord]:
     """Give each site whose message prints constants defined anywhere in the tree their
-    text (its message, pattern, slug); the records it changed."""
+    text (its message, pattern, slug); the records it changed. A site whose message is a
+    constant passed as it is that no string constant of the tree defines is dropped: it
+    could print anything."""
     pending = [m for m in mined if m.pending is not None]
     names = {name for m in pending if m.pending for name in m.pending[0]}
     values = constant_values(tree.root, tree.sha, names) if names else {}
-    resolved = []
+    resolved, unknown = [], set()
     for m in pending:
         assert m.pending is not None
-        template = with_constants(m.pending[1], values)
+        original = m.pending[1]
+        template = with_constants(original, values)
         m.pending = None
         if template is None:
+            if is_bare_reference(original):  # a constant of another crate, or not a string
+                unknown.add(m.record.id)
             continue
         m.record.errorMessage = template.written
         m.record.messagePattern = template.pattern()
@@ -220,6 +230,8 @@ def _resolve_constants(tree: Tree, mined: list[MinedRecord]) -> list[MinedRecord
         m.extras.holeNames = [h.name or h.spec for h in template.parts if isinstance(h, Hole)]
         m.content_hash = content_hash(template.written, m.record.sourceCode)
         resolved.append(m)
+    if unknown:
+        mined[:] = [m for m in mined if m.record.id not in unknown]
     return resolved
 
 

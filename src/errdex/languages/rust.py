@@ -55,6 +55,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from errdex.constants import constant_template, is_bare_reference
 from errdex.formats import parse_rust_format
 from errdex.languages.base import (
     FileSites,
@@ -184,7 +185,8 @@ def _method_site(captured: dict[str, list[Node]]) -> Site | None:
     if len(arguments) != 1:
         return None
     template = _payload(arguments[0])
-    if template is None or (error_type != "panic" and not _has_text(template)):
+    if template is None or (error_type != "panic" and not _has_text(template)
+                            and not is_bare_reference(template)):
         return None
     if error_type == "panic":
         template = template.with_wrapper(suffix=_EXPECT_SUFFIX)
@@ -205,7 +207,7 @@ def _constructor_site(captured: dict[str, list[Node]]) -> Site | None:
         return None  # a module path (`fs::read(..)`) or a wrapper (`String::from`), no error
     arguments = [c for c in captured["ctor.args"][0].named_children if c.type not in COMMENTS]
     messages = [t for t in map(_payload, arguments) if t is not None]
-    if len(messages) != 1 or not _has_text(messages[0]):
+    if len(messages) != 1 or not (_has_text(messages[0]) or is_bare_reference(messages[0])):
         return None
     kind = next((text(a) for a in arguments if "ErrorKind::" in text(a)), None)
     if kind is None and function == "other" and type_path.endswith("io::Error"):
@@ -328,7 +330,11 @@ def _payload(value: Node) -> Template | None:
             return None  # anyhow!/eyre! are sites of their own
         return _format_template(split_token_tree(tree), 0)
     message = string_value(value)
-    return literal_template(message) if message is not None else None
+    if message is not None:
+        return literal_template(message)
+    if value.type in ("identifier", "scoped_identifier"):
+        return constant_template(text(value))  # resolved across files when mining ends
+    return None
 
 
 def _is_err_payload(node: Node) -> bool:
