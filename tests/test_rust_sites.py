@@ -29,6 +29,8 @@ OPS_SITES = [
     (22, "conv3d: empty input",
      r"assertion `left != right` failed: conv3d: empty input\n  left: (.+?)\n right: (.+?)",
      "panic", None, "Flex::conv3d"),
+    (23, "assertion failed: x.is_contiguous()", r"assertion failed: x\.is_contiguous\(\)",
+     "panic", None, "Flex::conv3d"),
     (30, "failed to open the tensor file", r"failed to open the tensor file(?:: (.+?))?",
      "panic", None, "Flex::open"),
     (36, 'tensor is "empty"', r'tensor is "empty"(?:: (.+?))?', "panic", None, "Flex::first"),
@@ -87,6 +89,10 @@ RUNTIME = {
           "assertion `left == right` failed: conv3d: rank mismatch for x"]),
     22: (["assertion `left != right` failed: conv3d: empty input\n  left: 0\n right: 0"],
          ["assertion `left == right` failed: conv3d: empty input\n  left: 0\n right: 0"]),
+    # rustc 1.95 prints a bare assert!'s condition as its tokens (``v[0]>3`` as
+    # ``v[0] > 3``; rustfmt-formatted source reads the same)
+    23: (["assertion failed: x.is_contiguous()"],
+         ["assertion failed: x.is_contiguous", "x.is_contiguous()"]),
     30: (["failed to open the tensor file",
           'failed to open the tensor file: Os { code: 2, kind: NotFound, message: '
           '"No such file or directory" }'],
@@ -165,7 +171,9 @@ def test_expect_renders_with_and_without_error() -> None:
     assert template.render(["Os { code: 2 }"]) == "failed to open the tensor file: Os { code: 2 }"
 
 
-def test_messageless_macros_are_not_sites() -> None:
+def test_messageless_macros_are_not_sites_but_a_bare_assert_is() -> None:
+    """``panic!()``, ``todo!()``… print the same words everywhere: not sites. A bare
+    ``assert!(cond)`` prints its condition (``assertion failed: x > 0``): a site."""
     source = b"""
 fn quiet(x: u8) {
     panic!();
@@ -180,7 +188,9 @@ fn quiet(x: u8) {
     panic!(payload);
 }
 """
-    assert extract(source).sites == []
+    sites = extract(source).sites
+    assert [(site.line, site.template.written, site.error_type) for site in sites] == [
+        (7, "assertion failed: x > 0", "panic")]
 
 
 def test_test_code_is_not_a_site() -> None:
@@ -300,7 +310,7 @@ def test_context_kinds_and_classes() -> None:
         (61, "error", "de::Error"), (66, "error", "FetchError"),
     } <= found
     lines = {line for line, _, _ in found}
-    assert 37 not in lines  # assert! without a message
+    assert (37, "panic", None) in found  # assert! without a message: its condition
     assert 55 not in lines  # std::process::exit prints nothing
     assert 70 not in lines  # error!("{}", url) has no text of its own
 

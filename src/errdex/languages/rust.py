@@ -115,6 +115,10 @@ _MACROS: dict[str, _Macro] = {
     "eprintln": _Macro("log", 0),
 }
 _LOG_LIKE = ("log",)
+# Assertions whose message, when they have none, is their condition (``assertion failed:
+# cond``): site-specific text. A bare ``panic!()``/``todo!()`` prints the same words
+# everywhere and is not a site.
+_BARE_ASSERTS = frozenset({"assert", "debug_assert"})
 
 # `.expect` prints `msg: <error Debug>` for a Result and just `msg` for an Option.
 _EXPECT_SUFFIX: tuple[Part, ...] = (Hole("error", ": {:?}", optional_lead=": "),)
@@ -167,6 +171,8 @@ def _macro_site(captured: dict[str, list[Node]]) -> Site | None:
     args = split_token_tree(captured["macro.args"][0])
     index = macro.format_index if macro.format_index >= 0 else _first_literal(args)
     template = _format_template(args, index)
+    if template is None and text(captured["macro.name"][0]) in _BARE_ASSERTS and len(args) == 1:
+        template = _assertion(args[0])
     if template is None or (macro.error_type == "log" and not _has_text(template)):
         return None
     return Site(
@@ -273,6 +279,12 @@ def _macro_wrapper(template: Template, macro: _Macro, args: list[list[Node]]) ->
             Hole.of(right, "{:?}"),
         ),
     )
+
+
+def _assertion(condition: list[Node]) -> Template:
+    """``assert!(cond)`` without a message panics with ``assertion failed: cond``, the
+    condition as the compiler prints its tokens (the source's, whitespace collapsed)."""
+    return literal_template("assertion failed: " + " ".join(group_text(condition).split()))
 
 
 def _format_template(args: list[list[Node]], index: int) -> Template | None:
