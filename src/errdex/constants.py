@@ -20,11 +20,14 @@ from pathlib import Path
 from errdex.template import Hole, Literal, Part, Template, merge_literals
 
 __all__ = ["constant_references", "constant_template", "constant_values", "is_bare_reference",
-           "with_constants"]
+           "string_constants", "unique_values", "with_constants"]
 
-# A path to an UPPER_SNAKE constant: ``CONTEXT_MISSING_ERROR``, ``crate::util::error::X``.
-_REFERENCE = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Z][A-Z0-9_]*)")
+# A path to an UPPER_SNAKE constant: ``CONTEXT_MISSING_ERROR``, ``crate::util::error::X``;
+# not a const generic (``D``, ``N2``) or a short variant (``I8``): three letters at least.
+_REFERENCE = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Z](?=(?:[A-Z0-9_]*[A-Z]){2})[A-Z0-9_]*)")
 _DEFINITIONS = ("const_item", "static_item")
+# A file that may define one: ``const NAME: &str`` / ``static NAME: &'static str``.
+_DEFINITION = re.compile(rb"\b(?:const|static)\s+[A-Z][A-Z0-9_]*\s*:\s*&")
 
 
 def constant_template(path: str) -> Template | None:
@@ -56,31 +59,47 @@ def constant_references(template: Template, language: str) -> list[str]:
     return found
 
 
+def string_constants(language: str, source: bytes) -> list[tuple[str, str]]:
+    """``(name, text)`` of each UPPER_SNAKE string constant a file defines (Rust); mining
+    collects them from every file it reads."""
+    if language != "rust" or not _DEFINITION.search(source):
+        return []
+    return _definitions(source, None)
+
+
 def constant_values(root: Path, sha: str, names: set[str]) -> dict[str, str]:
     """The text of each string constant in ``names`` defined in a ``.rs`` file of the tree
-    at ``sha``; a name defined twice with different texts is left out (which one a site
-    prints depends on its imports)."""
+    at ``sha`` (for an incremental mine, which did not read every file); a name defined
+    twice with different texts is left out."""
     if not names:
         return {}
     wanted = "|".join(sorted(re.escape(n) for n in names))
     done = subprocess.run(
-        ["git", "-C", str(root), "grep", "-l", "-E", f"\\b(const|static)\\s+({wanted})\\s*:",
+        ["git", "-C", str(root), "grep", "-l", "-E", f"\\b(const|static)\\s+({wanted})\\s*:\\s*&",
          sha, "--", "*.rs"], capture_output=True, check=False)
     if done.returncode not in (0, 1):  # 1: nothing found
         return {}
-    values: dict[str, set[str]] = {}
+    found: list[tuple[str, str]] = []
     for line in done.stdout.decode("utf-8", "surrogateescape").splitlines():
         path = line.removeprefix(f"{sha}:")
         shown = subprocess.run(["git", "-C", str(root), "cat-file", "blob", f"{sha}:{path}"],
                                capture_output=True, check=False)
         if shown.returncode == 0:
-            for name, value in _definitions(shown.stdout, names):
-                values.setdefault(name, set()).add(value)
-    return {name: next(iter(found)) for name, found in values.items() if len(found) == 1}
+            found.extend(_definitions(shown.stdout, names))
+    return unique_values(found)
 
 
-def _definitions(source: bytes, names: set[str]) -> list[tuple[str, str]]:
-    """``(name, text)`` of each ``const``/``static`` string item of ``names`` in a file."""
+def unique_values(found: list[tuple[str, str]]) -> dict[str, str]:
+    """Each constant's text, leaving out a name defined twice with different texts (which
+    one a site prints depends on its imports)."""
+    values: dict[str, set[str]] = {}
+    for name, value in found:
+        values.setdefault(name, set()).add(value)
+    return {name: next(iter(texts)) for name, texts in values.items() if len(texts) == 1}
+
+
+def _definitions(source: bytes, names: set[str] | None) -> list[tuple[str, str]]:
+    """``(name, text)`` of each ``const``/``static`` string item of a file (of ``names``)."""
     # imported here: the Rust extractor imports this module for its templates
     from errdex.languages.base import parse, text
     from errdex.languages.rust_syntax import string_value
@@ -91,7 +110,9 @@ def _definitions(source: bytes, names: set[str]) -> list[tuple[str, str]]:
         node = stack.pop()
         if node.type in _DEFINITIONS:
             name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-            if name is not None and value is not None and text(name) in names:
+            wanted = name is not None and (
+                text(name) in names if names is not None else _REFERENCE.fullmatch(text(name)))
+            if wanted and name is not None and value is not None:
                 literal = string_value(value)
                 if literal is not None:
                     found.append((text(name), literal))

@@ -24,6 +24,8 @@ from errdex.constants import (
     constant_references,
     constant_values,
     is_bare_reference,
+    string_constants,
+    unique_values,
     with_constants,
 )
 from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
@@ -106,6 +108,7 @@ class _FileOutcome:
     parse_errors: bool = False
     expectations: list[Expectation] = field(default_factory=list)  # what its tests expect
     test: bool = False  # a test file, read for its expectations only
+    constants: list[tuple[str, str]] = field(default_factory=list)  # string constants defined
 
 
 def mine(
@@ -149,6 +152,7 @@ def mine(
         workers = 1
     mined: list[MinedRecord] = []
     inline: list[Expectation] = []
+    constants: list[tuple[str, str]] = []
     done = 0
     for outcome in _mine_files(str(tree.root), items, context, workers):
         inline.extend(outcome.expectations)
@@ -156,10 +160,11 @@ def mine(
             continue
         _account(summary, outcome)
         mined.extend(outcome.records)
+        constants.extend(outcome.constants)
         done += 1
         if progress:
             progress(done, len(tree.files))
-    resolved = _resolve_constants(tree, mined)
+    resolved = _resolve_constants(tree, mined, constants, every_file=changed is None)
     if enrich == "static":
         enrich_pairs((m.record, m.extras) for m in resolved if m.extras.evidence is not None)
         _enrich(tree, mined, inline, blame)
@@ -205,14 +210,18 @@ def _changed_since_last_mine(store: Store, tree: Tree, version: str) -> set[str]
     return changed_paths(tree.root, state.analyzed_sha, tree.sha)
 
 
-def _resolve_constants(tree: Tree, mined: list[MinedRecord]) -> list[MinedRecord]:
+def _resolve_constants(tree: Tree, mined: list[MinedRecord], defined: list[tuple[str, str]],
+                       every_file: bool) -> list[MinedRecord]:
     """Give each site whose message prints constants defined anywhere in the tree their
-    text (its message, pattern, slug); the records it changed. A site whose message is a
-    constant passed as it is that no string constant of the tree defines is dropped: it
-    could print anything."""
+    text (its message, pattern, slug); the records it changed. ``defined``: the string
+    constants of the files read (all of them unless the mine is incremental). A site
+    whose message is a constant passed as it is that no string constant of the tree
+    defines is dropped: it could print anything."""
     pending = [m for m in mined if m.pending is not None]
     names = {name for m in pending if m.pending for name in m.pending[0]}
-    values = constant_values(tree.root, tree.sha, names) if names else {}
+    values = unique_values(defined)
+    if not every_file:  # the files an incremental mine did not read: asked of git
+        values.update(constant_values(tree.root, tree.sha, names - set(values)))
     resolved, unknown = [], set()
     for m in pending:
         assert m.pending is not None
@@ -351,11 +360,12 @@ def _mine_file(context: _Context, path: str, language: str, data: bytes) -> _Fil
     text, reason = decode_source(data)
     if reason or text is None:
         return _FileOutcome(path, language, skipped=reason or "unreadable")
+    constants = string_constants(language, data)
     if not LANGUAGES[language].may_have_sites(data):
-        return _FileOutcome(path, language)
+        return _FileOutcome(path, language, constants=constants)
     found = LANGUAGES[language].extract(data)
     lines = split_lines(text)
-    outcome = _FileOutcome(path, language, parse_errors=found.parse_errors)
+    outcome = _FileOutcome(path, language, parse_errors=found.parse_errors, constants=constants)
     seen_keys: Counter[tuple[str, ...]] = Counter()
     sites = sorted(found.sites, key=lambda s: s.line)
     evidence: list[Evidence | None] = [None] * len(sites)
