@@ -4,8 +4,15 @@ What is a site (``errorType``):
 
 * ``panic``: ``panic!`` ``unreachable!`` ``unimplemented!`` ``todo!`` (also path-qualified,
   ``std::panic!``), ``assert!``/``assert_eq!``/``assert_ne!`` and their ``debug_`` forms
-  when they carry a message (``assert!(a == b, "…")`` too), and ``.expect(msg)`` where
+  when they carry a message (``assert!(a == b, "…")`` too), a bare ``assert!(cond)`` /
+  ``debug_assert!(cond)`` (it panics with ``assertion failed: cond``, the condition as
+  the compiler prints its tokens: rustfmt's spacing), and ``.expect(msg)`` where
   ``msg`` is a literal, ``&format!(…)`` or ``format!(…).as_str()``.
+* A message that prints an UPPER_SNAKE string constant (``panic!("{}", error::MSG)``,
+  ``"{MSG}"`` in a format string, ``Err(MSG)``, ``.expect(MSG)``, a constructor's
+  ``error::MSG``) gets the constant's text when mining ends, wherever in the repository
+  it is defined (``errdex.constants``); a constant passed as it is that no string
+  constant defines is no site.
 * ``error``: ``bail!`` ``anyhow!`` ``eyre!`` ``format_err!`` ``ensure!(cond, "...")``,
   thiserror ``#[error("...")]`` on an enum variant or a struct, and ``Err`` of a string
   literal, ``format!`` or a literal converted to ``String`` (``.to_string()``, ``.into()``,
@@ -30,8 +37,8 @@ What is a site (``errorType``):
 What is not a site, and why:
 
 * Messageless ``panic!()`` ``todo!()`` ``unreachable!()`` ``unimplemented!()`` and
-  ``assert!(x)``: the message is the runtime's fixed text (or the stringified condition),
-  nothing written in this repository explains it.
+  ``assert_eq!(a, b)``: the message is the runtime's fixed text, the same at every such
+  site.
 * ``std::process::exit(code)``: it prints nothing.
 * Log lines, context and constructor messages with no literal text (``error!("{}", e)``):
   their pattern would match any line.
