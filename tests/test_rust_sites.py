@@ -373,3 +373,42 @@ fn f() {
         ("syn::Error", "expected a struct"), ("anyhow::Error", "raw anyhow message"),
         ("Problem", "problem {}"),
     ]
+
+
+def test_sites_inside_item_macros_are_mined_with_their_lines() -> None:
+    """``cfg_rt! { … }`` bodies are tokens to tree-sitter: each is parsed as the items it
+    holds (nested ones too); macros inside function bodies and test code stay out."""
+    source = b"""cfg_rt! {
+    impl Handle {
+        pub fn current() -> Self {
+            panic!("no runtime is running");
+        }
+    }
+}
+
+mod inner {
+    cfg_net! {
+        cfg_time! {
+            fn deep() {
+                panic!("deep inside two macros");
+            }
+        }
+    }
+}
+
+fn select() {
+    tokio::select! {
+        _ = a => panic!("inside an expression macro"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    cfg_rt! {
+        fn helper() { panic!("test only"); }
+    }
+}
+"""
+    sites = [(s.line, s.template.written, s.symbol) for s in extract(source).sites]
+    assert sites == [(4, "no runtime is running", "Handle::current"),
+                     (13, "deep inside two macros", "deep")]

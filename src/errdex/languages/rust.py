@@ -45,8 +45,11 @@ What is not a site, and why:
 * ``#[error(transparent)]``: it forwards another error's message.
 * Code in ``#[cfg(test)]`` items and ``#[test]`` functions: tests, not product errors.
 * Anything tree-sitter recovered around (under an ERROR node): its meaning is unsure.
-* Sites inside another macro's arguments (``tokio::select! { .. }``): tree-sitter keeps
-  macro arguments as unparsed token trees.
+* Sites inside another macro's arguments in a function body (``tokio::select! { .. }``):
+  tree-sitter keeps macro arguments as unparsed token trees, and what an expression
+  macro does with them is its own. Macros invoked where items go (``cfg_rt! { impl … }``,
+  nested up to three deep) are different: their bodies are items, parsed and mined as
+  such (their symbols lose the modules around the macro: ``deep``, not ``inner::deep``).
 
 The message ``written`` is the decoded string literal with its placeholders as written;
 the runtime text Rust adds around it (``not yet implemented: ``, the ``assert_eq!``
@@ -73,6 +76,7 @@ from errdex.languages.base import (
     load_query,
     matches,
     parse,
+    parser_for,
     text,
 )
 from errdex.languages.rust_syntax import (
@@ -90,6 +94,7 @@ from errdex.record import ErrorType
 from errdex.template import Hole, Literal, Part, Template, literal_template
 
 _QUERY_PATH = Path(__file__).with_name("rust.scm")
+_MACRO_DEPTH = 3  # item macros inside item macros (``cfg_net! { cfg_rt! { … } }``)
 
 
 @dataclass(frozen=True)
@@ -144,15 +149,48 @@ _WRAPPERS = frozenset({"String", "Box", "Cow", "Arc", "Rc", "Some", "Ok", "Vec",
 def extract(source: bytes) -> FileSites:
     """All error sites of one Rust file, in source order."""
     tree = parse("rust", source)
+    sites = _sites_in(tree.root_node, source, 0, _MACRO_DEPTH)
+    sites.sort(key=lambda site: site.line)
+    return FileSites(sites, parse_errors=tree.root_node.has_error)
+
+
+def _sites_in(root: Node, source: bytes, line_offset: int, depth: int) -> list[Site]:
+    """The sites under ``root``, and those inside the item macros it holds (``cfg_rt! {
+    … }``), whose bodies tree-sitter keeps as unparsed tokens: each body is parsed as the
+    items it is, its sites' lines shifted to where the body stands in the file."""
     query = load_query("rust", _QUERY_PATH)
-    sites: list[tuple[int, Site]] = []
-    for _, captured in matches(query, tree.root_node):
-        found = _site(captured)
-        if found is not None:
-            node, site = found
-            sites.append((node.start_byte, site))
-    sites.sort(key=lambda item: item[0])
-    return FileSites([site for _, site in sites], parse_errors=tree.root_node.has_error)
+    found: list[tuple[int, Site]] = []
+    for _, captured in matches(query, root):
+        hit = _site(captured)
+        if hit is not None:
+            node, site = hit
+            found.append((node.start_byte, site))
+    sites = [dataclasses.replace(site, line=site.line + line_offset) if line_offset else site
+             for _, site in sorted(found, key=lambda item: item[0])]
+    if depth > 0:
+        for body in _item_macro_bodies(root):
+            inner = source[body.start_byte + 1:body.end_byte - 1]
+            tree = parser_for("rust").parse(inner)  # not ``parse``: its cache keeps the file
+            sites.extend(_sites_in(tree.root_node, inner, line_offset + body.start_point[0],
+                                   depth - 1))
+    return sites
+
+
+def _item_macro_bodies(root: Node) -> list[Node]:
+    """The ``{ … }`` token trees of macros invoked where items go (a file, a module, an
+    ``impl`` block), outside test code."""
+    bodies = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type in ("mod_item", "impl_item", "trait_item", "declaration_list"):
+                stack.append(child)
+            elif child.type == "macro_invocation" and not in_test_code(child):
+                tree = next((c for c in child.named_children if c.type == "token_tree"), None)
+                if tree is not None and text(tree).startswith("{"):
+                    bodies.append(tree)
+    return bodies
 
 
 def _site(captured: dict[str, list[Node]]) -> tuple[Node, Site] | None:
