@@ -268,3 +268,30 @@ def test_parse_errors_are_reported_and_good_sites_kept():
 def test_template_type_is_kept():
     [site] = _java('class A { void f() { throw new E("x"); } }')
     assert isinstance(site.template, Template)
+
+
+def test_java_message_after_a_context_argument_and_report_helpers():
+    """Jackson's ``new X(parser, msg, …)`` and ``ctxt.reportBadDefinition(type, msg)``:
+    the message is the first argument source spells out; a ``report…`` helper's extra
+    arguments format its literal as ``String.format`` does."""
+    sites = _java('''class U {
+  static X from(JsonParser p, Object o, String name) {
+    String msg = String.format("Unrecognized field \\"%s\\" (class %s)", name, o);
+    UnrecognizedPropertyException e = new UnrecognizedPropertyException(p, msg, o);
+    return e;
+  }
+  void s(SerializerProvider prov, Class<?> cl) {
+    prov.reportBadDefinition(handledType(), String.format("No serializer found for class %s", cl));
+    ctxt.reportInputMismatch(this, "Cannot deserialize value of type %s from %s", type, token);
+    reportProblem(x);
+    throw new IllegalStateException(cause);
+  }
+}''')
+    found = [(s.line, s.error_class, s.template.pattern()) for s in sites]
+    assert found == [
+        (4, "UnrecognizedPropertyException", r'Unrecognized field "(.+?)" \(class (.+?)\)'),
+        (8, None, "No serializer found for class (.+?)"),
+        (9, None, "Cannot deserialize value of type (.+?) from (.+?)"),
+    ]
+    printed = 'Cannot deserialize value of type `int` from String "x"'
+    assert compile_pattern(found[2][2]).fullmatch(printed)

@@ -193,7 +193,7 @@ def mine(
 
 # Bump when what extraction or enrichment produces changes: stored repos then get a full
 # re-mine instead of an incremental one.
-EXTRACTION_REVISION = 4
+EXTRACTION_REVISION = 5
 
 
 def miner_version(enrich: str) -> str:

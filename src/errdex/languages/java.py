@@ -7,7 +7,11 @@ What is a site (``errorType``):
   ``super(msg)`` in the constructor of a class that extends a Throwable, ``assert c : msg``
   (``AssertionError``), Guava ``Preconditions.checkArgument/checkState/checkNotNull/
   checkElementIndex/checkPositionIndex`` and ``Verify.verify/verifyNotNull`` (also
-  static-imported), ``Objects.requireNonNull(x, msg)`` (also with a ``() -> msg`` supplier).
+  static-imported), ``Objects.requireNonNull(x, msg)`` (also with a ``() -> msg`` supplier),
+  and helpers named ``report…``/``_report…`` given a message (``ctxt.reportBadDefinition(
+  type, msg)``, Jackson's way of throwing; extra arguments format the literal). An
+  exception's message is its first argument, or the second after a context object the
+  first does not spell out (``new JsonMappingException(parser, msg)``).
 * ``http``: Spring ``new ResponseStatusException(HttpStatus.NOT_FOUND, reason)``.
 * ``error``: gRPC ``Status.CODE.withDescription(msg)`` (the code is ``errorCode``).
 * ``log``: ``log.error/fatal(..)``, JUL ``logger.severe(..)`` on a receiver whose name
@@ -165,10 +169,41 @@ def _new_site(caps: Captures, file: _File) -> list[Site]:
     args = _arguments(caps["new.args"][0])
     if error_class == "ResponseStatusException":
         return _http_site(at, args, file)
-    message = _read(args[0], file) if args else None
+    message = _message_argument(args, file)
     if message is None:
         return []
     return [Site(message.template(), "exception", line_of(at), error_class, symbol=_symbol(at))]
+
+
+def _message_argument(args: list[Node], file: _File) -> Message | None:
+    """The message among an exception's arguments: the first, or the second after a
+    context object the first does not spell out (Jackson's ``new X(parser, msg, …)``)."""
+    first = _read(args[0], file) if args else None
+    if first is None and len(args) > 1 and args[0].type in ("identifier", "field_access",
+                                                             "this", "method_invocation"):
+        return _read(args[1], file)
+    return first
+
+
+def _report_site(caps: Captures, file: _File) -> list[Site]:
+    """``ctxt.reportInputMismatch(type, "Cannot deserialize %s", name)``: a helper named
+    ``report…`` that throws with the message it is given (Jackson's convention, and a
+    common one). The message is its first readable argument among the first two; more
+    arguments after a literal with ``%`` format it (``String.format``)."""
+    node = caps["report"][0]
+    args = _arguments(caps["report.args"][0])
+    for index in range(min(2, len(args))):
+        message = _read(args[index], file)
+        if message is None:
+            continue
+        rest = args[index + 1:]
+        if rest and message.literal is not None and "%" in message.literal:
+            message = Message(message.literal, parse_printf(
+                message.literal, [text(a) for a in rest], dialect="java"))
+        if not any(isinstance(p, Literal) and p.text.strip() for p in message.parts):
+            return []
+        return [Site(message.template(), "exception", line_of(node), symbol=_symbol(node))]
+    return []
 
 
 def _http_site(node: Node, args: list[Node], file: _File) -> list[Site]:
@@ -195,7 +230,7 @@ def _super_site(caps: Captures, file: _File) -> list[Site]:
     if not is_exception_name(simple_name(text(superclass.named_children[-1]))):
         return []
     args = _arguments(caps["super.args"][0])
-    message = _read(args[0], file) if args else None
+    message = _message_argument(args, file)
     if message is None:
         return []
     error_class = text(owner.child_by_field_name("name"))
@@ -342,6 +377,7 @@ _HANDLERS: dict[str, Callable[[Captures, _File], list[Site]]] = {
     "super": _super_site,
     "assert": _assert_site,
     "call": _call_site,
+    "report": _report_site,
 }
 
 

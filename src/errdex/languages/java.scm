@@ -18,6 +18,12 @@
     "verify" "verifyNotNull" "requireNonNull"
     "error" "fatal" "severe" "println" "print" "printf" "withDescription")) @call
 
+; ctxt.reportInputMismatch(..), reportBadDefinition(..): helpers that throw the message
+(method_invocation
+  name: (identifier) @report.method
+  arguments: (argument_list) @report.args
+  (#match? @report.method "^_?report[A-Z][A-Za-z]*$")) @report
+
 ; super("message") in the constructor of an exception class
 (explicit_constructor_invocation
   constructor: (super)
