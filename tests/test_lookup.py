@@ -211,3 +211,35 @@ def test_a_megabyte_adversarial_paste_returns_within_a_second(make_repo, store):
         index.explain(paste)
         assert time.perf_counter() - started < 1.0
     assert index.explain("bad xy value")[0].record.lineNumber == 2
+
+
+JAVA_MAPPER = """\
+class Mapper {
+    static RuntimeException unknown(JsonParser p, String name, Object bean) {
+        String msg = String.format("Unrecognized field \\"%s\\" (class %s), not marked as ignorable",
+                name, bean);
+        return new UnrecognizedPropertyException(p, msg);
+    }
+}
+"""
+
+
+def test_details_a_library_appends_in_parentheses_do_not_hide_the_site(make_repo, store):
+    """Jackson prints ``… not marked as ignorable (3 known properties: …])`` and a
+    ``(through reference chain: …)`` line: the site is found without them."""
+    repo = make_repo("git@github.com:acme/mapper.git")
+    repo.write("src/Mapper.java", JAVA_MAPPER)
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    index = errdex.open_index(store)
+    pasted = ('Exception in thread "main" com.fasterxml.jackson.databind.exc.'
+              'UnrecognizedPropertyException: Unrecognized field "version" (class '
+              'io.x.RoomItem), not marked as ignorable (3 known properties: "links", "id"])\n'
+              ' at [Source: N/A; line: -1, column: -1] (through reference chain: '
+              'io.x.RoomItem["version"])')
+    best, *_ = index.explain(pasted)
+    assert best.record.filePath == "src/Mapper.java" and not best.approximate
+    assert sorted(best.bound.values()) == ["io.x.RoomItem", "version"]
+    # a message whose own last words are parenthesized is still matched whole first
+    assert not index.explain('Unrecognized field "a" (class B), not marked as ignorable')[
+        0].approximate

@@ -401,7 +401,28 @@ def _variants(event: ErrorEvent) -> list[str]:
             for segment in message_segments(text):
                 if segment and segment not in variants:
                     variants.append(segment)
+    # Details a library appends in parentheses (Jackson's ``(3 known properties: …)``,
+    # ``(through reference chain: …)``): each reading without them, once or twice.
+    for text in list(variants):
+        for _ in range(2):
+            text = _without_trailing_group(text)
+            if not text or text in variants:
+                break
+            variants.append(text)
     return variants[:_MAX_VARIANTS]
+
+
+def _without_trailing_group(text: str) -> str:
+    """``text`` without a final `` (…)`` group; empty when it has none."""
+    text = text.rstrip()
+    if not text.endswith(")"):
+        return ""
+    depth = 0
+    for index in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[:index - 1].rstrip() if index > 1 and text[index - 1] == " " else ""
+    return ""
 
 
 def _class_signal(event_class: str | None, record_class: str | None, reasons: list[str]) -> float:
