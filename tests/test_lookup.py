@@ -216,8 +216,8 @@ def test_a_megabyte_adversarial_paste_returns_within_a_second(make_repo, store):
 JAVA_MAPPER = """\
 class Mapper {
     static RuntimeException unknown(JsonParser p, String name, Object bean) {
-        String msg = String.format("Unrecognized field \\"%s\\" (class %s), not marked as ignorable",
-                name, bean);
+        String msg = String.format(
+                "Unrecognized field \\"%s\\" (class %s), not marked as ignorable", name, bean);
         return new UnrecognizedPropertyException(p, msg);
     }
 }
