@@ -412,3 +412,25 @@ mod tests {
     sites = [(s.line, s.template.written, s.symbol) for s in extract(source).sites]
     assert sites == [(4, "no runtime is running", "Handle::current"),
                      (13, "deep inside two macros", "deep")]
+
+
+def test_sites_in_macro_rules_transcribers_are_mined() -> None:
+    """serde's ``declare_error_trait!`` writes the trait whose default methods make its
+    best-known messages: a transcriber is mined as the items it writes, repetitions left
+    out and ``$name`` read as ``name``, on its own lines."""
+    source = b"""macro_rules! declare_error_trait {
+    (Error: Sized $(+ $($supertrait:ident)::+)*) => {
+        pub trait Error: Sized $(+ $($supertrait)::+)* {
+            fn invalid_type(unexp: Unexpected, exp: &dyn Expected) -> Self {
+                Error::custom(format_args!("invalid type: {}, expected {}", unexp, exp))
+            }
+            fn missing(field: &'static str) -> Self {
+                $crate::de::Error::custom(format_args!("missing field `{}`", field))
+            }
+        }
+    };
+}
+"""
+    sites = [(s.line, s.template.written, s.symbol) for s in extract(source).sites]
+    assert sites == [(5, "invalid type: {}, expected {}", "Error::invalid_type"),
+                     (8, "missing field `{}`", "Error::missing")]

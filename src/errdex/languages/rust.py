@@ -50,6 +50,10 @@ What is not a site, and why:
   macro does with them is its own. Macros invoked where items go (``cfg_rt! { impl … }``,
   nested up to three deep) are different: their bodies are items, parsed and mined as
   such (their symbols lose the modules around the macro: ``deep``, not ``inner::deep``).
+  So are ``macro_rules!`` transcribers (serde's ``declare_error_trait!`` writes the
+  ``de::Error`` trait and its ``invalid type: …`` messages): repetitions ``$( … )*`` are
+  left out and ``$name`` read as ``name``, which is as near to the expansion as source
+  says.
 
 The message ``written`` is the decoded string literal with its placeholders as written;
 the runtime text Rust adds around it (``not yet implemented: ``, the ``assert_eq!``
@@ -170,6 +174,8 @@ def _sites_in(root: Node, source: bytes, line_offset: int, depth: int) -> list[S
     if depth > 0:
         for body in _item_macro_bodies(root):
             inner = source[body.start_byte + 1:body.end_byte - 1]
+            if body.parent is not None and body.parent.type == "macro_rule":
+                inner = _expanded(inner)
             tree = parser_for("rust").parse(inner)  # not ``parse``: its cache keeps the file
             sites.extend(_sites_in(tree.root_node, inner, line_offset + body.start_point[0],
                                    depth - 1))
@@ -190,7 +196,45 @@ def _item_macro_bodies(root: Node) -> list[Node]:
                 tree = next((c for c in child.named_children if c.type == "token_tree"), None)
                 if tree is not None and text(tree).startswith("{"):
                     bodies.append(tree)
+            elif child.type == "macro_definition" and not in_test_code(child):
+                bodies.extend(rule.child_by_field_name("right") for rule in child.named_children
+                              if rule.type == "macro_rule"
+                              and rule.child_by_field_name("right") is not None
+                              and text(rule.child_by_field_name("right")).startswith("{"))
     return bodies
+
+
+def _expanded(body: bytes) -> bytes:
+    """A ``macro_rules!`` transcriber as the items it writes, as near as source says:
+    repetitions ``$( … )sep*`` left out (they repeat what their arguments give), ``$name``
+    and ``$crate`` as plain names. Removed text becomes spaces, so lines stay put."""
+    out = bytearray(body)
+    index = 0
+    while index < len(out):
+        if out[index:index + 2] == b"$(":
+            depth, end = 0, index + 1
+            while end < len(out):
+                depth += {ord("("): 1, ord(")"): -1}.get(out[end], 0)
+                if depth == 0:
+                    break
+                end += 1
+            end += 1  # past ")"; then an optional separator and the operator
+            while end < len(out) and out[end] not in b"*+?" and end - index < 10_000:
+                if out[end] in b"\n{}()[]":
+                    break
+                end += 1
+            if end < len(out) and out[end] in b"*+?":
+                end += 1
+            for at in range(index, min(end, len(out))):
+                if out[at] != ord("\n"):
+                    out[at] = ord(" ")
+            index = end
+        elif out[index] == ord("$"):
+            out[index] = ord(" ")
+            index += 1
+        else:
+            index += 1
+    return bytes(out)
 
 
 def _site(captured: dict[str, list[Node]]) -> tuple[Node, Site] | None:
