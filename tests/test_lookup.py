@@ -243,3 +243,19 @@ def test_details_a_library_appends_in_parentheses_do_not_hide_the_site(make_repo
     # a message whose own last words are parenthesized is still matched whole first
     assert not index.explain('Unrecognized field "a" (class B), not marked as ignorable')[
         0].approximate
+
+
+def test_an_error_printed_with_debug_is_read_for_the_message_it_quotes(make_repo, store):
+    """``.unwrap()`` on serde_json's error prints ``Error("invalid type: …", line: 1,
+    column: 13)``: the message inside the Debug form is what the site wrote."""
+    repo = make_repo("git@github.com:acme/de.git")
+    repo.write("src/de.rs", 'pub fn invalid_type(unexp: U, exp: E) -> Error {\n'
+                            '    Error::custom(format_args!("invalid type: {}, expected {}",'
+                            ' unexp, exp))\n}\n')
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    pasted = ("thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: "
+              'Error("invalid type: integer `234`, expected \\"unit\\"", line: 1, column: 13)\'')
+    best, *_ = errdex.open_index(store).explain(pasted)
+    assert best.record.filePath == "src/de.rs" and not best.approximate
+    assert sorted(best.bound.values()) == ['"unit"', "integer `234`"]

@@ -401,6 +401,14 @@ def _variants(event: ErrorEvent) -> list[str]:
             for segment in message_segments(text):
                 if segment and segment not in variants:
                     variants.append(segment)
+    # An error printed with Debug (Rust's ``Error("invalid type: …", line: 1, column: 13)``
+    # after ``called `Result::unwrap()` on an `Err` value: ``): the message it quotes.
+    for text in list(variants):
+        quoted = _DEBUG_STRUCT.match(text)
+        if quoted:
+            inner = re.sub(r"\\(.)", r"\1", quoted.group(1))
+            if inner and inner not in variants:
+                variants.append(inner)
     # Details a library appends in parentheses (Jackson's ``(3 known properties: …)``,
     # ``(through reference chain: …)``): each reading without them, once or twice.
     for text in list(variants):
@@ -410,6 +418,9 @@ def _variants(event: ErrorEvent) -> list[str]:
                 break
             variants.append(text)
     return variants[:_MAX_VARIANTS]
+
+
+_DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
 
 
 def _without_trailing_group(text: str) -> str:
