@@ -688,3 +688,50 @@ def test_rendered_messages_match_and_literal_changes_do_not(
         *template.parts[:part_index], mutated, *template.parts[part_index + 1 :]
     )
     assert not pattern.fullmatch(Template(template.written, parts).render(values))
+
+
+BRANCHED = '''
+class HTTPError(Exception):
+    pass
+
+
+class Response:
+    def __init__(self, status_code, reason, url):
+        self.status_code, self.reason, self.url = status_code, reason, url
+
+    def raise_for_status(self):
+        http_error_msg = ""
+        if 400 <= self.status_code < 500:
+            http_error_msg = f"{self.status_code} Client Error: {self.reason} for url: {self.url}"
+        elif 500 <= self.status_code < 600:
+            http_error_msg = f"{self.status_code} Server Error: {self.reason} for url: {self.url}"
+        if http_error_msg:
+            raise HTTPError(http_error_msg)
+
+
+def sequential():
+    message = "first"
+    message = "second"
+    raise ValueError(message)
+'''
+
+
+def test_message_variable_set_per_branch_gives_a_site_per_branch() -> None:
+    """requests' ``raise_for_status``: one ``raise``, two messages; each runtime message
+    fullmatches its own site's pattern. A variable simply reassigned keeps one site."""
+    sites = extract(BRANCHED.encode()).sites
+    by_line: dict[int, list[Site]] = {}
+    for site in sites:
+        by_line.setdefault(site.line, []).append(site)
+    raised = [s for s in sites if s.error_class == "HTTPError"]
+    assert len(raised) == 2 and len({s.line for s in raised}) == 1
+    namespace: dict[str, Any] = {}
+    exec(compile(BRANCHED, "branched.py", "exec"), namespace)  # the fixture, for real
+    for status, reason in ((404, "Not Found"), (503, "Service Unavailable")):
+        try:
+            namespace["Response"](status, reason, "https://x.test/a").raise_for_status()
+        except Exception as exc:
+            printed = str(exc)
+        matching = [s for s in raised if compile_pattern(s.template.pattern()).fullmatch(printed)]
+        assert len(matching) == 1, printed
+    assert [s.template.written for s in sites if s.error_class == "ValueError"] == ["second"]

@@ -193,7 +193,7 @@ def mine(
 
 # Bump when what extraction or enrichment produces changes: stored repos then get a full
 # re-mine instead of an incremental one.
-EXTRACTION_REVISION = 6
+EXTRACTION_REVISION = 7
 
 
 def miner_version(enrich: str) -> str:

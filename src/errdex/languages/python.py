@@ -4,7 +4,9 @@ and web framework errors (``python_web.py``).
 The query in ``python.scm`` finds the candidate statements and the facts needed
 to read their messages (message variables, imports); ``python_messages.py`` turns
 each message expression into a template. A message is read only when its text
-is known from source, so ``raise X(e)`` is no site.
+is known from source, so ``raise X(e)`` is no site. A message variable the clauses of
+one ``if`` assign differently (requests' ``http_error_msg``: ``Client Error`` or
+``Server Error``) gives the ``raise`` a site per branch, on the same line.
 
 What Python prints, and what the pattern matches (the traceback's ``Class: ``
 prefix is never part of it):
@@ -60,6 +62,7 @@ from errdex.languages.python_messages import (
     last_name,
     message_argument,
     read,
+    read_alternatives,
     symbol_of,
 )
 from errdex.template import Hole, Literal, Part, Template, merge_literals
@@ -78,7 +81,10 @@ def extract(source: bytes) -> FileSites:
     tree = parse("python", source)
     found = matches(load_query("python", _QUERY_PATH), tree.root_node)
     file = _index_file(found)
-    sites = [site for _, caps in found if (site := _site(caps, file)) is not None]
+    sites: list[Site] = []
+    for _, caps in found:
+        built = _site(caps, file)
+        sites.extend(built if isinstance(built, list) else [built] if built is not None else [])
     sites.sort(key=lambda s: s.line)
     return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
 
@@ -112,7 +118,7 @@ def _index_import(node: Node, imports: dict[str, str]) -> None:
             imports[text(name)] = prefix + text(name)
 
 
-def _site(caps: Captures, file: FileFacts) -> Site | None:
+def _site(caps: Captures, file: FileFacts) -> Site | list[Site] | None:
     for key, build in _BUILDERS.items():
         if key in caps:
             node = caps[key][0]
@@ -123,8 +129,9 @@ def _site(caps: Captures, file: FileFacts) -> Site | None:
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _raise_site(caps: Captures, file: FileFacts) -> Site | None:
-    """``raise X(message)``: the class as written, the message from its first argument."""
+def _raise_site(caps: Captures, file: FileFacts) -> Site | list[Site] | None:
+    """``raise X(message)``: the class as written, the message from its first argument
+    (a site per branch when the ``if`` above assigns the message variable per branch)."""
     node = caps["raise"][0]
     error_class = text(caps["raise.class"][0])
     args = caps["raise.args"][0]
@@ -137,8 +144,11 @@ def _raise_site(caps: Captures, file: FileFacts) -> Site | None:
     if len(positional) > 1 and _is_builtin_exception(error_class):
         template = _builtin_template(error_class, positional, file)
     else:
-        message = read(message_argument(positional, keywords), file)
-        template = Template(message.written, message.parts) if message else None
+        messages = read_alternatives(message_argument(positional, keywords), file)
+        if len(messages) > 1:
+            return [Site(Template(m.written, m.parts), "exception", line_of(node), error_class,
+                         symbol=symbol_of(node)) for m in messages]
+        template = Template(messages[0].written, messages[0].parts) if messages else None
         if template is not None and error_class == "KeyError":
             template = _repr_quoted(template)
     if template is None:

@@ -246,6 +246,47 @@ def _variable(node: Node, file: FileFacts, depth: int) -> Message | None:
     return value
 
 
+def read_alternatives(node: Node | None, file: FileFacts) -> list[Message]:
+    """The messages an argument can print: one, or one per branch when it is a variable
+    the clauses of one ``if`` assign differently (requests' ``http_error_msg`` is a
+    ``Client Error`` in one branch and a ``Server Error`` in the other)."""
+    if node is not None and node.type == "identifier":
+        nearest = _nearest_assignment(text(node), node, file)
+        branch = _clause(nearest) if nearest is not None else None
+        if nearest is not None and nearest.type == "assignment" and branch is not None:
+            chosen = [nearest]
+            for other in file.assignments.get(text(node), []):
+                where = _clause(other)
+                if (other is not nearest and other.type == "assignment"
+                        and other.end_byte <= node.start_byte and where is not None
+                        and where[0] == branch[0] and where[1] != branch[1]):
+                    chosen.append(other)
+            found = [read(a.child_by_field_name("right"), file)
+                     for a in sorted(chosen, key=lambda a: a.start_byte)]
+            messages = [m for m in found if m is not None and _has_text(m)]
+            if len(messages) > 1:
+                return messages
+    message = read(node, file)
+    return [message] if message is not None else []
+
+
+def _clause(node: Node) -> tuple[Node, Node] | None:
+    """The ``if`` statement and the clause (its body, an ``elif``, the ``else``) a node is
+    directly in; None outside any."""
+    child = node
+    for parent in ancestors(node):
+        if parent.type in _SCOPES:
+            return None
+        if parent.type == "if_statement":
+            return parent, child
+        child = parent
+    return None
+
+
+def _has_text(message: Message) -> bool:
+    return any(isinstance(p, Literal) and p.text.strip() for p in message.parts)
+
+
 def _class_attribute(node: Node, file: FileFacts, depth: int) -> Message | None:
     """``self.invalid_message`` → the ``invalid_message = "…"`` in the enclosing class body.
 
