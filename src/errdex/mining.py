@@ -236,7 +236,7 @@ def _resolve_constants(tree: Tree, mined: list[MinedRecord], defined: list[tuple
         m.record.messagePattern = template.pattern()
         m.record.slug = template.slug(fallback=m.record.errorClass or m.extras.enclosingSymbol
                                       or "error")
-        m.extras.holeNames = [h.name or h.spec for h in template.parts if isinstance(h, Hole)]
+        m.extras.holeNames = hole_names(template)
         m.content_hash = content_hash(template.written, m.record.sourceCode)
         resolved.append(m)
     if unknown:
@@ -398,9 +398,9 @@ def split_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
-def hole_names(site: Site) -> list[str]:
+def hole_names(template: Template) -> list[str]:
     """A name per hole: the argument expression as written, else the placeholder itself."""
-    return [h.name or h.spec for h in site.template.parts if isinstance(h, Hole)]
+    return [h.name or h.spec for h in template.parts if isinstance(h, Hole)]
 
 
 def _record(
@@ -420,7 +420,7 @@ def _record(
         schemaVersion=SCHEMA_VERSION,
     )
     extras = RecordExtras(language=language, enclosingSymbol=site.symbol,
-                          holeNames=hole_names(site))
+                          holeNames=hole_names(site.template))
     return MinedRecord(record, extras, content_hash(site.template.written, window))
 
 
