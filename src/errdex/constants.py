@@ -5,16 +5,16 @@ places: ``panic!("{}", crate::util::error::CONTEXT_MISSING_ERROR)`` or
 ``panic!("{CONTEXT_MISSING_ERROR}")`` prints the text of ``const CONTEXT_MISSING_ERROR:
 &str = "there is no reactor running, …"`` from ``util/error.rs``. A file alone cannot
 say what such a site prints (its pattern would be ``(.+?)``, which lookup rightly
-ignores), so mining asks, once per mine, where the constants its sites print are
-defined — ``git grep`` over the analyzed commit, whatever files the mine read — and
-gives each site the constant's text. The other languages' extractors already read a
-constant of the same file; this is the step across files, for Rust.
+ignores), so mining collects the string constants of every file it reads and, once
+the workers are done, gives each site the text of the constants it prints; an
+incremental mine, which reads only changed files, asks ``git grep`` at the analyzed
+commit for the others. The other languages' extractors already read a constant of
+the same file; this is the step across files, for Rust.
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 from errdex.template import Hole, Literal, Part, Template, merge_literals
@@ -73,19 +73,12 @@ def constant_values(root: Path, sha: str, names: set[str]) -> dict[str, str]:
     twice with different texts is left out."""
     if not names:
         return {}
+    from errdex.repo import grep_tree  # here: repo imports the extractors, which import this
+
     wanted = "|".join(sorted(re.escape(n) for n in names))
-    done = subprocess.run(
-        ["git", "-C", str(root), "grep", "-l", "-E", f"\\b(const|static)\\s+({wanted})\\s*:\\s*&",
-         sha, "--", "*.rs"], capture_output=True, check=False)
-    if done.returncode not in (0, 1):  # 1: nothing found
-        return {}
     found: list[tuple[str, str]] = []
-    for line in done.stdout.decode("utf-8", "surrogateescape").splitlines():
-        path = line.removeprefix(f"{sha}:")
-        shown = subprocess.run(["git", "-C", str(root), "cat-file", "blob", f"{sha}:{path}"],
-                               capture_output=True, check=False)
-        if shown.returncode == 0:
-            found.extend(_definitions(shown.stdout, names))
+    for _, source in grep_tree(root, sha, f"\\b(const|static)\\s+({wanted})\\s*:\\s*&", "*.rs"):
+        found.extend(_definitions(source, names))
     return unique_values(found)
 
 

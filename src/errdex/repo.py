@@ -259,6 +259,21 @@ def changed_paths(root: Path, old: str, new: str) -> set[str] | None:
     return {p.decode("utf-8", "surrogateescape") for p in listing.split(b"\0") if p}
 
 
+def grep_tree(root: Path, sha: str, pattern: str, pathspec: str) -> Iterator[tuple[str, bytes]]:
+    """Each file of the tree at ``sha`` matching ``pathspec`` whose text matches the
+    extended regex ``pattern`` (``git grep``), with its bytes at that commit."""
+    try:
+        listing = _git(root, "grep", "-l", "-E", pattern, sha, "--", pathspec)
+    except RepositoryError:  # exit status 1: nothing matched
+        return
+    for line in listing.decode("utf-8", "surrogateescape").splitlines():
+        path = line.removeprefix(f"{sha}:")
+        try:
+            yield path, _git(root, "cat-file", "blob", f"{sha}:{path}")
+        except RepositoryError:
+            continue
+
+
 def decode_source(data: bytes) -> tuple[str | None, str | None]:
     """The text of a source file, or the reason it is skipped (binary, not UTF-8)."""
     if b"\0" in data[:8192]:
