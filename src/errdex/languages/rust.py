@@ -197,10 +197,9 @@ def _item_macro_bodies(root: Node) -> list[Node]:
                 if tree is not None and text(tree).startswith("{"):
                     bodies.append(tree)
             elif child.type == "macro_definition" and not in_test_code(child):
-                bodies.extend(rule.child_by_field_name("right") for rule in child.named_children
-                              if rule.type == "macro_rule"
-                              and rule.child_by_field_name("right") is not None
-                              and text(rule.child_by_field_name("right")).startswith("{"))
+                rights = [r.child_by_field_name("right") for r in child.named_children
+                          if r.type == "macro_rule"]
+                bodies.extend(r for r in rights if r is not None and text(r).startswith("{"))
     return bodies
 
 
@@ -218,13 +217,11 @@ def _expanded(body: bytes) -> bytes:
                 if depth == 0:
                     break
                 end += 1
-            end += 1  # past ")"; then an optional separator and the operator
-            while end < len(out) and out[end] not in b"*+?" and end - index < 10_000:
-                if out[end] in b"\n{}()[]":
-                    break
-                end += 1
-            if end < len(out) and out[end] in b"*+?":
-                end += 1
+            end += 1  # past ")"; then an optional one-token separator and the operator
+            operator = next((at for at in range(end, min(end + 3, len(out)))
+                             if out[at] in b"*+?"), None)
+            if operator is not None:
+                end = operator + 1
             for at in range(index, min(end, len(out))):
                 if out[at] != ord("\n"):
                     out[at] = ord(" ")
