@@ -46,6 +46,12 @@ class GitRepo:
             target.write_text(text, encoding="utf-8")
         return target
 
+    def commit_files(self, files: dict[str, str], message: str = "fixture") -> str:
+        """Write ``files`` (path → text) and commit them."""
+        for path, text in files.items():
+            self.write(path, text)
+        return self.commit(message)
+
     def commit(self, message: str = "change") -> str:
         git(self.root, "add", "--all")
         git(self.root, "commit", "--quiet", "--allow-empty", "-m", message)

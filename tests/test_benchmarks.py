@@ -19,9 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_llm_tokens_benchmark_prints_a_line_a_repository_and_totals(
         make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
     repo = make_repo()
-    repo.write("src/shapes/core.py", CORE)
-    repo.write("tests/test_core.py", TESTS)
-    repo.commit("fixture")
+    repo.commit_files({"src/shapes/core.py": CORE, "tests/test_core.py": TESTS})
     db = tmp_path / "bench.sqlite"
     errdex.mine(repo.root, db=db)
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "llm_tokens.py"),

@@ -47,9 +47,7 @@ def _records(store: Store) -> dict[int, tuple[str, str]]:
 def test_sites_printing_constants_of_other_files_get_their_text(
         make_repo: Callable[..., GitRepo], store: Store) -> None:
     repo = make_repo()
-    repo.write("src/util/error.rs", ERRORS)
-    repo.write("src/lib.rs", LIB)
-    repo.commit("fixture")
+    repo.commit_files({"src/util/error.rs": ERRORS, "src/lib.rs": LIB})
     errdex.mine(repo.root, db=store)
     records = _records(store)
     assert records[4] == (REACTOR, REACTOR.replace(".", "\\."))  # panic!("{}", path::CONST)
@@ -69,12 +67,10 @@ def test_sites_printing_constants_of_other_files_get_their_text(
 def test_constants_are_read_from_files_an_incremental_mine_does_not_read(
         make_repo: Callable[..., GitRepo], store: Store) -> None:
     repo = make_repo()
-    repo.write("src/util/error.rs", ERRORS)
-    repo.write("src/lib.rs", LIB)
-    repo.commit("fixture")
+    repo.commit_files({"src/util/error.rs": ERRORS, "src/lib.rs": LIB})
     errdex.mine(repo.root, db=store)
-    repo.write("src/lib.rs", LIB.replace("pub fn spawn()", "pub fn spawn_now()"))
-    repo.commit("rename")
+    repo.commit_files({"src/lib.rs": LIB.replace("pub fn spawn()", "pub fn spawn_now()")},
+                      "rename")
     summary = errdex.mine(repo.root, db=store)
     assert summary.incremental
     assert _records(store)[4][0] == REACTOR
@@ -83,10 +79,8 @@ def test_constants_are_read_from_files_an_incremental_mine_does_not_read(
 def test_a_constant_defined_twice_with_different_texts_stays_a_hole(
         make_repo: Callable[..., GitRepo], store: Store) -> None:
     repo = make_repo()
-    repo.write("src/util/error.rs", ERRORS)
-    repo.write("src/other.rs", 'pub const CONTEXT_MISSING_ERROR: &str = "something else";\n')
-    repo.write("src/lib.rs", LIB)
-    repo.commit("fixture")
+    other = 'pub const CONTEXT_MISSING_ERROR: &str = "something else";\n'
+    repo.commit_files({"src/util/error.rs": ERRORS, "src/lib.rs": LIB, "src/other.rs": other})
     errdex.mine(repo.root, db=store)
     assert _records(store)[4] == ("{}", "(.+?)")
 
@@ -114,9 +108,7 @@ pub fn foreign() -> Result<(), &'static str> {
 def test_constants_passed_as_they_are_become_messages_and_unknown_ones_no_record(
         make_repo: Callable[..., GitRepo], store: Store) -> None:
     repo = make_repo()
-    repo.write("src/util/error.rs", ERRORS)
-    repo.write("src/ops.rs", PAYLOADS)
-    repo.commit("fixture")
+    repo.commit_files({"src/util/error.rs": ERRORS, "src/ops.rs": PAYLOADS})
     errdex.mine(repo.root, db=store)
     by_line = {s.record.lineNumber: s.record for s in store.records()
                if s.record.filePath == "src/ops.rs"}

@@ -539,8 +539,7 @@ def test_chat_completions_protocol_server_equal_errors_answered_once_stored_for_
         chat: ChatServer, make_repo: Callable[..., GitRepo], store: Store,
         tmp_path: Path) -> None:
     repo = make_repo()
-    repo.write("src/ops.py", REPEATED)
-    repo.commit("fixture")
+    repo.commit_files({"src/ops.py": REPEATED})
     errdex.mine(repo.root, db=store)
 
     def fields(error: dict[str, Any], fn: dict[str, Any]) -> dict[str, Any]:

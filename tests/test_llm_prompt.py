@@ -62,9 +62,7 @@ def _requests(make_repo: Callable[..., GitRepo], store: Store, files: dict[str, 
               ) -> list[tuple[str, list[str]]]:
     """Mine ``files``; each request's user message with the record ids it carries."""
     repo = make_repo()
-    for path, text in files.items():
-        repo.write(path, text)
-    repo.commit("fixture")
+    repo.commit_files(files)
     errdex.mine(repo.root, db=store)
     items = [_prepare(s.record, s.extras) for s in store.records()]
     return [(batch_message(batch), [i.record.id for i in batch])
