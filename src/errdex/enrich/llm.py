@@ -174,7 +174,7 @@ def _batches(items: list[_Item], config: LlmConfig) -> list[list[_Item]]:
                               i.record.lineNumber))
     groups: dict[str, list[_Item]] = {}
     for item in items:
-        groups.setdefault(item.bundle.same_as(), []).append(item)
+        groups.setdefault(item.bundle.same_as, []).append(item)
     out: list[list[_Item]] = []
     current: list[_Item] = []
     answers = size = 0
@@ -197,7 +197,7 @@ def batch_message(batch: list[_Item]) -> str:
     """The user message for ``batch``, keying its records: equal errors share a key."""
     keys: dict[str, str] = {}
     for item in batch:
-        item.bundle.error["k"] = keys.setdefault(item.bundle.same_as(), str(len(keys)))
+        item.bundle.error["k"] = keys.setdefault(item.bundle.same_as, str(len(keys)))
     return user_message([(i.bundle.error["k"], i.bundle) for i in batch])
 
 

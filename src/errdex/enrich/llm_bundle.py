@@ -17,6 +17,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from errdex.evidence.link import compiled_pattern
@@ -56,6 +57,7 @@ class Bundle:
         text = dumps({"file": self.file, "fn": self.fn, "error": self.error}, sort=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
+    @cached_property
     def same_as(self) -> str:
         """What equal errors share: language, type, class, code, message and draft — not
         the place-specific guards, notes and tests. A batch sends such errors once, under
