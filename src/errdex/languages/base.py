@@ -87,6 +87,31 @@ def captures(query: Query, node: Node) -> dict[str, list[Node]]:
     return QueryCursor(query).captures(node)
 
 
+@dataclass
+class FileAssignments:
+    """A file's message variables: each ``assign`` capture by the name it assigns
+    (``assign.name``), in source order — what a language reads a message variable from."""
+
+    assignments: dict[str, list[Node]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, found: list[tuple[int, dict[str, list[Node]]]]) -> FileAssignments:
+        file = cls()
+        for _, caps in found:
+            if "assign" in caps:
+                name = text(caps["assign.name"][0])
+                file.assignments.setdefault(name, []).append(caps["assign"][0])
+        return file
+
+
+@dataclass(frozen=True)
+class CallArgs:
+    """A call's arguments: positional in order, and named (``key: value``) by name."""
+
+    positional: list[Node]
+    named: dict[str, Node]
+
+
 def matches(query: Query, node: Node) -> list[tuple[int, dict[str, list[Node]]]]:
     return QueryCursor(query).matches(node)
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from tree_sitter import Node
@@ -49,6 +48,8 @@ from tree_sitter import Node
 from errdex.formats import parse_printf
 from errdex.languages._php_strings import Message, interpolated, nowdoc, plain
 from errdex.languages.base import (
+    CallArgs,
+    FileAssignments,
     FileSites,
     Language,
     Site,
@@ -85,17 +86,6 @@ _CODE_NODES = ("integer", "name", "qualified_name", "class_constant_access_expre
 _PSR3_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
 
 
-@dataclass
-class _File:
-    assignments: dict[str, list[Node]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class _Args:
-    positional: list[Node]
-    named: dict[str, Node]
-
-
 # --- entry point -----------------------------------------------------------------------
 
 
@@ -103,18 +93,13 @@ def extract(source: bytes) -> FileSites:
     """All sites in one PHP file, in source order."""
     tree = parse("php", source)
     found = matches(load_query("php", _QUERY_PATH), tree.root_node)
-    file = _File()
-    for _, caps in found:
-        if "assign" in caps:
-            file.assignments.setdefault(text(caps["assign.name"][0]), []).append(
-                caps["assign"][0]
-            )
+    file = FileAssignments.of(found)
     sites = [site for _, caps in found if (site := _site(caps, file)) is not None]
     sites.sort(key=lambda s: s.line)
     return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
 
 
-def _site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+def _site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
     for kind, handler in _HANDLERS.items():
         if kind in caps:
             return None if inside_error(caps[kind][0]) else handler(caps, file)
@@ -124,11 +109,11 @@ def _site(caps: dict[str, list[Node]], file: _File) -> Site | None:
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _throw_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+def _throw_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
     return _creation_site(caps["throw"][0], caps["throw.new"][0], file)
 
 
-def _new_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+def _new_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
     """``return new XException("…")``, ``reject(new XError("…"))``: built to be thrown later."""
     creation = caps["new"][0]
     parent = creation.parent
@@ -142,7 +127,7 @@ def _new_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
     return _creation_site(creation, creation, file)
 
 
-def _creation_site(node: Node, creation: Node, file: _File) -> Site | None:
+def _creation_site(node: Node, creation: Node, file: FileAssignments) -> Site | None:
     """``new X("msg", code)``; ``node`` is the statement that positions the site."""
     class_node = next(
         (c for c in creation.named_children if c.type in ("name", "qualified_name")), None
@@ -171,7 +156,7 @@ def _creation_site(node: Node, creation: Node, file: _File) -> Site | None:
     return dataclasses.replace(site, error_code=text(code))
 
 
-def _call_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+def _call_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
     node, name = caps["call"][0], text(caps["call.name"][0])
     args = _arguments(caps["call.args"][0])
     if name in _ABORT_STATUS_INDEX:
@@ -190,7 +175,7 @@ def _call_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
     return _make(node, message, "warning", level, severity="warning")
 
 
-def _abort_site(node: Node, args: _Args, index: int, file: _File) -> Site | None:
+def _abort_site(node: Node, args: CallArgs, index: int, file: FileAssignments) -> Site | None:
     """Laravel ``abort(status, message)``: an HttpException with that status."""
     status = _nth(args.positional, index)
     if status is None or status.type != "integer":
@@ -201,14 +186,14 @@ def _abort_site(node: Node, args: _Args, index: int, file: _File) -> Site | None
     return _make(node, message, "http", http_status=int(text(status)))
 
 
-def _exit_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+def _exit_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
     node = caps["exit"][0]
     value = next((c for c in node.named_children if c.type != "comment"), None)
     message = _read(value, file)
     return None if message is None else _make(node, message, "exit", severity="fatal")
 
 
-def _log_site(caps: dict[str, list[Node]], file: _File) -> Site | None:
+def _log_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
     """PSR-3 ``$logger->error("… {key} …", ['key' => $value])``."""
     node = caps["log"][0]
     receiver = node.child_by_field_name("object") or node.child_by_field_name("scope")
@@ -267,7 +252,7 @@ def _array_keys(node: Node) -> dict[str, str]:
     for element in node.named_children:
         pair = [c for c in element.named_children if c.type != "comment"]
         if element.type == "array_element_initializer" and len(pair) == 2:
-            key = _read(pair[0], _File())
+            key = _read(pair[0], FileAssignments())
             if key is not None and key.literal is not None:
                 out[key.literal] = text(pair[1])
     return out
@@ -276,7 +261,7 @@ def _array_keys(node: Node) -> dict[str, str]:
 # --- arguments and names ---------------------------------------------------------------
 
 
-def _arguments(node: Node | None) -> _Args:
+def _arguments(node: Node | None) -> CallArgs:
     positional: list[Node] = []
     named: dict[str, Node] = {}
     for argument in node.named_children if node is not None else ():
@@ -290,7 +275,7 @@ def _arguments(node: Node | None) -> _Args:
             named[text(label)] = value
         else:
             positional.append(value)
-    return _Args(positional, named)
+    return CallArgs(positional, named)
 
 
 def _nth(nodes: list[Node], index: int) -> Node | None:
@@ -336,7 +321,7 @@ def _symbol(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
@@ -358,7 +343,7 @@ def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
     return None
 
 
-def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
+def _concatenation(node: Node, file: FileAssignments, depth: int) -> Message | None:
     """``"a " . $x . " b"``: literal operands as text, the others as holes named after them."""
     if text(node.child_by_field_name("operator")) != ".":
         return None
@@ -382,7 +367,7 @@ def _hole(expression: str) -> Message:
     return Message("{" + expression + "}", (Hole.of(expression, "{" + expression + "}"),))
 
 
-def _sprintf(node: Node, file: _File, depth: int) -> Message | None:
+def _sprintf(node: Node, file: FileAssignments, depth: int) -> Message | None:
     """``sprintf("…%s…", $a)``: C printf conversions, holes named after the arguments."""
     if text(node.child_by_field_name("function")).lstrip("\\") != "sprintf":
         return None
@@ -403,7 +388,7 @@ def _sprintf(node: Node, file: _File, depth: int) -> Message | None:
     return Message(fmt.literal, merge_literals(parts))
 
 
-def _variable(node: Node, file: _File, depth: int) -> Message | None:
+def _variable(node: Node, file: FileAssignments, depth: int) -> Message | None:
     """A variable: its nearest assignment above, in the same function."""
     assignment = nearest_assignment(node, file.assignments, _FUNCTIONS)
     if assignment is None:

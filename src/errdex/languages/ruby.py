@@ -41,13 +41,13 @@ Ruby writes them, the method (instance or ``def self.``) after a dot, like
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from tree_sitter import Node
 
 from errdex.formats import parse_printf
 from errdex.languages.base import (
+    FileAssignments,
     FileSites,
     Language,
     Site,
@@ -79,11 +79,6 @@ _SIMPLE_ESCAPES = {
 _NAMED_FORMAT = re.compile(r"%%|%<(\w+)>|%\{(\w+)\}")
 
 
-@dataclass
-class _File:
-    assignments: dict[str, list[Node]] = field(default_factory=dict)
-
-
 # --- entry point -----------------------------------------------------------------------
 
 
@@ -91,12 +86,7 @@ def extract(source: bytes) -> FileSites:
     """All sites in one Ruby file, in source order."""
     tree = parse("ruby", source)
     found = matches(load_query("ruby", _QUERY_PATH), tree.root_node)
-    file = _File()
-    for _, caps in found:
-        if "assign" in caps:
-            file.assignments.setdefault(text(caps["assign.name"][0]), []).append(
-                caps["assign"][0]
-            )
+    file = FileAssignments.of(found)
     sites: list[Site] = []
     for _, caps in found:
         if "call" in caps and not inside_error(caps["call"][0]):
@@ -111,7 +101,7 @@ def extract(source: bytes) -> FileSites:
     return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
 
 
-def _site(node: Node, method: str, file: _File) -> Site | None:
+def _site(node: Node, method: str, file: FileAssignments) -> Site | None:
     receiver = node.child_by_field_name("receiver")
     if method in ("error", "fatal"):
         if receiver is None or not _names_a_logger(_last_name(receiver)):
@@ -129,7 +119,7 @@ def _site(node: Node, method: str, file: _File) -> Site | None:
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _raise_site(node: Node, file: _File) -> Site | None:
+def _raise_site(node: Node, file: FileAssignments) -> Site | None:
     """``raise X, msg`` / ``raise X.new(msg)`` / ``raise msg`` (a RuntimeError)."""
     positional, _ = _arguments(node.child_by_field_name("arguments"))
     if not positional:
@@ -153,7 +143,7 @@ def _raise_site(node: Node, file: _File) -> Site | None:
     return _make(node, message, "exception", error_class)
 
 
-def _new_site(node: Node, error_class: str, file: _File) -> Site | None:
+def _new_site(node: Node, error_class: str, file: FileAssignments) -> Site | None:
     """``XError.new("msg")`` built outside ``raise`` (``raise X.new`` is the raise's site)."""
     if not error_class.endswith(("Error", "Exception")) or _raised(node):
         return None
@@ -170,7 +160,7 @@ def _raised(node: Node) -> bool:
     )
 
 
-def _log_site(node: Node, file: _File) -> Site | None:
+def _log_site(node: Node, file: FileAssignments) -> Site | None:
     """``logger.error(msg)`` or ``logger.error(progname) { msg }``."""
     block = node.child_by_field_name("block")
     if block is not None:
@@ -185,7 +175,7 @@ def _log_site(node: Node, file: _File) -> Site | None:
     return _make(node, message, "log")
 
 
-def _warn_site(node: Node, file: _File) -> Site | None:
+def _warn_site(node: Node, file: FileAssignments) -> Site | None:
     """``warn "a", "b", uplevel: 1`` prints each message on its own line."""
     positional, keywords = _arguments(node.child_by_field_name("arguments"))
     if not positional:
@@ -205,7 +195,7 @@ def _warn_site(node: Node, file: _File) -> Site | None:
     return _make(node, message, "warning", severity="warning", prefix=prefix)
 
 
-def _abort_site(node: Node, file: _File) -> Site | None:
+def _abort_site(node: Node, file: FileAssignments) -> Site | None:
     positional, _ = _arguments(node.child_by_field_name("arguments"))
     message = _read(positional[0], file) if positional else None
     if message is None:
@@ -282,7 +272,7 @@ def _symbol(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
@@ -302,7 +292,7 @@ def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
     return None
 
 
-def _binary(node: Node, file: _File, depth: int) -> Message | None:
+def _binary(node: Node, file: FileAssignments, depth: int) -> Message | None:
     operator = text(node.child_by_field_name("operator"))
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if operator == "%":
@@ -336,7 +326,7 @@ def _hole(expression: str) -> Message:
     return Message("#{" + name + "}", (Hole.of(name, "#{" + name + "}"),))
 
 
-def _format_call(node: Node, file: _File, depth: int) -> Message | None:
+def _format_call(node: Node, file: FileAssignments, depth: int) -> Message | None:
     """``format("…%s", x)`` / ``sprintf`` / ``Kernel.format``."""
     receiver = node.child_by_field_name("receiver")
     if text(node.child_by_field_name("method")) not in _FORMAT_FUNCTIONS:
@@ -367,7 +357,7 @@ def _to_python_key(match: re.Match[str]) -> str:
     return "%%"
 
 
-def _variable(node: Node, file: _File, depth: int) -> Message | None:
+def _variable(node: Node, file: FileAssignments, depth: int) -> Message | None:
     """A local variable: its nearest assignment above, in the same method."""
     assignment = nearest_assignment(node, file.assignments, _SCOPES)
     if assignment is None:

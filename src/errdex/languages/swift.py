@@ -35,7 +35,7 @@ joined with ``.``, extensions named after the extended type; free functions by n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Node
@@ -43,6 +43,8 @@ from tree_sitter import Node
 from errdex.formats import parse_printf
 from errdex.languages._swift_strings import Message, raw_string, string
 from errdex.languages.base import (
+    CallArgs,
+    FileAssignments,
     FileSites,
     Language,
     Site,
@@ -76,17 +78,6 @@ _TYPES = ("class_declaration", "protocol_declaration")
 _STRINGS = ("line_string_literal", "multi_line_string_literal", "raw_string_literal")
 
 
-@dataclass
-class _File:
-    assignments: dict[str, list[Node]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class _Args:
-    positional: list[Node]
-    named: dict[str, Node]
-
-
 # --- entry point -----------------------------------------------------------------------
 
 
@@ -94,12 +85,7 @@ def extract(source: bytes) -> FileSites:
     """All sites in one Swift file, in source order."""
     tree = parse("swift", source)
     found = matches(load_query("swift", _QUERY_PATH), tree.root_node)
-    file = _File()
-    for _, caps in found:
-        if "assign" in caps:
-            file.assignments.setdefault(text(caps["assign.name"][0]), []).append(
-                caps["assign"][0]
-            )
+    file = FileAssignments.of(found)
     sites: list[Site] = []
     for _, caps in found:
         for kind, handler in _HANDLERS.items():
@@ -112,14 +98,14 @@ def extract(source: bytes) -> FileSites:
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _trap_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
+def _trap_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Site]:
     node = caps["trap"][0]
     args = _arguments(caps["trap.args"][0])
     message = _read(_nth(args.positional, _TRAP_MESSAGE_INDEX[text(caps["trap.name"][0])]), file)
     return _make(node, message, "panic", severity="fatal")
 
 
-def _throw_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
+def _throw_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Site]:
     """``throw MyError(message: "…")`` and ``throw NSError(… userInfo: [key: "…"])``."""
     node, call = caps["throw"][0], caps["throw.call"][0]
     callee = call.named_children[0] if call.named_child_count else None
@@ -140,7 +126,7 @@ def _throw_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
     return _make(node, message, "exception", error_class)
 
 
-def _nserror_sites(node: Node, args: _Args, file: _File) -> list[Site]:
+def _nserror_sites(node: Node, args: CallArgs, file: FileAssignments) -> list[Site]:
     info = args.named.get("userInfo")
     if info is None or info.type != "dictionary_literal":
         return []
@@ -162,14 +148,14 @@ def _index(parent: Node, child: Node) -> int:
     return next(i for i, c in enumerate(parent.children) if c == child)
 
 
-def _log_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
+def _log_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Site]:
     if not _names_a_logger(_last_name(caps["log.receiver"][0])):
         return []
     args = _arguments(caps["log.args"][0])
     return _make(caps["log"][0], _read(_nth(args.positional, 0), file), "log")
 
 
-def _describe_sites(caps: dict[str, list[Node]], file: _File) -> list[Site]:
+def _describe_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Site]:
     """Each literal an ``errorDescription`` returns, classed by its ``switch self`` case."""
     body = caps["describe.body"][0]
     owner = ".".join(reversed([_type_name(a) for a in ancestors(body) if a.type in _TYPES]))
@@ -245,7 +231,7 @@ def _make(
 # --- arguments and names ---------------------------------------------------------------
 
 
-def _arguments(node: Node | None) -> _Args:
+def _arguments(node: Node | None) -> CallArgs:
     positional: list[Node] = []
     named: dict[str, Node] = {}
     for argument in node.named_children if node is not None else ():
@@ -258,7 +244,7 @@ def _arguments(node: Node | None) -> _Args:
             named[text(label)] = value
         else:
             positional.append(value)
-    return _Args(positional, named)
+    return CallArgs(positional, named)
 
 
 def _nth(nodes: list[Node], index: int) -> Node | None:
@@ -320,7 +306,7 @@ def _member_name(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
@@ -338,7 +324,7 @@ def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
     return None
 
 
-def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
+def _concatenation(node: Node, file: FileAssignments, depth: int) -> Message | None:
     operands = _plus_operands(node)
     if not operands:
         return None
@@ -371,7 +357,7 @@ def _hole(expression: str) -> Message:
     return Message("\\(" + expression + ")", (Hole.of(expression, "\\(" + expression + ")"),))
 
 
-def _call(node: Node, file: _File, depth: int) -> Message | None:
+def _call(node: Node, file: FileAssignments, depth: int) -> Message | None:
     """``String(format:…)``, ``NSLocalizedString("text", …)``, ``String(localized: "text")``."""
     suffix = next((c for c in node.named_children if c.type == "call_suffix"), None)
     first = node.named_children[0] if node.named_child_count else None
@@ -397,7 +383,7 @@ def _call(node: Node, file: _File, depth: int) -> Message | None:
 
 
 def _misparsed_concatenation(
-    left: Node, suffix: Node, file: _File, depth: int
+    left: Node, suffix: Node, file: FileAssignments, depth: int
 ) -> Message | None:
     """``"a " + String(x)``, which tree-sitter-swift reads as ``("a " + String)(x)``:
     the call belongs to the last operand."""
@@ -412,7 +398,7 @@ def _misparsed_concatenation(
     return joined([m or h for m, h in zip(read, holes, strict=True)] + [last])
 
 
-def _variable(node: Node, file: _File, depth: int) -> Message | None:
+def _variable(node: Node, file: FileAssignments, depth: int) -> Message | None:
     """A ``let``/``var``: its nearest declaration above, in the same function."""
     declaration = nearest_assignment(node, file.assignments, _FUNCTIONS)
     if declaration is None:
