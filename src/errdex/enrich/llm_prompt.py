@@ -292,7 +292,7 @@ def _hoist_shared_notes(group: dict[str, Any]) -> None:
 
 
 def _most_common(values: Any) -> str:
-    return Counter(values).most_common(1)[0][0]
+    return str(Counter(values).most_common(1)[0][0])
 
 
 # Changes to the prompt or the schema invalidate cached answers by themselves; the number

@@ -325,10 +325,13 @@ def _call(record: Record, evidence: Evidence, fn: str | None) -> str | None:
     return f"{receiver}.{fn}({args})"
 
 
+_NAME_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|\d+|[A-Z]+")
+
+
 def _instance_name(owner: str, path: str) -> str:
     """A variable name for an instance of ``owner``: ``ctc_loss`` for ``CTCLoss`` in Rust and
     Python, ``ctcLoss`` elsewhere."""
-    words = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|\d+|[A-Z]+", owner) or [owner]
+    words: list[str] = _NAME_WORDS.findall(owner) or [owner]
     if path.endswith((".rs", ".py", ".rb")):
         return "_".join(w.lower() for w in words)
     return words[0].lower() + "".join(w[:1].upper() + w[1:].lower() for w in words[1:])

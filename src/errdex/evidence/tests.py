@@ -216,9 +216,9 @@ def _rust(path: str, root: Node) -> Iterator[TestLink]:
             yield _link(path, node, text(node.child_by_field_name("name")), "should_panic", mode,
                         expected, None, call)
         elif node.type == "macro_invocation":
-            found = _rust_assert(node)
-            if found is not None:
-                mode, expected, error_class, call = found
+            assertion = _rust_assert(node)
+            if assertion is not None:
+                mode, expected, error_class, call = assertion
                 yield _link(path, node, _name(node, ("function_item",)), "rust-assert", mode,
                             expected, error_class, call)
 
@@ -257,7 +257,8 @@ def _rust_assert(node: Node) -> tuple[MatchMode, str | None, str | None, str | N
             after = token.next_sibling
             inner = [text(t) for t in (after.children[1:] if after is not None else [])]
             error_class = "".join(inner).split("(")[0].split("{")[0].split(")")[0].strip()
-            inner_groups = split_token_tree(tokens[index].parent) if token.parent else []
+            parent = token.parent
+            inner_groups = split_token_tree(parent) if parent is not None else []
             call = group_text(inner_groups[0]) if inner_groups else None
             if error_class and error_class[:1].isupper():
                 return "class", None, error_class, call

@@ -8,7 +8,7 @@ and ``mining.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -136,7 +136,7 @@ def ancestors(node: Node) -> Iterator[Node]:
 
 
 def nearest_assignment(
-    name: Node, assignments: dict[str, list[Node]], scopes: frozenset[str] | set[str]
+    name: Node, assignments: dict[str, list[Node]], scopes: Collection[str]
 ) -> Node | None:
     """The last assignment to ``name``'s identifier that ends before it, in the same scope
     (the innermost ancestor whose type is in ``scopes``): what a message variable holds."""
@@ -185,7 +185,7 @@ def last_declaration(
     return found
 
 
-def _enclosing(node: Node, scopes: frozenset[str] | set[str]) -> Node | None:
+def _enclosing(node: Node, scopes: Collection[str]) -> Node | None:
     return next((a for a in ancestors(node) if a.type in scopes), None)
 
 

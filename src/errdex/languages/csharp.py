@@ -205,6 +205,7 @@ def _log_site(node: Node, method: str, args: list[Node]) -> Site | None:
     rest = [text(a) for a in args[index + 1 :]]
     first = args[index]
     literal = string_value(first) if first.type in _STRINGS else None
+    message: Message | None
     if literal is not None and rest and method in _FORMAT_LOGS:
         message = Message(literal, composite_format(literal, rest))
     elif literal is not None and method in _TEMPLATE_LOGS:
@@ -362,7 +363,8 @@ def string_value(node: Node) -> str | None:
         return text(node)[2:-1].replace('""', '"')
     if node.type == "raw_string_literal":
         content = "".join(text(c) for c in node.named_children if c.type == "raw_string_content")
-        return _dedent_raw([Literal(content)])[0].text if content else ""
+        dedented = _dedent_raw([Literal(content)])[0] if content else None
+        return dedented.text if isinstance(dedented, Literal) else ""
     if node.type != "string_literal":
         return None
     return "".join(

@@ -138,10 +138,10 @@ class Reader:
         if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
             return self._concatenation(node, depth)
         if kind == "identifier":
-            value = self.read(self._resolve(node), depth + 1)
-            if value is None or value.kind != "string":
+            resolved = self.read(self._resolve(node), depth + 1)
+            if resolved is None or resolved.kind != "string":
                 return None  # `panic(ErrX)` repeats a sentinel, it is no message of its own
-            return Message(value.written, value.printed, value.literal)
+            return Message(resolved.written, resolved.printed, resolved.literal)
         if kind == "call_expression":
             return self._call(node, depth)
         return None

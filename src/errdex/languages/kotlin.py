@@ -169,6 +169,7 @@ def _call_site(caps: Captures, file: _File) -> Site | None:
 def _check_site(call: _Call, file: _File) -> Site | None:
     """``require(c) { msg }``; without a message the stdlib's fixed text."""
     check = _CHECKS[call.name]
+    message: Message | None
     if call.lambda_body is None:
         message = literal_message(check.default)
     else:

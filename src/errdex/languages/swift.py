@@ -163,7 +163,8 @@ def _describe_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[
     for value, at in _returned_values(body):
         entry = next((a for a in ancestors(at) if a.type == "switch_entry"), None)
         cases = _case_names(entry) if entry is not None else []
-        classes = [f"{owner}.{case}" if owner else case for case in cases] or [owner or None]
+        classes: list[str | None] = [f"{owner}.{case}" if owner else case for case in cases]
+        classes = classes or [owner or None]
         for error_class in classes:
             sites.extend(_make(at, _read(value, file), "exception", error_class))
     return sites
