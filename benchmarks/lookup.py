@@ -59,13 +59,13 @@ def identifier(rng: random.Random) -> str:
 def build(db: Path, count: int, source: Path | None, seed: int = 7) -> float:
     """Write ``count`` varied records into a fresh store; returns seconds."""
     from errdex.record import Record, empty_explanation, record_id
-    from errdex.store import Store
+    from errdex.store import SQLiteStore
     from errdex.template import escape
 
     rng = random.Random(seed)
     bases = [b for b in base_records(source) if b["messagePattern"]]
     started = time.perf_counter()
-    with Store(db) as store, store.transaction():
+    with SQLiteStore(db) as store, store.transaction():
         batch = []
         for n in range(count):
             base = rng.choice(bases)
@@ -110,10 +110,10 @@ def percentile(samples: list[float], q: float) -> float:
 def query(db: Path, queries: int, seed: int = 11) -> dict[str, float]:
     """Fresh process: load the index, time hits and misses, and the naive loop."""
     from errdex.lookup.index import Index
-    from errdex.store import Store
+    from errdex.store import SQLiteStore
 
     rng = random.Random(seed)
-    store = Store(db)
+    store = SQLiteStore(db)
     started = time.perf_counter()
     index = Index(store)
     load_s = time.perf_counter() - started

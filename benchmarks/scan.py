@@ -65,12 +65,12 @@ def main() -> None:
 
     from errdex.lookup.index import Index
     from errdex.scan import ScanSummary, scan
-    from errdex.store import Store
+    from errdex.store import SQLiteStore
 
     with tempfile.TemporaryDirectory() as tmp:
         db, log = Path(tmp) / "scan.sqlite", Path(tmp) / "app.log"
         build(db, args.records, None)
-        store = Store(db)
+        store = SQLiteStore(db)
         patterns = [p for _, p, _, _ in store.pattern_rows()]
         events = write_log(log, patterns, args.lines)
         index = Index(store)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from errdex.store import Store
+from errdex.store import SQLiteStore
 
 SHARED = Path(__file__).resolve().parent / "data"
 SEED_RECORD = SHARED / "seed-record.json"
@@ -72,6 +72,6 @@ def make_repo(tmp_path: Path) -> Callable[..., GitRepo]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store(tmp_path / "errdex.sqlite") as opened:
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    with SQLiteStore(tmp_path / "errdex.sqlite") as opened:
         yield opened

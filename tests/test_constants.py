@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import errdex
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from tests.conftest import GitRepo
 
 ERRORS = '''/// The runtime is missing.
@@ -39,13 +39,13 @@ pub fn debug() {
 REACTOR = "there is no reactor running, must be called from the context of a Tokio 1.x runtime"
 
 
-def _records(store: Store) -> dict[int, tuple[str, str]]:
+def _records(store: SQLiteStore) -> dict[int, tuple[str, str]]:
     return {s.record.lineNumber: (s.record.errorMessage, s.record.messagePattern)
             for s in store.records()}
 
 
 def test_sites_printing_constants_of_other_files_get_their_text(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     repo = make_repo()
     repo.commit_files({"src/util/error.rs": ERRORS, "src/lib.rs": LIB})
     errdex.mine(repo.root, db=store)
@@ -65,7 +65,7 @@ def test_sites_printing_constants_of_other_files_get_their_text(
 
 
 def test_constants_are_read_from_files_an_incremental_mine_does_not_read(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     repo = make_repo()
     repo.commit_files({"src/util/error.rs": ERRORS, "src/lib.rs": LIB})
     errdex.mine(repo.root, db=store)
@@ -77,7 +77,7 @@ def test_constants_are_read_from_files_an_incremental_mine_does_not_read(
 
 
 def test_a_constant_defined_twice_with_different_texts_stays_a_hole(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     repo = make_repo()
     other = 'pub const CONTEXT_MISSING_ERROR: &str = "something else";\n'
     repo.commit_files({"src/util/error.rs": ERRORS, "src/lib.rs": LIB, "src/other.rs": other})
@@ -106,7 +106,7 @@ pub fn foreign() -> Result<(), &'static str> {
 
 
 def test_constants_passed_as_they_are_become_messages_and_unknown_ones_no_record(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     repo = make_repo()
     repo.commit_files({"src/util/error.rs": ERRORS, "src/ops.rs": PAYLOADS})
     errdex.mine(repo.root, db=store)

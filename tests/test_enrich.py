@@ -15,7 +15,7 @@ import errdex
 from errdex.enrich import enrich_store
 from errdex.enrich.taxonomy import FAMILIES, markdown
 from errdex.record import EXPLANATION_FIELDS, HandlingStrategy, Record, RecordExtras
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from tests.conftest import GitRepo
 
 FIXTURES = Path(__file__).parent / "fixtures" / "enrich"
@@ -26,7 +26,7 @@ WRAP = {"python": "{}", "javascript": "{}", "rust": "fn check() {{\n{}\n}}"}
 ITEM_WRAP = {"python": "{}", "javascript": "{}", "rust": "{}"}
 
 
-def _mine(make_repo: Callable[..., GitRepo], store: Store, name: str) -> dict[str, tuple[
+def _mine(make_repo: Callable[..., GitRepo], store: SQLiteStore, name: str) -> dict[str, tuple[
         Record, RecordExtras]]:
     repo = make_repo()
     shutil.copytree(FIXTURES / name, repo.root, dirs_exist_ok=True)

@@ -15,13 +15,13 @@ from click.testing import CliRunner
 
 import errdex
 from errdex.cli import main
-from errdex.store import Store
+from errdex.store import SQLiteStore
 
 A = "def load(path):\n    raise FileNotFoundError(f'no config at {path}')\n"
 B = "def parse(text):\n    raise ValueError(f'bad number {text!r}')\n"
 
 
-def _current(store: Store) -> dict[str, errdex.Record]:
+def _current(store: SQLiteStore) -> dict[str, errdex.Record]:
     return {s.record.errorMessage: s.record for s in store.records()}
 
 
@@ -88,7 +88,7 @@ def test_deleted_file_and_releases_mined_in_turn(make_repo, store):
 
 
 def _comparable(db: Path) -> list[dict]:
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         rows = []
         for stored in store.records(include_removed=True):
             record = stored.record.model_dump(mode="json")

@@ -24,7 +24,7 @@ from errdex.enrich.llm import LlmConfig, LlmReport, enrich_with_llm
 from errdex.enrich.llm_prompt import CLOSE, OPEN, SYSTEM
 from errdex.errors import UsageError
 from errdex.record import Record, RecordExtras
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from tests.conftest import GitRepo
 
 CORE = '''"""Tensor shapes."""
@@ -218,7 +218,7 @@ def chat() -> Iterator[ChatServer]:
 
 
 @pytest.fixture
-def mined(make_repo: Callable[..., GitRepo], store: Store) -> Store:
+def mined(make_repo: Callable[..., GitRepo], store: SQLiteStore) -> SQLiteStore:
     repo = make_repo()
     repo.write("src/shapes/core.py", CORE)
     repo.write("tests/test_core.py", TESTS)
@@ -233,12 +233,12 @@ def config(chat: ChatServer, tmp_path: Path, **options: Any) -> LlmConfig:
     return LlmConfig(chat.url, "test-model", **{**defaults, **options})
 
 
-def by_message(store: Store) -> dict[str, tuple[Record, RecordExtras]]:
+def by_message(store: SQLiteStore) -> dict[str, tuple[Record, RecordExtras]]:
     return {s.record.errorMessage: (s.record, s.extras) for s in store.records()}
 
 
 def test_chat_completions_protocol_server_good_answer_replaces_fields(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     before = by_message(mined)
     progress: list[tuple[int, int]] = []
     report = enrich_with_llm(mined, config(chat, tmp_path), progress=lambda d, t: progress.append(
@@ -268,7 +268,7 @@ def test_chat_completions_protocol_server_good_answer_replaces_fields(
 
 
 def test_chat_completions_protocol_server_429_then_success_honours_retry_after(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     def handler(body: dict[str, Any], n: int) -> Reply:
         if n == 1:
             return Reply(429, {"error": {"message": "rate limited"}}, {"Retry-After": "1"})
@@ -282,7 +282,7 @@ def test_chat_completions_protocol_server_429_then_success_honours_retry_after(
 
 
 def test_chat_completions_protocol_server_500s_then_give_up_keeps_static(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     before = by_message(mined)
     chat.handler = lambda body, n: Reply(500, {"error": {"message": "overloaded"}})
     report = enrich_with_llm(mined, config(chat, tmp_path, max_retries=2))
@@ -295,7 +295,7 @@ def test_chat_completions_protocol_server_500s_then_give_up_keeps_static(
 
 
 def test_chat_completions_protocol_server_malformed_json_keeps_static_and_flags(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     before = by_message(mined)
     chat.handler = lambda body, n: Reply(body=completion(None, content='{"records": [{"key":'))
     report = enrich_with_llm(mined, config(chat, tmp_path))
@@ -310,7 +310,7 @@ def test_chat_completions_protocol_server_malformed_json_keeps_static_and_flags(
     completion(None, content="I can't help with that request."),
 ])
 def test_chat_completions_protocol_server_refusal_keeps_static(
-        chat: ChatServer, mined: Store, tmp_path: Path, reply: dict[str, Any]) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path, reply: dict[str, Any]) -> None:
     before = by_message(mined)
     chat.handler = lambda body, n: Reply(body=reply)
     report = enrich_with_llm(mined, config(chat, tmp_path))
@@ -321,7 +321,7 @@ def test_chat_completions_protocol_server_refusal_keeps_static(
 
 
 def test_chat_completions_protocol_server_timeout_is_reported(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     before = by_message(mined)
     chat.handler = lambda body, n: Reply(body=completion(answer(body)), delay=1.5)
     started = time.monotonic()
@@ -333,7 +333,7 @@ def test_chat_completions_protocol_server_timeout_is_reported(
 
 
 def test_chat_completions_protocol_server_truncated_batch_is_split(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     def handler(body: dict[str, Any], n: int) -> Reply:
         if len(errors_in(body)) > 1:
             cut = completion(None, content=json.dumps(answer(body))[:40])
@@ -349,7 +349,7 @@ def test_chat_completions_protocol_server_truncated_batch_is_split(
 
 
 def test_chat_completions_protocol_server_json_schema_rejected_falls_back_to_json_object(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     def handler(body: dict[str, Any], n: int) -> Reply:
         if body["response_format"]["type"] == "json_schema":
             return Reply(400, {"error": {"message": "response_format json_schema unsupported"}})
@@ -364,7 +364,7 @@ def test_chat_completions_protocol_server_json_schema_rejected_falls_back_to_jso
 
 
 def test_chat_completions_protocol_server_cache_second_run_sends_no_request(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     first = enrich_with_llm(mined, config(chat, tmp_path))
     after_first = by_message(mined)
     second = enrich_with_llm(mined, config(chat, tmp_path))
@@ -399,7 +399,7 @@ def _one_field(name: str, value: Any) -> Handler:
     ("tags", ["Not Kebab"]),
 ])
 def test_chat_completions_protocol_server_verification_rejects_field(
-        chat: ChatServer, mined: Store, tmp_path: Path, name: str, value: Any) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path, name: str, value: Any) -> None:
     before = by_message(mined)
     chat.handler = _one_field(name, value)
     report = enrich_with_llm(mined, config(chat, tmp_path))
@@ -411,7 +411,7 @@ def test_chat_completions_protocol_server_verification_rejects_field(
 
 
 def test_chat_completions_protocol_server_verification_accepts_true_quote_and_code(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     text = "It fails with \"order must be 'C' or 'F', got 'Z'\" for `order`."
     chat.handler = _one_field("documentation", text)
     enrich_with_llm(mined, config(chat, tmp_path))
@@ -422,7 +422,7 @@ def test_chat_completions_protocol_server_verification_accepts_true_quote_and_co
 
 
 def test_chat_completions_protocol_server_prompt_injection_stays_data(
-        chat: ChatServer, make_repo: Callable[..., GitRepo], store: Store,
+        chat: ChatServer, make_repo: Callable[..., GitRepo], store: SQLiteStore,
         tmp_path: Path) -> None:
     repo = make_repo()
     repo.write("src/io_utils.py", INJECTION)
@@ -456,7 +456,7 @@ def test_chat_completions_protocol_server_prompt_injection_stays_data(
 
 
 def test_chat_completions_protocol_server_token_budget_stops_sending(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     chat.handler = lambda body, n: Reply(body=completion(answer(body), usage=(4000, 500)))
     report = enrich_with_llm(mined, config(chat, tmp_path, token_budget=5000, batch_records=1,
                                            concurrency=1))
@@ -469,7 +469,7 @@ def test_chat_completions_protocol_server_token_budget_stops_sending(
 
 
 def test_chat_completions_protocol_server_concurrency_is_bounded(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     chat.handler = lambda body, n: Reply(body=completion(answer(body)), delay=0.3)
     report = enrich_with_llm(mined, config(chat, tmp_path, batch_records=1, concurrency=2))
     assert len(chat.requests) == 3 and report.enriched == 3
@@ -477,7 +477,7 @@ def test_chat_completions_protocol_server_concurrency_is_bounded(
 
 
 def test_chat_completions_protocol_server_usage_estimated_when_server_omits_it(
-        chat: ChatServer, mined: Store, tmp_path: Path) -> None:
+        chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     chat.handler = lambda body, n: Reply(body=completion(answer(body), usage=None))
     report = enrich_with_llm(mined, config(chat, tmp_path))
     assert report.usage.estimated and report.usage.prompt > 100
@@ -515,7 +515,7 @@ def test_chat_completions_protocol_server_through_the_cli_mine_enrich_llm(
     assert first.exit_code == 0, first.output
     sent = len(chat.requests)
     assert sent >= 1
-    flags = {flag for s in Store(db).records() for flag in s.extras.qualityFlags}
+    flags = {flag for s in SQLiteStore(db).records() for flag in s.extras.qualityFlags}
     assert "llm-enriched" in flags
     again = CliRunner().invoke(main, ["--db", db, "enrich", "--llm-base-url", chat.url,
                                       "--llm-model", "test-model"])
@@ -536,7 +536,7 @@ def to_tpu(tensor):
 
 
 def test_chat_completions_protocol_server_equal_errors_answered_once_stored_for_each(
-        chat: ChatServer, make_repo: Callable[..., GitRepo], store: Store,
+        chat: ChatServer, make_repo: Callable[..., GitRepo], store: SQLiteStore,
         tmp_path: Path) -> None:
     repo = make_repo()
     repo.commit_files({"src/ops.py": REPEATED})
@@ -561,7 +561,7 @@ def test_chat_completions_protocol_server_equal_errors_answered_once_stored_for_
 
 
 def test_chat_completions_protocol_server_cli_batch_records_and_max_tokens(
-        chat: ChatServer, mined: Store) -> None:
+        chat: ChatServer, mined: SQLiteStore) -> None:
     """``--batch-records 1`` sends one error a request; ``--llm-max-tokens`` caps each
     completion, as the request body says."""
     from click.testing import CliRunner

@@ -17,7 +17,7 @@ import errdex
 from errdex.enrich.llm import _batches, _prepare, batch_message
 from errdex.enrich.llm_client import LlmConfig
 from errdex.enrich.llm_prompt import CLOSE, OPEN, SYSTEM
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from tests.conftest import GitRepo
 
 HOSTILE = '''def load(path: str, mode: str, retries: int) -> str:
@@ -58,7 +58,7 @@ def reshape(tensor, order: str):
 '''
 
 
-def _requests(make_repo: Callable[..., GitRepo], store: Store, files: dict[str, str],
+def _requests(make_repo: Callable[..., GitRepo], store: SQLiteStore, files: dict[str, str],
               ) -> list[tuple[str, list[str]]]:
     """Mine ``files``; each request's user message with the record ids it carries."""
     repo = make_repo()
@@ -78,7 +78,7 @@ def _block(user: str) -> list[str]:
 
 
 def test_repository_text_cannot_start_a_line_or_close_the_block(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     (user, ids), = _requests(make_repo, store, {"src/io_utils.py": HOSTILE})
     assert user.count(CLOSE) == 1 and user.count(OPEN) == 1
     lines = _block(user)
@@ -93,7 +93,7 @@ def test_repository_text_cannot_start_a_line_or_close_the_block(
 
 
 def test_equal_errors_in_several_functions_are_sent_once(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     (user, ids), = _requests(make_repo, store, {"src/ops.py": REPEATED})
     lines = _block(user)
     errors = [line for line in lines if line.startswith("E ")]
@@ -110,7 +110,7 @@ def test_equal_errors_in_several_functions_are_sent_once(
 
 
 def test_parameters_typed_only_where_the_site_uses_them(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     (user, _), = _requests(make_repo, store, {"src/ops.py": REPEATED})
     lines = _block(user)
     assert "S scale(…, factor: float, …)" in lines
@@ -119,7 +119,7 @@ def test_parameters_typed_only_where_the_site_uses_them(
 
 
 def test_message_split_across_adjacent_literals_is_not_sent_twice(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     (user, _), = _requests(make_repo, store, {"src/ops.py": REPEATED})
     lines = _block(user)
     assert any("\"order must be 'C' or 'F'\" f\" (got {order!r})\"" in line for line in lines)
@@ -127,7 +127,7 @@ def test_message_split_across_adjacent_literals_is_not_sent_twice(
 
 
 def test_each_batch_is_told_the_meaning_of_every_line_it_uses_and_no_other(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     (user, _), = _requests(make_repo, store, {"src/ops.py": REPEATED})
     told = user.split(OPEN, 1)[0]
     lines = _block(user)
@@ -166,7 +166,7 @@ def test_bundle_of_a_site_outside_any_function_keeps_its_doc() -> None:
 
 
 def test_go_doc_that_starts_with_the_symbol_name_is_sent_without_it(
-        make_repo: Callable[..., GitRepo], store: Store) -> None:
+        make_repo: Callable[..., GitRepo], store: SQLiteStore) -> None:
     go = '''package binding
 
 import "errors"
@@ -190,7 +190,7 @@ ENRICH_FIXTURES = Path(__file__).parent / "fixtures" / "enrich"
 
 
 @pytest.mark.parametrize("name", ["python", "rust", "js"])
-def test_batch_message_matches_golden(make_repo: Callable[..., GitRepo], store: Store,
+def test_batch_message_matches_golden(make_repo: Callable[..., GitRepo], store: SQLiteStore,
                                       name: str) -> None:
     """The exact text a batch is sent as, for the enrichment fixtures: a change to it is a
     change of what every model reads and of every cached answer (bump PROMPT_VERSION).

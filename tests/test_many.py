@@ -24,7 +24,7 @@ from errdex.many import (
     parse_size,
     read_list,
 )
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from tests.conftest import GitRepo, git
 
 PY = 'def load(path):\n    raise ValueError(f"cannot load {path}")\n'
@@ -45,7 +45,7 @@ def _bare(repo: GitRepo, tmp_path: Path) -> str:
     return f"file://{bare}"
 
 
-def _ids(store: Store, repo: str) -> list[str]:
+def _ids(store: SQLiteStore, repo: str) -> list[str]:
     return [s.record.id for s in store.records(repo)]
 
 
@@ -113,14 +113,14 @@ def test_sizes_and_bad_lists(tmp_path: Path) -> None:
 def test_extraction_equals_mine(make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
     """Workers extract; the parent's write gives exactly what `errdex mine` gives."""
     repo = _repo(make_repo, "alpha", PY2)
-    with Store(tmp_path / "a.sqlite") as direct, Store(tmp_path / "b.sqlite") as many:
+    with SQLiteStore(tmp_path / "a.sqlite") as direct, SQLiteStore(tmp_path / "b.sqlite") as many:
         errdex.mine(repo.root, db=direct)
         summary = Writer(many).write(
             extract_records(repo.root, repo="acme/alpha", sha=repo.head())
         )
         assert summary is not None and summary.records == 2 and summary.new == 2
 
-        def strip(store: Store) -> list[dict[str, object]]:
+        def strip(store: SQLiteStore) -> list[dict[str, object]]:
             rows = []
             for stored in store.records():
                 data = stored.record.model_dump(mode="json")
@@ -163,7 +163,7 @@ def test_failures_are_isolated_and_rerun_skips(
     assert not summary.ok
     assert seen[-1] == (7, 7) and len(seen) == 7
 
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         assert store.repos() == ["acme/one", "acme/three", "acme/two"]
         generation = store.generation()
         ids_two = _ids(store, "acme/two")
@@ -171,7 +171,7 @@ def test_failures_are_isolated_and_rerun_skips(
     # Re-run: nothing changed, nothing is written.
     again = mine_many(read_list(listing), db, jobs=2, cache_dir=tmp_path / "cache", retries=0)
     assert (again.mined, again.unchanged, again.failed) == (0, 4, 3)
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         assert store.generation() == generation
 
     # One repository moves on: only it is mined again; ids stay stable.
@@ -182,7 +182,7 @@ def test_failures_are_isolated_and_rerun_skips(
     assert third.mined == 1 and third.unchanged == 3
     moved = next(o for o in third.outcomes if o.repo == "acme/two")
     assert moved.summary is not None and (moved.summary.new, moved.summary.records) == (1, 2)
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         assert set(ids_two) < set(_ids(store, "acme/two"))
 
 
@@ -211,7 +211,7 @@ def test_urls_refs_and_cache(make_repo: Callable[..., GitRepo], tmp_path: Path) 
     clones = sorted(p.name for p in (cache / "repos").iterdir())
     assert len(clones) == 2 and {c[-12:] for c in clones} == {first[:12], second[:12]}
     assert list((cache / "tmp").iterdir()) == []
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         stored = next(iter(store.records()))
         assert stored.record.repo == repo.root.name  # file:// URLs are named after the folder
         assert stored.record.analyzedSha == second
@@ -275,7 +275,7 @@ def test_retry_recovers_transient_failure_and_crash(
     crash = mine_many(entries, tmp_path / "c.sqlite", jobs=2, retries=2,
                       cache_dir=tmp_path / "cache", before_task=FailFirstTime(tmp_path, crash=True))
     assert crash.mined == 2, [o.reason for o in crash.outcomes]
-    with Store(tmp_path / "c.sqlite") as store:
+    with SQLiteStore(tmp_path / "c.sqlite") as store:
         assert store.count() == 2
 
 
@@ -284,7 +284,7 @@ def test_writer_ignores_a_second_delivery(
 ) -> None:
     repo = _repo(make_repo, "twice")
     extraction = extract_records(repo.root, repo="acme/twice", sha=repo.head())
-    with Store(tmp_path / "errdex.sqlite") as store:
+    with SQLiteStore(tmp_path / "errdex.sqlite") as store:
         writer = Writer(store)
         assert writer.write(extraction) is not None
         generation = store.generation()

@@ -9,7 +9,7 @@ import pytest
 
 import errdex
 from errdex.errors import RepositoryError
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from errdex.template import compile_pattern
 from tests.conftest import SEED_RECORD
 
@@ -80,7 +80,7 @@ class Registry:
 '''
 
 
-def _by_message(store: Store) -> dict[str, errdex.Record]:
+def _by_message(store: SQLiteStore) -> dict[str, errdex.Record]:
     return {s.record.errorMessage: s.record for s in store.records()}
 
 
@@ -247,7 +247,7 @@ def test_killed_mine_leaves_previous_records_whole(make_repo, tmp_path):
         time.sleep(delay)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-        with Store(db) as store:
+        with SQLiteStore(db) as store:
             words = {s.record.errorMessage.split()[0] for s in store.records()}
             assert store.count() == 200
         assert words in ({"old"}, {"new"})
@@ -260,7 +260,7 @@ def test_parallel_mine_equals_serial_mine(make_repo, tmp_path):
         repo.write(f"pkg/m{n}.py", f"def f{n}(x):\n    raise ValueError(f'bad {n} {{x}}')\n")
         repo.write(f"src/m{n}.rs", f'fn g{n}(x: u8) {{\n    panic!("bad {n} {{}}", x);\n}}\n')
     repo.commit()
-    serial, parallel = Store(tmp_path / "1.sqlite"), Store(tmp_path / "2.sqlite")
+    serial, parallel = SQLiteStore(tmp_path / "1.sqlite"), SQLiteStore(tmp_path / "2.sqlite")
     errdex.mine(repo.root, db=serial, jobs=1)
     summary = errdex.mine(repo.root, db=parallel, jobs=2)
     assert summary.records == 180 and summary.files_mined == 180

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import errdex
 from errdex.cli import main
 from errdex.publish import import_path, write_dataset_folder, write_parquet
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from tests.conftest import SEED_RECORD
 
 SEED = json.loads(SEED_RECORD.read_text(encoding="utf-8"))
@@ -34,7 +34,7 @@ def test_parquet_round_trip_keeps_records_identical(filled, tmp_path):
     table = pq.read_table(target)
     assert str(table.schema.field("solutions").type.value_type) == "string"
     assert table.schema.metadata[b"errdex.datasetVersion"] == b"v1"
-    other = Store(tmp_path / "other.sqlite")
+    other = SQLiteStore(tmp_path / "other.sqlite")
     assert import_path(other, target) == 3
     assert [s.record for s in other.records()] == [s.record for s in filled.records()]
 
@@ -52,7 +52,7 @@ def test_dataset_folder_has_all_files_and_a_card(filled, tmp_path):
     assert "| rust | 2 |" in card and "| python | 1 |" in card
     assert "| panic | 2 |" in card and "| exception | 1 |" in card
     # importing the folder into a fresh store gives the same records; twice changes nothing
-    other = Store(tmp_path / "o.sqlite")
+    other = SQLiteStore(tmp_path / "o.sqlite")
     import_path(other, folder)
     import_path(other, folder)
     assert other.count() == 3

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from errdex.many import MineTask, mine_many, parse_list
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from tests.conftest import GitRepo
 
 ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'errdex[ray]'")
@@ -91,7 +91,7 @@ def test_ray_retried_tasks_write_once(
         ("mined", 2, 1), ("mined", 2, 1), ("mined", 2, 1)]
     assert summary.outcomes[3].status == "failed"
     assert (summary.mined, summary.failed, summary.records) == (3, 1, 6)
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         rows = store.conn.execute("SELECT id, COUNT(*) FROM records GROUP BY id").fetchall()
         assert len(rows) == 6 and all(count == 1 for _, count in rows)
         assert store.conn.execute("SELECT COUNT(*) FROM repos").fetchone()[0] == 3
@@ -101,7 +101,7 @@ def test_ray_retried_tasks_write_once(
     again = mine_many(parse_list("\n".join(lines[:3])), db, ray_address=ray_address,
                       retries=0, cache_dir=tmp_path / "cache")
     assert (again.unchanged, again.mined) == (3, 0)
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         assert store.generation() == generation
 
 

@@ -9,31 +9,31 @@ import pytest
 
 from errdex.dataset import export_dataset, import_dataset
 from errdex.errors import DatasetError, RecordNotFoundError, StoreError
-from errdex.store import STORE_FORMAT_VERSION, Store
+from errdex.store import STORE_FORMAT_VERSION, SQLiteStore
 from tests.conftest import SEED_RECORD
 
 SEED_LINE = json.loads(SEED_RECORD.read_text(encoding="utf-8"))
 
 
 def test_new_database_is_wal_and_versioned(tmp_path):
-    with Store(tmp_path / "db.sqlite") as store:
+    with SQLiteStore(tmp_path / "db.sqlite") as store:
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.format_version() == STORE_FORMAT_VERSION
 
 
 def test_newer_database_is_refused(tmp_path):
     path = tmp_path / "db.sqlite"
-    with Store(path) as store:
+    with SQLiteStore(path) as store:
         store.conn.execute("UPDATE errdex_meta SET value='99' WHERE key='format_version'")
     with pytest.raises(StoreError, match="newer than this errdex"):
-        Store(path)
+        SQLiteStore(path)
 
 
 def test_not_a_database_is_one_clear_error(tmp_path):
     path = tmp_path / "db.sqlite"
     path.write_text("this is not sqlite " * 100)
     with pytest.raises(StoreError, match="not a usable errdex database"):
-        Store(path)
+        SQLiteStore(path)
 
 
 def test_import_then_export_gives_identical_record(tmp_path, store):
@@ -95,7 +95,7 @@ def test_export_schema_3_adds_optional_fields(make_repo, tmp_path, store):
     assert rec3["language"] == "python" and rec3["enclosingSymbol"] == "f"
     assert rec3["holeNames"] == ["x"]
     # a schema-3 dataset imports back, extras included
-    other = Store(tmp_path / "other.sqlite")
+    other = SQLiteStore(tmp_path / "other.sqlite")
     import_dataset(other, out3)
     assert other.show(rec3["id"]).extras.holeNames == ["x"]
 
@@ -116,7 +116,7 @@ def test_export_is_atomic_on_failure(tmp_path, store, monkeypatch):
     def broken(*args, **kwargs):
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(Store, "records", broken)
+    monkeypatch.setattr(SQLiteStore, "records", broken)
     with pytest.raises(sqlite3.OperationalError):
         export_dataset(store, out)
     assert out.read_text() == "previous dataset\n"
@@ -138,7 +138,7 @@ def test_version_1_database_is_migrated_with_its_records(tmp_path):
     conn.execute("INSERT INTO errdex_meta VALUES ('format_version', '1')")
     conn.commit()
     conn.close()
-    with Store(path) as store:
+    with SQLiteStore(path) as store:
         assert store.format_version() == STORE_FORMAT_VERSION
         import errdex
 

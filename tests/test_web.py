@@ -22,7 +22,7 @@ from schemathesis.checks import not_a_server_error
 import errdex
 from errdex.dataset import import_dataset
 from errdex.record import EXPLANATION_FIELDS
-from errdex.store import Store
+from errdex.store import SQLiteStore
 from errdex.web.app import create_app
 from errdex.web.errors import MAX_BODY_BYTES
 from errdex.web.state import StorePool
@@ -86,7 +86,7 @@ def build_index_db(make_repo: Callable[..., GitRepo], db: Path) -> Path:
     repo.write("pkg/shapes.py", SHAPES_PY)
     repo.write("src/lib.rs", CAST_RS)
     repo.commit("shapes")
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         errdex.mine(repo.root, db=store, jobs=1)
         import_dataset(store, SEED_RECORD)
         extra = db.parent / "sibling.json"
@@ -108,7 +108,7 @@ def client(web_db: Path) -> TestClient:
 
 def family_of(db: Path, tag: str) -> list[Any]:
     """The records of one family, computed from the store directly."""
-    with Store(db) as store:
+    with SQLiteStore(db) as store:
         return [s.record for s in store.records() if s.record.backgroundTag == tag]
 
 
@@ -137,7 +137,7 @@ def test_api_explain_is_exactly_the_cli_json(client: TestClient, web_db: Path) -
     assert best["record"]["lineNumber"] == 7
     assert list(best["bound"].values()) == ["-2"]
     assert "full pattern match" in best["reason"]
-    with Store(web_db) as store:
+    with SQLiteStore(web_db) as store:
         expected = errdex.open_index(store).explain(WIDTH_ERROR, top=5)
     assert payload == json.loads(json.dumps({"matches": [m.to_json() for m in expected]}))
 
@@ -406,7 +406,7 @@ def test_index_follows_records_added_while_serving(client: TestClient, web_db: P
                   messagePattern="brand new failure: gizmo (.+?) exploded")
     path = web_db.parent / "new.json"
     path.write_text(json.dumps({"record": record, "datasetVersion": "2026-09-12T17:17:11.597Z"}))
-    with Store(web_db) as store:
+    with SQLiteStore(web_db) as store:
         import_dataset(store, path)
     (match, *_) = client.post("/api/explain", json={"text": text}).json()["matches"]
     assert match["record"]["id"] == "feedfacecafebeef"

@@ -29,8 +29,8 @@ from errdex.errors import (
 from errdex.lookup.index import Index, Match
 from errdex.mining import MineSummary, ProgressCallback
 from errdex.record import DatasetLine, Record, RecordExtras
-from errdex.store import Store
-from errdex.stores import StoreLike, open_store
+from errdex.store import SQLiteStore
+from errdex.stores import Store, open_store
 
 __version__ = "0.1.0"
 
@@ -47,6 +47,7 @@ __all__ = [
     "RecordExtras",
     "RecordNotFoundError",
     "RepositoryError",
+    "SQLiteStore",
     "Store",
     "StoreError",
     "UsageError",
@@ -58,7 +59,7 @@ DbPath = str | os.PathLike[str] | None
 
 
 def mine(
-    path: str | os.PathLike[str], *, db: DbPath | StoreLike = None, repo: str | None = None,
+    path: str | os.PathLike[str], *, db: DbPath | Store = None, repo: str | None = None,
     sha: str | None = None, jobs: int | None = None, progress: ProgressCallback | None = None,
     enrich: Literal["static", "none"] = "static", blame: bool = False, full: bool = False,
 ) -> MineSummary:
@@ -70,12 +71,12 @@ def mine(
 
     options = {"repo": repo, "sha": sha, "jobs": jobs, "progress": progress,
                "enrich": enrich, "blame": blame, "full": full}
-    if isinstance(db, StoreLike):
+    if isinstance(db, Store):
         return mining.mine(path, db, **options)  # type: ignore[arg-type]
     with open_store(db) as store:
         return mining.mine(path, store, **options)  # type: ignore[arg-type]
 
 
-def open_index(db: DbPath | StoreLike = None) -> Index:
+def open_index(db: DbPath | Store = None) -> Index:
     """A lookup index over every record in the database ``db``."""
-    return Index(db if isinstance(db, StoreLike) else open_store(db))  # type: ignore[arg-type]
+    return Index(db if isinstance(db, Store) else open_store(db))

@@ -37,7 +37,7 @@ from errdex.render import (
 )
 from errdex.scan import ScanSummary
 from errdex.scan import scan as scan_log
-from errdex.stores import StoreLike, open_store, redact
+from errdex.stores import Store, open_store, redact
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,7 +47,7 @@ class _Settings:
         self.db = db
         self.debug = debug
 
-    def store(self) -> StoreLike:
+    def store(self) -> Store:
         return open_store(self.db)
 
 
@@ -299,7 +299,7 @@ def enrich(
     _llm_enrich(settings, config, repo)
 
 
-def _warm_index(store: StoreLike) -> None:
+def _warm_index(store: Store) -> None:
     """Build and save the lookup index after a write, so the next reader opens it in one read
     instead of rebuilding it (seconds at a million records)."""
     errdex.open_index(store)

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from errdex.errors import DatasetError, UsageError
 from errdex.record import SUPERSET_SCHEMA_VERSION, Record, RecordExtras, now_iso
-from errdex.store import Store
+from errdex.stores import Store
 
 EXPORT_SCHEMAS = (2, 3)
 

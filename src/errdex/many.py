@@ -8,7 +8,8 @@ Why it is shaped this way:
 - Workers (processes here, Ray tasks in ``ray_backend``) only *extract* records;
   the parent alone writes, one transaction per repository, keyed by
   ``(repo, sha)`` so that a result delivered twice is written once. SQLite has one
-  writer; this keeps it that way at any parallelism.
+  writer; this keeps it that way at any parallelism. The store is either backend
+  (``--db`` a file or a PostgreSQL URL): only the ``Store`` protocol is used.
 - A re-run is cheap: each entry is resolved to its commit first (``git rev-parse``
   for a path, ``git ls-remote`` for a URL) and skipped when the store already holds
   that repository at that commit.
@@ -34,14 +35,16 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from errdex import mining
-from errdex.clones import DEFAULT_CACHE_BUDGET, CloneCache, run_git
+from errdex.clones import DEFAULT_CACHE_BUDGET as DEFAULT_CACHE_BUDGET  # for mine-many's callers
+from errdex.clones import CloneCache, run_git
 from errdex.enrich import EnrichMode
 from errdex.errors import ErrdexError, RepositoryError, UsageError
 from errdex.languages import language_for_path
 from errdex.mining import MineSummary, ProgressCallback
 from errdex.record import Record, RecordExtras
 from errdex.repo import detect_forge, find_root, parse_remote, resolve_sha
-from errdex.store import PreviousRecord, RepoState, Store
+from errdex.store import PreviousRecord, RepoState
+from errdex.stores import Store, open_store
 
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 _URL_SCHEMES = ("https://", "http://", "ssh://", "git://", "file://")
@@ -274,8 +277,7 @@ def extract_records(path: str | os.PathLike[str], *, repo: str, sha: str,
     over from it), read by the parent, which alone writes.
     """
     capture = _CaptureStore(previous or {})
-    summary = mining.mine(path, capture, repo=repo, sha=sha, jobs=1,  # type: ignore[arg-type]
-                          enrich=enrich, full=True)
+    summary = mining.mine(path, capture, repo=repo, sha=sha, jobs=1, enrich=enrich, full=True)
     if capture.write is None:
         raise RepositoryError(f"{path}: the mine wrote nothing (internal error)")
     name, rows, options = capture.write
@@ -438,7 +440,7 @@ class ProcessBackend:
 
 def mine_many(
     entries: Iterable[Entry],
-    store_path: str | os.PathLike[str] | Store | None = None,
+    db: str | os.PathLike[str] | Store | None = None,
     *,
     jobs: int | None = None,
     ray_address: str | None = None,
@@ -449,7 +451,8 @@ def mine_many(
     enrich: EnrichMode = "static",
     before_task: Callable[[MineTask], None] | None = None,
 ) -> ManySummary:
-    """Mine every entry into the store; failures are outcomes, never exceptions.
+    """Mine every entry into ``db`` (an open store, or what ``--db`` takes); failures are
+    outcomes, never exceptions.
 
     ``ray_address`` (an address or ``"auto"``) runs each repository as a Ray task
     instead of a local process pool. ``before_task`` runs in the worker before each
@@ -468,9 +471,11 @@ def mine_many(
         backend = RayBackend(ray_address, jobs=jobs, retries=retries, before_task=before_task)
     else:
         backend = ProcessBackend(workers, before_task)
-    owned = not isinstance(store_path, Store)
-    store = Store(store_path) if owned else store_path
-    assert isinstance(store, Store)
+    store: Store
+    if db is None or isinstance(db, (str, os.PathLike)):
+        store, owned = open_store(db), True
+    else:
+        store, owned = db, False
     try:
         outcomes = _drive(entries, store, backend, cache, workers, retries, enrich, progress)
     finally:

@@ -45,7 +45,8 @@ from errdex.record import (
     source_window,
 )
 from errdex.repo import BlobReader, Forge, Tree, changed_paths, decode_source, load_tree
-from errdex.store import PreviousRecord, Store
+from errdex.store import PreviousRecord
+from errdex.stores import Store
 from errdex.template import Hole, Template
 
 # Below this many files a process pool costs more than it saves.

@@ -27,7 +27,8 @@ from errdex.record import (
     json_schema,
     now_iso,
 )
-from errdex.store import Store, StoredRecord
+from errdex.store import StoredRecord
+from errdex.stores import Store
 
 _LIST_FIELDS = {"solutions", "preventionTips", "tags", "holeNames", "qualityFlags"}
 _INT_FIELDS = {"httpStatus", "lineNumber", "sourceCodeStart", "sourceCodeEnd", "schemaVersion"}

@@ -12,15 +12,16 @@ import json
 import os
 import re
 import sqlite3
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_data_dir
 
-from errdex.errors import RecordNotFoundError, StoreError
+from errdex.errors import RecordNotFoundError, StoreError, UsageError
 from errdex.lookup.patterns import prefilter_words, shape_of
 from errdex.record import (
     Record,
@@ -31,7 +32,13 @@ from errdex.record import (
     trusted_record,
 )
 
+if TYPE_CHECKING:
+    from sqlite3 import _Parameters
+
 STORE_FORMAT_VERSION = 4
+BUSY_TIMEOUT_ENV = "ERRDEX_BUSY_TIMEOUT"
+DEFAULT_BUSY_TIMEOUT = 600.0
+_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
 
 # Each migration takes the database from version N to N+1; never edit a released one.
 MIGRATIONS: list[str] = [
@@ -177,14 +184,75 @@ class RepoState:
     miner_version: str | None
 
 
-class Store:
-    """An errdex database. Use as a context manager or call ``close()``."""
+class _Connection(sqlite3.Connection):
+    """A connection whose exhausted lock wait is one clear ``StoreError``.
 
-    def __init__(self, path: str | os.PathLike[str] | None = None):
+    Every statement goes through ``execute``/``executemany``, so no caller ever sees
+    SQLite's raw "database is locked".
+    """
+
+    database: Path = Path()
+    busy_timeout: float = 0.0
+
+    def execute(self, sql: str, parameters: _Parameters = (), /) -> sqlite3.Cursor:
+        try:
+            return super().execute(sql, parameters)
+        except sqlite3.OperationalError as exc:
+            raise self._locked(exc) or exc from exc
+
+    def executemany(self, sql: str, parameters: Iterable[_Parameters], /) -> sqlite3.Cursor:
+        try:
+            return super().executemany(sql, parameters)
+        except sqlite3.OperationalError as exc:
+            raise self._locked(exc) or exc from exc
+
+    def _locked(self, exc: sqlite3.OperationalError) -> StoreError | None:
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (_SQLITE_BUSY, _SQLITE_LOCKED):
+            return None
+        return StoreError(
+            f"the database {self.database} is locked by another errdex process (waited "
+            f"{self.busy_timeout:g}s; ${BUSY_TIMEOUT_ENV} sets how long); "
+            "try again when it finishes"
+        )
+
+
+def busy_timeout_from_env() -> float:
+    """Seconds a write waits for another writer's lock: ``$ERRDEX_BUSY_TIMEOUT`` or 600."""
+    text = os.environ.get(BUSY_TIMEOUT_ENV, "").strip()
+    if not text:
+        return DEFAULT_BUSY_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 1e7:
+        raise UsageError(
+            f"${BUSY_TIMEOUT_ENV}={text!r}: not a number of seconds; write e.g. 600"
+        )
+    return seconds
+
+
+class SQLiteStore:
+    """An errdex database in one SQLite file. Use as a context manager or call ``close()``.
+
+    WAL lets readers (explain, search, servers) run while a mine writes; a second
+    writer waits up to ``busy_timeout`` seconds for the first to commit (default
+    ``$ERRDEX_BUSY_TIMEOUT``, else 600), then fails with one clear ``StoreError``.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, busy_timeout: float | None = None
+    ):
         self.path = Path(path) if path is not None else default_db_path()
+        timeout = busy_timeout_from_env() if busy_timeout is None else busy_timeout
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, timeout=timeout, factory=_Connection
+            )
+            assert isinstance(conn, _Connection)
+            conn.database, conn.busy_timeout = self.path, timeout
+            self.conn = conn
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self._migrate()
@@ -195,7 +263,7 @@ class Store:
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot open the database ({exc.strerror})") from exc
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> SQLiteStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -334,7 +402,7 @@ class Store:
                     "INSERT OR REPLACE INTO index_snapshot VALUES (1, ?, ?, ?)",
                     (generation, format_version, data),
                 )
-        except sqlite3.OperationalError:  # a read-only or busy database: the index still works
+        except (sqlite3.OperationalError, StoreError):  # read-only or busy: the index still works
             return
 
     # --- writing --------------------------------------------------------------------
@@ -445,7 +513,7 @@ class Store:
         if repo is not None:
             sql += " AND repo = ?"
             args = (repo,)
-        return self.conn.execute(sql, args).fetchone()[0]
+        return int(self.conn.execute(sql, args).fetchone()[0])
 
     def repos(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT repo FROM repos ORDER BY repo")]
@@ -482,9 +550,10 @@ class Store:
         return find_record(id_or_slug, repo, self._by_id, self._by_slug)
 
     def _by_id(self, key: str) -> tuple[Any, ...] | None:
-        return self.conn.execute(
+        row: tuple[Any, ...] | None = self.conn.execute(
             f"SELECT {_STORED_COLUMNS} FROM records WHERE id = ?", (key,)
         ).fetchone()
+        return row
 
     def _by_slug(self, key: str, repo: str | None) -> list[tuple[Any, ...]]:
         sql = f"SELECT {_STORED_COLUMNS}, repo FROM records WHERE slug = ?"
@@ -639,3 +708,13 @@ def _stored(
     extras = RecordExtras.model_validate_json(extras_text) if extras_text else RecordExtras()
     removed = Removal(removed_sha, removed_at) if removed_sha or removed_at else None
     return StoredRecord(record, extras, removed)
+
+
+def __getattr__(name: str) -> type[SQLiteStore]:
+    """``errdex.store.Store``, the SQLite class's former name (``Store`` is now the
+    protocol in ``errdex.stores``)."""
+    if name == "Store":
+        warnings.warn("errdex.store.Store is now SQLiteStore; the interface of both stores "
+                      "is errdex.stores.Store", DeprecationWarning, stacklevel=2)
+        return SQLiteStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

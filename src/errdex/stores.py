@@ -1,8 +1,9 @@
-"""Choosing a store from ``--db``: a PostgreSQL URL, else a SQLite file.
+"""The store interface, and choosing a store from ``--db``: a PostgreSQL URL, else SQLite.
 
 Everything above the store (mining, lookups, import/export, servers) is written
-against ``StoreLike``, the interface both stores share, and opens stores through
-``open_store`` so that ``--db postgresql://…`` works wherever a path does.
+against ``Store``, the protocol both ``SQLiteStore`` and ``PostgresStore`` satisfy
+(checked statically: mypy --strict), and opens stores through ``open_store`` so
+that ``--db postgresql://…`` works wherever a path does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from errdex.errors import StoreError
-from errdex.store import CandidateRow, PreviousRecord, RepoState, Store, StoredRecord
+from errdex.store import CandidateRow, PreviousRecord, RepoState, SQLiteStore, StoredRecord
 
 if TYPE_CHECKING:
     from errdex.record import Record, RecordExtras
@@ -33,8 +34,8 @@ def redact(url: str) -> str:
 
 
 @runtime_checkable
-class StoreLike(Protocol):
-    """What mining, lookups, datasets and servers may use of a store."""
+class Store(Protocol):
+    """What mining, lookups, datasets and servers may use of a store (either backend)."""
 
     @property
     def path(self) -> str | os.PathLike[str]:
@@ -84,12 +85,19 @@ class StoreLike(Protocol):
     ) -> list[CandidateRow]: ...
 
 
+if TYPE_CHECKING:
+
+    def _both_are_stores(sqlite: SQLiteStore, postgres: PostgresStore) -> tuple[Store, Store]:
+        """Never called: mypy checks here that both classes satisfy the protocol."""
+        return sqlite, postgres
+
+
 def is_postgres_url(db: object) -> bool:
     """Whether ``db`` names a PostgreSQL database rather than a SQLite file."""
     return isinstance(db, str) and db.startswith(URL_SCHEMES)
 
 
-def open_store(db: str | os.PathLike[str] | None = None) -> Store | PostgresStore:
+def open_store(db: str | os.PathLike[str] | None = None) -> Store:
     """The store ``db`` names: PostgreSQL for a ``postgresql://`` URL, else SQLite.
 
     ``None`` means ``$ERRDEX_DB`` (which may be a URL too), else the default SQLite file.
@@ -106,7 +114,10 @@ def open_store(db: str | os.PathLike[str] | None = None) -> Store | PostgresStor
             ) from exc
         assert isinstance(db, str)
         return PostgresStore(db)
-    return Store(db)
+    return SQLiteStore(db)
 
 
-__all__ = ["URL_SCHEMES", "StoreLike", "is_postgres_url", "open_store"]
+# The protocol's former name, kept for code written against it.
+StoreLike = Store
+
+__all__ = ["URL_SCHEMES", "Store", "StoreLike", "is_postgres_url", "open_store", "redact"]

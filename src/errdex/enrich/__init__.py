@@ -24,7 +24,7 @@ from errdex.evidence.tests import Expectation, expectations
 from errdex.record import Record, RecordExtras, empty_explanation
 
 if TYPE_CHECKING:
-    from errdex.store import Store
+    from errdex.stores import Store
 
 EnrichMode = Literal["static", "none"]
 

@@ -43,7 +43,7 @@ from errdex.enrich.llm_verify import verify_fields
 from errdex.enrich.static import enrich_record
 from errdex.evidence.model import Evidence
 from errdex.record import EXPLANATION_FIELDS, Record, RecordExtras
-from errdex.stores import StoreLike
+from errdex.stores import Store
 
 __all__ = ["LlmConfig", "LlmReport", "enrich_with_llm"]
 
@@ -103,7 +103,7 @@ class _Item:
     hash: str
 
 
-def enrich_with_llm(store: StoreLike, config: LlmConfig, *, repo: str | None = None,
+def enrich_with_llm(store: Store, config: LlmConfig, *, repo: str | None = None,
                     progress: ProgressCallback | None = None,
                     client: ChatClient | None = None) -> LlmReport:
     """Rewrite the explanation fields of the stored records (of ``repo``, or all) with the

@@ -31,7 +31,8 @@ from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.pastes.common import message_segments
 from errdex.lookup.patterns import PatternShape, placeholder_names, shape_of
 from errdex.record import Record, RecordExtras
-from errdex.store import CandidateRow, Removal, Store, StoredRecord
+from errdex.store import CandidateRow, Removal, StoredRecord
+from errdex.stores import Store
 from errdex.template import compile_pattern
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")

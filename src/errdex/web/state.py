@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 
 from errdex.lookup.index import Index
-from errdex.stores import StoreLike, is_postgres_url, open_store
+from errdex.stores import Store, is_postgres_url, open_store
 
 
 class StorePool:
@@ -30,9 +30,9 @@ class StorePool:
         self._index: Index | None = None
         self._index_generation: int | None = None
 
-    def store(self) -> StoreLike:
+    def store(self) -> Store:
         """This thread's store (opened on first use)."""
-        store: StoreLike | None = getattr(self._local, "store", None)
+        store: Store | None = getattr(self._local, "store", None)
         if store is None:
             store = open_store(self.db_path)
             self._local.store = store
@@ -50,10 +50,10 @@ class StorePool:
         if getattr(local, "generation", None) != generation:
             with self._lock:
                 if self._index is None or self._index_generation != generation:
-                    self._index = Index(store)  # type: ignore[arg-type]
+                    self._index = Index(store)
                     self._index_generation = generation
                 view = copy.copy(self._index)
-            view.store = store  # type: ignore[assignment]
+            view.store = store
             view._details = {}  # each thread its own caches
             view._last_probe = (None, ([], []))
             local.view = view

@@ -21,7 +21,8 @@ from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
 from errdex.record import Record, RecordExtras
-from errdex.store import Store, StoredRecord
+from errdex.store import StoredRecord
+from errdex.stores import Store
 
 _BACKTICKS = re.compile(r"`([^`\n]+)`")
 NO_OWNER = "-"
