@@ -62,13 +62,14 @@ def test_import_accepts_bare_record_and_jsonl(tmp_path, store):
 
 
 def test_bad_import_names_file_and_line_and_writes_nothing(tmp_path, store):
-    bad = dict(SEED_LINE["record"], id="fedcba9876543210", lineNumber="two hundred")
+    bad = dict(SEED_LINE["record"], id="fedcba9876543210", slug="other", lineNumber="243")
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(SEED_LINE) + "\n" + json.dumps({"record": bad}) + "\n")
     with pytest.raises(DatasetError) as info:
         import_dataset(store, path)
-    message = str(info.value)
-    assert f"{path}:2" in message and "lineNumber" in message and "\n" not in message
+    assert str(info.value) == (
+        f"{path}:2: lineNumber must be an integer, not a string; fix or drop this line"
+    )
     assert store.count() == 0
 
 

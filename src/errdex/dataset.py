@@ -1,9 +1,10 @@
 """Datasets in and out: JSON Lines of ``{"record": …, "datasetVersion": …}``.
 
 Import accepts a JSONL of dataset lines, or one dataset line / one bare record
-(pretty-printed or not). Every line is validated before anything is written, so
-a bad file changes nothing. Export writes to a temporary file and renames it,
-so a reader never sees half a dataset.
+(pretty-printed or not). The whole file is checked before anything is written
+(``errdex.validate``: every field, every pattern, ids against the index), every
+problem reported at once, so a bad file changes nothing. Export writes to a
+temporary file and renames it, so a reader never sees half a dataset.
 """
 
 from __future__ import annotations
@@ -12,90 +13,86 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
-
-from pydantic import ValidationError
 
 from errdex.errors import DatasetError, UsageError
 from errdex.record import SUPERSET_SCHEMA_VERSION, Record, RecordExtras, now_iso
 from errdex.stores import Store
+from errdex.validate import Problems, check_entries
 
 EXPORT_SCHEMAS = (2, 3)
+STDIN_NAME = "stdin"
 
 
-def read_dataset(path: str | os.PathLike[str]) -> list[tuple[Record, RecordExtras | None]]:
-    """Every record of a dataset file, validated; DatasetError names the file and line."""
+def read_dataset(
+    path: str | os.PathLike[str], store: Store | None = None
+) -> list[tuple[Record, RecordExtras | None]]:
+    """Every record of a dataset file, checked; DatasetError names the file and line.
+
+    With ``store``, ids and slugs are also checked against the records it holds.
+    """
     source = Path(path)
+    name = STDIN_NAME if str(path) == "-" else str(source)
     try:
         text = sys.stdin.read() if str(path) == "-" else source.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise DatasetError(
             f"{source}: no such file; give a .jsonl dataset or a record .json"
         ) from exc
+    except IsADirectoryError as exc:
+        raise DatasetError(
+            f"{source}: a folder; give a .jsonl dataset, a .parquet file or a dataset folder"
+        ) from exc
     except UnicodeDecodeError as exc:
-        raise DatasetError(f"{source}: not UTF-8 text; give a JSONL dataset file") from exc
+        raise DatasetError(f"{name}: not UTF-8 text; give a JSONL dataset file") from exc
     except OSError as exc:
         raise DatasetError(f"{source}: cannot read ({exc.strerror})") from exc
-    return list(_parse(text, str(source)))
+    problems = Problems(name)
+    return check_entries(_decode(text, problems), problems, store)
 
 
-def _parse(text: str, name: str) -> Iterator[tuple[Record, RecordExtras | None]]:
+def _decode(text: str, problems: Problems) -> list[tuple[int, Any]]:
+    """The JSON value of each line, by line number; lines that are not JSON go to problems."""
     stripped = text.strip()
     if not stripped:
-        raise DatasetError(f"{name}: empty file; nothing to import")
+        raise DatasetError(f"{problems.source}: empty file; nothing to import")
     try:
         whole = json.loads(stripped)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         whole = None
     if isinstance(whole, dict):
-        yield _entry(whole, name, 1)
-        return
+        return [(1, whole)]
+    decoded: list[tuple[int, Any]] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            decoded.append((number, json.loads(line)))
         except json.JSONDecodeError as exc:
-            raise DatasetError(
-                f"{name}:{number}: not valid JSON ({exc.msg} at column {exc.colno}); "
+            problems.add(number, (
+                f"not valid JSON ({exc.msg} at column {exc.colno}); "
                 "each line must be one dataset line"
-            ) from exc
-        yield _entry(obj, name, number)
-
-
-def _entry(obj: Any, name: str, number: int) -> tuple[Record, RecordExtras | None]:
-    if not isinstance(obj, dict):
-        raise DatasetError(f"{name}:{number}: expected a JSON object, got {type(obj).__name__}")
-    raw = obj.get("record", obj)
-    if not isinstance(raw, dict):
-        raise DatasetError(f"{name}:{number}: 'record' must be a JSON object")
-    fields = dict(raw)
-    extras_fields = {k: fields.pop(k) for k in list(fields) if k in RecordExtras.model_fields}
-    try:
-        record = Record.model_validate(fields)
-        extras = RecordExtras.model_validate(extras_fields) if extras_fields else None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "record"
-        raise DatasetError(
-            f"{name}:{number}: field {where!r}: {first['msg']} "
-            f"({exc.error_count()} problem(s) in this record)"
-        ) from exc
-    return record, extras
+            ))
+        except RecursionError:
+            problems.add(number, "JSON nested too deeply; each line must be one dataset line")
+        except ValueError as exc:  # an integer of thousands of digits
+            problems.add(number, f"not usable JSON ({str(exc).split(';')[0]}); fix or drop "
+                         "this line")
+    return decoded
 
 
 def read_dataset_lines(
-    objects: list[Any], name: str
+    objects: list[Any], name: str, store: Store | None = None, *, unit: str = "line"
 ) -> list[tuple[Record, RecordExtras | None]]:
-    """Validate already-decoded dataset lines (from Parquet, an API body, …)."""
-    return [_entry(obj, name, number) for number, obj in enumerate(objects, 1)]
+    """Check already-decoded dataset lines (from Parquet, an API body, …) like a file's."""
+    problems = Problems(name, unit)
+    return check_entries(enumerate(objects, 1), problems, store)
 
 
 def import_dataset(store: Store, path: str | os.PathLike[str]) -> int:
-    """Validate a whole dataset file, then add or replace its records in one transaction."""
-    return store.upsert(read_dataset(path))
+    """Check a whole dataset file, then add or replace its records in one transaction."""
+    return store.upsert(read_dataset(path, store))
 
 
 def dataset_line(record: Record, extras: RecordExtras | None, version: str, schema: int) -> str:

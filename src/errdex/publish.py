@@ -8,6 +8,8 @@ dependency (``pip install errdex[parquet]``).
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import os
 import tempfile
@@ -16,7 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from errdex.dataset import dataset_line, read_dataset_lines
+from errdex.dataset import dataset_line, read_dataset, read_dataset_lines
 from errdex.errors import DatasetError, UsageError
 from errdex.languages import language_for_path
 from errdex.record import (
@@ -35,9 +37,10 @@ _INT_FIELDS = {"httpStatus", "lineNumber", "sourceCodeStart", "sourceCodeEnd", "
 
 
 def _pyarrow() -> Any:
+    """pyarrow with its parquet module loaded (untyped, so it is imported by name)."""
     try:
-        import pyarrow
-        import pyarrow.parquet
+        pyarrow = importlib.import_module("pyarrow")
+        importlib.import_module("pyarrow.parquet")
     except ImportError as exc:
         raise UsageError(
             "Parquet needs pyarrow: pip install 'errdex[parquet]' (or use --format jsonl)"
@@ -88,24 +91,29 @@ def write_parquet(records: Iterable[StoredRecord], target: Path, *, schema: int,
 
 
 def read_parquet(path: Path) -> list[dict[str, Any]]:
-    """Dataset lines from a Parquet file written by errdex."""
+    """Dataset lines from a Parquet file written by errdex (checked later, like a JSONL's)."""
     pa = _pyarrow()
     try:
-        table = pa.parquet.read_table(path)
-    except (OSError, pa.ArrowInvalid) as exc:
+        rows = pa.parquet.read_table(path).to_pylist()
+    except (OSError, pa.ArrowException) as exc:
         raise DatasetError(f"{path}: not a readable Parquet file ({exc})") from exc
     lines = []
-    for row in table.to_pylist():
+    for row in rows:
         version = row.pop("datasetVersion", None) or now_iso()
         if isinstance(row.get("evidence"), str):
-            row["evidence"] = json.loads(row["evidence"])
+            # text that is not JSON stays text: the check says evidence must be an object
+            with contextlib.suppress(ValueError, RecursionError):
+                row["evidence"] = json.loads(row["evidence"])
         lines.append({"record": {k: v for k, v in row.items() if v is not None or k in
                                  Record.model_fields}, "datasetVersion": version})
     return lines
 
 
 def import_path(store: Store, path: str | os.PathLike[str]) -> int:
-    """Import a JSONL/JSON file, a Parquet file, or a dataset folder; idempotent by id."""
+    """Import a JSONL/JSON file, a Parquet file, or a dataset folder; idempotent by id.
+
+    Each is checked whole (``errdex.validate``) before one record is written.
+    """
     source = Path(path)
     if source.is_dir():
         for candidate in ("records.jsonl", "records.parquet"):
@@ -113,12 +121,9 @@ def import_path(store: Store, path: str | os.PathLike[str]) -> int:
                 return import_path(store, source / candidate)
         raise DatasetError(f"{source}: no records.jsonl or records.parquet in this folder")
     if source.suffix == ".parquet":
-        lines = read_parquet(source)
-        records = read_dataset_lines(lines, str(source))
+        records = read_dataset_lines(read_parquet(source), str(source), store, unit="row")
     else:
-        from errdex.dataset import read_dataset
-
-        records = read_dataset(source)
+        records = read_dataset(source, store)
     return store.upsert(records)
 
 
@@ -154,7 +159,7 @@ def dataset_card(stored: list[StoredRecord], version: str, schema: int) -> str:
     """A README for the dataset: what it holds, counted three ways, and how to load it."""
     by_repo = Counter(s.record.repo for s in stored)
     by_language = Counter(_language(s) for s in stored)
-    by_type = Counter(s.record.errorType for s in stored)
+    by_type = Counter(str(s.record.errorType) for s in stored)
 
     def table(title: str, counts: Counter[str]) -> str:
         rows = "\n".join(f"| {name} | {count:,} |" for name, count in counts.most_common())
@@ -174,7 +179,7 @@ def dataset_card(stored: list[StoredRecord], version: str, schema: int) -> str:
     )
 
 
-def _atomic(target: Path, write: Callable[[str], None]) -> None:
+def _atomic(target: Path, write: Callable[[str], object]) -> None:
     if not target.parent.exists():
         raise UsageError(f"{target}: folder {target.parent} does not exist; create it first")
     fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")

@@ -23,6 +23,13 @@ SCHEMA_VERSION = 2
 SUPERSET_SCHEMA_VERSION = 3
 SOURCE_WINDOW_RADIUS = 18
 SLUG_MAX_LENGTH = 80
+# No file errdex mines has this many lines (it skips files over 2 MB); a larger number
+# is damage or an attack, never a site.
+MAX_LINE_NUMBER = 10_000_000
+# ``slugify``'s output, with the ``-2``, ``-3`` a repeated slug gets: safe in a URL path.
+SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+# Links are rendered on pages: only https, never ``javascript:``, ``data:`` or ``http:``.
+GITHUB_URL_PATTERN = r"^https://"
 
 ErrorType = Literal["panic", "exception", "error", "http", "log", "warning", "exit"]
 Severity = Literal["error", "warning", "fatal"]
@@ -38,8 +45,8 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False)
 
     id: str = Field(pattern=r"^[0-9a-f]{16}$")
-    repo: str
-    slug: str
+    repo: str = Field(min_length=1)
+    slug: str = Field(min_length=1, pattern=SLUG_PATTERN)
     errorCode: str | None
     errorMessage: str
     messagePattern: str
@@ -48,11 +55,11 @@ class Record(BaseModel):
     httpStatus: int | None
     severity: Severity
     filePath: str
-    lineNumber: int = Field(ge=1)
+    lineNumber: int = Field(ge=1, le=MAX_LINE_NUMBER)
     sourceCode: str
-    sourceCodeStart: int = Field(ge=1)
-    sourceCodeEnd: int = Field(ge=1)
-    githubUrl: str | None
+    sourceCodeStart: int = Field(ge=1, le=MAX_LINE_NUMBER)
+    sourceCodeEnd: int = Field(ge=1, le=MAX_LINE_NUMBER)
+    githubUrl: str | None = Field(pattern=GITHUB_URL_PATTERN)
     documentation: str | None
     triggerScenarios: str | None
     commonSituations: str | None
@@ -68,7 +75,7 @@ class Record(BaseModel):
     analyzedSha: str
     analyzedAt: str
     contentChangedAt: str
-    schemaVersion: int
+    schemaVersion: int = Field(ge=SCHEMA_VERSION, le=SUPERSET_SCHEMA_VERSION)
 
 
 class RecordExtras(BaseModel):
@@ -157,7 +164,8 @@ def slugify(text: str, fallback: str = "error") -> str:
     if len(slug) > SLUG_MAX_LENGTH:
         slug = slug[:SLUG_MAX_LENGTH].rstrip("-")
     if not slug:
-        slug = _NON_ALNUM.sub("-", fallback.lower()).strip("-")[:SLUG_MAX_LENGTH] or "error"
+        slug = _NON_ALNUM.sub("-", fallback.lower()).strip("-")[:SLUG_MAX_LENGTH]
+        slug = slug.rstrip("-") or "error"
     return slug
 
 
