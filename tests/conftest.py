@@ -1,16 +1,32 @@
-"""Shared fixtures: small git repositories built in temporary folders."""
+"""Shared fixtures: small git repositories built in temporary folders, and databases of
+either backend (``backend_db``/``backend_store`` run a test once on SQLite, once on
+PostgreSQL).
+
+PostgreSQL: a throwaway cluster is started once per test session (per xdist worker) by
+``scripts/start-postgres.sh`` in a temporary folder, listening on a unix socket there;
+every test gets a database of its own. PostgreSQL tests skip only when no server
+binaries exist even after the script's install step (it installs them as root).
+"""
 
 from __future__ import annotations
 
+import glob
 import os
+import shutil
 import subprocess
+import tempfile
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from errdex.store import SQLiteStore
+from errdex.stores import Store, open_store
 
+ROOT = Path(__file__).resolve().parent.parent
+PG_SCRIPT = ROOT / "scripts" / "start-postgres.sh"
 SHARED = Path(__file__).resolve().parent / "data"
 SEED_RECORD = SHARED / "seed-record.json"
 
@@ -75,3 +91,87 @@ def make_repo(tmp_path: Path) -> Callable[..., GitRepo]:
 def store(tmp_path: Path) -> Iterator[SQLiteStore]:
     with SQLiteStore(tmp_path / "errdex.sqlite") as opened:
         yield opened
+
+
+# --- PostgreSQL, and either backend ----------------------------------------------------
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+def _pg_binaries() -> bool:
+    found = [d for d in glob.glob("/usr/lib/postgresql/*/bin") if Path(d, "pg_ctl").exists()]
+    return bool(found) or shutil.which("pg_ctl") is not None
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """The URL of a throwaway cluster's maintenance database, for this session."""
+    if not _pg_binaries():
+        subprocess.run(["bash", str(PG_SCRIPT)], check=False)  # installs postgresql when root
+    if not _pg_binaries():
+        pytest.skip("no PostgreSQL server binaries (initdb, pg_ctl) after "
+                    "scripts/start-postgres.sh; run 'sudo apt-get install -y postgresql'")
+    pytest.importorskip("psycopg", reason="the 'postgres' extra is not installed")
+    folder = tempfile.mkdtemp(prefix="errdex-pg-", dir="/tmp")  # short: a unix socket path
+    started = subprocess.run(["bash", str(PG_SCRIPT), folder], capture_output=True, text=True)
+    if started.returncode != 0:
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.fail(f"scripts/start-postgres.sh {folder} failed:\n{started.stderr}")
+    try:
+        yield started.stdout.strip().splitlines()[-1]
+    finally:
+        subprocess.run(["bash", str(PG_SCRIPT), "--stop", folder], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> Iterator[str]:
+    """A fresh, empty database on the session's server."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield urlsplit(pg_server)._replace(path=f"/{name}").geturl()
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The backend a test runs on: each test that uses it runs once per backend."""
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def backend_db(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """What ``--db`` takes for a fresh, empty database of ``backend``: a file or a URL."""
+    if backend == "postgres":
+        url: str = request.getfixturevalue("pg_url")
+        return url
+    return str(tmp_path / "errdex.sqlite")
+
+
+@pytest.fixture
+def backend_store(backend_db: str) -> Iterator[Store]:
+    """An open store of ``backend`` on a fresh database."""
+    with open_store(backend_db) as opened:
+        yield opened
+
+
+def sql(db: str, statement: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Run SQL on ``db`` outside errdex (a file or a URL): to set up or inspect states."""
+    if db.startswith(("postgresql://", "postgres://")):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            cursor = conn.execute(statement.replace("?", "%s").encode(), args)
+            return [tuple(row) for row in cursor.fetchall()] if cursor.description else []
+    import sqlite3
+
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        return [tuple(row) for row in conn.execute(statement, args).fetchall()]
+    finally:
+        conn.close()

@@ -122,6 +122,21 @@ MIGRATIONS: list[str] = [
 ]
 
 
+def _fts_document(row: str) -> str:
+    """The (message, explanation, tags) a record is searched by, as migration 2's trigger
+    writes them for ``new``; ``row`` is the table or alias the columns come from."""
+    fields = ("documentation", "triggerScenarios", "commonSituations", "solutions",
+              "preventionTips")
+    explanation = " || ' ' || ".join(
+        f"coalesce(json_extract({row}.record_json, '$.{name}'), '')" for name in fields)
+    return (
+        f"{row}.error_message || ' ' || coalesce({row}.error_class, '') || ' ' || {row}.slug, "
+        f"{explanation}, "
+        f"coalesce(json_extract({row}.record_json, '$.backgroundTag'), '') || ' ' || "
+        f"coalesce(json_extract({row}.record_json, '$.tags'), '')"
+    )
+
+
 def default_db_path() -> Path:
     """``$ERRDEX_DB``, else ``errdex.sqlite`` in the user data directory."""
     env = os.environ.get("ERRDEX_DB")
@@ -319,10 +334,10 @@ class SQLiteStore:
                 "UPDATE records SET pattern_id = ?, file_name = ? WHERE rowid = ?",
                 (self._pattern_id(pattern, patterns), _file_name(path), rowid),
             )
+        # the same text as migration 2's insert trigger: explanations are searchable too
         self.conn.execute(
-            """INSERT INTO records_fts (rowid, message, explanation, tags)
-               SELECT rowid, error_message || ' ' || coalesce(error_class, '') || ' ' || slug,
-                      '', '' FROM records"""
+            "INSERT INTO records_fts (rowid, message, explanation, tags) "
+            f"SELECT rowid, {_fts_document('records')} FROM records"
         )
 
     def _pattern_id(self, pattern: str, cache: dict[str, int]) -> int:
