@@ -4,6 +4,12 @@ One folder per (URL, commit), cloned into a temporary folder and renamed, so a
 failure leaves nothing behind; least recently used clones are evicted over the
 budget; a clone being mined is locked (``flock``, also across processes and
 runs); temporary clones of dead processes are removed at start. POSIX only.
+
+git runs through ``repo.run_git`` (its ``-c`` overrides, a clean environment); clone,
+fetch and ls-remote are its network calls, which keep the user's own git config and
+ssh/TLS variables: credential helpers, URL rewrites and proxies are what a private or
+firewalled clone needs, and no stranger writes them (the clone's config is errdex's).
+URLs and refs follow ``--end-of-options``, so none is ever read as an option.
 """
 
 from __future__ import annotations
@@ -13,7 +19,6 @@ import hashlib
 import os
 import re
 import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -21,6 +26,7 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from errdex import repo as git_repo
 from errdex.errors import RepositoryError
 
 DEFAULT_CACHE_BUDGET = 10 * 1024**3
@@ -28,24 +34,27 @@ GIT_TIMEOUT_S = 600
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 
 
+_NETWORK_COMMANDS = frozenset({"clone", "fetch", "ls-remote"})
+
+
 def run_git(args: list[str], cwd: str | os.PathLike[str] | None = None,
-         timeout: float = GIT_TIMEOUT_S) -> str:
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              timeout=timeout, env=env, check=False)
-    except FileNotFoundError as exc:
-        raise RepositoryError("git is not installed: install git and try again") from exc
-    except subprocess.TimeoutExpired as exc:
-        raise RepositoryError(f"git {args[0]} timed out after {timeout:.0f}s") from exc
+            timeout: float = GIT_TIMEOUT_S) -> str:
+    """git's output as text, or a RepositoryError with git's last error line.
+
+    A leading ``-C ROOT`` (or ``cwd``) names the repository; without one the call runs
+    outside any repository.
+    """
+    root = cwd
+    if len(args) >= 2 and args[0] == "-C":
+        root, args = args[1], args[2:]
+    done = git_repo.run_git(args, root, network=args[0] in _NETWORK_COMMANDS, timeout=timeout)
     if done.returncode != 0:
-        lines = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
+        stderr = done.stderr.decode("utf-8", "replace")
+        lines = [ln for ln in stderr.strip().splitlines() if ln.strip()]
         fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
         message = (fatal or lines or ["error"])[-1].removeprefix("fatal: ")
         raise RepositoryError(f"git {args[0]} failed: {message}")
-    return done.stdout
-
-
+    return done.stdout.decode("utf-8", "surrogateescape")
 
 
 def default_cache_dir() -> Path:
@@ -62,7 +71,8 @@ class CloneCache:
 
     def __init__(self, root: str | os.PathLike[str] | None = None,
                  budget_bytes: int = DEFAULT_CACHE_BUDGET):
-        self.root = Path(root) if root is not None else default_cache_dir()
+        # absolute: git runs outside the current folder
+        self.root = (Path(root) if root is not None else default_cache_dir()).absolute()
         self.budget = budget_bytes
         for folder in ("repos", "locks", "tmp"):
             (self.root / folder).mkdir(parents=True, exist_ok=True)
@@ -94,16 +104,16 @@ class CloneCache:
         temporary = self.root / "tmp" / f"{target.name}.{os.getpid()}.{time.monotonic_ns()}"
         try:
             if ref is None or _SHA.match(ref):
-                run_git(["init", "--quiet", str(temporary)])
-                run_git(["-C", str(temporary), "remote", "add", "origin", url])
-                run_git(["-C", str(temporary), "fetch", "--quiet", "--depth", "1", "origin", sha])
-                run_git(["-C", str(temporary), "update-ref", "HEAD", sha])
+                run_git(["init", "--quiet", "--end-of-options", str(temporary)])
+                run_git(["-C", str(temporary), "remote", "add", "--end-of-options", "origin", url])
+                _fetch(temporary, sha)
+                run_git(["-C", str(temporary), "update-ref", "--end-of-options", "HEAD", sha])
             else:
-                run_git(["clone", "--quiet", "--depth", "1", "--no-checkout", "--branch", ref,
-                      url, str(temporary)])
+                run_git(["clone", "--quiet", "--depth", "1", "--no-checkout",
+                         "--no-recurse-submodules", "--branch", ref, "--end-of-options",
+                         url, str(temporary)])
                 if not _has_commit(temporary, sha):  # the ref moved since ls-remote
-                    run_git(["-C", str(temporary), "fetch", "--quiet", "--depth", "1", "origin",
-                          sha])
+                    _fetch(temporary, sha)
             if target.exists():
                 shutil.rmtree(target, ignore_errors=True)  # a broken earlier clone
             try:
@@ -150,16 +160,21 @@ class CloneCache:
             return evicted
 
 
+def _fetch(root: Path, sha: str) -> None:
+    run_git(["-C", str(root), "fetch", "--quiet", "--depth", "1", "--no-recurse-submodules",
+             "--end-of-options", "origin", sha])
+
+
 def _has_commit(root: Path, sha: str) -> bool:
     if not (root / ".git").exists():
         return False
-    done = subprocess.run(["git", "-C", str(root), "cat-file", "-e", f"{sha}^{{commit}}"],
-                          capture_output=True, check=False)
+    done = git_repo.run_git(["cat-file", "-e", "--end-of-options", f"{sha}^{{commit}}"], root)
     return done.returncode == 0
 
 
 def _commit_of(root: Path, sha: str) -> str:
-    return run_git(["-C", str(root), "rev-parse", "--verify", f"{sha}^{{commit}}"]).strip()
+    return run_git(["-C", str(root), "rev-parse", "--verify", "--end-of-options",
+                    f"{sha}^{{commit}}"]).strip()
 
 
 def _tree_bytes(path: Path) -> int:

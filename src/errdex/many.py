@@ -206,7 +206,7 @@ def resolve(entry: Entry) -> Resolved:
         return Resolved(entry, repo, entry.ref)
     ref = entry.ref or "HEAD"
     patterns = [ref] if ref == "HEAD" else [ref, f"{ref}^{{}}"]
-    listing = run_git(["ls-remote", entry.location, *patterns], timeout=120)
+    listing = run_git(["ls-remote", "--end-of-options", entry.location, *patterns], timeout=120)
     refs = {name: sha for sha, name in (ln.split("\t", 1) for ln in listing.splitlines() if ln)}
     for name in (ref, f"refs/heads/{ref}", f"refs/tags/{ref}^{{}}", f"refs/tags/{ref}"):
         if name in refs:

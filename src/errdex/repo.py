@@ -8,16 +8,20 @@ silent: binary, huge, vendored, test code, symlinks/submodules, not UTF-8.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
+import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from errdex.errors import RepositoryError
 from errdex.languages import Language, language_for_path
+from errdex.processes import kill_with_parent, on_main_thread
 
 MAX_FILE_BYTES = 2_000_000
 
@@ -74,13 +78,152 @@ class Tree:
     tests: list[SourceFile] = field(default_factory=list)  # test code: read for evidence only
 
 
-def _git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
+# --- running git ------------------------------------------------------------------------
+#
+# Every git call of errdex goes through ``run_git`` (and ``popen_git`` for the blob
+# reader). A mined repository's .git is a stranger's text: its config can name programs
+# (textconv and filter drivers, an fsmonitor, hooks, a pager, an external diff) that git
+# runs on its own. So each call gets a clean environment (no system or user config, no
+# inherited GIT_* variable that could point git at another repository or program),
+# ``-c`` overrides that win over the repository's config, and per command the flags that
+# keep drivers off: ``--no-textconv`` (blame runs textconv, and with it the smudge
+# filter, by default), ``--no-ext-diff``. Filters (smudge, clean, process) only run on a
+# checkout, ``add`` or ``cat-file --filters``/``--textconv``, which errdex never asks for:
+# it reads blobs raw from the object store. Revisions passed to git are full shas errdex
+# resolved itself (``rev-parse --end-of-options`` for the one a user names), and paths
+# follow ``--``.
+
+SAFE_CONFIG: tuple[str, ...] = (
+    "core.fsmonitor=false",
+    "core.hooksPath=" + os.devnull,
+    "core.pager=cat",
+    "protocol.ext.allow=never",
+    "log.showSignature=false",
+)
+
+# The user's own transport settings, kept for network calls only (clone, fetch, ls-remote):
+# the ssh program or key, and the CAs and proxy of their network.
+_TRANSPORT_ENV = frozenset({
+    "GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND",
+    "GIT_SSL_CAINFO", "GIT_SSL_CAPATH", "GIT_HTTP_USER_AGENT",
+})
+_FULL_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+
+
+def git_env(network: bool = False) -> dict[str, str]:
+    """The environment of a git call: errdex's own, without any inherited GIT_* variable.
+
+    A local call (reading a repository to mine it) reads no system or user config
+    either. A network call keeps them, and the transport variables above: they hold
+    the user's credential helpers, URL rewrites and proxies, which a private or
+    firewalled clone needs, and no stranger writes them (the clone's own config is
+    written by errdex).
+    """
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("GIT_") or (network and key in _TRANSPORT_ENV)}
+    env["GIT_TERMINAL_PROMPT"] = "0"  # never wait for a password nobody will type
+    env["GIT_NO_REPLACE_OBJECTS"] = "1"  # a commit's content is what its sha names
+    if network:
+        env["GIT_ASKPASS"] = "true"
+    else:
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        env["GIT_CONFIG_GLOBAL"] = os.devnull
+    return env
+
+
+@functools.cache
+def _safe_directories() -> tuple[str, ...]:
+    """``safe.directory`` entries of the user's system and global config.
+
+    Local calls read neither file, and without them git refuses a checkout owned by
+    another user that the user has marked safe; given again with ``-c`` (where git
+    honours them), that choice still holds.
+    """
+    with _outside_any_repository() as (cwd, ceiling):
+        try:
+            done = subprocess.run(
+                ["git", "config", "--get-all", "safe.directory"], cwd=cwd,
+                env={**git_env(network=True), "GIT_CEILING_DIRECTORIES": ceiling},
+                capture_output=True, check=False, timeout=30,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return ()
+    if done.returncode != 0:
+        return ()
+    return tuple(line for line in done.stdout.decode("utf-8", "replace").splitlines() if line)
+
+
+@contextmanager
+def _outside_any_repository() -> Iterator[tuple[str, str]]:
+    """An empty folder whose parents git does not search: the working directory of a call
+    that names no repository (ls-remote, clone), so that the repository errdex happens to
+    be run from lends it no config."""
+    with tempfile.TemporaryDirectory(prefix="errdex-git-") as folder:
+        yield folder, str(Path(folder).parent)
+
+
+def git_argv(args: Sequence[str], root: str | os.PathLike[str] | None = None,
+             network: bool = False) -> list[str]:
+    """The command line of a git call: the overrides first, then ``-C root`` and ``args``."""
+    argv = ["git", "--no-pager"]
+    for setting in SAFE_CONFIG:
+        argv += ["-c", setting]
+    if not network:
+        for folder in _safe_directories():
+            argv += ["-c", f"safe.directory={folder}"]
+    if root is not None:
+        argv += ["-C", str(root)]
+    return [*argv, *args]
+
+
+def run_git(
+    args: Sequence[str], root: str | os.PathLike[str] | None = None, *,
+    network: bool = False, input_bytes: bytes | None = None, timeout: float | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run git the one safe way (see above) and return the finished process, failed or not.
+
+    Without ``root`` the call runs outside any repository. The child is killed if this
+    process dies (``errdex.processes``).
+    """
+    with _outside_any_repository() as (cwd, ceiling):
+        env = git_env(network)
+        env["GIT_CEILING_DIRECTORIES"] = ceiling
+        try:
+            return subprocess.run(
+                git_argv(args, root, network), cwd=cwd, env=env, input=input_bytes,
+                capture_output=True, timeout=timeout, check=False,
+                preexec_fn=kill_with_parent(),  # one prctl call: see errdex.processes
+            )
+        except FileNotFoundError as exc:
+            raise RepositoryError("git is not installed: install git and try again") from exc
+        except subprocess.TimeoutExpired as exc:
+            raise RepositoryError(
+                f"git {args[0]} timed out after {timeout or 0:.0f}s; try again later"
+            ) from exc
+
+
+def popen_git(args: Sequence[str], root: str | os.PathLike[str]) -> subprocess.Popen[bytes]:
+    """A long-running local git process (``cat-file --batch``) with pipes on stdin and stdout.
+
+    It is killed with this process when started on the main thread (the kernel ties the
+    signal to the starting thread); elsewhere it ends when its stdin closes.
+    """
     try:
-        done = subprocess.run(
-            ["git", "-C", str(root), *args], input=input_bytes, capture_output=True, check=False
+        return subprocess.Popen(
+            git_argv(args, root), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=git_env(),
+            preexec_fn=kill_with_parent() if on_main_thread() else None,
         )
     except FileNotFoundError as exc:
         raise RepositoryError("git is not installed: install git and try again") from exc
+
+
+def is_full_sha(text: str) -> bool:
+    """Whether ``text`` is a full object name (SHA-1 or SHA-256), safe as a git argument."""
+    return bool(_FULL_SHA.match(text))
+
+
+def _git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
+    done = run_git(args, root, input_bytes=input_bytes)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise RepositoryError(
@@ -97,11 +240,13 @@ def find_root(path: str | os.PathLike[str]) -> tuple[Path, str]:
             f"{target}: no such file or directory; give the path of a git checkout"
         )
     folder = target if target.is_dir() else target.parent
-    done = subprocess.run(
-        ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
-        capture_output=True, check=False,
-    )
+    done = run_git(["rev-parse", "--show-toplevel"], folder)
     if done.returncode != 0:
+        if b"dubious ownership" in done.stderr:
+            raise RepositoryError(
+                f"{target}: git refuses a repository owned by another user; if you trust it, "
+                f"run 'git config --global --add safe.directory {folder.resolve()}'"
+            )
         raise RepositoryError(
             f"{target}: not inside a git repository; run 'git init' and commit, or pass a checkout"
         )
@@ -114,7 +259,9 @@ def resolve_sha(root: Path, revision: str | None) -> str:
     """The full commit sha of a revision (HEAD by default)."""
     rev = revision or "HEAD"
     try:
-        return _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
+        return _git(
+            root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
+        ).decode().strip()
     except RepositoryError as exc:
         hint = "commit something first" if rev == "HEAD" else "check the revision name"
         raise RepositoryError(f"{root}: no commit {rev!r}; {hint}") from exc
@@ -142,7 +289,7 @@ def detect_forge(root: Path) -> Forge | None:
     if not remotes:
         return None
     name = "origin" if "origin" in remotes else remotes[0]
-    url = _git(root, "remote", "get-url", name).decode().strip()
+    url = _git(root, "remote", "get-url", "--end-of-options", name).decode().strip()
     return parse_remote(url)
 
 
@@ -176,7 +323,7 @@ def load_tree(
     forge = detect_forge(root)
     name = repo or (forge.repo if forge else root.name)
     tree = Tree(root=root, sha=sha, repo=name, forge=forge)
-    listing = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", sha)
+    listing = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", "--end-of-options", sha)
     for entry in listing.split(b"\0"):
         if not entry:
             continue
@@ -209,10 +356,8 @@ class BlobReader:
 
     def __init__(self, root: Path | str):
         self.root = str(root)
-        self._proc = subprocess.Popen(
-            ["git", "-C", self.root, "cat-file", "--batch"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        )
+        # raw object bytes: never --textconv or --filters, which run the repository's drivers
+        self._proc = popen_git(["cat-file", "--batch"], self.root)
 
     def read(self, blob: str, path: str) -> bytes:
         stdin, stdout = self._proc.stdin, self._proc.stdout
@@ -249,27 +394,36 @@ def read_blobs(root: Path, files: list[SourceFile]) -> Iterator[tuple[SourceFile
 def changed_paths(root: Path, old: str, new: str) -> set[str] | None:
     """Paths added, changed or deleted between two commits (renames as delete + add).
 
-    None when ``old`` is no longer in the repository (history rewritten): mine it all.
+    None when ``old`` is no longer in the repository (history rewritten) or is not a
+    full sha (a damaged store): mine it all.
     """
+    if not (is_full_sha(old) and is_full_sha(new)):
+        return None
     try:
-        _git(root, "cat-file", "-e", f"{old}^{{commit}}")
+        _git(root, "cat-file", "-e", "--end-of-options", f"{old}^{{commit}}")
     except RepositoryError:
         return None
-    listing = _git(root, "diff", "--name-only", "--no-renames", "-z", old, new)
+    listing = _git(root, "diff", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv",
+                   "-z", old, new, "--")
     return {p.decode("utf-8", "surrogateescape") for p in listing.split(b"\0") if p}
 
 
 def grep_tree(root: Path, sha: str, pattern: str, pathspec: str) -> Iterator[tuple[str, bytes]]:
     """Each file of the tree at ``sha`` matching ``pathspec`` whose text matches the
     extended regex ``pattern`` (``git grep``), with its bytes at that commit."""
+    if not is_full_sha(sha):
+        return
     try:
-        listing = _git(root, "grep", "-l", "-E", pattern, sha, "--", pathspec)
+        listing = _git(root, "grep", "-l", "-z", "--no-textconv", "-E", "-e", pattern, sha,
+                       "--", pathspec)
     except RepositoryError:  # exit status 1: nothing matched
         return
-    for line in listing.decode("utf-8", "surrogateescape").splitlines():
-        path = line.removeprefix(f"{sha}:")
+    for name in listing.split(b"\0"):
+        path = name.decode("utf-8", "surrogateescape").removeprefix(f"{sha}:")
+        if not path:
+            continue
         try:
-            yield path, _git(root, "cat-file", "blob", f"{sha}:{path}")
+            yield path, _git(root, "cat-file", "blob", "--end-of-options", f"{sha}:{path}")
         except RepositoryError:
             continue
 

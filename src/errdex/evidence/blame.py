@@ -2,29 +2,33 @@
 
 One ``git blame --porcelain`` per file that has sites, limited to those lines
 (``-L n,n`` for each), run a few files at a time. Optional: blame walks history,
-so ``mine(..., blame=True)`` asks for it.
+so ``mine(..., blame=True)`` asks for it. ``--no-textconv``: by default blame runs the
+repository's textconv driver (and the smudge filter before it) on every version it
+reads, programs a stranger's ``.git/config`` names; the rest of the guard is
+``repo.run_git``'s.
 """
 
 from __future__ import annotations
 
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from errdex.errors import RepositoryError
 from errdex.evidence.model import Blame
+from errdex.repo import is_full_sha, run_git
 
 _THREADS = 8
 
 
 def blame_lines(root: Path, sha: str, path: str, lines: list[int]) -> dict[int, Blame]:
     """The commit behind each of ``lines`` (1-based) of ``path`` at ``sha``."""
-    if not lines:
+    if not lines or not is_full_sha(sha):  # blame has no --end-of-options: only a full sha
         return {}
     ranges = [arg for line in sorted(set(lines)) for arg in ("-L", f"{line},{line}")]
-    done = subprocess.run(
-        ["git", "-C", str(root), "blame", "--porcelain", *ranges, sha, "--", path],
-        capture_output=True, check=False,
-    )
+    try:
+        done = run_git(["blame", "--porcelain", "--no-textconv", *ranges, sha, "--", path], root)
+    except RepositoryError:
+        return {}
     if done.returncode != 0:
         return {}
     return parse_porcelain(done.stdout.decode("utf-8", "replace"))
