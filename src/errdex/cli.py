@@ -7,7 +7,6 @@ Errors are one line on stderr; ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -38,6 +37,7 @@ from errdex.render import (
 from errdex.scan import ScanSummary
 from errdex.scan import scan as scan_log
 from errdex.stores import Store, open_store, redact
+from errdex.visible import json_text, visible
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,10 +62,12 @@ def _handle_errors(func: F) -> F:
         except ErrdexError as exc:
             if settings.debug:
                 raise
-            click.echo(f"errdex: {exc}", err=True)
+            click.echo(f"errdex: {visible(str(exc))}", err=True)
             sys.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
+        except BrokenPipeError:
+            _reader_went_away()
         except KeyboardInterrupt:
             click.echo("errdex: interrupted; nothing was changed by the unfinished step", err=True)
             sys.exit(130)
@@ -73,12 +75,30 @@ def _handle_errors(func: F) -> F:
             if settings.debug:
                 raise
             click.echo(
-                f"errdex: internal error: {type(exc).__name__}: {exc} "
+                f"errdex: internal error: {type(exc).__name__}: {visible(str(exc))} "
                 "(run with --debug for the traceback and report it)", err=True,
             )
             sys.exit(EXIT_BAD_INPUT)
 
     return wrapper  # type: ignore[return-value]
+
+
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for `cat big | head`
+
+
+def _reader_went_away() -> None:
+    """The reader of our output closed it (``errdex export | head``): stop quietly.
+
+    Output still buffered would fail again when Python flushes at exit, so stdout is
+    pointed at the null device first; the exit status is the shell's for SIGPIPE.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is not a file (tests)
+        pass
+    sys.exit(EXIT_BROKEN_PIPE)
 
 
 class _Cli(click.Group):
@@ -98,6 +118,8 @@ class _Cli(click.Group):
         except click.Abort:
             click.echo("errdex: interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            _reader_went_away()
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -354,7 +376,7 @@ def explain(
     with settings.store() as store:
         matches = errdex.open_index(store).explain(pasted, top=top, repo=repo)
     if as_json:
-        click.echo(json.dumps({"matches": [m.to_json() for m in matches]}, ensure_ascii=False))
+        click.echo(json_text({"matches": [m.to_json() for m in matches]}))
     elif matches:
         print_matches(Console(), matches)
     else:
@@ -387,7 +409,7 @@ def scan(
         for event in scan_log(index, stream, top=top, repo=repo, summary=summary,
                               jobs=jobs or os.cpu_count() or 1):
             if as_json:
-                click.echo(json.dumps(event.to_json(), ensure_ascii=False))
+                click.echo(json_text(event.to_json()))
             else:
                 print_scanned(console, event)
     if not as_json:
@@ -427,12 +449,11 @@ def search(
     with settings.store() as store:
         found = store.search(query, limit=limit, repo=repo)
     if as_json:
-        click.echo(json.dumps({"records": [s.record.model_dump(mode="json") for s in found]},
-                              ensure_ascii=False))
+        click.echo(json_text({"records": [s.record.model_dump(mode="json") for s in found]}))
     elif found:
         Console().print(search_table(found))
     else:
-        click.echo(f"no record mentions {query!r}", err=True)
+        click.echo(f"no record mentions {visible(repr(query))}", err=True)
     if not found:
         sys.exit(EXIT_NO_MATCH)
 
@@ -448,7 +469,7 @@ def show(settings: _Settings, id_or_slug: str, as_json: bool, repo: str | None) 
     with settings.store() as store:
         stored = store.show(id_or_slug, repo=repo)
     if as_json:
-        click.echo(json.dumps(stored.record.model_dump(mode="json"), ensure_ascii=False))
+        click.echo(json_text(stored.record.model_dump(mode="json")))
     else:
         Console().print(record_panel(stored.record, stored.extras))
 
@@ -506,21 +527,28 @@ def export(
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Interface to listen on (127.0.0.1: this machine only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+              help="Also answer requests for this host name (repeatable; '*' for any). "
+                   "Loopback names and the --host address are always allowed; other "
+                   "names get 400, which stops DNS rebinding.")
 @click.pass_obj
 @_handle_errors
-def serve(settings: _Settings, host: str, port: int) -> None:
+def serve(settings: _Settings, host: str, port: int, allowed_hosts: tuple[str, ...]) -> None:
     """Serve the web pages and the JSON API (needs the 'web' extra)."""
     try:
         import uvicorn
 
         from errdex.web.app import create_app
+        from errdex.web.security import bind_address_name
     except ImportError as exc:
         raise UsageError(f"the web server needs the 'web' extra ({exc.name} is missing): "
                          "pip install 'errdex[web]'") from exc
     with settings.store() as store:  # open (and migrate) once, so a bad --db fails here
         db_path = store.path
+    names = [*allowed_hosts, *filter(None, [bind_address_name(host)])]
     click.echo(f"errdex: serving {redact(str(db_path))} on http://{host}:{port}/", err=True)
-    uvicorn.run(create_app(db_path), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(db_path, allowed_hosts=names), host=host, port=port,
+                log_level="warning")
 
 
 @main.command("mcp")
