@@ -103,7 +103,13 @@ def web_db(make_repo: Callable[..., GitRepo], tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(web_db: Path) -> TestClient:
-    return TestClient(create_app(web_db), raise_server_exceptions=False)
+    return local_client(create_app(web_db))
+
+
+def local_client(app: Any) -> TestClient:
+    """A client that talks to ``app`` as a browser on this machine does (Host: localhost;
+    the TestClient's own ``testserver`` is not an allowed host)."""
+    return TestClient(app, base_url="http://localhost", raise_server_exceptions=False)
 
 
 def family_of(db: Path, tag: str) -> list[Any]:
@@ -230,7 +236,7 @@ def test_unknown_api_path_and_server_errors_keep_the_shape(web_db: Path) -> None
         raise RuntimeError("secret internal detail /etc/passwd")
 
     app.router.routes.insert(0, app.router.routes.pop())  # before the /api catch-all
-    client = TestClient(app, raise_server_exceptions=False)
+    client = local_client(app)
     assert_error(client.get("/api/nope"), 404, "not_found")
     error = assert_error(client.get("/api/boom"), 500, "internal_error")
     assert "secret" not in error["message"]
@@ -359,7 +365,9 @@ def api_schema(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("schemathesis")
     db = build_index_db(lambda: GitRepo(root / "repo", "https://github.com/acme/widgets.git"),
                         root / "fuzz.sqlite")
-    return schemathesis.openapi.from_asgi("/openapi.json", create_app(db))
+    # schemathesis calls the app as Host: testserver, allowed here as --allowed-host would
+    return schemathesis.openapi.from_asgi("/openapi.json",
+                                          create_app(db, allowed_hosts=["testserver"]))
 
 
 def test_openapi_no_server_errors(api_schema: Any) -> None:

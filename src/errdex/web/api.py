@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
+from errdex.errors import UsageError
 from errdex.record import Record
-from errdex.web.state import StorePool
+from errdex.visible import surrogate_problem
+from errdex.web.errors import SafeJSONResponse
+from errdex.web.state import BusyError, LookupGate, StorePool
+
+RETRY_AFTER_SECONDS = 5
 
 
 def get_pool(request: Request) -> StorePool:
@@ -19,6 +25,27 @@ def get_pool(request: Request) -> StorePool:
 
 
 Pool = Annotated[StorePool, Depends(get_pool)]
+
+
+@contextmanager
+def lookup_slot(request: Request) -> Iterator[None]:
+    """Run a lookup within the app's :class:`LookupGate`; a 503 when it is full."""
+    gate: LookupGate = request.app.state.gate
+    try:
+        with gate.slot():
+            yield
+    except BusyError as exc:
+        raise HTTPException(503, "the server is busy with other lookups; try again shortly",
+                            headers={"Retry-After": str(RETRY_AFTER_SECONDS)}) from exc
+
+
+def check_text(**fields: str | None) -> None:
+    """A 400 naming the field when a text holds a lone surrogate (JSON can escape one;
+    no UTF-8 can carry it, so nothing downstream could store, match or print it)."""
+    for name, value in fields.items():
+        problem = surrogate_problem(value, name) if value else None
+        if problem:
+            raise UsageError(problem)
 
 
 class ExplainRequest(BaseModel):
@@ -67,6 +94,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     for status, text in (
         (400, "Bad input"), (404, "Not found"), (413, "Request body over 1 MiB"),
         (422, "Invalid request"), (500, "Internal error"),
+        (503, "Busy: every lookup slot is taken; retry after the Retry-After seconds"),
     )
 }
 
@@ -74,10 +102,12 @@ router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
 
 
 @router.post("/explain", response_model=ExplainResponse)
-def explain(body: ExplainRequest, pool: Pool) -> JSONResponse:
+def explain(body: ExplainRequest, pool: Pool, request: Request) -> SafeJSONResponse:
     """Find the source of an error: the same output as ``errdex explain --json``."""
-    matches = pool.index().explain(body.text, top=body.top, repo=body.repo)
-    return JSONResponse({"matches": [m.to_json() for m in matches]})
+    check_text(text=body.text, repo=body.repo)
+    with lookup_slot(request):
+        matches = pool.index().explain(body.text, top=body.top, repo=body.repo)
+    return SafeJSONResponse({"matches": [m.to_json() for m in matches]})
 
 
 @router.get("/search", response_model=SearchResponse)
@@ -86,27 +116,28 @@ def search(
     q: Annotated[str, Query(max_length=2000, description="Free text; any text is safe.")],
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
     repo: Annotated[str | None, Query(description="Only records of this OWNER/NAME.")] = None,
-) -> JSONResponse:
+) -> SafeJSONResponse:
     """Full-text search over messages, explanations and tags (as ``errdex search --json``)."""
     found = pool.store().search(q, limit=limit, repo=repo)
-    return JSONResponse({"records": [s.record.model_dump(mode="json") for s in found]})
+    return SafeJSONResponse({"records": [s.record.model_dump(mode="json") for s in found]})
 
 
 @router.get("/records/{record_id}", response_model=Record)
 def record(
     record_id: str, pool: Pool,
     repo: Annotated[str | None, Query(description="OWNER/NAME when a slug is ambiguous.")] = None,
-) -> JSONResponse:
+) -> SafeJSONResponse:
     """One record by id or slug (as ``errdex show --json``)."""
     stored = pool.store().show(record_id, repo=repo)
-    return JSONResponse(stored.record.model_dump(mode="json"))
+    return SafeJSONResponse(stored.record.model_dump(mode="json"))
 
 
 @router.get("/repos", response_model=ReposResponse)
-def repos(pool: Pool) -> ReposResponse:
+def repos(pool: Pool) -> SafeJSONResponse:
     """Every mined or imported repository with its record count."""
     store = pool.store()
-    return ReposResponse(repos=[RepoOut(repo=r, records=store.count(r)) for r in store.repos()])
+    return SafeJSONResponse({"repos": [{"repo": r, "records": store.count(r)}
+                                       for r in store.repos()]})
 
 
 _ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]

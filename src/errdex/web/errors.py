@@ -21,13 +21,24 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from errdex.errors import ErrdexError, http_status_for
+from errdex.visible import json_text
 
 MAX_BODY_BYTES = 1024 * 1024
+MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES
 INTERNAL_MESSAGE = "internal error; the server log has the details"
 
 log = logging.getLogger("errdex.web")
 
 HtmlRenderer = Callable[[Request, int, str, str], HTMLResponse]
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON whose text carries controls, bidi controls and lone surrogates as ``\\uXXXX``
+    escapes: the same data for any JSON reader, safe on a terminal, always encodable
+    (a record's path may hold a surrogate, which plain ``JSONResponse`` cannot send)."""
+
+    def render(self, content: Any) -> bytes:
+        return json_text(content, compact=True, allow_nan=False).encode("utf-8")
 
 
 _CODES = {
@@ -68,7 +79,8 @@ def install_error_handlers(app: FastAPI, html: HtmlRenderer) -> None:
             if headers:
                 page.headers.update(headers)
             return page
-        return JSONResponse(error_body(status, message), status_code=status, headers=headers)
+        return SafeJSONResponse(error_body(status, message), status_code=status,
+                                headers=headers)
 
     async def on_errdex(request: Request, exc: Exception) -> Response:
         status = http_status_for(exc)
@@ -110,12 +122,18 @@ def validation_message(errors: Any) -> str:
 class BodyLimitMiddleware:
     """413 for request bodies over ``limit`` bytes: by Content-Length, then by reading.
 
-    At most ``limit + 1`` bytes are read; the body is then replayed to the app.
+    At most ``limit + 1`` bytes are kept; the body is then replayed to the app. Before
+    a 413 the rest of the body is read and dropped (up to ``drain`` bytes): a client
+    that sends its whole body before reading the answer (Python's urllib, requests)
+    would otherwise see the connection reset instead of the 413. A client that asked
+    to wait (``Expect: 100-continue``) is answered without being sent for the body.
     """
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES):
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES,
+                 drain: int = MAX_DRAIN_BYTES):
         self.app = app
         self.limit = limit
+        self.drain = drain
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
@@ -123,6 +141,8 @@ class BodyLimitMiddleware:
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.limit:
+            if declared <= self.drain and not _expects_continue(scope):
+                await drain_body(receive, self.drain)
             await self._too_large(scope, receive, send)
             return
         chunks: list[bytes] = []
@@ -136,6 +156,8 @@ class BodyLimitMiddleware:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
+                if message.get("more_body", False):
+                    await drain_body(receive, self.drain - size)
                 await self._too_large(scope, receive, send)
                 return
             chunks.append(chunk)
@@ -144,9 +166,28 @@ class BodyLimitMiddleware:
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = f"request body is over {self.limit // 1024} KiB; send less text"
-        response = JSONResponse(error_body(413, message), status_code=413,
+        response = SafeJSONResponse(error_body(413, message), status_code=413,
                                 headers={"Connection": "close"})
         await response(scope, receive, send)
+
+
+async def drain_body(receive: Receive, limit: int) -> bool:
+    """Read and drop the rest of a request body, at most ``limit`` more bytes; whether
+    it ended (False: the client left, or sent more than that)."""
+    read = 0
+    while read <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return False
+        read += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return True
+    return False
+
+
+def _expects_continue(scope: Scope) -> bool:
+    return any(name == b"expect" and value.lower() == b"100-continue"
+               for name, value in scope.get("headers", ()))
 
 
 def _content_length(scope: Scope) -> int | None:

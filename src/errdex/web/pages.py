@@ -1,4 +1,9 @@
-"""Server-rendered pages (Jinja2). They work without JavaScript."""
+"""Server-rendered pages (Jinja2). They work without JavaScript (and get none: the
+Content-Security-Policy allows no script).
+
+Every text a template prints is made visible (``view.shown`` is Jinja's ``finalize``),
+then escaped; links are only drawn for ``https://`` URLs.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +16,18 @@ from fastapi.templating import Jinja2Templates
 
 import errdex
 from errdex.errors import RecordNotFoundError, UsageError, http_status_for
+from errdex.visible import surrogate_problem
 from errdex.web import view
-from errdex.web.api import Pool
+from errdex.web.api import Pool, lookup_slot
 from errdex.web.state import StorePool
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+templates.env.finalize = view.shown
 templates.env.filters["prose"] = view.prose
 templates.env.globals.update(
     record_path=view.record_path, repo_path=view.repo_path, family_path=view.family_path,
-    short=view.short, source_lines=view.source_lines, version=errdex.__version__,
+    short=view.short, source_lines=view.source_lines, link_url=view.link_url,
+    version=errdex.__version__,
 )
 
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
@@ -47,7 +55,12 @@ def home(request: Request, pool: Pool) -> HTMLResponse:
 def _explain(request: Request, pool: StorePool, text: str, top: int, repo: str | None) -> Response:
     repo = repo or None
     try:
-        matches = pool.index().explain(text, top=top, repo=repo)
+        for value, what in ((text, "the pasted text"), (repo or "", "repo")):
+            problem = surrogate_problem(value, what)
+            if problem:
+                raise UsageError(problem)
+        with lookup_slot(request):
+            matches = pool.index().explain(text, top=top, repo=repo)
     except UsageError as exc:
         return render(request, "home.html", http_status_for(exc), repos=_repos(pool),
                       text=text, repo=repo, problem=str(exc))
@@ -72,8 +85,15 @@ def explain_link(
     top: Annotated[int, Query(ge=1, le=50)] = 5,
     repo: Annotated[str | None, Query()] = None,
 ) -> Response:
+    """A shareable link to an explanation. Opened from another site's page (the browser
+    says so in ``Sec-Fetch-Site``), it only fills the paste box: the lookup runs when
+    the reader presses Explain, so no page elsewhere can spend this server's CPU."""
     if not text.strip():
         return RedirectResponse("/", status_code=303)
+    if request.headers.get("sec-fetch-site", "").lower() in ("cross-site", "same-site"):
+        return render(request, "home.html", repos=_repos(pool), text=text, repo=repo or None,
+                      notice="This error came in a link from another site. Read it, then "
+                             "press Explain to look it up.")
     return _explain(request, pool, text, top, repo)
 
 
@@ -98,9 +118,27 @@ def family(request: Request, tag: str, pool: Pool) -> HTMLResponse:
     return render(request, "family.html", tag=tag, by_repo=by_repo, count=len(members))
 
 
-@router.get("/{owner}/{name}", summary="A repository's records by type and family")
-def repo_page(request: Request, owner: str, name: str, pool: Pool) -> HTMLResponse:
-    repo = view.repo_name(owner, name)
+def api_docs(request: Request) -> HTMLResponse:
+    """The JSON API's reference, rendered here from ``/openapi.json`` (no CDN, no script)."""
+    spec = request.app.openapi()
+    return render(request, "api_docs.html", operations=view.api_operations(spec),
+                  title=spec.get("info", {}).get("title", "errdex"))
+
+
+@router.get("/{path:path}", summary="A repository (/OWNER/NAME) or one of its records "
+                                    "(/OWNER/NAME/SLUG); OWNER may hold slashes")
+def repo_or_record(request: Request, path: str, pool: Pool) -> HTMLResponse:
+    store = pool.store()
+    target = view.page_target(path, set(store.repos()))
+    if target is None:
+        raise RecordNotFoundError(f"no repository or record at /{path} in this index; "
+                                  "mine the repository first")
+    if target[0] == "repo":
+        return _repo_page(request, pool, target[1])
+    return _record_page(request, pool, target[1], target[2])
+
+
+def _repo_page(request: Request, pool: StorePool, repo: str) -> HTMLResponse:
     store = pool.store()
     total = store.count(repo)
     if not total:
@@ -114,9 +152,7 @@ def repo_page(request: Request, owner: str, name: str, pool: Pool) -> HTMLRespon
                   groups=view.grouped(records))
 
 
-@router.get("/{owner}/{name}/{slug}", summary="One record")
-def record_page(request: Request, owner: str, name: str, slug: str, pool: Pool) -> HTMLResponse:
-    repo = view.repo_name(owner, name)
+def _record_page(request: Request, pool: StorePool, repo: str, slug: str) -> HTMLResponse:
     store = pool.store()
     stored = store.show(slug, repo=repo)
     if stored.record.repo != repo:
@@ -129,4 +165,4 @@ def record_page(request: Request, owner: str, name: str, slug: str, pool: Pool) 
                    if s.record.id != record.id][:20]
     return render(request, "record.html", record=record, extras=extras, sections=sections,
                   missing=missing, related=related,
-                  lines=view.source_lines(record, extras))
+                  lines=view.source_lines(record, extras), note=view.source_note(record))
