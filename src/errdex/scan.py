@@ -113,7 +113,7 @@ _WORKER_INDEX: Index | None = None
 
 def _open_worker_index(db: str) -> None:
     global _WORKER_INDEX
-    _WORKER_INDEX = Index(open_store(db))  # type: ignore[arg-type]
+    _WORKER_INDEX = Index(open_store(db))
 
 
 def _rank_chunk_in_worker(chunk: str, top: int, repo: str | None) -> list[RankedEvent]:
