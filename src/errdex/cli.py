@@ -104,7 +104,7 @@ def _reader_went_away() -> None:
 class _Cli(click.Group):
     """Click group whose usage errors are one line too, like every other error."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
             code = super().main(*args, **kwargs)

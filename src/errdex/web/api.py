@@ -152,7 +152,7 @@ def no_such_endpoint(request: Request, rest: str) -> None:
         for route in router.routes
         if isinstance(route, APIRoute) and route.endpoint is not no_such_endpoint
         and route.path_regex.match(path)
-        for method in route.methods
+        for method in route.methods or ()
     })
     if allowed:
         raise HTTPException(405, "method not allowed", headers={"Allow": ", ".join(allowed)})

@@ -20,11 +20,11 @@ from typing import Literal
 from urllib.parse import quote
 
 from markupsafe import Markup, escape
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
-from pygments.util import ClassNotFound
+from pygments import highlight  # type: ignore[import-untyped,unused-ignore]
+from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped,unused-ignore]
+from pygments.lexer import Lexer  # type: ignore[import-untyped,unused-ignore]
+from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename  # type: ignore[import-untyped,unused-ignore]
+from pygments.util import ClassNotFound  # type: ignore[import-untyped,unused-ignore]
 
 from errdex.record import Record, RecordExtras
 from errdex.store import StoredRecord
@@ -302,21 +302,24 @@ class Operation:
     responses: list[tuple[str, str]]
 
 
-def _schema_type(schema: dict[str, object], spec: dict[str, object]) -> str:
+def _dict(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def _schema_type(schema: dict[str, object]) -> str:
+    """``string``, ``integer | null``, ``array of Record``: a schema as a reader says it."""
     if "$ref" in schema:
         return str(schema["$ref"]).rsplit("/", 1)[-1]
     if "anyOf" in schema:
-        parts = schema["anyOf"]
-        if isinstance(parts, list):
-            return " | ".join(_schema_type(p, spec) for p in parts if isinstance(p, dict))
+        return " | ".join(_schema_type(_dict(part)) for part in _list(schema["anyOf"]))
     kind = str(schema.get("type", "any"))
-    if kind == "array" and isinstance(schema.get("items"), dict):
-        return f"array of {_schema_type(schema['items'], spec)}"  # type: ignore[arg-type]
-    return "null" if kind == "null" else kind
-
-
-def _dict(value: object) -> dict[str, object]:
-    return value if isinstance(value, dict) else {}
+    if kind == "array":
+        return f"array of {_schema_type(_dict(schema.get('items')))}"
+    return kind
 
 
 def api_operations(spec: dict[str, object]) -> list[Operation]:
@@ -329,22 +332,21 @@ def api_operations(spec: dict[str, object]) -> list[Operation]:
         for method, raw in _dict(methods).items():
             op = _dict(raw)
             params = []
-            for p in op.get("parameters", []) or []:  # type: ignore[attr-defined]
-                p = _dict(p)
-                params.append((str(p.get("in", "")), ApiField(
-                    str(p.get("name", "")), _schema_type(_dict(p.get("schema")), spec),
-                    bool(p.get("required")), str(p.get("description", "")))))
+            for raw_param in _list(op.get("parameters")):
+                param = _dict(raw_param)
+                params.append((str(param.get("in", "")), ApiField(
+                    str(param.get("name", "")), _schema_type(_dict(param.get("schema"))),
+                    bool(param.get("required")), str(param.get("description", "")))))
             body = []
             content = _dict(_dict(op.get("requestBody")).get("content"))
             ref = _dict(_dict(content.get("application/json")).get("schema")).get("$ref")
             if ref:
                 model = _dict(schemas.get(str(ref).rsplit("/", 1)[-1]))
-                required = model.get("required", []) or []
-                for name, field in _dict(model.get("properties")).items():
-                    field = _dict(field)
-                    body.append(ApiField(name, _schema_type(field, spec),
-                                      name in required,  # type: ignore[operator]
-                                      str(field.get("description", ""))))
+                required = _list(model.get("required"))
+                for name, raw_field in _dict(model.get("properties")).items():
+                    field = _dict(raw_field)
+                    body.append(ApiField(name, _schema_type(field), name in required,
+                                         str(field.get("description", ""))))
             responses = [(str(code), str(_dict(r).get("description", "")))
                          for code, r in _dict(op.get("responses")).items()]
             out.append(Operation(method.upper(), path, str(op.get("summary", "")),
