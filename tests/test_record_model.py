@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
+import pytest
+from pydantic import ValidationError
 
 from errdex.record import DatasetLine, Record, json_schema, record_json, slugify, source_window
 from tests.conftest import SEED_RECORD
@@ -73,3 +76,34 @@ def test_trusted_record_equals_model_construct():
     assert record_json(fast) == record_json(Record.model_validate(data))
     fast.slug = "changed"
     assert fast.slug == "changed"
+
+
+def test_schema_and_model_refuse_hostile_values():
+    """The committed schema (for other consumers) and the model agree on the bounds."""
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    for field, value in [
+        ("lineNumber", 10**20), ("sourceCodeStart", 0), ("schemaVersion", 999),
+        ("schemaVersion", 1), ("githubUrl", "javascript:alert(1)"),
+        ("githubUrl", "http://github.com/a/b"), ("githubUrl", "data:text/html,x"),
+        ("repo", ""), ("slug", ""), ("slug", "Not A Slug"), ("slug", "trailing-"),
+    ]:
+        bad = seed()
+        bad["record"][field] = value
+        assert list(validator.iter_errors(bad)), (field, value)
+        with pytest.raises(ValidationError):
+            Record.model_validate(bad["record"])
+    for field, value in [("githubUrl", None), ("schemaVersion", 3), ("slug", "a-2")]:
+        good = seed()
+        good["record"][field] = value
+        validator.validate(good)
+        Record.model_validate(good["record"])
+
+
+def test_slugs_always_fit_the_slug_pattern():
+    """Mining builds records through the model, so every slug it makes must pass it."""
+    from errdex.record import SLUG_PATTERN
+
+    for text, fallback in [("", "x" * 79 + "-y"), ("--", "A::B" * 30), ("é", "é"),
+                           ("x" * 200, "e"), ("a  b", "e")]:
+        assert re.fullmatch(SLUG_PATTERN, slugify(text, fallback)), (text, fallback)

@@ -12,6 +12,7 @@ site. Every problem is one line naming the file and line, and all of them (up to
 
 from __future__ import annotations
 
+import heapq
 import re
 import types
 import typing
@@ -83,12 +84,16 @@ _NULLABLE = _nullable(Record) | _nullable(RecordExtras)
 
 @dataclass
 class Problems:
-    """The problems of one input, in input order, the first ``MAX_PROBLEMS_SHOWN`` kept."""
+    """The problems of one input: the first ``MAX_PROBLEMS_SHOWN`` in line order, and a count.
+
+    Problems arrive out of order (a file's JSON first, the index last); a bounded heap
+    keeps the earliest lines without holding every problem of a huge bad file.
+    """
 
     source: str
     unit: str = "line"  # "row" for Parquet
-    shown: list[str] = field(default_factory=list)
     total: int = 0
+    _earliest: list[tuple[int, int, str]] = field(default_factory=list)
 
     def where(self, number: int) -> str:
         return f"{self.source}:{number}" if self.unit == "line" else (
@@ -97,17 +102,25 @@ class Problems:
 
     def add(self, number: int, text: str) -> None:
         self.total += 1
-        if len(self.shown) < MAX_PROBLEMS_SHOWN:
-            self.shown.append(f"{self.where(number)}: {text}")
+        item = (-number, -self.total, f"{self.where(number)}: {text}")
+        if len(self._earliest) < MAX_PROBLEMS_SHOWN:
+            heapq.heappush(self._earliest, item)
+        else:
+            heapq.heappushpop(self._earliest, item)
+
+    @property
+    def shown(self) -> list[str]:
+        """The problems kept, earliest line first (in the order found within a line)."""
+        return [text for _, _, text in sorted(self._earliest, reverse=True)]
 
     def raise_if_any(self) -> None:
         """A DatasetError of one line per problem (the rest counted), if there was one."""
         if not self.total:
             return
-        lines = list(self.shown)
-        if self.total > len(self.shown):
+        lines = self.shown
+        if self.total > len(lines):
             lines.append(
-                f"{self.source}: and {self.total - len(self.shown)} more problem(s) "
+                f"{self.source}: and {self.total - len(lines)} more problem(s) "
                 f"({self.total} in all); nothing was imported"
             )
         raise DatasetError("\n".join(lines))
@@ -476,5 +489,4 @@ def _store_problems(valid: list[tuple[int, Entry]], store: Store) -> list[tuple[
                     f"slug {show(record.slug)} is taken by record {other} of {repo} in this "
                     "index; give this record another slug or drop this line"
                 )))
-    found.sort(key=lambda item: item[0])
     return found
