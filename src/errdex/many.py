@@ -41,6 +41,7 @@ from errdex.enrich import EnrichMode
 from errdex.errors import ErrdexError, RepositoryError, UsageError
 from errdex.languages import language_for_path
 from errdex.mining import MineSummary, ProgressCallback
+from errdex.processes import die_with_parent
 from errdex.record import Record, RecordExtras
 from errdex.repo import detect_forge, find_root, parse_remote, resolve_sha
 from errdex.store import PreviousRecord, RepoState
@@ -404,7 +405,8 @@ class ProcessBackend:
         # forkserver: workers must not inherit the pipes of the resolver threads' git calls.
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["errdex.many"])
-        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=context,
+                                   initializer=die_with_parent)  # no orphans if we are killed
 
     def submit(self, task: MineTask) -> None:
         self.pending[self.pool.submit(run_task, task, self.before_task)] = task

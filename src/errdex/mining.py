@@ -34,6 +34,7 @@ from errdex.evidence.model import Evidence
 from errdex.evidence.site import file_evidence
 from errdex.evidence.tests import Expectation, expectations
 from errdex.languages import LANGUAGES, Site
+from errdex.processes import die_with_parent
 from errdex.record import (
     SCHEMA_VERSION,
     Record,
@@ -282,7 +283,8 @@ def _mine_files(
 
     Every process reads its files' bytes through its own ``git cat-file`` (workers are
     forked, and a forked worker holding the parent's pipe to git would keep git from
-    ever seeing the end of its input).
+    ever seeing the end of its input). Workers die with this process, even killed
+    (``die_with_parent``): they would otherwise wait on the task queue forever.
     """
     if workers == 1:
         reader = BlobReader(root)
@@ -293,7 +295,8 @@ def _mine_files(
             reader.close()
         return
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("fork")
+        max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+        initializer=die_with_parent,
     ) as pool:
         pending: deque[Future[list[_FileOutcome]]] = deque()
         for batch in _batches(items, _BATCH_FILES):

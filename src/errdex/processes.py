@@ -5,7 +5,9 @@ own: a pool worker waits on a queue whose write end its sibling workers hold too
 worker's ``git cat-file`` waits on that worker. ``PR_SET_PDEATHSIG`` asks the kernel to
 kill a child when its parent goes: worker pools pass ``die_with_parent`` as their
 initializer, and every git child gets ``kill_with_parent()`` as its ``preexec_fn``.
-Elsewhere (macOS, Windows) both do nothing.
+A forkserver's workers are children of the fork server, which in turn lives as long as
+any of them holds its "alive" pipe: there the worker watches the pool's owner itself.
+Elsewhere (macOS, Windows) all of this does nothing.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import select
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 
 _PR_SET_PDEATHSIG = 1
@@ -71,10 +75,10 @@ def die_with_parent(owner: int | None = None) -> None:
     """Worker-pool initializer: end this worker when the process that started it dies.
 
     ``owner`` is the process that created the pool (default: multiprocessing's parent
-    process); with the forkserver start method the worker's parent is the fork server,
-    which itself exits when the owner does. Set first, then checked: an owner that died
-    before the signal was armed is no longer among the ancestors, and the worker leaves
-    at once instead of waiting on a queue forever.
+    process). Set first, then checked: an owner that died before the signal was armed
+    is no longer among the ancestors, and the worker leaves at once instead of waiting
+    on a queue forever. When the owner is not the parent (the forkserver start method),
+    a thread waits for the owner to exit.
     """
     if owner is None:
         parent = multiprocessing.parent_process()
@@ -84,6 +88,28 @@ def die_with_parent(owner: int | None = None) -> None:
     chain = ancestors()
     if chain and owner not in chain:
         os._exit(1)
+    if chain and chain[0] != owner:
+        _exit_with(owner)
+
+
+def _exit_with(owner: int) -> None:
+    """End this process when ``owner`` exits (a daemon thread waits on its pidfd)."""
+    try:
+        pidfd: int | None = os.pidfd_open(owner)
+    except ProcessLookupError:
+        os._exit(1)
+    except OSError:  # a kernel before 5.3: look every second instead
+        pidfd = None
+
+    def wait() -> None:
+        if pidfd is not None:
+            select.select([pidfd], [], [])
+        else:
+            while owner in ancestors():
+                time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=wait, name="errdex-owner-watch", daemon=True).start()
 
 
 def kill_with_parent() -> Callable[[], None] | None:

@@ -19,6 +19,7 @@ from typing import TextIO
 
 from errdex.lookup.index import Index, Match, Ranked, materialize
 from errdex.lookup.parse import ErrorEvent, parse_events
+from errdex.processes import die_with_parent
 from errdex.store import StoredRecord
 from errdex.stores import open_store
 
@@ -113,6 +114,7 @@ _WORKER_INDEX: Index | None = None
 
 def _open_worker_index(db: str) -> None:
     global _WORKER_INDEX
+    die_with_parent()  # a killed scan leaves no worker behind
     _WORKER_INDEX = Index(open_store(db))
 
 
