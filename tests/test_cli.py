@@ -142,3 +142,22 @@ def test_search_command(db):
     assert "deform-conv2d-backward" in run(db, "search", "deform").stdout
     missing = run(db, "search", 'NEAR("unbalanced')
     assert missing.exit_code == 1 and "Traceback" not in missing.output
+
+
+def test_export_into_a_closed_pipe_ends_quietly(tmp_path):
+    """``errdex export | head``: the reader leaves early; no traceback, no internal error.
+
+    The read end is closed before errdex writes, so its first write meets a closed pipe
+    (as it does once ``head`` has its lines), whatever the timing.
+    """
+    db = str(tmp_path / "pipe.sqlite")
+    assert run(db, "import", str(SEED_RECORD)).exit_code == 0
+    script = Path(sys.executable).parent / "errdex"
+    explain = ["explain", "--json", "deform_conv2d_backward: unsupported dtype I8"]
+    for args in (["export"], ["search", "dtype"], ["show", SEED_LINE["record"]["id"]], explain):
+        process = subprocess.Popen([str(script), "--db", db, *args], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+        process.stdout.close()
+        stderr = process.stderr.read().decode()
+        assert process.wait() == 141, (args, stderr)  # 128 + SIGPIPE, as the shell reports
+        assert stderr == "", (args, stderr)

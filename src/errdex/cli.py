@@ -27,6 +27,7 @@ from errdex.mining import MineSummary
 from errdex.publish import import_path, write_dataset_folder, write_parquet
 from errdex.record import now_iso
 from errdex.render import (
+    Terminal,
     many_table,
     print_matches,
     print_scan_summary,
@@ -197,7 +198,11 @@ def _llm_options(func: F) -> F:
 
 
 def _llm_config(llm: dict[str, Any]) -> Any:
-    from errdex.enrich.llm import LlmConfig
+    try:
+        from errdex.enrich.llm import LlmConfig
+    except ImportError as exc:
+        raise UsageError(f"LLM enrichment needs the 'llm' extra ({exc.name} is missing): "
+                         "pip install 'errdex[llm]'") from exc
 
     return LlmConfig.from_env(base_url=llm["llm_base_url"], model=llm["llm_model"],
                               api_key_env=llm["llm_api_key_env"],
@@ -287,7 +292,7 @@ def mine_many_command(
                             cache_dir=cache_dir, disk_budget_bytes=budget, retries=retries,
                             progress=progress)
         _warm_index(store)
-    Console().print(many_table(summary))
+    Terminal().print(many_table(summary))
     if not summary.ok:
         sys.exit(EXIT_NO_MATCH)
 
@@ -378,7 +383,7 @@ def explain(
     if as_json:
         click.echo(json_text({"matches": [m.to_json() for m in matches]}))
     elif matches:
-        print_matches(Console(), matches)
+        print_matches(Terminal(), matches)
     else:
         click.echo("no record matches this error; mine the repository that raised it first",
                    err=True)
@@ -403,7 +408,7 @@ def scan(
 ) -> None:
     """Annotate every error event in LOGFILE ('-' reads stdin) with its record."""
     summary = ScanSummary()
-    console = Console()
+    console = Terminal()
     with settings.store() as store, _open_log(logfile) as stream:
         index = errdex.open_index(store)
         for event in scan_log(index, stream, top=top, repo=repo, summary=summary,
@@ -451,7 +456,7 @@ def search(
     if as_json:
         click.echo(json_text({"records": [s.record.model_dump(mode="json") for s in found]}))
     elif found:
-        Console().print(search_table(found))
+        Terminal().print(search_table(found))
     else:
         click.echo(f"no record mentions {visible(repr(query))}", err=True)
     if not found:
@@ -471,7 +476,7 @@ def show(settings: _Settings, id_or_slug: str, as_json: bool, repo: str | None) 
     if as_json:
         click.echo(json_text(stored.record.model_dump(mode="json")))
     else:
-        Console().print(record_panel(stored.record, stored.extras))
+        Terminal().print(record_panel(stored.record, stored.extras))
 
 
 @main.command("import")

@@ -26,6 +26,15 @@ _CONTEXT_LINES = 6
 MAX_LINE_CHARS = 2000
 
 
+class Terminal(Console):
+    """The console the CLI prints results to: a closed pipe (``errdex search … | head``)
+    is raised as ``BrokenPipeError`` for the CLI to end quietly, as every command does,
+    instead of Rich's own exit with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 def plain(text: object, style: str | Style = "") -> Text:
     """Untrusted text as Rich ``Text``: no markup, controls shown as escapes."""
     return Text(visible(str(text)), style=style)
