@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 DEMO := .demo
 
-.PHONY: demo test lint schema readme clean
+.PHONY: demo test lint install-check schema readme clean
 
 $(INSTALLED): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -23,13 +23,18 @@ demo: $(INSTALLED)
 	$(BIN)/errdex --db $(DEMO)/errdex.sqlite mine $(DEMO)/inventory
 	$(BIN)/errdex --db $(DEMO)/errdex.sqlite explain - < examples/inventory/ERROR.txt
 
-test: $(INSTALLED) lint
+test: $(INSTALLED) lint install-check
 	bash scripts/install-browser.sh
 	bash scripts/start-postgres.sh
 	$(BIN)/pytest -q -n 2
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check src tests scripts benchmarks
+
+# A bare install works: the wheel, errdex[all] without the dev extra in a fresh venv,
+# every command run once from it (and against PostgreSQL when one can be started).
+install-check:
+	PYTHON=$(PYTHON) bash scripts/check-install.sh
 
 # Regenerate the committed JSON Schema from the record model.
 schema: $(INSTALLED)
