@@ -131,3 +131,23 @@ def test_sigkill_at_random_moments_then_rerun_equals_an_uninterrupted_run(make_r
         run(db, v2, kill_after=rng.uniform(0.05, 1.5))
         run(db, v2)
         assert _comparable(db) == expected, f"kill attempt {attempt}"
+
+
+def test_incremental_mine_reads_constants_from_unchanged_files_with_any_name(make_repo, store):
+    """An incremental mine asks git grep for constants of files it does not read; their
+    names come back NUL-separated, so a name git would quote (non-ASCII, a quote, a
+    newline) is still read."""
+    repo = make_repo()
+    names = ["src/ünïcode.rs", 'src/say "hi".rs', "src/new\nline.rs"]
+    for n, name in enumerate(names):
+        repo.write(name, f'pub const MSG{n}: &str = "message number {n}";\n')
+    calls = "".join(f'    if x == {n} {{ panic!("{{}}", MSG{n}); }}\n' for n in range(3))
+    repo.write("src/lib.rs", f"pub fn go(x: u8) {{\n{calls}}}\n")
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    repo.write("src/lib.rs", "\n" + f"pub fn go(x: u8) {{\n{calls}}}\n")
+    repo.commit("move go down")
+    summary = errdex.mine(repo.root, db=store)
+    assert summary.incremental and summary.files_mined == 1
+    current = sorted(s.record.errorMessage for s in store.records() if s.removed is None)
+    assert current == ["message number 0", "message number 1", "message number 2"]
