@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import select
+import subprocess
 import sys
 from collections.abc import Callable
 from contextlib import AsyncExitStack
@@ -81,3 +83,50 @@ async def _session_checks(db: Path) -> None:
 def test_mcp_tools_over_stdio(make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
     db = build_index_db(make_repo, tmp_path / "mcp.sqlite")
     anyio.run(_session_checks, db)
+
+
+def test_lone_surrogate_gets_a_tool_error(make_repo: Callable[..., GitRepo],
+                                          tmp_path: Path) -> None:
+    """JSON can escape a lone surrogate ("\\ud800"); the SDK's reader refused such a line
+    and the call was never answered. Raw JSON-RPC lines, as a client writes them."""
+    db = build_index_db(make_repo, tmp_path / "mcp.sqlite")
+    params = _server(db)
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "explain_error", "arguments": {"text": "ValueError: width \ud800 got 3"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "search_records", "arguments": {"query": "\udfff dtype"}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "explain_error", "arguments": {"text": WIDTH_ERROR}}},
+    ]
+    errlog = tmp_path / "mcp-raw-stderr.log"
+    with errlog.open("wb") as err:
+        server = subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=err, env=params.env)
+        assert server.stdin is not None and server.stdout is not None
+        answers = {}
+        try:
+            for line in lines:  # one at a time: stdin stays open until each is answered
+                server.stdin.write((json.dumps(line) + "\n").encode())  # \ud800 escapes
+                server.stdin.flush()
+                if "id" in line:  # before the fix: never answered (a bounded wait, not a timing)
+                    ready, _, _ = select.select([server.stdout], [], [], 60)
+                    assert ready, f"no answer to request {line['id']}"
+                    answer = json.loads(server.stdout.readline())
+                    answers[answer["id"]] = answer
+        finally:
+            server.stdin.close()
+            server.wait(timeout=60)
+    assert sorted(answers) == [1, 2, 3, 4], errlog.read_text()[-2000:]
+    for request_id, argument, char in ((2, "text", "U+D800"), (3, "query", "U+DFFF")):
+        result = answers[request_id]["result"]
+        assert result["isError"] is True
+        message = result["content"][0]["text"]
+        assert f"argument '{argument}' is not valid Unicode" in message and char in message
+    good = json.loads(answers[4]["result"]["content"][0]["text"])
+    assert good["matches"][0]["record"]["filePath"] == "pkg/shapes.py"
+    assert "Traceback" not in errlog.read_text()

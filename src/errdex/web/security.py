@@ -15,7 +15,7 @@ response gets the security headers, a 500 included:
 - **Headers.** A Content-Security-Policy that allows this site's own stylesheets
   and nothing else (no script at all: the pages work without it), no framing,
   no MIME sniffing, no Referer (pasted errors travel in ``/explain`` URLs).
-- **Query length cap.** A query string over 64 KiB is a 414 before any parsing.
+- **Query length cap.** A query string over 32 KiB is a 414 before any parsing.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from errdex.web.errors import MAX_DRAIN_BYTES, drain_body
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 ANY_HOST = "*"
-MAX_QUERY_BYTES = 64 * 1024
+MAX_QUERY_BYTES = 32 * 1024
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
