@@ -8,6 +8,7 @@ The real bare install is checked by scripts/check-install.sh (``make install-che
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,15 +33,15 @@ def hide(monkeypatch: pytest.MonkeyPatch, extra: str) -> None:
     modules, importers = EXTRAS[extra]
     for name in list(sys.modules):
         if any(name == m or name.startswith(m + ".") for m in modules):
-            monkeypatch.setitem(sys.modules, name, None)  # type: ignore[arg-type]
+            monkeypatch.setitem(sys.modules, name, None)
         elif any(name == m or name.startswith(m + ".") for m in importers):
             monkeypatch.delitem(sys.modules, name)
     for name in modules:
-        monkeypatch.setitem(sys.modules, name, None)  # type: ignore[arg-type]
+        monkeypatch.setitem(sys.modules, name, None)
 
 
 @pytest.fixture
-def mined(make_repo, tmp_path: Path) -> tuple[GitRepo, Path]:
+def mined(make_repo: Callable[..., GitRepo], tmp_path: Path) -> tuple[GitRepo, Path]:
     repo = make_repo()
     repo.commit_files({"a.py": "def f(x):\n    raise ValueError(f'bad value {x}')\n"})
     db = tmp_path / "e.sqlite"

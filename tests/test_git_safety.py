@@ -116,7 +116,9 @@ def hostile(make_repo: Callable[..., GitRepo], tmp_path: Path) -> tuple[GitRepo,
     return repo, markers
 
 
-def test_mining_a_hostile_repository_runs_none_of_its_commands(hostile, tmp_path):
+def test_mining_a_hostile_repository_runs_none_of_its_commands(
+    hostile: tuple[GitRepo, Path], tmp_path: Path
+) -> None:
     repo, markers = hostile
     db = tmp_path / "errdex.sqlite"
     out = _cli(db, "mine", "--blame", "--jobs", "2", str(repo.root))
@@ -144,7 +146,9 @@ def test_mining_a_hostile_repository_runs_none_of_its_commands(hostile, tmp_path
     assert _fired(markers) == []
 
 
-def test_mine_many_of_a_hostile_path_and_its_clone_runs_none_of_its_commands(hostile, tmp_path):
+def test_mine_many_of_a_hostile_path_and_its_clone_runs_none_of_its_commands(
+    hostile: tuple[GitRepo, Path], tmp_path: Path
+) -> None:
     repo, markers = hostile
     listing = tmp_path / "list.txt"
     listing.write_text(f"{repo.root}\nfile://{repo.root}\n")
@@ -267,7 +271,9 @@ def test_the_environment_of_git_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     assert {"core.fsmonitor=false", f"core.hooksPath={os.devnull}"} <= set(argv)
 
 
-def test_git_missing_is_one_clear_line(make_repo, tmp_path, monkeypatch):
+def test_git_missing_is_one_clear_line(
+    make_repo: Callable[..., GitRepo], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     repo = make_repo()
     repo.commit_files({"a.py": "def f(x):\n    raise ValueError(f'bad {x}')\n"})
     empty = tmp_path / "empty-path"

@@ -126,7 +126,9 @@ def big_repo(make_repo: Callable[..., GitRepo], files: int = 300,
     return repo
 
 
-def test_killed_mine_leaves_no_worker_and_no_git(make_repo, tmp_path):
+def test_killed_mine_leaves_no_worker_and_no_git(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
     repo = big_repo(make_repo)
 
     def ready(pid: int, members: list[Proc]) -> bool:
@@ -138,7 +140,9 @@ def test_killed_mine_leaves_no_worker_and_no_git(make_repo, tmp_path):
     assert_nothing_survives(proc)
 
 
-def test_killed_mine_many_leaves_no_worker_fork_server_or_git(make_repo, tmp_path):
+def test_killed_mine_many_leaves_no_worker_fork_server_or_git(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
     first = big_repo(make_repo, remote="https://github.com/acme/one.git")
     second = big_repo(make_repo, remote="https://github.com/acme/two.git")
     listing = tmp_path / "list.txt"
@@ -153,7 +157,7 @@ def test_killed_mine_many_leaves_no_worker_fork_server_or_git(make_repo, tmp_pat
     assert_nothing_survives(proc)
 
 
-def test_killed_scan_leaves_no_worker(make_repo, tmp_path):
+def test_killed_scan_leaves_no_worker(make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
     repo = make_repo()
     repo.commit_files({"a.py": "def f(x):\n    raise ValueError(f'bad thing {x}')\n"})
     db = tmp_path / "e.sqlite"
@@ -170,7 +174,9 @@ def test_killed_scan_leaves_no_worker(make_repo, tmp_path):
     assert_nothing_survives(proc)
 
 
-def test_a_git_child_dies_with_its_parent_even_when_its_input_stays_open(make_repo):
+def test_a_git_child_dies_with_its_parent_even_when_its_input_stays_open(
+    make_repo: Callable[..., GitRepo],
+) -> None:
     """cat-file would wait forever on a stdin someone else holds: only the signal ends it."""
     repo = make_repo()
     repo.commit_files({"a.py": "x = 1\n"})
@@ -188,7 +194,7 @@ def test_a_git_child_dies_with_its_parent_even_when_its_input_stays_open(make_re
         proc.stdin.close()
 
 
-def test_a_worker_whose_owner_is_gone_leaves_at_once(tmp_path):
+def test_a_worker_whose_owner_is_gone_leaves_at_once() -> None:
     """The check after arming the signal: an owner that is not an ancestor (it died before
     the signal was set) ends the worker instead of leaving it waiting."""
     script = ("import sys; from errdex.processes import die_with_parent; "
