@@ -251,3 +251,13 @@ struct Outer {
         ("Outer.Failure.b", "Outer.Failure.errorDescription"),
     ]
     assert sites[1].template.pattern() == "failure b (.+?)"
+
+
+def test_http_status_outside_the_response_range_is_not_kept():
+    """``abort(999, …)`` is written in real code; a record keeps only a status a response
+    can carry, so what errdex mines always passes its own import check."""
+    source = (
+        b"<?php\nfunction f() {\n    abort(999, 'no such status');\n    abort(404, 'gone');\n}\n"
+    )
+    sites = php_extract(source).sites
+    assert [(s.line, s.http_status) for s in sites] == [(3, None), (4, 404)]

@@ -33,6 +33,12 @@ class Site:
     severity: Severity = "error"
     symbol: str | None = None  # enclosing symbol, e.g. ``Flex::conv3d`` or ``Store.open``
 
+    def __post_init__(self) -> None:
+        # `abort(999)` is written in real code but is no HTTP status: a record keeps only
+        # what a response can carry, so every mined record re-imports (100..599).
+        if self.http_status is not None and not 100 <= self.http_status <= 599:
+            object.__setattr__(self, "http_status", None)
+
 
 @dataclass(frozen=True)
 class FileSites:
