@@ -111,7 +111,8 @@ class _Cli(click.Group):
             code = super().main(*args, **kwargs)
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx else "errdex"
-            click.echo(f"errdex: {exc.format_message()} (see '{where} --help')", err=True)
+            click.echo(f"errdex: {visible(exc.format_message())} (see '{where} --help')",
+                       err=True)
             sys.exit(EXIT_BAD_INPUT)
         except click.ClickException as exc:
             click.echo(f"errdex: {exc.format_message()}", err=True)
@@ -253,7 +254,7 @@ def mine(
                               enrich="static" if enrich == "llm" else enrich,  # type: ignore[arg-type]
                               blame=blame, full=full)
         _warm_index(store)
-    click.echo(format_summary(summary))
+    click.echo(visible(format_summary(summary)))  # the repo name comes from its remote
     if config is not None:
         _llm_enrich(settings, config, summary.repo)
 
