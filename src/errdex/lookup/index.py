@@ -6,6 +6,11 @@ written). A query costs one dictionary probe per word of the message and a set
 check of each candidate's other required words; only survivors run their regex,
 compiled on first use. No query ever loops over all patterns.
 
+Every step is bounded for any paste (``parse.MAX_INPUT_CHARS``): patterns run on
+RE2 (linear in the text, whatever the pattern), at most ``_MAX_VERIFIED``
+candidates are verified per reading of the message, and similarity is scored
+by RapidFuzz on texts cut to ``_FUZZY_CHARS``.
+
 Ranking, best first: a full pattern match, a matching error class, stack frames
 pointing at the site (path suffix and line, tolerant of drift), then
 specificity (more literal text). Records sharing a template stay next to each
@@ -16,7 +21,6 @@ also surface a record (location only, approximate).
 
 from __future__ import annotations
 
-import difflib
 import json
 import marshal
 import re
@@ -27,13 +31,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from rapidfuzz.distance import Indel
+
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.pastes.common import message_segments
 from errdex.lookup.patterns import PatternShape, placeholder_names, shape_of
 from errdex.record import Record, RecordExtras
 from errdex.store import CandidateRow, Removal, StoredRecord
 from errdex.stores import Store
-from errdex.template import compile_pattern
+from errdex.template import CompiledPattern, PatternError, compile_pattern, utf8
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 FRAME_LINE_TOLERANCE = 5
@@ -44,8 +50,15 @@ _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message o
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
 SNAPSHOT_FORMAT = 5
-# Longest message a pattern with typed holes is verified against by regex.
-REGEX_MESSAGE_LIMIT = 10_000
+# Most candidate patterns verified against one reading of a message: real messages
+# have a handful; only a paste holding the words of thousands of templates reaches it
+# (the most specific, by required words, are kept).
+_MAX_VERIFIED = 512
+# Similarity is scored on at most this many characters of each text: a template
+# reworded is short, and the score's cost grows with the product of the lengths.
+_FUZZY_CHARS = 4_000
+# The details ``_without_trailing_group`` takes off sit in the last this many characters.
+_TRAILING_GROUP_CHARS = 20_000
 _SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
 
 
@@ -108,11 +121,12 @@ class _Scored:
     removed_noted: bool = False
 
 
-@lru_cache(maxsize=65536)
-def _compiled(pattern: str) -> re.Pattern[str] | None:
+@lru_cache(maxsize=8192)
+def _compiled(pattern: str) -> CompiledPattern | None:
+    """The pattern on RE2; None for one RE2 refuses (such a pattern never matches)."""
     try:
         return compile_pattern(pattern)
-    except re.error:
+    except PatternError:
         return None
 
 
@@ -126,6 +140,9 @@ class Index:
 
     def __init__(self, store: Store):
         self.store = store
+        self._by_key: dict[str, list[int] | dict[str, list[int]]]
+        self._rest: dict[int, tuple[str, ...]]
+        self._size: int
         generation = store.generation()
         saved = store.load_snapshot(generation, SNAPSHOT_FORMAT)
         if saved is not None:
@@ -211,6 +228,13 @@ class Index:
         self._last_probe = (message, result)
         return result
 
+    def _most_specific(self, pids: list[int]) -> list[int]:
+        """At most ``_MAX_VERIFIED`` candidates, those requiring the most words first."""
+        if len(pids) <= _MAX_VERIFIED:
+            return pids
+        rest_of = self._rest
+        return sorted(pids, key=lambda pid: -len(rest_of.get(pid, ())))[:_MAX_VERIFIED]
+
     # --- full matches ---------------------------------------------------------------
 
     def _full_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
@@ -218,9 +242,10 @@ class Index:
         best: dict[str, _Scored] = {}
         for message in _variants(event):
             verified: dict[int, tuple[str | None, ...]] = {}
-            details = self._pattern_details(self.candidates(message))
+            details = self._pattern_details(self._most_specific(self.candidates(message)))
+            encoded: list[bytes] = []  # the message for RE2, encoded once if a regex runs
             for pid, (pattern, _) in details.items():
-                groups = verify(pattern, message)
+                groups = verify(pattern, message, encoded)
                 if groups is not None:
                     verified[pid] = groups
             if not verified:
@@ -249,15 +274,8 @@ class Index:
         full, close = self._probe(message)
         close = (full + close)[:_MAX_FUZZY_CANDIDATES]  # full: words there, regex failed
         ratios: dict[int, float] = {}
-        matcher = difflib.SequenceMatcher(None, autojunk=False)
-        matcher.set_seq2(message)  # indexed once, compared with every candidate
         for pid, (pattern, _) in self._pattern_details(close).items():
-            matcher.set_seq1(_literal_text(pattern))
-            if matcher.real_quick_ratio() < APPROXIMATE_MIN_RATIO:
-                continue
-            if matcher.quick_ratio() < APPROXIMATE_MIN_RATIO:
-                continue
-            ratio = matcher.ratio()
+            ratio = similarity(_literal_text(pattern), message)
             if ratio >= APPROXIMATE_MIN_RATIO:
                 ratios[pid] = ratio
         scored: dict[str, _Scored] = {}
@@ -312,23 +330,45 @@ def _shape(pattern: str) -> PatternShape:
     return shape_of(pattern)
 
 
-def verify(pattern: str, message: str) -> tuple[str | None, ...] | None:
+def verify(
+    pattern: str, message: str, encoded: list[bytes] | None = None
+) -> tuple[str | None, ...] | None:
     """The hole values if ``message`` fullmatches ``pattern``, else None.
 
     Plain patterns (only ``(.+?)`` holes, the common case) are checked by placing
-    their literal fragments; others compile their regex on first use.
+    their literal fragments; others run on RE2, compiled on first use — linear in
+    the message whatever the pattern, so no stored pattern can backtrack.
+    ``encoded`` carries the message's UTF-8 from one call to the next (the
+    candidates of one message share it).
     """
     shape = _shape(pattern)
     if shape.plain:
         return shape.match(message)
-    if len(message) > REGEX_MESSAGE_LIMIT:
-        # Typed holes next to each other could make a regex quadratic on a huge paste;
-        # real messages of typed templates are short, so past the limit only plain ones
-        # (checked without a regex, in linear time) can match.
-        return None
     regex = _compiled(pattern)
-    match = regex.fullmatch(message) if regex else None
+    if regex is None:
+        return None
+    if encoded is None:
+        encoded = []
+    if not encoded:
+        encoded.append(utf8(message))
+    match = regex.fullmatch(encoded[0])
     return match.groups() if match else None
+
+
+def similarity(template_text: str, message: str) -> float:
+    """How alike a template's literal text and a message are, 0 to 1 (Indel, like difflib's
+    ratio: twice the common subsequence over the total length).
+
+    Both are cut to ``_FUZZY_CHARS`` first, and texts whose lengths alone rule out
+    ``APPROXIMATE_MIN_RATIO`` are not compared at all.
+    """
+    short, long = sorted((len(template_text), len(message)))
+    if not long or 2 * short / (short + long) < APPROXIMATE_MIN_RATIO:
+        return 0.0
+    return float(Indel.normalized_similarity(
+        template_text[:_FUZZY_CHARS], message[:_FUZZY_CHARS],
+        score_cutoff=APPROXIMATE_MIN_RATIO,
+    ))
 
 
 @lru_cache(maxsize=4096)
@@ -380,6 +420,11 @@ def _bucket(
     if isinstance(entry, list):
         return entry
     found: list[int] = list(entry.get("", ()))
+    if len(entry) < len(words):  # a long paste: walk the bucket's few second words
+        for second, pids in entry.items():
+            if second and second in words:
+                found.extend(pids)
+        return found
     for word in words:
         found.extend(entry.get(word, ()))
     return found
@@ -430,7 +475,7 @@ def _without_trailing_group(text: str) -> str:
     if not text.endswith(")"):
         return ""
     depth = 0
-    for index in range(len(text) - 1, -1, -1):
+    for index in range(len(text) - 1, max(-1, len(text) - 1 - _TRAILING_GROUP_CHARS), -1):
         depth += {")": 1, "(": -1}.get(text[index], 0)
         if depth == 0:
             return text[:index - 1].rstrip() if index > 1 and text[index - 1] == " " else ""

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+_HEX = frozenset("0123456789abcdefABCDEF")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "0": "\0"}
 
 
@@ -91,13 +92,15 @@ def shape_of(pattern: str) -> PatternShape:
         ch = pattern[i]
         if ch == "\\" and i + 1 < n:
             nxt = pattern[i + 1]
-            if nxt == "x" and i + 3 < n:
-                current.append(chr(int(pattern[i + 2 : i + 4], 16)))
-                i += 4
-                continue
+            if nxt == "x":
+                digits = pattern[i + 2 : i + 4]
+                if len(digits) == 2 and all(c in _HEX for c in digits):
+                    current.append(chr(int(digits, 16)))
+                    i += 4
+                    continue
             if nxt in _ESCAPES:
                 current.append(_ESCAPES[nxt])
-            elif nxt.isalnum():  # \d, \s, \b …: a class, not a literal
+            elif nxt.isalnum():  # \d, \s, \b, \x{…} …: a class or code, not a literal
                 opaque = True
             else:
                 current.append(nxt)
@@ -175,9 +178,11 @@ def prefilter_words(shape: PatternShape) -> list[str]:
     return sorted(set(shape.required_words()), key=lambda w: (-len(w), w))
 
 
+# Each bracketed run stops at the next opening bracket too, so scanning a stored
+# message is linear even when it holds thousands of unclosed ``%(`` or ``#{``.
 _PLACEHOLDER = re.compile(
-    r"\{\{|\}\}|%%|\{[^{}]*\}|%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d*))?[hlLqjzt]*"
-    r"[diouxXeEfFgGcrsavqTwpb]|#\{[^}]*\}|\$\{[^}]*\}"
+    r"\{\{|\}\}|%%|\{[^{}]*\}|%(?:\([^()]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d*))?[hlLqjzt]*"
+    r"[diouxXeEfFgGcrsavqTwpb]|#\{[^{}]*\}|\$\{[^{}]*\}"
 )
 
 

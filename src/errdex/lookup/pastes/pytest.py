@@ -47,8 +47,8 @@ def pytest_traceback(lines: Lines, i: int) -> Found | None:
         frame = _FRAME.fullmatch(line)
         if frame:
             outer.append(Frame(frame.group("file"), int(frame.group("line")), frame.group("func")))
-        elif is_e_line(line) and line[1:].strip():
-            events, stop = pytest_block(lines, j)
+        elif is_e_line(line) and line[1:].strip() and (block := pytest_block(lines, j)):
+            events, stop = block
             event = events[0]
             frames = (*event.frames, *reversed(outer))
             whole = lines.event(i, stop, event.message, event.error_class, "python", frames)

@@ -6,6 +6,7 @@ import re
 
 from errdex.lookup.pastes.common import (
     TRACEBACK_HEADER,
+    ErrorEvent,
     Found,
     Frame,
     Lines,
@@ -70,7 +71,7 @@ def python_exception_group(lines: Lines, i: int) -> Found | None:
         deboxed.append(_debox(line))
         j += 1
     inner = Lines("\n".join(deboxed), parent=lines, origin=range(i, j))
-    events = []
+    events: list[ErrorEvent] = []
     k = 0
     while k < len(inner):
         found = python_traceback(inner, k) or single_line(inner, k)

@@ -28,8 +28,8 @@ def rust_panic(lines: Lines, i: int) -> Found | None:
     if rest.startswith("'"):
         found = _old_panic_message(lines, i, rest[1:])
         if found is not None:
-            message, location, j = found
-            return _finish_panic(lines, i, j, message, location)
+            message, quoted_at, j = found
+            return _finish_panic(lines, i, j, message, quoted_at)
     location = split_location(rest.rstrip().removesuffix(":"))
     j = i + 1
     parts: list[str] = []

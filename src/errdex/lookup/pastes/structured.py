@@ -159,7 +159,7 @@ def structured_event(lines: Lines, i: int, line: str, *, lenient: bool) -> Error
     """The event of a JSON log line; ``lenient`` takes one without an error level too."""
     try:
         fields = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than a log line is
         return None
     if not isinstance(fields, dict):
         return None
@@ -194,7 +194,7 @@ def logfmt_line(lines: Lines, i: int) -> Found | None:
     if not (message or _is_error_level(level)):
         return None
     event = _logged_event(
-        lines, i, message or _first(fields, _MESSAGE_KEYS), None, _first(fields, _STACK_KEYS),
+        lines, i, message or _first(fields, _MESSAGE_KEYS), "", _first(fields, _STACK_KEYS),
         None, split_location(_first(fields, ("caller", "source"))),
     )
     return None if event is None else one(event, i + 1)
