@@ -94,6 +94,25 @@ def test_foreign_database_is_one_clear_error(backend_db):
     assert "\n" not in str(info.value) and "--db" in str(info.value)
 
 
+def test_concurrent_first_opens_migrate_once(backend_db):
+    errors: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            open_store(backend_db).close()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_one) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    with open_store(backend_db) as store:
+        assert store.format_version() == STORE_FORMAT_VERSION and store.generation() == 0
+
+
 def test_reopening_keeps_records_and_version(backend_db):
     with open_store(backend_db) as store:
         import_dataset(store, SEED_RECORD)
@@ -104,7 +123,7 @@ def test_reopening_keeps_records_and_version(backend_db):
 
 def _create_version_1(backend: str, db: str, record: Record, extras: RecordExtras | None) -> None:
     """A database as errdex's first release wrote it: migration 1 and one record."""
-    from errdex.store import _row
+    from errdex.store_sql import _row
 
     if backend == "postgres":
         from errdex.store_pg import MIGRATIONS as PG_MIGRATIONS

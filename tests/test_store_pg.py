@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import threading
 import uuid
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -21,7 +20,6 @@ from errdex.dataset import read_dataset
 from errdex.errors import StoreError
 from errdex.lookup.index import Index
 from errdex.record import Record
-from errdex.store import STORE_FORMAT_VERSION
 from tests.conftest import ROOT, SEED_RECORD, GitRepo
 
 psycopg = pytest.importorskip("psycopg", reason="the 'postgres' extra is not installed")
@@ -42,24 +40,6 @@ def test_unreachable_server_is_one_clear_error_without_the_password():
         PostgresStore("postgresql://someone:s3cret@/errdex?host=/nonexistent-errdex&port=5432")
     assert "s3cret" not in str(info.value) and "\n" not in str(info.value)
 
-
-def test_concurrent_first_opens_migrate_once(pg_url):
-    errors: list[BaseException] = []
-
-    def open_one() -> None:
-        try:
-            PostgresStore(pg_url).close()
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=open_one) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
-    with PostgresStore(pg_url) as store:
-        assert store.format_version() == STORE_FORMAT_VERSION
 
 
 # --- full-text search: PostgreSQL's own query language ------------------------------------

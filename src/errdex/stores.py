@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from errdex.errors import StoreError
-from errdex.store import CandidateRow, PreviousRecord, RepoState, SQLiteStore, StoredRecord
+from errdex.record import Record, RecordExtras
 
 if TYPE_CHECKING:
-    from errdex.record import Record, RecordExtras
+    from errdex.store import SQLiteStore
     from errdex.store_pg import PostgresStore
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -31,6 +32,56 @@ def redact(url: str) -> str:
     netloc = parts.netloc.rsplit("@", 1)
     user = netloc[0].split(":", 1)[0]
     return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+
+
+# --- what stores hand out ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreviousRecord:
+    """What a re-mine carries over from the last mine of the same site."""
+
+    slug: str
+    content_changed_at: str
+    content_hash: str | None
+    removed: bool = False
+    file_path: str = ""
+
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """The columns ranking needs, before a record is read whole."""
+
+    id: str
+    pattern_id: int
+    error_class: str | None
+    repo: str
+    file_path: str
+    line_number: int
+    removed_sha: str | None = None
+
+
+@dataclass(frozen=True)
+class Removal:
+    """When a site stopped existing: the commit mined without it, and when that was."""
+
+    sha: str | None
+    at: str | None
+
+
+@dataclass(frozen=True)
+class StoredRecord:
+    record: Record
+    extras: RecordExtras
+    removed: Removal | None = None
+
+
+@dataclass(frozen=True)
+class RepoState:
+    """How a repository was last mined (to re-mine only what changed since)."""
+
+    analyzed_sha: str | None
+    miner_version: str | None
 
 
 @runtime_checkable
@@ -114,10 +165,24 @@ def open_store(db: str | os.PathLike[str] | None = None) -> Store:
             ) from exc
         assert isinstance(db, str)
         return PostgresStore(db)
+    from errdex.store import SQLiteStore
+
     return SQLiteStore(db)
 
 
 # The protocol's former name, kept for code written against it.
 StoreLike = Store
 
-__all__ = ["URL_SCHEMES", "Store", "StoreLike", "is_postgres_url", "open_store", "redact"]
+__all__ = [
+    "URL_SCHEMES",
+    "CandidateRow",
+    "PreviousRecord",
+    "Removal",
+    "RepoState",
+    "Store",
+    "StoreLike",
+    "StoredRecord",
+    "is_postgres_url",
+    "open_store",
+    "redact",
+]

@@ -1,0 +1,115 @@
+"""The schema of an errdex database: one migration list for both databases, and the
+``Dialect`` that fills in what differs between SQLite and PostgreSQL in SQL text.
+
+The database carries its format version in ``errdex_meta``; an older one is migrated
+on open (``SQLStore._migrate``), a newer one is refused rather than misread.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+STORE_FORMAT_VERSION = 4
+
+# --- the dialect seam ----------------------------------------------------------------------
+
+
+class Dialect(ABC):
+    """The SQL text that differs between the databases; everything else is shared.
+
+    Shared SQL is written with ``?`` placeholders and portable syntax (``ON CONFLICT``
+    upserts, ``RETURNING``); a dialect rewrites placeholders and supplies fragments.
+    """
+
+    name = "sql"
+    id_type = "INTEGER"  # a pattern id column
+    serial_key = "INTEGER PRIMARY KEY"  # a pattern id the database assigns
+    blob = "BLOB"
+    search_schema = ""  # migration 2's full-text index, kept in sync with records
+    meta_table_query = ""  # one row when errdex_meta exists
+
+    def sql(self, query: str) -> str:
+        """``query`` with this driver's placeholders."""
+        return query
+
+    @abstractmethod
+    def in_list(self, column: str) -> str:
+        """``column`` is one of the values of a single list parameter (``list_param``)."""
+
+    @abstractmethod
+    def list_param(self, values: Sequence[object]) -> object: ...
+
+    @abstractmethod
+    def json_text(self, column: str, key: str) -> str:
+        """The top-level ``key`` of the JSON text in ``column``, as text."""
+
+
+# Each migration takes the database from version N to N+1; never change what a released
+# one does. The dialect fills in types and the full-text schema.
+def migrations(dialect: Dialect) -> list[str]:
+    return [
+        """
+        CREATE TABLE repos (
+            repo TEXT PRIMARY KEY,
+            analyzed_sha TEXT,
+            analyzed_at TEXT NOT NULL,
+            root TEXT,
+            record_count INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE records (
+            id TEXT PRIMARY KEY,
+            repo TEXT NOT NULL,
+            slug TEXT NOT NULL,
+            error_message TEXT NOT NULL,
+            message_pattern TEXT NOT NULL,
+            error_class TEXT,
+            error_type TEXT NOT NULL,
+            file_path TEXT NOT NULL,
+            line_number INTEGER NOT NULL,
+            content_hash TEXT,
+            record_json TEXT NOT NULL,
+            extras_json TEXT
+        );
+        CREATE INDEX records_repo ON records (repo, file_path);
+        CREATE INDEX records_slug ON records (slug);
+        """,
+        # 2: distinct patterns with their prefilter words (the lookup index), file names
+        # for stack-frame lookups, and full-text search kept in sync with the records.
+        f"""
+        CREATE TABLE patterns (
+            pid {dialect.serial_key},
+            pattern TEXT NOT NULL UNIQUE,
+            words TEXT NOT NULL,
+            literal_length INTEGER NOT NULL,
+            groups INTEGER NOT NULL
+        );
+        ALTER TABLE records ADD COLUMN pattern_id {dialect.id_type} REFERENCES patterns (pid);
+        ALTER TABLE records ADD COLUMN file_name TEXT;
+        CREATE INDEX records_pattern ON records (pattern_id);
+        CREATE INDEX records_file_name ON records (file_name);
+        {dialect.search_schema}
+        """,
+        # 3: a saved copy of the lookup index, valid while the store's generation is unchanged.
+        f"""
+        CREATE TABLE index_snapshot (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            generation {dialect.id_type} NOT NULL,
+            format INTEGER NOT NULL,
+            data {dialect.blob} NOT NULL
+        );
+        INSERT INTO errdex_meta VALUES ('generation', '0') ON CONFLICT (key) DO NOTHING;
+        """,
+        # 4: a site that disappears is kept, marked removed as of the commit that removed
+        # it, so messages from older releases still resolve; repos remember how they were
+        # mined.
+        """
+        ALTER TABLE records ADD COLUMN removed_sha TEXT;
+        ALTER TABLE records ADD COLUMN removed_at TEXT;
+        ALTER TABLE repos ADD COLUMN miner_version TEXT;
+        CREATE INDEX records_current ON records (repo, removed_sha, file_path);
+        """,
+    ]
+
+
+__all__ = ["STORE_FORMAT_VERSION", "Dialect", "migrations"]
