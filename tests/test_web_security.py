@@ -32,6 +32,7 @@ import errdex
 from errdex.cli import main
 from errdex.record import Record
 from errdex.stores import open_store
+from errdex.web import view
 from errdex.web.app import create_app
 from errdex.web.errors import MAX_BODY_BYTES
 from errdex.web.security import CONTENT_SECURITY_POLICY
@@ -219,6 +220,13 @@ def test_long_source_windows_are_capped(client: TestClient) -> None:
     assert "Showing lines 149,900–150,100 of the 300,000 lines" in page.text
     whole = client.get("/api/records/00000000000000bb")  # the data is all there
     assert whole.json()["sourceCode"].count("\n") == BIG_SOURCE_LINES - 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=40), st.integers(0, 45), st.integers(0, 45))
+def test_lines_between_is_a_slice_of_the_lines(text: str, first: int, last: int) -> None:
+    """The window is cut without splitting the whole source (which may be huge)."""
+    assert view._lines_between(text, first, last) == text.split("\n")[first:last]
 
 
 def test_owners_with_slashes_on_every_page(client: TestClient) -> None:

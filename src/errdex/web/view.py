@@ -69,7 +69,8 @@ def page_target(path: str, repos: Collection[str]) -> PageTarget | None:
 
     Repositories may have any number of segments (``group/sub/name``), so the path is
     read against the repositories in the index: the whole path when it is one, else
-    all but the last segment with the last as the slug.
+    all but the last segment with the last as the slug. (Were both ``a/b/c`` and
+    ``a/b`` indexed, ``/a/b/c`` is the repository; GitLab allows no such pair.)
     """
     segments = path.strip("/").split("/")
     if len(segments) < 2 or not all(segments):
