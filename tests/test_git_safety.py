@@ -284,3 +284,25 @@ def test_git_missing_is_one_clear_line(
                                        str(repo.root)])
     assert result.exit_code == 2
     assert result.output.strip() == "errdex: git is not installed: install git and try again"
+
+
+def test_the_repository_errdex_is_run_from_lends_no_config_to_clones(
+    make_repo: Callable[..., GitRepo], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ls-remote and clone run outside any repository: the folder errdex was started in
+    (a stranger's checkout, say) cannot rewrite URLs or run programs for them."""
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    wanted = make_repo()
+    wanted.commit_files({"a.py": "def f(x):\n    raise ValueError(f'wanted {x}')\n"})
+    here = make_repo("https://github.com/acme/here.git")
+    git(here.root, "config", "url.file:///nowhere/.insteadOf", "file:///")
+    git(here.root, "config", "core.fsmonitor", _touch(markers, "fsmonitor"))
+    git(here.root, "config", "uploadpack.packObjectsHook", _touch(markers, "pack-hook"))
+    monkeypatch.chdir(here.root)
+    summary = mine_many(parse_list(f"file://{wanted.root}\n"), tmp_path / "e.sqlite", jobs=1,
+                        cache_dir=tmp_path / "cache")
+    (outcome,) = summary.outcomes
+    assert outcome.status == "mined", outcome.reason
+    assert outcome.records == 1
+    assert _fired(markers) == []

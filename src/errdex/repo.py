@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -185,9 +185,11 @@ def run_git(
     Without ``root`` the call runs outside any repository. The child is killed if this
     process dies (``errdex.processes``).
     """
-    with _outside_any_repository() as (cwd, ceiling):
-        env = git_env(network)
-        env["GIT_CEILING_DIRECTORIES"] = ceiling
+    env = git_env(network)
+    with ExitStack() as stack:
+        cwd = None
+        if root is None:
+            cwd, env["GIT_CEILING_DIRECTORIES"] = stack.enter_context(_outside_any_repository())
         try:
             return subprocess.run(
                 git_argv(args, root, network), cwd=cwd, env=env, input=input_bytes,
