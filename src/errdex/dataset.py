@@ -20,6 +20,7 @@ from errdex.errors import DatasetError, UsageError
 from errdex.record import SUPERSET_SCHEMA_VERSION, Record, RecordExtras, now_iso
 from errdex.stores import Store
 from errdex.validate import Problems, check_entries
+from errdex.visible import json_text
 
 EXPORT_SCHEMAS = (2, 3)
 STDIN_NAME = "stdin"
@@ -100,9 +101,9 @@ def dataset_line(record: Record, extras: RecordExtras | None, version: str, sche
     body: dict[str, Any] = record.model_dump(mode="json")
     if schema == SUPERSET_SCHEMA_VERSION and extras is not None:
         body.update(extras.model_dump(mode="json"))
-    return json.dumps(
-        {"record": body, "datasetVersion": version}, ensure_ascii=False, separators=(",", ":")
-    )
+    # Same data as plain json.dumps; controls, bidi overrides and surrogates as \u escapes,
+    # so a line shown in a terminal (`export | less`) cannot act on it.
+    return json_text({"record": body, "datasetVersion": version}, compact=True)
 
 
 def export_dataset(
