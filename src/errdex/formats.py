@@ -172,6 +172,7 @@ def parse_printf(
             resolver.positional()
         if groups.get("precision") == "*":
             resolver.positional()
+        name: str | None
         if groups.get("key") is not None:
             name = resolver.named(groups["key"])
         elif groups.get("index"):
@@ -265,6 +266,11 @@ _BRACE_SPEC = re.compile(
     r"(?P<width>\d+)?(?P<grouping>[,_])?(?:\.(?P<precision>\d+))?(?P<type>[bcdeEfFgGnosxX%])?$"
 )
 
+# Integer presentation types of a format spec and the hole kind each prints.
+_INTEGER_KINDS: dict[str, HoleKind] = {
+    "d": "int", "n": "int", "x": "hex", "X": "HEX", "o": "octal", "b": "binary",
+}
+
 
 def brace_hole(name: str | None, conversion: str | None, spec: str, written: str) -> Hole:
     """The hole of one ``{name!conv:spec}`` field (``str.format`` or an f-string)."""
@@ -281,9 +287,7 @@ def brace_hole(name: str | None, conversion: str | None, spec: str, written: str
         return Hole.of(name, written)
     padded = bool(match.group("width")) and not match.group("zero") and fill in (None, " ")
     prefix = "0x" if match.group("alt") and conv in "xX" and conv else ""
-    kind: HoleKind | None = {
-        "d": "int", "n": "int", "x": "hex", "X": "HEX", "o": "octal", "b": "binary",
-    }.get(conv)
+    kind = _INTEGER_KINDS.get(conv)
     if kind is not None:
         return Hole.of(name, written, kind, pad=padded, prefix=prefix)
     if conv in ("f", "F"):
