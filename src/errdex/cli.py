@@ -35,7 +35,7 @@ from errdex.render import (
     record_panel,
     search_table,
 )
-from errdex.scan import ScanSummary
+from errdex.scan import ScanSummary, skipped_note
 from errdex.scan import scan as scan_log
 from errdex.stores import Store, open_store, redact
 from errdex.visible import json_text, visible
@@ -420,6 +420,8 @@ def scan(
                 print_scanned(console, event)
     if not as_json:
         print_scan_summary(console, summary)
+    elif summary.skipped_lines:
+        click.echo(skipped_note(summary), err=True)
     if not summary.matched:
         sys.exit(EXIT_NO_MATCH)
 

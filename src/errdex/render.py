@@ -17,7 +17,7 @@ from rich.text import Text
 from errdex.lookup.index import Match
 from errdex.many import ManySummary
 from errdex.record import Record, RecordExtras
-from errdex.scan import ScannedEvent, ScanSummary
+from errdex.scan import ScannedEvent, ScanSummary, skipped_note
 from errdex.store import StoredRecord
 from errdex.visible import https_url, visible
 
@@ -141,6 +141,8 @@ def print_scan_summary(console: Console, summary: ScanSummary) -> None:
         f"\n{summary.lines:,} lines, {summary.events:,} error events, "
         f"{summary.matched:,} explained by {len(summary.by_record):,} records"
     ))
+    if summary.skipped_lines:
+        console.print(Text(skipped_note(summary)))
     if not summary.by_record:
         return
     table = Table(header_style="bold")

@@ -5,6 +5,11 @@ opens with a timestamp, a bracket or a JSON object, or after a blank line), so
 a trace is never split and memory stays flat however long the log is. Logs
 repeat themselves: an event's matches are cached by its message, class and
 frames, which is what makes scanning fast.
+
+A chunk never exceeds what one paste may hold (``MAX_INPUT_CHARS``): a log
+without entry starts is cut there, and a single line longer than that is
+skipped and counted (``ScanSummary.skipped_lines``), read in pieces so it never
+sits in memory whole.
 """
 
 from __future__ import annotations
@@ -18,13 +23,13 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from errdex.lookup.index import Index, Match, Ranked, materialize
-from errdex.lookup.parse import ErrorEvent, parse_events
+from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
 from errdex.processes import die_with_parent
 from errdex.store import StoredRecord
 from errdex.stores import open_store
 
 CHUNK_CHARS = 256_000  # also the smallest log worth worker processes (two chunks)
-_HARD_LIMIT = 4 * CHUNK_CHARS
+_HARD_LIMIT = MAX_INPUT_CHARS  # a chunk is parsed as one paste: never more than one may hold
 _CACHE_SIZE = 20_000
 
 
@@ -46,6 +51,7 @@ class ScanSummary:
     """Counts per record, for the closing table."""
 
     lines: int = 0
+    skipped_lines: int = 0  # lines over MAX_INPUT_CHARS, left out of the scan
     events: int = 0
     matched: int = 0
     by_record: Counter[str] = field(default_factory=Counter)
@@ -91,6 +97,13 @@ def scan(
             if summary is not None:
                 summary.add(scanned)
             yield scanned
+
+
+def skipped_note(summary: ScanSummary) -> str:
+    """The summary's line about over-long lines left out of the scan."""
+    count = summary.skipped_lines
+    return (f"{count:,} line{'' if count == 1 else 's'} over {MAX_INPUT_CHARS:,} characters "
+            "skipped (not scanned): split such a line to scan it")
 
 
 RankedEvent = tuple[int, str, list[Ranked]]  # line within its chunk, event text, ranked ids
@@ -148,15 +161,25 @@ def _event_line(event: ErrorEvent) -> int:
 
 
 def chunks(stream: Iterable[str], summary: ScanSummary | None = None) -> Iterator[tuple[int, str]]:
-    """(first line number, text) pieces of a log, each ending before a new entry starts."""
+    """(first line number, text) pieces of a log, each ending before a new entry starts.
+
+    No piece is longer than ``MAX_INPUT_CHARS``; a line longer than that on its own
+    is skipped (counted in ``summary.skipped_lines``), the pieces around it kept.
+    """
     buffer: list[str] = []
     size = 0
     first = 1
     number = 0
-    for number, line in enumerate(stream, 1):
-        if size >= CHUNK_CHARS and (_starts_entry(line) or size >= _HARD_LIMIT or (
-            buffer and not buffer[-1].strip()
-        )):
+    skipped = 0
+    for number, line in enumerate(_bounded_lines(stream), 1):
+        if line is None:  # over-long: what came before is one piece, the next starts after
+            skipped += 1
+            if buffer:
+                yield first, "".join(buffer)
+            buffer, size, first = [], 0, number + 1
+            continue
+        entry_ends = size >= CHUNK_CHARS and (_starts_entry(line) or not buffer[-1].strip())
+        if buffer and (entry_ends or size + len(line) > _HARD_LIMIT):
             yield first, "".join(buffer)
             buffer, size, first = [], 0, number
         buffer.append(line)
@@ -165,6 +188,30 @@ def chunks(stream: Iterable[str], summary: ScanSummary | None = None) -> Iterato
         yield first, "".join(buffer)
     if summary is not None:
         summary.lines = number
+        summary.skipped_lines = skipped
+
+
+def _bounded_lines(stream: Iterable[str]) -> Iterator[str | None]:
+    """Each line of ``stream``, or None for one longer than ``MAX_INPUT_CHARS``.
+
+    A file is read with a bounded ``readline``, so an over-long line passes through
+    in pieces of that size and never sits in memory whole.
+    """
+    readline = getattr(stream, "readline", None)
+    if readline is None:
+        for line in stream:
+            yield None if len(line) > MAX_INPUT_CHARS else line
+        return
+    while True:
+        line = readline(MAX_INPUT_CHARS + 1)
+        if not line:
+            return
+        if len(line) <= MAX_INPUT_CHARS:
+            yield line
+            continue
+        while line and not line.endswith("\n"):  # the rest of the over-long line
+            line = readline(MAX_INPUT_CHARS)
+        yield None
 
 
 def _starts_entry(line: str) -> bool:

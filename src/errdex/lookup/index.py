@@ -433,28 +433,35 @@ def _bucket(
 def _variants(event: ErrorEvent) -> list[str]:
     """What to match: the message, its wrapped inner parts (``op: inner: innermost``),
     then shorter readings of a message that picked up extra lines: each leading run
-    of paragraphs, and the first line, with their inner parts."""
+    of paragraphs, and the first line, with their inner parts.
+
+    At most ``_MAX_VARIANTS``, and each built only while there is room: a paste of
+    thousands of paragraphs costs a few readings, not one per paragraph."""
     variants = [event.message]
+
+    def add(text: str) -> bool:
+        """Keep ``text`` if new; False once the list is full."""
+        if text and text not in variants and len(variants) < _MAX_VARIANTS:
+            variants.append(text)
+        return len(variants) < _MAX_VARIANTS
+
     for segment in getattr(event, "segments", ()) or ():
-        if segment and segment not in variants:
-            variants.append(segment)
+        if not add(segment):
+            return variants
     message = event.message
     if "\n" in message:
         paragraphs = message.split("\n\n")
-        shorter = ["\n\n".join(paragraphs[:k]) for k in range(len(paragraphs) - 1, 0, -1)]
-        shorter.append(message.partition("\n")[0])
-        for text in shorter:
+        for k in range(min(len(paragraphs) - 1, _MAX_VARIANTS), -1, -1):
+            text = "\n\n".join(paragraphs[:k]) if k else message.partition("\n")[0]
             for segment in message_segments(text):
-                if segment and segment not in variants:
-                    variants.append(segment)
+                if not add(segment):
+                    return variants
     # An error printed with Debug (Rust's ``Error("invalid type: …", line: 1, column: 13)``
     # after ``called `Result::unwrap()` on an `Err` value: ``): the message it quotes.
     for text in list(variants):
         quoted = _DEBUG_STRUCT.match(text)
-        if quoted:
-            inner = re.sub(r"\\(.)", r"\1", quoted.group(1))
-            if inner and inner not in variants:
-                variants.append(inner)
+        if quoted and not add(re.sub(r"\\(.)", r"\1", quoted.group(1))):
+            return variants
     # Details a library appends in parentheses (Jackson's ``(3 known properties: …)``,
     # ``(through reference chain: …)``): each reading without them, once or twice.
     for text in list(variants):
@@ -462,8 +469,9 @@ def _variants(event: ErrorEvent) -> list[str]:
             text = _without_trailing_group(text)
             if not text or text in variants:
                 break
-            variants.append(text)
-    return variants[:_MAX_VARIANTS]
+            if not add(text):
+                return variants
+    return variants
 
 
 _DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
