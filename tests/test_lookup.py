@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from click.testing import CliRunner
 
 import errdex
+from errdex.cli import main
 from errdex.dataset import import_dataset
 from errdex.errors import UsageError
+from errdex.lookup.index import _FUZZY_CHARS, _MAX_VARIANTS, similarity
+from errdex.record import Record
 from tests.conftest import SEED_RECORD
+from tests.steps import counting_lookup_work
 
 RUST_LIB = """\
 pub fn load(path: &str, dtype: DType) -> Tensor {
@@ -191,10 +198,10 @@ def test_index_snapshot_is_reused_and_refreshed_after_writes(make_repo, store, m
     assert third.explain("brand new message here")
 
 
-def test_a_megabyte_adversarial_paste_returns_within_a_second(make_repo, store):
-    """Adjacent holes, typed and not, against a 1 MB paste that almost matches them."""
-    import time
-
+def test_a_megabyte_adversarial_paste_costs_a_bounded_number_of_linear_checks(make_repo, store):
+    """Adjacent holes, typed and not, against a 1 MB paste that almost matches them: each
+    reading of the paste checks each candidate once, typed ones on RE2 (linear in the text),
+    and Python's backtracking engine never sees a stored pattern."""
     repo = make_repo()
     repo.write("m.py", "def f(a, b, n):\n"
                "    raise ValueError(f'bad {a}{b} value')\n"
@@ -205,12 +212,126 @@ def test_a_megabyte_adversarial_paste_returns_within_a_second(make_repo, store):
     repo.commit()
     errdex.mine(repo.root, db=store)
     index = errdex.open_index(store)
+    stored = {s.record.messagePattern for s in store.records()}
     for paste in ("bad " + "a" * 999_000 + " valu", "bad " + "1" * 999_000 + " coun",
                   "bad " + "a1" * 499_000 + " value count"):
-        started = time.perf_counter()
-        index.explain(paste)
-        assert time.perf_counter() - started < 1.0
+        with counting_lookup_work() as work:
+            index.explain(paste)
+        assert work.verified <= _MAX_VARIANTS * len(stored)
+        assert work.re2_bytes <= work.re2_runs * len(paste)
+        assert not stored & set(work.python_regexes)
+    with counting_lookup_work() as work:
+        assert index.explain("bad 1x4 count")[0].record.lineNumber == 4
+    assert work.re2_runs >= 1  # the typed template was matched by RE2
     assert index.explain("bad xy value")[0].record.lineNumber == 2
+
+
+HOSTILE_TEMPLATES = {
+    "src/lib.rs": 'fn f(a: u8, b: u8, c: u8, d: u32) {\n'
+                  '    panic!("adjacent {}{}{}{:x} quux", a, b, c, d);\n}\n',
+    "m.py": 'def g(a, b, c, d):\n    raise ValueError(f"{a}{b}{c}{d:d} qqzz")\n',
+}
+
+
+@pytest.mark.parametrize("length", [400, 800, 100_000])
+def test_adjacent_typed_holes_run_on_re2_whatever_the_paste_length(make_repo, store, length):
+    """Reproductions: a mined ``panic!("adjacent {}{}{}{:x} quux")`` with a 400-character
+    paste took 9.5 s (800: over 100 s), Python's ``f"{a}{b}{c}{d:d} qqzz"`` grew cubically.
+    Now each near miss is one RE2 run per reading of the paste."""
+    repo = make_repo()
+    repo.commit_files(HOSTILE_TEMPLATES)
+    errdex.mine(repo.root, db=store)
+    index = errdex.open_index(store)
+    stored = {s.record.messagePattern for s in store.records()}
+    near_misses = [
+        "adjacent " + "g" * length + " quux",
+        "thread 'main' panicked at src/lib.rs:2:5:\nadjacent " + "1" * length + "g quux",
+        "ValueError: " + "1" * length + "x qqzz",
+    ]
+    for paste in near_misses:
+        with counting_lookup_work() as work:
+            matches = index.explain(paste)
+        assert all(m.approximate for m in matches), paste[:40]
+        assert 1 <= work.re2_runs <= _MAX_VARIANTS
+        assert not stored & set(work.python_regexes)
+    rust = index.explain("adjacent abc1f quux")[0]
+    assert not rust.approximate and list(rust.bound.values()) == ["a", "b", "c", "1f"]
+    python = index.explain("ValueError: xyz12 qqzz")[0]
+    assert not python.approximate and list(python.bound.values()) == ["x", "y", "z", "12"]
+
+
+def _stored_record(store, **changes):
+    """A record written straight to the store, as an import of any pattern would."""
+    seed = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
+    record = Record.model_validate(dict(seed, **changes))
+    store.upsert([(record, None)])
+    return record
+
+
+def test_an_exponential_pattern_in_the_store_runs_in_linear_time(store):
+    """Reproduction: an imported ``hello ((a+)+)b`` made 28 characters take 9 s in Python's
+    engine. Lookup runs it on RE2: the near miss of any length is one linear run."""
+    _stored_record(store, id="0123456789abcdef", slug="hello-b", errorMessage="hello {}b",
+                   messagePattern="hello ((a+)+)b")
+    index = errdex.open_index(store)
+    for paste in ("hello " + "a" * 28 + "c", "hello " + "a" * 200_000 + "c"):
+        with counting_lookup_work() as work:
+            assert not [m for m in index.explain(paste) if not m.approximate]
+        assert 1 <= work.re2_runs <= _MAX_VARIANTS
+        assert "hello ((a+)+)b" not in work.python_regexes
+    found = index.explain("hello aaab")[0]
+    assert not found.approximate and found.record.id == "0123456789abcdef"
+
+
+def test_a_pattern_re2_cannot_run_never_matches_and_never_fails_a_lookup(store):
+    _stored_record(store, id="0123456789abcdef", slug="look-ahead", errorMessage="look {}",
+                   messagePattern="look (?=ahead)(.+?)")
+    index = errdex.open_index(store)
+    assert not [m for m in index.explain("look ahead") if not m.approximate]
+
+
+def test_similarity_of_long_texts_is_scored_on_capped_lengths(make_repo, store):
+    """Reproduction: difflib took 43 s on a 20,000-character message and paste. The
+    reworded message is still found, approximately, scored on at most _FUZZY_CHARS each."""
+    words = " ".join(f"part{n} of the long message" for n in range(800))
+    assert len(words) > 20_000
+    repo = make_repo()
+    repo.commit_files({"long.py": f"def f(x):\n    raise ValueError(f'{words} {{x}}')\n"})
+    errdex.mine(repo.root, db=store)
+    index = errdex.open_index(store)
+    reworded = words.replace("part7 of", "piece7 in").replace("part90 of", "piece90 in")
+    with counting_lookup_work() as work:
+        found = index.explain("ValueError: " + reworded + " 42")
+    assert found and found[0].approximate and found[0].record.filePath == "long.py"
+    assert work.scored and all(max(a, b) <= _FUZZY_CHARS for a, b in work.scored)
+
+
+def test_similarity_agrees_with_the_ratio_it_replaces():
+    """RapidFuzz's Indel similarity is difflib's ratio where difflib finds the longest
+    common subsequence: the 0.6 threshold keeps its meaning."""
+    import difflib
+
+    for a, b in [("invalid size", "invalid sizes"), ("cannot open file", "could not open file"),
+                 ("connection refused by peer", "connection reset by peer"),
+                 ("unsupported dtype", "dtype unsupported here")]:
+        expected = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+        assert similarity(a, b) == pytest.approx(expected)
+    assert similarity("abc", "x" * 100) == 0.0  # lengths alone rule it out
+
+
+def test_a_deeply_nested_json_paste_is_read_as_text(make_repo, store):
+    """Reproduction: a 6 KB paste of ``{"a":`` × 1000 was a RecursionError (internal error)."""
+    repo = make_repo()
+    repo.commit_files({"m.py": "def f():\n    raise ValueError('nested input')\n"})
+    errdex.mine(repo.root, db=store)
+    index = errdex.open_index(store)
+    for paste in ('{"a":' * 1000, '{"a":' * 1000 + "1" + "}" * 1000,
+                  '{"level":"error","msg":' + "[" * 5000 + "]" * 5000 + "}"):
+        assert index.explain(paste) == []
+    result = CliRunner().invoke(main, ["--db", str(store.path), "explain", '{"a":' * 1000 + "1"
+                                       + "}" * 1000])
+    assert result.exit_code == 1, result.output
+    assert "internal error" not in result.output
 
 
 JAVA_MAPPER = """\
