@@ -113,6 +113,8 @@ def escape(text: str) -> str:
             out.append(r"\r")
         elif ord(ch) < 0x20 or ord(ch) == 0x7F:
             out.append(f"\\x{ord(ch):02x}")
+        elif 0xD800 <= ord(ch) < 0xE000:  # a lone surrogate has no UTF-8: spelled as an escape
+            out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)
     return "".join(out)
@@ -375,7 +377,7 @@ def _unicode_escape(pattern: str, i: int) -> tuple[str, int]:
 
 def _code_point(value: int, at: int) -> str:
     if 0xD800 <= value < 0xE000:
-        raise PatternError(f"escape at {at} is a lone surrogate (U+{value:04X}): no text holds one")
+        return r"\x{FFFD}"  # texts are matched with a lone surrogate read as U+FFFD (``utf8``)
     if value > 0x10FFFF:
         raise PatternError(f"escape at {at} is past U+10FFFF")
     return f"\\x{{{value:X}}}"
@@ -449,11 +451,7 @@ def compile_pattern(pattern: str) -> CompiledPattern:
 
     Raises ``PatternError`` (one line: what and where) for a pattern RE2 cannot run.
     """
-    translated = to_re2(pattern)
-    try:
-        encoded = translated.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PatternError("pattern holds a lone surrogate: no text can match it") from None
+    encoded = utf8(to_re2(pattern))
     options = re2.Options()
     options.log_errors = False
     options.dot_nl = True
