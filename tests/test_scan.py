@@ -10,7 +10,9 @@ from click.testing import CliRunner
 
 import errdex
 from errdex.cli import main
+from errdex.lookup.parse import MAX_INPUT_CHARS
 from errdex.scan import ScanSummary, chunks, scan
+from tests.steps import counting_lookup_work
 
 PY = """\
 def parse_width(text):
@@ -109,3 +111,86 @@ def test_scan_in_worker_processes_equals_one_process(db):
     two = [(e.line, e.text, [m.record.id for m in e.matches], [m.bound for m in e.matches])
            for e in scan(errdex.open_index(db), io.StringIO(text), jobs=2)]
     assert len(one) == 9000 and one == two
+
+
+# --- logs that used to stop the scan ---------------------------------------------------
+
+
+def test_a_log_without_entry_starts_is_cut_within_the_paste_limit():
+    """No timestamps, brackets or blank lines: pieces are still cut before the limit."""
+    text = "working on item 1234567\n" * 130_000  # ~3 MB, no line starts an entry
+    pieces = list(chunks(io.StringIO(text)))
+    assert len(pieces) >= 3
+    assert all(len(piece) <= MAX_INPUT_CHARS for _, piece in pieces)
+    assert "".join(piece for _, piece in pieces) == text
+
+
+def test_a_log_without_timestamps_over_a_megabyte_is_scanned_in_full(db, tmp_path):
+    """Reproduction: such a log stopped the scan with "input too large"."""
+    log = tmp_path / "plain.log"
+    log.write_text("ConnectionError: cannot reach db.internal:5432\n"
+                   + "working on item 1234567\n" * 60_000
+                   + "ValueError: invalid size 'abc'\n")
+    assert log.stat().st_size > MAX_INPUT_CHARS
+    result = CliRunner().invoke(main, ["--db", str(db), "scan", "--json", str(log)])
+    assert result.exit_code == 0, result.output
+    found = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(e["line"], e["matches"][0]["record"]["errorMessage"]) for e in found] == [
+        (1, "cannot reach %s:%d"), (60_002, "invalid size {text!r}")]
+
+
+def test_a_line_over_a_megabyte_is_skipped_and_counted(db, tmp_path):
+    """Reproduction: one line over 1 MB stopped the whole scan; now it is left out, the
+    summary says so, and the events around it keep their line numbers."""
+    log = tmp_path / "long-line.log"
+    log.write_text(LOG + "x" * (MAX_INPUT_CHARS + 5) + "\n" + LOG)
+    summary = ScanSummary()
+    with log.open(encoding="utf-8") as stream:
+        events = list(scan(errdex.open_index(db), stream, summary=summary))
+    assert [e.line for e in events] == [3, 7, 9, 14, 18, 20]
+    assert summary.skipped_lines == 1 and summary.lines == 21 and summary.matched == 6
+    text = CliRunner().invoke(main, ["--db", str(db), "scan", str(log)])
+    assert text.exit_code == 0, text.output
+    assert "1 line over 1,000,000 characters skipped" in text.stdout
+    as_json = CliRunner().invoke(main, ["--db", str(db), "scan", "--json", str(log)])
+    assert as_json.exit_code == 0 and len(as_json.stdout.splitlines()) == 6
+    assert "1 line over 1,000,000 characters skipped" in as_json.stderr
+
+
+class _RecordingStream(io.StringIO):
+    """A log that remembers the longest line it handed out."""
+
+    longest = 0
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        line = super().readline(size)
+        self.longest = max(self.longest, len(line))
+        return line
+
+
+def test_an_over_long_line_is_read_in_bounded_pieces():
+    stream = _RecordingStream("a\n" + "y" * (3 * MAX_INPUT_CHARS) + "\nb\n")
+    summary = ScanSummary()
+    pieces = list(chunks(stream, summary))
+    assert pieces == [(1, "a\n"), (3, "b\n")]
+    assert summary.skipped_lines == 1 and summary.lines == 3
+    assert stream.longest <= MAX_INPUT_CHARS + 1
+
+
+def test_a_three_line_log_with_adjacent_typed_holes_is_matched_by_re2(make_repo, tmp_path):
+    """Reproduction: a 3-line log holding a near miss of ``adjacent {}{}{}{:x} quux`` hung."""
+    repo = make_repo()
+    repo.commit_files({"src/lib.rs": 'fn f(a: u8, b: u8, c: u8, d: u32) {\n'
+                                     '    panic!("adjacent {}{}{}{:x} quux", a, b, c, d);\n}\n'})
+    path = tmp_path / "adjacent.sqlite"
+    errdex.mine(repo.root, db=path)
+    index = errdex.open_index(path)
+    stored = {s.record.messagePattern for s in index.store.records()}
+    for body, explained in (("1" * 100_000 + "g", False), ("abc1f", True)):
+        log = ("2026-01-02 10:00:00 INFO start\nthread 'main' panicked at src/lib.rs:2:5:\n"
+               f"adjacent {body} quux\n")
+        with counting_lookup_work() as work:
+            events = list(scan(index, io.StringIO(log)))
+        assert [e.line for e in events] == [2]
+        assert events[0].matches[0].approximate is not explained  # a near miss: its frame only
+        assert work.re2_runs >= 1 and not stored & set(work.python_regexes)
