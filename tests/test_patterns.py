@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from errdex.lookup.index import verify
 from errdex.lookup.patterns import prefilter_words, shape_of
-from errdex.template import Hole, Literal, Template, compile_pattern
+from errdex.template import Hole, Literal, PatternError, Template, compile_pattern, utf8
 
 
 def test_fragments_and_words():
@@ -50,3 +51,87 @@ def test_typed_patterns_still_use_the_regex():
     assert verify(r"m(?:: (.+?))?", "m") == (None,)
     assert re.fullmatch(r"m(?:: (.+?))?", "m: e")
     assert verify(r"m(?:: (.+?))?", "m: e") == ("e",)
+
+
+# --- RE2: what it is given, and what it refuses ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message", "groups"),
+    [
+        (r"caf\u00e9 (.+?)", "café au lait", ("au lait",)),  # JavaScript's \uXXXX
+        (r"smile \ud83d\ude00 (\d+)", "smile \U0001f600 3", ("3",)),  # a UTF-16 pair
+        (r"star \u{2B50}", "star \u2b50", ()),  # \u{…} (JavaScript's u flag)
+        (r"dash \N{EM DASH}", "dash \u2014", ()),  # Python's \N{NAME}
+        (r"wide \U0001F600", "wide \U0001f600", ()),
+        (r"end\Z", "end", ()),  # Python's \Z is RE2's \z
+        (r"a\/b", "a/b", ()),
+        (r"x{,2}y", "xxy", ()),  # Python's {,n}
+        (r"[\b]", "\b", ()),  # a backspace inside a class
+        (r"nul \0 (.+?)", "nul \0 q", ("q",)),
+        (r"ctl \cA", "ctl \x01", ()),
+        (r"(\S+?) (\d+)", "naïve \u0663\u0664", ("naïve", "\u0663\u0664")),  # Python's Unicode
+        (r"a\sb", "a\u2003b", ()),  # an em space is \s in Python (and JavaScript)
+        (r"(\w+)", "größe_1", ("größe_1",)),
+    ],
+)
+def test_python_and_javascript_spellings_run_on_re2(pattern, message, groups):
+    found = compile_pattern(pattern).fullmatch(message)
+    assert found is not None and found.groups() == groups
+
+
+def test_python_and_javascript_spellings_keep_their_meaning_as_python_reads_them():
+    assert not compile_pattern(r"a\sb").fullmatch("a\u200bb")  # zero-width space: not \s
+    assert not compile_pattern(r"x{,2}y").fullmatch("xxxy")
+    assert not compile_pattern(r"end\Z").fullmatch("end\n")
+    assert compile_pattern(r"(\S+)").fullmatch("a\xa0b") is None  # no-break space is \s
+
+
+@pytest.mark.parametrize(
+    ("pattern", "says"),
+    [
+        ("look (?=ahead)", "lookaround at 5 ((?=…) cannot run in linear time"),
+        ("(?<!x)y", "lookaround at 0 ((?<!…)"),
+        (r"(a)\1", r"backreference at 3 (\1) cannot run in linear time"),
+        ("(?P<n>a)(?P=n)", "backreference at 8"),
+        ("(?>a)", "atomic group at 0"),
+        ("(?U)a+", "inline flag U at 0"),
+        (r"\xZZ", "pattern not valid for RE2: invalid escape sequence"),
+        (r"\u12", r"bad escape at 0: \u needs 4 hex digits"),
+        (r"\N{NO SUCH THING}", "no character named 'NO SUCH THING'"),
+        ("a{1001}", "pattern not valid for RE2: invalid repetition size"),
+        ("(a", "pattern not valid for RE2: missing )"),
+        ("trailing\\", "lone backslash"),
+        (r"\C", r"escape \C at 0"),
+    ],
+)
+def test_patterns_re2_cannot_run_are_refused_in_one_line(pattern, says):
+    with pytest.raises(PatternError) as refused:
+        compile_pattern(pattern)
+    assert says in str(refused.value) and "\n" not in str(refused.value)
+    assert isinstance(refused.value, ValueError)
+
+
+def test_an_exponential_python_pattern_is_one_linear_re2_run():
+    """``((a+)+)b`` backtracks exponentially in Python's engine; RE2's answer is the same."""
+    compiled = compile_pattern("hello ((a+)+)b")
+    assert compiled.fullmatch("hello " + "a" * 100_000 + "c") is None
+    assert compiled.fullmatch("hello aab").groups() == ("aa", "aa")
+
+
+def test_surrogates_are_read_as_utf16_reads_them():
+    """A lone surrogate has no UTF-8: texts and patterns alike read it as U+FFFD (and a
+    pair as the character it encodes), so a pasted one never fails a lookup."""
+    assert utf8("a\udc80b") == "a\ufffdb".encode()
+    assert utf8("\ud83d\ude00") == "\U0001f600".encode()
+    compiled = compile_pattern(r"bad (.+?) byte")
+    assert compiled.fullmatch("bad \udc80 byte").groups() == ("\ufffd",)
+    assert compile_pattern(r"lone \udc80 (\d+)").fullmatch("lone \udc80 7").groups() == ("7",)
+    assert verify(r"got (-?\d+) in (.+?)", "got 3 in \udc80") == ("3", "\ufffd")
+
+
+def test_imported_escapes_the_prefilter_cannot_read_make_a_pattern_opaque():
+    """``\\x{…}`` or a bad ``\\x`` used to crash reading the pattern's literal text."""
+    assert shape_of(r"a\x{41}(.+?)").opaque
+    assert shape_of(r"a\xZ(.+?)").opaque
+    assert shape_of(r"a\x41(.+?)").fragments == ("aA", "")

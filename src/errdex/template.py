@@ -410,15 +410,14 @@ class PatternMatch:
         return self.text if index == 0 else self.values[index - 1]
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def utf8(text: str) -> bytes:
-    """``text`` as UTF-8 for RE2; a lone surrogate (no UTF-8 for it) reads as U+FFFD."""
+    """``text`` as UTF-8 for RE2, surrogates read as UTF-16 reads them (as patterns do):
+    a pair is the character it encodes, a lone one is U+FFFD."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
+        units = text.encode("utf-16-le", "surrogatepass")
+        return units.decode("utf-16-le", "replace").encode("utf-8")
 
 
 class CompiledPattern:
