@@ -218,6 +218,30 @@ def test_enrich(backend_db, make_repo):
     assert any(r.documentation for r in after.values())
 
 
+def test_mine_and_enrich_with_an_llm(backend_db, make_repo):
+    """``mine --enrich llm`` and ``enrich --llm-*`` against a local Chat Completions
+    server: the rewritten fields are stored, and a re-run is served from the cache."""
+    from tests.test_llm import CORE, TESTS, ChatServer
+
+    repo = make_repo()
+    repo.write("src/shapes/core.py", CORE)
+    repo.write("tests/test_core.py", TESTS)
+    repo.commit("fixture")
+    chat = ChatServer()
+    try:
+        llm = ["--llm-base-url", chat.url, "--llm-model", "test-model"]
+        ok(backend_db, "mine", "--enrich", "llm", *llm, str(repo.root))
+        sent = len(chat.requests)
+        assert sent >= 1
+        with open_store(backend_db) as store:
+            flags = {flag for s in store.records() for flag in s.extras.qualityFlags}
+        assert "llm-enriched" in flags
+        ok(backend_db, "enrich", *llm)
+        assert len(chat.requests) == sent  # nothing changed: every answer from the cache
+    finally:
+        chat.close()
+
+
 def test_serve(backend_db, make_repo, monkeypatch):
     from fastapi.testclient import TestClient
 

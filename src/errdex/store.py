@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 BUSY_TIMEOUT_ENV = "ERRDEX_BUSY_TIMEOUT"
 DEFAULT_BUSY_TIMEOUT = 600.0
 _SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+_INLINE_VALUES = 200  # longer lists go as one JSON array (SQLite allows 32766 parameters)
 
 
 def _fts_document(row: str) -> str:
@@ -55,7 +56,8 @@ def _fts_document(row: str) -> str:
 
 
 class SQLiteDialect(Dialect):
-    name = "sqlite"
+    """``?`` placeholders; a long list is one JSON array parameter read by ``json_each``."""
+
     meta_table_query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'errdex_meta'"
     # Full-text search kept in sync with records by triggers.
     search_schema = f"""
@@ -71,11 +73,10 @@ class SQLiteDialect(Dialect):
         END;
     """
 
-    def in_list(self, column: str) -> str:
-        return f"{column} IN (SELECT value FROM json_each(?))"
-
-    def list_param(self, values: Sequence[object]) -> object:
-        return json.dumps(list(values))
+    def in_list(self, column: str, values: Sequence[object]) -> tuple[str, list[object]]:
+        if len(values) <= _INLINE_VALUES:  # the common, short list: plain placeholders
+            return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+        return f"{column} IN (SELECT value FROM json_each(?))", [json.dumps(list(values))]
 
     def json_text(self, column: str, key: str) -> str:
         return f"json_extract({column}, '$.{key}')"

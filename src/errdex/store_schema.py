@@ -22,7 +22,6 @@ class Dialect(ABC):
     upserts, ``RETURNING``); a dialect rewrites placeholders and supplies fragments.
     """
 
-    name = "sql"
     id_type = "INTEGER"  # a pattern id column
     serial_key = "INTEGER PRIMARY KEY"  # a pattern id the database assigns
     blob = "BLOB"
@@ -34,11 +33,8 @@ class Dialect(ABC):
         return query
 
     @abstractmethod
-    def in_list(self, column: str) -> str:
-        """``column`` is one of the values of a single list parameter (``list_param``)."""
-
-    @abstractmethod
-    def list_param(self, values: Sequence[object]) -> object: ...
+    def in_list(self, column: str, values: Sequence[object]) -> tuple[str, list[object]]:
+        """The condition ``column`` is one of ``values``, and its parameters."""
 
     @abstractmethod
     def json_text(self, column: str, key: str) -> str:

@@ -115,9 +115,9 @@ class SQLStore(ABC):
         if batch:
             self._run_many(statement, batch)
 
-    def _in(self, column: str, values: Iterable[object]) -> tuple[str, object]:
-        """A condition ``column IN values`` and its one parameter."""
-        return self.dialect.in_list(column), self.dialect.list_param(list(values))
+    def _in(self, column: str, values: Iterable[object]) -> tuple[str, list[object]]:
+        """A condition ``column IN values`` and its parameters."""
+        return self.dialect.in_list(column, list(values))
 
     def __enter__(self) -> Self:
         return self
@@ -194,7 +194,7 @@ class SQLStore(ABC):
 
     def _pattern_id_rows(self, patterns: list[str]) -> dict[str, int]:
         condition, values = self._in("pattern", patterns)
-        rows = self._execute(f"SELECT pattern, pid FROM patterns WHERE {condition}", (values,))
+        rows = self._execute(f"SELECT pattern, pid FROM patterns WHERE {condition}", values)
         return {pattern: int(pid) for pattern, pid in rows}
 
     def _insert(self, rows: list[tuple[Record, RecordExtras | None, str]]) -> int:
@@ -210,7 +210,7 @@ class SQLStore(ABC):
         """Delete records by id; the (repo, pattern id) each had."""
         condition, values = self._in("id", ids)
         return [tuple(row) for row in self._execute(
-            f"DELETE FROM records WHERE {condition} RETURNING repo, pattern_id", (values,)
+            f"DELETE FROM records WHERE {condition} RETURNING repo, pattern_id", values
         ).fetchall()]
 
     def _drop_unused_patterns(self, candidates: Iterable[int | None]) -> None:
@@ -219,7 +219,7 @@ class SQLStore(ABC):
         self._execute(
             f"DELETE FROM patterns AS p WHERE {condition} AND NOT EXISTS "
             "(SELECT 1 FROM records r WHERE r.pattern_id = p.pid)",
-            (values,),
+            values,
         )
 
     def _bump_generation(self) -> None:
@@ -285,13 +285,13 @@ class SQLStore(ABC):
             if files is not None:
                 in_mined, mined = self._in("file_path", sorted(files))
                 self._restamp(f"{scope} AND NOT ({in_mined}) AND NOT ({is_fresh})",
-                              [*args, mined, fresh_ids], analyzed_sha, analyzed_at)
+                              [*args, *mined, *fresh_ids], analyzed_sha, analyzed_at)
                 scope += f" AND {in_mined}"
-                args.append(mined)
+                args.extend(mined)
             self._execute(
                 f"UPDATE records SET removed_sha = ?, removed_at = ? WHERE {scope} "
                 f"AND NOT ({is_fresh})",
-                [analyzed_sha, analyzed_at, *args, fresh_ids],
+                [analyzed_sha, analyzed_at, *args, *fresh_ids],
             )
             old = self._delete(fresh)
             self._insert(rows)
@@ -339,7 +339,7 @@ class SQLStore(ABC):
                 "UPDATE repos SET record_count = "
                 f"(SELECT COUNT(*) FROM records WHERE records.repo = repos.repo) "
                 f"WHERE {in_touched}",
-                (touched,),
+                touched,
             )
         return count
 
@@ -377,9 +377,12 @@ class SQLStore(ABC):
             yield _stored(*row)
 
     def get_many(self, ids: Iterable[str]) -> dict[str, StoredRecord]:
-        condition, values = self._in("id", dict.fromkeys(ids))
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:  # the common case of a lookup that found nothing: no query
+            return {}
+        condition, values = self._in("id", wanted)
         rows = self._execute(f"SELECT id, {_STORED_COLUMNS} FROM records WHERE {condition}",
-                             (values,))
+                             values)
         return {rid: _stored(*row) for rid, *row in rows}
 
     def show(self, id_or_slug: str, repo: str | None = None) -> StoredRecord:
@@ -416,15 +419,17 @@ class SQLStore(ABC):
 
     def pattern_details(self, pattern_ids: list[int]) -> dict[int, tuple[str, int]]:
         """pid → (pattern, literal length) for the given patterns."""
+        if not pattern_ids:
+            return {}
         condition, values = self._in("pid", pattern_ids)
         rows = self._execute(
-            f"SELECT pid, pattern, literal_length FROM patterns WHERE {condition}", (values,)
+            f"SELECT pid, pattern, literal_length FROM patterns WHERE {condition}", values
         )
         return {pid: (pattern, literal) for pid, pattern, literal in rows}
 
     def candidate_rows(self, pattern_ids: list[int], repo: str | None = None) -> list[CandidateRow]:
         """The records that raise any of these patterns (optionally of one repo)."""
-        return self._candidates("pattern_id", pattern_ids, repo)
+        return self._candidates("pattern_id", pattern_ids, repo) if pattern_ids else []
 
     def rows_in_files(self, file_names: list[str], repo: str | None = None) -> list[CandidateRow]:
         """The records in files with these base names (stack-frame lookups)."""
@@ -433,9 +438,8 @@ class SQLStore(ABC):
     def _candidates(
         self, column: str, values: Sequence[object], repo: str | None
     ) -> list[CandidateRow]:
-        condition, param = self._in(column, values)
+        condition, args = self._in(column, values)
         query = f"SELECT {_CANDIDATE_COLUMNS} FROM records WHERE {condition}"
-        args: list[object] = [param]
         if repo:
             query += " AND repo = ?"
             args.append(repo)
