@@ -1,6 +1,7 @@
 """Lookup speed and memory at scale, against a naive regex loop measured in the same run.
 
     .venv/bin/python benchmarks/lookup.py [--records 1000000] [--from DATASET.jsonl] [--db PATH]
+    .venv/bin/python benchmarks/lookup.py --hostile [--limit SECONDS]
 
 Builds a store of N realistic records — real templates (the given dataset, else
 every template errdex mines from this repository's fixtures and example) varied
@@ -9,6 +10,13 @@ process, reports index load time, peak memory, and p50/p99 latency of
 ``Index.explain`` for hits (messages rendered from random records) and misses,
 and the per-query time of a naive loop over compiled regexes measured on a
 subset and scaled to N. Not a test: read the ratios.
+
+``--hostile`` measures what lookup does with hostile input instead, each next to
+the engine it replaced, run in the same process run: patterns with adjacent typed
+holes and an exponential imported one on RE2 against Python's ``re`` (run in a
+child process, cut at ``--limit`` seconds), RapidFuzz against difflib on long
+texts, and ``explain`` of megabyte pastes against one regex pass over the same
+text (the floor any reading of it costs).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,6 +158,125 @@ def query(db: Path, queries: int, seed: int = 11) -> dict[str, float]:
     }
 
 
+# (name, pattern, near miss of n characters, lengths): the reproductions of issue 13
+HOSTILE_PATTERNS: list[tuple[str, str, Callable[[int], str], list[int]]] = [
+    ("panic! adjacent {}{}{}{:x}", r"adjacent (.+?)(.+?)(.+?)(-?[0-9a-f]+) quux",
+     lambda n: "adjacent " + "g" * n + " quux", [100, 200, 400, 800]),
+    ('f"{a}{b}{c}{d:d} qqzz"', r"(.+?)(.+?)(.+?)(-?\d+) qqzz",
+     lambda n: "1" * n + "x qqzz", [50, 100, 200, 400]),
+    ("imported hello ((a+)+)b", r"hello ((a+)+)b", lambda n: "hello " + "a" * n + "c",
+     [16, 20, 24, 28]),
+]
+# What the child runs: the replaced engines, on arguments read from stdin as JSON.
+_OLD_ENGINES = {
+    "re": "import re; p = re.compile(a, re.S); run = lambda: p.fullmatch(b)",
+    "difflib": "import difflib; run = lambda: difflib.SequenceMatcher(None, a, b, "
+               "autojunk=False).ratio()",
+}
+_CHILD = ("import json, sys, time; a, b = json.load(sys.stdin); exec(sys.argv[1]); "
+          "t = time.perf_counter(); run(); print(time.perf_counter() - t)")
+MEGABYTE_PASTES = [
+    ("colons", "a:" * 500_000),
+    ("paragraphs", "error: x\n\n" * 100_000),
+    ("nested JSON", '{"a":' * 100_000 + "1" + "}" * 100_000),
+    ("adjacent near miss", "thread 'main' panicked at src/lib.rs:2:5:\nadjacent " + "1" * 999_000
+     + "g quux"),
+    ("words of every template", " ".join(f"w{i} zork value count" for i in range(40_000))),
+]
+
+
+def _old_engine(engine: str, a: str, b: str, limit: float) -> float | None:
+    """Seconds a replaced engine takes on (a, b) in a fresh interpreter, None past ``limit``."""
+    try:
+        done = subprocess.run([sys.executable, "-c", _CHILD, _OLD_ENGINES[engine]],
+                              input=json.dumps([a, b]), capture_output=True, text=True,
+                              timeout=limit, check=True)
+    except subprocess.TimeoutExpired:
+        return None
+    return float(done.stdout)
+
+
+def _seconds(value: float | None, limit: float) -> str:
+    return f"> {limit:.0f} s" if value is None else f"{value:.4f} s"
+
+
+def hostile(limit: float) -> None:
+    """Print each hostile case: the replaced engine, errdex's, and their ratio."""
+    from errdex.lookup.index import similarity
+    from errdex.template import compile_pattern
+
+    print("patterns: Python re (backtracking) vs RE2, a near miss of n characters")
+    for name, pattern, make, lengths in HOSTILE_PATTERNS:
+        for n in lengths:
+            text = make(n)
+            python = _old_engine("re", pattern, text, limit)
+            compiled = compile_pattern(pattern)
+            started = time.perf_counter()
+            for _ in range(100):
+                compiled.fullmatch(text)
+            re2_s = (time.perf_counter() - started) / 100
+            ratio = "" if python is None else f", ratio {python / re2_s:,.0f}x"
+            print(f"  {name:28} n={n:<4} re {_seconds(python, limit):>10}  "
+                  f"RE2 {re2_s * 1e6:8.1f} us{ratio}")
+        big = make(1_000_000)
+        started = time.perf_counter()
+        compile_pattern(pattern).fullmatch(big)
+        print(f"  {name:28} n=1,000,000 RE2 {time.perf_counter() - started:.4f} s")
+
+    print("similarity: difflib ratio vs RapidFuzz (errdex.lookup.index.similarity)")
+    words = [f"w{i}" for i in range(20_000)]
+    for chars in (2_000, 5_000, 20_000):
+        a = " ".join(words)[:chars]
+        b = a.replace("w1", "v1")
+        old = _old_engine("difflib", a, b, limit)
+        started = time.perf_counter()
+        similarity(a, b)
+        new = time.perf_counter() - started
+        ratio = "" if old is None else f", ratio {old / new:,.0f}x"
+        print(f"  {chars:>6} characters: difflib {_seconds(old, limit):>10}  "
+              f"RapidFuzz {new * 1e6:8.1f} us{ratio}")
+
+    print("explain of a megabyte paste vs one regex pass over it (the floor)")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "hostile.sqlite"
+        _hostile_store(db)
+        from errdex.lookup.index import Index
+        from errdex.store import SQLiteStore
+
+        index = Index(SQLiteStore(db))
+        words = re.compile(r"\w+")
+        for name, paste in MEGABYTE_PASTES:
+            started = time.perf_counter()
+            sum(1 for _ in words.finditer(paste))
+            floor = time.perf_counter() - started
+            started = time.perf_counter()
+            index.explain(paste)
+            took = time.perf_counter() - started
+            print(f"  {name:26} {len(paste):>9,} chars: explain {took:.3f} s, "
+                  f"{took / floor:,.1f}x the floor ({floor * 1000:.1f} ms)")
+
+
+def _hostile_store(db: Path) -> None:
+    """A store of the hostile templates, mined from a throwaway repository."""
+    import os
+
+    import errdex
+
+    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@x.invalid",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@x.invalid"}
+    repo = db.parent / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "lib.rs").write_text(
+        'fn f(a: u8, b: u8, c: u8, d: u32) {\n    panic!("adjacent {}{}{}{:x} quux", a, b, c, d);'
+        "\n}\n")
+    (repo / "m.py").write_text(
+        'def g(a, b, c, d):\n    raise ValueError(f"{a}{b}{c}{d:d} qqzz")\n'
+        "def h(a, n):\n    raise ValueError(f'zork {a}{n:d}{n:d} count')\n")
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "hostile"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env)
+    errdex.mine(repo, db=db, repo="bench/hostile")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", type=int, default=1_000_000)
@@ -156,8 +284,16 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="keep the built store here (default: temp)")
     parser.add_argument("--queries", type=int, default=2000)
     parser.add_argument("--query-only", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--hostile", action="store_true",
+                        help="measure hostile patterns and pastes against the old engines")
+    parser.add_argument("--limit", type=float, default=20.0,
+                        help="--hostile: seconds the old engines get per case")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
+
+    if args.hostile:
+        hostile(args.limit)
+        return
 
     if args.query_only:
         print(json.dumps(query(args.query_only, args.queries)))

@@ -445,6 +445,15 @@ def test_rust_panic_after_log_prefix() -> None:
     assert (event.kind, event.message) == ("rust-panic", "boom")
 
 
+def test_a_logs_next_timestamped_entry_ends_a_panic_message() -> None:
+    """In a log, the panic's message lines stop at the next entry, which is an event too."""
+    events = parse_events("thread 'main' panicked at src/lib.rs:2:5:\nboom\nleft: 1\n"
+                          "2026-01-02 10:00:00,500 INFO app: retry\n"
+                          "ValueError: bad value\n")
+    assert [(e.kind, e.message, e.line) for e in events] == [
+        ("rust-panic", "boom\nleft: 1", 1), ("python", "bad value", 5)]
+
+
 # --- log prefixes ----------------------------------------------------------------
 
 

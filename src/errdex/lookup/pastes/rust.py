@@ -8,6 +8,8 @@ from errdex.lookup.pastes.common import Found, Frame, Lines, one, split_location
 
 _PANIC_HEADER = re.compile(r"thread '[^'\n]*'(?: \(\d+\))? panicked at ")
 _BACKTRACE_HEADER = "stack backtrace:"
+# A log's next timestamped entry ends a panic's message lines (as in logs.TIMESTAMP)
+_LOG_ENTRY = re.compile(r"\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}")
 _RUST_FRAME = re.compile(r"\s*\d+: +(?:0x[0-9a-fA-F]+ - )?(?P<func>\S.*)")
 _RUST_AT = re.compile(r"\s*at (?P<location>\S.*)")
 
@@ -51,6 +53,7 @@ def _ends_panic_message(line: str) -> bool:
         or stripped.startswith("note: ")
         or stripped == _BACKTRACE_HEADER
         or panic_header(line) is not None
+        or _LOG_ENTRY.match(line) is not None
     )
 
 
