@@ -24,6 +24,7 @@ from errdex.evidence.link import compiled_pattern
 from errdex.evidence.model import Evidence, Guard, TestLink
 from errdex.lookup.patterns import shape_of
 from errdex.record import Record
+from errdex.template import CompiledPattern
 
 _EXCERPT_CHARS = 400
 _DOC_CHARS = 100
@@ -324,7 +325,7 @@ def _guard(guard: Guard) -> str:
 _REGEX_SYNTAX = re.compile(r"[.^$*+?{}\[\]\\|()]")
 
 
-def _test(test: TestLink, pattern: re.Pattern[str] | None) -> str:
+def _test(test: TestLink, pattern: CompiledPattern | None) -> str:
     """A linked test on one line; an expected text the pattern fullmatches is the message
     itself, already sent: "expects %m" says so in two tokens."""
     parts = [test.name]

@@ -27,6 +27,7 @@ from errdex.evidence.model import Evidence, TestLink
 from errdex.evidence.tests import Expectation
 from errdex.lookup.patterns import shape_of
 from errdex.record import Record
+from errdex.template import CompiledPattern, PatternError, compile_pattern
 
 MAX_LINKS = 3
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
@@ -162,11 +163,12 @@ def message_fits(pattern: str, message: str, mode: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def compiled_pattern(pattern: str) -> re.Pattern[str] | None:
-    """A record's pattern compiled the way lookup matches it; None if Python cannot read it."""
+def compiled_pattern(pattern: str) -> CompiledPattern | None:
+    """A record's pattern compiled the way lookup matches it (RE2: a repository's test
+    text cannot make it backtrack); None if RE2 cannot run it."""
     try:
-        return re.compile(pattern, re.S)
-    except re.error:
+        return compile_pattern(pattern)
+    except PatternError:
         return None
 
 
