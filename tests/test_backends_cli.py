@@ -218,10 +218,13 @@ def test_enrich(backend_db, make_repo):
     assert any(r.documentation for r in after.values())
 
 
-def test_mine_and_enrich_with_an_llm(backend_db, make_repo):
+def test_mine_and_enrich_with_an_llm(backend_db, make_repo, tmp_path, monkeypatch):
     """``mine --enrich llm`` and ``enrich --llm-*`` against a local Chat Completions
     server: the rewritten fields are stored, and a re-run is served from the cache."""
     from tests.test_llm import CORE, TESTS, ChatServer
+
+    # a PostgreSQL database keeps its answer cache in the user cache directory
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
     repo = make_repo()
     repo.write("src/shapes/core.py", CORE)
@@ -238,6 +241,8 @@ def test_mine_and_enrich_with_an_llm(backend_db, make_repo):
         assert "llm-enriched" in flags
         ok(backend_db, "enrich", *llm)
         assert len(chat.requests) == sent  # nothing changed: every answer from the cache
+        if backend_db.startswith("postgresql://"):
+            assert (tmp_path / "cache" / "errdex" / "llm-cache.sqlite").exists()
     finally:
         chat.close()
 

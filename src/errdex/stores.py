@@ -2,8 +2,9 @@
 
 Everything above the store (mining, lookups, import/export, servers) is written
 against ``Store``, the protocol both ``SQLiteStore`` and ``PostgresStore`` satisfy
-(checked statically: mypy --strict), and opens stores through ``open_store`` so
-that ``--db postgresql://…`` works wherever a path does.
+(checked statically: mypy --strict), with the record types it hands out, and opens
+stores through ``open_store`` so that ``--db postgresql://…`` works wherever a path
+does. This module imports no store: the implementations import it.
 """
 
 from __future__ import annotations
@@ -170,9 +171,6 @@ def open_store(db: str | os.PathLike[str] | None = None) -> Store:
     return SQLiteStore(db)
 
 
-# The protocol's former name, kept for code written against it.
-StoreLike = Store
-
 __all__ = [
     "URL_SCHEMES",
     "CandidateRow",
@@ -180,7 +178,6 @@ __all__ = [
     "Removal",
     "RepoState",
     "Store",
-    "StoreLike",
     "StoredRecord",
     "is_postgres_url",
     "open_store",
