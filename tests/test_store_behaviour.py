@@ -552,6 +552,22 @@ def test_busy_timeout_comes_from_the_environment(locked, monkeypatch):
         assert "\n" not in str(info.value)
 
 
+def test_the_cli_reports_a_locked_database_in_one_line(locked, monkeypatch):
+    from click.testing import CliRunner
+
+    from errdex.cli import main
+
+    path, _ = locked
+    monkeypatch.setenv("ERRDEX_BUSY_TIMEOUT", "0.05")
+    result = CliRunner().invoke(main, ["--db", str(path), "import", str(SEED_RECORD)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == (f"errdex: the database {path} is locked by another errdex process "
+                             "(waited 0.05s; $ERRDEX_BUSY_TIMEOUT sets how long); "
+                             "try again when it finishes\n")
+    found = CliRunner().invoke(main, ["--db", str(path), "search", "--json", "unsupported"])
+    assert found.exit_code == 0 and len(json.loads(found.stdout)["records"]) == 1
+
+
 def test_the_wal_journal_is_kept(tmp_path):
     with SQLiteStore(tmp_path / "db.sqlite") as store:
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
