@@ -380,3 +380,24 @@ def test_an_error_printed_with_debug_is_read_for_the_message_it_quotes(make_repo
     best, *_ = errdex.open_index(store).explain(pasted)
     assert best.record.filePath == "src/de.rs" and not best.approximate
     assert sorted(best.bound.values()) == ['"unit"', "integer `234`"]
+
+
+def test_probing_the_index_stops_at_its_budget(store):
+    """A paste holding the words of every template looks at a bounded number of patterns,
+    whatever the size of the index; an ordinary message is far below the bound."""
+    _store_many(store, 300)
+    index = errdex.open_index(store)
+    every_word = " ".join(f"zork{n} value" for n in range(300))
+    assert len(index.candidates(every_word)) == 300
+    budget = [120]
+    found = index.candidates(every_word + " again", budget)
+    assert 0 < len(found) <= 120 and budget == [0]
+    assert index.candidates("zork7 value x", budget) == []  # nothing left for this lookup
+    assert index.candidates("zork7 value x") and index.explain("zork7 value x")
+
+
+def _store_many(store, count):
+    seed = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
+    store.upsert([(Record.model_validate(dict(
+        seed, id=f"{n:016x}", slug=f"zork-{n}", errorMessage=f"zork{n} value {{}}",
+        messagePattern=f"zork{n} value (.+?)")), None) for n in range(count)])

@@ -26,7 +26,7 @@ import marshal
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -54,6 +54,10 @@ SNAPSHOT_FORMAT = 5
 # have a handful; only a paste holding the words of thousands of templates reaches it
 # (the most specific, by required words, are kept).
 _MAX_VERIFIED = 512
+# Most patterns one lookup looks at while probing the index (all readings together): real
+# messages touch tens; a paste holding the words of a whole index stops here.
+_PROBE_CHECKS = 200_000
+_MANY_BUCKETS = 256  # past this many key words in a message, smallest buckets first
 # Similarity is scored on at most this many characters of each text: a template
 # reworded is short, and the score's cost grows with the product of the lengths.
 _FUZZY_CHARS = 4_000
@@ -196,25 +200,42 @@ class Index:
             for s in _rank(scored)[:top]
         ]
 
-    def candidates(self, message: str) -> list[int]:
-        """Pattern ids whose required words all appear as words of ``message``."""
-        return self._probe(message)[0]
+    def candidates(self, message: str, budget: list[int] | None = None) -> list[int]:
+        """Pattern ids whose required words all appear as words of ``message``.
 
-    def _probe(self, message: str) -> tuple[list[int], list[int]]:
+        ``budget`` ([checks left]) is shared by the probes of one lookup.
+        """
+        return self._probe(message, budget)[0]
+
+    def _probe(
+        self, message: str, budget: list[int] | None = None
+    ) -> tuple[list[int], list[int]]:
         """(all required words present, most of them present) pattern ids for a message.
 
         The second list is best first (share of words present) and at most
         ``_MAX_FUZZY_CANDIDATES`` long: only those are compared letter by letter.
+        At most ``budget[0]`` patterns are looked at (``_PROBE_CHECKS`` without one):
+        a paste holding the words of most of a large index stops there, having
+        looked at the patterns filed under its rarest words first.
         """
         if self._last_probe[0] == message:  # the full and the approximate pass share it
             return self._last_probe[1]
+        if budget is not None and budget[0] <= 0:
+            return [], []
         words = set(_WORD.findall(message))
         issuperset, intersection = words.issuperset, words.intersection
         full: list[int] = []
         close: list[tuple[float, int]] = []
-        rest_of = self._rest
-        for word in words:
-            for pid in _bucket(self._by_key.get(word), words):
+        rest_of, by_key = self._rest, self._by_key
+        buckets = [found for word in words if (found := _bucket(by_key.get(word), words))]
+        if len(buckets) > _MANY_BUCKETS:
+            buckets.sort(key=len)
+        left = _PROBE_CHECKS if budget is None else budget[0]
+        for bucket in buckets:
+            left -= len(bucket)
+            if left < 0:
+                break
+            for pid in bucket:
                 rest = rest_of.get(pid)
                 if rest is None or issuperset(rest):  # set methods: the loop runs in C
                     full.append(pid)
@@ -223,6 +244,8 @@ class Index:
                 # Most of the template's words must still be there: one shared word is chance.
                 if 2 * (1 + present) >= 1 + len(rest):
                     close.append(((1 + present) / (1 + len(rest)), pid))
+        if budget is not None:
+            budget[0] = max(0, left)
         close.sort(reverse=True)
         result = (full, [pid for _, pid in close[:_MAX_FUZZY_CANDIDATES]])
         self._last_probe = (message, result)
@@ -240,9 +263,10 @@ class Index:
     def _full_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
         """Records whose pattern fullmatches the message (or, failing that, a wrapped segment)."""
         best: dict[str, _Scored] = {}
+        budget = [_PROBE_CHECKS]
         for message in _variants(event):
             verified: dict[int, tuple[str | None, ...]] = {}
-            details = self._pattern_details(self._most_specific(self.candidates(message)))
+            details = self._pattern_details(self._most_specific(self.candidates(message, budget)))
             encoded: list[bytes] = []  # the message for RE2, encoded once if a regex runs
             for pid, (pattern, _) in details.items():
                 groups = verify(pattern, message, encoded)
@@ -413,7 +437,7 @@ def _build_tables(
 
 def _bucket(
     entry: list[int] | dict[str, list[int]] | None, words: set[str]
-) -> Iterable[int]:
+) -> Sequence[int]:
     """The pattern ids filed under one key word that could fit a message with ``words``."""
     if entry is None:
         return ()
