@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 
 from errdex import mining
 from errdex.dataset import export_dataset, import_dataset, read_dataset
-from errdex.errors import RecordNotFoundError, StoreError, UsageError
+from errdex.errors import (
+    RecordNotFoundError,
+    StoreError,
+    UsageError,
+    exit_code_for,
+    http_status_for,
+)
 from errdex.lookup.index import SNAPSHOT_FORMAT, Index
 from errdex.record import Record, RecordExtras, content_hash
 from errdex.store import STORE_FORMAT_VERSION, SQLiteStore
@@ -505,6 +511,8 @@ def test_a_writer_gets_one_clear_line_when_the_lock_wait_runs_out(locked):
             assert message.startswith(f"the database {path} is locked by another errdex process")
             assert "try again when it finishes" in message and "\n" not in message
             assert not isinstance(info.value, sqlite3.Error)
+            # busy, not broken: the web answers 503 (try again), the CLI exits 2
+            assert (http_status_for(info.value), exit_code_for(info.value)) == (503, 2)
         # readers are not blocked (WAL), and the index works without saving its snapshot
         assert store.count() == 1 and len(store.search("unsupported")) == 1
         (match,) = Index(store).explain("deform_conv2d_backward: unsupported dtype I8")

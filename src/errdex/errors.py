@@ -9,6 +9,7 @@ them here and nowhere else::
     │   └── InputTooLargeError       HTTP 413
     ├── RepositoryError              path missing, not a git repo, bad revision
     ├── StoreError                   database unreadable / newer than this errdex
+    │   ├── StoreBusyError           HTTP 503: another writer holds the database
     │   └── RecordNotFoundError      exit 1 / HTTP 404
     ├── DatasetError                 malformed import file (names file and line)
     └── NoMatchError                 exit 1 / HTTP 404: nothing matched
@@ -44,6 +45,12 @@ class StoreError(ErrdexError):
     """The database cannot be opened, migrated or written."""
 
     http_status = 500
+
+
+class StoreBusyError(StoreError):
+    """Another process held the database longer than errdex waits: try again later."""
+
+    http_status = 503
 
 
 class RecordNotFoundError(StoreError):

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_data_dir
 
-from errdex.errors import StoreError, UsageError
+from errdex.errors import StoreBusyError, StoreError, UsageError
 from errdex.store_schema import STORE_FORMAT_VERSION, Dialect, migrations
 from errdex.store_sql import Rows, SQLStore, _stored
 from errdex.store_sql import _row as _row  # for tests that build old databases
@@ -116,10 +116,10 @@ class _Connection(sqlite3.Connection):
         except sqlite3.OperationalError as exc:
             raise self._locked(exc) or exc from exc
 
-    def _locked(self, exc: sqlite3.OperationalError) -> StoreError | None:
+    def _locked(self, exc: sqlite3.OperationalError) -> StoreBusyError | None:
         if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (_SQLITE_BUSY, _SQLITE_LOCKED):
             return None
-        return StoreError(
+        return StoreBusyError(
             f"the database {self.database} is locked by another errdex process (waited "
             f"{self.busy_timeout:g}s; ${BUSY_TIMEOUT_ENV} sets how long); "
             "try again when it finishes"
