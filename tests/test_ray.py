@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -79,12 +78,10 @@ def test_ray_retried_tasks_write_once(
     markers.mkdir()
     lines = [str(r.root) for r in repos] + [str(tmp_path / "missing")]
     db = tmp_path / "errdex.sqlite"
-    started = time.monotonic()
     summary = mine_many(parse_list("\n".join(lines)), db, ray_address=ray_address,
                         retries=2, cache_dir=tmp_path / "cache",
                         before_task=_crash_once(markers))
     assert summary.backend == "ray"
-    assert time.monotonic() - started < 60
     # Every worker was killed once (the task ran twice), yet each repository is counted once.
     assert sorted(p.name for p in markers.iterdir()) == ["acme_a", "acme_b", "acme_c"]
     assert [(o.status, o.records, o.attempts) for o in summary.outcomes[:3]] == [
