@@ -67,6 +67,7 @@ def test_typed_patterns_still_use_the_regex():
         (r"end\Z", "end", ()),  # Python's \Z is RE2's \z
         (r"a\/b", "a/b", ()),
         (r"x{,2}y", "xxy", ()),  # Python's {,n}
+        (r"x{,}y", "xxxy", ()),  # and {,}
         (r"[\b]", "\b", ()),  # a backspace inside a class
         (r"nul \0 (.+?)", "nul \0 q", ("q",)),
         (r"ctl \cA", "ctl \x01", ()),

@@ -244,7 +244,7 @@ _IN_CLASS_ESCAPES = {"s": _SPACE_SET, "d": r"\p{Nd}", "D": r"\P{Nd}", "w": _WORD
 _HEX = frozenset("0123456789abcdefABCDEF")
 _OCTAL = frozenset("01234567")
 _INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z]*)(?:-[a-zA-Z]*)?[:)]")
-_UPPER_BOUND_ONLY = re.compile(r"\{,(\d{1,9})\}")
+_UPPER_BOUND_ONLY = re.compile(r"\{,(\d{0,9})\}")
 
 
 def to_re2(pattern: str) -> str:
@@ -288,7 +288,7 @@ def to_re2(pattern: str) -> str:
         if ch == "(" and pattern.startswith("(?", i):
             _check_group(pattern, i)
         if ch == "{" and (counted := _UPPER_BOUND_ONLY.match(pattern, i)):
-            out.append(f"{{0,{counted.group(1)}}}")  # Python's {,n} is {0,n}
+            out.append(f"{{0,{counted.group(1)}}}")  # Python's {,n} is {0,n}, {,} is {0,}
             i = counted.end()
             continue
         out.append(ch)
