@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import errdex
+from errdex.dataset import export_dataset, import_dataset
 from errdex.errors import RepositoryError
 from errdex.store import SQLiteStore
 from errdex.template import compile_pattern
@@ -297,3 +298,22 @@ def test_implicit_concatenation_with_a_comment_between_parts(make_repo, store):
     repo.commit()
     errdex.mine(repo.root, db=store)
     assert [s.record.errorMessage for s in store.records()] == ["first part, second part"]
+
+
+def test_a_lone_surrogate_escape_in_a_literal_is_mined_and_round_trips(make_repo, store, tmp_path):
+    """Python's ``"\\udc80"`` decodes to a lone surrogate, which no UTF-8 text can carry:
+    the file used to be skipped as an extractor error. The record keeps the escape as the
+    source spells it, and its export imports again."""
+    repo = make_repo("https://github.com/example/surrogates")
+    repo.write("pkg/codec.py", 'def f():\n    raise ValueError("bad \\udc80 byte in name")\n')
+    repo.commit("codec")
+    summary = errdex.mine(repo.root, db=store)
+    assert not summary.skipped
+    (stored,) = store.records()
+    assert stored.record.errorMessage == "bad \\udc80 byte in name"
+    assert compile_pattern(stored.record.messagePattern).fullmatch("bad \udc80 byte in name")
+    out = tmp_path / "out.jsonl"
+    export_dataset(store, out, schema=3)
+    with SQLiteStore(tmp_path / "again.sqlite") as again:
+        import_dataset(again, out)
+        assert [s.record for s in again.records()] == [stored.record]

@@ -152,7 +152,9 @@ def record_id(
     key = "\x1f".join(
         [repo, file_path, error_class or "", normalized_template, symbol or "", str(occurrence)]
     )
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    # surrogatepass: a template may hold a lone surrogate (Python's "\udc80"); every other
+    # text hashes exactly as before, so ids do not change.
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
@@ -178,7 +180,8 @@ def source_window(lines: list[str], line_number: int) -> tuple[str, int, int]:
 
 def content_hash(message: str, source_code: str) -> str:
     """What ``contentChangedAt`` tracks: the message and the code around it."""
-    return hashlib.sha256(f"{message}\x1f{source_code}".encode()).hexdigest()[:16]
+    data = f"{message}\x1f{source_code}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def json_schema() -> dict[str, Any]:

@@ -134,6 +134,9 @@ def merge_literals(parts: list[Part] | tuple[Part, ...]) -> tuple[Part, ...]:
     return tuple(merged)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 @dataclass(frozen=True)
 class Template:
     """A message template: as written, and as printed at run time."""
@@ -142,6 +145,13 @@ class Template:
     message: tuple[Part, ...]
     prefix: tuple[Part, ...] = field(default=())
     suffix: tuple[Part, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        # Python's "\udc80" decodes to a lone surrogate, which no UTF-8 store, id hash or
+        # page can carry: the written form keeps it as the escape the source spells.
+        if _LONE_SURROGATE.search(self.written):
+            spelled = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", self.written)
+            object.__setattr__(self, "written", spelled)
 
     @property
     def parts(self) -> tuple[Part, ...]:
