@@ -39,7 +39,7 @@ install-check:
 
 # Regenerate the committed JSON Schema from the record model.
 schema: $(INSTALLED)
-	$(BIN)/python -c "import json, errdex.record as r; print(json.dumps(r.json_schema(), indent=2))" > schema/dataset-line.schema.json
+	$(BIN)/python -c "import json, errdex.records.model as r; print(json.dumps(r.json_schema(), indent=2))" > schema/dataset-line.schema.json
 
 clean:
 	rm -rf $(VENV) $(DEMO) .pytest_cache .ruff_cache .hypothesis

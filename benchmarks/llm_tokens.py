@@ -39,9 +39,9 @@ import errdex
 from errdex.enrich.llm import _batches, _prepare, batch_message
 from errdex.enrich.llm_client import ChatClient, LlmConfig, estimate_tokens
 from errdex.enrich.llm_prompt import CLOSE, OPEN, RULES, SYSTEM, TASK, answer_schema
-from errdex.record import Record
-from errdex.store import StoredRecord
-from errdex.stores import open_store
+from errdex.records.model import Record
+from errdex.store.protocol import open_store
+from errdex.store.sqlite import StoredRecord
 
 BASELINE_RADIUS = 12
 BASELINE_BATCH = 20

@@ -67,9 +67,9 @@ def identifier(rng: random.Random) -> str:
 
 def build(db: Path, count: int, source: Path | None, seed: int = 7) -> float:
     """Write ``count`` varied records into a fresh store; returns seconds."""
-    from errdex.record import Record, empty_explanation, record_id
-    from errdex.store import SQLiteStore
-    from errdex.template import escape
+    from errdex.records.model import Record, empty_explanation, record_id
+    from errdex.store.sqlite import SQLiteStore
+    from errdex.templates.template import escape
 
     rng = random.Random(seed)
     bases = [b for b in base_records(source) if b["messagePattern"]]
@@ -101,7 +101,7 @@ def build(db: Path, count: int, source: Path | None, seed: int = 7) -> float:
 
 def render(pattern: str) -> str | None:
     """A message the pattern fullmatches: each hole filled with a plausible value."""
-    from errdex.lookup.patterns import shape_of
+    from errdex.templates.analysis import shape_of
 
     shape = shape_of(pattern)
     for filler in ("7", "true", "1.500000", "x"):
@@ -119,7 +119,7 @@ def percentile(samples: list[float], q: float) -> float:
 def query(db: Path, queries: int, seed: int = 11) -> dict[str, float]:
     """Fresh process: load the index, time hits and misses, and the naive loop."""
     from errdex.lookup.index import Index
-    from errdex.store import SQLiteStore
+    from errdex.store.sqlite import SQLiteStore
 
     rng = random.Random(seed)
     store = SQLiteStore(db)
@@ -203,7 +203,7 @@ def _seconds(value: float | None, limit: float) -> str:
 def hostile(limit: float) -> None:
     """Print each hostile case: the replaced engine, errdex's, and their ratio."""
     from errdex.lookup.index import similarity
-    from errdex.template import compile_pattern
+    from errdex.templates.template import compile_pattern
 
     print("patterns: Python re (backtracking) vs RE2, a near miss of n characters")
     for name, pattern, make, lengths in HOSTILE_PATTERNS:
@@ -241,7 +241,7 @@ def hostile(limit: float) -> None:
         db = Path(tmp) / "hostile.sqlite"
         _hostile_store(db)
         from errdex.lookup.index import Index
-        from errdex.store import SQLiteStore
+        from errdex.store.sqlite import SQLiteStore
 
         index = Index(SQLiteStore(db))
         words = re.compile(r"\w+")

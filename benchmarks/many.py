@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from errdex.many import ManySummary, mine_many, read_list
+from errdex.batch.many import ManySummary, mine_many, read_list
 
 
 def run(listing: Path, db: Path, cache: Path, jobs: int, ray: str | None) -> ManySummary:

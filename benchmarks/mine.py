@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 from errdex.languages.base import parse
-from errdex.repo import load_tree, read_blobs
+from errdex.repo.git import load_tree, read_blobs
 
 # One rule per language that finds the same kind of site errdex finds most often there.
 SEMGREP_RULES = {
@@ -48,8 +48,8 @@ def bare_parse_seconds(files: list[tuple[str, str, bytes]]) -> float:
 def mine_seconds(path: Path, jobs: int | None, enrich: str) -> tuple[float, int, str]:
     """Wall time and peak RSS (KiB, largest process) of a real ``errdex mine`` run."""
     with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "errdex.cli", "--db", f"{tmp}/bench.sqlite", "mine",
-                   "--enrich", enrich, str(path)]
+        command = [sys.executable, "-m", "errdex.interfaces.cli", "--db", f"{tmp}/bench.sqlite",
+                   "mine", "--enrich", enrich, str(path)]
         if jobs:
             command += ["--jobs", str(jobs)]
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

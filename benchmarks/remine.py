@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import errdex
-from errdex.repo import load_tree
+from errdex.repo.git import load_tree
 
 
 def git(root: Path, *args: str) -> None:

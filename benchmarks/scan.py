@@ -80,8 +80,8 @@ def write_hostile_log(path: Path, near_misses: int = 200) -> None:
 
 def hostile() -> None:
     from errdex.lookup.index import Index
-    from errdex.scan import ScanSummary, scan
-    from errdex.store import SQLiteStore
+    from errdex.lookup.scan import ScanSummary, scan
+    from errdex.store.sqlite import SQLiteStore
 
     with tempfile.TemporaryDirectory() as tmp:
         db, log = Path(tmp) / "hostile.sqlite", Path(tmp) / "hostile.log"
@@ -119,8 +119,8 @@ def main() -> None:
         return
 
     from errdex.lookup.index import Index
-    from errdex.scan import ScanSummary, scan
-    from errdex.store import SQLiteStore
+    from errdex.lookup.scan import ScanSummary, scan
+    from errdex.store.sqlite import SQLiteStore
 
     with tempfile.TemporaryDirectory() as tmp:
         db, log = Path(tmp) / "scan.sqlite", Path(tmp) / "app.log"

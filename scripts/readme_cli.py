@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from errdex.cli import main
+from errdex.interfaces.cli import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 START, END = "<!-- cli-help:start -->", "<!-- cli-help:end -->"

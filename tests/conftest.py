@@ -22,8 +22,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from errdex.store import SQLiteStore
-from errdex.stores import Store, open_store
+from errdex.store.protocol import Store, open_store
+from errdex.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_SCRIPT = ROOT / "scripts" / "start-postgres.sh"

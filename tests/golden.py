@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from errdex.languages import Site, language_for_path
-from errdex.template import Hole
+from errdex.templates.template import Hole
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -20,7 +20,7 @@ from unittest import mock
 
 import errdex
 from errdex.lookup import index as index_module
-from errdex.template import CompiledPattern
+from errdex.templates.template import CompiledPattern
 
 _PACKAGE = str(Path(errdex.__file__).resolve().parent)
 

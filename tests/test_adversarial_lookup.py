@@ -23,14 +23,14 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import errdex
-from errdex.cli import main
 from errdex.errors import ErrdexError
+from errdex.interfaces.cli import main
 from errdex.lookup.index import _FUZZY_CHARS, _MAX_VARIANTS, Index
 from errdex.lookup.parse import MAX_INPUT_CHARS
-from errdex.record import Record
-from errdex.scan import ScanSummary, scan
-from errdex.stores import open_store
-from errdex.template import Hole, Literal, Template, merge_literals
+from errdex.lookup.scan import ScanSummary, scan
+from errdex.records.model import Record
+from errdex.store.protocol import open_store
+from errdex.templates.template import Hole, Literal, Template, merge_literals
 from tests.conftest import SEED_RECORD
 from tests.steps import LookupWork, counting_lookup_work
 

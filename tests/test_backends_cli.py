@@ -18,9 +18,9 @@ from typing import Any
 import anyio
 from click.testing import CliRunner, Result
 
-import errdex.record
-from errdex.cli import main
-from errdex.stores import open_store
+import errdex.records.model
+from errdex.interfaces.cli import main
+from errdex.store.protocol import open_store
 from tests.conftest import SEED_RECORD, GitRepo
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -162,7 +162,7 @@ def test_mine_many(backend_db, make_repo, tmp_path):
 def test_import_export_round_trip(backend_db, tmp_path, monkeypatch):
     imported = ok(backend_db, "import", str(SEED_RECORD))
     assert "imported 1 record(s)" in imported.output
-    monkeypatch.setattr("errdex.dataset.now_iso", lambda: SEED_LINE["datasetVersion"])
+    monkeypatch.setattr("errdex.datasets.lines.now_iso", lambda: SEED_LINE["datasetVersion"])
     exported = ok(backend_db, "export")
     assert exported.stdout == SEED_RECORD.read_text(encoding="utf-8").strip() + "\n"
     out = tmp_path / "out.jsonl"
@@ -277,7 +277,7 @@ async def _mcp_calls(db: str, log: Path) -> tuple[Any, Any]:
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     server = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "errdex.cli", "--db", db, "mcp"],
+                                   args=["-m", "errdex.interfaces.cli", "--db", db, "mcp"],
                                    env={"PYTHONPATH": SRC})
     async with AsyncExitStack() as stack:
         errlog = stack.enter_context(log.open("w"))
@@ -324,7 +324,7 @@ class _FrozenClock(datetime):
 
 def test_same_inputs_give_the_same_export_and_rankings(make_repo, tmp_path, pg_url,
                                                         monkeypatch):
-    monkeypatch.setattr(errdex.record, "datetime", _FrozenClock)
+    monkeypatch.setattr(errdex.records.model, "datetime", _FrozenClock)
     dbs = {"sqlite": str(tmp_path / "parity.sqlite"), "postgres": pg_url}
     repo = _widgets(make_repo)
     for db in dbs.values():

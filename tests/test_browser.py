@@ -49,13 +49,13 @@ def _free_port() -> int:
 
 def _server_command(db: Path, port: int) -> list[str]:
     """``errdex serve`` when the CLI has it, else uvicorn on ``create_app`` directly."""
-    from errdex.cli import main
+    from errdex.interfaces.cli import main
 
     if "serve" in getattr(main, "commands", {}):
-        return [sys.executable, "-m", "errdex.cli", "--db", str(db), "serve",
+        return [sys.executable, "-m", "errdex.interfaces.cli", "--db", str(db), "serve",
                 "--host", "127.0.0.1", "--port", str(port)]
     code = (
-        "import sys, uvicorn; from errdex.web.app import create_app; "
+        "import sys, uvicorn; from errdex.interfaces.web.app import create_app; "
         "uvicorn.run(create_app(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), "
         "log_level='warning')"
     )

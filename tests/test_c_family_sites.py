@@ -17,7 +17,7 @@ from errdex.languages.base import Site
 from errdex.languages.c import extract as extract_c
 from errdex.languages.cpp import extract as extract_cpp
 from errdex.languages.csharp import extract as extract_cs
-from errdex.template import compile_pattern
+from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from errdex.cli import main
+from errdex.interfaces.cli import main
 from tests.conftest import SEED_RECORD
 
 SEED_LINE = json.loads(SEED_RECORD.read_text(encoding="utf-8"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import errdex
-from errdex.store import SQLiteStore
+from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo
 
 ERRORS = '''/// The runtime is missing.

@@ -14,8 +14,8 @@ from tree_sitter_language_pack import get_parser
 import errdex
 from errdex.enrich import enrich_store
 from errdex.enrich.taxonomy import FAMILIES, markdown
-from errdex.record import EXPLANATION_FIELDS, HandlingStrategy, Record, RecordExtras
-from errdex.store import SQLiteStore
+from errdex.records.model import EXPLANATION_FIELDS, HandlingStrategy, Record, RecordExtras
+from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo
 
 FIXTURES = Path(__file__).parent / "fixtures" / "enrich"

@@ -8,10 +8,10 @@ import pytest
 
 from errdex.evidence.blame import parse_porcelain
 from errdex.evidence.link import message_fits
-from errdex.evidence.model import Evidence
 from errdex.evidence.site import file_evidence
 from errdex.evidence.tests import expectations
 from errdex.languages import LANGUAGES
+from errdex.records.evidence import Evidence
 
 FIXTURES = Path(__file__).parent / "fixtures" / "enrich"
 

@@ -15,17 +15,17 @@ import pytest
 from click.testing import CliRunner
 
 import errdex
-from errdex.cli import main
+from errdex.interfaces.cli import main
 from tests.conftest import GitRepo
 
 # extra → (modules it provides, errdex modules importing them at their top)
 EXTRAS = {
-    "web": (("uvicorn", "fastapi", "starlette"), ("errdex.web",)),
-    "mcp": (("mcp",), ("errdex.mcp",)),
+    "web": (("uvicorn", "fastapi", "starlette"), ("errdex.interfaces.web",)),
+    "mcp": (("mcp",), ("errdex.interfaces.mcp",)),
     "parquet": (("pyarrow",), ()),
-    "postgres": (("psycopg",), ("errdex.store_pg",)),
-    "ray": (("ray",), ("errdex.ray_backend",)),
-    "llm": (("httpx",), ("errdex.enrich.llm",)),
+    "postgres": (("psycopg",), ("errdex.store.postgres",)),
+    "ray": (("ray",), ("errdex.batch.ray_backend",)),
+    "llm": (("httpx",), ("errdex.enrich.llm", "errdex.enrich.llm_client")),
 }
 
 

@@ -19,10 +19,10 @@ import pytest
 from click.testing import CliRunner
 
 import errdex
-from errdex import repo as git_repo
-from errdex.cli import main
-from errdex.many import mine_many, parse_list
-from errdex.store import SQLiteStore as Store
+from errdex.batch.many import mine_many, parse_list
+from errdex.interfaces.cli import main
+from errdex.repo import git as git_repo
+from errdex.store.sqlite import SQLiteStore as Store
 from tests.conftest import GitRepo, git
 
 HOOKS = (

@@ -14,7 +14,7 @@ import pytest
 
 from errdex.languages.base import Site
 from errdex.languages.go import LANGUAGE, extract
-from errdex.template import compile_pattern
+from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures" / "go"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import errdex
-from errdex.cli import main
-from errdex.store import SQLiteStore
+from errdex.interfaces.cli import main
+from errdex.store.sqlite import SQLiteStore
 
 A = "def load(path):\n    raise FileNotFoundError(f'no config at {path}')\n"
 B = "def parse(text):\n    raise ValueError(f'bad number {text!r}')\n"

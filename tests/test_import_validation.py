@@ -19,12 +19,12 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from errdex.cli import main
-from errdex.dataset import import_dataset, read_dataset_lines
+from errdex.datasets.lines import import_dataset, read_dataset_lines
 from errdex.errors import DatasetError
-from errdex.record import Record, RecordExtras, record_json
-from errdex.stores import open_store
-from errdex.validate import MAX_PROBLEMS_SHOWN
+from errdex.interfaces.cli import main
+from errdex.records.model import Record, RecordExtras, record_json
+from errdex.records.validate import MAX_PROBLEMS_SHOWN
+from errdex.store.protocol import open_store
 from tests.conftest import SEED_RECORD
 
 SEED_LINE: dict[str, Any] = json.loads(SEED_RECORD.read_text(encoding="utf-8"))
@@ -134,7 +134,7 @@ def test_pattern_the_matcher_cannot_run_is_refused(db, tmp_path, pattern):
 
 
 def test_nested_quantifier_pattern_imports_and_never_backtracks(db, tmp_path):
-    from errdex.template import compile_pattern
+    from errdex.templates.template import compile_pattern
 
     # the engine lookup uses must not be a backtracking one, else the paste below never ends
     assert not isinstance(compile_pattern(r"hello ((a+)+)b"), re.Pattern)

@@ -16,7 +16,7 @@ import pytest
 from errdex.languages import language_for_path
 from errdex.languages.base import Site
 from errdex.languages.javascript import LANGUAGES
-from errdex.template import compile_pattern
+from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"
 JS, TS, TSX = LANGUAGES

@@ -24,7 +24,7 @@ from errdex.languages.jvm_messages import (
     trim_margin,
 )
 from errdex.languages.kotlin import extract as extract_kotlin
-from errdex.template import Hole, Literal, Template, compile_pattern
+from errdex.templates.template import Hole, Literal, Template, compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"
 INVENTORY = FIXTURES / "java" / "Inventory.java"

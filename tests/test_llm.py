@@ -23,8 +23,8 @@ import errdex
 from errdex.enrich.llm import LlmConfig, LlmReport, enrich_with_llm
 from errdex.enrich.llm_prompt import CLOSE, OPEN, SYSTEM
 from errdex.errors import UsageError
-from errdex.record import Record, RecordExtras
-from errdex.store import SQLiteStore
+from errdex.records.model import Record, RecordExtras
+from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo
 
 CORE = '''"""Tensor shapes."""
@@ -500,7 +500,7 @@ def test_chat_completions_protocol_server_through_the_cli_mine_enrich_llm(
     that is served from the cache; a missing model is one clear line."""
     from click.testing import CliRunner
 
-    from errdex.cli import main
+    from errdex.interfaces.cli import main
 
     repo = make_repo()
     repo.write("src/shapes/core.py", CORE)
@@ -564,7 +564,7 @@ def test_chat_completions_protocol_server_cli_batch_records_and_max_tokens(
     completion, as the request body says."""
     from click.testing import CliRunner
 
-    from errdex.cli import main
+    from errdex.interfaces.cli import main
 
     result = CliRunner().invoke(main, [
         "--db", str(mined.path), "enrich", "--llm-base-url", chat.url, "--llm-model", "m",

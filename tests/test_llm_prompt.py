@@ -17,7 +17,7 @@ import errdex
 from errdex.enrich.llm import _batches, _prepare, batch_message
 from errdex.enrich.llm_client import LlmConfig
 from errdex.enrich.llm_prompt import CLOSE, OPEN, SYSTEM
-from errdex.store import SQLiteStore
+from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo
 
 HOSTILE = '''def load(path: str, mode: str, retries: int) -> str:
@@ -152,8 +152,8 @@ def test_bundle_of_a_site_outside_any_function_keeps_its_doc() -> None:
     import json
 
     from errdex.enrich.llm_bundle import bundle
-    from errdex.evidence.model import DocNote, Evidence
-    from errdex.record import Record
+    from errdex.records.evidence import DocNote, Evidence
+    from errdex.records.model import Record
     from tests.conftest import SEED_RECORD
 
     data = json.loads(SEED_RECORD.read_text())["record"]

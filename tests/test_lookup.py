@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 import errdex
-from errdex.cli import main
-from errdex.dataset import import_dataset
+from errdex.datasets.lines import import_dataset
 from errdex.errors import UsageError
+from errdex.interfaces.cli import main
 from errdex.lookup.index import _FUZZY_CHARS, _MAX_VARIANTS, similarity
-from errdex.record import Record
+from errdex.records.model import Record
 from tests.conftest import SEED_RECORD
 from tests.steps import counting_lookup_work
 

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 import errdex
-from errdex.clones import CloneCache
-from errdex.errors import UsageError
-from errdex.many import (
+from errdex.batch.clones import CloneCache
+from errdex.batch.many import (
     Entry,
     MineTask,
     Writer,
@@ -24,7 +23,8 @@ from errdex.many import (
     parse_size,
     read_list,
 )
-from errdex.store import SQLiteStore
+from errdex.errors import UsageError
+from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo, git
 
 PY = 'def load(path):\n    raise ValueError(f"cannot load {path}")\n'
@@ -301,7 +301,7 @@ def test_cli_mine_many_table_and_exit_codes(make_repo, tmp_path):
     """The command as a user runs it: a table, exit 1 when a line failed, 2 for a bad LIST."""
     from click.testing import CliRunner
 
-    from errdex.cli import main
+    from errdex.interfaces.cli import main
 
     good = make_repo("https://github.com/acme/one.git")
     good.write("m.py", "raise ValueError('first repository fails here')\n")

@@ -23,7 +23,7 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 def _server(db: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
-        args=["-c", f"from errdex.mcp import run_mcp; run_mcp({str(db)!r})"],
+        args=["-c", f"from errdex.interfaces.mcp import run_mcp; run_mcp({str(db)!r})"],
         env={"PYTHONPATH": SRC},
     )
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 import errdex
-from errdex.dataset import export_dataset, import_dataset
+from errdex.datasets.lines import export_dataset, import_dataset
 from errdex.errors import RepositoryError
-from errdex.store import SQLiteStore
-from errdex.template import compile_pattern
+from errdex.store.sqlite import SQLiteStore
+from errdex.templates.template import compile_pattern
 from tests.conftest import SEED_RECORD
 
 SEED = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
@@ -155,7 +155,7 @@ def test_failed_write_keeps_previous_records(make_repo, store, monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("errdex.store_sql._row", explode)
+    monkeypatch.setattr("errdex.store.sql._row", explode)
     repo.write("widgets/registry.py", PY_MODULE.replace("unknown", "missing"))
     repo.commit()
     with pytest.raises(RuntimeError):

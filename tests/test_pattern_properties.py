@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from errdex.template import Hole, Literal, Template, compile_pattern, merge_literals
+from errdex.templates.template import Hole, Literal, Template, compile_pattern, merge_literals
 from tests.golden import FIXTURES, fixture_files, sites_of
 
 TEMPLATES: list[tuple[str, Template]] = [

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from errdex.lookup.index import verify
-from errdex.lookup.patterns import prefilter_words, shape_of
-from errdex.template import Hole, Literal, PatternError, Template, compile_pattern, utf8
+from errdex.templates.analysis import prefilter_words, shape_of
+from errdex.templates.template import Hole, Literal, PatternError, Template, compile_pattern, utf8
 
 
 def test_fragments_and_words():

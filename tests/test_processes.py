@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import errdex
-from errdex import processes
+from errdex.repo import processes
 from tests.conftest import GitRepo
 
 pytestmark = pytest.mark.skipif(
@@ -180,7 +180,7 @@ def test_a_git_child_dies_with_its_parent_even_when_its_input_stays_open(
     """cat-file would wait forever on a stdin someone else holds: only the signal ends it."""
     repo = make_repo()
     repo.commit_files({"a.py": "x = 1\n"})
-    script = ("import sys; from errdex.repo import run_git; "
+    script = ("import sys; from errdex.repo.git import run_git; "
               "run_git(['cat-file', '--batch'], sys.argv[1])")
 
     def ready(pid: int, members: list[Proc]) -> bool:
@@ -197,7 +197,7 @@ def test_a_git_child_dies_with_its_parent_even_when_its_input_stays_open(
 def test_a_worker_whose_owner_is_gone_leaves_at_once() -> None:
     """The check after arming the signal: an owner that is not an ancestor (it died before
     the signal was set) ends the worker instead of leaving it waiting."""
-    script = ("import sys; from errdex.processes import die_with_parent; "
+    script = ("import sys; from errdex.repo.processes import die_with_parent; "
               "die_with_parent(int(sys.argv[1])); print('alive')")
     gone = subprocess.run([sys.executable, "-c", script, "999999999"], capture_output=True,
                           text=True, check=False)

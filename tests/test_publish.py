@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 import errdex
-from errdex.cli import main
-from errdex.publish import import_path, write_dataset_folder, write_parquet
-from errdex.store import SQLiteStore
+from errdex.datasets.publish import import_path, write_dataset_folder, write_parquet
+from errdex.interfaces.cli import main
+from errdex.store.sqlite import SQLiteStore
 from tests.conftest import SEED_RECORD
 
 SEED = json.loads(SEED_RECORD.read_text(encoding="utf-8"))

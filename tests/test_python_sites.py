@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from errdex.languages.base import FileSites, Site
 from errdex.languages.python import LANGUAGE, extract
-from errdex.template import Hole, Literal, Part, Template, compile_pattern
+from errdex.templates.template import Hole, Literal, Part, Template, compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures" / "python"
 STORE = FIXTURES / "store.py"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from errdex.many import MineTask, mine_many, parse_list
-from errdex.store import SQLiteStore
+from errdex.batch.many import MineTask, mine_many, parse_list
+from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo
 
 ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'errdex[ray]'")

@@ -10,7 +10,14 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
-from errdex.record import DatasetLine, Record, json_schema, record_json, slugify, source_window
+from errdex.records.model import (
+    DatasetLine,
+    Record,
+    json_schema,
+    record_json,
+    slugify,
+    source_window,
+)
 from tests.conftest import SEED_RECORD
 
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "schema" / "dataset-line.schema.json"
@@ -68,7 +75,7 @@ def test_source_window_clips_to_file():
 
 
 def test_trusted_record_equals_model_construct():
-    from errdex.record import trusted_record
+    from errdex.records.model import trusted_record
 
     data = seed()["record"]
     fast, slow = trusted_record(dict(data)), Record.model_construct(**dict(data))
@@ -102,7 +109,7 @@ def test_schema_and_model_refuse_hostile_values():
 
 def test_slugs_always_fit_the_slug_pattern():
     """Mining builds records through the model, so every slug it makes must pass it."""
-    from errdex.record import SLUG_PATTERN
+    from errdex.records.model import SLUG_PATTERN
 
     for text, fallback in [("", "x" * 79 + "-y"), ("--", "A::B" * 30), ("é", "é"),
                            ("x" * 200, "e"), ("a  b", "e")]:

@@ -20,7 +20,7 @@ from errdex.languages.base import Site
 from errdex.languages.php import extract as php_extract
 from errdex.languages.ruby import extract as ruby_extract
 from errdex.languages.swift import extract as swift_extract
-from errdex.template import compile_pattern
+from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -12,7 +12,7 @@ import pytest
 
 from errdex.languages.base import Site
 from errdex.languages.rust import LANGUAGE, extract
-from errdex.template import compile_pattern
+from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 

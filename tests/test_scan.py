@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 import errdex
-from errdex.cli import main
+from errdex.interfaces.cli import main
 from errdex.lookup.parse import MAX_INPUT_CHARS
-from errdex.scan import ScanSummary, chunks, scan
+from errdex.lookup.scan import ScanSummary, chunks, scan
 from tests.steps import counting_lookup_work
 
 PY = """\

@@ -7,9 +7,9 @@ import sqlite3
 
 import pytest
 
-from errdex.dataset import export_dataset, import_dataset
+from errdex.datasets.lines import export_dataset, import_dataset
 from errdex.errors import DatasetError, RecordNotFoundError, StoreError
-from errdex.store import STORE_FORMAT_VERSION, SQLiteStore
+from errdex.store.sqlite import STORE_FORMAT_VERSION, SQLiteStore
 from tests.conftest import SEED_RECORD
 
 SEED_LINE = json.loads(SEED_RECORD.read_text(encoding="utf-8"))
@@ -125,8 +125,8 @@ def test_export_is_atomic_on_failure(tmp_path, store, monkeypatch):
 
 
 def test_version_1_database_is_migrated_with_its_records(tmp_path):
-    from errdex.dataset import read_dataset
-    from errdex.store import MIGRATIONS, _row, _statements
+    from errdex.datasets.lines import read_dataset
+    from errdex.store.sqlite import MIGRATIONS, _row, _statements
 
     path = tmp_path / "v1.sqlite"
     conn = sqlite3.connect(path)

@@ -16,8 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from errdex import mining
-from errdex.dataset import export_dataset, import_dataset, read_dataset
+from errdex.datasets.lines import export_dataset, import_dataset, read_dataset
 from errdex.errors import (
     RecordNotFoundError,
     StoreError,
@@ -26,9 +25,10 @@ from errdex.errors import (
     http_status_for,
 )
 from errdex.lookup.index import SNAPSHOT_FORMAT, Index
-from errdex.record import Record, RecordExtras, content_hash
-from errdex.store import STORE_FORMAT_VERSION, SQLiteStore
-from errdex.stores import Store, is_postgres_url, open_store
+from errdex.mining import run as mining
+from errdex.records.model import Record, RecordExtras, content_hash
+from errdex.store.protocol import Store, is_postgres_url, open_store
+from errdex.store.sqlite import STORE_FORMAT_VERSION, SQLiteStore
 from tests.conftest import SEED_RECORD, sql
 
 try:
@@ -129,14 +129,14 @@ def test_reopening_keeps_records_and_version(backend_db):
 
 def _create_version_1(backend: str, db: str, record: Record, extras: RecordExtras | None) -> None:
     """A database as errdex's first release wrote it: migration 1 and one record."""
-    from errdex.store_sql import _row
+    from errdex.store.sql import _row
 
     if backend == "postgres":
-        from errdex.store_pg import MIGRATIONS as PG_MIGRATIONS
+        from errdex.store.postgres import MIGRATIONS as PG_MIGRATIONS
 
         statements = [PG_MIGRATIONS[0]]
     else:
-        from errdex.store import MIGRATIONS, _statements
+        from errdex.store.sqlite import MIGRATIONS, _statements
 
         statements = list(_statements(MIGRATIONS[0]))
     sql(db, "CREATE TABLE errdex_meta (key TEXT PRIMARY KEY, value TEXT)")
@@ -563,7 +563,7 @@ def test_busy_timeout_comes_from_the_environment(locked, monkeypatch):
 def test_the_cli_reports_a_locked_database_in_one_line(locked, monkeypatch):
     from click.testing import CliRunner
 
-    from errdex.cli import main
+    from errdex.interfaces.cli import main
 
     path, _ = locked
     monkeypatch.setenv("ERRDEX_BUSY_TIMEOUT", "0.05")

@@ -16,15 +16,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from errdex.dataset import read_dataset
+from errdex.datasets.lines import read_dataset
 from errdex.errors import StoreError
 from errdex.lookup.index import Index
-from errdex.record import Record
+from errdex.records.model import Record
 from tests.conftest import ROOT, SEED_RECORD, GitRepo
 
 psycopg = pytest.importorskip("psycopg", reason="the 'postgres' extra is not installed")
 
-from errdex.store_pg import SEPARATORS, PostgresStore, tsquery_terms  # noqa: E402
+from errdex.store.postgres import SEPARATORS, PostgresStore, tsquery_terms  # noqa: E402
 
 
 def _seed_variant(**changes: object) -> tuple[Record, None]:
@@ -86,8 +86,8 @@ def test_separators_never_split_a_query_word():
 _MINE = """
 import sys, time
 from pathlib import Path
-from errdex import mining
-from errdex.store_pg import PostgresStore
+from errdex.mining import run as mining
+from errdex.store.postgres import PostgresStore
 url, path, go = sys.argv[1:4]
 while not Path(go).exists():
     time.sleep(0.01)
@@ -130,9 +130,9 @@ def test_two_processes_mine_different_repos_at_once(make_repo, tmp_path, pg_url)
 _HAMMER = """
 import hashlib, sys, time
 from pathlib import Path
-from errdex.dataset import read_dataset
-from errdex.record import Record, RecordExtras, content_hash
-from errdex.store_pg import PostgresStore
+from errdex.datasets.lines import read_dataset
+from errdex.records.model import Record, RecordExtras, content_hash
+from errdex.store.postgres import PostgresStore
 url, seed, repo, go, rounds = sys.argv[1:6]
 ((base, _),) = read_dataset(seed)
 def make(i, pattern):

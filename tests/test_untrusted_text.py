@@ -19,9 +19,9 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from errdex.cli import main
-from errdex.record import Record
-from errdex.stores import open_store
+from errdex.interfaces.cli import main
+from errdex.records.model import Record
+from errdex.store.protocol import open_store
 from errdex.visible import https_url, json_text, visible
 from tests.conftest import SEED_RECORD, GitRepo
 

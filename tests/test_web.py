@@ -20,13 +20,13 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 import errdex
-from errdex.dataset import import_dataset
-from errdex.record import EXPLANATION_FIELDS
-from errdex.store import SQLiteStore
-from errdex.web.app import create_app
-from errdex.web.errors import MAX_BODY_BYTES
-from errdex.web.state import StorePool
-from errdex.web.view import record_path
+from errdex.datasets.lines import import_dataset
+from errdex.interfaces.web.app import create_app
+from errdex.interfaces.web.errors import MAX_BODY_BYTES
+from errdex.interfaces.web.state import StorePool
+from errdex.interfaces.web.view import record_path
+from errdex.records.model import EXPLANATION_FIELDS
+from errdex.store.sqlite import SQLiteStore
 from tests.conftest import SEED_RECORD, GitRepo
 
 SEED = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]

@@ -29,14 +29,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import errdex
-from errdex.cli import main
-from errdex.record import Record
-from errdex.stores import open_store
-from errdex.web import view
-from errdex.web.app import create_app
-from errdex.web.errors import MAX_BODY_BYTES
-from errdex.web.security import CONTENT_SECURITY_POLICY
-from errdex.web.state import LookupGate
+from errdex.interfaces.cli import main
+from errdex.interfaces.web import view
+from errdex.interfaces.web.app import create_app
+from errdex.interfaces.web.errors import MAX_BODY_BYTES
+from errdex.interfaces.web.security import CONTENT_SECURITY_POLICY
+from errdex.interfaces.web.state import LookupGate
+from errdex.records.model import Record
+from errdex.store.protocol import open_store
 from tests.conftest import GitRepo
 from tests.test_browser import _free_port, _wait_until_up
 from tests.test_web import SEED, SHAPES_PY, WIDTH_ERROR, build_index_db, local_client
@@ -362,7 +362,7 @@ def test_lookups_run_off_the_event_loop_and_are_bounded(hostile_db: Path) -> Non
 def server(hostile_db: Path) -> Iterator[str]:
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "errdex.cli", "--db", str(hostile_db), "serve",
+        [sys.executable, "-m", "errdex.interfaces.cli", "--db", str(hostile_db), "serve",
          "--host", "127.0.0.1", "--port", str(port)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )

@@ -27,10 +27,10 @@ from errdex.errors import (
     UsageError,
 )
 from errdex.lookup.index import Index, Match
-from errdex.mining import MineSummary, ProgressCallback
-from errdex.record import DatasetLine, Record, RecordExtras
-from errdex.store import SQLiteStore
-from errdex.stores import Store, open_store
+from errdex.mining.run import MineSummary, ProgressCallback
+from errdex.records.model import DatasetLine, Record, RecordExtras
+from errdex.store.protocol import Store, open_store
+from errdex.store.sqlite import SQLiteStore
 
 __version__ = "0.1.0"
 
@@ -67,7 +67,7 @@ def mine(
 
     ``enrich="static"`` fills the explanation fields from evidence; ``"none"`` skips it.
     """
-    from errdex import mining
+    from errdex.mining import run as mining
 
     options = {"repo": repo, "sha": sha, "jobs": jobs, "progress": progress,
                "enrich": enrich, "blame": blame, "full": full}

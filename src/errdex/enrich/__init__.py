@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Literal
 
 from errdex.enrich.static import enrich_record
 from errdex.evidence.link import link_tests
-from errdex.evidence.model import Evidence
 from errdex.evidence.tests import Expectation, expectations
-from errdex.record import Record, RecordExtras, empty_explanation
+from errdex.records.evidence import Evidence
+from errdex.records.model import Record, RecordExtras, empty_explanation
 
 if TYPE_CHECKING:
-    from errdex.stores import Store
+    from errdex.store.protocol import Store
 
 EnrichMode = Literal["static", "none"]
 
@@ -64,7 +64,7 @@ def link_repository_tests(
 def enrich_store(store: Store, repo: str | None = None, root: str | Path | None = None) -> int:
     """Re-run static enrichment over stored records (of ``repo``, or all), from their stored
     evidence; with ``root`` (the repository checkout), re-link its tests first."""
-    from errdex.repo import load_tree, read_blobs
+    from errdex.repo.git import load_tree, read_blobs
 
     stored = list(store.records(repo))
     pairs = [(s.record, s.extras) for s in stored]

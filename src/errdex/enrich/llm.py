@@ -41,9 +41,9 @@ from errdex.enrich.llm_prompt import (
 )
 from errdex.enrich.llm_verify import verify_fields
 from errdex.enrich.static import enrich_record
-from errdex.evidence.model import Evidence
-from errdex.record import EXPLANATION_FIELDS, Record, RecordExtras
-from errdex.stores import Store
+from errdex.records.evidence import Evidence
+from errdex.records.model import EXPLANATION_FIELDS, Record, RecordExtras
+from errdex.store.protocol import Store
 
 __all__ = ["LlmConfig", "LlmReport", "enrich_with_llm"]
 

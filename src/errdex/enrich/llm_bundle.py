@@ -21,10 +21,10 @@ from functools import cached_property
 from typing import Any
 
 from errdex.evidence.link import compiled_pattern
-from errdex.evidence.model import Evidence, Guard, TestLink
-from errdex.lookup.patterns import shape_of
-from errdex.record import Record
-from errdex.template import CompiledPattern
+from errdex.records.evidence import Evidence, Guard, TestLink
+from errdex.records.model import Record
+from errdex.templates.analysis import shape_of
+from errdex.templates.template import CompiledPattern
 
 _EXCERPT_CHARS = 400
 _DOC_CHARS = 100

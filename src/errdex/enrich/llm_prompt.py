@@ -27,7 +27,7 @@ from collections import Counter
 from typing import Any, get_args
 
 from errdex.enrich.llm_bundle import PLACE_FACTS, Bundle, bundle, cap, dumps
-from errdex.record import EXPLANATION_FIELDS, HandlingStrategy
+from errdex.records.model import EXPLANATION_FIELDS, HandlingStrategy
 
 __all__ = ["CLOSE", "OPEN", "PROMPT_VERSION", "SYSTEM", "Bundle", "answer_schema", "bundle",
            "legend", "schema_hint", "user_message"]

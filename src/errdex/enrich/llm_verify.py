@@ -18,12 +18,12 @@ from typing import Any, get_args
 
 from errdex.enrich.code import _WRAP, Context, parses
 from errdex.enrich.taxonomy import FAMILIES
-from errdex.evidence.model import Evidence
 from errdex.languages import LANGUAGES
 from errdex.languages.base import parse
 from errdex.lookup.index import verify as pattern_matches
-from errdex.lookup.patterns import shape_of
-from errdex.record import EXPLANATION_FIELDS, HandlingStrategy, Record
+from errdex.records.evidence import Evidence
+from errdex.records.model import EXPLANATION_FIELDS, HandlingStrategy, Record
+from errdex.templates.analysis import shape_of
 
 PROSE = ("documentation", "triggerScenarios", "commonSituations")
 LISTS = ("solutions", "preventionTips", "tags")

@@ -22,10 +22,10 @@ from functools import lru_cache
 
 from errdex.enrich.code import CodeFacts, code_fields
 from errdex.enrich.taxonomy import Family, classify
-from errdex.evidence.model import DocNote, Evidence, Guard, TestLink
 from errdex.languages import LANGUAGES
-from errdex.lookup.patterns import shape_of
-from errdex.record import HandlingStrategy, Record, RecordExtras
+from errdex.records.evidence import DocNote, Evidence, Guard, TestLink
+from errdex.records.model import HandlingStrategy, Record, RecordExtras
+from errdex.templates.analysis import shape_of
 
 _VERBS = {"panic": "panics", "exception": "raises", "error": "returns an error",
           "http": "responds with an HTTP error", "log": "logs an error", "warning": "warns",

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from errdex.record import HandlingStrategy
+from errdex.records.model import HandlingStrategy
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,6 @@ This package's ``__init__`` imports only the model, so ``record.py`` can use it.
 
 from __future__ import annotations
 
-from errdex.evidence.model import Blame, DocNote, Evidence, Guard, TestLink
+from errdex.records.evidence import Blame, DocNote, Evidence, Guard, TestLink
 
 __all__ = ["Blame", "DocNote", "Evidence", "Guard", "TestLink"]

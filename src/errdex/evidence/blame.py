@@ -14,8 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from errdex.errors import RepositoryError
-from errdex.evidence.model import Blame
-from errdex.repo import is_full_sha, run_git
+from errdex.records.evidence import Blame
+from errdex.repo.git import is_full_sha, run_git
 
 _THREADS = 8
 

@@ -21,8 +21,8 @@ import re
 
 from tree_sitter import Node
 
-from errdex.evidence.model import DocKind, DocNote
 from errdex.languages.base import text
+from errdex.records.evidence import DocKind, DocNote
 
 _WRAPPERS = frozenset({"export_statement", "decorated_definition", "template_declaration"})
 _BETWEEN = frozenset({"attribute_item", "decorator", "attribute_list", "annotation"})

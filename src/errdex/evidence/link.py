@@ -23,11 +23,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
-from errdex.evidence.model import Evidence, TestLink
 from errdex.evidence.tests import Expectation
-from errdex.lookup.patterns import shape_of
-from errdex.record import Record
-from errdex.template import CompiledPattern, PatternError, compile_pattern
+from errdex.records.evidence import Evidence, TestLink
+from errdex.records.model import Record
+from errdex.templates.analysis import shape_of
+from errdex.templates.template import CompiledPattern, PatternError, compile_pattern
 
 MAX_LINKS = 3
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from errdex.evidence.docs import doc_notes
-from errdex.evidence.model import DocNote, Evidence, Guard
 from errdex.languages.base import Site, ancestors, parse, text
+from errdex.records.evidence import DocNote, Evidence, Guard
 
 _JS_FUNCTIONS = frozenset({
     "function_declaration", "method_definition", "function_expression", "arrow_function",

@@ -27,7 +27,6 @@ from functools import cache
 from tree_sitter import Node, Query
 from tree_sitter_language_pack import get_language
 
-from errdex.evidence.model import MatchMode, TestLink
 from errdex.evidence.site import squash
 from errdex.languages.base import ancestors, captures, parse, text
 from errdex.languages.rust_syntax import (
@@ -36,6 +35,7 @@ from errdex.languages.rust_syntax import (
     split_token_tree,
     string_value,
 )
+from errdex.records.evidence import MatchMode, TestLink
 
 
 @dataclass(frozen=True)

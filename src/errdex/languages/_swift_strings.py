@@ -13,7 +13,7 @@ from tree_sitter import Node
 
 from errdex.languages.base import text
 from errdex.languages.message import Message as Message
-from errdex.template import Hole, Literal, Part, merge_literals
+from errdex.templates.template import Hole, Literal, Part, merge_literals
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 from tree_sitter_language_pack import get_language, get_parser
 
-from errdex.record import ErrorType, Severity
-from errdex.template import Template
+from errdex.records.model import ErrorType, Severity
+from errdex.templates.template import Template
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,10 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from errdex.formats import parse_printf
 from errdex.languages.base import Site, ancestors, line_of, text
-from errdex.record import ErrorType, Severity
-from errdex.template import Hole, Literal, Part, Template, merge_literals
+from errdex.records.model import ErrorType, Severity
+from errdex.templates.formats import parse_printf
+from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 _SENTINEL = 0xE000  # private-use characters stand for macros inside a format text
 _PRI = re.compile(r"PRI([diouxX])(?:8|16|32|64|MAX|PTR|LEAST\d+|FAST\d+)")

@@ -31,7 +31,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.formats import parse_rust_format
 from errdex.languages.base import (
     FileSites,
     Language,
@@ -57,7 +56,8 @@ from errdex.languages.c_family import (
     unescape,
 )
 from errdex.languages.message import Message
-from errdex.template import Hole, Literal, Part, Template, merge_literals
+from errdex.templates.formats import parse_rust_format
+from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("cpp.scm")
 _MAX_DEPTH = 8

@@ -59,7 +59,7 @@ from errdex.languages.base import (
 )
 from errdex.languages.c_family import has_words
 from errdex.languages.message import Message
-from errdex.template import Hole, HoleKind, Literal, Part, Template, merge_literals
+from errdex.templates.template import Hole, HoleKind, Literal, Part, Template, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("csharp.scm")
 NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")

@@ -70,8 +70,8 @@ from errdex.languages.go_messages import (
     call_parts,
     key,
 )
-from errdex.record import ErrorType, Severity
-from errdex.template import Hole, Literal, Template
+from errdex.records.model import ErrorType, Severity
+from errdex.templates.template import Hole, Literal, Template
 
 _QUERY_PATH = Path(__file__).with_name("go.scm")
 _STRINGS = ("interpreted_string_literal", "raw_string_literal")

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from errdex.formats import parse_printf
 from errdex.languages.base import ancestors, plus_operands, text
-from errdex.template import Hole, HoleKind, Literal, Part, merge_literals
+from errdex.templates.formats import parse_printf
+from errdex.templates.template import Hole, HoleKind, Literal, Part, merge_literals
 
 NodeKey = tuple[int, int]
 _MAX_DEPTH = 12  # constants that refer to constants; stops cycles

@@ -53,7 +53,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.formats import parse_message_format, parse_printf
 from errdex.languages.base import (
     FileSites,
     Language,
@@ -83,8 +82,9 @@ from errdex.languages.jvm_messages import (
     simple_name,
     slf4j_message,
 )
-from errdex.record import ErrorType
-from errdex.template import Hole, Literal
+from errdex.records.model import ErrorType
+from errdex.templates.formats import parse_message_format, parse_printf
+from errdex.templates.template import Hole, Literal
 
 _QUERY_PATH = Path(__file__).with_name("java.scm")
 _MAX_DEPTH = 12

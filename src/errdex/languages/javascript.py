@@ -75,8 +75,8 @@ from errdex.languages.js_messages import (
     unwrap,
 )
 from errdex.languages.js_where import last_segment, statement_line, symbol
-from errdex.record import ErrorType, Severity
-from errdex.template import Template
+from errdex.records.model import ErrorType, Severity
+from errdex.templates.template import Template
 
 _QUERY_PATH = Path(__file__).with_name("javascript.scm")
 _LOG_METHODS = {"error": "error", "fatal": "error", "warn": "warning"}

@@ -28,7 +28,7 @@ from errdex.languages.js_messages import (
     parameters,
     unwrap,
 )
-from errdex.template import Hole
+from errdex.templates.template import Hole
 
 _FIELDS = frozenset({"message", "code", "status", "statusCode"})
 _MAX_DEPTH = 12

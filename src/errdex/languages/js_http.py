@@ -20,7 +20,7 @@ from errdex.languages.base import Site, text
 from errdex.languages.js_classes import code_of
 from errdex.languages.js_messages import Message, Reader, arguments, object_pairs, unwrap
 from errdex.languages.js_where import statement_line, symbol
-from errdex.template import Template
+from errdex.templates.template import Template
 
 HTTP_ERROR_FACTORIES = frozenset({"createError", "createHttpError", "httpErrors", "HttpErrors"})
 _BODY_KEYS = ("error", "message", "msg", "detail", "error_description", "reason")

@@ -26,7 +26,7 @@ from tree_sitter import Node
 from errdex.languages.base import ancestors, plus_operands, text
 from errdex.languages.message import Message as Message
 from errdex.languages.message import joined as joined
-from errdex.template import Hole, Literal, Part, escape, merge_literals
+from errdex.templates.template import Hole, Literal, Part, escape, merge_literals
 
 SCOPES = frozenset({
     "program", "function_declaration", "function_expression", "function", "arrow_function",

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from errdex.formats import parse_slf4j
 from errdex.languages.base import ancestors, text
 from errdex.languages.message import Message as Message
 from errdex.languages.message import joined as joined
 from errdex.languages.message import operand_hole as operand_hole
-from errdex.template import Hole, Literal, Part, merge_literals
+from errdex.templates.formats import parse_slf4j
+from errdex.templates.template import Hole, Literal, Part, merge_literals
 
 
 def literal_message(value: str) -> Message:

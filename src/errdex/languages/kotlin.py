@@ -42,7 +42,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.formats import parse_message_format, parse_printf
 from errdex.languages.base import (
     FileSites,
     Language,
@@ -68,8 +67,9 @@ from errdex.languages.jvm_messages import (
     trim_indent,
     trim_margin,
 )
-from errdex.record import ErrorType
-from errdex.template import Literal
+from errdex.records.model import ErrorType
+from errdex.templates.formats import parse_message_format, parse_printf
+from errdex.templates.template import Literal
 
 _QUERY_PATH = Path(__file__).with_name("kotlin.scm")
 _MAX_DEPTH = 12

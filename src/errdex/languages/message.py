@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from errdex.template import Hole, Literal, Part, Template, chomp, merge_literals
+from errdex.templates.template import Hole, Literal, Part, Template, chomp, merge_literals
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.formats import parse_printf
 from errdex.languages._php_strings import Message, interpolated, nowdoc, plain
 from errdex.languages.base import (
     CallArgs,
@@ -63,8 +62,9 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.message import joined
-from errdex.record import ErrorType, Severity
-from errdex.template import Hole, Literal, Part, Template, chomp, merge_literals
+from errdex.records.model import ErrorType, Severity
+from errdex.templates.formats import parse_printf
+from errdex.templates.template import Hole, Literal, Part, Template, chomp, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("php.scm")
 _MAX_DEPTH = 12

@@ -40,7 +40,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.formats import brace_hole, parse_percent_format
 from errdex.languages import python_web as web
 from errdex.languages.base import (
     FileSites,
@@ -65,7 +64,8 @@ from errdex.languages.python_messages import (
     read_alternatives,
     symbol_of,
 )
-from errdex.template import Hole, Literal, Part, Template, merge_literals
+from errdex.templates.formats import brace_hole, parse_percent_format
+from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("python.scm")
 _LOG_METHODS = frozenset({"error", "exception", "critical"})

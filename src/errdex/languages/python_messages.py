@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from errdex.formats import brace_hole, parse_brace_format, parse_percent_format
 from errdex.languages.base import ancestors, plus_operands, text
 from errdex.languages.message import Message as Message
 from errdex.languages.message import joined as joined
-from errdex.template import Hole, Literal, Part, merge_literals
+from errdex.templates.formats import brace_hole, parse_brace_format, parse_percent_format
+from errdex.templates.template import Hole, Literal, Part, merge_literals
 
 MESSAGE_KEYWORDS = ("message", "msg", "detail", "description")
 _SCOPES = frozenset({"function_definition", "class_definition", "module"})

@@ -49,7 +49,7 @@ from errdex.languages.python_messages import (
     symbol_of,
     unwrap,
 )
-from errdex.template import Hole, Template
+from errdex.templates.template import Hole, Template
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.formats import parse_printf
 from errdex.languages.base import (
     FileAssignments,
     FileSites,
@@ -62,8 +61,9 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.message import Message, joined
-from errdex.record import ErrorType, Severity
-from errdex.template import Hole, Literal, Part, Template, chomp, merge_literals
+from errdex.records.model import ErrorType, Severity
+from errdex.templates.formats import parse_printf
+from errdex.templates.template import Hole, Literal, Part, Template, chomp, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("ruby.scm")
 _MAX_DEPTH = 12  # variables that refer to variables; stops cycles

@@ -11,7 +11,7 @@ What is a site (``errorType``):
 * A message that prints an UPPER_SNAKE string constant (``panic!("{}", error::MSG)``,
   ``"{MSG}"`` in a format string, ``Err(MSG)``, ``.expect(MSG)``, a constructor's
   ``error::MSG``) gets the constant's text when mining ends, wherever in the repository
-  it is defined (``errdex.constants``); a constant passed as it is that no string
+  it is defined (``errdex.languages.rust_constants``); a constant passed as it is that no string
   constant defines is no site.
 * ``error``: ``bail!`` ``anyhow!`` ``eyre!`` ``format_err!`` ``ensure!(cond, "...")``,
   thiserror ``#[error("...")]`` on an enum variant or a struct, and ``Err`` of a string
@@ -69,8 +69,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.constants import constant_template, is_bare_reference
-from errdex.formats import parse_rust_format
 from errdex.languages.base import (
     FileSites,
     Language,
@@ -83,6 +81,7 @@ from errdex.languages.base import (
     parser_for,
     text,
 )
+from errdex.languages.rust_constants import constant_template, is_bare_reference
 from errdex.languages.rust_syntax import (
     COMMENTS,
     attribute_target,
@@ -94,8 +93,9 @@ from errdex.languages.rust_syntax import (
     string_value,
     thiserror_class,
 )
-from errdex.record import ErrorType
-from errdex.template import Hole, Literal, Part, Template, literal_template
+from errdex.records.model import ErrorType
+from errdex.templates.formats import parse_rust_format
+from errdex.templates.template import Hole, Literal, Part, Template, literal_template
 
 _QUERY_PATH = Path(__file__).with_name("rust.scm")
 _MACRO_DEPTH = 3  # item macros inside item macros (``cfg_net! { cfg_rt! { … } }``)

@@ -40,7 +40,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.formats import parse_printf
 from errdex.languages._swift_strings import Message, raw_string, string
 from errdex.languages.base import (
     CallArgs,
@@ -58,8 +57,9 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.message import joined
-from errdex.record import ErrorType, Severity
-from errdex.template import Hole, Literal, Template, merge_literals
+from errdex.records.model import ErrorType, Severity
+from errdex.templates.formats import parse_printf
+from errdex.templates.template import Hole, Literal, Template, merge_literals
 
 _QUERY_PATH = Path(__file__).with_name("swift.scm")
 _MAX_DEPTH = 12

@@ -35,11 +35,11 @@ from rapidfuzz.distance import Indel
 
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.pastes.common import message_segments
-from errdex.lookup.patterns import PatternShape, placeholder_names, shape_of
-from errdex.record import Record, RecordExtras
-from errdex.store import CandidateRow, Removal, StoredRecord
-from errdex.stores import Store
-from errdex.template import CompiledPattern, PatternError, compile_pattern, utf8
+from errdex.records.model import Record, RecordExtras
+from errdex.store.protocol import Store
+from errdex.store.sqlite import CandidateRow, Removal, StoredRecord
+from errdex.templates.analysis import PatternShape, placeholder_names, shape_of
+from errdex.templates.template import CompiledPattern, PatternError, compile_pattern, utf8
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 FRAME_LINE_TOLERANCE = 5

@@ -1,0 +1,2 @@
+"""Mining many repositories: the scheduler (``many``), the clone cache (``clones``) and the
+Ray backend (``ray_backend``)."""

@@ -1,0 +1,2 @@
+"""Datasets: JSONL dataset lines in and out (``lines``), Parquet and published dataset
+folders (``publish``)."""

@@ -1,0 +1,206 @@
+"""Readable terminal output (Rich) for matches and records. Pure presentation.
+
+Every piece of repository or user text goes to Rich as a ``Text`` built by
+:func:`plain` (never as a markup string: ``[/]`` in a message or ``[link=…]`` in a
+path is data), with its control characters and bidi overrides made visible.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.style import Style
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from errdex.batch.many import ManySummary
+from errdex.lookup.index import Match
+from errdex.lookup.scan import ScannedEvent, ScanSummary, skipped_note
+from errdex.records.model import Record, RecordExtras
+from errdex.store.sqlite import StoredRecord
+from errdex.visible import https_url, visible
+
+_LEXERS = {"python": "python", "rust": "rust"}
+_CONTEXT_LINES = 6
+MAX_LINE_CHARS = 2000
+
+
+class Terminal(Console):
+    """The console the CLI prints results to: a closed pipe (``errdex search … | head``)
+    is raised as ``BrokenPipeError`` for the CLI to end quietly, as every command does,
+    instead of Rich's own exit with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+def plain(text: object, style: str | Style = "") -> Text:
+    """Untrusted text as Rich ``Text``: no markup, controls shown as escapes."""
+    return Text(visible(str(text)), style=style)
+
+
+def print_matches(console: Console, matches: list[Match]) -> None:
+    for rank, match in enumerate(matches, 1):
+        console.print(match_panel(rank, match))
+
+
+def match_panel(rank: int, match: Match) -> Panel:
+    record = match.record
+    title = plain(f"#{rank}  {record.repo} · {record.slug}")
+    subtitle = Text(f"score {match.score:.2f}" + (" · approximate" if match.approximate else ""))
+    return Panel(
+        record_body(record, match.extras, match=match), title=title, subtitle=subtitle,
+        title_align="left", subtitle_align="right",
+        border_style="yellow" if match.approximate else "green",
+    )
+
+
+def record_panel(record: Record, extras: RecordExtras) -> Panel:
+    return Panel(record_body(record, extras), title=plain(f"{record.repo} · {record.slug}"),
+                 title_align="left", border_style="cyan")
+
+
+def link_text(url: str) -> Text:
+    """The URL, a terminal hyperlink only when it is ``https://``; anything else is shown
+    as text with a note (an imported record may carry ``javascript:`` or worse)."""
+    safe = https_url(url)
+    if safe is not None:
+        return Text(safe, style=Style(link=safe))
+    return plain(url) + Text("  (not an https link: not linked)", style="dim")
+
+
+def record_body(record: Record, extras: RecordExtras, match: Match | None = None) -> Group:
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="bold")
+    facts.add_column(overflow="fold")
+    facts.add_row("message", plain(record.errorMessage))
+    kind = record.errorType + (f" · {record.errorClass}" if record.errorClass else "")
+    facts.add_row("kind", plain(kind))
+    symbol = f"  in {extras.enclosingSymbol}" if extras.enclosingSymbol else ""
+    facts.add_row("where", plain(f"{record.filePath}:{record.lineNumber}{symbol}"))
+    if record.githubUrl:
+        facts.add_row("link", link_text(record.githubUrl))
+    if match is not None and match.removed is not None:
+        when = (match.removed.sha or "")[:12]
+        facts.add_row("removed", plain(f"gone since commit {when}: this is what an older "
+                                       "version said", style="yellow"))
+    if match is not None:
+        facts.add_row("why", plain(match.reason))
+        if match.bound:
+            facts.add_row("bound", plain(", ".join(f"{k} = {v!r}" for k, v in match.bound.items())))
+    parts: list[RenderableType] = [facts, Text(""), source_excerpt(record, extras)]
+    for label, value in _explanation(record):
+        parts.append(Text(""))
+        parts.append(Text(label, style="bold underline"))
+        parts.append(plain(value))
+    return Group(*parts)
+
+
+def _capped(line: str) -> str:
+    if len(line) <= MAX_LINE_CHARS:
+        return line
+    return line[:MAX_LINE_CHARS] + f" … ({len(line) - MAX_LINE_CHARS:,} more characters)"
+
+
+def source_excerpt(record: Record, extras: RecordExtras) -> Syntax:
+    """The lines around the raising line, with real line numbers and that line highlighted."""
+    lines = record.sourceCode.split("\n")
+    offset = record.lineNumber - record.sourceCodeStart
+    first = max(0, offset - _CONTEXT_LINES)
+    last = min(len(lines), offset + _CONTEXT_LINES + 1)
+    lexer = _LEXERS.get(extras.language or "", "text")
+    shown = "\n".join(_capped(visible(line)) for line in lines[first:last])
+    return Syntax(
+        shown, lexer, line_numbers=True,
+        start_line=record.sourceCodeStart + first, highlight_lines={record.lineNumber},
+        theme="ansi_dark", word_wrap=True,
+    )
+
+
+def print_scanned(console: Console, event: ScannedEvent) -> None:
+    """One log event: where it is in the log, and the record that explains it."""
+    first = event.text.strip().splitlines()[0] if event.text.strip() else ""
+    console.print(Text(f"line {event.line}: ", style="bold") + plain(first[:200]))
+    if not event.matches:
+        console.print(Text("  no record matches", style="dim"))
+        return
+    best = event.matches[0]
+    record = best.record
+    note = " (approximate)" if best.approximate else ""
+    bound = ", ".join(f"{k}={v!r}" for k, v in best.bound.items())
+    console.print(
+        Text("  → ", style="green") + plain(record.slug, style="bold")
+        + plain(f"  {record.repo} {record.filePath}:{record.lineNumber}{note}")
+        + (plain(f"  [{bound}]", style="dim") if bound else Text(""))
+    )
+
+
+def print_scan_summary(console: Console, summary: ScanSummary) -> None:
+    console.print(Text(
+        f"\n{summary.lines:,} lines, {summary.events:,} error events, "
+        f"{summary.matched:,} explained by {len(summary.by_record):,} records"
+    ))
+    if summary.skipped_lines:
+        console.print(Text(skipped_note(summary)))
+    if not summary.by_record:
+        return
+    table = Table(header_style="bold")
+    table.add_column("events", justify="right")
+    table.add_column("record", overflow="fold")
+    table.add_column("where", overflow="fold")
+    for record_id, count in summary.by_record.most_common(20):
+        record = summary.examples[record_id].record
+        where = f"{record.repo} {record.filePath}:{record.lineNumber}"
+        table.add_row(Text(str(count)), plain(record.slug), plain(where))
+    console.print(table)
+
+
+def many_table(summary: ManySummary) -> Table:
+    """One row per LIST line of ``mine-many``, then the totals in the title."""
+    table = Table(title=Text(f"mine-many: {summary.mined} mined, {summary.unchanged} unchanged, "
+                             f"{summary.failed} failed, {summary.records} records "
+                             f"in {summary.seconds:.1f}s ({summary.backend})"))
+    for column in ("line", "repository", "status", "commit", "records", "seconds", "reason"):
+        table.add_column(column, justify="right" if column in ("line", "records", "seconds")
+                         else "left", no_wrap=column != "reason", overflow="fold")
+    style = {"mined": "green", "unchanged": "dim", "failed": "red"}
+    for o in summary.outcomes:
+        table.add_row(
+            Text(str(o.entry.line)), plain(o.repo or o.entry.text),
+            Text(o.status, style=style[o.status]), plain((o.sha or "")[:12]),
+            Text(str(o.records) if o.status == "mined" else ""),
+            Text(f"{o.seconds:.1f}" if o.seconds else ""), plain(o.reason or ""),
+        )
+    return table
+
+
+def search_table(found: list[StoredRecord]) -> Table:
+    table = Table(show_lines=False, header_style="bold")
+    table.add_column("slug", overflow="fold")
+    table.add_column("where", overflow="fold")
+    table.add_column("message", overflow="fold")
+    for stored in found:
+        record = stored.record
+        table.add_row(plain(record.slug),
+                      plain(f"{record.repo} {record.filePath}:{record.lineNumber}"),
+                      plain(record.errorMessage))
+    return table
+
+
+def _explanation(record: Record) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for label, value in (
+        ("What it means", record.documentation),
+        ("When it happens", record.triggerScenarios),
+        ("Common situations", record.commonSituations),
+    ):
+        if value:
+            out.append((label, value))
+    if record.solutions:
+        out.append(("How to fix it", "\n".join(f"• {s}" for s in record.solutions)))
+    if record.exampleFix:
+        out.append(("Example fix", record.exampleFix))
+    if record.preventionTips:
+        out.append(("Prevention", "\n".join(f"• {s}" for s in record.preventionTips)))
+    return out

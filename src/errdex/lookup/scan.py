@@ -1,0 +1,218 @@
+"""Scan a log: every error event in it (multi-line traces grouped), annotated with its record.
+
+Logs are read as a stream in chunks cut where a new entry starts (a line that
+opens with a timestamp, a bracket or a JSON object, or after a blank line), so
+a trace is never split and memory stays flat however long the log is. Logs
+repeat themselves: an event's matches are cached by its message, class and
+frames, which is what makes scanning fast.
+
+A chunk never exceeds what one paste may hold (``MAX_INPUT_CHARS``): a log
+without entry starts is cut there, and a single line longer than that is
+skipped and counted (``ScanSummary.skipped_lines``), read in pieces so it never
+sits in memory whole.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from errdex.lookup.index import Index, Match, Ranked, materialize
+from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
+from errdex.repo.processes import die_with_parent
+from errdex.store.protocol import open_store
+from errdex.store.sqlite import StoredRecord
+
+CHUNK_CHARS = 256_000  # also the smallest log worth worker processes (two chunks)
+_HARD_LIMIT = MAX_INPUT_CHARS  # a chunk is parsed as one paste: never more than one may hold
+_CACHE_SIZE = 20_000
+
+
+@dataclass
+class ScannedEvent:
+    """One error event of the log and the records that explain it."""
+
+    line: int
+    text: str
+    matches: list[Match]
+
+    def to_json(self) -> dict[str, object]:
+        return {"line": self.line, "text": self.text,
+                "matches": [m.to_json() for m in self.matches]}
+
+
+@dataclass
+class ScanSummary:
+    """Counts per record, for the closing table."""
+
+    lines: int = 0
+    skipped_lines: int = 0  # lines over MAX_INPUT_CHARS, left out of the scan
+    events: int = 0
+    matched: int = 0
+    by_record: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, Match] = field(default_factory=dict)
+
+    def add(self, event: ScannedEvent) -> None:
+        self.events += 1
+        if event.matches:
+            self.matched += 1
+            best = event.matches[0]
+            self.by_record[best.record.id] += 1
+            self.examples.setdefault(best.record.id, best)
+
+
+def scan(
+    index: Index, stream: TextIO, *, top: int = 1, repo: str | None = None,
+    summary: ScanSummary | None = None, jobs: int = 1,
+) -> Iterator[ScannedEvent]:
+    """Each error event of ``stream`` with its best records, in log order.
+
+    With ``jobs`` > 1 and a log of several chunks, chunks are parsed and ranked in
+    worker processes (each with its own store and index) and this process reads the
+    reported records, a chunk at a time.
+    """
+    pieces = chunks(stream, summary)
+    first = list(itertools.islice(pieces, 2))
+    pieces = itertools.chain(first, pieces)
+    if jobs > 1 and len(first) > 1:
+        ranked_chunks = _rank_in_workers(index, pieces, top, repo, jobs)
+    else:
+        ranked_chunks = (
+            (first_line, _rank_chunk(index, chunk, top, repo)) for first_line, chunk in pieces
+        )
+    records: dict[str, StoredRecord] = {}
+    for first_line, ranked in ranked_chunks:
+        wanted = {r.id for _, _, found in ranked for r in found} - records.keys()
+        if len(records) > _CACHE_SIZE:
+            records.clear()
+            wanted = {r.id for _, _, found in ranked for r in found}
+        records.update(index.store.get_many(wanted))
+        for line, text, found in ranked:
+            scanned = ScannedEvent(first_line + line - 1, text, materialize(found, records))
+            if summary is not None:
+                summary.add(scanned)
+            yield scanned
+
+
+def skipped_note(summary: ScanSummary) -> str:
+    """The summary's line about over-long lines left out of the scan."""
+    count = summary.skipped_lines
+    return (f"{count:,} line{'' if count == 1 else 's'} over {MAX_INPUT_CHARS:,} characters "
+            "skipped (not scanned): split such a line to scan it")
+
+
+RankedEvent = tuple[int, str, list[Ranked]]  # line within its chunk, event text, ranked ids
+
+
+def _rank_chunk(index: Index, chunk: str, top: int, repo: str | None) -> list[RankedEvent]:
+    """Each event of one chunk, ranked (repeated events ranked once)."""
+    cache: dict[tuple[object, ...], list[Ranked]] = {}
+    out = []
+    for event in parse_events(chunk):
+        key = (event.message, event.error_class, event.frames)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = index.rank_event(event, top=top, repo=repo)
+        out.append((_event_line(event), event.text, found))
+    return out
+
+
+_WORKER_INDEX: Index | None = None
+
+
+def _open_worker_index(db: str) -> None:
+    global _WORKER_INDEX
+    die_with_parent()  # a killed scan leaves no worker behind
+    _WORKER_INDEX = Index(open_store(db))
+
+
+def _rank_chunk_in_worker(chunk: str, top: int, repo: str | None) -> list[RankedEvent]:
+    assert _WORKER_INDEX is not None
+    return _rank_chunk(_WORKER_INDEX, chunk, top, repo)
+
+
+def _rank_in_workers(
+    index: Index, pieces: Iterator[tuple[int, str]], top: int, repo: str | None, jobs: int
+) -> Iterator[tuple[int, list[RankedEvent]]]:
+    """Chunks ranked by ``jobs`` processes, in log order, a bounded number in flight."""
+    db = str(index.store.path)
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+        initializer=_open_worker_index, initargs=(db,),
+    ) as pool:
+        pending: deque[tuple[int, Future[list[RankedEvent]]]] = deque()
+        for first_line, chunk in pieces:
+            pending.append((first_line, pool.submit(_rank_chunk_in_worker, chunk, top, repo)))
+            if len(pending) >= 4 * jobs:
+                line, future = pending.popleft()
+                yield line, future.result()
+        while pending:
+            line, future = pending.popleft()
+            yield line, future.result()
+
+
+def _event_line(event: ErrorEvent) -> int:
+    return max(1, getattr(event, "line", 1) or 1)
+
+
+def chunks(stream: Iterable[str], summary: ScanSummary | None = None) -> Iterator[tuple[int, str]]:
+    """(first line number, text) pieces of a log, each ending before a new entry starts.
+
+    No piece is longer than ``MAX_INPUT_CHARS``; a line longer than that on its own
+    is skipped (counted in ``summary.skipped_lines``), the pieces around it kept.
+    """
+    buffer: list[str] = []
+    size = 0
+    first = 1
+    number = 0
+    skipped = 0
+    for number, line in enumerate(_bounded_lines(stream), 1):
+        if line is None:  # over-long: what came before is one piece, the next starts after
+            skipped += 1
+            if buffer:
+                yield first, "".join(buffer)
+            buffer, size, first = [], 0, number + 1
+            continue
+        entry_ends = size >= CHUNK_CHARS and (_starts_entry(line) or not buffer[-1].strip())
+        if buffer and (entry_ends or size + len(line) > _HARD_LIMIT):
+            yield first, "".join(buffer)
+            buffer, size, first = [], 0, number
+        buffer.append(line)
+        size += len(line)
+    if buffer:
+        yield first, "".join(buffer)
+    if summary is not None:
+        summary.lines = number
+        summary.skipped_lines = skipped
+
+
+def _bounded_lines(stream: Iterable[str]) -> Iterator[str | None]:
+    """Each line of ``stream``, or None for one longer than ``MAX_INPUT_CHARS``.
+
+    A file is read with a bounded ``readline``, so an over-long line passes through
+    in pieces of that size and never sits in memory whole.
+    """
+    readline = getattr(stream, "readline", None)
+    if readline is None:
+        for line in stream:
+            yield None if len(line) > MAX_INPUT_CHARS else line
+        return
+    while True:
+        line = readline(MAX_INPUT_CHARS + 1)
+        if not line:
+            return
+        if len(line) <= MAX_INPUT_CHARS:
+            yield line
+            continue
+        while line and not line.endswith("\n"):  # the rest of the over-long line
+            line = readline(MAX_INPUT_CHARS)
+        yield None
+
+
+def _starts_entry(line: str) -> bool:
+    return bool(line) and (line[0].isdigit() or line[0] in "[{")

@@ -1,0 +1,185 @@
+"""The store interface, and choosing a store from ``--db``: a PostgreSQL URL, else SQLite.
+
+Everything above the store (mining, lookups, import/export, servers) is written
+against ``Store``, the protocol both ``SQLiteStore`` and ``PostgresStore`` satisfy
+(checked statically: mypy --strict), with the record types it hands out, and opens
+stores through ``open_store`` so that ``--db postgresql://…`` works wherever a path
+does. This module imports no store: the implementations import it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
+
+from errdex.errors import StoreError
+from errdex.records.model import Record, RecordExtras
+
+if TYPE_CHECKING:
+    from errdex.store.postgres import PostgresStore
+    from errdex.store.sqlite import SQLiteStore
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def redact(url: str) -> str:
+    """A database URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+
+
+# --- what stores hand out ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreviousRecord:
+    """What a re-mine carries over from the last mine of the same site."""
+
+    slug: str
+    content_changed_at: str
+    content_hash: str | None
+    removed: bool = False
+    file_path: str = ""
+
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """The columns ranking needs, before a record is read whole."""
+
+    id: str
+    pattern_id: int
+    error_class: str | None
+    repo: str
+    file_path: str
+    line_number: int
+    removed_sha: str | None = None
+
+
+@dataclass(frozen=True)
+class Removal:
+    """When a site stopped existing: the commit mined without it, and when that was."""
+
+    sha: str | None
+    at: str | None
+
+
+@dataclass(frozen=True)
+class StoredRecord:
+    record: Record
+    extras: RecordExtras
+    removed: Removal | None = None
+
+
+@dataclass(frozen=True)
+class RepoState:
+    """How a repository was last mined (to re-mine only what changed since)."""
+
+    analyzed_sha: str | None
+    miner_version: str | None
+
+
+@runtime_checkable
+class Store(Protocol):
+    """What mining, lookups, datasets and servers may use of a store (either backend)."""
+
+    @property
+    def path(self) -> str | os.PathLike[str]:
+        """Where the database is: a SQLite file, or a PostgreSQL URL (to reopen it)."""
+        ...
+
+    def __enter__(self) -> Self: ...
+    def __exit__(self, *exc: object) -> None: ...
+    def close(self) -> None: ...
+    def format_version(self) -> int: ...
+    def generation(self) -> int: ...
+    def load_snapshot(self, generation: int, format_version: int) -> bytes | None: ...
+    def save_snapshot(self, generation: int, format_version: int, data: bytes) -> None: ...
+
+    def replace_repo(
+        self, repo: str, records: list[tuple[Record, RecordExtras, str]], *,
+        analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
+        miner_version: str | None = None, analyzed_at: str | None = None,
+    ) -> None: ...
+
+    def repo_state(self, repo: str) -> RepoState | None: ...
+
+    def upsert(self, records: Iterable[tuple[Record, RecordExtras | None]]) -> int: ...
+    def previous_records(self, repo: str) -> dict[str, PreviousRecord]: ...
+    def count(self, repo: str | None = None, *, include_removed: bool = False) -> int: ...
+    def repos(self) -> list[str]: ...
+    def records(
+        self, repo: str | None = None, *, include_removed: bool = False
+    ) -> Iterator[StoredRecord]: ...
+    def get_many(self, ids: Iterable[str]) -> dict[str, StoredRecord]: ...
+    def show(self, id_or_slug: str, repo: str | None = None) -> StoredRecord: ...
+
+    def search(
+        self, query: str, *, limit: int = 20, repo: str | None = None
+    ) -> list[StoredRecord]: ...
+
+    def pattern_rows(self) -> Iterator[tuple[int, str, str, int]]: ...
+    def pattern_words(self) -> Iterator[tuple[int, str]]: ...
+    def pattern_details(self, pattern_ids: list[int]) -> dict[int, tuple[str, int]]: ...
+
+    def candidate_rows(
+        self, pattern_ids: list[int], repo: str | None = None
+    ) -> list[CandidateRow]: ...
+
+    def rows_in_files(
+        self, file_names: list[str], repo: str | None = None
+    ) -> list[CandidateRow]: ...
+
+
+if TYPE_CHECKING:
+
+    def _both_are_stores(sqlite: SQLiteStore, postgres: PostgresStore) -> tuple[Store, Store]:
+        """Never called: mypy checks here that both classes satisfy the protocol."""
+        return sqlite, postgres
+
+
+def is_postgres_url(db: object) -> bool:
+    """Whether ``db`` names a PostgreSQL database rather than a SQLite file."""
+    return isinstance(db, str) and db.startswith(URL_SCHEMES)
+
+
+def open_store(db: str | os.PathLike[str] | None = None) -> Store:
+    """The store ``db`` names: PostgreSQL for a ``postgresql://`` URL, else SQLite.
+
+    ``None`` means ``$ERRDEX_DB`` (which may be a URL too), else the default SQLite file.
+    """
+    if db is None:
+        db = os.environ.get("ERRDEX_DB") or None
+    if is_postgres_url(db):
+        try:
+            from errdex.store.postgres import PostgresStore
+        except ImportError as exc:
+            raise StoreError(
+                f"a PostgreSQL --db needs the 'postgres' extra ({exc.name} is missing): "
+                "pip install 'errdex[postgres]'"
+            ) from exc
+        assert isinstance(db, str)
+        return PostgresStore(db)
+    from errdex.store.sqlite import SQLiteStore
+
+    return SQLiteStore(db)
+
+
+__all__ = [
+    "URL_SCHEMES",
+    "CandidateRow",
+    "PreviousRecord",
+    "Removal",
+    "RepoState",
+    "Store",
+    "StoredRecord",
+    "is_postgres_url",
+    "open_store",
+    "redact",
+]

@@ -1,0 +1,487 @@
+"""The SQL both stores share, written once: migrating, reading and writing records.
+
+Each record is kept whole as its seed-format JSON text (so an import followed by an
+export gives back identical bytes) beside the columns lookups filter on. Every
+write bumps a generation counter, which invalidates saved lookup indexes.
+
+``SQLStore`` holds every method whose SQL is the same on both databases; the
+``Dialect`` of store_schema supplies the fragments that differ in text (placeholders,
+one list parameter, JSON field access). ``SQLiteStore`` (store.py) and
+``PostgresStore`` (store_pg.py) add only what needs their own driver: connecting,
+transactions and locking, full-text queries, streaming reads, and rewriting records
+for a new commit.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, Self
+
+from errdex.errors import RecordNotFoundError, StoreError
+from errdex.records.model import (
+    Record,
+    RecordExtras,
+    content_hash,
+    now_iso,
+    record_json,
+    trusted_record,
+)
+from errdex.store.protocol import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
+from errdex.store.schema import STORE_FORMAT_VERSION, Dialect
+from errdex.templates.analysis import prefilter_words, shape_of
+
+_CANDIDATE_COLUMNS = "id, pattern_id, error_class, repo, file_path, line_number, removed_sha"
+_RECORD_COLUMNS = (
+    "id, repo, slug, error_message, message_pattern, error_class, error_type, file_path, "
+    "line_number, content_hash, record_json, extras_json, pattern_id, file_name"
+)
+_STORED_COLUMNS = "record_json, extras_json, removed_sha, removed_at"
+_BATCH = 1000
+
+
+class Rows(Protocol):
+    """A cursor after ``execute``, as both drivers return it."""
+
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+# --- the shared store ----------------------------------------------------------------------
+
+
+class SQLStore(ABC):
+    """The methods of ``errdex.store.protocol.Store`` whose SQL both databases share."""
+
+    dialect: Dialect
+    migrations: list[str]
+    # errors on which saving an index snapshot is skipped (read-only or busy database)
+    snapshot_skips: tuple[type[BaseException], ...] = ()
+
+    # what each database's store provides
+    @abstractmethod
+    def _run(self, query: str, args: Sequence[object] = ()) -> Rows:
+        """Execute one statement (``query`` already in the driver's placeholders)."""
+
+    @abstractmethod
+    def _run_many(self, query: str, rows: Sequence[Sequence[object]]) -> None: ...
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[object]:
+        """All or nothing: a failure (or a kill) leaves the previous data intact."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @abstractmethod
+    def _lock_migrations(self) -> None:
+        """Inside the migration transaction: wait for any other process migrating."""
+
+    @abstractmethod
+    def _lock_repos(self, repos: Iterable[str]) -> None:
+        """Inside a write transaction: queue behind other writers of these repositories."""
+
+    @abstractmethod
+    def _run_script(self, script: str) -> None: ...
+
+    @abstractmethod
+    def _after_backfill_v2(self) -> None:
+        """Fill what migration 2 added besides pattern ids and file names."""
+
+    @abstractmethod
+    def _restamp(self, where: str, args: Sequence[object], sha: str | None, at: str) -> None:
+        """Point the records ``where`` selects at commit ``sha``, as mined ``at``."""
+
+    @abstractmethod
+    def _stream(self, query: str, args: Sequence[object]) -> Iterator[tuple[Any, ...]]:
+        """The rows of a long read, not all held in memory."""
+
+    @abstractmethod
+    def search(
+        self, query: str, *, limit: int = 20, repo: str | None = None
+    ) -> list[StoredRecord]:
+        """Full-text search over messages, explanations and tags, best first; no input
+        is query syntax."""
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def _execute(self, query: str, args: Sequence[object] = ()) -> Rows:
+        return self._run(self.dialect.sql(query), args)
+
+    def _execute_many(self, query: str, rows: Iterable[Sequence[object]]) -> None:
+        statement = self.dialect.sql(query)
+        batch: list[Sequence[object]] = []
+        for row in rows:
+            batch.append(row)
+            if len(batch) == _BATCH:
+                self._run_many(statement, batch)
+                batch = []
+        if batch:
+            self._run_many(statement, batch)
+
+    def _in(self, column: str, values: Iterable[object]) -> tuple[str, list[object]]:
+        """A condition ``column IN values`` and its parameters."""
+        return self.dialect.in_list(column, list(values))
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- schema ----------------------------------------------------------------------
+
+    def format_version(self) -> int:
+        if self._execute(self.dialect.meta_table_query).fetchone() is None:
+            return 0
+        row = self._execute("SELECT value FROM errdex_meta WHERE key = 'format_version'")
+        found = row.fetchone()
+        return int(found[0]) if found else 0
+
+    def _check_version(self, where: str) -> int:
+        version = self.format_version()
+        if version > STORE_FORMAT_VERSION:
+            raise StoreError(
+                f"{where}: database format {version} is newer than this errdex supports "
+                f"({STORE_FORMAT_VERSION}); upgrade errdex"
+            )
+        return version
+
+    def _migrate(self, where: str) -> None:
+        if self._check_version(where) == STORE_FORMAT_VERSION:
+            return
+        with self.transaction():
+            # Two processes opening a new database at once: the second waits, then sees
+            # the first one's tables.
+            self._lock_migrations()
+            version = self._check_version(where)
+            if version == STORE_FORMAT_VERSION:
+                return
+            self._execute(
+                "CREATE TABLE IF NOT EXISTS errdex_meta (key TEXT PRIMARY KEY, value TEXT)"
+            )
+            for number, script in enumerate(self.migrations[version:], version + 1):
+                self._run_script(script)
+                if number == 2 and version >= 1:
+                    self._backfill_v2()
+            self._execute(
+                "INSERT INTO errdex_meta VALUES ('format_version', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(STORE_FORMAT_VERSION),),
+            )
+
+    def _backfill_v2(self) -> None:
+        """Give version-1 rows their pattern ids and file names."""
+        rows = self._execute("SELECT id, message_pattern, file_path FROM records").fetchall()
+        pids = self._pattern_ids({pattern for _, pattern, _ in rows})
+        self._execute_many(
+            "UPDATE records SET pattern_id = ?, file_name = ? WHERE id = ?",
+            [(pids[pattern], _file_name(path), rid) for rid, pattern, path in rows],
+        )
+        self._after_backfill_v2()
+
+    def _pattern_ids(self, patterns: set[str]) -> dict[str, int]:
+        """The ids of distinct patterns, adding the new ones (with their prefilter words)."""
+        wanted = sorted(patterns)
+        found = self._pattern_id_rows(wanted)
+        missing = [p for p in wanted if p not in found]
+        if missing:
+            shapes = [shape_of(p) for p in missing]
+            self._execute_many(
+                "INSERT INTO patterns (pattern, words, literal_length, groups) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (pattern) DO NOTHING",
+                [(p, " ".join(prefilter_words(s)), s.literal_length, s.groups)
+                 for p, s in zip(missing, shapes, strict=True)],
+            )
+            found.update(self._pattern_id_rows(missing))
+        return found
+
+    def _pattern_id_rows(self, patterns: list[str]) -> dict[str, int]:
+        condition, values = self._in("pattern", patterns)
+        rows = self._execute(f"SELECT pattern, pid FROM patterns WHERE {condition}", values)
+        return {pattern: int(pid) for pattern, pid in rows}
+
+    def _insert(self, rows: list[tuple[Record, RecordExtras | None, str]]) -> int:
+        pids = self._pattern_ids({record.messagePattern for record, _, _ in rows})
+        self._execute_many(
+            f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({', '.join(['?'] * 14)})",
+            ((*_row(record, extras, digest), pids[record.messagePattern],
+              _file_name(record.filePath)) for record, extras, digest in rows),
+        )
+        return len(rows)
+
+    def _delete(self, ids: Sequence[str]) -> list[tuple[str, int | None]]:
+        """Delete records by id; the (repo, pattern id) each had."""
+        condition, values = self._in("id", ids)
+        return [tuple(row) for row in self._execute(
+            f"DELETE FROM records WHERE {condition} RETURNING repo, pattern_id", values
+        ).fetchall()]
+
+    def _drop_unused_patterns(self, candidates: Iterable[int | None]) -> None:
+        """Drop the patterns no record uses any more, among those a write may have orphaned."""
+        condition, values = self._in("p.pid", sorted({c for c in candidates if c is not None}))
+        self._execute(
+            f"DELETE FROM patterns AS p WHERE {condition} AND NOT EXISTS "
+            "(SELECT 1 FROM records r WHERE r.pattern_id = p.pid)",
+            values,
+        )
+
+    def _bump_generation(self) -> None:
+        """Mark the records changed: saved index snapshots are stale from now on.
+
+        On PostgreSQL the row lock this takes is held to commit, ordering every
+        writer's use of the shared patterns table.
+        """
+        self._execute(
+            "INSERT INTO errdex_meta VALUES ('generation', '1') ON CONFLICT (key) "
+            "DO UPDATE SET value = CAST(CAST(errdex_meta.value AS BIGINT) + 1 AS TEXT)"
+        )
+
+    def generation(self) -> int:
+        row = self._execute("SELECT value FROM errdex_meta WHERE key = 'generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def load_snapshot(self, generation: int, format_version: int) -> bytes | None:
+        row = self._execute(
+            "SELECT data FROM index_snapshot WHERE id = 1 AND generation = ? AND format = ?",
+            (generation, format_version),
+        ).fetchone()
+        return bytes(row[0]) if row else None
+
+    def save_snapshot(self, generation: int, format_version: int, data: bytes) -> None:
+        """Keep a built index for the next reader; skipped when the store changed meanwhile."""
+        try:
+            with self.transaction():
+                if self.generation() != generation:
+                    return
+                self._execute(
+                    "INSERT INTO index_snapshot VALUES (1, ?, ?, ?) ON CONFLICT (id) "
+                    "DO UPDATE SET generation = excluded.generation, "
+                    "format = excluded.format, data = excluded.data",
+                    (generation, format_version, data),
+                )
+        except self.snapshot_skips:  # a read-only or busy database: the index still works
+            return
+
+    # --- writing ---------------------------------------------------------------------
+
+    def replace_repo(
+        self, repo: str, records: list[tuple[Record, RecordExtras, str]], *,
+        analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
+        miner_version: str | None = None, analyzed_at: str | None = None,
+    ) -> None:
+        """Write a mine of ``repo`` in one transaction (a kill leaves the previous state).
+
+        ``records`` are the fresh records of the files mined: every file, or only
+        ``files`` (a re-mine of what changed). A current record of those files that is
+        not among them is not deleted but marked removed at ``analyzed_sha``; records
+        of other files stay and are restamped with the new commit.
+        """
+        analyzed_at = analyzed_at or now_iso()
+        rows: list[tuple[Record, RecordExtras | None, str]] = list(records)
+        fresh = sorted({record.id for record, _, _ in rows})
+        is_fresh, fresh_ids = self._in("id", fresh)
+        with self.transaction():
+            self._lock_repos([repo])
+            self._bump_generation()
+            scope = "repo = ? AND removed_sha IS NULL"
+            args: list[object] = [repo]
+            if files is not None:
+                in_mined, mined = self._in("file_path", sorted(files))
+                self._restamp(f"{scope} AND NOT ({in_mined}) AND NOT ({is_fresh})",
+                              [*args, *mined, *fresh_ids], analyzed_sha, analyzed_at)
+                scope += f" AND {in_mined}"
+                args.extend(mined)
+            self._execute(
+                f"UPDATE records SET removed_sha = ?, removed_at = ? WHERE {scope} "
+                f"AND NOT ({is_fresh})",
+                [analyzed_sha, analyzed_at, *args, *fresh_ids],
+            )
+            old = self._delete(fresh)
+            self._insert(rows)
+            self._drop_unused_patterns(pid for _, pid in old)
+            current = self.count(repo)
+            self._execute(
+                "INSERT INTO repos (repo, analyzed_sha, analyzed_at, root, record_count, "
+                "miner_version) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (repo) DO UPDATE "
+                "SET analyzed_sha = excluded.analyzed_sha, analyzed_at = excluded.analyzed_at, "
+                "root = excluded.root, record_count = excluded.record_count, "
+                "miner_version = excluded.miner_version",
+                (repo, analyzed_sha, analyzed_at, root, current, miner_version),
+            )
+
+    def repo_state(self, repo: str) -> RepoState | None:
+        row = self._execute(
+            "SELECT analyzed_sha, miner_version FROM repos WHERE repo = ?", (repo,)
+        ).fetchone()
+        return RepoState(row[0], row[1]) if row else None
+
+    def upsert(self, records: Iterable[tuple[Record, RecordExtras | None]]) -> int:
+        """Add or replace records by id (import), in one transaction.
+
+        An imported record replaces the stored one whole: a removed site becomes
+        current again.
+        """
+        rows: list[tuple[Record, RecordExtras | None, str]] = [
+            (record, extras, content_hash(record.errorMessage, record.sourceCode))
+            for record, extras in records
+        ]
+        repos = sorted({record.repo for record, _, _ in rows})
+        with self.transaction():
+            self._lock_repos(repos)
+            self._bump_generation()
+            old = self._delete([record.id for record, _, _ in rows])
+            count = self._insert(rows)
+            self._drop_unused_patterns(pid for _, pid in old)
+            self._execute_many(
+                "INSERT INTO repos (repo, analyzed_sha, analyzed_at) VALUES (?, NULL, ?) "
+                "ON CONFLICT (repo) DO NOTHING",
+                [(repo, now_iso()) for repo in repos],
+            )
+            in_touched, touched = self._in("repo", sorted({r for r, _ in old} | set(repos)))
+            self._execute(
+                "UPDATE repos SET record_count = "
+                f"(SELECT COUNT(*) FROM records WHERE records.repo = repos.repo) "
+                f"WHERE {in_touched}",
+                touched,
+            )
+        return count
+
+    # --- reading ---------------------------------------------------------------------
+
+    def previous_records(self, repo: str) -> dict[str, PreviousRecord]:
+        """Every record of ``repo`` already stored, removed ones included (their slugs stay)."""
+        rows = self._execute(
+            f"SELECT id, slug, {self.dialect.json_text('record_json', 'contentChangedAt')}, "
+            "content_hash, removed_sha IS NOT NULL, file_path FROM records WHERE repo = ?",
+            (repo,),
+        ).fetchall()
+        return {
+            rid: PreviousRecord(slug, changed, digest, bool(removed), path)
+            for rid, slug, changed, digest, removed, path in rows
+        }
+
+    def count(self, repo: str | None = None, *, include_removed: bool = False) -> int:
+        """How many current records (of one repo); removed ones too if asked."""
+        where, args = _filter(repo, include_removed)
+        return int(self._execute(f"SELECT COUNT(*) FROM records WHERE {where}", args)
+                   .fetchone()[0])
+
+    def repos(self) -> list[str]:
+        return [r[0] for r in self._execute("SELECT repo FROM repos ORDER BY repo")]
+
+    def records(
+        self, repo: str | None = None, *, include_removed: bool = False
+    ) -> Iterator[StoredRecord]:
+        """Every current record (of one repo), in a stable order: repo, file, line."""
+        where, args = _filter(repo, include_removed)
+        query = (f"SELECT {_STORED_COLUMNS} FROM records WHERE {where} "
+                 "ORDER BY repo, file_path, line_number, id")
+        for row in self._stream(self.dialect.sql(query), args):
+            yield _stored(*row)
+
+    def get_many(self, ids: Iterable[str]) -> dict[str, StoredRecord]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:  # the common case of a lookup that found nothing: no query
+            return {}
+        condition, values = self._in("id", wanted)
+        rows = self._execute(f"SELECT id, {_STORED_COLUMNS} FROM records WHERE {condition}",
+                             values)
+        return {rid: _stored(*row) for rid, *row in rows}
+
+    def show(self, id_or_slug: str, repo: str | None = None) -> StoredRecord:
+        """A record by id, or by slug (optionally ``owner/name:slug`` or with ``repo``)."""
+        key = id_or_slug.strip()
+        if ":" in key and repo is None:
+            repo, key = key.rsplit(":", 1)
+        row = self._execute(f"SELECT {_STORED_COLUMNS} FROM records WHERE id = ?",
+                            (key,)).fetchone()
+        if row is None:
+            query = f"SELECT {_STORED_COLUMNS}, repo FROM records WHERE slug = ?"
+            args = (key, repo) if repo else (key,)
+            rows = self._execute(query + (" AND repo = ?" if repo else ""), args).fetchall()
+            if len(rows) > 1:
+                repos = ", ".join(sorted(r[-1] for r in rows))
+                raise RecordNotFoundError(
+                    f"slug {key!r} is in several repositories ({repos}); "
+                    f"write it as OWNER/NAME:{key} or pass --repo"
+                )
+            row = rows[0][:-1] if rows else None
+        if row is None:
+            raise RecordNotFoundError(
+                f"no record with id or slug {key!r}; try 'errdex explain' with the message"
+            )
+        return _stored(*row)
+
+    def pattern_rows(self) -> Iterator[tuple[int, str, str, int]]:
+        """(pid, pattern, prefilter words, literal length) of every distinct pattern."""
+        yield from self._execute("SELECT pid, pattern, words, literal_length FROM patterns")
+
+    def pattern_words(self) -> Iterator[tuple[int, str]]:
+        """(pid, prefilter words) of every distinct pattern: what the index is built from."""
+        yield from self._execute("SELECT pid, words FROM patterns")
+
+    def pattern_details(self, pattern_ids: list[int]) -> dict[int, tuple[str, int]]:
+        """pid → (pattern, literal length) for the given patterns."""
+        if not pattern_ids:
+            return {}
+        condition, values = self._in("pid", pattern_ids)
+        rows = self._execute(
+            f"SELECT pid, pattern, literal_length FROM patterns WHERE {condition}", values
+        )
+        return {pid: (pattern, literal) for pid, pattern, literal in rows}
+
+    def candidate_rows(self, pattern_ids: list[int], repo: str | None = None) -> list[CandidateRow]:
+        """The records that raise any of these patterns (optionally of one repo)."""
+        return self._candidates("pattern_id", pattern_ids, repo) if pattern_ids else []
+
+    def rows_in_files(self, file_names: list[str], repo: str | None = None) -> list[CandidateRow]:
+        """The records in files with these base names (stack-frame lookups)."""
+        return self._candidates("file_name", file_names, repo) if file_names else []
+
+    def _candidates(
+        self, column: str, values: Sequence[object], repo: str | None
+    ) -> list[CandidateRow]:
+        condition, args = self._in(column, values)
+        query = f"SELECT {_CANDIDATE_COLUMNS} FROM records WHERE {condition}"
+        if repo:
+            query += " AND repo = ?"
+            args.append(repo)
+        return [CandidateRow(*r) for r in self._execute(query, args)]
+
+
+def _filter(repo: str | None, include_removed: bool) -> tuple[str, tuple[str, ...]]:
+    """The WHERE clause of ``count`` and ``records``."""
+    where = "1 = 1" if include_removed else "removed_sha IS NULL"
+    return (f"{where} AND repo = ?", (repo,)) if repo is not None else (where, ())
+
+
+def _file_name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def _row(record: Record, extras: RecordExtras | None, digest: str) -> tuple[object, ...]:
+    """The first twelve columns of a record row (migration 1's), in ``_RECORD_COLUMNS`` order."""
+    return (
+        record.id, record.repo, record.slug, record.errorMessage, record.messagePattern,
+        record.errorClass, record.errorType, record.filePath, record.lineNumber, digest,
+        record_json(record),
+        json.dumps(extras.model_dump(mode="json"), separators=(",", ":")) if extras else None,
+    )
+
+
+def _stored(
+    record_text: str, extras_text: str | None, removed_sha: str | None = None,
+    removed_at: str | None = None,
+) -> StoredRecord:
+    # Validated when written; reading back trusts it (validation would dominate lookups).
+    record = trusted_record(json.loads(record_text))
+    extras = RecordExtras.model_validate_json(extras_text) if extras_text else RecordExtras()
+    removed = Removal(removed_sha, removed_at) if removed_sha or removed_at else None
+    return StoredRecord(record, extras, removed)
+
+
+__all__ = ["Rows", "SQLStore"]

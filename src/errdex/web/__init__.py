@@ -1,6 +1,0 @@
-"""errdex on the web: server-rendered pages and a JSON API over the Python API.
-
-``errdex.web.app.create_app(db_path)`` builds the FastAPI application. This
-package's ``__init__`` imports nothing heavy, so ``errdex.web.state`` (the
-thread-safe store pool the MCP server shares) works without the web extra.
-"""
