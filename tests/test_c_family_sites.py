@@ -14,9 +14,9 @@ import pytest
 
 from errdex.languages import language_for_path
 from errdex.languages.base import Site
-from errdex.languages.c import extract as extract_c
-from errdex.languages.cpp import extract as extract_cpp
-from errdex.languages.csharp import extract as extract_cs
+from errdex.languages.c.spec import extract as extract_c
+from errdex.languages.cpp.spec import extract as extract_cpp
+from errdex.languages.csharp.spec import extract as extract_cs
 from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -17,9 +17,9 @@ import pytest
 
 from errdex.languages import LANGUAGES, language_for_path
 from errdex.languages.base import Site
-from errdex.languages.php import extract as php_extract
-from errdex.languages.ruby import extract as ruby_extract
-from errdex.languages.swift import extract as swift_extract
+from errdex.languages.php.spec import extract as php_extract
+from errdex.languages.ruby.spec import extract as ruby_extract
+from errdex.languages.swift.spec import extract as swift_extract
 from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -45,7 +45,7 @@ from errdex.languages.base import (
     plus_operands,
     text,
 )
-from errdex.languages.c_family import (
+from errdex.languages.c.family import (
     STRING_TYPES,
     arguments,
     call_site,
@@ -59,7 +59,7 @@ from errdex.languages.message import Message
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
-_QUERY_PATH = Path(__file__).with_name("cpp.scm")
+_QUERY_PATH = Path(__file__).with_name("queries.scm")
 _MAX_DEPTH = 8
 _STRING_TYPES_CTORS = frozenset({
     "std::string", "string", "std::string_view", "std::wstring", "std::u8string",

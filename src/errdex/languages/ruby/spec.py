@@ -65,7 +65,7 @@ from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part, Template, chomp, merge_literals
 
-_QUERY_PATH = Path(__file__).with_name("ruby.scm")
+_QUERY_PATH = Path(__file__).with_name("queries.scm")
 _MAX_DEPTH = 12  # variables that refer to variables; stops cycles
 _CLASS_NODES = ("constant", "scope_resolution")
 # What can name the class in ``raise klass, "msg"``: a constant or an expression.

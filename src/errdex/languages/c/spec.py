@@ -1,6 +1,6 @@
 """C sites: messages printed to stderr by the C library and by project error helpers.
 
-Every site is a call by name; ``c_family`` says which calls count and what the C library
+Every site is a call by name; ``family`` says which calls count and what the C library
 prints around their message (``perror``'s ``: <strerror>``, ``err``'s ``prog: `` prefix).
 ``abort()`` and ``assert(cond)`` are not sites: their text is the runtime's own (the
 stringified condition), nothing written in the repository explains it. An
@@ -22,9 +22,9 @@ from errdex.languages.base import (
     parse,
     text,
 )
-from errdex.languages.c_family import arguments, c_symbol, call_site
+from errdex.languages.c.family import arguments, c_symbol, call_site
 
-_QUERY_PATH = Path(__file__).with_name("c.scm")
+_QUERY_PATH = Path(__file__).with_name("queries.scm")
 
 
 def extract(source: bytes) -> FileSites:

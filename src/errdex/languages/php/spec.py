@@ -45,7 +45,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages._php_strings import Message, interpolated, nowdoc, plain
 from errdex.languages.base import (
     CallArgs,
     FileAssignments,
@@ -62,11 +61,12 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.message import joined
+from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part, Template, chomp, merge_literals
 
-_QUERY_PATH = Path(__file__).with_name("php.scm")
+_QUERY_PATH = Path(__file__).with_name("queries.scm")
 _MAX_DEPTH = 12
 _FUNCTIONS = ("function_definition", "method_declaration", "program")
 _CLASSES = (

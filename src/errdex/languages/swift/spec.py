@@ -40,7 +40,6 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages._swift_strings import Message, raw_string, string
 from errdex.languages.base import (
     CallArgs,
     FileAssignments,
@@ -57,11 +56,12 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.message import joined
+from errdex.languages.swift.strings import Message, raw_string, string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Template, merge_literals
 
-_QUERY_PATH = Path(__file__).with_name("swift.scm")
+_QUERY_PATH = Path(__file__).with_name("queries.scm")
 _MAX_DEPTH = 12
 _TRAP_MESSAGE_INDEX = {
     "fatalError": 0, "preconditionFailure": 0, "assertionFailure": 0,

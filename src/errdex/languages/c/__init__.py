@@ -1,0 +1,5 @@
+"""The c language: its spec (``spec.py``), its tree-sitter queries (``queries.scm``)."""
+
+from errdex.languages.c.spec import LANGUAGE, extract
+
+__all__ = ["LANGUAGE", "extract"]

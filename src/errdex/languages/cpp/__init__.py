@@ -1,0 +1,5 @@
+"""The cpp language: its spec (``spec.py``), its tree-sitter queries (``queries.scm``)."""
+
+from errdex.languages.cpp.spec import LANGUAGE, extract
+
+__all__ = ["LANGUAGE", "extract"]

@@ -1,0 +1,5 @@
+"""The csharp language: its spec (``spec.py``), its tree-sitter queries (``queries.scm``)."""
+
+from errdex.languages.csharp.spec import LANGUAGE, extract
+
+__all__ = ["LANGUAGE", "extract"]

@@ -1,0 +1,5 @@
+"""The ruby language: its spec (``spec.py``), its tree-sitter queries (``queries.scm``)."""
+
+from errdex.languages.ruby.spec import LANGUAGE, extract
+
+__all__ = ["LANGUAGE", "extract"]

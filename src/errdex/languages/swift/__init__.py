@@ -1,0 +1,5 @@
+"""The swift language: its spec (``spec.py``), its tree-sitter queries (``queries.scm``)."""
+
+from errdex.languages.swift.spec import LANGUAGE, extract
+
+__all__ = ["LANGUAGE", "extract"]
