@@ -1,0 +1,46 @@
+"""The language engine: one extract loop, one per-file index, one message type.
+
+How a language plugs in (a folder ``languages/<lang>/`` with ``__init__.py``, a spec
+module and its ``.scm`` query):
+
+1. Write the query. Each pattern names its outer node with a capture (``@raise``,
+   ``@call``) and the parts a handler needs with dotted captures (``@raise.class``).
+   Message variables are captured as ``@assign`` (or ``@assign.add`` for ``+=``) with
+   ``@assign.name``: the engine indexes those itself, by name, in source order.
+2. Write one handler per outer capture: ``handler(caps, file) -> Site | list[Site] |
+   None``, where ``file`` is the ``FileIndex`` (``files.py``) of the file, or your
+   subclass of it when the file tells more (imports: fill ``file.imports`` from the
+   spec's ``index`` hook, which sees every match that is no assignment).
+3. Declare the spec (``spec.py``)::
+
+       SPEC = LanguageSpec(
+           name="python", grammar="python", extensions=(".py",),
+           query=Path(__file__).with_name("python.scm"),
+           handlers=(("raise", raise_site), ("call", call_site)),
+           new_index=FileIndex, index=index_import,
+       )
+
+   and export ``SPEC`` (or ``SPECS``, one per grammar) from the folder's
+   ``__init__.py``: the registry (``languages/__init__.py``) builds the ``Language``.
+
+The loop (``extract.py``): parse (cached per file) → run the query → index the file →
+each handler, in the spec's order, over every match holding its capture, skipping a
+match whose outer node ``spec.skip`` rejects (default: inside a parse error) →
+``spec.finish`` → sort by the outer node's position → ``FileSites``.
+
+Messages (``message.py``): ``Message`` is the one message type; ``joined`` concatenates,
+``constant`` is one known string. ``reader.py`` reads expressions into messages from
+tables (string node types and their decoder, the ``+`` node, parentheses, variables),
+with hooks for what a language does differently; ``strings.py`` holds the shared
+string decoders (C-like escapes).
+"""
+
+from errdex.languages._engine.extract import extract, index_file, language
+from errdex.languages._engine.files import Captures, FileIndex
+from errdex.languages._engine.message import Message, constant, joined, operand_hole
+from errdex.languages._engine.spec import Handler, LanguageSpec, Sites
+
+__all__ = [
+    "Captures", "FileIndex", "Handler", "LanguageSpec", "Message", "Sites", "constant",
+    "extract", "index_file", "joined", "language", "operand_hole",
+]

@@ -1,0 +1,77 @@
+"""The one extract loop: parse → query → index the file → dispatch each match → sort."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from errdex.languages._engine.files import Captures, index_assignment
+from errdex.languages._engine.spec import F, LanguageSpec
+from errdex.languages.base import (
+    FileSites,
+    Language,
+    Site,
+    load_query,
+    matches,
+    parse,
+    parser_for,
+)
+
+
+def extract(spec: LanguageSpec[F], source: bytes) -> FileSites:
+    """All sites of one file, in source order, and whether tree-sitter parsed all of it."""
+    tree = parse(spec.grammar, source)
+    sites = _sites_in(spec, tree.root_node, source, 0, spec.nested_depth)
+    sites.sort(key=lambda site: site.line)
+    return FileSites(sites, parse_errors=tree.root_node.has_error)
+
+
+def index_file(spec: LanguageSpec[F], found: list[tuple[int, Captures]]) -> F:
+    """The file's index: its assignments, and what the spec's ``index`` hook reads."""
+    file = spec.new_index()
+    for _, caps in found:
+        if not index_assignment(caps, file) and spec.index is not None:
+            spec.index(caps, file)
+    file.sort()
+    return file
+
+
+def _sites_in(
+    spec: LanguageSpec[F], root: Node, source: bytes, line_offset: int, depth: int
+) -> list[Site]:
+    found = matches(load_query(spec.grammar, spec.query), root)
+    file = index_file(spec, found)
+    placed: list[tuple[int, Site]] = []
+    for key, handler in spec.handlers:
+        for _, caps in found:
+            if key not in caps:
+                continue
+            node = caps[key][0]
+            if spec.skip(node):
+                continue
+            made = handler(caps, file)
+            if made is None:
+                continue
+            for site in [made] if isinstance(made, Site) else made:
+                placed.append((node.start_byte, site))
+    if spec.finish is not None:
+        placed = spec.finish(placed, file)
+    placed.sort(key=lambda item: item[0])
+    sites = [dataclasses.replace(s, line=s.line + line_offset) if line_offset else s
+             for _, s in placed]
+    if depth > 0 and spec.nested is not None:
+        for inner, offset in spec.nested(root, source):
+            tree = parser_for(spec.grammar).parse(inner)  # not ``parse``: it caches the file
+            sites.extend(_sites_in(spec, tree.root_node, inner, line_offset + offset, depth - 1))
+    return sites
+
+
+def language(spec: LanguageSpec[F]) -> Language:
+    """The registry's ``Language`` for a spec: its extractor is the engine's loop."""
+    def run(source: bytes) -> FileSites:
+        return extract(spec, source)
+
+    extractor: Callable[[bytes], FileSites] = run
+    return Language(spec.name, spec.grammar, spec.extensions, extractor, spec.triggers)
