@@ -31,8 +31,7 @@ from errdex.mining.run import MineSummary, ProgressCallback
 from errdex.records.model import DatasetLine, Record, RecordExtras
 from errdex.store.protocol import Store, open_store
 from errdex.store.sqlite import SQLiteStore
-
-__version__ = "0.1.0"
+from errdex.version import __version__ as __version__  # mining reads it from there
 
 __all__ = [
     "DatasetError",
