@@ -68,10 +68,13 @@ def _sites_in(
     return sites
 
 
-def language(spec: LanguageSpec[F]) -> Language:
-    """The registry's ``Language`` for a spec: its extractor is the engine's loop."""
+def language(
+    spec: LanguageSpec[F], extractor: Callable[[bytes], FileSites] | None = None
+) -> Language:
+    """The registry's ``Language`` for a spec: its extractor is the engine's loop (or the
+    spec module's own ``extract``, which runs it, when given)."""
     def run(source: bytes) -> FileSites:
         return extract(spec, source)
 
-    extractor: Callable[[bytes], FileSites] = run
-    return Language(spec.name, spec.grammar, spec.extensions, extractor, spec.triggers)
+    chosen: Callable[[bytes], FileSites] = extractor if extractor is not None else run
+    return Language(spec.name, spec.grammar, spec.extensions, chosen, spec.triggers)

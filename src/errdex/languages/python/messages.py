@@ -7,8 +7,8 @@ concatenations that contain a literal, gettext wrappers around any of those
 variable assigned one of those earlier in the function, and ``self.attr`` /
 ``cls.attr`` assigned one of those in the enclosing class body (DRF and Django keep
 messages there: ``invalid_page_message = _("Invalid page.")``). Anything else
-(``raise X(e)``) says nothing about the message. Shared by ``python.py`` (raise,
-log, warn, exit) and ``python_web.py`` (HTTP errors).
+(``raise X(e)``) says nothing about the message. Shared by ``spec.py`` (raise,
+log, warn, exit) and ``web.py`` (HTTP errors).
 """
 
 from __future__ import annotations
@@ -16,13 +16,11 @@ from __future__ import annotations
 import ast
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from errdex.languages._engine import FileIndex, Message, joined
 from errdex.languages.base import ancestors, plus_operands, text
-from errdex.languages.message import Message as Message
-from errdex.languages.message import joined as joined
 from errdex.templates.formats import brace_hole, parse_brace_format, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
@@ -35,26 +33,6 @@ _GETTEXT = frozenset({
     "lazy_gettext", "N_",
 })
 _GETTEXT_CONTEXT = frozenset({"pgettext", "pgettext_lazy"})
-
-
-@dataclass
-class FileFacts:
-    """What one file tells about messages: its message variables and imported names.
-
-    ``imports`` maps a local name to the dotted path it was imported as
-    (``from fastapi import status as st`` → ``st`` → ``fastapi.status``).
-    """
-
-    assignments: dict[str, list[Node]] = field(default_factory=dict)
-    imports: dict[str, str] = field(default_factory=dict)
-
-    def qualified(self, dotted: str) -> str:
-        """``exceptions.NotFound`` → ``rest_framework.exceptions.NotFound`` through the imports."""
-        head, dot, rest = dotted.partition(".")
-        origin = self.imports.get(head)
-        if origin is None:
-            return dotted
-        return origin + dot + rest
 
 
 # --- arguments and names ---------------------------------------------------------------
@@ -135,7 +113,7 @@ def unwrap(node: Node | None) -> Node | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def read(node: Node | None, file: FileFacts, depth: int = 0) -> Message | None:
+def read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
@@ -158,7 +136,7 @@ def read(node: Node | None, file: FileFacts, depth: int = 0) -> Message | None:
     return None
 
 
-def _binary(node: Node, file: FileFacts, depth: int) -> Message | None:
+def _binary(node: Node, file: FileIndex, depth: int) -> Message | None:
     operator = text(node.child_by_field_name("operator"))
     if operator == "%":
         left = read(node.child_by_field_name("left"), file, depth + 1)
@@ -177,7 +155,7 @@ def _binary(node: Node, file: FileFacts, depth: int) -> Message | None:
     return None
 
 
-def _concatenation(node: Node, file: FileFacts, depth: int) -> Message | None:
+def _concatenation(node: Node, file: FileIndex, depth: int) -> Message | None:
     """``"a " + str(x) + " b"``: literal operands as text, the others as holes named after them."""
     operands = list(_plus_operands(node))
     found = [read(op, file, depth + 1) for op in operands]
@@ -201,7 +179,7 @@ def _operand_hole(node: Node) -> Message:
     return Message("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
 
 
-def _gettext(node: Node, file: FileFacts, depth: int) -> Message | None:
+def _gettext(node: Node, file: FileIndex, depth: int) -> Message | None:
     """``_("…")``, ``gettext_lazy("…")``, ``pgettext("ctx", "…")``: the untranslated text."""
     function = node.child_by_field_name("function")
     if function is None or function.type not in ("identifier", "attribute"):
@@ -217,7 +195,7 @@ def _gettext(node: Node, file: FileFacts, depth: int) -> Message | None:
     return None
 
 
-def _format_call(node: Node, file: FileFacts, depth: int) -> Message | None:
+def _format_call(node: Node, file: FileIndex, depth: int) -> Message | None:
     """``"…{}…".format(a, k=b)``."""
     function = node.child_by_field_name("function")
     if function is None or function.type != "attribute":
@@ -234,7 +212,7 @@ def _format_call(node: Node, file: FileFacts, depth: int) -> Message | None:
     return Message(base.literal, parts)
 
 
-def _variable(node: Node, file: FileFacts, depth: int) -> Message | None:
+def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
     """A message variable: its nearest assignment above, in this function or an enclosing one."""
     assignment = _nearest_assignment(text(node), node, file)
     if assignment is None:
@@ -246,7 +224,7 @@ def _variable(node: Node, file: FileFacts, depth: int) -> Message | None:
     return value
 
 
-def read_alternatives(node: Node | None, file: FileFacts) -> list[Message]:
+def read_alternatives(node: Node | None, file: FileIndex) -> list[Message]:
     """The messages an argument can print: one, or one per branch when it is a variable
     the clauses of one ``if`` assign differently (requests' ``http_error_msg`` is a
     ``Client Error`` in one branch and a ``Server Error`` in the other)."""
@@ -287,7 +265,7 @@ def _has_text(message: Message) -> bool:
     return any(isinstance(p, Literal) and p.text.strip() for p in message.parts)
 
 
-def _class_attribute(node: Node, file: FileFacts, depth: int) -> Message | None:
+def _class_attribute(node: Node, file: FileIndex, depth: int) -> Message | None:
     """``self.invalid_message`` → the ``invalid_message = "…"`` in the enclosing class body.
 
     A subclass may override the attribute; the message read is this class's own.
@@ -303,7 +281,7 @@ def _class_attribute(node: Node, file: FileFacts, depth: int) -> Message | None:
     return read(found[-1].child_by_field_name("right"), file, depth + 1)
 
 
-def _nearest_assignment(name: str, at: Node, file: FileFacts) -> Node | None:
+def _nearest_assignment(name: str, at: Node, file: FileIndex) -> Node | None:
     candidates = file.assignments.get(name, [])
     for scope in _visible_scopes(at):
         above = [

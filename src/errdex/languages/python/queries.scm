@@ -1,5 +1,5 @@
 ; errdex — Python sites and the facts needed to read their messages.
-; python.py dispatches on the capture names; every pattern names its outer node.
+; spec.py dispatches on the capture names; every pattern names its outer node.
 
 ; raise X(...) / raise pkg.X(...) / raise X(...) from e
 (raise_statement

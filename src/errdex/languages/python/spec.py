@@ -1,8 +1,8 @@
 """Python sites: ``raise X("…")``, ``logger.error(…)``, ``warnings.warn(…)``, ``sys.exit("…")``
-and web framework errors (``python_web.py``).
+and web framework errors (``web.py``).
 
-The query in ``python.scm`` finds the candidate statements and the facts needed
-to read their messages (message variables, imports); ``python_messages.py`` turns
+The query in ``queries.scm`` finds the candidate statements and the facts needed
+to read their messages (message variables, imports); ``messages.py`` turns
 each message expression into a template. A message is read only when its text
 is known from source, so ``raise X(e)`` is no site. A message variable the clauses of
 one ``if`` assign differently (requests' ``http_error_msg``: ``Client Error`` or
@@ -40,21 +40,11 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages import python_web as web
-from errdex.languages.base import (
-    FileSites,
-    Language,
-    Site,
-    inside_error,
-    line_of,
-    load_query,
-    matches,
-    parse,
-    text,
-)
-from errdex.languages.python_messages import (
-    FileFacts,
-    Message,
+from errdex.languages._engine import FileIndex, LanguageSpec, Message, language
+from errdex.languages._engine import extract as run_engine
+from errdex.languages.base import FileSites, Site, line_of, text
+from errdex.languages.python import web
+from errdex.languages.python.messages import (
     arguments,
     dict_arguments,
     is_class_call,
@@ -78,33 +68,15 @@ Captures = dict[str, list[Node]]
 
 def extract(source: bytes) -> FileSites:
     """All sites in one Python file; statements tree-sitter could not parse are skipped."""
-    tree = parse("python", source)
-    found = matches(load_query("python", _QUERY_PATH), tree.root_node)
-    file = _index_file(found)
-    sites: list[Site] = []
-    for _, caps in found:
-        built = _site(caps, file)
-        sites.extend(built if isinstance(built, list) else [built] if built is not None else [])
-    sites.sort(key=lambda s: s.line)
-    return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
+    return run_engine(SPEC, source)
 
 
-def _index_file(found: list[tuple[int, Captures]]) -> FileFacts:
-    file = FileFacts()
-    for _, caps in found:
-        if "assign.name" in caps:
-            name = text(caps["assign.name"][0])
-            outer = (caps.get("assign") or caps["assign.add"])[0]
-            file.assignments.setdefault(name, []).append(outer)
-        elif "import" in caps:
-            _index_import(caps["import"][0], file.imports)
-    for nodes in file.assignments.values():
-        nodes.sort(key=lambda n: n.start_byte)
-    return file
-
-
-def _index_import(node: Node, imports: dict[str, str]) -> None:
+def _index_import(caps: Captures, file: FileIndex) -> None:
     """``import a.b as c`` → c: a.b; ``import a.b`` → a: a; ``from m import x as y`` → y: m.x."""
+    if "import" not in caps:
+        return
+    node = caps["import"][0]
+    imports = file.imports
     module = node.child_by_field_name("module_name")
     prefix = text(module) + "." if module is not None else ""
     for name in node.children_by_field_name("name"):
@@ -118,18 +90,10 @@ def _index_import(node: Node, imports: dict[str, str]) -> None:
             imports[text(name)] = prefix + text(name)
 
 
-def _site(caps: Captures, file: FileFacts) -> Site | list[Site] | None:
-    for key, build in _BUILDERS.items():
-        if key in caps:
-            node = caps[key][0]
-            return None if inside_error(node) else build(caps, file)
-    return None
-
-
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _raise_site(caps: Captures, file: FileFacts) -> Site | list[Site] | None:
+def _raise_site(caps: Captures, file: FileIndex) -> Site | list[Site] | None:
     """``raise X(message)``: the class as written, the message from its first argument
     (a site per branch when the ``if`` above assigns the message variable per branch)."""
     node = caps["raise"][0]
@@ -156,7 +120,7 @@ def _raise_site(caps: Captures, file: FileFacts) -> Site | list[Site] | None:
     return Site(template, "exception", line_of(node), error_class, symbol=symbol_of(node))
 
 
-def _web_call_site(caps: Captures, file: FileFacts) -> Site | None:
+def _web_call_site(caps: Captures, file: FileIndex) -> Site | None:
     function, args = caps["web.function"][0], caps["web.args"][0]
     framework = web.call_class(function, args, file)
     if framework is None:
@@ -164,7 +128,7 @@ def _web_call_site(caps: Captures, file: FileFacts) -> Site | None:
     return web.call_site(caps["web"][0], function, framework, args, file)
 
 
-def _call_site(caps: Captures, file: FileFacts) -> Site | None:
+def _call_site(caps: Captures, file: FileIndex) -> Site | None:
     node = caps["call"][0]
     method = text(caps["call.method"][0])
     receiver = caps.get("call.receiver", [None])[0]
@@ -181,7 +145,7 @@ def _call_site(caps: Captures, file: FileFacts) -> Site | None:
     return None
 
 
-def _log_site(node: Node, args: Node, file: FileFacts) -> Site | None:
+def _log_site(node: Node, args: Node, file: FileIndex) -> Site | None:
     """``logger.error(msg, *args)``: logging formats ``msg % args`` only when args are given."""
     positional, keywords = arguments(args)
     message = read(message_argument(positional, keywords), file)
@@ -198,7 +162,7 @@ def _log_site(node: Node, args: Node, file: FileFacts) -> Site | None:
     return Site(template, "log", line_of(node), severity="error", symbol=symbol_of(node))
 
 
-def _warn_site(node: Node, args: Node, file: FileFacts) -> Site | None:
+def _warn_site(node: Node, args: Node, file: FileIndex) -> Site | None:
     """``warn(message, Category)`` or ``warn(Category(message))``; UserWarning by default."""
     positional, keywords = arguments(args)
     first = message_argument(positional, keywords)
@@ -217,7 +181,7 @@ def _warn_site(node: Node, args: Node, file: FileFacts) -> Site | None:
     )
 
 
-def _exit_site(node: Node, args: Node, file: FileFacts) -> Site | None:
+def _exit_site(node: Node, args: Node, file: FileIndex) -> Site | None:
     """``sys.exit("message")`` prints the message and exits 1; an int status is no message."""
     positional, _ = arguments(args)
     message = read(positional[0] if positional else None, file)
@@ -227,7 +191,6 @@ def _exit_site(node: Node, args: Node, file: FileFacts) -> Site | None:
     return Site(template, "exit", line_of(node), severity="fatal", symbol=symbol_of(node))
 
 
-_BUILDERS = {"raise": _raise_site, "web": _web_call_site, "call": _call_site}
 
 
 # --- what builtin exceptions print ------------------------------------------------------
@@ -267,7 +230,7 @@ def _repr_escape(value: str, quote: str) -> str:
     return "".join(out)
 
 
-def _builtin_template(name: str, positional: list[Node], file: FileFacts) -> Template | None:
+def _builtin_template(name: str, positional: list[Node], file: FileIndex) -> Template | None:
     """Builtins given several arguments: the ``OSError`` and ``Unicode*Error`` forms only."""
     value = getattr(builtins, name)
     if issubclass(value, OSError) and len(positional) in (2, 3):
@@ -277,7 +240,7 @@ def _builtin_template(name: str, positional: list[Node], file: FileFacts) -> Tem
     return None  # str() of other builtins with several args is their tuple's repr
 
 
-def _oserror_template(positional: list[Node], file: FileFacts) -> Template | None:
+def _oserror_template(positional: list[Node], file: FileIndex) -> Template | None:
     """``OSError(errno, strerror[, filename])`` → ``[Errno n] strerror[: 'filename']``."""
     number = _errno_value(positional[0])
     message = _strerror(positional[1]) or read(positional[1], file)
@@ -315,7 +278,7 @@ def _strerror(node: Node) -> Message | None:
     return Message(value, (Literal(value),), value)
 
 
-def _unicode_template(verb: str, positional: list[Node], file: FileFacts) -> Template | None:
+def _unicode_template(verb: str, positional: list[Node], file: FileIndex) -> Template | None:
     """``'enc' codec can't decode byte 0xff in position 0: reason`` — the middle is a hole."""
     reason = read(positional[4], file)
     if reason is None:
@@ -331,4 +294,12 @@ def _unicode_template(verb: str, positional: list[Node], file: FileFacts) -> Tem
     return Template(reason.written, reason.parts, prefix)
 
 
-LANGUAGE = Language(name="python", grammar="python", extensions=(".py", ".pyi"), extract=extract)
+SPEC: LanguageSpec[FileIndex] = LanguageSpec(
+    name="python", grammar="python", extensions=(".py", ".pyi"),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(("raise", _raise_site), ("web", _web_call_site), ("call", _call_site)),
+    new_index=FileIndex, index=_index_import,
+    function_types=frozenset({"function_definition"}),
+    scope_types=frozenset({"function_definition", "class_definition", "module"}),
+)
+LANGUAGE = language(SPEC, extract)

@@ -37,10 +37,9 @@ from http import HTTPStatus
 
 from tree_sitter import Node
 
+from errdex.languages._engine import FileIndex, Message
 from errdex.languages.base import Site, line_of, text
-from errdex.languages.python_messages import (
-    FileFacts,
-    Message,
+from errdex.languages.python.messages import (
     arguments,
     dict_items,
     last_name,
@@ -103,7 +102,7 @@ _STATUS_CONSTANT = re.compile(r"HTTP_(\d{3})(?:_\w+)?")
 # --- which names are web errors --------------------------------------------------------
 
 
-def raise_class(written: str, args: Node, file: FileFacts) -> WebClass | None:
+def raise_class(written: str, args: Node, file: FileIndex) -> WebClass | None:
     """The framework class ``raise <written>(…)`` instantiates, or None for other exceptions."""
     dotted = file.qualified(written)
     module, _, name = dotted.rpartition(".")
@@ -127,7 +126,7 @@ def raise_class(written: str, args: Node, file: FileFacts) -> WebClass | None:
     return None
 
 
-def call_class(function: Node, args: Node, file: FileFacts) -> WebClass | None:
+def call_class(function: Node, args: Node, file: FileIndex) -> WebClass | None:
     """The web call a function expression names: ``abort`` or a Django/Starlette response.
 
     An ``abort`` errdex cannot trace to flask or werkzeug counts only with a known status.
@@ -159,7 +158,7 @@ def _has_status_argument(args: Node, keyword: str = "status_code") -> bool:
 # --- sites ----------------------------------------------------------------------------
 
 
-def raise_site(node: Node, written: str, web: WebClass, args: Node, file: FileFacts) -> Site | None:
+def raise_site(node: Node, written: str, web: WebClass, args: Node, file: FileIndex) -> Site | None:
     """``raise HTTPException(404, "…")``, ``raise NotFound("…")``, ``raise Http404("…")``."""
     positional, keywords = arguments(args)
     message = _message(web, positional, keywords, file)
@@ -182,7 +181,7 @@ def raise_site(node: Node, written: str, web: WebClass, args: Node, file: FileFa
 
 
 def call_site(
-    node: Node, function: Node, web: WebClass, args: Node, file: FileFacts
+    node: Node, function: Node, web: WebClass, args: Node, file: FileIndex
 ) -> Site | None:
     """``abort(404, "…")``, ``HttpResponseBadRequest("…")``, ``JsonResponse({…}, status=400)``."""
     positional, keywords = arguments(args)
@@ -203,7 +202,7 @@ def call_site(
 
 
 def _message(
-    web: WebClass, positional: list[Node], keywords: dict[str, Node], file: FileFacts
+    web: WebClass, positional: list[Node], keywords: dict[str, Node], file: FileIndex
 ) -> Message | None:
     if len(positional) > web.message_index:
         node: Node | None = positional[web.message_index]
@@ -215,7 +214,7 @@ def _message(
     return read(node, file)
 
 
-def _dict_message(node: Node, file: FileFacts) -> Message | None:
+def _dict_message(node: Node, file: FileIndex) -> Message | None:
     """``{"error": "…"}`` (or ``detail``/``message``), or the only value of a one-key dict."""
     items = dict_items(node)
     for key in ("error", "detail", "message"):
