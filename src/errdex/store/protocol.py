@@ -2,87 +2,27 @@
 
 Everything above the store (mining, lookups, import/export, servers) is written
 against ``Store``, the protocol both ``SQLiteStore`` and ``PostgresStore`` satisfy
-(checked statically: mypy --strict), with the record types it hands out, and opens
-stores through ``open_store`` so that ``--db postgresql://…`` works wherever a path
-does. This module imports no store: the implementations import it.
+(checked statically: mypy --strict), with the record types it hands out (defined in
+``errdex.records.stored``, re-exported here), and opens stores through ``open_store``
+so that ``--db postgresql://…`` works wherever a path does. The implementations never
+import this module (their shared parts are ``sql``, ``schema`` and ``urls``), so
+opening a store is the one direction: protocol → implementation.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
-from urllib.parse import urlsplit, urlunsplit
 
 from errdex.errors import StoreError
 from errdex.records.model import Record, RecordExtras
+from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
+from errdex.store.urls import URL_SCHEMES, is_postgres_url, redact
 
 if TYPE_CHECKING:
     from errdex.store.postgres import PostgresStore
     from errdex.store.sqlite import SQLiteStore
-
-URL_SCHEMES = ("postgresql://", "postgres://")
-
-
-def redact(url: str) -> str:
-    """A database URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)
-    user = netloc[0].split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
-
-
-# --- what stores hand out ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PreviousRecord:
-    """What a re-mine carries over from the last mine of the same site."""
-
-    slug: str
-    content_changed_at: str
-    content_hash: str | None
-    removed: bool = False
-    file_path: str = ""
-
-
-@dataclass(frozen=True)
-class CandidateRow:
-    """The columns ranking needs, before a record is read whole."""
-
-    id: str
-    pattern_id: int
-    error_class: str | None
-    repo: str
-    file_path: str
-    line_number: int
-    removed_sha: str | None = None
-
-
-@dataclass(frozen=True)
-class Removal:
-    """When a site stopped existing: the commit mined without it, and when that was."""
-
-    sha: str | None
-    at: str | None
-
-
-@dataclass(frozen=True)
-class StoredRecord:
-    record: Record
-    extras: RecordExtras
-    removed: Removal | None = None
-
-
-@dataclass(frozen=True)
-class RepoState:
-    """How a repository was last mined (to re-mine only what changed since)."""
-
-    analyzed_sha: str | None
-    miner_version: str | None
 
 
 @runtime_checkable
@@ -142,11 +82,6 @@ if TYPE_CHECKING:
     def _both_are_stores(sqlite: SQLiteStore, postgres: PostgresStore) -> tuple[Store, Store]:
         """Never called: mypy checks here that both classes satisfy the protocol."""
         return sqlite, postgres
-
-
-def is_postgres_url(db: object) -> bool:
-    """Whether ``db`` names a PostgreSQL database rather than a SQLite file."""
-    return isinstance(db, str) and db.startswith(URL_SCHEMES)
 
 
 def open_store(db: str | os.PathLike[str] | None = None) -> Store:

@@ -29,7 +29,7 @@ from errdex.records.model import (
     record_json,
     trusted_record,
 )
-from errdex.store.protocol import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
+from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
 from errdex.store.schema import STORE_FORMAT_VERSION, Dialect
 from errdex.templates.analysis import prefilter_words, shape_of
 
@@ -98,13 +98,6 @@ class SQLStore(ABC):
     @abstractmethod
     def _stream(self, query: str, args: Sequence[object]) -> Iterator[tuple[Any, ...]]:
         """The rows of a long read, not all held in memory."""
-
-    @abstractmethod
-    def search(
-        self, query: str, *, limit: int = 20, repo: str | None = None
-    ) -> list[StoredRecord]:
-        """Full-text search over messages, explanations and tags, best first; no input
-        is query syntax."""
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -415,6 +408,23 @@ class SQLStore(ABC):
                 f"no record with id or slug {key!r}; try 'errdex explain' with the message"
             )
         return _stored(*row)
+
+    def search(
+        self, query: str, *, limit: int = 20, repo: str | None = None
+    ) -> list[StoredRecord]:
+        """Full-text search over messages, explanations and tags, best first; no input
+        is query syntax (the dialect's ``search_terms``)."""
+        terms = self.dialect.search_terms(query)
+        if not terms:
+            return []
+        text = self.dialect.search_query
+        args: list[object] = [terms]
+        if repo:
+            text += f" AND {self.dialect.search_repo_column} = ?"
+            args.append(repo)
+        text += f" ORDER BY {self.dialect.search_order} LIMIT ?"
+        args.append(limit)
+        return [_stored(*row) for row in self._execute(text, args)]
 
     def pattern_rows(self) -> Iterator[tuple[int, str, str, int]]:
         """(pid, pattern, prefilter words, literal length) of every distinct pattern."""

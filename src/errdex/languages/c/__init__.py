@@ -1,5 +1,5 @@
-"""The c language: its spec (``spec.py``), its tree-sitter queries (``queries.scm``)."""
+"""The c language: its spec (``spec.py``) and its tree-sitter queries (``queries.scm``)."""
 
-from errdex.languages.c.spec import LANGUAGE, extract
+from errdex.languages.c.spec import LANGUAGE, SPEC, extract
 
-__all__ = ["LANGUAGE", "extract"]
+__all__ = ["LANGUAGE", "SPEC", "extract"]

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from errdex.languages._engine.pieces import has_words
 from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
@@ -166,11 +167,6 @@ def unescape(sequence: str) -> str:
     except (ValueError, OverflowError):
         pass
     return body
-
-
-def has_words(parts: Sequence[Part]) -> bool:
-    """Whether literal text says something (a letter), so the message is worth a record."""
-    return any(isinstance(p, Literal) and any(ch.isalpha() for ch in p.text) for p in parts)
 
 
 # --- printf-style calls -----------------------------------------------------------------

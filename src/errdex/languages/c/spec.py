@@ -12,36 +12,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from errdex.languages.base import (
-    FileSites,
-    Language,
-    Site,
-    inside_error,
-    load_query,
-    matches,
-    parse,
-    text,
-)
+from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages.base import Site, text
 from errdex.languages.c.family import arguments, c_symbol, call_site
 
-_QUERY_PATH = Path(__file__).with_name("queries.scm")
+
+def _call_site(captured: Captures, file: FileIndex) -> Site | None:
+    """A printf-style C library or project helper call (``c.family.CALLS``)."""
+    call = captured["call"][0]
+    return call_site(
+        text(captured["call.name"][0]), call, arguments(captured["call.args"][0]), c_symbol
+    )
 
 
-def extract(source: bytes) -> FileSites:
-    """All error sites of one C file, in source order."""
-    tree = parse("c", source)
-    sites: list[tuple[int, Site]] = []
-    for _, captured in matches(load_query("c", _QUERY_PATH), tree.root_node):
-        call = captured["call"][0]
-        if inside_error(call):
-            continue
-        site = call_site(
-            text(captured["call.name"][0]), call, arguments(captured["call.args"][0]), c_symbol
-        )
-        if site is not None:
-            sites.append((call.start_byte, site))
-    sites.sort(key=lambda item: item[0])
-    return FileSites([site for _, site in sites], parse_errors=tree.root_node.has_error)
-
-
-LANGUAGE = Language(name="c", grammar="c", extensions=(".c",), extract=extract)
+SPEC = LanguageSpec(
+    name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
+    handlers=(("call", _call_site),), new_index=FileIndex,
+    function_types=frozenset({"function_definition"}),
+)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract

@@ -31,17 +31,13 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.pieces import has_words
 from errdex.languages.base import (
-    FileSites,
-    Language,
     Site,
     ancestors,
-    inside_error,
     last_declaration,
     line_of,
-    load_query,
-    matches,
-    parse,
     plus_operands,
     text,
 )
@@ -50,7 +46,6 @@ from errdex.languages.c.family import (
     arguments,
     call_site,
     function_name,
-    has_words,
     message_string,
     printf_parts,
     unescape,
@@ -59,7 +54,6 @@ from errdex.languages.message import Message
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
-_QUERY_PATH = Path(__file__).with_name("queries.scm")
 _MAX_DEPTH = 8
 _STRING_TYPES_CTORS = frozenset({
     "std::string", "string", "std::string_view", "std::wstring", "std::u8string",
@@ -74,30 +68,14 @@ _STREAM_ENDS = {"std::endl": "\n", "endl": "\n", "std::flush": "", "std::ends": 
 _LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error"}
 
 
-def extract(source: bytes) -> FileSites:
-    """All error sites of one C++ file (or C header), in source order."""
-    tree = parse("cpp", source)
-    sites: list[tuple[int, Site]] = []
-    for _, captured in matches(load_query("cpp", _QUERY_PATH), tree.root_node):
-        for kind, handler in _HANDLERS.items():
-            if kind in captured:
-                node = captured[kind][0]
-                site = None if inside_error(node) else handler(captured)
-                if site is not None:
-                    sites.append((node.start_byte, site))
-                break
-    sites.sort(key=lambda item: item[0])
-    return FileSites([site for _, site in sites], parse_errors=tree.root_node.has_error)
-
-
 # --- handlers -------------------------------------------------------------------------
 
 
-def _throw_site(captured: dict[str, list[Node]]) -> Site | None:
+def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
     return _thrown(captured["throw"][0], captured["throw.value"][0])
 
 
-def _call_site(captured: dict[str, list[Node]]) -> Site | None:
+def _call_site(captured: Captures, file: FileIndex) -> Site | None:
     call = captured["call"][0]
     name = text(captured["call.name"][0]).removeprefix("::")
     args = arguments(captured["call.args"][0])
@@ -108,7 +86,7 @@ def _call_site(captured: dict[str, list[Node]]) -> Site | None:
     return call_site(name, call, args, cpp_symbol)
 
 
-def _stream_site(captured: dict[str, list[Node]]) -> Site | None:
+def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
     node = captured["stream"][0]
     parent = node.parent
     if parent is not None and parent.type == "binary_expression" and (
@@ -128,9 +106,6 @@ def _stream_site(captured: dict[str, list[Node]]) -> Site | None:
     written = "".join(piece.written for piece in pieces).rstrip("\r\n")
     return Site(Template(written, merge_literals(parts)), "log", line_of(node),
                 severity="fatal" if severity == "fatal" else "error", symbol=cpp_symbol(node))
-
-
-_HANDLERS = {"throw": _throw_site, "call": _call_site, "stream": _stream_site}
 
 
 # --- sites ------------------------------------------------------------------------------
@@ -344,9 +319,14 @@ def cpp_symbol(node: Node) -> str | None:
     return "::".join([*reversed(classes), name])
 
 
-LANGUAGE = Language(
+SPEC = LanguageSpec(
     name="cpp",
     grammar="cpp",
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
-    extract=extract,
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site)),
+    new_index=FileIndex,
+    function_types=frozenset({"function_definition"}),
 )
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract

@@ -42,21 +42,16 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.pieces import has_words
 from errdex.languages.base import (
-    FileSites,
-    Language,
     Site,
     ancestors,
-    inside_error,
     last_declaration,
     line_of,
-    load_query,
-    matches,
-    parse,
     plus_operands,
     text,
 )
-from errdex.languages.c.family import has_words
 from errdex.languages.csharp.strings import (
     composite_format,
     interpolated,
@@ -66,7 +61,6 @@ from errdex.languages.csharp.strings import (
 from errdex.languages.message import Message
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
-_QUERY_PATH = Path(__file__).with_name("queries.scm")
 NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")
 _MAX_DEPTH = 8
 _STRINGS = ("string_literal", "verbatim_string_literal", "raw_string_literal")
@@ -87,26 +81,10 @@ _SCOPES = {
 }
 
 
-def extract(source: bytes) -> FileSites:
-    """All error sites of one C# file, in source order."""
-    tree = parse("csharp", source)
-    sites: list[tuple[int, Site]] = []
-    for _, captured in matches(load_query("csharp", _QUERY_PATH), tree.root_node):
-        kind = "throw" if "throw" in captured else "call"
-        node = captured[kind][0]
-        if inside_error(node):
-            continue
-        site = _throw_site(captured) if kind == "throw" else _call_site(captured)
-        if site is not None:
-            sites.append((node.start_byte, site))
-    sites.sort(key=lambda item: item[0])
-    return FileSites([site for _, site in sites], parse_errors=tree.root_node.has_error)
-
-
 # --- throw new X(...) -------------------------------------------------------------------
 
 
-def _throw_site(captured: dict[str, list[Node]]) -> Site | None:
+def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
     node, value = captured["throw"][0], captured["throw.value"][0]
     error_class = text(value.child_by_field_name("type"))
     args = _arguments(value.child_by_field_name("arguments"))
@@ -180,7 +158,7 @@ def _disposed(args: list[Node], at: Node) -> Template | None:
 # --- calls ------------------------------------------------------------------------------
 
 
-def _call_site(captured: dict[str, list[Node]]) -> Site | None:
+def _call_site(captured: Captures, file: FileIndex) -> Site | None:
     node = captured["call"][0]
     method = text(captured["call.method"][0])
     receiver = text(captured["call.receiver"][0])
@@ -355,4 +333,13 @@ def _symbol(node: Node) -> str | None:
     return ".".join(reversed(names)) or None
 
 
-LANGUAGE = Language(name="csharp", grammar="csharp", extensions=(".cs",), extract=extract)
+SPEC = LanguageSpec(
+    name="csharp", grammar="csharp", extensions=(".cs",),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(("throw", _throw_site), ("call", _call_site)), new_index=FileIndex,
+    function_types=frozenset(_SCOPES) - {
+        "class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
+    },
+)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract

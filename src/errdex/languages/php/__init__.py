@@ -1,5 +1,5 @@
-"""The php language: its spec (``spec.py``), its tree-sitter queries (``queries.scm``)."""
+"""The php language: its spec (``spec.py``) and its tree-sitter queries (``queries.scm``)."""
 
-from errdex.languages.php.spec import LANGUAGE, extract
+from errdex.languages.php.spec import LANGUAGE, SPEC, extract
 
-__all__ = ["LANGUAGE", "extract"]
+__all__ = ["LANGUAGE", "SPEC", "extract"]

@@ -45,28 +45,21 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.calls import call_args, names_a_logger, nth
+from errdex.languages._engine.pieces import concatenation, message_site
 from errdex.languages.base import (
     CallArgs,
-    FileAssignments,
-    FileSites,
-    Language,
     Site,
     ancestors,
-    inside_error,
-    line_of,
-    load_query,
-    matches,
-    nearest_assignment,
-    parse,
     text,
 )
 from errdex.languages.message import joined
 from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
-from errdex.templates.template import Hole, Literal, Part, Template, chomp, merge_literals
+from errdex.templates.template import Hole, Literal, Part, merge_literals
 
-_QUERY_PATH = Path(__file__).with_name("queries.scm")
 _MAX_DEPTH = 12
 _FUNCTIONS = ("function_definition", "method_declaration", "program")
 _CLASSES = (
@@ -86,34 +79,14 @@ _CODE_NODES = ("integer", "name", "qualified_name", "class_constant_access_expre
 _PSR3_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
 
 
-# --- entry point -----------------------------------------------------------------------
-
-
-def extract(source: bytes) -> FileSites:
-    """All sites in one PHP file, in source order."""
-    tree = parse("php", source)
-    found = matches(load_query("php", _QUERY_PATH), tree.root_node)
-    file = FileAssignments.of(found)
-    sites = [site for _, caps in found if (site := _site(caps, file)) is not None]
-    sites.sort(key=lambda s: s.line)
-    return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
-
-
-def _site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
-    for kind, handler in _HANDLERS.items():
-        if kind in caps:
-            return None if inside_error(caps[kind][0]) else handler(caps, file)
-    return None
-
-
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _throw_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
+def _throw_site(caps: Captures, file: FileIndex) -> Site | None:
     return _creation_site(caps["throw"][0], caps["throw.new"][0], file)
 
 
-def _new_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
+def _new_site(caps: Captures, file: FileIndex) -> Site | None:
     """``return new XException("…")``, ``reject(new XError("…"))``: built to be thrown later."""
     creation = caps["new"][0]
     parent = creation.parent
@@ -127,7 +100,7 @@ def _new_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None
     return _creation_site(creation, creation, file)
 
 
-def _creation_site(node: Node, creation: Node, file: FileAssignments) -> Site | None:
+def _creation_site(node: Node, creation: Node, file: FileIndex) -> Site | None:
     """``new X("msg", code)``; ``node`` is the statement that positions the site."""
     class_node = next(
         (c for c in creation.named_children if c.type in ("name", "qualified_name")), None
@@ -141,7 +114,7 @@ def _creation_site(node: Node, creation: Node, file: FileAssignments) -> Site | 
     first = args.positional[0] if args.positional else None
     if short == "HttpException" and first is not None and first.type == "integer":
         status = int(text(first))
-        message_node = args.named.get("message") or _nth(args.positional, 1)
+        message_node = args.named.get("message") or nth(args.positional, 1)
     else:
         message_node = args.named.get("message") or first
     message = _read(message_node, file)
@@ -149,83 +122,72 @@ def _creation_site(node: Node, creation: Node, file: FileAssignments) -> Site | 
         return None
     if status is not None:
         return _make(node, message, "http", error_class, http_status=status)
-    code = args.named.get("code") or _nth(args.positional, 1)
+    code = args.named.get("code") or nth(args.positional, 1)
     site = _make(node, message, "exception", error_class)
     if site is None or code is None or code.type not in _CODE_NODES or text(code) == "0":
         return site  # 0 is Exception's default: no code
     return dataclasses.replace(site, error_code=text(code))
 
 
-def _call_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
+def _call_site(caps: Captures, file: FileIndex) -> Site | None:
     node, name = caps["call"][0], text(caps["call.name"][0])
     args = _arguments(caps["call.args"][0])
     if name in _ABORT_STATUS_INDEX:
         return _abort_site(node, args, _ABORT_STATUS_INDEX[name], file)
-    message = _read(args.named.get("message") or _nth(args.positional, 0), file)
+    message = _read(args.named.get("message") or nth(args.positional, 0), file)
     if message is None:
         return None
     if name == "error_log":
         return _make(node, message, "log")
     if name in ("die", "exit"):
         return _make(node, message, "exit", severity="fatal")
-    level_node = args.named.get("error_level") or _nth(args.positional, 1)
+    level_node = args.named.get("error_level") or nth(args.positional, 1)
     level = text(level_node).lstrip("\\") if level_node is not None else "E_USER_NOTICE"
     if level == "E_USER_ERROR":
         return _make(node, message, "error", level, severity="fatal")
     return _make(node, message, "warning", level, severity="warning")
 
 
-def _abort_site(node: Node, args: CallArgs, index: int, file: FileAssignments) -> Site | None:
+def _abort_site(node: Node, args: CallArgs, index: int, file: FileIndex) -> Site | None:
     """Laravel ``abort(status, message)``: an HttpException with that status."""
-    status = _nth(args.positional, index)
+    status = nth(args.positional, index)
     if status is None or status.type != "integer":
         return None
-    message = _read(args.named.get("message") or _nth(args.positional, index + 1), file)
+    message = _read(args.named.get("message") or nth(args.positional, index + 1), file)
     if message is None:
         return None
     return _make(node, message, "http", http_status=int(text(status)))
 
 
-def _exit_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
+def _exit_site(caps: Captures, file: FileIndex) -> Site | None:
     node = caps["exit"][0]
     value = next((c for c in node.named_children if c.type != "comment"), None)
     message = _read(value, file)
     return None if message is None else _make(node, message, "exit", severity="fatal")
 
 
-def _log_site(caps: dict[str, list[Node]], file: FileAssignments) -> Site | None:
+def _log_site(caps: Captures, file: FileIndex) -> Site | None:
     """PSR-3 ``$logger->error("… {key} …", ['key' => $value])``."""
     node = caps["log"][0]
     receiver = node.child_by_field_name("object") or node.child_by_field_name("scope")
-    if receiver is None or not _names_a_logger(_last_name(receiver)):
+    if receiver is None or not names_a_logger(_last_name(receiver)):
         return None
     args = _arguments(caps["log.args"][0])
-    message = _read(args.named.get("message") or _nth(args.positional, 0), file)
+    message = _read(args.named.get("message") or nth(args.positional, 0), file)
     if message is None:
         return None
-    context = args.named.get("context") or _nth(args.positional, 1)
+    context = args.named.get("context") or nth(args.positional, 1)
     if context is not None:
         message = _placeholders(message, _array_keys(context))
     return _make(node, message, "log")
-
-
-_HANDLERS = {
-    "throw": _throw_site, "new": _new_site, "call": _call_site,
-    "exit": _exit_site, "log": _log_site,
-}
 
 
 def _make(
     node: Node, message: Message, error_type: ErrorType, error_class: str | None = None,
     severity: Severity = "error", http_status: int | None = None,
 ) -> Site | None:
-    parts = chomp(message.parts)
-    if not parts:
-        return None
-    return Site(
-        Template(message.written, parts), error_type, line_of(node), error_class,
-        http_status=http_status, severity=severity, symbol=_symbol(node),
-    )
+    return message_site(node, message, error_type, _symbol(node), error_class,
+                        severity=severity, http_status=http_status)
 
 
 def _placeholders(message: Message, context: dict[str, str]) -> Message:
@@ -252,7 +214,7 @@ def _array_keys(node: Node) -> dict[str, str]:
     for element in node.named_children:
         pair = [c for c in element.named_children if c.type != "comment"]
         if element.type == "array_element_initializer" and len(pair) == 2:
-            key = _read(pair[0], FileAssignments())
+            key = _read(pair[0], FileIndex())
             if key is not None and key.literal is not None:
                 out[key.literal] = text(pair[1])
     return out
@@ -262,24 +224,18 @@ def _array_keys(node: Node) -> dict[str, str]:
 
 
 def _arguments(node: Node | None) -> CallArgs:
-    positional: list[Node] = []
-    named: dict[str, Node] = {}
-    for argument in node.named_children if node is not None else ():
-        if argument.type != "argument":
-            continue
-        label = argument.child_by_field_name("name")
-        value = next((c for c in argument.named_children if c != label), None)
-        if value is None or any(c.type == "..." for c in argument.children):
-            continue
-        if label is not None:
-            named[text(label)] = value
-        else:
-            positional.append(value)
-    return CallArgs(positional, named)
+    return call_args(node, _split_argument)
 
 
-def _nth(nodes: list[Node], index: int) -> Node | None:
-    return nodes[index] if index < len(nodes) else None
+def _split_argument(argument: Node) -> tuple[Node | None, Node] | None:
+    """``name: value`` or ``value``; a spread (``...$xs``) is no argument known here."""
+    if argument.type != "argument":
+        return None
+    label = argument.child_by_field_name("name")
+    value = next((c for c in argument.named_children if c != label), None)
+    if value is None or any(c.type == "..." for c in argument.children):
+        return None
+    return label, value
 
 
 def _last_name(node: Node) -> str:
@@ -295,11 +251,6 @@ def _last_name(node: Node) -> str:
     if node.type == "function_call_expression":
         return text(node.child_by_field_name("function"))
     return text(node)
-
-def _names_a_logger(name: str) -> bool:
-    """``logger``, ``@log``, ``errorLogger``, ``LOG``; not ``catalog`` or ``dialog``."""
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
-    return any(w.lower() in ("log", "logger", "logging") for w in words)
 
 
 def _symbol(node: Node) -> str | None:
@@ -321,7 +272,7 @@ def _symbol(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
@@ -343,17 +294,13 @@ def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message |
     return None
 
 
-def _concatenation(node: Node, file: FileAssignments, depth: int) -> Message | None:
+def _concatenation(node: Node, file: FileIndex, depth: int) -> Message | None:
     """``"a " . $x . " b"``: literal operands as text, the others as holes named after them."""
     if text(node.child_by_field_name("operator")) != ".":
         return None
-    operands = _dot_operands(node)
-    read = [_read(op, file, depth + 1) for op in operands]
-    if all(m is None for m in read):
-        return None
-    return joined([
-        m if m is not None else _hole(text(op)) for op, m in zip(operands, read, strict=True)
-    ])
+    return concatenation(
+        _dot_operands(node), lambda op: _read(op, file, depth + 1), lambda op: _hole(text(op))
+    )
 
 
 def _dot_operands(node: Node) -> list[Node]:
@@ -367,12 +314,12 @@ def _hole(expression: str) -> Message:
     return Message("{" + expression + "}", (Hole.of(expression, "{" + expression + "}"),))
 
 
-def _sprintf(node: Node, file: FileAssignments, depth: int) -> Message | None:
+def _sprintf(node: Node, file: FileIndex, depth: int) -> Message | None:
     """``sprintf("…%s…", $a)``: C printf conversions, holes named after the arguments."""
     if text(node.child_by_field_name("function")).lstrip("\\") != "sprintf":
         return None
     args = _arguments(node.child_by_field_name("arguments"))
-    fmt = _read(_nth(args.positional, 0), file, depth + 1)
+    fmt = _read(nth(args.positional, 0), file, depth + 1)
     if fmt is None or fmt.literal is None:
         return None
     names = [text(a) for a in args.positional[1:]]
@@ -388,9 +335,9 @@ def _sprintf(node: Node, file: FileAssignments, depth: int) -> Message | None:
     return Message(fmt.literal, merge_literals(parts))
 
 
-def _variable(node: Node, file: FileAssignments, depth: int) -> Message | None:
+def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
     """A variable: its nearest assignment above, in the same function."""
-    assignment = nearest_assignment(node, file.assignments, _FUNCTIONS)
+    assignment = file.nearest(node, _FUNCTIONS)
     if assignment is None:
         return None
     value = _read(assignment.child_by_field_name("right"), file, depth + 1)
@@ -400,4 +347,16 @@ def _variable(node: Node, file: FileAssignments, depth: int) -> Message | None:
     return value
 
 
-LANGUAGE = Language("php", "php", (".php",), extract)
+SPEC = LanguageSpec(
+    name="php", grammar="php", extensions=(".php",),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(
+        ("throw", _throw_site), ("new", _new_site), ("call", _call_site),
+        ("exit", _exit_site), ("log", _log_site),
+    ),
+    new_index=FileIndex,
+    function_types=frozenset({"function_definition", "method_declaration"}),
+    scope_types=frozenset(_FUNCTIONS),
+)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract

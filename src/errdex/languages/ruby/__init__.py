@@ -1,5 +1,5 @@
-"""The ruby language: its spec (``spec.py``), its tree-sitter queries (``queries.scm``)."""
+"""The ruby language: its spec (``spec.py``) and its tree-sitter queries (``queries.scm``)."""
 
-from errdex.languages.ruby.spec import LANGUAGE, extract
+from errdex.languages.ruby.spec import LANGUAGE, SPEC, extract
 
-__all__ = ["LANGUAGE", "extract"]
+__all__ = ["LANGUAGE", "SPEC", "extract"]

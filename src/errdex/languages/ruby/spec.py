@@ -45,66 +45,38 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.calls import call_args, names_a_logger
+from errdex.languages._engine.message import Message, joined
+from errdex.languages._engine.pieces import concatenation, message_site
 from errdex.languages.base import (
-    FileAssignments,
-    FileSites,
-    Language,
     Site,
     ancestors,
-    inside_error,
-    line_of,
-    load_query,
-    matches,
-    nearest_assignment,
-    parse,
     plus_operands,
     text,
 )
-from errdex.languages.message import Message, joined
+from errdex.languages.ruby.strings import string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
-from errdex.templates.template import Hole, Literal, Part, Template, chomp, merge_literals
+from errdex.templates.template import Hole, Literal, Part
 
-_QUERY_PATH = Path(__file__).with_name("queries.scm")
 _MAX_DEPTH = 12  # variables that refer to variables; stops cycles
 _CLASS_NODES = ("constant", "scope_resolution")
 # What can name the class in ``raise klass, "msg"``: a constant or an expression.
 _CLASS_VALUES = (*_CLASS_NODES, "identifier", "call", "instance_variable", "class_variable")
 _SCOPES = ("method", "singleton_method", "class", "module", "program")
 _FORMAT_FUNCTIONS = ("format", "sprintf")
-_SIMPLE_ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "e": "\x1b", "s": " ", "a": "\a", "b": "\b",
-    "f": "\f", "v": "\v", "0": "\0",
-}
 _NAMED_FORMAT = re.compile(r"%%|%<(\w+)>|%\{(\w+)\}")
 
 
-# --- entry point -----------------------------------------------------------------------
+# --- handlers --------------------------------------------------------------------------
 
 
-def extract(source: bytes) -> FileSites:
-    """All sites in one Ruby file, in source order."""
-    tree = parse("ruby", source)
-    found = matches(load_query("ruby", _QUERY_PATH), tree.root_node)
-    file = FileAssignments.of(found)
-    sites: list[Site] = []
-    for _, caps in found:
-        if "call" in caps and not inside_error(caps["call"][0]):
-            site = _site(caps["call"][0], text(caps["call.method"][0]), file)
-        elif "new" in caps and not inside_error(caps["new"][0]):
-            site = _new_site(caps["new"][0], text(caps["new.class"][0]), file)
-        else:
-            continue
-        if site is not None:
-            sites.append(site)
-    sites.sort(key=lambda s: s.line)
-    return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
-
-
-def _site(node: Node, method: str, file: FileAssignments) -> Site | None:
+def _call_site(caps: Captures, file: FileIndex) -> Site | None:
+    node, method = caps["call"][0], text(caps["call.method"][0])
     receiver = node.child_by_field_name("receiver")
     if method in ("error", "fatal"):
-        if receiver is None or not _names_a_logger(_last_name(receiver)):
+        if receiver is None or not names_a_logger(_last_name(receiver)):
             return None
         return _log_site(node, file)
     if receiver is not None and text(receiver) != "Kernel":
@@ -119,7 +91,7 @@ def _site(node: Node, method: str, file: FileAssignments) -> Site | None:
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _raise_site(node: Node, file: FileAssignments) -> Site | None:
+def _raise_site(node: Node, file: FileIndex) -> Site | None:
     """``raise X, msg`` / ``raise X.new(msg)`` / ``raise msg`` (a RuntimeError)."""
     positional, _ = _arguments(node.child_by_field_name("arguments"))
     if not positional:
@@ -143,8 +115,9 @@ def _raise_site(node: Node, file: FileAssignments) -> Site | None:
     return _make(node, message, "exception", error_class)
 
 
-def _new_site(node: Node, error_class: str, file: FileAssignments) -> Site | None:
+def _new_site(caps: Captures, file: FileIndex) -> Site | None:
     """``XError.new("msg")`` built outside ``raise`` (``raise X.new`` is the raise's site)."""
+    node, error_class = caps["new"][0], text(caps["new.class"][0])
     if not error_class.endswith(("Error", "Exception")) or _raised(node):
         return None
     positional, _ = _arguments(node.child_by_field_name("arguments"))
@@ -160,7 +133,7 @@ def _raised(node: Node) -> bool:
     )
 
 
-def _log_site(node: Node, file: FileAssignments) -> Site | None:
+def _log_site(node: Node, file: FileIndex) -> Site | None:
     """``logger.error(msg)`` or ``logger.error(progname) { msg }``."""
     block = node.child_by_field_name("block")
     if block is not None:
@@ -175,7 +148,7 @@ def _log_site(node: Node, file: FileAssignments) -> Site | None:
     return _make(node, message, "log")
 
 
-def _warn_site(node: Node, file: FileAssignments) -> Site | None:
+def _warn_site(node: Node, file: FileIndex) -> Site | None:
     """``warn "a", "b", uplevel: 1`` prints each message on its own line."""
     positional, keywords = _arguments(node.child_by_field_name("arguments"))
     if not positional:
@@ -195,7 +168,7 @@ def _warn_site(node: Node, file: FileAssignments) -> Site | None:
     return _make(node, message, "warning", severity="warning", prefix=prefix)
 
 
-def _abort_site(node: Node, file: FileAssignments) -> Site | None:
+def _abort_site(node: Node, file: FileIndex) -> Site | None:
     positional, _ = _arguments(node.child_by_field_name("arguments"))
     message = _read(positional[0], file) if positional else None
     if message is None:
@@ -207,29 +180,24 @@ def _make(
     node: Node, message: Message, error_type: ErrorType, error_class: str | None = None,
     severity: Severity = "error", prefix: tuple[Part, ...] = (),
 ) -> Site | None:
-    parts = chomp(message.parts)
-    if not parts:
-        return None
-    template = Template(message.written, parts).with_wrapper(prefix=prefix)
-    return Site(
-        template, error_type, line_of(node), error_class, severity=severity,
-        symbol=_symbol(node),
+    return message_site(
+        node, message, error_type, _symbol(node), error_class, severity=severity, prefix=prefix
     )
 
 
 def _arguments(args: Node | None) -> tuple[list[Node], dict[str, Node]]:
     """Positional argument nodes, and keyword (``key: value``) name → value node."""
-    positional: list[Node] = []
-    keywords: dict[str, Node] = {}
-    for child in args.named_children if args is not None else ():
-        if child.type == "pair":
-            key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
-            if key is not None and value is not None:
-                keywords[text(key).lstrip(":").strip("\"'")] = value
-        elif child.type not in ("splat_argument", "hash_splat_argument", "block_argument",
-                                "comment"):
-            positional.append(child)
-    return positional, keywords
+    read = call_args(args, _split_argument, lambda key: text(key).lstrip(":").strip("\"'"))
+    return read.positional, read.named
+
+
+def _split_argument(child: Node) -> tuple[Node | None, Node] | None:
+    if child.type == "pair":
+        key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
+        return (key, value) if key is not None and value is not None else None
+    if child.type in ("splat_argument", "hash_splat_argument", "block_argument", "comment"):
+        return None
+    return None, child
 
 
 def _is_new_call(node: Node) -> bool:
@@ -247,11 +215,6 @@ def _last_name(node: Node) -> str:
     if node.type == "call":
         return text(node.child_by_field_name("method"))
     return text(node)
-
-def _names_a_logger(name: str) -> bool:
-    """``logger``, ``@log``, ``errorLogger``, ``LOG``; not ``catalog`` or ``dialog``."""
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
-    return any(w.lower() in ("log", "logger", "logging") for w in words)
 
 
 def _symbol(node: Node) -> str | None:
@@ -272,7 +235,7 @@ def _symbol(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
@@ -280,9 +243,9 @@ def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message |
     if kind == "parenthesized_statements" and node.named_child_count == 1:
         return _read(node.named_children[0], file, depth + 1)
     if kind == "string":
-        return _string(node)
+        return string(node)
     if kind == "chained_string":
-        return joined([_string(part) for part in node.named_children])
+        return joined([string(part) for part in node.named_children])
     if kind == "binary":
         return _binary(node, file, depth)
     if kind == "call":
@@ -292,7 +255,7 @@ def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message |
     return None
 
 
-def _binary(node: Node, file: FileAssignments, depth: int) -> Message | None:
+def _binary(node: Node, file: FileIndex, depth: int) -> Message | None:
     operator = text(node.child_by_field_name("operator"))
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if operator == "%":
@@ -308,16 +271,10 @@ def _binary(node: Node, file: FileAssignments, depth: int) -> Message | None:
         return _format(fmt.literal, [right], {})
     if operator != "+":
         return None
-    operands = list(_plus_operands(node))
-    read = [_read(op, file, depth + 1) for op in operands]
-    if all(m is None for m in read):
-        return None  # no text known: a + b may well be arithmetic
-    pieces = zip(operands, read, strict=True)
-    return joined([m if m is not None else _hole(text(op)) for op, m in pieces])
-
-
-def _plus_operands(node: Node) -> list[Node]:
-    return plus_operands(node, "binary")
+    return concatenation(
+        plus_operands(node, "binary"), lambda op: _read(op, file, depth + 1),
+        lambda op: _hole(text(op)),
+    )
 
 
 def _hole(expression: str) -> Message:
@@ -326,7 +283,7 @@ def _hole(expression: str) -> Message:
     return Message("#{" + name + "}", (Hole.of(name, "#{" + name + "}"),))
 
 
-def _format_call(node: Node, file: FileAssignments, depth: int) -> Message | None:
+def _format_call(node: Node, file: FileIndex, depth: int) -> Message | None:
     """``format("…%s", x)`` / ``sprintf`` / ``Kernel.format``."""
     receiver = node.child_by_field_name("receiver")
     if text(node.child_by_field_name("method")) not in _FORMAT_FUNCTIONS:
@@ -357,9 +314,9 @@ def _to_python_key(match: re.Match[str]) -> str:
     return "%%"
 
 
-def _variable(node: Node, file: FileAssignments, depth: int) -> Message | None:
+def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
     """A local variable: its nearest assignment above, in the same method."""
-    assignment = nearest_assignment(node, file.assignments, _SCOPES)
+    assignment = file.nearest(node, _SCOPES)
     if assignment is None:
         return None
     value = _read(assignment.child_by_field_name("right"), file, depth + 1)
@@ -369,74 +326,11 @@ def _variable(node: Node, file: FileAssignments, depth: int) -> Message | None:
     return value
 
 
-# --- string literals -------------------------------------------------------------------
-
-
-def _string(node: Node) -> Message | None:
-    """A string literal: ``'…'``/``%q`` as plain text, ``"…"``/``%Q``/``%()`` with holes."""
-    opening = text(node.child(0)) if node.child_count else ""
-    if opening.startswith(":"):
-        return None  # a symbol
-    if opening.startswith(("'", "%q")):
-        value = "".join(
-            _single_quoted(text(c)) for c in node.named_children if c.type == "string_content"
-        )
-        return Message(value, (Literal(value),), value)
-    written: list[str] = []
-    parts: list[Part] = []
-    plain = True
-    for child in node.named_children:
-        if child.type == "string_content":
-            piece = text(child)
-        elif child.type == "escape_sequence":
-            piece = _unescape(text(child))
-        elif child.type == "interpolation":
-            name = _interpolated(child)
-            written.append("#{" + name + "}")
-            parts.append(Hole.of(name, "#{" + name + "}"))
-            plain = False
-            continue
-        else:
-            return None
-        written.append(piece)
-        parts.append(Literal(piece))
-    value = "".join(written)
-    return Message(value, merge_literals(parts), value if plain else None)
-
-
-def _interpolated(node: Node) -> str:
-    """The expression of ``#{expr}`` (or ``#@ivar``) as written."""
-    inner = [c for c in node.children if c.type not in ("#{", "}")]
-    if not inner:
-        return text(node)
-    source = node.text or b""
-    start, end = inner[0].start_byte - node.start_byte, inner[-1].end_byte - node.start_byte
-    return source[start:end].decode("utf-8", errors="replace").strip()
-
-
-def _single_quoted(content: str) -> str:
-    """Single quotes know two escapes: ``\\\\`` and ``\\'``."""
-    return re.sub(r"\\([\\'])", r"\1", content)
-
-
-def _unescape(sequence: str) -> str:
-    """One double-quoted escape sequence's text."""
-    body = sequence[1:]
-    if not body or body[0] in "\r\n":
-        return ""  # line continuation
-    if body[0] in _SIMPLE_ESCAPES and len(body) == 1:
-        return _SIMPLE_ESCAPES[body[0]]
-    try:
-        if body[0] == "u":
-            digits = body[1:].strip("{}").split()
-            return "".join(chr(int(d, 16)) for d in digits)
-        if body[0] == "x":
-            return chr(int(body[1:], 16))
-        if body[0] in "01234567":
-            return chr(int(body, 8))
-    except ValueError:
-        return sequence
-    return body if len(body) == 1 else sequence
-
-
-LANGUAGE = Language("ruby", "ruby", (".rb", ".rake", ".gemspec"), extract)
+SPEC = LanguageSpec(
+    name="ruby", grammar="ruby", extensions=(".rb", ".rake", ".gemspec"),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(("call", _call_site), ("new", _new_site)), new_index=FileIndex,
+    function_types=frozenset({"method", "singleton_method"}), scope_types=frozenset(_SCOPES),
+)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract

@@ -34,34 +34,26 @@ joined with ``.``, extensions named after the extended type; free functions by n
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.calls import call_args, names_a_logger, nth
+from errdex.languages._engine.pieces import concatenation, message_site
 from errdex.languages.base import (
     CallArgs,
-    FileAssignments,
-    FileSites,
-    Language,
     Site,
     ancestors,
-    inside_error,
-    line_of,
-    load_query,
-    matches,
-    nearest_assignment,
-    parse,
     text,
 )
 from errdex.languages.message import joined
 from errdex.languages.swift.strings import Message, raw_string, string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
-from errdex.templates.template import Hole, Literal, Template, merge_literals
+from errdex.templates.template import Hole
 
-_QUERY_PATH = Path(__file__).with_name("queries.scm")
 _MAX_DEPTH = 12
 _TRAP_MESSAGE_INDEX = {
     "fatalError": 0, "preconditionFailure": 0, "assertionFailure": 0,
@@ -78,34 +70,17 @@ _TYPES = ("class_declaration", "protocol_declaration")
 _STRINGS = ("line_string_literal", "multi_line_string_literal", "raw_string_literal")
 
 
-# --- entry point -----------------------------------------------------------------------
-
-
-def extract(source: bytes) -> FileSites:
-    """All sites in one Swift file, in source order."""
-    tree = parse("swift", source)
-    found = matches(load_query("swift", _QUERY_PATH), tree.root_node)
-    file = FileAssignments.of(found)
-    sites: list[Site] = []
-    for _, caps in found:
-        for kind, handler in _HANDLERS.items():
-            if kind in caps and not inside_error(caps[kind][0]):
-                sites.extend(handler(caps, file))
-    sites.sort(key=lambda s: s.line)
-    return FileSites(sites=sites, parse_errors=tree.root_node.has_error)
-
-
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _trap_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Site]:
+def _trap_sites(caps: Captures, file: FileIndex) -> list[Site]:
     node = caps["trap"][0]
     args = _arguments(caps["trap.args"][0])
-    message = _read(_nth(args.positional, _TRAP_MESSAGE_INDEX[text(caps["trap.name"][0])]), file)
+    message = _read(nth(args.positional, _TRAP_MESSAGE_INDEX[text(caps["trap.name"][0])]), file)
     return _make(node, message, "panic", severity="fatal")
 
 
-def _throw_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Site]:
+def _throw_sites(caps: Captures, file: FileIndex) -> list[Site]:
     """``throw MyError(message: "…")`` and ``throw NSError(… userInfo: [key: "…"])``."""
     node, call = caps["throw"][0], caps["throw.call"][0]
     callee = call.named_children[0] if call.named_child_count else None
@@ -126,7 +101,7 @@ def _throw_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Sit
     return _make(node, message, "exception", error_class)
 
 
-def _nserror_sites(node: Node, args: CallArgs, file: FileAssignments) -> list[Site]:
+def _nserror_sites(node: Node, args: CallArgs, file: FileIndex) -> list[Site]:
     info = args.named.get("userInfo")
     if info is None or info.type != "dictionary_literal":
         return []
@@ -148,14 +123,14 @@ def _index(parent: Node, child: Node) -> int:
     return next(i for i, c in enumerate(parent.children) if c == child)
 
 
-def _log_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Site]:
-    if not _names_a_logger(_last_name(caps["log.receiver"][0])):
+def _log_sites(caps: Captures, file: FileIndex) -> list[Site]:
+    if not names_a_logger(_last_name(caps["log.receiver"][0])):
         return []
     args = _arguments(caps["log.args"][0])
-    return _make(caps["log"][0], _read(_nth(args.positional, 0), file), "log")
+    return _make(caps["log"][0], _read(nth(args.positional, 0), file), "log")
 
 
-def _describe_sites(caps: dict[str, list[Node]], file: FileAssignments) -> list[Site]:
+def _describe_sites(caps: Captures, file: FileIndex) -> list[Site]:
     """Each literal an ``errorDescription`` returns, classed by its ``switch self`` case."""
     body = caps["describe.body"][0]
     owner = ".".join(reversed([_type_name(a) for a in ancestors(body) if a.type in _TYPES]))
@@ -207,49 +182,26 @@ def _case_names(entry: Node) -> list[str]:
     return names
 
 
-_HANDLERS = {
-    "trap": _trap_sites, "throw": _throw_sites, "log": _log_sites, "describe": _describe_sites,
-}
-
-
 def _make(
     node: Node, message: Message | None, error_type: ErrorType,
     error_class: str | None = None, severity: Severity = "error",
 ) -> list[Site]:
-    if message is None:
-        return []
-    parts = message.parts
-    if parts and isinstance(parts[-1], Literal) and parts[-1].text.endswith("\n"):
-        parts = merge_literals([*parts[:-1], Literal(parts[-1].text[:-1])])
-    if not parts:
-        return []
-    return [Site(
-        Template(message.written, parts), error_type, line_of(node), error_class,
-        severity=severity, symbol=_symbol(node),
-    )]
+    site = message_site(node, message, error_type, _symbol(node), error_class, severity=severity)
+    return [] if site is None else [site]
 
 
 # --- arguments and names ---------------------------------------------------------------
 
 
 def _arguments(node: Node | None) -> CallArgs:
-    positional: list[Node] = []
-    named: dict[str, Node] = {}
-    for argument in node.named_children if node is not None else ():
-        if argument.type != "value_argument":
-            continue
-        label, value = argument.child_by_field_name("name"), argument.child_by_field_name("value")
-        if value is None:
-            continue
-        if label is not None:
-            named[text(label)] = value
-        else:
-            positional.append(value)
-    return CallArgs(positional, named)
+    return call_args(node, _split_argument)
 
 
-def _nth(nodes: list[Node], index: int) -> Node | None:
-    return nodes[index] if index < len(nodes) else None
+def _split_argument(argument: Node) -> tuple[Node | None, Node] | None:
+    if argument.type != "value_argument":
+        return None
+    value = argument.child_by_field_name("value")
+    return None if value is None else (argument.child_by_field_name("name"), value)
 
 
 def _last_name(node: Node) -> str:
@@ -259,11 +211,6 @@ def _last_name(node: Node) -> str:
         inner = suffix.child_by_field_name("suffix") if suffix is not None else None
         return text(inner)
     return text(node)
-
-def _names_a_logger(name: str) -> bool:
-    """``logger``, ``@log``, ``errorLogger``, ``LOG``; not ``catalog`` or ``dialog``."""
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
-    return any(w.lower() in ("log", "logger", "logging") for w in words)
 
 
 def _type_name(node: Node | None) -> str:
@@ -307,7 +254,7 @@ def _member_name(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
     if node is None or depth > _MAX_DEPTH:
         return None
@@ -325,16 +272,10 @@ def _read(node: Node | None, file: FileAssignments, depth: int = 0) -> Message |
     return None
 
 
-def _concatenation(node: Node, file: FileAssignments, depth: int) -> Message | None:
-    operands = _plus_operands(node)
-    if not operands:
-        return None
-    read = [_read(op, file, depth + 1) for op in operands]
-    if all(m is None for m in read):
-        return None
-    return joined([
-        m if m is not None else _hole(text(op)) for op, m in zip(operands, read, strict=True)
-    ])
+def _concatenation(node: Node, file: FileIndex, depth: int) -> Message | None:
+    return concatenation(
+        _plus_operands(node), lambda op: _read(op, file, depth + 1), lambda op: _hole(text(op))
+    )
 
 
 def _plus_operands(node: Node) -> list[Node]:
@@ -358,7 +299,7 @@ def _hole(expression: str) -> Message:
     return Message("\\(" + expression + ")", (Hole.of(expression, "\\(" + expression + ")"),))
 
 
-def _call(node: Node, file: FileAssignments, depth: int) -> Message | None:
+def _call(node: Node, file: FileIndex, depth: int) -> Message | None:
     """``String(format:…)``, ``NSLocalizedString("text", …)``, ``String(localized: "text")``."""
     suffix = next((c for c in node.named_children if c.type == "call_suffix"), None)
     first = node.named_children[0] if node.named_child_count else None
@@ -370,7 +311,7 @@ def _call(node: Node, file: FileAssignments, depth: int) -> Message | None:
         if suffix is not None else None
     )
     if callee == "NSLocalizedString":
-        return _read(_nth(args.positional, 0), file, depth + 1)
+        return _read(nth(args.positional, 0), file, depth + 1)
     if callee != "String":
         return None
     if "localized" in args.named:
@@ -384,7 +325,7 @@ def _call(node: Node, file: FileAssignments, depth: int) -> Message | None:
 
 
 def _misparsed_concatenation(
-    left: Node, suffix: Node, file: FileAssignments, depth: int
+    left: Node, suffix: Node, file: FileIndex, depth: int
 ) -> Message | None:
     """``"a " + String(x)``, which tree-sitter-swift reads as ``("a " + String)(x)``:
     the call belongs to the last operand."""
@@ -399,12 +340,24 @@ def _misparsed_concatenation(
     return joined([m or h for m, h in zip(read, holes, strict=True)] + [last])
 
 
-def _variable(node: Node, file: FileAssignments, depth: int) -> Message | None:
+def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
     """A ``let``/``var``: its nearest declaration above, in the same function."""
-    declaration = nearest_assignment(node, file.assignments, _FUNCTIONS)
+    declaration = file.nearest(node, _FUNCTIONS)
     if declaration is None:
         return None
     return _read(declaration.child_by_field_name("value"), file, depth + 1)
 
 
-LANGUAGE = Language("swift", "swift", (".swift",), extract)
+SPEC = LanguageSpec(
+    name="swift", grammar="swift", extensions=(".swift",),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(
+        ("trap", _trap_sites), ("throw", _throw_sites), ("log", _log_sites),
+        ("describe", _describe_sites),
+    ),
+    new_index=FileIndex,
+    function_types=frozenset(_FUNCTIONS) - {"lambda_literal", "source_file"},
+    scope_types=frozenset(_FUNCTIONS),
+)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract
