@@ -12,17 +12,9 @@ import pytest
 
 import errdex
 from errdex.batch.clones import CloneCache
-from errdex.batch.many import (
-    Entry,
-    MineTask,
-    Writer,
-    extract_records,
-    mine_many,
-    parse_entry,
-    parse_list,
-    parse_size,
-    read_list,
-)
+from errdex.batch.entries import Entry, parse_entry, parse_list, parse_size, read_list
+from errdex.batch.many import Writer, mine_many
+from errdex.batch.workers import MineTask, extract_repository
 from errdex.errors import UsageError
 from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo, git
@@ -116,7 +108,7 @@ def test_extraction_equals_mine(make_repo: Callable[..., GitRepo], tmp_path: Pat
     with SQLiteStore(tmp_path / "a.sqlite") as direct, SQLiteStore(tmp_path / "b.sqlite") as many:
         errdex.mine(repo.root, db=direct)
         summary = Writer(many).write(
-            extract_records(repo.root, repo="acme/alpha", sha=repo.head())
+            extract_repository(repo.root, repo="acme/alpha", sha=repo.head())
         )
         assert summary is not None and summary.records == 2 and summary.new == 2
 
@@ -283,7 +275,7 @@ def test_writer_ignores_a_second_delivery(
     make_repo: Callable[..., GitRepo], tmp_path: Path
 ) -> None:
     repo = _repo(make_repo, "twice")
-    extraction = extract_records(repo.root, repo="acme/twice", sha=repo.head())
+    extraction = extract_repository(repo.root, repo="acme/twice", sha=repo.head())
     with SQLiteStore(tmp_path / "errdex.sqlite") as store:
         writer = Writer(store)
         assert writer.write(extraction) is not None

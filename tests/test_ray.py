@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from errdex.batch.many import MineTask, mine_many, parse_list
+from errdex.batch.entries import parse_list
+from errdex.batch.many import mine_many
+from errdex.batch.workers import MineTask
 from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo
 

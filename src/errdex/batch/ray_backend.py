@@ -18,7 +18,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from errdex.batch.many import MineTask, TaskResult, one_line, run_task
+from errdex.batch.workers import MineTask, TaskResult, one_line, run_task
 from errdex.errors import UsageError
 
 

@@ -19,6 +19,7 @@ from errdex.errors import StoreError
 from errdex.records.model import Record, RecordExtras
 from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
 from errdex.store.urls import URL_SCHEMES, is_postgres_url, redact
+from errdex.store.writes import MineWrite
 
 if TYPE_CHECKING:
     from errdex.store.postgres import PostgresStore
@@ -47,6 +48,10 @@ class Store(Protocol):
         analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
         miner_version: str | None = None, analyzed_at: str | None = None,
     ) -> None: ...
+
+    def write(self, mine: MineWrite) -> int:
+        """Write one repository's mine in one transaction; its current record count."""
+        ...
 
     def repo_state(self, repo: str) -> RepoState | None: ...
 

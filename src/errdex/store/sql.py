@@ -31,6 +31,7 @@ from errdex.records.model import (
 )
 from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
 from errdex.store.schema import STORE_FORMAT_VERSION, Dialect
+from errdex.store.writes import MineWrite
 from errdex.templates.analysis import prefilter_words, shape_of
 
 _CANDIDATE_COLUMNS = "id, pattern_id, error_class, repo, file_path, line_number, removed_sha"
@@ -305,6 +306,14 @@ class SQLStore(ABC):
                 "miner_version = excluded.miner_version",
                 (repo, analyzed_sha, analyzed_at, root, current, miner_version),
             )
+
+    def write(self, mine: MineWrite) -> int:
+        """Write a mine (``errdex.mining.extract.Extraction``) in one transaction
+        (``replace_repo``); the repository's current record count after it."""
+        self.replace_repo(mine.repo, mine.rows, analyzed_sha=mine.sha, root=mine.root,
+                          files=mine.files, miner_version=mine.miner_version,
+                          analyzed_at=mine.analyzed_at)
+        return self.count(mine.repo)
 
     def repo_state(self, repo: str) -> RepoState | None:
         row = self._execute(

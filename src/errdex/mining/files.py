@@ -1,0 +1,230 @@
+"""One file of a tree → its records: the language extractors, site evidence and static
+enrichment, run in worker processes a bounded number of files at a time.
+
+Files stream through: git's blob reader feeds the workers, each worker turns one file
+into finished records (its text is dropped right after), so memory follows the number
+of records, not the size of the repository. Nothing here reads or writes a store.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from errdex.enrich import enrich_pairs
+from errdex.evidence.site import file_evidence
+from errdex.evidence.tests import Expectation, expectations
+from errdex.languages import LANGUAGES, Site
+from errdex.languages.rust_constants import constant_references, string_constants
+from errdex.records.evidence import Evidence
+from errdex.records.model import (
+    SCHEMA_VERSION,
+    Record,
+    RecordExtras,
+    content_hash,
+    empty_explanation,
+    record_id,
+    source_window,
+)
+from errdex.repo.git import BlobReader, Forge, decode_source
+from errdex.repo.processes import die_with_parent
+from errdex.templates.template import Hole, Template
+
+# Files handed to one worker task, and tasks in flight per worker.
+_BATCH_FILES = 16
+_IN_FLIGHT_PER_WORKER = 4
+
+# A work item's language prefixed with this: a test file, read for its expectations only.
+TEST = "test:"
+
+# (path, language, blob) of one file to read
+Item = tuple[str, str, str]
+
+
+@dataclass
+class MinedRecord:
+    """A record with the schema-3 facts that the seed format has no field for."""
+
+    record: Record
+    extras: RecordExtras
+    content_hash: str
+    # the constants a site's message prints, and its template: resolved across files
+    # after the workers are done (``extract``), then dropped
+    pending: tuple[list[str], Template] | None = None
+
+
+@dataclass(frozen=True)
+class FileContext:
+    """What every file's records share (sent once to each worker)."""
+
+    repo: str
+    sha: str
+    forge: Forge | None
+    analyzed_at: str
+    evidence: bool = True  # read site evidence (guards, docs) while the file is at hand
+
+
+@dataclass
+class FileOutcome:
+    """One file's records, or why it was skipped, and what the rest of the mine needs."""
+
+    path: str
+    language: str
+    records: list[MinedRecord] = field(default_factory=list)
+    skipped: str | None = None
+    parse_errors: bool = False
+    expectations: list[Expectation] = field(default_factory=list)  # what its tests expect
+    test: bool = False  # a test file, read for its expectations only
+    constants: list[tuple[str, str]] = field(default_factory=list)  # string constants defined
+
+
+def mine_files(
+    root: str, items: list[Item], context: FileContext, workers: int
+) -> Iterator[FileOutcome]:
+    """Each file's outcome; with several workers, a bounded number of batches in flight.
+
+    Every process reads its files' bytes through its own ``git cat-file`` (workers are
+    forked, and a forked worker holding the parent's pipe to git would keep git from
+    ever seeing the end of its input). Workers die with this process, even killed
+    (``die_with_parent``): they would otherwise wait on the task queue forever.
+    """
+    if workers == 1:
+        reader = BlobReader(root)
+        try:
+            for path, language, blob in items:
+                yield mine_file(context, path, language, reader.read(blob, path))
+        finally:
+            reader.close()
+        return
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+        initializer=die_with_parent,
+    ) as pool:
+        pending: deque[Future[list[FileOutcome]]] = deque()
+        for batch in _batches(items, _BATCH_FILES):
+            pending.append(pool.submit(mine_batch, context, root, batch))
+            if len(pending) >= workers * _IN_FLIGHT_PER_WORKER:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+def _batches(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    batch: list[Item] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+_WORKER_READERS: dict[str, BlobReader] = {}
+
+
+def mine_batch(context: FileContext, root: str, batch: list[Item]) -> list[FileOutcome]:
+    """Worker entry point: several files' records in one round trip.
+
+    Each worker keeps one blob reader per repository for its lifetime; it ends with
+    the worker process.
+    """
+    reader = _WORKER_READERS.get(root)
+    if reader is None:
+        reader = _WORKER_READERS[root] = BlobReader(root)
+    return [mine_file(context, path, language, reader.read(blob, path))
+            for path, language, blob in batch]
+
+
+def mine_file(context: FileContext, path: str, language: str, data: bytes) -> FileOutcome:
+    """One file's records, complete but for slugs and carried-over change times (for a test
+    file, ``language`` prefixed with ``test:``, only its expectations).
+
+    A file an extractor fails on is skipped and counted, never the end of the mine: one
+    odd construct in one file must not cost a repository its records.
+    """
+    try:
+        return _mine_file(context, path, language, data)
+    except RecursionError:
+        return FileOutcome(path, language.removeprefix(TEST), skipped="too deeply nested")
+    except Exception as exc:  # any extractor bug: reported in the summary
+        if os.environ.get("ERRDEX_DEBUG"):
+            raise
+        return FileOutcome(path, language.removeprefix(TEST),
+                           skipped=f"extractor error ({type(exc).__name__})")
+
+
+def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> FileOutcome:
+    if language.startswith(TEST):
+        language = language.removeprefix(TEST)
+        found_tests = expectations(path, language, LANGUAGES[language].grammar, data)
+        return FileOutcome(path, language, expectations=found_tests, test=True)
+    text, reason = decode_source(data)
+    if reason or text is None:
+        return FileOutcome(path, language, skipped=reason or "unreadable")
+    constants = string_constants(language, data)
+    if not LANGUAGES[language].may_have_sites(data):
+        return FileOutcome(path, language, constants=constants)
+    found = LANGUAGES[language].extract(data)
+    lines = split_lines(text)
+    outcome = FileOutcome(path, language, parse_errors=found.parse_errors, constants=constants)
+    seen_keys: Counter[tuple[str, ...]] = Counter()
+    sites = sorted(found.sites, key=lambda s: s.line)
+    evidence: list[Evidence | None] = [None] * len(sites)
+    if context.evidence:
+        grammar = LANGUAGES[language].grammar
+        evidence = list(file_evidence(language, grammar, data, sites)) if sites else evidence
+        outcome.expectations = expectations(path, language, grammar, data, inline=True)
+    for site, site_evidence in zip(sites, evidence, strict=True):
+        normalized = site.template.normalized()
+        key = (site.error_class or "", normalized, site.symbol or "")
+        occurrence = seen_keys[key]
+        seen_keys[key] += 1
+        rid = record_id(context.repo, path, site.error_class, normalized, site.symbol, occurrence)
+        mined = _record(context, path, language, lines, site, rid)
+        references = constant_references(site.template, language)
+        if references:
+            mined.pending = (references, site.template)
+        if site_evidence is not None:
+            mined.extras.evidence = site_evidence
+            enrich_pairs([(mined.record, mined.extras)])  # again in the parent if tests link
+        outcome.records.append(mined)
+    return outcome
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as tree-sitter counts them (``\\n`` only), without ``\\r`` or a final empty line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
+def hole_names(template: Template) -> list[str]:
+    """A name per hole: the argument expression as written, else the placeholder itself."""
+    return [h.name or h.spec for h in template.parts if isinstance(h, Hole)]
+
+
+def _record(
+    context: FileContext, path: str, language: str, lines: list[str], site: Site, rid: str
+) -> MinedRecord:
+    window, start, end = source_window(lines, site.line)
+    url = context.forge.permalink(context.sha, path, start, end) if context.forge else None
+    record = Record(
+        id=rid, repo=context.repo,
+        slug=site.template.slug(fallback=site.error_class or site.symbol or "error"),
+        errorCode=site.error_code, errorMessage=site.template.written,
+        messagePattern=site.template.pattern(), errorType=site.error_type,
+        errorClass=site.error_class, httpStatus=site.http_status, severity=site.severity,
+        filePath=path, lineNumber=site.line, sourceCode=window, sourceCodeStart=start,
+        sourceCodeEnd=end, githubUrl=url, **empty_explanation(), analyzedSha=context.sha,
+        analyzedAt=context.analyzed_at, contentChangedAt=context.analyzed_at,
+        schemaVersion=SCHEMA_VERSION,
+    )
+    extras = RecordExtras(language=language, enclosingSymbol=site.symbol,
+                          holeNames=hole_names(site.template))
+    return MinedRecord(record, extras, content_hash(site.template.written, window))
