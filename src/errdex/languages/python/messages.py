@@ -19,10 +19,11 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from errdex.languages._engine import FileIndex, Message, joined
-from errdex.languages.base import ancestors, plus_operands, text
+from errdex.languages._engine import FileIndex, Message, joined, operand_hole
+from errdex.languages._engine.reader import MessageTable, Reader
+from errdex.languages.base import ancestors, text
 from errdex.templates.formats import brace_hole, parse_brace_format, parse_percent_format
-from errdex.templates.template import Hole, Literal, Part, merge_literals
+from errdex.templates.template import Literal, Part, merge_literals
 
 MESSAGE_KEYWORDS = ("message", "msg", "detail", "description")
 _SCOPES = frozenset({"function_definition", "class_definition", "module"})
@@ -115,58 +116,22 @@ def unwrap(node: Node | None) -> Node | None:
 
 def read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
+    return Reader(_TABLE, file).read(node, depth)
+
+
+def _percent(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``"…%s…" % args``: printf-style holes named after the arguments."""
+    left = reader.read(node.child_by_field_name("left"), depth + 1)
+    right = unwrap(node.child_by_field_name("right"))
+    if left is None or left.literal is None or right is None:
         return None
-    kind = node.type
-    if kind == "parenthesized_expression":
-        return read(unwrap(node), file, depth + 1) if node.named_child_count == 1 else None
-    if kind == "string":
-        return _string(node)
-    if kind == "concatenated_string":
-        # comments (a trailing lint marker, say) sit between the parts of "a" "b"
-        return joined([_string(part) for part in node.named_children if part.type == "string"])
-    if kind == "binary_operator":
-        return _binary(node, file, depth)
-    if kind == "call":
-        return _gettext(node, file, depth) or _format_call(node, file, depth)
-    if kind == "identifier":
-        return _variable(node, file, depth)
-    if kind == "attribute":
-        return _class_attribute(node, file, depth)
-    return None
-
-
-def _binary(node: Node, file: FileIndex, depth: int) -> Message | None:
-    operator = text(node.child_by_field_name("operator"))
-    if operator == "%":
-        left = read(node.child_by_field_name("left"), file, depth + 1)
-        right = unwrap(node.child_by_field_name("right"))
-        if left is None or left.literal is None or right is None:
-            return None
-        if right.type == "dictionary":
-            parts = parse_percent_format(left.literal, kwargs=dict_arguments(right))
-        elif right.type == "tuple":
-            parts = parse_percent_format(left.literal, [text(a) for a in right.named_children])
-        else:
-            parts = parse_percent_format(left.literal, [text(right)])
-        return Message(left.literal, parts)
-    if operator == "+":
-        return _concatenation(node, file, depth)
-    return None
-
-
-def _concatenation(node: Node, file: FileIndex, depth: int) -> Message | None:
-    """``"a " + str(x) + " b"``: literal operands as text, the others as holes named after them."""
-    operands = list(_plus_operands(node))
-    found = [read(op, file, depth + 1) for op in operands]
-    if all(m is None for m in found):
-        return None  # no text known: a + b may well be arithmetic
-    pieces = zip(operands, found, strict=True)
-    return joined([m if m is not None else _operand_hole(op) for op, m in pieces])
-
-
-def _plus_operands(node: Node) -> list[Node]:
-    return plus_operands(node, "binary_operator")
+    if right.type == "dictionary":
+        parts = parse_percent_format(left.literal, kwargs=dict_arguments(right))
+    elif right.type == "tuple":
+        parts = parse_percent_format(left.literal, [text(a) for a in right.named_children])
+    else:
+        parts = parse_percent_format(left.literal, [text(right)])
+    return Message(left.literal, parts)
 
 
 def _operand_hole(node: Node) -> Message:
@@ -176,7 +141,16 @@ def _operand_hole(node: Node) -> Message:
     positional, keywords = arguments(node.child_by_field_name("arguments"))
     if text(function) in ("str", "repr") and len(positional) == 1 and not keywords:
         name = text(positional[0])
-    return Message("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
+    return operand_hole(name)
+
+
+def _call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    return _gettext(node, reader.file, depth) or _format_call(node, reader.file, depth)
+
+
+def _concatenated(node: Node) -> Message | None:
+    """``"a" "b"``; comments (a trailing lint marker, say) sit between the parts."""
+    return joined([_string(part) for part in node.named_children if part.type == "string"])
 
 
 def _gettext(node: Node, file: FileIndex, depth: int) -> Message | None:
@@ -210,18 +184,6 @@ def _format_call(node: Node, file: FileIndex, depth: int) -> Message | None:
         base.literal, [text(a) for a in positional], {k: text(v) for k, v in keywords.items()}
     )
     return Message(base.literal, parts)
-
-
-def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
-    """A message variable: its nearest assignment above, in this function or an enclosing one."""
-    assignment = _nearest_assignment(text(node), node, file)
-    if assignment is None:
-        return None
-    value = read(assignment.child_by_field_name("right"), file, depth + 1)
-    if assignment.type == "augmented_assignment":
-        before = _variable(assignment.child_by_field_name("left") or assignment, file, depth + 1)
-        return joined([before, value])
-    return value
 
 
 def read_alternatives(node: Node | None, file: FileIndex) -> list[Message]:
@@ -265,7 +227,7 @@ def _has_text(message: Message) -> bool:
     return any(isinstance(p, Literal) and p.text.strip() for p in message.parts)
 
 
-def _class_attribute(node: Node, file: FileIndex, depth: int) -> Message | None:
+def _class_attribute(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """``self.invalid_message`` → the ``invalid_message = "…"`` in the enclosing class body.
 
     A subclass may override the attribute; the message read is this class's own.
@@ -275,10 +237,14 @@ def _class_attribute(node: Node, file: FileIndex, depth: int) -> Message | None:
         return None
     name = text(node.child_by_field_name("attribute"))
     cls = next((a for a in ancestors(node) if a.type == "class_definition"), None)
-    found = [a for a in file.assignments.get(name, []) if _scope_of(a) == cls]
+    found = [a for a in reader.file.assignments.get(name, []) if _scope_of(a) == cls]
     if cls is None or not found or found[-1].type != "assignment":
         return None
-    return read(found[-1].child_by_field_name("right"), file, depth + 1)
+    return reader.read(found[-1].child_by_field_name("right"), depth + 1)
+
+
+def _resolve(file: FileIndex, at: Node) -> Node | None:
+    return _nearest_assignment(text(at), at, file)
 
 
 def _nearest_assignment(name: str, at: Node, file: FileIndex) -> Node | None:
@@ -322,6 +288,21 @@ def _parameter_names(function: Node) -> set[str]:
         if ident is not None:
             names.add(text(ident))
     return names
+
+
+_TABLE: MessageTable[FileIndex] = MessageTable(
+    strings={"string": lambda node: _string(node), "concatenated_string": _concatenated},
+    binary="binary_operator",
+    operators={"%": _percent},
+    wrappers=frozenset({"parenthesized_expression"}),
+    variables=frozenset({"identifier"}),
+    augmented=frozenset({"augmented_assignment"}),
+    rules={"call": _call, "attribute": _class_attribute},
+    resolve=_resolve,
+    hole=_operand_hole,
+    unwrap_operands=False,
+    max_depth=_MAX_DEPTH,
+)
 
 
 # --- string literals -------------------------------------------------------------------
