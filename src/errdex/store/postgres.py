@@ -30,9 +30,9 @@ from typing import Any
 import psycopg
 
 from errdex.errors import StoreError
-from errdex.store.protocol import StoredRecord, redact
 from errdex.store.schema import Dialect, migrations
-from errdex.store.sql import _BATCH, _STORED_COLUMNS, Rows, SQLStore, _stored
+from errdex.store.sql import _BATCH, _STORED_COLUMNS, Rows, SQLStore
+from errdex.store.urls import redact
 
 # The text a record is searched by, in three weighted parts like SQLite's FTS columns
 # (message A, tags B, explanation C). Punctuation (underscore too) becomes spaces so
@@ -95,6 +95,15 @@ class PostgresDialect(Dialect):
 
     def json_text(self, column: str, key: str) -> str:
         return f"({column}::jsonb) ->> '{key}'"
+
+    # The user's text is never tsquery syntax (see ``tsquery_terms``); ranking weighs the
+    # message over tags over the explanation, as SQLite's bm25 weights do.
+    search_query = (f"SELECT {_STORED_COLUMNS} FROM records, to_tsquery('simple', ?) AS q "
+                    "WHERE search @@ q AND removed_sha IS NULL")
+    search_order = "ts_rank('{0.1, 0.2, 0.5, 1.0}', search, q) DESC, id"
+
+    def search_terms(self, query: str) -> str:
+        return tsquery_terms(query)
 
 
 POSTGRES = PostgresDialect()
@@ -206,25 +215,6 @@ class PostgresStore(SQLStore):
                 cursor.execute(query.encode(), args or None)
                 yield from cursor
             conn.execute("COMMIT")
-
-    def search(self, query: str, *, limit: int = 20, repo: str | None = None) -> list[StoredRecord]:
-        """Full-text search over messages, explanations and tags, best first.
-
-        The user's text is never tsquery syntax: see ``tsquery_terms``. Ranking weighs
-        the message over tags over the explanation, as SQLite's bm25 weights do.
-        """
-        terms = tsquery_terms(query)
-        if not terms:
-            return []
-        text = (f"SELECT {_STORED_COLUMNS} FROM records, to_tsquery('simple', ?) AS q "
-                "WHERE search @@ q AND removed_sha IS NULL")
-        args: list[object] = [terms]
-        if repo:
-            text += " AND repo = ?"
-            args.append(repo)
-        text += " ORDER BY ts_rank('{0.1, 0.2, 0.5, 1.0}', search, q) DESC, id LIMIT ?"
-        args.append(limit)
-        return [_stored(*row) for row in self._execute(text, args)]
 
 
 _QUERY_WORD = re.compile(r"\w+", re.UNICODE)

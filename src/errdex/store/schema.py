@@ -27,6 +27,11 @@ class Dialect(ABC):
     blob = "BLOB"
     search_schema = ""  # migration 2's full-text index, kept in sync with records
     meta_table_query = ""  # one row when errdex_meta exists
+    # Full-text search: the stored columns of the live records matching one ``?`` (the
+    # ``search_terms`` text), the repository column there, and the order, best first.
+    search_query = ""
+    search_repo_column = "repo"
+    search_order = ""
 
     def sql(self, query: str) -> str:
         """``query`` with this driver's placeholders."""
@@ -39,6 +44,11 @@ class Dialect(ABC):
     @abstractmethod
     def json_text(self, column: str, key: str) -> str:
         """The top-level ``key`` of the JSON text in ``column``, as text."""
+
+    @abstractmethod
+    def search_terms(self, query: str) -> str:
+        """The full-text query for the user's free text, never a syntax error; ``""``
+        when nothing in it can be searched for."""
 
 
 # Each migration takes the database from version N to N+1; never change what a released

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 from platformdirs import user_data_dir
 
 from errdex.errors import StoreBusyError, StoreError, UsageError
-from errdex.store.protocol import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
+from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
 from errdex.store.schema import STORE_FORMAT_VERSION, Dialect, migrations
-from errdex.store.sql import Rows, SQLStore, _stored
+from errdex.store.sql import Rows, SQLStore
 from errdex.store.sql import _row as _row  # for tests that build old databases
 
 if TYPE_CHECKING:
@@ -80,6 +80,19 @@ class SQLiteDialect(Dialect):
 
     def json_text(self, column: str, key: str) -> str:
         return f"json_extract({column}, '$.{key}')"
+
+    # Each word a quoted FTS5 term (see ``fts_terms``); bm25 weighs message, explanation
+    # and tags as 10 : 2 : 5.
+    search_query = (
+        "SELECT r.record_json, r.extras_json, r.removed_sha, r.removed_at FROM records_fts f "
+        "JOIN records r ON r.rowid = f.rowid WHERE records_fts MATCH ? "
+        "AND r.removed_sha IS NULL"
+    )
+    search_repo_column = "r.repo"
+    search_order = "bm25(records_fts, 10.0, 2.0, 5.0)"
+
+    def search_terms(self, query: str) -> str:
+        return fts_terms(query)
 
 
 SQLITE = SQLiteDialect()
@@ -228,28 +241,6 @@ class SQLiteStore(SQLStore):
 
     def _stream(self, query: str, args: Sequence[object]) -> Iterator[tuple[Any, ...]]:
         yield from self.conn.execute(query, args)
-
-    def search(self, query: str, *, limit: int = 20, repo: str | None = None) -> list[StoredRecord]:
-        """Full-text search over messages, explanations and tags, best first.
-
-        The user's text is never FTS syntax: each word becomes a quoted term (all must
-        appear; the last also matches as a prefix), so no input can cause an FTS error.
-        """
-        terms = fts_terms(query)
-        if not terms:
-            return []
-        sql = (
-            "SELECT r.record_json, r.extras_json, r.removed_sha, r.removed_at FROM records_fts f "
-            "JOIN records r ON r.rowid = f.rowid WHERE records_fts MATCH ? "
-            "AND r.removed_sha IS NULL"
-        )
-        args: list[object] = [terms]
-        if repo:
-            sql += " AND r.repo = ?"
-            args.append(repo)
-        sql += " ORDER BY bm25(records_fts, 10.0, 2.0, 5.0) LIMIT ?"
-        args.append(limit)
-        return [_stored(*row) for row in self.conn.execute(sql, args)]
 
 
 _FTS_WORD = re.compile(r"\w+", re.UNICODE)
