@@ -24,7 +24,7 @@ from errdex.records.evidence import Evidence
 from errdex.records.model import Record, RecordExtras, empty_explanation
 
 if TYPE_CHECKING:
-    from errdex.store.protocol import Store
+    from errdex.enrich.stored import RecordStore
 
 EnrichMode = Literal["static", "none"]
 
@@ -61,7 +61,9 @@ def link_repository_tests(
     return link_tests(pairs, found)
 
 
-def enrich_store(store: Store, repo: str | None = None, root: str | Path | None = None) -> int:
+def enrich_store(
+    store: RecordStore, repo: str | None = None, root: str | Path | None = None
+) -> int:
     """Re-run static enrichment over stored records (of ``repo``, or all), from their stored
     evidence; with ``root`` (the repository checkout), re-link its tests first."""
     from errdex.repo.git import load_tree, read_blobs

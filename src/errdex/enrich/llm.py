@@ -41,9 +41,9 @@ from errdex.enrich.llm_prompt import (
 )
 from errdex.enrich.llm_verify import verify_fields
 from errdex.enrich.static import enrich_record
+from errdex.enrich.stored import RecordStore
 from errdex.records.evidence import Evidence
 from errdex.records.model import EXPLANATION_FIELDS, Record, RecordExtras
-from errdex.store.protocol import Store
 
 __all__ = ["LlmConfig", "LlmReport", "enrich_with_llm"]
 
@@ -103,7 +103,7 @@ class _Item:
     hash: str
 
 
-def enrich_with_llm(store: Store, config: LlmConfig, *, repo: str | None = None,
+def enrich_with_llm(store: RecordStore, config: LlmConfig, *, repo: str | None = None,
                     progress: ProgressCallback | None = None,
                     client: ChatClient | None = None) -> LlmReport:
     """Rewrite the explanation fields of the stored records (of ``repo``, or all) with the

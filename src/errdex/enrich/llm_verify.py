@@ -4,7 +4,7 @@ A field passes when: its type is right; code parses in the record's language
 (``enrich.code.parses``); every name it uses — backticked names and calls in prose, calls
 and capitalised names in code — occurs in the evidence (message, source window, guards,
 docs, tests, the static draft) or the language's standard library; every quoted message
-that looks like this record's can be produced by its pattern (``lookup.index.verify``);
+that looks like this record's can be produced by its pattern (``templates.matching.verify``);
 and the labels are in the enum / taxonomy. A failing field keeps its static value.
 """
 
@@ -20,10 +20,10 @@ from errdex.enrich.code import _WRAP, Context, parses
 from errdex.enrich.taxonomy import FAMILIES
 from errdex.languages import LANGUAGES
 from errdex.languages.base import parse
-from errdex.lookup.index import verify as pattern_matches
 from errdex.records.evidence import Evidence
 from errdex.records.model import EXPLANATION_FIELDS, HandlingStrategy, Record
 from errdex.templates.analysis import shape_of
+from errdex.templates.matching import verify as pattern_matches
 
 PROSE = ("documentation", "triggerScenarios", "commonSituations")
 LISTS = ("solutions", "preventionTips", "tags")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -19,10 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from errdex.records.evidence import Evidence
 
+# The slug is made from a template (see templates.slug); importable from here as before.
+from errdex.templates.slug import SLUG_MAX_LENGTH as SLUG_MAX_LENGTH
+from errdex.templates.slug import slugify as slugify
+
 SCHEMA_VERSION = 2
 SUPERSET_SCHEMA_VERSION = 3
 SOURCE_WINDOW_RADIUS = 18
-SLUG_MAX_LENGTH = 80
 # No file errdex mines has this many lines (it skips files over 2 MB); a larger number
 # is damage or an attack, never a site.
 MAX_LINE_NUMBER = 10_000_000
@@ -155,20 +157,6 @@ def record_id(
     # surrogatepass: a template may hold a lone surrogate (Python's "\udc80"); every other
     # text hashes exactly as before, so ids do not change.
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
-
-
-def slugify(text: str, fallback: str = "error") -> str:
-    """Lowercase, non-alphanumerics to ``-``, collapsed, at most 80 characters."""
-    slug = _NON_ALNUM.sub("-", text.lower()).strip("-")
-    if len(slug) > SLUG_MAX_LENGTH:
-        slug = slug[:SLUG_MAX_LENGTH].rstrip("-")
-    if not slug:
-        slug = _NON_ALNUM.sub("-", fallback.lower()).strip("-")[:SLUG_MAX_LENGTH]
-        slug = slug.rstrip("-") or "error"
-    return slug
 
 
 def source_window(lines: list[str], line_number: int) -> tuple[str, int, int]:

@@ -18,7 +18,7 @@ import types
 import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
@@ -31,10 +31,8 @@ from errdex.records.model import (
     Record,
     RecordExtras,
 )
+from errdex.records.stored import PreviousRecord, StoredRecord
 from errdex.templates.template import compile_pattern
-
-if TYPE_CHECKING:
-    from errdex.store.protocol import Store
 
 Entry = tuple[Record, RecordExtras | None]
 
@@ -407,8 +405,16 @@ def check_entry(obj: Any) -> tuple[Entry | None, list[str]]:
     return (record, extras), []
 
 
+class KnownRecords(Protocol):
+    """What checking an import against a database reads of it; every
+    ``errdex.store.protocol.Store`` has it (records sit below the store: no import of it)."""
+
+    def get_many(self, ids: Iterable[str]) -> dict[str, StoredRecord]: ...
+    def previous_records(self, repo: str) -> dict[str, PreviousRecord]: ...
+
+
 def check_entries(
-    entries: Iterable[tuple[int, Any]], problems: Problems, store: Store | None = None
+    entries: Iterable[tuple[int, Any]], problems: Problems, store: KnownRecords | None = None
 ) -> list[Entry]:
     """Every line checked, then the file as a whole, then against ``store`` if given.
 
@@ -462,7 +468,9 @@ def _duplicate(
     return None
 
 
-def _store_problems(valid: list[tuple[int, Entry]], store: Store) -> list[tuple[int, str]]:
+def _store_problems(
+    valid: list[tuple[int, Entry]], store: KnownRecords
+) -> list[tuple[int, str]]:
     """Ids the index holds for another repository, slugs another record of the repo has."""
     found: list[tuple[int, str]] = []
     incoming = {entry[0].id for _, entry in valid}

@@ -29,7 +29,7 @@ from typing import Literal as TypingLiteral
 
 import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 
-from errdex.records.model import slugify
+from errdex.templates.slug import slugify
 
 HoleKind = TypingLiteral["any", "int", "uint", "hex", "HEX", "octal", "binary", "float", "word"]
 
