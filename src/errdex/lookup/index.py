@@ -1,7 +1,7 @@
 """Lookup: pasted text → candidate patterns → verified matches → ranked records.
 
 The index holds each *distinct* pattern once, filed under its most selective
-required word (``lookup.patterns.prefilter_words``, computed when the record is
+required word (``templates.analysis.prefilter_words``, computed when the record is
 written). A query costs one dictionary probe per word of the message and a set
 check of each candidate's other required words; only survivors run their regex,
 compiled on first use. No query ever loops over all patterns.
@@ -27,7 +27,6 @@ import re
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -35,11 +34,14 @@ from rapidfuzz.distance import Indel
 
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.pastes.common import message_segments
-from errdex.records.model import Record, RecordExtras
+from errdex.lookup.ranking import Match as Match
+from errdex.lookup.ranking import Ranked as Ranked
+from errdex.lookup.ranking import Scored, class_signal, rank, same_file
+from errdex.lookup.ranking import materialize as materialize
+from errdex.records.stored import CandidateRow
 from errdex.store.protocol import Store
-from errdex.store.sqlite import CandidateRow, Removal, StoredRecord
-from errdex.templates.analysis import PatternShape, placeholder_names, shape_of
-from errdex.templates.template import CompiledPattern, PatternError, compile_pattern, utf8
+from errdex.templates.analysis import shape_of
+from errdex.templates.matching import verify
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 FRAME_LINE_TOLERANCE = 5
@@ -64,74 +66,6 @@ _FUZZY_CHARS = 4_000
 # The details ``_without_trailing_group`` takes off sit in the last this many characters.
 _TRAILING_GROUP_CHARS = 20_000
 _SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
-
-
-@dataclass
-class Match:
-    """One record that explains the pasted error, and why."""
-
-    score: float
-    reason: str
-    bound: dict[str, str]
-    record: Record
-    extras: RecordExtras = field(default_factory=RecordExtras)
-    approximate: bool = False
-    removed: Removal | None = None
-
-    def to_json(self) -> dict[str, object]:
-        """The explain JSON shape; ``removed`` only for sites gone from the latest mine."""
-        out: dict[str, object] = {
-            "score": round(self.score, 4), "reason": self.reason, "bound": self.bound,
-            "record": self.record.model_dump(mode="json"),
-        }
-        if self.removed is not None:
-            out["removed"] = {"sha": self.removed.sha, "at": self.removed.at}
-        return out
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """A ranked record id with why it matched and the hole values, before the record is read."""
-
-    id: str
-    score: float
-    reason: str
-    groups: tuple[str | None, ...]
-    approximate: bool
-
-
-def materialize(ranked: list[Ranked], records: dict[str, StoredRecord]) -> list[Match]:
-    """Matches from ranked ids and their records (names bound to the hole values)."""
-    matches = []
-    for item in ranked:
-        stored = records.get(item.id)
-        if stored is None:
-            continue
-        bound = _bind(item.groups, stored.record, stored.extras)
-        matches.append(Match(item.score, item.reason, bound, stored.record, stored.extras,
-                             item.approximate, stored.removed))
-    return matches
-
-
-@dataclass
-class _Scored:
-    """A candidate record while ranking (before its full record is read)."""
-
-    row: CandidateRow
-    score: float
-    reasons: list[str]
-    groups: tuple[str | None, ...] = ()
-    approximate: bool = False
-    removed_noted: bool = False
-
-
-@lru_cache(maxsize=8192)
-def _compiled(pattern: str) -> CompiledPattern | None:
-    """The pattern on RE2; None for one RE2 refuses (such a pattern never matches)."""
-    try:
-        return compile_pattern(pattern)
-    except PatternError:
-        return None
 
 
 class Index:
@@ -197,7 +131,7 @@ class Index:
         self._apply_frames(event.frames, scored, repo)
         return [
             Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)
-            for s in _rank(scored)[:top]
+            for s in rank(scored)[:top]
         ]
 
     def candidates(self, message: str, budget: list[int] | None = None) -> list[int]:
@@ -260,9 +194,9 @@ class Index:
 
     # --- full matches ---------------------------------------------------------------
 
-    def _full_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
+    def _full_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, Scored]:
         """Records whose pattern fullmatches the message (or, failing that, a wrapped segment)."""
-        best: dict[str, _Scored] = {}
+        best: dict[str, Scored] = {}
         budget = [_PROBE_CHECKS]
         for message in _variants(event):
             verified: dict[int, tuple[str | None, ...]] = {}
@@ -278,7 +212,7 @@ class Index:
                 reasons = ["full pattern match"]
                 if message != event.message:
                     reasons[0] += f" of the wrapped part {message!r}"
-                score = 1.0 + _class_signal(event.error_class, row.error_class, reasons)
+                score = 1.0 + class_signal(event.error_class, row.error_class, reasons)
                 # More literal text explains more: the specific site beats a template
                 # that only re-prints what it was given (``Error: {msg}``).
                 literal = details[row.pattern_id][1]
@@ -287,12 +221,12 @@ class Index:
                     score -= 0.3
                 current = best.get(row.id)
                 if current is None or current.score < score:
-                    best[row.id] = _Scored(row, score, reasons, verified[row.pattern_id])
+                    best[row.id] = Scored(row, score, reasons, verified[row.pattern_id])
         return best
 
     # --- approximate matches ----------------------------------------------------------
 
-    def _approximate_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, _Scored]:
+    def _approximate_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, Scored]:
         """Templates reworded since the user's version: same key word, similar literal text."""
         message = event.message
         full, close = self._probe(message)
@@ -302,22 +236,22 @@ class Index:
             ratio = similarity(_literal_text(pattern), message)
             if ratio >= APPROXIMATE_MIN_RATIO:
                 ratios[pid] = ratio
-        scored: dict[str, _Scored] = {}
+        scored: dict[str, Scored] = {}
         if not ratios:
             return scored
         for row in self.store.candidate_rows(list(ratios), repo):
             ratio = ratios[row.pattern_id]
             reasons = [f"approximate: {ratio:.0%} similar text, the message was probably reworded"]
-            score = 0.3 + 0.5 * ratio + 0.5 * _class_signal(
+            score = 0.3 + 0.5 * ratio + 0.5 * class_signal(
                 event.error_class, row.error_class, reasons
             )
-            scored[row.id] = _Scored(row, score, reasons, approximate=True)
+            scored[row.id] = Scored(row, score, reasons, approximate=True)
         return scored
 
     # --- frames ---------------------------------------------------------------------
 
     def _apply_frames(
-        self, frames: tuple[Frame, ...], scored: dict[str, _Scored], repo: str | None
+        self, frames: tuple[Frame, ...], scored: dict[str, Scored], repo: str | None
     ) -> None:
         """Raise records a stack frame points at; the innermost frame may add a record alone."""
         usable = [f for f in frames[:10] if f.line is not None]
@@ -332,7 +266,7 @@ class Index:
             assert frame.line is not None
             for row in rows_by_name.get(PurePosixPath(path).name, ()):
                 distance = abs(row.line_number - frame.line)
-                if distance > FRAME_LINE_TOLERANCE or not _same_file(path, row.file_path):
+                if distance > FRAME_LINE_TOLERANCE or not same_file(path, row.file_path):
                     continue
                 weight = (0.5 if distance == 0 else 0.35) / (1 + depth)
                 where = f"frame {row.file_path}:{frame.line}" + (
@@ -343,40 +277,10 @@ class Index:
                     current.score += weight
                     current.reasons.append(where)
                 elif depth == 0 and distance <= 2:
-                    scored[row.id] = _Scored(
+                    scored[row.id] = Scored(
                         row, 0.3 + weight, [f"location only: {where}; the message differs"],
                         approximate=True,
                     )
-
-
-@lru_cache(maxsize=65536)
-def _shape(pattern: str) -> PatternShape:
-    return shape_of(pattern)
-
-
-def verify(
-    pattern: str, message: str, encoded: list[bytes] | None = None
-) -> tuple[str | None, ...] | None:
-    """The hole values if ``message`` fullmatches ``pattern``, else None.
-
-    Plain patterns (only ``(.+?)`` holes, the common case) are checked by placing
-    their literal fragments; others run on RE2, compiled on first use — linear in
-    the message whatever the pattern, so no stored pattern can backtrack.
-    ``encoded`` carries the message's UTF-8 from one call to the next (the
-    candidates of one message share it).
-    """
-    shape = _shape(pattern)
-    if shape.plain:
-        return shape.match(message)
-    regex = _compiled(pattern)
-    if regex is None:
-        return None
-    if encoded is None:
-        encoded = []
-    if not encoded:
-        encoded.append(utf8(message))
-    match = regex.fullmatch(encoded[0])
-    return match.groups() if match else None
 
 
 def similarity(template_text: str, message: str) -> float:
@@ -512,70 +416,6 @@ def _without_trailing_group(text: str) -> str:
         if depth == 0:
             return text[:index - 1].rstrip() if index > 1 and text[index - 1] == " " else ""
     return ""
-
-
-def _class_signal(event_class: str | None, record_class: str | None, reasons: list[str]) -> float:
-    if not event_class or not record_class:
-        return 0.0
-    if _short(event_class) == _short(record_class):
-        reasons.append(f"class {record_class} matches")
-        return 0.3
-    reasons.append(f"class differs ({record_class})")
-    return -0.3
-
-
-def _rank(scored: dict[str, _Scored]) -> list[_Scored]:
-    """Best first; records of one template stay together, frames ordering them."""
-    groups: dict[int, list[_Scored]] = defaultdict(list)
-    for item in scored.values():
-        if item.row.removed_sha and not item.removed_noted:
-            # Still resolvable (users run old releases), but the current site wins a tie.
-            item.score -= 0.05
-            item.reasons.append(f"removed in {item.row.removed_sha[:12]}: the message changed "
-                                "or the site was deleted since")
-            item.removed_noted = True
-        groups[item.row.pattern_id].append(item)
-    for members in groups.values():
-        members.sort(key=lambda s: (-s.score, s.row.repo, s.row.file_path, s.row.line_number))
-    ordered = sorted(groups.values(), key=lambda members: -members[0].score)
-    return [item for members in ordered for item in members]
-
-
-def _bind(
-    groups: tuple[str | None, ...], record: Record, extras: RecordExtras
-) -> dict[str, str]:
-    if not groups:
-        return {}
-    names = extras.holeNames
-    if len(names) != len(groups):
-        names = placeholder_names(record.errorMessage, len(groups))
-    bound: dict[str, str] = {}
-    for name, value in zip(names, groups, strict=False):
-        if value is None:
-            continue
-        key, n = name, 1
-        while key in bound:
-            n += 1
-            key = f"{name}#{n}"
-        bound[key] = value
-    return bound
-
-
-def _short(error_class: str) -> str:
-    """The last component of a class name: ``pkg.mod.Error`` / ``io::Error`` → ``Error``."""
-    return re.split(r"\.|::|\\", error_class)[-1]
-
-
-def _same_file(frame_path: str, record_path: str) -> bool:
-    """Whether a frame's path (absolute, or relative to a crate) names the record's file."""
-    frame_parts = PurePosixPath(frame_path).parts
-    record_parts = PurePosixPath(record_path).parts
-    common = 0
-    for a, b in zip(reversed(frame_parts), reversed(record_parts), strict=False):
-        if a != b:
-            break
-        common += 1
-    return common == len(record_parts) or common >= 2
 
 
 def extras_hole_names(extras_json: str | None) -> list[str]:

@@ -55,6 +55,18 @@ __all__ = [
 MAX_INPUT_CHARS: int = 1_000_000
 """Longest paste accepted; an error plus its traceback is far shorter."""
 
+
+def _json_log_line(lines: Lines, i: int) -> Found | None:
+    """A JSON log line, its stack field read by ``stack_event`` (passed down, not imported
+    by the structured module: parse is the one that dispatches)."""
+    return structured.json_log_line(lines, i, stack_event)
+
+
+def _logfmt_line(lines: Lines, i: int) -> Found | None:
+    """A logfmt line, its stack field read by ``stack_event``."""
+    return structured.logfmt_line(lines, i, stack_event)
+
+
 # Tried in order at each line; the first that owns the line wins. Multi-line
 # formats come before single lines, and a format's header before the generic
 # ``Class: message`` line it would otherwise look like.
@@ -71,8 +83,8 @@ _RECOGNIZERS: tuple[Recognizer, ...] = (
     node.node_trace,
     ruby.ruby_trace,
     php.php_error,
-    structured.json_log_line,
-    structured.logfmt_line,
+    _json_log_line,
+    _logfmt_line,
     structured.glog_line,
     go.go_test_failure,
     structured.go_log_line,
@@ -174,7 +186,7 @@ def stack_event(stack: str) -> ErrorEvent | None:
 # The scan
 # ---------------------------------------------------------------------------
 
-_STRUCTURED_LOGS = frozenset({structured.json_log_line, structured.logfmt_line})
+_STRUCTURED_LOGS = frozenset({_json_log_line, _logfmt_line})
 
 
 def _scan(lines: Lines, *, nested: bool = False) -> list[ErrorEvent]:
@@ -260,7 +272,9 @@ def _plain_event(text: str) -> ErrorEvent:
     message = stripped
     if "\n" not in stripped:
         if stripped.startswith("{") and stripped.endswith("}"):
-            event = structured.structured_event(Lines(stripped), 0, stripped, lenient=True)
+            event = structured.structured_event(
+                Lines(stripped), 0, stripped, lenient=True, read_stack=stack_event
+            )
             if event is not None:
                 return replace(event, line=line)
         message = logs.strip_log_prefix(stripped).rest.strip() or stripped

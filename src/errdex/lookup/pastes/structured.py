@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from errdex.lookup.pastes.common import (
@@ -23,6 +24,10 @@ from errdex.lookup.pastes.common import (
     split_location,
 )
 from errdex.lookup.pastes.logs import ERROR_LEVELS, LEVEL
+
+# Reads a stack field's text into its main event: ``errdex.lookup.parse.stack_event``,
+# passed in by parse (which dispatches to this module, so it cannot be imported here).
+StackReader = Callable[[str], ErrorEvent | None]
 
 # ---------------------------------------------------------------------------
 # gRPC status errors, inside any Go or log message
@@ -146,16 +151,18 @@ def _is_error_level(value: object) -> bool:
     return isinstance(value, str) and value.lower() in _JSON_ERROR_LEVELS
 
 
-def json_log_line(lines: Lines, i: int) -> Found | None:
+def json_log_line(lines: Lines, i: int, read_stack: StackReader) -> Found | None:
     """One JSON object per line with a message and an error level, error or stack."""
     line = lines[i]
     if not line.startswith("{") or not line.rstrip().endswith("}"):
         return None
-    event = structured_event(lines, i, line, lenient=False)
+    event = structured_event(lines, i, line, lenient=False, read_stack=read_stack)
     return None if event is None else one(event, i + 1)
 
 
-def structured_event(lines: Lines, i: int, line: str, *, lenient: bool) -> ErrorEvent | None:
+def structured_event(
+    lines: Lines, i: int, line: str, *, lenient: bool, read_stack: StackReader
+) -> ErrorEvent | None:
     """The event of a JSON log line; ``lenient`` takes one without an error level too."""
     try:
         fields = json.loads(line)
@@ -173,10 +180,10 @@ def structured_event(lines: Lines, i: int, line: str, *, lenient: bool) -> Error
     if not (lenient or message or stack or _is_error_level(level)):
         return None
     message = message or _first(fields, _MESSAGE_KEYS)
-    return _logged_event(lines, i, message, error_class, stack, code)
+    return _logged_event(lines, i, message, error_class, stack, code, read_stack)
 
 
-def logfmt_line(lines: Lines, i: int) -> Found | None:
+def logfmt_line(lines: Lines, i: int, read_stack: StackReader) -> Found | None:
     """``time=… level=error msg="db down" err="dial tcp: refused" caller=db.go:42``."""
     line = lines[i]
     if "level=" not in line and "lvl=" not in line:
@@ -195,22 +202,20 @@ def logfmt_line(lines: Lines, i: int) -> Found | None:
         return None
     event = _logged_event(
         lines, i, message or _first(fields, _MESSAGE_KEYS), "", _first(fields, _STACK_KEYS),
-        None, split_location(_first(fields, ("caller", "source"))),
+        None, read_stack, split_location(_first(fields, ("caller", "source"))),
     )
     return None if event is None else one(event, i + 1)
 
 
 def _logged_event(
     lines: Lines, i: int, message: str, error_class: str, stack: str, code: str | None,
-    location: Frame | None = None,
+    read_stack: StackReader, location: Frame | None = None,
 ) -> ErrorEvent | None:
     """A structured log line's event; a stack field, parsed, gives the frames and kind."""
     frames: tuple[Frame, ...] = (location,) if location else ()
     kind = "go" if location and location.file.endswith(".go") else "message"
     if stack:
-        from errdex.lookup.parse import stack_event  # parse dispatches to this module
-
-        inner = stack_event(stack)
+        inner = read_stack(stack)
         if inner is not None:
             frames = inner.frames or frames
             error_class = error_class or inner.error_class or ""

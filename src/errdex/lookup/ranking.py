@@ -1,0 +1,145 @@
+"""Ranking what lookup found: candidates scored while ranking, the order (best first,
+records of one template together), and the matches handed out with their hole values
+bound to names.
+
+Apart from ``index`` (which finds the candidates) so that each reads as one concern;
+``scan`` uses the same ranked ids and ``materialize``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from errdex.records.model import Record, RecordExtras
+from errdex.records.stored import CandidateRow, Removal, StoredRecord
+from errdex.templates.analysis import placeholder_names
+
+
+@dataclass
+class Match:
+    """One record that explains the pasted error, and why."""
+
+    score: float
+    reason: str
+    bound: dict[str, str]
+    record: Record
+    extras: RecordExtras = field(default_factory=RecordExtras)
+    approximate: bool = False
+    removed: Removal | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The explain JSON shape; ``removed`` only for sites gone from the latest mine."""
+        out: dict[str, object] = {
+            "score": round(self.score, 4), "reason": self.reason, "bound": self.bound,
+            "record": self.record.model_dump(mode="json"),
+        }
+        if self.removed is not None:
+            out["removed"] = {"sha": self.removed.sha, "at": self.removed.at}
+        return out
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A ranked record id with why it matched and the hole values, before the record is read."""
+
+    id: str
+    score: float
+    reason: str
+    groups: tuple[str | None, ...]
+    approximate: bool
+
+
+def materialize(ranked: list[Ranked], records: dict[str, StoredRecord]) -> list[Match]:
+    """Matches from ranked ids and their records (names bound to the hole values)."""
+    matches = []
+    for item in ranked:
+        stored = records.get(item.id)
+        if stored is None:
+            continue
+        bound = bind(item.groups, stored.record, stored.extras)
+        matches.append(Match(item.score, item.reason, bound, stored.record, stored.extras,
+                             item.approximate, stored.removed))
+    return matches
+
+
+@dataclass
+class Scored:
+    """A candidate record while ranking (before its full record is read)."""
+
+    row: CandidateRow
+    score: float
+    reasons: list[str]
+    groups: tuple[str | None, ...] = ()
+    approximate: bool = False
+    removed_noted: bool = False
+
+
+def class_signal(event_class: str | None, record_class: str | None, reasons: list[str]) -> float:
+    if not event_class or not record_class:
+        return 0.0
+    if _short(event_class) == _short(record_class):
+        reasons.append(f"class {record_class} matches")
+        return 0.3
+    reasons.append(f"class differs ({record_class})")
+    return -0.3
+
+
+def rank(scored: dict[str, Scored]) -> list[Scored]:
+    """Best first; records of one template stay together, frames ordering them."""
+    groups: dict[int, list[Scored]] = defaultdict(list)
+    for item in scored.values():
+        if item.row.removed_sha and not item.removed_noted:
+            # Still resolvable (users run old releases), but the current site wins a tie.
+            item.score -= 0.05
+            item.reasons.append(f"removed in {item.row.removed_sha[:12]}: the message changed "
+                                "or the site was deleted since")
+            item.removed_noted = True
+        groups[item.row.pattern_id].append(item)
+    for members in groups.values():
+        members.sort(key=lambda s: (-s.score, s.row.repo, s.row.file_path, s.row.line_number))
+    ordered = sorted(groups.values(), key=lambda members: -members[0].score)
+    return [item for members in ordered for item in members]
+
+
+def bind(
+    groups: tuple[str | None, ...], record: Record, extras: RecordExtras
+) -> dict[str, str]:
+    if not groups:
+        return {}
+    names = extras.holeNames
+    if len(names) != len(groups):
+        names = placeholder_names(record.errorMessage, len(groups))
+    bound: dict[str, str] = {}
+    for name, value in zip(names, groups, strict=False):
+        if value is None:
+            continue
+        key, n = name, 1
+        while key in bound:
+            n += 1
+            key = f"{name}#{n}"
+        bound[key] = value
+    return bound
+
+
+def _short(error_class: str) -> str:
+    """The last component of a class name: ``pkg.mod.Error`` / ``io::Error`` → ``Error``."""
+    return re.split(r"\.|::|\\", error_class)[-1]
+
+
+def same_file(frame_path: str, record_path: str) -> bool:
+    """Whether a frame's path (absolute, or relative to a crate) names the record's file."""
+    frame_parts = PurePosixPath(frame_path).parts
+    record_parts = PurePosixPath(record_path).parts
+    common = 0
+    for a, b in zip(reversed(frame_parts), reversed(record_parts), strict=False):
+        if a != b:
+            break
+        common += 1
+    return common == len(record_parts) or common >= 2
+
+
+__all__ = ["Match", "Ranked", "Scored", "bind", "class_signal", "materialize", "rank",
+           "same_file"]
