@@ -336,7 +336,7 @@ def _rust_unwrap_above(leaf: Node, line: int) -> list[Guard]:
 
 def _rust_own_guard(node: Node, line: int) -> list[Guard]:
     """``assert!(c, ..)`` fires when ``!c``; ``x.expect(..)`` when ``x`` is ``Err``/``None``."""
-    from errdex.languages.rust_syntax import group_text, split_token_tree
+    from errdex.languages.rust.syntax import group_text, split_token_tree
 
     stack = [node]
     while stack:

@@ -29,7 +29,7 @@ from tree_sitter_language_pack import get_language
 
 from errdex.evidence.site import squash
 from errdex.languages.base import ancestors, captures, parse, text
-from errdex.languages.rust_syntax import (
+from errdex.languages.rust.syntax import (
     group_text,
     in_test_code,
     split_token_tree,

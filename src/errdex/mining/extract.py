@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
 from errdex.evidence.blame import blame_files
 from errdex.evidence.tests import Expectation
-from errdex.languages.rust_constants import (
+from errdex.languages.rust.constants import (
     constant_values,
     is_bare_reference,
     unique_values,

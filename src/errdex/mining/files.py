@@ -19,7 +19,7 @@ from errdex.enrich import enrich_pairs
 from errdex.evidence.site import file_evidence
 from errdex.evidence.tests import Expectation, expectations
 from errdex.languages import LANGUAGES, Site
-from errdex.languages.rust_constants import constant_references, string_constants
+from errdex.languages.rust.constants import constant_references, string_constants
 from errdex.records.evidence import Evidence
 from errdex.records.model import (
     SCHEMA_VERSION,

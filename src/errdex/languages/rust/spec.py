@@ -11,7 +11,7 @@ What is a site (``errorType``):
 * A message that prints an UPPER_SNAKE string constant (``panic!("{}", error::MSG)``,
   ``"{MSG}"`` in a format string, ``Err(MSG)``, ``.expect(MSG)``, a constructor's
   ``error::MSG``) gets the constant's text when mining ends, wherever in the repository
-  it is defined (``errdex.languages.rust_constants``); a constant passed as it is that no string
+  it is defined (``constants.py``); a constant passed as it is that no string
   constant defines is no site.
 * ``error``: ``bail!`` ``anyhow!`` ``eyre!`` ``format_err!`` ``ensure!(cond, "...")``,
   thiserror ``#[error("...")]`` on an enum variant or a struct, and ``Err`` of a string
@@ -69,20 +69,17 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from errdex.languages._engine import FileIndex, LanguageSpec, language
+from errdex.languages._engine import extract as run_engine
 from errdex.languages.base import (
     FileSites,
-    Language,
     Site,
     inside_error,
     line_of,
-    load_query,
-    matches,
-    parse,
-    parser_for,
     text,
 )
-from errdex.languages.rust_constants import constant_template, is_bare_reference
-from errdex.languages.rust_syntax import (
+from errdex.languages.rust.constants import constant_template, is_bare_reference
+from errdex.languages.rust.syntax import (
     COMMENTS,
     attribute_target,
     function_symbol,
@@ -97,7 +94,6 @@ from errdex.records.model import ErrorType
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, literal_template
 
-_QUERY_PATH = Path(__file__).with_name("rust.scm")
 _MACRO_DEPTH = 3  # item macros inside item macros (``cfg_net! { cfg_rt! { … } }``)
 
 
@@ -152,34 +148,25 @@ _WRAPPERS = frozenset({"String", "Box", "Cow", "Arc", "Rc", "Some", "Ok", "Vec",
 
 def extract(source: bytes) -> FileSites:
     """All error sites of one Rust file, in source order."""
-    tree = parse("rust", source)
-    sites = _sites_in(tree.root_node, source, 0, _MACRO_DEPTH)
-    sites.sort(key=lambda site: site.line)
-    return FileSites(sites, parse_errors=tree.root_node.has_error)
+    return run_engine(SPEC, source)
 
 
-def _sites_in(root: Node, source: bytes, line_offset: int, depth: int) -> list[Site]:
-    """The sites under ``root``, and those inside the item macros it holds (``cfg_rt! {
-    … }``), whose bodies tree-sitter keeps as unparsed tokens: each body is parsed as the
-    items it is, its sites' lines shifted to where the body stands in the file."""
-    query = load_query("rust", _QUERY_PATH)
-    found: list[tuple[int, Site]] = []
-    for _, captured in matches(query, root):
-        hit = _site(captured)
-        if hit is not None:
-            node, site = hit
-            found.append((node.start_byte, site))
-    sites = [dataclasses.replace(site, line=site.line + line_offset) if line_offset else site
-             for _, site in sorted(found, key=lambda item: item[0])]
-    if depth > 0:
-        for body in _item_macro_bodies(root):
-            inner = source[body.start_byte + 1:body.end_byte - 1]
-            if body.parent is not None and body.parent.type == "macro_rule":
-                inner = _expanded(inner)
-            tree = parser_for("rust").parse(inner)  # not ``parse``: its cache keeps the file
-            sites.extend(_sites_in(tree.root_node, inner, line_offset + body.start_point[0],
-                                   depth - 1))
-    return sites
+def _skip(node: Node) -> bool:
+    return inside_error(node) or in_test_code(node)
+
+
+def _macro_bodies(root: Node, source: bytes) -> list[tuple[bytes, int]]:
+    """The sites inside the item macros ``root`` holds (``cfg_rt! { … }``) are read too:
+    tree-sitter keeps their bodies as unparsed tokens, so each body is parsed as the
+    items it is (a ``macro_rules!`` transcriber as near as source says), its sites'
+    lines shifted to where the body stands in the file."""
+    found = []
+    for body in _item_macro_bodies(root):
+        inner = source[body.start_byte + 1:body.end_byte - 1]
+        if body.parent is not None and body.parent.type == "macro_rule":
+            inner = _expanded(inner)
+        found.append((inner, body.start_point[0]))
+    return found
 
 
 def _item_macro_bodies(root: Node) -> list[Node]:
@@ -234,22 +221,10 @@ def _expanded(body: bytes) -> bytes:
     return bytes(out)
 
 
-def _site(captured: dict[str, list[Node]]) -> tuple[Node, Site] | None:
-    """The site of one query match, with the node that positions it; None if it is not one."""
-    for kind, handler in _HANDLERS.items():
-        if kind in captured:
-            node = captured[kind][0]
-            site = handler(captured)
-            if site is None or inside_error(node) or in_test_code(node):
-                return None
-            return node, site
-    return None
-
-
 # --- handlers, one per query pattern ----------------------------------------------------
 
 
-def _macro_site(captured: dict[str, list[Node]]) -> Site | None:
+def _macro_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | None:
     macro = _MACROS.get(text(captured["macro.name"][0]))
     if macro is None:
         return None
@@ -269,7 +244,7 @@ def _macro_site(captured: dict[str, list[Node]]) -> Site | None:
     )
 
 
-def _method_site(captured: dict[str, list[Node]]) -> Site | None:
+def _method_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | None:
     """``.expect(msg)``, ``.context(msg)``, ``.with_context(|| msg)``, ``.ok_or(msg)`` …"""
     method = captured["method.name"][0]
     error_type = _METHODS[text(method)]
@@ -286,7 +261,7 @@ def _method_site(captured: dict[str, list[Node]]) -> Site | None:
     return Site(template, error_type, line_of(method), symbol=function_symbol(node))
 
 
-def _constructor_site(captured: dict[str, list[Node]]) -> Site | None:
+def _constructor_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | None:
     """``io::Error::new(kind, msg)``, ``de::Error::custom(msg)``, ``Err(MyError::new(msg))``."""
     node = captured["ctor"][0]
     type_path = text(captured["ctor.type"][0])
@@ -309,7 +284,7 @@ def _constructor_site(captured: dict[str, list[Node]]) -> Site | None:
     )
 
 
-def _err_site(captured: dict[str, list[Node]]) -> Site | None:
+def _err_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | None:
     template = _payload(captured["err.value"][0])
     if template is None:
         return None
@@ -317,7 +292,7 @@ def _err_site(captured: dict[str, list[Node]]) -> Site | None:
     return Site(template, "error", line_of(node), symbol=function_symbol(node))
 
 
-def _thiserror_site(captured: dict[str, list[Node]]) -> Site | None:
+def _thiserror_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | None:
     node = captured["thiserror"][0]
     target = attribute_target(node)
     if target is None:
@@ -339,13 +314,6 @@ def _thiserror_site(captured: dict[str, list[Node]]) -> Site | None:
     )
 
 
-_HANDLERS = {
-    "macro": _macro_site,
-    "method": _method_site,
-    "ctor": _constructor_site,
-    "err": _err_site,
-    "thiserror": _thiserror_site,
-}
 
 
 # --- messages -------------------------------------------------------------------------
@@ -484,5 +452,16 @@ _TRIGGERS = (
     b"anyhow!", b"eyre!", b"ensure!", b"#[error", b"Err(", b"format_err!", b"context",
     b"error!", b"eprintln!", b"wrap_err", b"ok_or", b"map_err", b"Error", b"custom",
 )
-LANGUAGE = Language(name="rust", grammar="rust", extensions=(".rs",), extract=extract,
-                    triggers=_TRIGGERS)
+SPEC: LanguageSpec[FileIndex] = LanguageSpec(
+    name="rust", grammar="rust", extensions=(".rs",),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(
+        ("macro", _macro_site), ("method", _method_site), ("ctor", _constructor_site),
+        ("err", _err_site), ("thiserror", _thiserror_site),
+    ),
+    new_index=FileIndex, triggers=_TRIGGERS, skip=_skip,
+    nested=_macro_bodies, nested_depth=_MACRO_DEPTH,
+    function_types=frozenset({"function_item"}),
+    scope_types=frozenset({"function_item", "closure_expression", "source_file"}),
+)
+LANGUAGE = language(SPEC, extract)

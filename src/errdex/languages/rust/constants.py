@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from errdex.languages.base import parse, text
+from errdex.languages.rust.syntax import string_value
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 __all__ = ["constant_references", "constant_template", "constant_values", "is_bare_reference",
@@ -93,10 +95,6 @@ def unique_values(found: list[tuple[str, str]]) -> dict[str, str]:
 
 def _definitions(source: bytes, names: set[str] | None) -> list[tuple[str, str]]:
     """``(name, text)`` of each ``const``/``static`` string item of a file (of ``names``)."""
-    # imported here: the Rust extractor imports this module for its templates
-    from errdex.languages.base import parse, text
-    from errdex.languages.rust_syntax import string_value
-
     found: list[tuple[str, str]] = []
     stack = [parse("rust", source).root_node]
     while stack:

@@ -1,6 +1,6 @@
 """Rust syntax helpers: macro token trees, string literals, enclosing symbols, test code.
 
-Kept apart from ``rust.py`` (which decides what is a site) because they only read
+Kept apart from ``spec.py`` (which decides what is a site) because they only read
 syntax: how a macro's arguments split, what a literal's value is, where a node sits.
 """
 
@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from errdex.languages._engine.strings import C_ESCAPES, Escapes, unescape
 from errdex.languages.base import ancestors, text
 
 COMMENTS = ("line_comment", "block_comment")
@@ -41,7 +42,7 @@ def group_text(group: list[Node]) -> str:
     return tree.text[start:end].decode("utf-8", errors="replace")
 
 
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "0": "\0"}
+_ESCAPES = Escapes(C_ESCAPES, underscores=True)
 
 
 def string_value(node: Node) -> str | None:
@@ -60,27 +61,10 @@ def string_value(node: Node) -> str | None:
             out.append(content.lstrip(" \t\n\r") if skip_whitespace else content)
             skip_whitespace = False
         elif child.type == "escape_sequence":
-            decoded = _unescape(text(child))
+            decoded = unescape(text(child), _ESCAPES)
             skip_whitespace = decoded is None  # backslash-newline skips the next indent
             out.append(decoded or "")
     return "".join(out)
-
-
-def _unescape(sequence: str) -> str | None:
-    """One escape sequence's character; None for a backslash-newline continuation."""
-    body = sequence[1:]
-    if not body or body[0] in "\r\n":
-        return None
-    if body in _SIMPLE_ESCAPES:
-        return _SIMPLE_ESCAPES[body]
-    try:
-        if body.startswith("x"):
-            return chr(int(body[1:3], 16))
-        if body.startswith("u{"):
-            return chr(int(body[2:-1].replace("_", ""), 16))
-    except ValueError:
-        pass
-    return sequence  # not valid Rust; keep as written
 
 
 # --- where a site is: enclosing symbol, test code ---------------------------------------
