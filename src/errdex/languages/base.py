@@ -155,19 +155,20 @@ def nearest_assignment(
 
 
 def plus_operands(
-    node: Node, binary: str, unwrap: Callable[[Node], Node] = lambda n: n
+    node: Node, binary: str, unwrap: Callable[[Node], Node] = lambda n: n, operator: str = "+"
 ) -> list[Node]:
     """The operands of a ``+`` chain (``"a " + x + " b"``), left to right.
 
     ``binary`` is the grammar's binary-expression node type; ``unwrap`` strips what
-    the language may wrap an operand in (parentheses, type assertions).
+    the language may wrap an operand in (parentheses, type assertions); ``operator`` is
+    the grammar's concatenation (PHP's ``.``).
     """
     node = unwrap(node)
-    if node.type == binary and text(node.child_by_field_name("operator")) == "+":
+    if node.type == binary and text(node.child_by_field_name("operator")) == operator:
         operands: list[Node] = []
         for side in (node.child_by_field_name("left"), node.child_by_field_name("right")):
             if side is not None:
-                operands += plus_operands(side, binary, unwrap)
+                operands += plus_operands(side, binary, unwrap, operator)
         return operands
     return [node]
 

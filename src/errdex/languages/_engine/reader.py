@@ -106,8 +106,10 @@ class Reader(Generic[F]):
         if self.table.binary is None:
             return [node]
         if not self.table.unwrap_operands:
-            return plus_operands(node, self.table.binary)
-        return plus_operands(node, self.table.binary, lambda n: self.unwrap(n) or n)
+            return plus_operands(node, self.table.binary, operator=self.table.plus)
+        return plus_operands(
+            node, self.table.binary, lambda n: self.unwrap(n) or n, self.table.plus
+        )
 
     def concatenation(self, node: Node, depth: int) -> Message | None:
         """``"a " + x + " b"``: known operands as text, the others as holes."""
