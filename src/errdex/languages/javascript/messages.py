@@ -1,6 +1,6 @@
 """JavaScript/TypeScript messages: string and template literals, ``+``, ``util.format``.
 
-Shared by ``javascript.py`` (sites) and ``js_classes.py`` (Error subclasses). A
+Shared by ``spec.py`` (sites) and ``classes.py`` (Error subclasses). A
 message is read only when source says what its text is: string literals,
 template literals (each ``${…}`` a hole named after its expression), ``+``
 concatenations that contain text (each other operand a hole), ``util.format``
@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from errdex.languages.base import ancestors, plus_operands, text
-from errdex.languages.message import Message as Message
-from errdex.languages.message import joined as joined
+from errdex.languages._engine import FileIndex, Message, constant, joined
+from errdex.languages._engine.reader import MessageTable
+from errdex.languages._engine.reader import Reader as EngineReader
+from errdex.languages._engine.strings import Escapes, literal_pieces, unescape
+from errdex.languages.base import ancestors, text
 from errdex.templates.template import Hole, Literal, Part, escape, merge_literals
 
 SCOPES = frozenset({
@@ -38,7 +40,6 @@ TRANSPARENT = frozenset({
     "parenthesized_expression", "as_expression", "non_null_expression",
     "satisfies_expression", "type_assertion",
 })
-_MAX_DEPTH = 12  # variables referring to variables, classes extending classes: stops cycles
 
 _NUMBER = r"-?(?:\d+(?:\.\d+)?(?:e[-+]\d+)?|Infinity)|NaN"
 _FORMAT_HOLES: dict[str, tuple[str, str]] = {  # conversion → (kind, regex) of what Node prints
@@ -46,16 +47,13 @@ _FORMAT_HOLES: dict[str, tuple[str, str]] = {  # conversion → (kind, regex) of
     "i": ("int", r"-?\d+n?|NaN"),
     "f": ("float", _NUMBER),
 }
-_SIMPLE_ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0",
-}
+_ESCAPES = Escapes(
+    {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"},
+    exact_hex=True, short_unicode=True, unknown="body", continuations="\r\n\u2028\u2029",
+)
 
 
 Env = Mapping[str, Message]  # parameter name → what the caller passed (Error subclass constructors)
-
-
-def constant(value: str) -> Message:
-    return Message(value, (Literal(value),), value)
 
 
 def hole(node: Node) -> Message:
@@ -88,25 +86,15 @@ def _choices(node: Node | None) -> list[str] | None:
 
 
 @dataclass
-class FileIndex:
-    """Assignments in one file, by variable name, in source order."""
+class JsIndex(FileIndex):
+    """The file's variables, and the local names that are Node's ``util.format``."""
 
-    assignments: dict[str, list[Node]] = field(default_factory=dict)
-    format_names: set[str] = field(default_factory=lambda: {"util.format"})  # util.format
+    format_names: set[str] = field(default_factory=lambda: {"util.format"})
 
-    def add(self, name: str, node: Node) -> None:
-        self.assignments.setdefault(name, []).append(node)
-
-    def nearest(self, name: str, at: Node) -> Node | None:
-        """The assignment of ``name`` that ``at`` sees: above it, in the innermost scope."""
-        candidates = self.assignments.get(name, [])
-        for scope in (a for a in ancestors(at) if a.type in SCOPES):
-            above = [a for a in candidates if a.end_byte <= at.start_byte and scope_of(a) == scope]
-            if above:
-                return max(above, key=lambda a: a.start_byte)
-            if name in parameter_names(scope):
-                return None  # a parameter: its value comes from the caller
-        return None
+    def sees(self, name: str, at: Node) -> Node | None:
+        """The assignment of ``name`` that ``at`` sees: above it, in the innermost scope
+        that has one, unless a parameter of that name comes first."""
+        return self.visible(name, at, SCOPES, parameter_names)
 
 
 def scope_of(node: Node) -> Node | None:
@@ -204,101 +192,100 @@ def object_pairs(node: Node | None) -> dict[str, Node]:
 # --- reading messages --------------------------------------------------------------------
 
 
-class Reader:
-    """Reads the message an expression prints, with the file's variables at hand."""
+class Reader(EngineReader[JsIndex]):
+    """The engine's reader with ``env``: what a constructor's parameters were passed."""
 
-    def __init__(self, index: FileIndex) -> None:
-        self.index = index
+    def __init__(self, index: JsIndex, env: Env | None = None) -> None:
+        super().__init__(_TABLE, index)
+        self.env = env
 
-    def read(self, node: Node | None, env: Env | None = None, depth: int = 0) -> Message | None:
-        node = unwrap(node)
-        if node is None or depth > _MAX_DEPTH:
-            return None
-        kind = node.type
-        if kind == "string":
-            return _string(node)
-        if kind == "template_string":
-            return self._template(node, env, depth)
-        if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-            return self._concatenation(node, env, depth)
-        if kind == "call_expression":
-            return self._format_call(node, env, depth)
-        if kind in ("identifier", "shorthand_property_identifier"):
-            if env is not None and text(node) in env:
-                return env[text(node)]
-            return self._variable(node, depth)
-        return None
+    @property
+    def index(self) -> JsIndex:
+        return self.file
 
-    def read_or_hole(self, node: Node, env: Env | None = None, depth: int = 0) -> Message:
-        """The message of an argument, or a hole named after it when it is unknown."""
-        message = self.read(node, env, depth)
-        if message is not None:
-            return message
-        if env is not None and node.type == "identifier" and text(node) in env:
-            return env[text(node)]
+    def with_env(self, env: Env | None) -> Reader:
+        """This reader with parameters bound (None: none)."""
+        if env is self.env:
+            return self
+        return Reader(self.file, env)
+
+    def unwrap(self, node: Node | None) -> Node | None:
+        return unwrap(node)
+
+    def hole(self, node: Node, depth: int) -> Message:
+        if self.env is not None and node.type == "identifier" and text(node) in self.env:
+            return self.env[text(node)]
         if node.type == "number" and text(node).isdigit():
             return constant(text(node))
         return hole(node)
 
-    def _template(self, node: Node, env: Env | None, depth: int) -> Message | None:
-        if node.parent is not None and node.parent.type == "call_expression":
-            return None  # a tagged template: the tag decides what it prints
-        pieces: list[Message | None] = []
-        for chunk, child in _string_pieces(node):
-            if chunk:
-                pieces.append(constant(chunk))
-            if child is not None and child.type == "template_substitution":
-                expression = next((c for c in child.named_children if c.type != "comment"), None)
-                if expression is None:
-                    continue
-                if env is not None and expression.type == "identifier" and (
-                    text(expression) in env
-                ):
-                    pieces.append(env[text(expression)])
-                else:
-                    pieces.append(hole(expression))
-        return joined(pieces) or constant("")
+    def read_or_hole(self, node: Node, depth: int = 0) -> Message:
+        """The message of an argument, or a hole named after it when it is unknown."""
+        message = self.read(node, depth)
+        return message if message is not None else self.hole(node, depth)
 
-    def _concatenation(self, node: Node, env: Env | None, depth: int) -> Message | None:
-        """``"a " + x + " b"``: text operands as text, the others as holes named after them."""
-        operands = list(_plus_operands(node))
-        read = [self.read(op, env, depth + 1) for op in operands]
-        if all(m is None for m in read):
-            return None  # no text known: a + b may well be arithmetic
-        return joined([
-            m if m is not None else self.read_or_hole(op, env, depth + 1)
-            for op, m in zip(operands, read, strict=True)
-        ])
+    def assignment(self, node: Node) -> Node | None:
+        return self.file.sees(text(node), node)
 
-    def _format_call(self, node: Node, env: Env | None, depth: int) -> Message | None:
-        """``util.format(fmt, …args)``."""
-        if text(node.child_by_field_name("function")) not in self.index.format_names:
-            return None
-        args = arguments(node)
-        first = self.read(args[0], env, depth + 1) if args else None
-        if first is None:
-            return None
-        rest = [self.read_or_hole(a, env, depth + 1) for a in args[1:]]
-        return node_format(first, rest)
-
-    def _variable(self, node: Node, depth: int) -> Message | None:
-        assignment = self.index.nearest(text(node), node)
-        if assignment is None:
-            return None
-        value = assignment.child_by_field_name(
-            "value" if assignment.type == "variable_declarator" else "right"
-        )
-        message = self.read(value, None, depth + 1)
-        if assignment.type == "augmented_assignment_expression":
-            if text(assignment.child_by_field_name("operator")) != "+=":
-                return None
-            left = assignment.child_by_field_name("left") or assignment
-            return joined([self._variable(left, depth + 1), message])
-        return message
+    def variable(self, node: Node, depth: int) -> Message | None:
+        """A bound parameter, or a variable's value read where it is assigned (where no
+        parameters are bound)."""
+        if self.env is None:
+            return super().variable(node, depth)
+        if text(node) in self.env:
+            return self.env[text(node)]
+        return self.with_env(None).variable(node, depth)
 
 
-def _plus_operands(node: Node) -> list[Node]:
-    return plus_operands(node, "binary_expression", lambda n: unwrap(n) or n)
+def _env(reader: EngineReader[JsIndex]) -> Env | None:
+    return reader.env if isinstance(reader, Reader) else None
+
+
+def _template(reader: EngineReader[JsIndex], node: Node, depth: int) -> Message | None:
+    if node.parent is not None and node.parent.type == "call_expression":
+        return None  # a tagged template: the tag decides what it prints
+    env = _env(reader)
+    pieces: list[Message | None] = []
+    for chunk, child in _string_pieces(node):
+        if chunk:
+            pieces.append(constant(chunk))
+        if child is not None and child.type == "template_substitution":
+            expression = next((c for c in child.named_children if c.type != "comment"), None)
+            if expression is None:
+                continue
+            if env is not None and expression.type == "identifier" and text(expression) in env:
+                pieces.append(env[text(expression)])
+            else:
+                pieces.append(hole(expression))
+    return joined(pieces) or constant("")
+
+
+def _format_call(reader: EngineReader[JsIndex], node: Node, depth: int) -> Message | None:
+    """``util.format(fmt, …args)``."""
+    if text(node.child_by_field_name("function")) not in reader.file.format_names:
+        return None
+    args = arguments(node)
+    first = reader.read(args[0], depth + 1) if args else None
+    if first is None:
+        return None
+    return node_format(first, [_or_hole(reader, a, depth + 1) for a in args[1:]])
+
+
+def _or_hole(reader: EngineReader[JsIndex], node: Node, depth: int) -> Message:
+    message = reader.read(node, depth)
+    return message if message is not None else reader.hole(node, depth)
+
+
+_TABLE: MessageTable[JsIndex] = MessageTable(
+    strings={"string": lambda node: _string(node)},
+    binary="binary_expression",
+    wrappers=TRANSPARENT,
+    variables=frozenset({"identifier", "shorthand_property_identifier"}),
+    scopes=SCOPES,
+    values={"variable_declarator": "value"},
+    augmented=frozenset({"augmented_assignment_expression"}),
+    rules={"template_string": _template, "call_expression": _format_call},
+)
 
 
 # --- literals ----------------------------------------------------------------------------
@@ -322,46 +309,9 @@ def string_value(node: Node | None) -> str | None:
 
 def _string_pieces(node: Node) -> Iterator[tuple[str, Node | None]]:
     """Decoded text up to each substitution of a string/template (then the substitution node)."""
-    source = node.text or b""
-    start = node.children[0].end_byte if node.children else node.start_byte
-    end = node.children[-1].start_byte if len(node.children) > 1 else node.end_byte
-    pos = start
-    out: list[str] = []
-    for child in node.children[1:-1]:
-        out.append(_raw(source, node, pos, child.start_byte))
-        pos = child.end_byte
-        if child.type == "escape_sequence":
-            out.append(_unescape(text(child)))
-        elif child.type == "template_substitution":
-            yield "".join(out), child
-            out = []
-        else:
-            out.append(text(child))
-    out.append(_raw(source, node, pos, end))
-    yield "".join(out), None
-
-
-def _raw(source: bytes, node: Node, start: int, end: int) -> str:
-    chunk = source[start - node.start_byte : end - node.start_byte]
-    return chunk.decode("utf-8", errors="replace").replace("\r\n", "\n")
-
-
-def _unescape(sequence: str) -> str:
-    body = sequence[1:]
-    if not body or body[0] in "\r\n\u2028\u2029":
-        return ""  # line continuation
-    if body in _SIMPLE_ESCAPES:
-        return _SIMPLE_ESCAPES[body]
-    try:
-        if body[0] == "x" and len(body) == 3:
-            return chr(int(body[1:], 16))
-        if body.startswith("u{"):
-            return chr(int(body[2:-1], 16))
-        if body[0] == "u" and len(body) == 5:
-            return chr(int(body[1:], 16))
-    except ValueError:
-        return sequence
-    return body  # \' \" \\ \` and identity escapes
+    return literal_pieces(
+        node, lambda sequence: unescape(sequence, _ESCAPES), frozenset({"template_substitution"})
+    )
 
 
 # --- util.format -------------------------------------------------------------------------

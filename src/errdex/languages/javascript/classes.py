@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Message
 from errdex.languages.base import text
-from errdex.languages.js_messages import (
+from errdex.languages.javascript.messages import (
     SCOPES,
-    Message,
     Reader,
     arguments,
     parameters,
@@ -104,15 +104,15 @@ class Classes:
         built = Built(None)
         call = _super_call(constructor)
         if call is not None:
-            super_args = [self.reader.read_or_hole(a, env) for a in arguments(call)]
+            super_args = [self.reader.with_env(env).read_or_hole(a) for a in arguments(call)]
             built = self.build(parent, super_args, depth + 1) if parent else Built(None)
         built = self._fields(body, built)
         for param, _, is_property in parameters(constructor):
             if is_property and param in _FIELDS and param in env:
                 built = _set(built, param, env[param])
         for field, value in _this_assignments(constructor):
-            message = self.reader.read(value, env) if field == "message" else (
-                self.reader.read_or_hole(value, env)
+            message = self.reader.with_env(env).read(value) if field == "message" else (
+                self.reader.with_env(env).read_or_hole(value)
             )
             built = _set(built, field, message)
         return built

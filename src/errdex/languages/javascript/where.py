@@ -12,7 +12,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from errdex.languages.base import ancestors, line_of, text
-from errdex.languages.js_messages import SCOPES, string_value, unwrap
+from errdex.languages.javascript.messages import SCOPES, string_value, unwrap
 
 
 def statement_line(node: Node) -> int:

@@ -16,10 +16,11 @@ from http import HTTPStatus
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Message
 from errdex.languages.base import Site, text
-from errdex.languages.js_classes import code_of
-from errdex.languages.js_messages import Message, Reader, arguments, object_pairs, unwrap
-from errdex.languages.js_where import statement_line, symbol
+from errdex.languages.javascript.classes import code_of
+from errdex.languages.javascript.messages import Reader, arguments, object_pairs, unwrap
+from errdex.languages.javascript.where import statement_line, symbol
 from errdex.templates.template import Template
 
 HTTP_ERROR_FACTORIES = frozenset({"createError", "createHttpError", "httpErrors", "HttpErrors"})

@@ -23,7 +23,7 @@ What is a site (``errorType``):
   when the next statement is ``process.exit(<non-zero>)``.
 
 ``errorClass`` is the class as written at the site (``errors.NotFound``). Error subclasses
-declared in the same file are followed through their constructors (``js_classes.py``): the
+declared in the same file are followed through their constructors (``classes.py``): the
 message they pass to ``super``, ``this.code = 'ERR_X'`` (``errorCode``), ``this.status``.
 ``err.code = 'ERR_X'`` / ``Object.assign(err, { code })`` before the throw also set
 ``errorCode``.
@@ -34,7 +34,7 @@ bare class name), a message that is only a value (``throw new Error(err.message)
 
 Runtime: Node prints an uncaught error as ``X: message`` followed by the stack, a rejection
 the same way, and ``console.error(fmt, …args)`` as ``util.format`` does (see
-``js_messages.py``). The pattern covers the message only; nothing is added around it.
+``messages.py``). The pattern covers the message only; nothing is added around it.
 A foreign class called ``(404, "…")`` or ``("…", 404)`` takes the literal status as
 ``httpStatus``; a later argument shaped like a code (``'ERR_X'``, ``AxiosError.ERR_X``,
 ``'ENOENT'``) is ``errorCode``. ``cond ? 'a' : 'b'`` holes match only ``a`` or ``b``.
@@ -44,27 +44,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages.base import (
-    FileSites,
-    Language,
-    Site,
-    ancestors,
-    inside_error,
-    load_query,
-    matches,
-    parse,
-    text,
+from errdex.languages._engine import Captures, LanguageSpec, Message, Sites, language
+from errdex.languages._engine import extract as run_engine
+from errdex.languages.base import FileSites, Site, ancestors, text
+from errdex.languages.javascript.classes import Built, Classes, code_of, last_name
+from errdex.languages.javascript.http import (
+    http_error_site,
+    http_factory,
+    http_site,
+    response_site,
 )
-from errdex.languages.js_classes import Built, Classes, code_of, last_name
-from errdex.languages.js_http import http_error_site, http_factory, http_site, response_site
-from errdex.languages.js_messages import (
+from errdex.languages.javascript.messages import (
     SCOPES,
-    FileIndex,
-    Message,
+    JsIndex,
     Reader,
     arguments,
     node_format,
@@ -74,11 +71,10 @@ from errdex.languages.js_messages import (
     string_value,
     unwrap,
 )
-from errdex.languages.js_where import last_segment, statement_line, symbol
+from errdex.languages.javascript.where import last_segment, statement_line, symbol
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Template
 
-_QUERY_PATH = Path(__file__).with_name("javascript.scm")
 _LOG_METHODS = {"error": "error", "fatal": "error", "warn": "warning"}
 _DECORATIONS = frozenset({"code", "status", "statusCode", "message"})
 
@@ -92,38 +88,30 @@ class _Error:
 
 
 @dataclass
-class _File:
+class _File(JsIndex):
     """What one file tells: variables, member assignments, classes, errors already used."""
 
-    reader: Reader
-    classes: Classes
     members: dict[str, list[Node]] = field(default_factory=dict)  # err.code = … by ``err``
     assigns: dict[str, list[Node]] = field(default_factory=dict)  # Object.assign(err, …)
+    bodies: list[Node] = field(default_factory=list)  # class bodies
     consumed: set[int] = field(default_factory=set)  # constructions a site already covers
     class_sites: set[int] = field(default_factory=set)  # id() of sites of class definitions
+
+    @cached_property
+    def reader(self) -> Reader:
+        return Reader(self)
+
+    @cached_property
+    def classes(self) -> Classes:
+        return Classes(self.bodies, self.reader)
 
 
 # --- entry point -----------------------------------------------------------------------
 
 
-def _extractor(grammar: str) -> Callable[[bytes], FileSites]:
-    def extract(source: bytes) -> FileSites:
-        """All sites in one file; statements tree-sitter could not parse are skipped."""
-        tree = parse(grammar, source)
-        found = matches(load_query(grammar, _QUERY_PATH), tree.root_node)
-        file = _index_file(found)
-        sites: list[tuple[int, Site]] = []
-        for key, handler in _HANDLERS:
-            for _, caps in found:
-                if key in caps and not inside_error(caps[key][0]):
-                    site = handler(caps[key][0], file)
-                    if site is not None:
-                        sites.append((caps[key][0].start_byte, site))
-        sites = _without_covered_classes(sites, file)
-        sites.sort(key=lambda item: item[0])
-        return FileSites([s for _, s in sites], parse_errors=tree.root_node.has_error)
-
-    return extract
+def extract(source: bytes) -> FileSites:
+    """All sites in one JavaScript file; statements tree-sitter could not parse are skipped."""
+    return run_engine(SPEC, source)
 
 
 def _without_covered_classes(sites: list[tuple[int, Site]], file: _File) -> list[tuple[int, Site]]:
@@ -139,30 +127,23 @@ def _without_covered_classes(sites: list[tuple[int, Site]], file: _File) -> list
     ]
 
 
-def _index_file(found: list[tuple[int, dict[str, list[Node]]]]) -> _File:
-    index = FileIndex()
-    bodies: list[Node] = []
-    file = _File(Reader(index), Classes([], Reader(index)))
-    for _, caps in found:
-        if "var" in caps:
-            index.add(text(caps["var.name"][0]), caps["var"][0])
-        elif "member" in caps and text(caps["member.property"][0]) in _DECORATIONS:
-            file.members.setdefault(text(caps["member.object"][0]), []).append(caps["member"][0])
-        elif "import" in caps:
-            _index_import(caps, index)
-        elif "class" in caps:
-            bodies.append(caps["class"][0])
-        elif "call" in caps and text(caps["call.function"][0]) == "Object.assign":
-            args = arguments(caps["call"][0])
-            if args and args[0].type == "identifier":
-                file.assigns.setdefault(text(args[0]), []).append(caps["call"][0])
-    for nodes in index.assignments.values():
-        nodes.sort(key=lambda n: n.start_byte)
-    file.classes = Classes(bodies, file.reader)
-    return file
+def _index(caps: Captures, file: _File) -> None:
+    """Variables, ``err.code = …``, imports of ``util.format``, classes, ``Object.assign``."""
+    if "var" in caps:
+        file.add(text(caps["var.name"][0]), caps["var"][0])
+    elif "member" in caps and text(caps["member.property"][0]) in _DECORATIONS:
+        file.members.setdefault(text(caps["member.object"][0]), []).append(caps["member"][0])
+    elif "import" in caps:
+        _index_import(caps, file)
+    elif "class" in caps:
+        file.bodies.append(caps["class"][0])
+    elif "call" in caps and text(caps["call.function"][0]) == "Object.assign":
+        args = arguments(caps["call"][0])
+        if args and args[0].type == "identifier":
+            file.assigns.setdefault(text(args[0]), []).append(caps["call"][0])
 
 
-def _index_import(caps: dict[str, list[Node]], index: FileIndex) -> None:
+def _index_import(caps: dict[str, list[Node]], index: JsIndex) -> None:
     """``import { format as f } from 'util'`` makes ``f(…)`` a ``util.format``."""
     node = caps["import"][0]
     source = caps.get("import.source", [None])[0]
@@ -264,7 +245,7 @@ def _argument(node: Node, file: _File) -> Message:
 def _error_variable(node: Node, file: _File, depth: int) -> _Error | None:
     """``throw err`` where ``const err = new X(…)`` (then ``err.code = …``) came earlier."""
     name = text(node)
-    assignment = file.reader.index.nearest(name, node)
+    assignment = file.sees(name, node)
     if assignment is None:
         return None
     value = assignment.child_by_field_name(
@@ -467,8 +448,15 @@ def _class_site(body: Node, file: _File) -> Site | None:
     return site
 
 
-_HANDLERS: tuple[tuple[str, Callable[[Node, _File], Site | None]], ...] = (
-    ("throw", _throw_site), ("call", _call_site), ("new", _new_site), ("class", _class_site),
+def _on(key: str, handler: Callable[[Node, _File], Site | None]) -> tuple[str, Callable[
+        [Captures, _File], Sites]]:
+    """A handler of the outer node alone, as the engine calls it."""
+    return key, lambda caps, file: handler(caps[key][0], file)
+
+
+_HANDLERS = (
+    _on("throw", _throw_site), _on("call", _call_site), _on("new", _new_site),
+    _on("class", _class_site),
 )
 
 
@@ -477,9 +465,17 @@ def _scope_end(node: Node) -> int:
     return scope.end_byte if scope is not None else node.end_byte
 
 
-LANGUAGES = [
-    Language("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"),
-             _extractor("javascript")),
-    Language("typescript", "typescript", (".ts", ".mts", ".cts"), _extractor("typescript")),
-    Language("tsx", "tsx", (".tsx",), _extractor("tsx")),
+_SPEC: LanguageSpec[_File] = LanguageSpec(
+    name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx"),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=_HANDLERS, new_index=_File, index=_index, finish=_without_covered_classes,
+    function_types=frozenset(SCOPES - {"program", "class_static_block"}),
+    scope_types=SCOPES,
+)
+SPECS = [
+    _SPEC,
+    replace(_SPEC, name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts")),
+    replace(_SPEC, name="tsx", grammar="tsx", extensions=(".tsx",)),
 ]
+SPEC = _SPEC
+LANGUAGES = [language(spec) for spec in SPECS]
