@@ -47,20 +47,19 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger, nth
-from errdex.languages._engine.pieces import concatenation, message_site
+from errdex.languages._engine.pieces import message_site
+from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages.base import (
     CallArgs,
     Site,
     ancestors,
     text,
 )
-from errdex.languages.message import joined
 from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
-_MAX_DEPTH = 12
 _FUNCTIONS = ("function_definition", "method_declaration", "program")
 _CLASSES = (
     "class_declaration", "trait_declaration", "interface_declaration", "enum_declaration",
@@ -272,60 +271,23 @@ def _symbol(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileIndex) -> Message | None:
     """The message an expression prints, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
-        return None
-    kind = node.type
-    if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return _read(node.named_children[0], file, depth + 1)
-    if kind == "string":
-        return plain(node)
-    if kind in ("encapsed_string", "heredoc"):
-        return interpolated(node)
-    if kind == "nowdoc":
-        return nowdoc(node)
-    if kind == "binary_expression":
-        return _concatenation(node, file, depth)
-    if kind == "function_call_expression":
-        return _sprintf(node, file, depth)
-    if kind == "variable_name":
-        return _variable(node, file, depth)
-    return None
+    return read_with(_MESSAGES, file, node)
 
 
-def _concatenation(node: Node, file: FileIndex, depth: int) -> Message | None:
-    """``"a " . $x . " b"``: literal operands as text, the others as holes named after them."""
-    if text(node.child_by_field_name("operator")) != ".":
-        return None
-    return concatenation(
-        _dot_operands(node), lambda op: _read(op, file, depth + 1), lambda op: _hole(text(op))
-    )
-
-
-def _dot_operands(node: Node) -> list[Node]:
-    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == ".":
-        sides = (node.child_by_field_name("left"), node.child_by_field_name("right"))
-        return [op for side in sides if side is not None for op in _dot_operands(side)]
-    return [node]
-
-
-def _hole(expression: str) -> Message:
-    return Message("{" + expression + "}", (Hole.of(expression, "{" + expression + "}"),))
-
-
-def _sprintf(node: Node, file: FileIndex, depth: int) -> Message | None:
+def _sprintf(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """``sprintf("…%s…", $a)``: C printf conversions, holes named after the arguments."""
     if text(node.child_by_field_name("function")).lstrip("\\") != "sprintf":
         return None
     args = _arguments(node.child_by_field_name("arguments"))
-    fmt = _read(nth(args.positional, 0), file, depth + 1)
+    fmt = reader.read(nth(args.positional, 0), depth + 1)
     if fmt is None or fmt.literal is None:
         return None
     names = [text(a) for a in args.positional[1:]]
     constants = {
         text(a): m.literal for a in args.positional[1:]
-        if a.type in ("string", "encapsed_string") and (m := _read(a, file)) and m.literal
+        if a.type in ("string", "encapsed_string") and (m := reader.read(a)) and m.literal
     }
     parts = [  # sprintf('%s', 'literal') prints the literal
         Literal(constants[p.name]) if isinstance(p, Hole) and p.spec == "%s" and (
@@ -335,16 +297,16 @@ def _sprintf(node: Node, file: FileIndex, depth: int) -> Message | None:
     return Message(fmt.literal, merge_literals(parts))
 
 
-def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
-    """A variable: its nearest assignment above, in the same function."""
-    assignment = file.nearest(node, _FUNCTIONS)
-    if assignment is None:
-        return None
-    value = _read(assignment.child_by_field_name("right"), file, depth + 1)
-    if assignment.type == "augmented_assignment_expression":
-        left = assignment.child_by_field_name("left")
-        return joined([_variable(left, file, depth + 1) if left else None, value])
-    return value
+_MESSAGES: MessageTable[FileIndex] = MessageTable(
+    strings={
+        "string": plain, "encapsed_string": interpolated, "heredoc": interpolated,
+        "nowdoc": nowdoc,
+    },
+    binary="binary_expression", plus=".", wrappers=frozenset({"parenthesized_expression"}),
+    variables=frozenset({"variable_name"}), scopes=frozenset(_FUNCTIONS),
+    augmented=frozenset({"augmented_assignment_expression"}),
+    rules={"function_call_expression": _sprintf}, unwrap_operands=False,
+)
 
 
 SPEC = LanguageSpec(

@@ -48,11 +48,11 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger
 from errdex.languages._engine.message import Message, joined
-from errdex.languages._engine.pieces import concatenation, message_site
+from errdex.languages._engine.pieces import message_site
+from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages.base import (
     Site,
     ancestors,
-    plus_operands,
     text,
 )
 from errdex.languages.ruby.strings import string
@@ -60,7 +60,6 @@ from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part
 
-_MAX_DEPTH = 12  # variables that refer to variables; stops cycles
 _CLASS_NODES = ("constant", "scope_resolution")
 # What can name the class in ``raise klass, "msg"``: a constant or an expression.
 _CLASS_VALUES = (*_CLASS_NODES, "identifier", "call", "instance_variable", "class_variable")
@@ -235,46 +234,24 @@ def _symbol(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileIndex) -> Message | None:
     """The message an expression prints, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
-        return None
-    kind = node.type
-    if kind == "parenthesized_statements" and node.named_child_count == 1:
-        return _read(node.named_children[0], file, depth + 1)
-    if kind == "string":
-        return string(node)
-    if kind == "chained_string":
-        return joined([string(part) for part in node.named_children])
-    if kind == "binary":
-        return _binary(node, file, depth)
-    if kind == "call":
-        return _format_call(node, file, depth)
-    if kind == "identifier":
-        return _variable(node, file, depth)
-    return None
+    return read_with(_MESSAGES, file, node)
 
 
-def _binary(node: Node, file: FileIndex, depth: int) -> Message | None:
-    operator = text(node.child_by_field_name("operator"))
+def _percent(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``"fmt" % args``: the format with an array's items, a hash's keys or one value."""
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    if operator == "%":
-        fmt = _read(left, file, depth + 1)
-        if fmt is None or fmt.literal is None or right is None:
-            return None
-        if right.type == "array":
-            items = [a for a in right.named_children if a.type != "comment"]
-            return _format(fmt.literal, items, {})
-        if right.type == "hash":
-            _, keywords = _arguments(right)
-            return _format(fmt.literal, [], keywords)
-        return _format(fmt.literal, [right], {})
-    if operator != "+":
+    fmt = reader.read(left, depth + 1)
+    if fmt is None or fmt.literal is None or right is None:
         return None
-    return concatenation(
-        plus_operands(node, "binary"), lambda op: _read(op, file, depth + 1),
-        lambda op: _hole(text(op)),
-    )
+    if right.type == "array":
+        items = [a for a in right.named_children if a.type != "comment"]
+        return _format(fmt.literal, items, {})
+    if right.type == "hash":
+        _, keywords = _arguments(right)
+        return _format(fmt.literal, [], keywords)
+    return _format(fmt.literal, [right], {})
 
 
 def _hole(expression: str) -> Message:
@@ -283,7 +260,7 @@ def _hole(expression: str) -> Message:
     return Message("#{" + name + "}", (Hole.of(name, "#{" + name + "}"),))
 
 
-def _format_call(node: Node, file: FileIndex, depth: int) -> Message | None:
+def _format_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """``format("…%s", x)`` / ``sprintf`` / ``Kernel.format``."""
     receiver = node.child_by_field_name("receiver")
     if text(node.child_by_field_name("method")) not in _FORMAT_FUNCTIONS:
@@ -291,7 +268,7 @@ def _format_call(node: Node, file: FileIndex, depth: int) -> Message | None:
     if receiver is not None and text(receiver) != "Kernel":
         return None
     positional, keywords = _arguments(node.child_by_field_name("arguments"))
-    fmt = _read(positional[0], file, depth + 1) if positional else None
+    fmt = reader.read(positional[0], depth + 1) if positional else None
     if fmt is None or fmt.literal is None:
         return None
     return _format(fmt.literal, positional[1:], keywords)
@@ -314,16 +291,16 @@ def _to_python_key(match: re.Match[str]) -> str:
     return "%%"
 
 
-def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
-    """A local variable: its nearest assignment above, in the same method."""
-    assignment = file.nearest(node, _SCOPES)
-    if assignment is None:
-        return None
-    value = _read(assignment.child_by_field_name("right"), file, depth + 1)
-    if assignment.type == "operator_assignment":
-        left = assignment.child_by_field_name("left")
-        return joined([_variable(left, file, depth + 1) if left else None, value])
-    return value
+_MESSAGES: MessageTable[FileIndex] = MessageTable(
+    strings={
+        "string": string,
+        "chained_string": lambda node: joined([string(part) for part in node.named_children]),
+    },
+    binary="binary", operators={"%": _percent}, wrappers=frozenset({"parenthesized_statements"}),
+    variables=frozenset({"identifier"}), scopes=frozenset(_SCOPES),
+    augmented=frozenset({"operator_assignment"}), rules={"call": _format_call},
+    hole=lambda node: _hole(text(node)), unwrap_operands=False,
+)
 
 
 SPEC = LanguageSpec(

@@ -42,6 +42,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger, nth
 from errdex.languages._engine.pieces import concatenation, message_site
+from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages.base import (
     CallArgs,
     Site,
@@ -54,7 +55,6 @@ from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole
 
-_MAX_DEPTH = 12
 _TRAP_MESSAGE_INDEX = {
     "fatalError": 0, "preconditionFailure": 0, "assertionFailure": 0,
     "precondition": 1, "assert": 1,
@@ -254,27 +254,15 @@ def _member_name(node: Node) -> str | None:
 # --- messages --------------------------------------------------------------------------
 
 
-def _read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
+def _read(node: Node | None, file: FileIndex) -> Message | None:
     """The message an expression prints, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
-        return None
-    kind = node.type
-    if kind in ("line_string_literal", "multi_line_string_literal"):
-        return string(node)
-    if kind == "raw_string_literal":
-        return raw_string(node)
-    if kind == "additive_expression":
-        return _concatenation(node, file, depth)
-    if kind == "call_expression":
-        return _call(node, file, depth)
-    if kind == "simple_identifier":
-        return _variable(node, file, depth)
-    return None
+    return read_with(_MESSAGES, file, node)
 
 
-def _concatenation(node: Node, file: FileIndex, depth: int) -> Message | None:
+def _concatenation(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``"a " + x``: tree-sitter-swift names its sides ``lhs``/``rhs`` and the operator ``op``."""
     return concatenation(
-        _plus_operands(node), lambda op: _read(op, file, depth + 1), lambda op: _hole(text(op))
+        _plus_operands(node), lambda op: reader.read(op, depth + 1), lambda op: _hole(text(op))
     )
 
 
@@ -299,24 +287,24 @@ def _hole(expression: str) -> Message:
     return Message("\\(" + expression + ")", (Hole.of(expression, "\\(" + expression + ")"),))
 
 
-def _call(node: Node, file: FileIndex, depth: int) -> Message | None:
+def _call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """``String(format:…)``, ``NSLocalizedString("text", …)``, ``String(localized: "text")``."""
     suffix = next((c for c in node.named_children if c.type == "call_suffix"), None)
     first = node.named_children[0] if node.named_child_count else None
     if first is not None and first.type == "additive_expression" and suffix is not None:
-        return _misparsed_concatenation(first, suffix, file, depth)
+        return _misparsed_concatenation(reader, first, suffix, depth)
     callee = text(first)
     args = _arguments(
         next((c for c in suffix.named_children if c.type == "value_arguments"), None)
         if suffix is not None else None
     )
     if callee == "NSLocalizedString":
-        return _read(nth(args.positional, 0), file, depth + 1)
+        return reader.read(nth(args.positional, 0), depth + 1)
     if callee != "String":
         return None
     if "localized" in args.named:
-        return _read(args.named["localized"], file, depth + 1)
-    fmt = _read(args.named.get("format"), file, depth + 1)
+        return reader.read(args.named["localized"], depth + 1)
+    fmt = reader.read(args.named.get("format"), depth + 1)
     if fmt is None or fmt.literal is None:
         return None
     # `%@` prints an object's description: the same shape as C's `%s`.
@@ -325,14 +313,14 @@ def _call(node: Node, file: FileIndex, depth: int) -> Message | None:
 
 
 def _misparsed_concatenation(
-    left: Node, suffix: Node, file: FileIndex, depth: int
+    reader: Reader[FileIndex], left: Node, suffix: Node, depth: int
 ) -> Message | None:
     """``"a " + String(x)``, which tree-sitter-swift reads as ``("a " + String)(x)``:
     the call belongs to the last operand."""
     operands = _plus_operands(left)
     if not operands:
         return None
-    read = [_read(op, file, depth + 1) for op in operands[:-1]]
+    read = [reader.read(op, depth + 1) for op in operands[:-1]]
     if all(m is None for m in read):
         return None
     holes = [_hole(text(op)) for op in operands[:-1]]
@@ -340,12 +328,15 @@ def _misparsed_concatenation(
     return joined([m or h for m, h in zip(read, holes, strict=True)] + [last])
 
 
-def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
-    """A ``let``/``var``: its nearest declaration above, in the same function."""
-    declaration = file.nearest(node, _FUNCTIONS)
-    if declaration is None:
-        return None
-    return _read(declaration.child_by_field_name("value"), file, depth + 1)
+_MESSAGES: MessageTable[FileIndex] = MessageTable(
+    strings={
+        "line_string_literal": string, "multi_line_string_literal": string,
+        "raw_string_literal": raw_string,
+    },
+    variables=frozenset({"simple_identifier"}), scopes=frozenset(_FUNCTIONS),
+    values={"property_declaration": "value"},
+    rules={"additive_expression": _concatenation, "call_expression": _call},
+)
 
 
 SPEC = LanguageSpec(
