@@ -14,16 +14,12 @@ from pathlib import Path
 import pytest
 
 from errdex.languages import language_for_path
+from errdex.languages._jvm.libraries import looks_like_throwable, parse_guava
 from errdex.languages.base import Site
 from errdex.languages.java import extract as extract_java
-from errdex.languages.jvm_messages import (
-    decode_java_string,
-    looks_like_throwable,
-    parse_guava,
-    trim_indent,
-    trim_margin,
-)
+from errdex.languages.java.strings import decode_java_string
 from errdex.languages.kotlin import extract as extract_kotlin
+from errdex.languages.kotlin.strings import trim_indent, trim_margin
 from errdex.templates.template import Hole, Literal, Template, compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -1,76 +1,96 @@
-"""Helpers shared by the Java and Kotlin modules (no language of its own).
+"""What the JVM's libraries print, shared by the Java and Kotlin specs.
 
 Both languages run on the JVM and call the same libraries, so the rules for what
-those libraries print live here once: Java string literals and text blocks,
-Guava's ``%s``-only ``lenientFormat``, SLF4J's trailing-Throwable rule, and the
-joining of ``+`` concatenations into one message.
+those libraries print live here once: Guava's ``%s``-only ``lenientFormat``, SLF4J's
+trailing-Throwable rule, ``String.format`` and ``MessageFormat``, a gRPC ``Status``'s
+``CODE: description``, and the ``+`` of a ``String`` (text only when one operand is).
 """
 
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from errdex.languages.base import ancestors, text
-from errdex.languages.message import Message as Message
-from errdex.languages.message import joined as joined
-from errdex.languages.message import operand_hole as operand_hole
-from errdex.templates.formats import parse_slf4j
-from errdex.templates.template import Hole, Literal, Part, merge_literals
+from errdex.languages._engine import Message
+from errdex.languages._engine.files import enclosing
+from errdex.languages._engine.pieces import concatenation
+from errdex.languages.base import ancestors
+from errdex.records.model import ErrorType
+from errdex.templates.formats import parse_message_format, parse_printf, parse_slf4j
+from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 
 def literal_message(value: str) -> Message:
+    """One known string (an empty one has no parts)."""
     return Message(value, merge_literals([Literal(value)]), value)
 
 
-# --- Java string literals -------------------------------------------------------------
-
-_JAVA_ESCAPES = {
-    "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " ",
-    '"': '"', "'": "'", "\\": "\\",
-}
-_JAVA_ESCAPE = re.compile(r"\\(?:u+([0-9a-fA-F]{4})|([0-3][0-7]{0,2}|[4-7][0-7]?)|(\n)|(.))")
-
-
-def decode_java_string(source: str) -> str | None:
-    """The value of a Java string literal or text block, from its source text."""
-    if source.startswith('"""'):
-        return _text_block(source)
-    if len(source) < 2 or not source.startswith('"') or not source.endswith('"'):
+def string_concatenation(
+    left: Node, right: Node, read: Callable[[Node], Message | None],
+    operand: Callable[[Node], Message],
+) -> Message | None:
+    """``"bad " + x``: a ``+`` with a known String operand joins text, the other operand a
+    hole named after it; None when neither is known or no literal text is left (a left
+    ``a + b`` with no string in it may be numeric addition: ``1 + 2 + "x"``)."""
+    message = concatenation((left, right), read, operand)
+    if message is None or not any(isinstance(p, Literal) for p in message.parts):
         return None
-    return _java_escapes(source[1:-1])
+    return message
 
 
-def _java_escapes(body: str) -> str | None:
-    def one(match: re.Match[str]) -> str:
-        unicode, octal, newline, other = match.groups()
-        if unicode:
-            return chr(int(unicode, 16))
-        if octal:
-            return chr(int(octal, 8))
-        if newline:
-            return ""  # text-block line continuation
-        return _JAVA_ESCAPES.get(other, "\\" + other)
-
-    return _JAVA_ESCAPE.sub(one, body)
+def printf_message(base: Message | None, args: Sequence[str]) -> Message | None:
+    """``String.format(base, args…)`` (printf dialect ``java``): only a known string formats."""
+    if base is None or base.literal is None:
+        return None
+    return Message(base.literal, parse_printf(base.literal, list(args), dialect="java"))
 
 
-def _text_block(source: str) -> str | None:
-    """A text block: incidental indentation and trailing spaces stripped, then escapes."""
-    body = source[3:-3].replace("\r\n", "\n").replace("\r", "\n")
-    head, newline, body = body.partition("\n")
-    if not newline or head.strip():
-        return None  # the opening delimiter must end its line
-    lines = body.split("\n")
-    closing_alone = not lines[-1].strip()
-    significant = [ln for ln in lines if ln.strip()] + ([lines[-1]] if closing_alone else [])
-    indent = min((len(ln) - len(ln.lstrip(" \t")) for ln in significant), default=0)
-    stripped = [ln[indent:].rstrip(" \t") if ln.strip() else "" for ln in lines]
-    return _java_escapes("\n".join(stripped))
+def message_format(base: Message | None, args: Sequence[str]) -> Message | None:
+    """``MessageFormat.format(base, args…)``: ``{0}`` takes the first argument."""
+    if base is None or base.literal is None:
+        return None
+    return Message(base.literal, parse_message_format(base.literal, list(args)))
+
+
+def visible_assignment(
+    name: str, at: Node, candidates: list[Node], functions: frozenset[str],
+    bodies: frozenset[str], parameters: Callable[[Node], set[str]],
+    is_constant: Callable[[Node], bool],
+) -> Node | None:
+    """The assignment (in source order among ``candidates``) a name at ``at`` reads: the
+    last one above it in its function or an enclosing one, unless a parameter of that
+    name comes first (then the value is the caller's); else the last constant field of
+    an enclosing class body, wherever in the body it stands."""
+    scopes = functions | bodies
+    for scope in ancestors(at):
+        if scope.type in functions:
+            above = [a for a in candidates
+                     if a.end_byte <= at.start_byte and enclosing(a, scopes) == scope]
+            if above:
+                return above[-1]
+            if name in parameters(scope):
+                return None
+        elif scope.type in bodies:
+            fields = [a for a in candidates if enclosing(a, scopes) == scope and is_constant(a)]
+            if fields:
+                return fields[-1]
+    return None
+
+
+_STATUS_EXCEPTIONS = {"asRuntimeException": "StatusRuntimeException",
+                      "asException": "StatusException"}
+
+
+def grpc_status(
+    code: str, message: Message, then: str
+) -> tuple[Template, ErrorType, str | None]:
+    """``Status.NOT_FOUND.withDescription(msg)`` prints ``NOT_FOUND: msg``; followed by
+    ``.asRuntimeException()`` (``then``) it is thrown as a ``StatusRuntimeException``."""
+    error_class = _STATUS_EXCEPTIONS.get(then)
+    template = message.template().with_wrapper((Literal(code + ": "),))
+    return template, "exception" if error_class else "error", error_class
 
 
 # --- Guava lenientFormat ----------------------------------------------------------------
@@ -155,215 +175,3 @@ def simple_name(type_text: str) -> str:
 def is_exception_name(name: str) -> bool:
     """A class name that says it is a Throwable (``IOException``, ``AssertionError``)."""
     return name[:1].isupper() and name.endswith(("Exception", "Error", "Throwable"))
-
-
-# --- Kotlin string templates -------------------------------------------------------------
-
-_KOTLIN_ESCAPES = {
-    "t": "\t", "b": "\b", "n": "\n", "r": "\r", "'": "'", '"': '"', "\\": "\\", "$": "$",
-}
-
-
-def kotlin_string(node: Node) -> Message:
-    """A string template: literal text decoded, ``$x`` and ``${expr}`` holes."""
-    source = text(node)
-    raw = source.startswith('"""')
-    written = source[3:-3] if raw else source[1:-1]
-    parts: list[Part] = []
-    for child in node.named_children:
-        if child.type == "string_content":
-            parts.append(Literal(text(child) if raw else _unescape(text(child))))
-        elif child.type == "interpolated_identifier":
-            parts.append(Hole.of(text(child), "$" + text(child)))
-        elif child.type == "interpolated_expression":
-            parts.append(_interpolation(child))
-    merged = merge_literals(parts)
-    if all(isinstance(p, Literal) for p in merged):
-        value = "".join(p.text for p in merged if isinstance(p, Literal))
-        return Message(value if not raw else written, merged, value)
-    return Message(written, merged)
-
-
-def _interpolation(node: Node) -> Part:
-    """``${expr}``; ``${'$'}`` and ``${"text"}`` are literal text."""
-    expression = node.named_children[0] if node.named_child_count == 1 else None
-    if expression is not None and expression.type == "character_literal":
-        return Literal(_unescape(text(expression)[1:-1]))
-    if expression is not None and expression.type == "string_literal":
-        message = kotlin_string(expression)
-        if message.literal is not None:
-            return Literal(message.literal)
-    name = text(node.named_children[0]) if node.named_child_count else ""
-    return Hole.of(name, "${" + name + "}")
-
-
-def _unescape(value: str) -> str:
-    """Kotlin escapes: ``\\n \\t \\$ \\uXXXX`` …"""
-    out: list[str] = []
-    i = 0
-    while i < len(value):
-        ch = value[i]
-        if ch == "\\" and i + 1 < len(value):
-            nxt = value[i + 1]
-            digits = value[i + 2 : i + 6]
-            if nxt == "u" and len(digits) == 4 and all(c in string.hexdigits for c in digits):
-                out.append(chr(int(digits, 16)))
-                i += 6
-                continue
-            out.append(_KOTLIN_ESCAPES.get(nxt, "\\" + nxt))
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-# --- Kotlin text functions on templates -------------------------------------------------
-
-_MARK = 0xE000  # private-use characters stand for holes while text functions run
-
-
-def map_text(message: Message, function: Callable[[str], str]) -> Message:
-    """Apply a text function (``trimIndent``) to a message whose holes are single marks.
-
-    A hole counts as one non-blank character, which is what it is unless its value
-    spans lines. The written form is trimmed too: placeholders are non-blank text.
-    """
-    holes = [p for p in message.parts if isinstance(p, Hole)]
-    marked = "".join(
-        p.text if isinstance(p, Literal) else chr(_MARK + holes.index(p)) for p in message.parts
-    )
-    parts: list[Part] = []
-    for ch in function(marked):
-        index = ord(ch) - _MARK
-        parts.append(holes[index] if 0 <= index < len(holes) else Literal(ch))
-    literal = function(message.literal) if message.literal is not None else None
-    return Message(function(message.written), merge_literals(parts), literal)
-
-
-def trim_indent(value: str) -> str:
-    """Kotlin ``String.trimIndent()``."""
-    lines = value.split("\n")
-    widths = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
-    indent = min(widths, default=0)
-    return _reindent(lines, lambda ln: ln[indent:])
-
-
-def trim_margin(value: str, prefix: str = "|") -> str:
-    """Kotlin ``String.trimMargin(prefix)``: lines without the margin are kept as they are."""
-    def cut(line: str) -> str:
-        stripped = line.lstrip()
-        return stripped[len(prefix):] if stripped.startswith(prefix) and stripped else line
-
-    return _reindent(value.split("\n"), cut)
-
-
-def _reindent(lines: list[str], cut: Callable[[str], str]) -> str:
-    last = len(lines) - 1
-    kept = [
-        cut(line) for i, line in enumerate(lines) if not ((i in (0, last)) and not line.strip())
-    ]
-    return "\n".join(kept)
-
-
-# --- Java declarations -------------------------------------------------------------------
-# Tree-walking for java.py, kept here to keep that module small.
-
-JAVA_CLASSES = frozenset({
-    "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
-    "annotation_type_declaration",
-})
-JAVA_BODIES = frozenset({"class_body", "interface_body", "enum_body", "annotation_type_body"})
-_FUNCTIONS = frozenset({
-    "method_declaration", "constructor_declaration", "compact_constructor_declaration",
-    "lambda_expression", "static_initializer",
-})
-
-
-@dataclass(frozen=True)
-class _Declared:
-    """A declared variable: its type and name nodes."""
-
-    type: Node | None
-    name: Node | None
-
-
-def java_declared_throwable(node: Node) -> bool | None:
-    """Whether a variable is declared with a Throwable type; None when its declaration is unseen."""
-    if node.type != "identifier":
-        return None
-    name = text(node)
-    for scope in ancestors(node):
-        declared = [d.type for d in _declarations(scope) if text(d.name) == name]
-        if declared:
-            return is_exception_name(simple_name(text(declared[0]).split("|")[0]))
-    return None
-
-
-def _declarations(scope: Node) -> list[_Declared]:
-    """Parameters, catch parameters and locals declared directly in one scope."""
-    if scope.type in ("method_declaration", "constructor_declaration", "lambda_expression"):
-        params = scope.child_by_field_name("parameters")
-        return [
-            _Declared(p.child_by_field_name("type"), p.child_by_field_name("name"))
-            for p in (params.named_children if params else ()) if p.type == "formal_parameter"
-        ]
-    if scope.type == "catch_clause":
-        param = next((c for c in scope.named_children if c.type == "catch_formal_parameter"), None)
-        catch_type = param.named_children[-2] if param and param.named_child_count >= 2 else None
-        return [_Declared(catch_type, param.child_by_field_name("name"))] if param else []
-    if scope.type == "block":
-        return [
-            _Declared(c.child_by_field_name("type"), d.child_by_field_name("name"))
-            for c in scope.named_children if c.type == "local_variable_declaration"
-            for d in c.children_by_field_name("declarator")
-        ]
-    return []
-
-
-def nearest_java_assignment(name: str, at: Node, candidates: list[Node]) -> Node | None:
-    """The assignment a name refers to: the nearest above in its function, else a constant."""
-    for scope in ancestors(at):
-        if scope.type in _FUNCTIONS:
-            above = [
-                a for a in candidates if a.end_byte <= at.start_byte and java_scope(a) == scope
-            ]
-            if above:
-                return above[-1]
-            if name in _parameters(scope):
-                return None
-        elif scope.type in JAVA_BODIES:
-            fields = [a for a in candidates if java_scope(a) == scope and is_java_constant(a)]
-            if fields:
-                return fields[-1]
-    return None
-
-
-def java_scope(node: Node) -> Node | None:
-    return next((a for a in ancestors(node) if a.type in _FUNCTIONS or a.type in JAVA_BODIES), None)
-
-
-def is_java_constant(declarator: Node) -> bool:
-    """A field that cannot change: ``final``, or any field of an interface."""
-    declaration = declarator.parent
-    if declaration is None or declaration.type not in ("field_declaration",
-                                                       "constant_declaration"):
-        return False
-    if declaration.type == "constant_declaration":
-        return True
-    modifiers = next((c for c in declaration.children if c.type == "modifiers"), None)
-    return modifiers is not None and any(c.type == "final" for c in modifiers.children)
-
-
-def _parameters(function: Node) -> set[str]:
-    params = function.child_by_field_name("parameters")
-    if params is None:
-        return set()
-    if params.type == "identifier":  # x -> ...
-        return {text(params)}
-    names = set()
-    for param in params.named_children:
-        name = param.child_by_field_name("name") if param.type != "identifier" else param
-        if name is not None:
-            names.add(text(name))
-    return names

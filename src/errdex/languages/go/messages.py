@@ -1,9 +1,9 @@
 """Reading Go message expressions: string literals, ``+``, fmt verbs, Sprint rules, constants.
 
-``go.py`` decides what is a site; this module says what text an expression prints.
+``spec.py`` decides what is a site; this module says what text an expression prints.
 A message is read only when its text is known from source: string literals (escapes
-decoded), constants and variables assigned one earlier in an enclosing block,
-``+`` concatenations with at least one known operand, ``fmt.Sprintf``/``Errorf``
+decoded, ``strings.py``), constants and variables assigned one earlier in an enclosing
+block, ``+`` concatenations with at least one known operand, ``fmt.Sprintf``/``Errorf``
 with a known format, ``fmt.Sprint``/``Sprintln``, and the error constructors
 (``errors.New``, ``errors.Errorf``, pkg/errors ``Wrap``/``Wrapf``/``WithMessage``).
 
@@ -19,20 +19,21 @@ Runtime rules encoded here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from errdex.languages._engine import FileIndex, Message, joined
+from errdex.languages._engine.message import NodeKey
 from errdex.languages.base import ancestors, plus_operands, text
+from errdex.languages.go.strings import STRING_TYPES, string_value
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, HoleKind, Literal, Part, merge_literals
 
-NodeKey = tuple[int, int]
 _MAX_DEPTH = 12  # constants that refer to constants; stops cycles
 _NUMBERS = ("int_literal", "float_literal", "imaginary_literal", "rune_literal", "true", "false")
-_SCOPES = ("block", "source_file")
-_FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
+SCOPE_TYPES = ("block", "source_file")
+FUNCTION_TYPES = ("function_declaration", "method_declaration", "func_literal")
 
 # Calls read as error values, by (receiver, function): how their message is formed.
 _PRINTF_ERRORS = {("fmt", "Errorf"), ("errors", "Errorf"), ("errors", "Newf"),
@@ -40,43 +41,30 @@ _PRINTF_ERRORS = {("fmt", "Errorf"), ("errors", "Errorf"), ("errors", "Newf"),
 _WRAPPERS = {"Wrap": False, "Wrapf": True, "WithMessage": False, "WithMessagef": True}
 
 
+@dataclass
+class GoFile(FileIndex):
+    """A Go file's index: its single-name constants and variables (``assignments``, by the
+    engine), every name assigned anywhere (``assigned``: one assigned twice has no single
+    message), and what the site handlers record for the file's end (``finish``): the node
+    each site stands at and the constructor calls an outer message has read."""
+
+    assigned: dict[str, list[Node]] = field(default_factory=dict)
+    at: dict[int, Node] = field(default_factory=dict)  # id(site) → its node
+    consumed: set[NodeKey] = field(default_factory=set)
+    reader: Reader = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.reader = Reader(self)
+
+
+def index_assigned(caps: dict[str, list[Node]], file: GoFile) -> None:
+    """The spec's index hook: every ``@assigned`` name, by name."""
+    for node in caps.get("assigned", []):
+        file.assigned.setdefault(text(node), []).append(node)
+
+
 def key(node: Node) -> NodeKey:
     return (node.start_byte, node.end_byte)
-
-
-@dataclass(frozen=True)
-class Message:
-    """What an expression prints, as written and as runtime parts.
-
-    ``literal`` is the decoded text when the message is one known string (only such a
-    message can serve as a format string). ``kind`` is ``string``, ``error`` or
-    ``number`` (for Sprint's spacing rule). ``calls`` are the error-constructor calls
-    read into this message: they are part of the outer site, not sites of their own.
-    """
-
-    written: str
-    parts: tuple[Part, ...]
-    literal: str | None = None
-    kind: str = "string"
-    suffix: tuple[Part, ...] = ()
-    calls: frozenset[NodeKey] = field(default_factory=frozenset)
-
-    @property
-    def printed(self) -> tuple[Part, ...]:
-        return merge_literals((*self.parts, *self.suffix))
-
-
-def joined(messages: Sequence[Message], kind: str = "string") -> Message:
-    """Messages printed one after another (``+``, Sprint operands)."""
-    literals = [m.literal for m in messages]
-    return Message(
-        "".join(m.written for m in messages),
-        merge_literals([p for m in messages for p in m.printed]),
-        "".join(lit for lit in literals if lit is not None)
-        if all(lit is not None for lit in literals) else None,
-        kind,
-        calls=frozenset().union(*(m.calls for m in messages)),
-    )
 
 
 def hole_message(node: Node) -> Message:
@@ -120,10 +108,8 @@ def errors_package(receiver: str) -> bool:
 class Reader:
     """Reads message expressions of one file, resolving names to their string values."""
 
-    def __init__(self, definitions: dict[str, list[tuple[Node, Node]]],
-                 assigned: dict[str, list[Node]] | None = None):
-        self.definitions = definitions  # name → (declaration, value) pairs
-        self.assigned = assigned or {}  # name → every identifier assigned that name
+    def __init__(self, file: GoFile):
+        self.file = file
 
     def read(self, node: Node | None, depth: int = 0) -> Message | None:
         """The message an expression prints, when source says what it is."""
@@ -132,7 +118,7 @@ class Reader:
         kind = node.type
         if kind == "parenthesized_expression" and node.named_child_count == 1:
             return self.read(node.named_children[0], depth + 1)
-        if kind in ("interpreted_string_literal", "raw_string_literal"):
+        if kind in STRING_TYPES:
             value = string_value(node)
             return Message(value, (Literal(value),), value) if value is not None else None
         if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
@@ -141,7 +127,7 @@ class Reader:
             resolved = self.read(self._resolve(node), depth + 1)
             if resolved is None or resolved.kind != "string":
                 return None  # `panic(ErrX)` repeats a sentinel, it is no message of its own
-            return Message(resolved.written, resolved.printed, resolved.literal)
+            return Message(resolved.written, merge_literals(resolved.printed), resolved.literal)
         if kind == "call_expression":
             return self._call(node, depth)
         return None
@@ -197,7 +183,7 @@ class Reader:
         message = self.error_value(call, depth)
         if message is None:
             return None
-        return Message(message.written, message.printed, None, "error",
+        return Message(message.written, merge_literals(message.printed), None, "error",
                        calls=message.calls | {key(call)})
 
     def error_value(self, call: Node, depth: int = 0) -> Message | None:
@@ -237,21 +223,21 @@ class Reader:
     def _resolve(self, use: Node) -> Node | None:
         """The value of the nearest declaration of a name visible at ``use``."""
         visible = {key(a) for a in ancestors(use)}
-        best: tuple[int, int, Node, Node, Node] | None = None
-        for declaration, value in self.definitions.get(text(use), []):
-            scope = next((a for a in ancestors(declaration) if a.type in _SCOPES), None)
+        best: tuple[int, int, Node, Node] | None = None
+        for declaration in self.file.assignments.get(text(use), []):
+            scope = next((a for a in ancestors(declaration) if a.type in SCOPE_TYPES), None)
             if scope is None or key(scope) not in visible:
                 continue
             if scope.type != "source_file" and declaration.end_byte > use.start_byte:
                 continue
             if _is_parameter(text(use), use, scope):
                 continue
-            rank = (scope.start_byte, declaration.start_byte, declaration, scope, value)
+            rank = (scope.start_byte, declaration.start_byte, declaration, scope)
             if best is None or rank[:2] > best[:2]:
                 best = rank
         if best is None or self._reassigned(text(use), best[2], best[3]):
             return None  # unknown, or its value depends on the path taken
-        return best[4]
+        return _value(best[2])
 
     def _reassigned(self, name: str, declaration: Node, scope: Node) -> bool:
         """Whether a variable is assigned anywhere in its scope besides its declaration."""
@@ -260,7 +246,7 @@ class Reader:
         return any(
             scope.start_byte <= node.start_byte < scope.end_byte
             and not declaration.start_byte <= node.start_byte < declaration.end_byte
-            for node in self.assigned.get(name, [])
+            for node in self.file.assigned.get(name, [])
         )
 
 
@@ -287,7 +273,7 @@ def _is_parameter(name: str, use: Node, scope: Node) -> bool:
     for function in ancestors(use):
         if function == scope:
             return False
-        if function.type not in _FUNCTIONS:
+        if function.type not in FUNCTION_TYPES:
             continue
         for params in (function.child_by_field_name("parameters"),
                        function.child_by_field_name("receiver")):
@@ -295,6 +281,14 @@ def _is_parameter(name: str, use: Node, scope: Node) -> bool:
                 if name in (text(n) for n in param.children_by_field_name("name")):
                     return True
     return False
+
+
+def _value(declaration: Node) -> Node | None:
+    """The one value a single-name ``const``/``var``/``:=``/``=`` gives its name."""
+    values = declaration.child_by_field_name(
+        "value" if declaration.type in ("const_spec", "var_spec") else "right")
+    found = [v for v in values.named_children if v.type != "comment"] if values else []
+    return found[0] if len(found) == 1 else None
 
 
 def _never_string(*messages: Message) -> bool:
@@ -310,41 +304,3 @@ def _unparenthesize(node: Node) -> Node:
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
     return node
-
-
-# --- string literals -------------------------------------------------------------------
-
-_SIMPLE_ESCAPES = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11,
-                   "\\": 92, "'": 39, '"': 34}
-
-
-def string_value(node: Node) -> str | None:
-    """The value of a Go string literal (escapes decoded; raw strings lose ``\\r``)."""
-    if node.type == "raw_string_literal":
-        return text(node)[1:-1].replace("\r", "")
-    if node.type != "interpreted_string_literal":
-        return None
-    out = bytearray()
-    for child in node.named_children:
-        if child.type == "escape_sequence":
-            out += _unescape(text(child))
-        else:
-            out += (child.text or b"")
-    return out.decode("utf-8", errors="replace")
-
-
-def _unescape(sequence: str) -> bytes:
-    """One escape's bytes: ``\\xhh`` and ``\\ooo`` are single bytes, ``\\u`` a code point."""
-    body = sequence[1:]
-    try:
-        if body in _SIMPLE_ESCAPES:
-            return bytes([_SIMPLE_ESCAPES[body]])
-        if body[:1] == "x":
-            return bytes([int(body[1:3], 16)])
-        if body[:1] in "uU":
-            return chr(int(body[1:], 16)).encode("utf-8", errors="replace")
-        if body[:1].isdigit():
-            return bytes([int(body[:3], 8) & 0xFF])
-    except ValueError:
-        pass
-    return sequence.encode("utf-8")  # not valid Go; keep as written

@@ -1,9 +1,9 @@
 ; errdex — Go sites and the facts needed to read their messages.
-; go.py dispatches on the outer capture name of each match.
+; spec.py dispatches on the outer capture name of each match.
 
 ; pkg.Fn(...) / recv.Method(...): errors.New, fmt.Errorf, log.Fatal, http.Error,
 ; status.Errorf, logger.Error, zerolog's .Msg, fmt.Fprintln(os.Stderr, ...) ...
-; go.py keeps the receivers it knows for each name.
+; spec.py keeps the receivers it knows for each name.
 (call_expression
   function: (selector_expression
     operand: (_) @call.receiver
@@ -32,21 +32,21 @@
 
 ; Message constants and variables: const msg = "...", var msg = "...", msg := "...", msg = "...".
 (const_spec
-  name: (identifier) @def.name
-  value: (expression_list . (_) @def.value .)) @def
+  name: (identifier) @assign.name
+  value: (expression_list . (_) @assign.value .)) @assign
 
 (var_spec
-  name: (identifier) @def.name
-  value: (expression_list . (_) @def.value .)) @def
+  name: (identifier) @assign.name
+  value: (expression_list . (_) @assign.value .)) @assign
 
 (short_var_declaration
-  left: (expression_list . (identifier) @def.name .)
-  right: (expression_list . (_) @def.value .)) @def
+  left: (expression_list . (identifier) @assign.name .)
+  right: (expression_list . (_) @assign.value .)) @assign
 
 (assignment_statement
-  left: (expression_list . (identifier) @def.name .)
+  left: (expression_list . (identifier) @assign.name .)
   operator: "="
-  right: (expression_list . (_) @def.value .)) @def
+  right: (expression_list . (_) @assign.value .)) @assign
 
 ; Every name assigned anywhere: a variable assigned more than once has no single message.
 (assignment_statement left: (expression_list (identifier) @assigned))

@@ -45,37 +45,28 @@ anything else follows Sprint (logrus, klog, std ``log``).
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages.base import (
-    FileSites,
-    Language,
-    Site,
-    ancestors,
-    inside_error,
-    line_of,
-    load_query,
-    matches,
-    parse,
-    text,
-)
-from errdex.languages.go_messages import (
-    Message,
-    NodeKey,
+from errdex.languages._engine import LanguageSpec, Message, language
+from errdex.languages._engine import extract as run_engine
+from errdex.languages.base import FileSites, Site, ancestors, line_of, text
+from errdex.languages.go.messages import (
+    FUNCTION_TYPES,
+    SCOPE_TYPES,
+    GoFile,
     Reader,
     call_parts,
+    index_assigned,
     key,
 )
+from errdex.languages.go.status import REASONS, status_code
+from errdex.languages.go.strings import STRING_TYPES
 from errdex.records.model import ErrorType, Severity
-from errdex.templates.template import Hole, Literal, Template
+from errdex.templates.template import Hole, Literal, Part, Template
 
-_QUERY_PATH = Path(__file__).with_name("go.scm")
-_STRINGS = ("interpreted_string_literal", "raw_string_literal")
-_FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 _GRPC = ("status", "grpc")
 # A logger's level method → (errorType, severity); the rest of the name says how the
 # arguments print: "" Sprint, "f" printf, "ln" Sprintln, "w" message + fields,
@@ -93,256 +84,154 @@ _ZEROLOG_LEVELS: dict[str, tuple[ErrorType, Severity]] = {
     "Panic": ("panic", "error"),
 }
 
-# net/http status constants (Go 1.19): name without "Status" → (code, http.StatusText).
-_HTTP_STATUS: dict[str, tuple[int, str]] = {
-    "Continue": (100, "Continue"),
-    "SwitchingProtocols": (101, "Switching Protocols"),
-    "Processing": (102, "Processing"),
-    "EarlyHints": (103, "Early Hints"),
-    "OK": (200, "OK"),
-    "Created": (201, "Created"),
-    "Accepted": (202, "Accepted"),
-    "NonAuthoritativeInfo": (203, "Non-Authoritative Information"),
-    "NoContent": (204, "No Content"),
-    "ResetContent": (205, "Reset Content"),
-    "PartialContent": (206, "Partial Content"),
-    "MultiStatus": (207, "Multi-Status"),
-    "AlreadyReported": (208, "Already Reported"),
-    "IMUsed": (226, "IM Used"),
-    "MultipleChoices": (300, "Multiple Choices"),
-    "MovedPermanently": (301, "Moved Permanently"),
-    "Found": (302, "Found"),
-    "SeeOther": (303, "See Other"),
-    "NotModified": (304, "Not Modified"),
-    "UseProxy": (305, "Use Proxy"),
-    "TemporaryRedirect": (307, "Temporary Redirect"),
-    "PermanentRedirect": (308, "Permanent Redirect"),
-    "BadRequest": (400, "Bad Request"),
-    "Unauthorized": (401, "Unauthorized"),
-    "PaymentRequired": (402, "Payment Required"),
-    "Forbidden": (403, "Forbidden"),
-    "NotFound": (404, "Not Found"),
-    "MethodNotAllowed": (405, "Method Not Allowed"),
-    "NotAcceptable": (406, "Not Acceptable"),
-    "ProxyAuthRequired": (407, "Proxy Authentication Required"),
-    "RequestTimeout": (408, "Request Timeout"),
-    "Conflict": (409, "Conflict"),
-    "Gone": (410, "Gone"),
-    "LengthRequired": (411, "Length Required"),
-    "PreconditionFailed": (412, "Precondition Failed"),
-    "RequestEntityTooLarge": (413, "Request Entity Too Large"),
-    "RequestURITooLong": (414, "Request URI Too Long"),
-    "UnsupportedMediaType": (415, "Unsupported Media Type"),
-    "RequestedRangeNotSatisfiable": (416, "Requested Range Not Satisfiable"),
-    "ExpectationFailed": (417, "Expectation Failed"),
-    "Teapot": (418, "I'm a teapot"),
-    "MisdirectedRequest": (421, "Misdirected Request"),
-    "UnprocessableEntity": (422, "Unprocessable Entity"),
-    "Locked": (423, "Locked"),
-    "FailedDependency": (424, "Failed Dependency"),
-    "TooEarly": (425, "Too Early"),
-    "UpgradeRequired": (426, "Upgrade Required"),
-    "PreconditionRequired": (428, "Precondition Required"),
-    "TooManyRequests": (429, "Too Many Requests"),
-    "RequestHeaderFieldsTooLarge": (431, "Request Header Fields Too Large"),
-    "UnavailableForLegalReasons": (451, "Unavailable For Legal Reasons"),
-    "InternalServerError": (500, "Internal Server Error"),
-    "NotImplemented": (501, "Not Implemented"),
-    "BadGateway": (502, "Bad Gateway"),
-    "ServiceUnavailable": (503, "Service Unavailable"),
-    "GatewayTimeout": (504, "Gateway Timeout"),
-    "HTTPVersionNotSupported": (505, "HTTP Version Not Supported"),
-    "VariantAlsoNegotiates": (506, "Variant Also Negotiates"),
-    "InsufficientStorage": (507, "Insufficient Storage"),
-    "LoopDetected": (508, "Loop Detected"),
-    "NotExtended": (510, "Not Extended"),
-    "NetworkAuthenticationRequired": (511, "Network Authentication Required"),
-}
-_BY_CODE = {code: reason for code, reason in _HTTP_STATUS.values()}
-
-_Built = tuple[Node, Site, frozenset[NodeKey]]
 Captures = dict[str, list[Node]]
 
 
 def extract(source: bytes) -> FileSites:
     """All error sites of one Go file, in source order."""
-    tree = parse("go", source)
-    found = matches(load_query("go", _QUERY_PATH), tree.root_node)
-    reader = Reader(*_definitions(found))
-    built: list[_Built] = []
-    for _, captured in found:
-        for kind, handler in _HANDLERS.items():
-            if kind in captured and not inside_error(captured[kind][0]):
-                built.extend(handler(captured, reader))
-    consumed = frozenset().union(*(calls for _, _, calls in built))
-    built.sort(key=lambda item: item[0].start_byte)
-    sites = [site for node, site, _ in built if key(node) not in consumed]
-    return FileSites(sites, parse_errors=tree.root_node.has_error)
+    return run_engine(SPEC, source)
 
 
-def _definitions(
-    found: list[tuple[int, Captures]],
-) -> tuple[dict[str, list[tuple[Node, Node]]], dict[str, list[Node]]]:
-    """Name → (declaration, value) of single-name constants and variables; name → every
-    place it is assigned."""
-    definitions: dict[str, list[tuple[Node, Node]]] = {}
-    assigned: dict[str, list[Node]] = {}
-    for _, captured in found:
-        if "def" in captured:
-            name = text(captured["def.name"][0])
-            definitions.setdefault(name, []).append((captured["def"][0], captured["def.value"][0]))
-        for node in captured.get("assigned", []):
-            assigned.setdefault(text(node), []).append(node)
-    return definitions, assigned
+def _unconsumed(placed: list[tuple[int, Site]], file: GoFile) -> list[tuple[int, Site]]:
+    """Each site at its own node, less those whose call an outer site's message has read
+    (``panic(errors.New("x"))`` is the panic's site, not also an error's)."""
+    return [(file.at[id(site)].start_byte, site) for _, site in placed
+            if key(file.at[id(site)]) not in file.consumed]
 
 
 def _built(
-    node: Node, message: Message | None, error_type: ErrorType, *,
+    file: GoFile, node: Node, message: Message | None, error_type: ErrorType, *,
     error_class: str | None = None, error_code: str | None = None,
     http_status: int | None = None, severity: Severity = "error", symbol: str | None = None,
-) -> Iterator[_Built]:
+    prefix: tuple[Part, ...] = (),
+) -> list[Site]:
     """One site from a message, its trailing newline dropped (printed messages lose it)."""
     if message is None or not any(
         isinstance(p, Literal) and any(ch.isalpha() for ch in p.text) for p in message.parts
     ):
-        return  # `fmt.Errorf("%s: %w", op, err)` says nothing a reader could look up
+        return []  # `fmt.Errorf("%s: %w", op, err)` says nothing a reader could look up
     parts, suffix = list(message.parts), message.suffix
     if not suffix and parts and isinstance(parts[-1], Literal):
         stripped = parts[-1].text.rstrip("\n")
         parts[-1:] = [Literal(stripped)] if stripped else []
-    template = Template(message.written, tuple(parts), suffix=suffix)
+    template = Template(message.written, tuple(parts), prefix, suffix)
     site = Site(
         template, error_type, line_of(node), error_class, error_code, http_status, severity,
         symbol if symbol is not None else _symbol(node),
     )
-    yield node, site, message.calls
+    file.at[id(site)] = node
+    file.consumed |= message.calls
+    return [site]
 
 
 # --- handlers, one per query pattern ----------------------------------------------------
 
 
-def _call_sites(captured: Captures, reader: Reader) -> Iterator[_Built]:
+def _call_sites(captured: Captures, file: GoFile) -> list[Site]:
     call = captured["call"][0]
     receiver, method, args = call_parts(call)
     for handler in (_grpc_site, _http_site, _exit_site, _zerolog_site, _error_site, _log_site):
-        found = list(handler(call, receiver, method, args, reader))
+        found = handler(call, receiver, method, args, file)
         if found:
-            yield from found
-            return
+            return found
+    return []
 
 
-def _panic_sites(captured: Captures, reader: Reader) -> Iterator[_Built]:
+def _panic_sites(captured: Captures, file: GoFile) -> list[Site]:
     """``panic(v)``: a site when v's message is known (``panic(err)`` is not)."""
     call = captured["panic"][0]
     _, _, args = call_parts(call)
-    if len(args) == 1:
-        yield from _built(call, reader.read(args[0]), "panic")
+    if len(args) != 1:
+        return []
+    return _built(file, call, file.reader.read(args[0]), "panic")
 
 
-def _error_method_sites(captured: Captures, reader: Reader) -> Iterator[_Built]:
+def _error_method_sites(captured: Captures, file: GoFile) -> list[Site]:
     """``func (e *T) Error() string``: each ``return`` with a known message is a ``T`` error."""
     if captured["method.params"][0].named_child_count:
-        return
+        return []
     type_name = _receiver_type(captured["method.receiver"][0])
+    sites: list[Site] = []
     for statement in _returns(captured["method.body"][0]):
         values = statement.named_children[0].named_children if statement.named_children else []
         if len(values) == 1:
-            yield from _built(statement, reader.read(values[0]), "error",
-                              error_class=type_name or None, symbol=f"{type_name}.Error")
-
-
-_HANDLERS: dict[str, Callable[[Captures, Reader], Iterator[_Built]]] = {
-    "call": _call_sites,
-    "panic": _panic_sites,
-    "method": _error_method_sites,
-}
+            sites += _built(file, statement, file.reader.read(values[0]), "error",
+                            error_class=type_name or None, symbol=f"{type_name}.Error")
+    return sites
 
 
 # --- call kinds ------------------------------------------------------------------------
 
 
 def _error_site(call: Node, receiver: str, method: str, args: list[Node],
-                reader: Reader) -> Iterator[_Built]:
+                file: GoFile) -> list[Site]:
     """``errors.New``, ``fmt.Errorf``, ``errors.Wrap``…; a package-level var is a sentinel."""
     sentinel = _sentinel_name(call)
-    yield from _built(call, reader.error_value(call), "error",
-                      error_class=sentinel, symbol=sentinel)
+    return _built(file, call, file.reader.error_value(call), "error",
+                  error_class=sentinel, symbol=sentinel)
 
 
 def _grpc_site(call: Node, receiver: str, method: str, args: list[Node],
-               reader: Reader) -> Iterator[_Built]:
+               file: GoFile) -> list[Site]:
     """``status.Errorf(codes.NotFound, "…", …)``: the message is the status description."""
     if receiver not in _GRPC or method not in ("Error", "Errorf", "New", "Newf") or not args:
-        return
-    message = reader.printf(args, 1) if method.endswith("f") else (
-        reader.read(args[1]) if len(args) == 2 else None
+        return []
+    message = file.reader.printf(args, 1) if method.endswith("f") else (
+        file.reader.read(args[1]) if len(args) == 2 else None
     )
     code = args[0]
     operand = code.child_by_field_name("operand") if code.type == "selector_expression" else None
     error_code = text(code.child_by_field_name("field")) if text(operand) == "codes" else None
-    yield from _built(call, message, "error", error_code=error_code,
-                      error_class=_sentinel_name(call))
+    return _built(file, call, message, "error", error_code=error_code,
+                  error_class=_sentinel_name(call))
 
 
 def _http_site(call: Node, receiver: str, method: str, args: list[Node],
-               reader: Reader) -> Iterator[_Built]:
+               file: GoFile) -> list[Site]:
     """``http.Error(w, msg, code)`` and echo's ``NewHTTPError(code, msg)``."""
     if receiver == "http" and method == "Error" and len(args) == 3:
-        message, status = _http_message(args[1], reader), _status(args[2])
+        message, status = _http_message(args[1], file), status_code(args[2])
     elif method == "NewHTTPError" and args:
-        status = _status(args[0])
+        status = status_code(args[0])
         if len(args) == 2:
-            message = _http_message(args[1], reader)
-        elif len(args) == 1 and status in _BY_CODE:  # echo's default message
-            message = Message(_BY_CODE[status], (Literal(_BY_CODE[status]),))
+            message = _http_message(args[1], file)
+        elif len(args) == 1 and status in REASONS:  # echo's default message
+            message = Message(REASONS[status], (Literal(REASONS[status]),))
         else:
             message = None
     else:
-        return
-    yield from _built(call, message, "http", http_status=status)
+        return []
+    return _built(file, call, message, "http", http_status=status)
 
 
-def _http_message(node: Node, reader: Reader) -> Message | None:
+def _http_message(node: Node, file: GoFile) -> Message | None:
     """A message argument; ``http.StatusText(http.StatusNotFound)`` is known text."""
     if node.type == "call_expression":
         receiver, name, args = call_parts(node)
         if (receiver, name) == ("http", "StatusText") and len(args) == 1:
-            reason = _BY_CODE.get(_status(args[0]) or 0)
+            reason = REASONS.get(status_code(args[0]) or 0)
             return Message(reason, (Literal(reason),), reason) if reason else None
-    return reader.read(node)
-
-
-def _status(node: Node) -> int | None:
-    """``http.StatusNotFound`` (any package spelling the net/http names) or ``404``."""
-    if node.type == "int_literal" and text(node).isdigit():
-        return int(text(node))
-    if node.type == "selector_expression":
-        name = text(node.child_by_field_name("field"))
-        if name.startswith("Status") and name[6:] in _HTTP_STATUS:
-            return _HTTP_STATUS[name[6:]][0]
-    return None
+    return file.reader.read(node)
 
 
 def _exit_site(call: Node, receiver: str, method: str, args: list[Node],
-               reader: Reader) -> Iterator[_Built]:
+               file: GoFile) -> list[Site]:
     """``fmt.Fprintln(os.Stderr, …)`` or ``fmt.Printf(…)`` right before ``os.Exit(n)``, n ≠ 0,
     and kingpin's ``Fatalf``: a message, then the process exits."""
     if receiver == "kingpin" and method == "Fatalf":
         prefix = (Hole.of("app", "{app}"), Literal(": error: "))  # kingpin's a.Name + ": error: "
-        for node, site, calls in _built(call, reader.printf(args, 0), "exit", severity="fatal"):
-            template = site.template.with_wrapper(prefix=prefix)
-            yield node, dataclasses.replace(site, template=template), calls
-        return
+        return _built(file, call, file.reader.printf(args, 0), "exit", severity="fatal",
+                      prefix=prefix)
     if receiver != "fmt" or not method.startswith(("Fprint", "Print")) or not _exits_next(call):
-        return
+        return []
     if method.startswith("F"):
         if not args or text(args[0]) not in ("os.Stderr", "os.Stdout"):
-            return
+            return []
         args = args[1:]
-    message = reader.printf(args, 0) if method.endswith("f") else reader.sprint(
+    message = file.reader.printf(args, 0) if method.endswith("f") else file.reader.sprint(
         args, line=method.endswith("ln")
     )
-    yield from _built(call, message, "exit", severity="fatal")
+    return _built(file, call, message, "exit", severity="fatal")
 
 
 def _exits_next(call: Node) -> bool:
@@ -362,19 +251,19 @@ def _exits_next(call: Node) -> bool:
 
 
 def _log_site(call: Node, receiver: str, method: str, args: list[Node],
-              reader: Reader) -> Iterator[_Built]:
+              file: GoFile) -> list[Site]:
     """A logger's error, fatal or panic level (``log.Fatalf``, ``logger.Error``, …)."""
     level = next((name for name in _LEVELS if method.startswith(name)), None)
     if level is None or method[len(level):] not in _STYLES:
-        return
+        return []
     if not _is_logger(receiver, level, args):
-        return
+        return []
     style = method[len(level):]
     error_type, severity = _LEVELS[level]
     if severity == "error" and error_type == "log" and _exits_next(call):
         severity = "fatal"  # logger.Error(…); os.Exit(1)
-    message = _log_message(style, level, receiver, args, reader)
-    yield from _built(call, message, error_type, severity=severity)
+    message = _log_message(style, level, receiver, args, file.reader)
+    return _built(file, call, message, error_type, severity=severity)
 
 
 def _is_logger(receiver: str, level: str, args: list[Node]) -> bool:
@@ -385,7 +274,7 @@ def _is_logger(receiver: str, level: str, args: list[Node]) -> bool:
     if receiver.rsplit(".", 1)[-1] in ("l", "lg"):
         return True
     return (level == "Error" and len(args) >= 3 and len(args) % 2 == 1
-            and all(a.type in _STRINGS for a in args[:2]))
+            and all(a.type in STRING_TYPES for a in args[:2]))
 
 
 def _log_message(style: str, level: str, receiver: str, args: list[Node],
@@ -403,7 +292,7 @@ def _log_message(style: str, level: str, receiver: str, args: list[Node],
     first = reader.read(args[0])
     if len(args) == 1 or "slog" in receiver.lower():
         return first
-    keyed = level == "Error" and args[1].type in _STRINGS  # slog/zap key-value, logr msg
+    keyed = level == "Error" and args[1].type in STRING_TYPES  # slog/zap key-value, logr msg
     if first is None and keyed:
         return reader.read(args[1])  # logr: Error(err, "msg", kv...)
     if first is not None and (keyed or _is_field(args[1])):
@@ -420,16 +309,16 @@ def _is_field(node: Node) -> bool:
 
 
 def _zerolog_site(call: Node, receiver: str, method: str, args: list[Node],
-                  reader: Reader) -> Iterator[_Built]:
+                  file: GoFile) -> list[Site]:
     """zerolog ``log.Error().Err(err).Msg("…")``: the chain's level call says the kind."""
     if method not in ("Msg", "Msgf") or not args:
-        return
+        return []
     level = _chain_level(call.child_by_field_name("function"))
     if level is None or not any(word in receiver.lower() for word in _LOGGER_WORDS):
-        return
-    message = reader.printf(args, 0) if method == "Msgf" else reader.read(args[0])
+        return []
+    message = file.reader.printf(args, 0) if method == "Msgf" else file.reader.read(args[0])
     error_type, severity = _ZEROLOG_LEVELS[level]
-    yield from _built(call, message, error_type, severity=severity)
+    return _built(file, call, message, error_type, severity=severity)
 
 
 def _chain_level(function: Node | None) -> str | None:
@@ -455,7 +344,7 @@ def _sentinel_name(call: Node) -> str | None:
     spec = values.parent if values is not None else None
     if values is None or spec is None or values.type != "expression_list":
         return None
-    if spec.type != "var_spec" or any(a.type in _FUNCTIONS for a in ancestors(spec)):
+    if spec.type != "var_spec" or any(a.type in FUNCTION_TYPES for a in ancestors(spec)):
         return None
     names = spec.children_by_field_name("name")
     index = [key(v) for v in values.named_children].index(key(call))
@@ -499,4 +388,11 @@ def _returns(body: Node) -> Iterator[Node]:
             yield from _returns(child)
 
 
-LANGUAGE = Language("go", "go", (".go",), extract)
+SPEC: LanguageSpec[GoFile] = LanguageSpec(
+    name="go", grammar="go", extensions=(".go",),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(("call", _call_sites), ("panic", _panic_sites), ("method", _error_method_sites)),
+    new_index=GoFile, index=index_assigned, finish=_unconsumed,
+    function_types=frozenset(FUNCTION_TYPES), scope_types=frozenset(SCOPE_TYPES),
+)
+LANGUAGE = language(SPEC, extract)

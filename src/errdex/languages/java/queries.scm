@@ -1,8 +1,8 @@
 ; errdex — Java sites and the facts needed to read their messages.
-; java.py dispatches on the outer capture name of each match.
+; spec.py dispatches on the outer capture name of each match.
 
 ; new X(...): thrown directly, or any `new …Exception(…)` / `new …Error(…)` (orElseThrow
-; suppliers, callbacks); java.py decides which.
+; suppliers, callbacks); spec.py decides which.
 (object_creation_expression
   type: (_) @new.class
   arguments: (argument_list) @new.args) @new

@@ -47,47 +47,39 @@ Symbols are ``Outer.Inner.method``; constructors and instance initializers are
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages.base import (
-    FileSites,
-    Language,
-    Site,
-    ancestors,
-    inside_error,
-    line_of,
-    load_query,
-    matches,
-    parse,
-    text,
-)
-from errdex.languages.jvm_messages import (
-    JAVA_BODIES,
-    JAVA_CLASSES,
-    Message,
-    decode_java_string,
+from errdex.languages._engine import Captures, LanguageSpec, Message, language, operand_hole
+from errdex.languages._engine import extract as run_engine
+from errdex.languages._jvm.libraries import (
+    grpc_status,
     guava_message,
     is_exception_name,
-    is_java_constant,
-    java_declared_throwable,
-    java_scope,
-    joined,
     literal_message,
-    nearest_java_assignment,
-    operand_hole,
+    printf_message,
     simple_name,
     slf4j_message,
 )
-from errdex.records.model import ErrorType
-from errdex.templates.formats import parse_message_format, parse_printf
+from errdex.languages.base import FileSites, Site, ancestors, line_of, text
+from errdex.languages.java.messages import (
+    GUAVA_OWNERS,
+    JavaFile,
+    arguments,
+    format_arguments,
+    index_import,
+    read,
+)
+from errdex.languages.java.scopes import (
+    BODY_TYPES,
+    CLASS_TYPES,
+    FUNCTION_TYPES,
+    declared_throwable,
+)
 from errdex.templates.template import Hole, Literal
 
-_QUERY_PATH = Path(__file__).with_name("java.scm")
-_MAX_DEPTH = 12
 _GUAVA: dict[str, tuple[str, int]] = {  # method → (exception, index of the message argument)
     "checkArgument": ("IllegalArgumentException", 1),
     "checkState": ("IllegalStateException", 1),
@@ -95,29 +87,11 @@ _GUAVA: dict[str, tuple[str, int]] = {  # method → (exception, index of the me
     "verify": ("VerifyException", 1),
     "verifyNotNull": ("VerifyException", 1),
 }
-_GUAVA_OWNERS = frozenset({"Preconditions", "Verify"})
 _INDEX_CHECKS = {  # method → the message when the index is too large
     "checkElementIndex": " must be less than size ",
     "checkPositionIndex": " must not be greater than size ",
 }
 _LOG_METHODS = frozenset({"error", "fatal", "severe"})
-
-Captures = dict[str, list[Node]]
-
-
-@dataclass
-class _File:
-    """What one file tells about messages: assignments by variable, static imports."""
-
-    assignments: dict[str, list[Node]] = field(default_factory=dict)
-    static_imports: dict[str, str] = field(default_factory=dict)  # method → owner class
-    static_wildcards: set[str] = field(default_factory=set)  # owner classes imported with .*
-
-    def owner(self, method: str) -> str | None:
-        """The class a bare call ``method(..)`` was statically imported from."""
-        if method in self.static_imports:
-            return self.static_imports[method]
-        return next((o for o in sorted(self.static_wildcards) if o in _GUAVA_OWNERS), None)
 
 
 # --- entry point -----------------------------------------------------------------------
@@ -125,40 +99,13 @@ class _File:
 
 def extract(source: bytes) -> FileSites:
     """All sites of one Java file, in source order."""
-    tree = parse("java", source)
-    found = matches(load_query("java", _QUERY_PATH), tree.root_node)
-    file = _index_file(found)
-    sites: list[tuple[int, Site]] = []
-    for _, caps in found:
-        for kind, handler in _HANDLERS.items():
-            if kind in caps and not inside_error(caps[kind][0]):
-                sites += [(caps[kind][0].start_byte, s) for s in handler(caps, file)]
-    sites.sort(key=lambda item: item[0])
-    return FileSites([s for _, s in sites], parse_errors=tree.root_node.has_error)
-
-
-def _index_file(found: list[tuple[int, Captures]]) -> _File:
-    file = _File()
-    for _, caps in found:
-        if "assign.name" in caps:
-            outer = (caps.get("assign") or caps["assign.add"])[0]
-            file.assignments.setdefault(text(caps["assign.name"][0]), []).append(outer)
-        elif "import" in caps:
-            name = text(caps["import.name"][0])
-            if "import.all" in caps:
-                file.static_wildcards.add(simple_name(name))
-            else:
-                owner, _, method = name.rpartition(".")
-                file.static_imports[method] = simple_name(owner)
-    for nodes in file.assignments.values():
-        nodes.sort(key=lambda n: n.start_byte)
-    return file
+    return run_engine(SPEC, source)
 
 
 # --- site kinds ------------------------------------------------------------------------
 
 
-def _new_site(caps: Captures, file: _File) -> list[Site]:
+def _new_site(caps: Captures, file: JavaFile) -> list[Site]:
     """``new X(msg, …)``: thrown, or an exception class created to be thrown elsewhere."""
     node = caps["new"][0]
     error_class = simple_name(text(caps["new.class"][0]))
@@ -166,7 +113,7 @@ def _new_site(caps: Captures, file: _File) -> list[Site]:
     if not error_class[:1].isupper() or not (thrown or is_exception_name(error_class)):
         return []
     at = node.parent if thrown and node.parent is not None else node
-    args = _arguments(caps["new.args"][0])
+    args = arguments(caps["new.args"][0])
     if error_class == "ResponseStatusException":
         return _http_site(at, args, file)
     message = _message_argument(args, file)
@@ -175,42 +122,41 @@ def _new_site(caps: Captures, file: _File) -> list[Site]:
     return [Site(message.template(), "exception", line_of(at), error_class, symbol=_symbol(at))]
 
 
-def _message_argument(args: list[Node], file: _File) -> Message | None:
+def _message_argument(args: list[Node], file: JavaFile) -> Message | None:
     """The message among an exception's arguments: the first, or the second after a
     context object the first does not spell out (Jackson's ``new X(parser, msg, …)``)."""
-    first = _read(args[0], file) if args else None
+    first = read(args[0], file) if args else None
     if first is None and len(args) > 1 and args[0].type in ("identifier", "field_access",
                                                              "this", "method_invocation"):
-        return _read(args[1], file)
+        return read(args[1], file)
     return first
 
 
-def _report_site(caps: Captures, file: _File) -> list[Site]:
+def _report_site(caps: Captures, file: JavaFile) -> list[Site]:
     """``ctxt.reportInputMismatch(type, "Cannot deserialize %s", name)``: a helper named
     ``report…`` that throws with the message it is given (Jackson's convention, and a
     common one). The message is its first readable argument among the first two; more
     arguments after a literal with ``%`` format it (``String.format``)."""
     node = caps["report"][0]
-    args = _arguments(caps["report.args"][0])
+    args = arguments(caps["report.args"][0])
     for index in range(min(2, len(args))):
-        message = _read(args[index], file)
+        message = read(args[index], file)
         if message is None:
             continue
         rest = args[index + 1:]
         if rest and message.literal is not None and "%" in message.literal:
-            message = Message(message.literal, parse_printf(
-                message.literal, [text(a) for a in rest], dialect="java"))
+            message = printf_message(message, [text(a) for a in rest]) or message
         if not any(isinstance(p, Literal) and p.text.strip() for p in message.parts):
             return []
         return [Site(message.template(), "exception", line_of(node), symbol=_symbol(node))]
     return []
 
 
-def _http_site(node: Node, args: list[Node], file: _File) -> list[Site]:
+def _http_site(node: Node, args: list[Node], file: JavaFile) -> list[Site]:
     """Spring's ``ResponseStatusException(HttpStatus.X, reason)`` → ``404 X "reason"``."""
     status = text(args[0]).rsplit(".", 1)[-1] if args else ""
     code = HTTPStatus.__members__.get(status)
-    message = _read(args[1], file) if len(args) > 1 else None
+    message = read(args[1], file) if len(args) > 1 else None
     if code is None or message is None:
         return []
     template = message.template().with_wrapper(
@@ -220,7 +166,7 @@ def _http_site(node: Node, args: list[Node], file: _File) -> list[Site]:
                  http_status=code.value, symbol=_symbol(node))]
 
 
-def _super_site(caps: Captures, file: _File) -> list[Site]:
+def _super_site(caps: Captures, file: JavaFile) -> list[Site]:
     """``super(msg)`` in a constructor of ``class X extends …Exception``."""
     node = caps["super"][0]
     owner = next((a for a in ancestors(node) if a.type == "class_declaration"), None)
@@ -229,7 +175,7 @@ def _super_site(caps: Captures, file: _File) -> list[Site]:
         return []
     if not is_exception_name(simple_name(text(superclass.named_children[-1]))):
         return []
-    args = _arguments(caps["super.args"][0])
+    args = arguments(caps["super.args"][0])
     message = _message_argument(args, file)
     if message is None:
         return []
@@ -238,30 +184,30 @@ def _super_site(caps: Captures, file: _File) -> list[Site]:
                  symbol=_symbol(node))]
 
 
-def _assert_site(caps: Captures, file: _File) -> list[Site]:
+def _assert_site(caps: Captures, file: JavaFile) -> list[Site]:
     node = caps["assert"][0]
-    message = _read(caps["assert.message"][0], file)
+    message = read(caps["assert.message"][0], file)
     if message is None:
         return []
     return [Site(message.template(), "exception", line_of(node), "AssertionError",
                  symbol=_symbol(node))]
 
 
-def _call_site(caps: Captures, file: _File) -> list[Site]:
+def _call_site(caps: Captures, file: JavaFile) -> list[Site]:
     node = caps["call"][0]
     method = text(caps["call.method"][0])
     receiver = caps.get("call.receiver", [None])[0]
     owner = simple_name(text(receiver)) if receiver is not None else file.owner(method)
-    args = _arguments(caps["call.args"][0])
+    args = arguments(caps["call.args"][0])
     handler = _call_handler(method, receiver, owner)
     return handler(node, method, args, file) if handler is not None else []
 
 
-CallHandler = Callable[[Node, str, list[Node], _File], list[Site]]
+CallHandler = Callable[[Node, str, list[Node], JavaFile], list[Site]]
 
 
 def _call_handler(method: str, receiver: Node | None, owner: str | None) -> CallHandler | None:
-    if method in _GUAVA and owner in _GUAVA_OWNERS:
+    if method in _GUAVA and owner in GUAVA_OWNERS:
         return _guava_site
     if method in _INDEX_CHECKS and owner == "Preconditions":
         return _index_sites
@@ -278,14 +224,14 @@ def _call_handler(method: str, receiver: Node | None, owner: str | None) -> Call
     return None
 
 
-def _guava_site(node: Node, method: str, args: list[Node], file: _File) -> list[Site]:
+def _guava_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list[Site]:
     error_class, index = _GUAVA[method]
     if len(args) <= index:
         if method != "verifyNotNull":
             return []
         message: Message | None = literal_message("expected a non-null reference")
     else:
-        first = _read(args[index], file)
+        first = read(args[index], file)
         message = None if first is None else guava_message(
             first, [text(a) for a in args[index + 1 :]]
         )
@@ -295,11 +241,11 @@ def _guava_site(node: Node, method: str, args: list[Node], file: _File) -> list[
                  symbol=_symbol(node))]
 
 
-def _index_sites(node: Node, method: str, args: list[Node], file: _File) -> list[Site]:
+def _index_sites(node: Node, method: str, args: list[Node], file: JavaFile) -> list[Site]:
     """``checkElementIndex(i, size, desc)``: one site per message Guava can print."""
     if len(args) < 2:
         return []
-    desc = _read(args[2], file) if len(args) > 2 else literal_message("index")
+    desc = read(args[2], file) if len(args) > 2 else literal_message("index")
     if desc is None:
         desc = operand_hole(text(args[2]))
     index = Hole.of(text(args[0]), "%s", "int")
@@ -317,76 +263,59 @@ def _index_sites(node: Node, method: str, args: list[Node], file: _File) -> list
     ]
 
 
-def _require_non_null_site(node: Node, method: str, args: list[Node], file: _File) -> list[Site]:
+def _require_non_null_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list[Site]:
     """``Objects.requireNonNull(x, msg)`` or with a ``() -> msg`` supplier."""
     if len(args) < 2:
         return []
     argument = args[1]
     if argument.type == "lambda_expression":
         argument = argument.child_by_field_name("body") or argument
-    message = _read(argument, file)
+    message = read(argument, file)
     if message is None:
         return []
     return [Site(message.template(), "exception", line_of(node), "NullPointerException",
                  symbol=_symbol(node))]
 
 
-def _log_site(node: Node, method: str, args: list[Node], file: _File) -> list[Site]:
+def _log_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list[Site]:
     """``log.error(msg, args…)``; an SLF4J ``Marker`` before the message is skipped."""
-    if len(args) > 1 and _read(args[0], file) is None and _read(args[1], file) is not None:
+    if len(args) > 1 and read(args[0], file) is None and read(args[1], file) is not None:
         args = args[1:]
-    first = _read(args[0], file) if args else None
+    first = read(args[0], file) if args else None
     rest = args[1:]
-    throwable = java_declared_throwable(rest[-1]) if rest else None
+    throwable = declared_throwable(rest[-1]) if rest else None
     message = None if first is None else slf4j_message(first, [text(a) for a in rest], throwable)
     if message is None:
         return []
     return [Site(message.template(), "log", line_of(node), symbol=_symbol(node))]
 
 
-def _stderr_site(node: Node, method: str, args: list[Node], file: _File) -> list[Site]:
-    message = _format_arguments(args, file) if method == "printf" else (
-        _read(args[0], file) if len(args) == 1 else None
+def _stderr_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list[Site]:
+    message = format_arguments(args, file) if method == "printf" else (
+        read(args[0], file) if len(args) == 1 else None
     )
     if message is None:
         return []
     return [Site(message.template(), "log", line_of(node), symbol=_symbol(node))]
 
 
-def _grpc_site(node: Node, method: str, args: list[Node], file: _File) -> list[Site]:
+def _grpc_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list[Site]:
     """``Status.NOT_FOUND.withDescription(msg)`` prints ``NOT_FOUND: msg``."""
     receiver = node.child_by_field_name("object")
     owner = receiver.child_by_field_name("object") if receiver is not None else None
     if receiver is None or owner is None or simple_name(text(owner)) != "Status":
         return []
     code = text(receiver.child_by_field_name("field"))
-    message = _read(args[0], file) if len(args) == 1 else None
+    message = read(args[0], file) if len(args) == 1 else None
     if message is None or not code.isupper():
         return []
     after = node.parent
-    error_class = {
-        "asRuntimeException": "StatusRuntimeException", "asException": "StatusException",
-    }.get(text(after.child_by_field_name("name")) if after is not None else "")
-    template = message.template().with_wrapper((Literal(code + ": "),))
-    error_type: ErrorType = "exception" if error_class else "error"
+    then = text(after.child_by_field_name("name")) if after is not None else ""
+    template, error_type, error_class = grpc_status(code, message, then)
     return [Site(template, error_type, line_of(node), error_class, code, symbol=_symbol(node))]
 
 
-_HANDLERS: dict[str, Callable[[Captures, _File], list[Site]]] = {
-    "new": _new_site,
-    "super": _super_site,
-    "assert": _assert_site,
-    "call": _call_site,
-    "report": _report_site,
-}
-
-
 # --- arguments and names ---------------------------------------------------------------
-
-
-def _arguments(args: Node | None) -> list[Node]:
-    return [c for c in args.named_children if c.type not in ("comment", "line_comment",
-                                                              "block_comment")] if args else []
 
 
 def _last_name(node: Node) -> str:
@@ -402,143 +331,23 @@ def _symbol(node: Node) -> str | None:
     """``Outer.Inner.method``; constructors ``<init>``, static blocks ``<clinit>``."""
     names: list[str] = []
     for a in ancestors(node):
-        if a.type in JAVA_CLASSES or a.type == "method_declaration":
+        if a.type in CLASS_TYPES or a.type == "method_declaration":
             names.append(text(a.child_by_field_name("name")))
         elif a.type in ("constructor_declaration", "compact_constructor_declaration"):
             names.append("<init>")
         elif a.type == "static_initializer":
             names.append("<clinit>")
-        elif a.type == "block" and a.parent is not None and a.parent.type in JAVA_BODIES:
+        elif a.type == "block" and a.parent is not None and a.parent.type in BODY_TYPES:
             names.append("<init>")
     return ".".join(reversed(names)) or None
 
 
-# --- messages --------------------------------------------------------------------------
-
-
-def _read(node: Node | None, file: _File, depth: int = 0) -> Message | None:
-    """The message an expression prints, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
-        return None
-    kind = node.type
-    if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return _read(node.named_children[0], file, depth + 1)
-    if kind == "string_literal":
-        value = decode_java_string(text(node))
-        return None if value is None else literal_message(value)
-    if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        return _concatenation(node, file, depth)
-    if kind == "method_invocation":
-        return _format_call(node, file, depth)
-    if kind == "identifier":
-        return _variable(node, file, depth)
-    if kind == "field_access":
-        return _qualified_constant(node, file, depth)
-    return None
-
-
-def _concatenation(node: Node, file: _File, depth: int) -> Message | None:
-    """``"bad " + x + " value"``: a ``+`` with a String operand joins text, left to right.
-
-    Operands that are not known strings become holes named after them; a left ``a + b``
-    with no string in it is one operand (it may be numeric addition: ``1 + 2 + "x"``).
-    """
-    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    if left is None or right is None:
-        return None
-    known_left = _read(left, file, depth + 1)
-    known_right = _read(right, file, depth + 1)
-    if known_left is None and known_right is None:
-        return None
-    message = joined([known_left or _operand(left), known_right or _operand(right)])
-    if message is None or not any(isinstance(p, Literal) for p in message.parts):
-        return None
-    return message
-
-
-def _operand(node: Node) -> Message:
-    """A concatenated operand that is no known string: a char or int literal, or a hole."""
-    if node.type == "character_literal":
-        value = decode_java_string('"' + text(node)[1:-1] + '"')
-        if value is not None:
-            return literal_message(value)
-    if node.type == "decimal_integer_literal" and text(node).isdigit():
-        return literal_message(text(node))
-    name = text(node)
-    if node.type == "method_invocation" and name.startswith("String.valueOf("):
-        args = _arguments(node.child_by_field_name("arguments"))
-        name = text(args[0]) if len(args) == 1 else name
-    elif node.type == "parenthesized_expression":
-        name = name[1:-1].strip()
-    return operand_hole(name)
-
-
-def _format_call(node: Node, file: _File, depth: int) -> Message | None:
-    """``String.format(..)``, ``"…".formatted(..)``, ``MessageFormat.format(..)``."""
-    name = text(node.child_by_field_name("name"))
-    receiver = node.child_by_field_name("object")
-    args = _arguments(node.child_by_field_name("arguments"))
-    owner = simple_name(text(receiver)) if receiver is not None else None
-    if name == "format" and owner in ("String", None):
-        return _format_arguments(args, file, depth)
-    if name == "formatted" and receiver is not None:
-        base = _read(receiver, file, depth + 1)
-        if base is None or base.literal is None:
-            return None
-        return Message(base.literal, parse_printf(base.literal, [text(a) for a in args],
-                                                  dialect="java"))
-    if name == "format" and owner == "MessageFormat" and args:
-        base = _read(args[0], file, depth + 1)
-        if base is None or base.literal is None:
-            return None
-        return Message(base.literal, parse_message_format(base.literal,
-                                                          [text(a) for a in args[1:]]))
-    return None
-
-
-def _format_arguments(args: list[Node], file: _File, depth: int = 0) -> Message | None:
-    """``(Locale?, format, args…)`` as ``String.format`` and ``printf`` take them."""
-    base = _read(args[0], file, depth + 1) if args else None
-    if base is None and len(args) > 1:  # String.format(Locale.ROOT, "…", …)
-        args = args[1:]
-        base = _read(args[0], file, depth + 1)
-    if base is None or base.literal is None:
-        return None
-    return Message(base.literal, parse_printf(base.literal, [text(a) for a in args[1:]],
-                                              dialect="java"))
-
-
-# --- message variables -----------------------------------------------------------------
-
-
-def _variable(node: Node, file: _File, depth: int) -> Message | None:
-    """A local assigned a message above, or a ``final`` field (constant) of an enclosing class."""
-    assignment = nearest_java_assignment(text(node), node, file.assignments.get(text(node), []))
-    if assignment is None:
-        return None
-    value = assignment.child_by_field_name("value") or assignment.child_by_field_name("right")
-    message = _read(value, file, depth + 1)
-    if text(assignment.child_by_field_name("operator")) == "+=":
-        before = _variable(assignment.child_by_field_name("left") or assignment, file, depth + 1)
-        return joined([before, message or (operand_hole(text(value)) if value else None)])
-    return message
-
-
-def _qualified_constant(node: Node, file: _File, depth: int) -> Message | None:
-    """``Messages.NOT_READY``: a constant of a class declared in this file."""
-    owner = text(node.child_by_field_name("object")).rsplit(".", 1)[-1]
-    for declarator in file.assignments.get(text(node.child_by_field_name("field")), []):
-        body = java_scope(declarator)
-        declaration = body.parent if body is not None else None
-        if (
-            declaration is not None and declaration.type in JAVA_CLASSES
-            and text(declaration.child_by_field_name("name")) == owner
-            and is_java_constant(declarator)
-        ):
-            return _read(declarator.child_by_field_name("value"), file, depth + 1)
-    return None
-
-
-
-
-LANGUAGE = Language("java", "java", (".java",), extract)
+SPEC: LanguageSpec[JavaFile] = LanguageSpec(
+    name="java", grammar="java", extensions=(".java",),
+    query=Path(__file__).with_name("queries.scm"),
+    handlers=(("new", _new_site), ("super", _super_site), ("assert", _assert_site),
+              ("call", _call_site), ("report", _report_site)),
+    new_index=JavaFile, index=index_import,
+    function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
+)
+LANGUAGE = language(SPEC, extract)

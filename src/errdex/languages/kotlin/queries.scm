@@ -1,5 +1,5 @@
 ; errdex — Kotlin sites and the facts needed to read their messages.
-; kotlin.py dispatches on the outer capture name of each match.
+; spec.py dispatches on the outer capture name of each match.
 
 ; f(...) { ... } — stdlib checks, constructor calls of exception classes, throw X(...)
 (call_expression
