@@ -23,6 +23,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from errdex.languages import language_for_path
 from errdex.languages.base import parse
 from errdex.repo.git import load_tree, read_blobs
 
@@ -81,7 +82,7 @@ def main() -> None:
     parser.add_argument("--semgrep", help="path of a semgrep binary to compare against")
     args = parser.parse_args()
 
-    tree = load_tree(args.path)
+    tree = load_tree(args.path, classify=language_for_path)
     files = [(s.path, s.language.grammar, data) for s, data in read_blobs(tree.root, tree.files)]
     size = sum(len(d) for _, _, d in files)
     lines = sum(d.count(b"\n") for _, _, d in files)

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import errdex
+from errdex.languages import language_for_path
 from errdex.repo.git import load_tree
 
 
@@ -36,7 +37,7 @@ def main() -> None:
         started = time.perf_counter()
         full = errdex.mine(clone, db=db, jobs=args.jobs)
         full_s = time.perf_counter() - started
-        target = max(load_tree(clone).files, key=lambda f: f.size)
+        target = max(load_tree(clone, classify=language_for_path).files, key=lambda f: f.size)
         with (clone / target.path).open("a", encoding="utf-8") as handle:
             handle.write("\n")
         git(clone, "-c", "user.name=bench", "-c", "user.email=bench@errdex.invalid",

@@ -21,6 +21,7 @@ from errdex.batch.clones import DEFAULT_CACHE_BUDGET, CloneCache
 from errdex.batch.entries import Resolved
 from errdex.enrich import EnrichMode
 from errdex.errors import ErrdexError
+from errdex.languages import language_for_path
 from errdex.mining.extract import Extraction, extract
 from errdex.repo.git import load_tree
 from errdex.repo.processes import die_with_parent
@@ -38,7 +39,7 @@ def extract_repository(path: str | os.PathLike[str], *, repo: str, sha: str,
     the store's snapshot of the repository (slugs and change times carry over from it),
     read by the parent, which alone writes.
     """
-    tree = load_tree(path, repo=repo, revision=sha)
+    tree = load_tree(path, repo=repo, revision=sha, classify=language_for_path)
     return extract(tree, previous or {}, jobs=1, enrich=enrich)
 
 

@@ -66,6 +66,7 @@ def enrich_store(
 ) -> int:
     """Re-run static enrichment over stored records (of ``repo``, or all), from their stored
     evidence; with ``root`` (the repository checkout), re-link its tests first."""
+    from errdex.languages import language_for_path
     from errdex.repo.git import load_tree, read_blobs
 
     stored = list(store.records(repo))
@@ -73,7 +74,7 @@ def enrich_store(
     for _, extras in pairs:
         extras.evidence = extras.evidence or Evidence(symbol=extras.enclosingSymbol)
     if root is not None:
-        tree = load_tree(root)
+        tree = load_tree(root, classify=language_for_path)
         with_evidence = [(r, e.evidence) for r, e in pairs if e.evidence is not None]
         tests = ((f.path, f.language.name, f.language.grammar, data)
                  for f, data in read_blobs(tree.root, tree.tests))

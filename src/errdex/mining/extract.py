@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
 from errdex.evidence.blame import blame_files
 from errdex.evidence.tests import Expectation
+from errdex.languages import Language
 from errdex.languages.rust.constants import (
     constant_values,
     is_bare_reference,
@@ -92,7 +93,7 @@ def miner_version(enrich: str) -> str:
 
 
 def extract(
-    tree: Tree,
+    tree: Tree[Language],
     previous: dict[str, PreviousRecord],
     *,
     changed: set[str] | None = None,
@@ -161,8 +162,8 @@ def _count_changes(summary: MineSummary, mined: list[MinedRecord],
     )
 
 
-def _resolve_constants(tree: Tree, mined: list[MinedRecord], defined: list[tuple[str, str]],
-                       every_file: bool) -> list[MinedRecord]:
+def _resolve_constants(tree: Tree[Language], mined: list[MinedRecord],
+                       defined: list[tuple[str, str]], every_file: bool) -> list[MinedRecord]:
     """Give each site whose message prints constants defined anywhere in the tree their
     text (its message, pattern, slug); the records it changed. ``defined``: the string
     constants of the files read (all of them unless the mine is incremental). A site
@@ -196,7 +197,7 @@ def _resolve_constants(tree: Tree, mined: list[MinedRecord], defined: list[tuple
 
 
 def _enrich(
-    tree: Tree, mined: list[MinedRecord], inline: list[Expectation], blame: bool
+    tree: Tree[Language], mined: list[MinedRecord], inline: list[Expectation], blame: bool
 ) -> None:
     """Link the repository's tests to the records and optionally blame; records enriched in
     the workers are enriched again when that added evidence."""

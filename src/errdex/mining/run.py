@@ -11,6 +11,7 @@ import os
 import time
 
 from errdex.enrich import EnrichMode
+from errdex.languages import Language, language_for_path
 from errdex.mining.extract import (
     Extraction,
     MineSummary,
@@ -47,7 +48,7 @@ def mine(
     Sites that disappear are kept, marked removed at this commit.
     """
     started = time.perf_counter()
-    tree = load_tree(path, repo=repo, revision=sha)
+    tree = load_tree(path, repo=repo, revision=sha, classify=language_for_path)
     changed = None if full else _changed_since_last_mine(store, tree, miner_version(enrich))
     extraction = extract(tree, store.previous_records(tree.repo), changed=changed, jobs=jobs,
                          progress=progress, enrich=enrich, blame=blame)
@@ -57,7 +58,7 @@ def mine(
     return summary
 
 
-def _changed_since_last_mine(store: Store, tree: Tree, version: str) -> set[str] | None:
+def _changed_since_last_mine(store: Store, tree: Tree[Language], version: str) -> set[str] | None:
     """Paths changed since the commit last mined, or None when a full mine is needed."""
     state = store.repo_state(tree.repo)
     if state is None or not state.analyzed_sha or state.miner_version != version:

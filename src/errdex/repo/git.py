@@ -4,6 +4,10 @@ Files come from the commit's tree (the same set ``git ls-files`` shows for a
 clean checkout), so what is mined is exactly what ``analyzedSha`` names and every
 permalink points at the lines it describes. Skips are counted by reason, never
 silent: binary, huge, vendored, test code, symlinks/submodules, not UTF-8.
+
+The repository stage knows no language: the caller passes the classifier that names a
+path's language (``errdex.languages.language_for_path``), and each file carries what it
+returned, so this bottom stage imports nothing above it.
 """
 
 from __future__ import annotations
@@ -14,16 +18,19 @@ import re
 import subprocess
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from errdex.errors import RepositoryError
-from errdex.languages import Language, language_for_path
 from errdex.repo.processes import kill_with_parent, on_main_thread
 
 MAX_FILE_BYTES = 2_000_000
+
+# What the caller's classifier says a file is written in (a language of errdex.languages).
+L = TypeVar("L")
 
 _VENDORED_DIRS = {
     "vendor", "vendored", "third_party", "third-party", "thirdparty", "node_modules",
@@ -56,26 +63,26 @@ class Forge:
 
 
 @dataclass(frozen=True)
-class SourceFile:
+class SourceFile(Generic[L]):
     """A file of the tree that a language module will mine."""
 
     path: str  # repo-relative, POSIX separators
-    language: Language
+    language: L
     blob: str
     size: int
 
 
 @dataclass
-class Tree:
+class Tree(Generic[L]):
     """The mineable files of one repository at one commit."""
 
     root: Path
     sha: str
     repo: str
     forge: Forge | None
-    files: list[SourceFile] = field(default_factory=list)
+    files: list[SourceFile[L]] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
-    tests: list[SourceFile] = field(default_factory=list)  # test code: read for evidence only
+    tests: list[SourceFile[L]] = field(default_factory=list)  # test code: read for evidence only
 
 
 # --- running git ------------------------------------------------------------------------
@@ -317,14 +324,15 @@ def skip_reason(path: str) -> str | None:
 
 def load_tree(
     path: str | os.PathLike[str], repo: str | None = None, revision: str | None = None,
-    max_file_bytes: int = MAX_FILE_BYTES,
-) -> Tree:
-    """The files errdex mines in the repository holding ``path``, at ``revision``."""
+    max_file_bytes: int = MAX_FILE_BYTES, *, classify: Callable[[str], L | None],
+) -> Tree[L]:
+    """The files errdex mines in the repository holding ``path``, at ``revision``: those
+    ``classify`` names a language for (``errdex.languages.language_for_path``)."""
     root, prefix = find_root(path)
     sha = resolve_sha(root, revision)
     forge = detect_forge(root)
     name = repo or (forge.repo if forge else root.name)
-    tree = Tree(root=root, sha=sha, repo=name, forge=forge)
+    tree: Tree[L] = Tree(root=root, sha=sha, repo=name, forge=forge)
     listing = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", "--end-of-options", sha)
     for entry in listing.split(b"\0"):
         if not entry:
@@ -334,7 +342,7 @@ def load_tree(
         file_path = raw_path.decode("utf-8", "surrogateescape")
         if prefix and not (file_path == prefix or file_path.startswith(prefix + "/")):
             continue
-        language = language_for_path(file_path)
+        language = classify(file_path)
         if language is None:
             continue
         if kind != "blob" or mode == "120000":
@@ -381,7 +389,9 @@ class BlobReader:
             self._proc.stdout.close()
 
 
-def read_blobs(root: Path, files: list[SourceFile]) -> Iterator[tuple[SourceFile, bytes]]:
+def read_blobs(
+    root: Path, files: list[SourceFile[L]]
+) -> Iterator[tuple[SourceFile[L], bytes]]:
     """The bytes of each file, read from git's object store in one batch process."""
     if not files:
         return
