@@ -20,10 +20,10 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 import errdex
+from errdex.api import StorePool
 from errdex.datasets.lines import import_dataset
 from errdex.interfaces.web.app import create_app
 from errdex.interfaces.web.errors import MAX_BODY_BYTES
-from errdex.interfaces.web.state import StorePool
 from errdex.interfaces.web.view import record_path
 from errdex.records.model import EXPLANATION_FIELDS
 from errdex.store.sqlite import SQLiteStore

@@ -1,81 +1,125 @@
 """errdex: the index of every error a codebase can raise.
 
 The Python API is the product; the CLI, web app and MCP server are thin layers
-over it::
+over it (they import nothing else)::
 
     import errdex
 
     summary = errdex.mine("path/to/checkout", db="errdex.sqlite")
-    index = errdex.open_index("errdex.sqlite")
-    for match in index.explain("ValueError: unsupported dtype I8"):
-        print(match.score, match.record.filePath, match.record.lineNumber, match.bound)
+    for match in errdex.explain("ValueError: unsupported dtype I8", db="errdex.sqlite"):
+        print(match.score, match.reason, match.bound, match.record.filePath)
+
+Every public name is in ``__all__`` and documented in :mod:`errdex.api`; the stage
+packages below (``errdex.mining``, ``errdex.lookup``, ...) are internal.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Literal
+from typing import Any
 
-from errdex.errors import (
+from errdex import api as _api
+from errdex.api import (
+    DEFAULT_CACHE_BUDGET,
+    MAX_INPUT_CHARS,
     DatasetError,
+    DatasetLine,
+    Db,
+    DbPath,
+    EnrichSummary,
+    Entry,
     ErrdexError,
+    Index,
     InputTooLargeError,
+    LogSource,
+    ManySummary,
+    Match,
+    MineSummary,
     NoMatchError,
+    ProgressCallback,
+    Record,
+    RecordExtras,
     RecordNotFoundError,
+    Removal,
+    RepoOutcome,
     RepositoryError,
+    ScannedEvent,
+    ScanSummary,
+    Store,
+    StoreBusyError,
+    StoredRecord,
     StoreError,
+    StorePool,
     UsageError,
+    enrich,
+    explain,
+    export_dataset,
+    import_dataset,
+    llm_config,
+    mine,
+    mine_many,
+    open_index,
+    open_store,
+    publish_dataset,
+    read_repo_list,
+    redact_url,
+    scan,
+    search,
+    show,
+    skipped_note,
 )
-from errdex.lookup.index import Index, Match
-from errdex.mining.run import MineSummary, ProgressCallback
-from errdex.records.model import DatasetLine, Record, RecordExtras
-from errdex.store.protocol import Store, open_store
-from errdex.store.sqlite import SQLiteStore
-from errdex.version import __version__ as __version__  # mining reads it from there
+from errdex.version import __version__ as __version__
 
 __all__ = [
+    "DEFAULT_CACHE_BUDGET",
+    "MAX_INPUT_CHARS",
     "DatasetError",
     "DatasetLine",
+    "Db",
+    "DbPath",
+    "EnrichSummary",
+    "Entry",
     "ErrdexError",
     "Index",
     "InputTooLargeError",
+    "LogSource",
+    "ManySummary",
     "Match",
     "MineSummary",
     "NoMatchError",
+    "ProgressCallback",
     "Record",
     "RecordExtras",
     "RecordNotFoundError",
+    "Removal",
+    "RepoOutcome",
     "RepositoryError",
-    "SQLiteStore",
+    "ScanSummary",
+    "ScannedEvent",
     "Store",
+    "StoreBusyError",
     "StoreError",
+    "StorePool",
+    "StoredRecord",
     "UsageError",
+    "enrich",
+    "explain",
+    "export_dataset",
+    "import_dataset",
+    "llm_config",
     "mine",
+    "mine_many",
     "open_index",
+    "open_store",
+    "publish_dataset",
+    "read_repo_list",
+    "redact_url",
+    "scan",
+    "search",
+    "show",
+    "skipped_note",
 ]
 
-DbPath = str | os.PathLike[str] | None
 
-
-def mine(
-    path: str | os.PathLike[str], *, db: DbPath | Store = None, repo: str | None = None,
-    sha: str | None = None, jobs: int | None = None, progress: ProgressCallback | None = None,
-    enrich: Literal["static", "none"] = "static", blame: bool = False, full: bool = False,
-) -> MineSummary:
-    """Mine the git repository holding ``path`` into the database ``db``.
-
-    ``enrich="static"`` fills the explanation fields from evidence; ``"none"`` skips it.
-    """
-    from errdex.mining import run as mining
-
-    options = {"repo": repo, "sha": sha, "jobs": jobs, "progress": progress,
-               "enrich": enrich, "blame": blame, "full": full}
-    if isinstance(db, Store):
-        return mining.mine(path, db, **options)  # type: ignore[arg-type]
-    with open_store(db) as store:
-        return mining.mine(path, store, **options)  # type: ignore[arg-type]
-
-
-def open_index(db: DbPath | Store = None) -> Index:
-    """A lookup index over every record in the database ``db``."""
-    return Index(db if isinstance(db, Store) else open_store(db))
+def __getattr__(name: str) -> Any:
+    """``errdex.LlmConfig`` / ``errdex.LlmReport`` on first use (they need the ``llm`` extra)."""
+    return _api.__getattr__(name)

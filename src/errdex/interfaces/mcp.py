@@ -35,8 +35,8 @@ from mcp.server.stdio import stdio_server
 from pydantic import Field
 
 import errdex
+from errdex.api import StorePool
 from errdex.errors import ErrdexError
-from errdex.interfaces.web.state import StorePool
 from errdex.visible import first_surrogate, scrub_surrogates, surrogate_problem
 
 P = ParamSpec("P")

@@ -14,11 +14,16 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from errdex.batch.many import ManySummary
-from errdex.lookup.index import Match
-from errdex.lookup.scan import ScannedEvent, ScanSummary, skipped_note
-from errdex.records.model import Record, RecordExtras
-from errdex.store.sqlite import StoredRecord
+from errdex.api import (
+    ManySummary,
+    Match,
+    Record,
+    RecordExtras,
+    ScannedEvent,
+    ScanSummary,
+    StoredRecord,
+    skipped_note,
+)
 from errdex.visible import https_url, visible
 
 _LEXERS = {"python": "python", "rust": "rust"}

@@ -10,10 +10,10 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
+from errdex.api import Record, StorePool
 from errdex.errors import UsageError
 from errdex.interfaces.web.errors import SafeJSONResponse
-from errdex.interfaces.web.state import BusyError, LookupGate, StorePool
-from errdex.records.model import Record
+from errdex.interfaces.web.state import BusyError, LookupGate
 from errdex.visible import surrogate_problem
 
 RETRY_AFTER_SECONDS = 5

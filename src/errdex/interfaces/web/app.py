@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 import errdex
+from errdex.api import StorePool
 from errdex.interfaces.web import api, pages
 from errdex.interfaces.web.errors import (
     BodyLimitMiddleware,
@@ -19,7 +20,7 @@ from errdex.interfaces.web.errors import (
     install_error_handlers,
 )
 from errdex.interfaces.web.security import GuardMiddleware, allowed_host_names
-from errdex.interfaces.web.state import LookupGate, StorePool
+from errdex.interfaces.web.state import LookupGate
 
 STATIC = Path(__file__).parent / "static"
 

@@ -15,10 +15,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 import errdex
+from errdex.api import StorePool
 from errdex.errors import RecordNotFoundError, UsageError, http_status_for
 from errdex.interfaces.web import view
 from errdex.interfaces.web.api import Pool, lookup_slot
-from errdex.interfaces.web.state import StorePool
 from errdex.visible import surrogate_problem
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")

@@ -26,9 +26,7 @@ from pygments.lexer import Lexer  # type: ignore[import-untyped,unused-ignore]
 from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename  # type: ignore[import-untyped,unused-ignore]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped,unused-ignore]
 
-from errdex.records.model import Record, RecordExtras
-from errdex.store.protocol import Store
-from errdex.store.sqlite import StoredRecord
+from errdex.api import Record, RecordExtras, Store, StoredRecord
 from errdex.visible import https_url, visible
 
 _BACKTICKS = re.compile(r"`([^`\n]+)`")

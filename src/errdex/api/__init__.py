@@ -1,0 +1,132 @@
+"""errdex's public Python API: everything the CLI, the web app and the MCP server use.
+
+Each function takes ``db``: a SQLite file, a ``postgresql://`` URL, ``None`` (then
+``$ERRDEX_DB``, else the default file), or a store already open (:func:`open_store`),
+which it leaves open. Results are typed, with snake_case attributes::
+
+    import errdex
+
+    errdex.mine("path/to/checkout", db="errdex.sqlite")
+    for match in errdex.explain("ValueError: unsupported dtype I8", db="errdex.sqlite"):
+        print(match.score, match.reason, match.bound, match.record.id)
+
+Records themselves keep the dataset's field names (``record.filePath``), as the seed
+record format spells them. Everything else under ``errdex`` (the stage packages) is
+internal and may change; this module's ``__all__`` is what stays.
+
+``LlmConfig`` and ``LlmReport`` (LLM enrichment) need the ``llm`` extra, so they are
+reached as ``errdex.api.LlmConfig`` on demand rather than imported here; make one with
+:func:`llm_config`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from errdex.api._datasets import export_dataset, import_dataset, publish_dataset
+from errdex.api._lookup import (
+    LogSource,
+    ScannedEvent,
+    ScanSummary,
+    explain,
+    scan,
+    search,
+    show,
+    skipped_note,
+)
+from errdex.api._mining import (
+    DEFAULT_CACHE_BUDGET,
+    EnrichSummary,
+    Entry,
+    ManySummary,
+    MineSummary,
+    ProgressCallback,
+    RepoOutcome,
+    enrich,
+    llm_config,
+    mine,
+    mine_many,
+    read_repo_list,
+)
+from errdex.api._stores import Db, DbPath, StorePool, open_index, open_store
+from errdex.errors import (
+    DatasetError,
+    ErrdexError,
+    InputTooLargeError,
+    NoMatchError,
+    RecordNotFoundError,
+    RepositoryError,
+    StoreBusyError,
+    StoreError,
+    UsageError,
+)
+from errdex.lookup.index import Index, Match
+from errdex.lookup.parse import MAX_INPUT_CHARS
+from errdex.records.model import DatasetLine, Record, RecordExtras
+from errdex.store.protocol import Removal, Store, StoredRecord
+from errdex.store.protocol import redact as redact_url
+
+if TYPE_CHECKING:
+    from errdex.enrich.llm import LlmConfig as LlmConfig
+    from errdex.enrich.llm import LlmReport as LlmReport
+
+__all__ = [
+    "DEFAULT_CACHE_BUDGET",
+    "MAX_INPUT_CHARS",
+    "DatasetError",
+    "DatasetLine",
+    "Db",
+    "DbPath",
+    "EnrichSummary",
+    "Entry",
+    "ErrdexError",
+    "Index",
+    "InputTooLargeError",
+    "LogSource",
+    "ManySummary",
+    "Match",
+    "MineSummary",
+    "NoMatchError",
+    "ProgressCallback",
+    "Record",
+    "RecordExtras",
+    "RecordNotFoundError",
+    "Removal",
+    "RepoOutcome",
+    "RepositoryError",
+    "ScanSummary",
+    "ScannedEvent",
+    "Store",
+    "StoreBusyError",
+    "StoreError",
+    "StorePool",
+    "StoredRecord",
+    "UsageError",
+    "enrich",
+    "explain",
+    "export_dataset",
+    "import_dataset",
+    "llm_config",
+    "mine",
+    "mine_many",
+    "open_index",
+    "open_store",
+    "publish_dataset",
+    "read_repo_list",
+    "redact_url",
+    "scan",
+    "search",
+    "show",
+    "skipped_note",
+]
+
+_NEEDS_LLM_EXTRA = ("LlmConfig", "LlmReport")
+
+
+def __getattr__(name: str) -> Any:
+    """``LlmConfig`` and ``LlmReport`` on first use: importing them needs the ``llm`` extra."""
+    if name in _NEEDS_LLM_EXTRA:
+        from errdex.enrich import llm
+
+        return getattr(llm, name)
+    raise AttributeError(f"module 'errdex.api' has no attribute {name!r}")

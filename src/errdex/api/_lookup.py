@@ -1,0 +1,84 @@
+"""Reading a database through the public API: explain, scan, search, show."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from errdex.api._stores import Db, open_index, using_store
+from errdex.errors import UsageError
+from errdex.lookup import scan as _scan
+from errdex.lookup.index import Index, Match
+from errdex.store.protocol import StoredRecord
+
+ScannedEvent = _scan.ScannedEvent
+ScanSummary = _scan.ScanSummary
+LogSource = str | os.PathLike[str] | TextIO
+"""A log file's path (``"-"``: stdin), or an open text stream."""
+
+
+def explain(text: str, *, db: Db | Index = None, top: int = 5,
+            repo: str | None = None) -> list[Match]:
+    """The records that best explain a pasted error (a message, traceback, panic or log
+    lines), best first; empty when none matches. Pass an :class:`Index` as ``db`` to reuse
+    one across many lookups."""
+    if isinstance(db, Index):
+        return db.explain(text, top=top, repo=repo)
+    with using_store(db) as store:
+        return open_index(store).explain(text, top=top, repo=repo)
+
+
+def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None,
+         jobs: int | None = None, summary: ScanSummary | None = None) -> Iterator[ScannedEvent]:
+    """Every error event of a log with its best records, in log order, as it is read.
+
+    ``summary`` (a :class:`ScanSummary`) is filled as events go by: events, matches, the
+    records seen most, lines too long to scan. Logs over 256 KB are ranked on ``jobs``
+    worker processes (default: every core).
+    """
+    with using_store(db) as store, _open_log(log) as stream:
+        index = open_index(store)
+        yield from _scan.scan(index, stream, top=top, repo=repo, summary=summary,
+                              jobs=jobs or os.cpu_count() or 1)
+
+
+def skipped_note(summary: ScanSummary) -> str:
+    """The line that says how many over-long lines a scan left out."""
+    return _scan.skipped_note(summary)
+
+
+@contextmanager
+def _open_log(log: LogSource) -> Iterator[TextIO]:
+    if not isinstance(log, (str, os.PathLike)):
+        yield log
+        return
+    if str(log) == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = open(log, encoding="utf-8", errors="replace")  # noqa: SIM115
+    except FileNotFoundError as exc:
+        raise UsageError(f"{log}: no such log file") from exc
+    except IsADirectoryError as exc:
+        raise UsageError(f"{log}: is a folder; give a log file") from exc
+    except OSError as exc:
+        raise UsageError(f"{log}: cannot read ({exc.strerror})") from exc
+    with handle:
+        yield handle
+
+
+def search(query: str, *, db: Db = None, limit: int = 20,
+           repo: str | None = None) -> list[StoredRecord]:
+    """Full-text search over messages, explanations and tags; any text is safe to pass."""
+    with using_store(db) as store:
+        return store.search(query, limit=limit, repo=repo)
+
+
+def show(id_or_slug: str, *, db: Db = None, repo: str | None = None) -> StoredRecord:
+    """One record by id or slug (``repo`` when a slug is in several repositories); a
+    :class:`RecordNotFoundError` when there is none."""
+    with using_store(db) as store:
+        return store.show(id_or_slug, repo=repo)

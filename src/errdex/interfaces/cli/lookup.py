@@ -1,0 +1,124 @@
+"""Commands that read records: ``explain``, ``scan``, ``search``, ``show``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+import errdex
+from errdex.errors import EXIT_NO_MATCH, UsageError
+from errdex.interfaces.cli.app import Settings, handle_errors
+from errdex.interfaces.render import (
+    Terminal,
+    print_matches,
+    print_scan_summary,
+    print_scanned,
+    record_panel,
+    search_table,
+)
+from errdex.visible import json_text, visible
+
+
+def _read_text(text: str | None) -> str:
+    if text is None or text == "-":
+        if text is None and sys.stdin.isatty():
+            raise UsageError(
+                "nothing to explain: pass the error text as an argument, or '-' to read stdin"
+            )
+        data = sys.stdin.read(errdex.MAX_INPUT_CHARS + 1)
+        return data
+    return text
+
+
+@click.command()
+@click.argument("text", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"matches\": [...]}.")
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.pass_obj
+@handle_errors
+def explain(
+    settings: Settings, text: str | None, as_json: bool, top: int, repo: str | None
+) -> None:
+    """Find the source of an error: TEXT is a message, traceback or panic ('-' reads stdin)."""
+    pasted = _read_text(text)
+    matches = errdex.explain(pasted, db=settings.db, top=top, repo=repo)
+    if as_json:
+        click.echo(json_text({"matches": [m.to_json() for m in matches]}))
+    elif matches:
+        print_matches(Terminal(), matches)
+    else:
+        click.echo("no record matches this error; mine the repository that raised it first",
+                   err=True)
+    if not matches:
+        sys.exit(EXIT_NO_MATCH)
+
+
+@click.command()
+@click.argument("logfile", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON Lines: {\"line\", \"text\", \"matches\"} per error event.")
+@click.option("--top", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Records per event (the summary counts the best one).")
+@click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.option("--jobs", type=click.IntRange(min=1),
+              help="Worker processes for logs over 256 KB (default: all cores).")
+@click.pass_obj
+@handle_errors
+def scan(
+    settings: Settings, logfile: str, as_json: bool, top: int, repo: str | None,
+    jobs: int | None,
+) -> None:
+    """Annotate every error event in LOGFILE ('-' reads stdin) with its record."""
+    summary = errdex.ScanSummary()
+    console = Terminal()
+    for event in errdex.scan(logfile, db=settings.db, top=top, repo=repo, jobs=jobs,
+                             summary=summary):
+        if as_json:
+            click.echo(json_text(event.to_json()))
+        else:
+            print_scanned(console, event)
+    if not as_json:
+        print_scan_summary(console, summary)
+    elif summary.skipped_lines:
+        click.echo(errdex.skipped_note(summary), err=True)
+    if not summary.matched:
+        sys.exit(EXIT_NO_MATCH)
+
+
+@click.command()
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"records\": [...]}.")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.pass_obj
+@handle_errors
+def search(
+    settings: Settings, query: str, as_json: bool, limit: int, repo: str | None
+) -> None:
+    """Full-text search over messages, explanations and tags (any text is safe)."""
+    found = errdex.search(query, db=settings.db, limit=limit, repo=repo)
+    if as_json:
+        click.echo(json_text({"records": [s.record.model_dump(mode="json") for s in found]}))
+    elif found:
+        Terminal().print(search_table(found))
+    else:
+        click.echo(f"no record mentions {visible(repr(query))}", err=True)
+    if not found:
+        sys.exit(EXIT_NO_MATCH)
+
+
+@click.command()
+@click.argument("id_or_slug")
+@click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")
+@click.option("--repo", help="OWNER/NAME when the slug is in several repositories.")
+@click.pass_obj
+@handle_errors
+def show(settings: Settings, id_or_slug: str, as_json: bool, repo: str | None) -> None:
+    """Show one record by id or slug."""
+    stored = errdex.show(id_or_slug, db=settings.db, repo=repo)
+    if as_json:
+        click.echo(json_text(stored.record.model_dump(mode="json")))
+    else:
+        Terminal().print(record_panel(stored.record, stored.extras))
