@@ -32,13 +32,13 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
-from errdex.languages._engine.pieces import has_words
+from errdex.languages._engine.locals import LocalReader, Locals
+from errdex.languages._engine.pieces import concatenation, has_words
+from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import (
     Site,
     ancestors,
-    last_declaration,
     line_of,
-    plus_operands,
     text,
 )
 from errdex.languages.c.family import (
@@ -54,7 +54,6 @@ from errdex.languages.message import Message
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
-_MAX_DEPTH = 8
 _STRING_TYPES_CTORS = frozenset({
     "std::string", "string", "std::string_view", "std::wstring", "std::u8string",
     "QString", "QStringLiteral", "QLatin1String",
@@ -145,7 +144,7 @@ def _print_site(call: Node, args: list[Node]) -> Site | None:
     """``fmt::print(stderr, "…{}…", x)``: a log line on stderr."""
     if len(args) < 2 or text(args[0]) not in ("stderr", "std::stderr"):
         return None
-    message = _brace_format(args[1:], call)
+    message = _brace_format(args[1:])
     if message is None:
         return None
     parts = list(message.parts)
@@ -210,69 +209,53 @@ def _stream_piece(operand: Node, at: Node) -> Message:
 # --- messages ---------------------------------------------------------------------------
 
 
-def _read(node: Node | None, at: Node, depth: int = 0) -> Message | None:
-    """The message an expression builds, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
-        return None
-    if node.type in STRING_TYPES or _is_gettext(node):
-        value = message_string(node)
-        return None if value is None else Message(value.written, value.parts())
-    if node.type == "user_defined_literal":  # "text"s, "text"sv
-        return _read(node.named_children[0] if node.named_children else None, at, depth + 1)
-    if node.type == "parenthesized_expression" and node.named_child_count == 1:
-        return _read(node.named_children[0], at, depth + 1)
-    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        return _concatenation(plus_operands(node, "binary_expression"), at, depth)
-    if node.type == "call_expression":
-        return _call_message(node, at, depth)
-    if node.type == "identifier":
-        return _variable(node, at, depth)
-    return None
+def _read(node: Node | None, at: Node) -> Message | None:
+    """The message an expression builds at the site ``at``, when source says what it is."""
+    return LocalReader(_MESSAGES, at, _LOCALS).read(node)
 
 
-def _is_gettext(node: Node) -> bool:
-    return node.type == "call_expression" and message_string(node) is not None
+def _literal(node: Node) -> Message | None:
+    value = message_string(node)
+    return None if value is None else Message(value.written, value.parts())
 
 
-def _call_message(node: Node, at: Node, depth: int) -> Message | None:
+def _suffixed(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``"text"s``, ``"text"sv``: the literal."""
+    return reader.read(node.named_children[0] if node.named_children else None, depth + 1)
+
+
+def _call_message(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """gettext, ``.c_str()``, ``std::string(…)``, ``fmt::format``, ``StrFormat``, ``StrCat``."""
+    if message_string(node) is not None:
+        return _literal(node)
     function = node.child_by_field_name("function")
     args = arguments(node.child_by_field_name("arguments"))
     name = text(function).removeprefix("::")
     if function is not None and function.type == "field_expression":
         field = text(function.child_by_field_name("field"))
         if field in ("c_str", "data") and not args:
-            return _read(function.child_by_field_name("argument"), at, depth + 1)
+            return reader.read(function.child_by_field_name("argument"), depth + 1)
         return None
     if name in _STRING_TYPES_CTORS and len(args) == 1:
-        return _read(args[0], at, depth + 1)
+        return reader.read(args[0], depth + 1)
     if name in _BRACE_FORMATS:
-        return _brace_format(args, at)
+        return _brace_format(args)
     if name in _PRINTF_FORMATS and args:
         fmt = message_string(args[0])
         if fmt is None:
             return None
         return Message(fmt.written, printf_parts(fmt, [text(a) for a in args[1:]]))
     if name in _CONCATS:
-        return _concatenation(args, at, depth)
+        return concatenation(args, lambda a: reader.read(a, depth + 1), _hole)
     return None
 
 
-def _brace_format(args: list[Node], at: Node) -> Message | None:
+def _brace_format(args: list[Node]) -> Message | None:
     """``fmt::format("…{}…", a, b)``: holes named after the arguments."""
     fmt = message_string(args[0]) if args else None
     if fmt is None:
         return None
     return Message(fmt.written, fmt.parts(parse_rust_format(fmt.text, [text(a) for a in args[1:]])))
-
-
-def _concatenation(operands: list[Node], at: Node, depth: int) -> Message | None:
-    """``"bad " + std::to_string(n) + "x"``: literals as text, other operands as holes."""
-    read = [_read(op, at, depth + 1) for op in operands]
-    if all(m is None for m in read):
-        return None  # no text known: a + b may well be arithmetic
-    pieces = [m if m is not None else _hole(op) for op, m in zip(operands, read, strict=True)]
-    return Message("".join(p.written for p in pieces),
-                merge_literals([part for p in pieces for part in p.parts]))
 
 
 def _hole(node: Node) -> Message:
@@ -286,17 +269,23 @@ def _hole(node: Node) -> Message:
     return Message("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
 
 
-def _variable(node: Node, at: Node, depth: int) -> Message | None:
-    """A local ``std::string msg = …;`` declared above ``at`` in the same function."""
-    function = next((a for a in ancestors(at) if a.type == "function_definition"), None)
-    if function is None:
-        return None
-    found = last_declaration(function, at, text(node), "init_declarator", "declarator")
-    value = found.child_by_field_name("value") if found is not None else None
+def _declared_value(declarator: Node) -> Node | None:
+    """``std::string msg = v;``, ``std::string msg(v);``, ``std::string msg{v};``: ``v``."""
+    value = declarator.child_by_field_name("value")
     if value is not None and value.type in ("argument_list", "initializer_list"):
         inner = arguments(value)
         value = inner[0] if len(inner) == 1 else None
-    return _read(value, at, depth + 1)
+    return value
+
+
+_MESSAGES: MessageTable[FileIndex] = MessageTable(
+    strings=dict.fromkeys(STRING_TYPES, _literal),
+    binary="binary_expression", wrappers=frozenset({"parenthesized_expression"}),
+    variables=frozenset({"identifier"}), scopes=frozenset({"function_definition"}),
+    rules={"user_defined_literal": _suffixed, "call_expression": _call_message},
+    hole=_hole, unwrap_operands=False, max_depth=8,
+)
+_LOCALS = Locals("init_declarator", "declarator", _declared_value)
 
 
 # --- symbols ----------------------------------------------------------------------------

@@ -43,13 +43,13 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.locals import LocalReader, Locals
 from errdex.languages._engine.pieces import has_words
+from errdex.languages._engine.reader import MessageTable
 from errdex.languages.base import (
     Site,
     ancestors,
-    last_declaration,
     line_of,
-    plus_operands,
     text,
 )
 from errdex.languages.csharp.strings import (
@@ -59,10 +59,9 @@ from errdex.languages.csharp.strings import (
     string_value,
 )
 from errdex.languages.message import Message
-from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
+from errdex.templates.template import Hole, Literal, Part, Template
 
 NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")
-_MAX_DEPTH = 8
 _STRINGS = ("string_literal", "verbatim_string_literal", "raw_string_literal")
 _TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal"})
 _FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat"})
@@ -210,24 +209,14 @@ def _is_text(node: Node) -> bool:
 # --- messages ---------------------------------------------------------------------------
 
 
-def _read(node: Node | None, at: Node, depth: int = 0) -> Message | None:
-    """The message an expression builds, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
-        return None
-    if node.type in _STRINGS:
-        value = string_value(node)
-        return None if value is None else Message(value, (Literal(value),))
-    if node.type == "interpolated_string_expression":
-        return interpolated(node, _name_of)
-    if node.type == "parenthesized_expression" and node.named_child_count == 1:
-        return _read(node.named_children[0], at, depth + 1)
-    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        return _concatenation(plus_operands(node, "binary_expression"), at, depth)
-    if node.type == "invocation_expression":
-        return _format_call(node)
-    if node.type == "identifier":
-        return _variable(node, at, depth)
-    return None
+def _read(node: Node | None, at: Node) -> Message | None:
+    """The message an expression builds at the site ``at``, when source says what it is."""
+    return LocalReader(_MESSAGES, at, _LOCALS).read(node)
+
+
+def _literal(node: Node) -> Message | None:
+    value = string_value(node)
+    return None if value is None else Message(value, (Literal(value),))
 
 
 def _format_call(node: Node) -> Message | None:
@@ -252,25 +241,16 @@ def _format_call(node: Node) -> Message | None:
     return Message(value, composite_format(value, [text(a) for a in rest]))
 
 
-def _concatenation(operands: list[Node], at: Node, depth: int) -> Message | None:
-    """``"bad " + x + "."``: known operands as text, others as holes named after them."""
-    read = [_read(op, at, depth + 1) for op in operands]
-    if all(m is None for m in read):
-        return None  # no text known: a + b may well be arithmetic
-    pieces: list[Message] = []
-    for operand, message in zip(operands, read, strict=True):
-        name = _name_of(operand) if operand.type == "invocation_expression" else None
-        if message is not None:
-            pieces.append(message)
-        elif name is not None:
-            pieces.append(Message("{" + text(operand) + "}", (Literal(name),)))
-        elif text(operand) in ("Environment.NewLine", "System.Environment.NewLine"):
-            pieces.append(Message("{Environment.NewLine}", (NEWLINE,)))
-        else:
-            hole = _hole(operand)
-            pieces.append(Message("{" + (hole.name or "") + "}", (hole,)))
-    return Message("".join(p.written for p in pieces),
-               merge_literals([part for p in pieces for part in p.parts]))
+def _operand(node: Node) -> Message:
+    """What an unknown ``+`` operand prints: ``nameof(x)`` its name, ``Environment.NewLine``
+    a line break, anything else a hole named after it."""
+    name = _name_of(node) if node.type == "invocation_expression" else None
+    if name is not None:
+        return Message("{" + text(node) + "}", (Literal(name),))
+    if text(node) in ("Environment.NewLine", "System.Environment.NewLine"):
+        return Message("{Environment.NewLine}", (NEWLINE,))
+    hole = _hole(node)
+    return Message("{" + (hole.name or "") + "}", (hole,))
 
 
 def _hole(node: Node) -> Hole:
@@ -297,16 +277,11 @@ def _name_of(node: Node) -> str | None:
     return text(args[0]).rsplit(".", 1)[-1].split("<")[0] if len(args) == 1 else None
 
 
-def _variable(node: Node, at: Node, depth: int) -> Message | None:
-    """A local ``var message = …;`` declared above ``at`` in the same member."""
-    member = next((a for a in ancestors(at) if a.type in _SCOPES), None)
-    if member is None:
-        return None
-    found = last_declaration(member, at, text(node), "variable_declarator", "name")
-    values = [c for c in found.named_children if c != found.child_by_field_name("name")] if (
-        found is not None
-    ) else []
-    return _read(values[-1], at, depth + 1) if values else None
+def _declared_value(declarator: Node) -> Node | None:
+    """``var message = v``: ``v``, the declarator's last child that is not its name."""
+    name = declarator.child_by_field_name("name")
+    values = [c for c in declarator.named_children if c != name]
+    return values[-1] if values else None
 
 
 def _arguments(args: Node | None) -> list[Node]:
@@ -316,6 +291,19 @@ def _arguments(args: Node | None) -> list[Node]:
         if argument.type == "argument" and argument.named_children:
             out.append(argument.named_children[-1])
     return out
+
+
+_MESSAGES: MessageTable[FileIndex] = MessageTable(
+    strings={
+        **dict.fromkeys(_STRINGS, _literal),
+        "interpolated_string_expression": lambda node: interpolated(node, _name_of),
+    },
+    binary="binary_expression", wrappers=frozenset({"parenthesized_expression"}),
+    variables=frozenset({"identifier"}), scopes=frozenset(_SCOPES),
+    rules={"invocation_expression": lambda reader, node, depth: _format_call(node)},
+    hole=_operand, unwrap_operands=False, max_depth=8,
+)
+_LOCALS = Locals("variable_declarator", "name", _declared_value)
 
 
 # --- symbols ----------------------------------------------------------------------------
