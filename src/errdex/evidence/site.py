@@ -1,11 +1,12 @@
 """Site evidence from a file's syntax tree: enclosing symbol, signature, parameters, guards.
 
-One table of node types per language family; the walk is the same for all:
+The walk is the same for every language; what differs (which nodes are functions,
+how a condition is negated) is the language's ``EvidenceRules`` (``rules.py``):
 locate the statement at the site's line, climb to the enclosing function, and
 record every ``if`` / ``else`` / match arm / switch case on the way as a
 ``Guard`` (the condition under which the site fires, and its negation — the
-condition a caller must meet). Rust's ``assert!``-like macros and ``.expect``-like
-methods carry their own guard.
+condition a caller must meet). A language's own constructs may carry their own guard
+(Rust's ``assert!``-like macros and ``.expect``-like methods).
 """
 
 from __future__ import annotations
@@ -13,27 +14,11 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from errdex.evidence.docs import doc_notes
+from errdex.evidence.rules import rules_for
+from errdex.languages._engine.evidence import EvidenceRules, squash
 from errdex.languages.base import Site, ancestors, parse, text
 from errdex.records.evidence import DocNote, Evidence, Guard
 
-_JS_FUNCTIONS = frozenset({
-    "function_declaration", "method_definition", "function_expression", "arrow_function",
-    "generator_function_declaration", "function",
-})
-FUNCTIONS: dict[str, frozenset[str]] = {
-    "python": frozenset({"function_definition"}),
-    "rust": frozenset({"function_item"}),
-    "javascript": _JS_FUNCTIONS, "typescript": _JS_FUNCTIONS, "tsx": _JS_FUNCTIONS,
-    "go": frozenset({"function_declaration", "method_declaration", "func_literal"}),
-    "java": frozenset({"method_declaration", "constructor_declaration"}),
-    "kotlin": frozenset({"function_declaration", "secondary_constructor"}),
-    "csharp": frozenset({"method_declaration", "constructor_declaration",
-                         "local_function_statement"}),
-    "ruby": frozenset({"method", "singleton_method"}),
-    "php": frozenset({"function_definition", "method_declaration"}),
-    "swift": frozenset({"function_declaration", "init_declaration"}),
-    "c": frozenset({"function_definition"}), "cpp": frozenset({"function_definition"}),
-}
 _STOP = frozenset({"class_definition", "class_declaration", "impl_item", "module", "program",
                    "source_file", "translation_unit", "compilation_unit"})
 _SKIP_PARAMS = frozenset({"self", "cls", "this", "&self", "&mut self", "mut self", "$this"})
@@ -43,21 +28,10 @@ _PARAM_LISTS = frozenset({
 })
 _SWAP = {"==": "!=", "!=": "==", "===": "!==", "!==": "===", "<": ">=", ">=": "<", ">": "<=",
          "<=": ">", "in": "not in", "not in": "in", "is": "is not", "is not": "is"}
-_ASSERTS = {"assert": None, "debug_assert": None, "ensure": None, "assert_eq": "==",
-            "debug_assert_eq": "==", "assert_ne": "!=", "debug_assert_ne": "!="}
-_UNWRAPS = frozenset({"expect", "context", "with_context", "wrap_err", "wrap_err_with", "ok_or",
-                      "ok_or_else", "map_err"})
 _CASES = frozenset({"match_arm", "case_clause", "switch_case", "switch_default", "expression_case",
                     "default_case", "case_statement", "switch_block_statement_group",
                     "type_case"})
-MAX_CODE = 200
 MAX_GUARDS = 3
-
-
-def squash(value: str, limit: int = MAX_CODE) -> str:
-    """Whitespace collapsed, cut to ``limit`` characters (with ``…``)."""
-    one = " ".join(value.split()).replace(" .", ".").replace(" ?.", "?.")
-    return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
 def file_evidence(language: str, grammar: str, data: bytes, sites: list[Site]) -> list[Evidence]:
@@ -88,7 +62,7 @@ def site_node(root: Node, line: int, lines: list[bytes]) -> tuple[Node, Node] | 
 
 
 def enclosing_function(node: Node, language: str) -> Node | None:
-    kinds = FUNCTIONS.get(language, frozenset())
+    kinds = rules_for(language).functions
     return next((a for a in ancestors(node) if a.type in kinds), None)
 
 
@@ -99,7 +73,7 @@ def site_evidence(root: Node, lines: list[bytes], language: str, site: Site) -> 
     if located is None:
         return evidence
     leaf, node = located
-    function = node if node.type in FUNCTIONS.get(language, ()) else enclosing_function(
+    function = node if node.type in rules_for(language).functions else enclosing_function(
         node, language
     )
     if function is not None:
@@ -181,14 +155,15 @@ def guards(
 ) -> list[Guard]:
     """The conditions under which the site fires, innermost first."""
     found: list[Guard] = []
-    if language == "rust":
-        found.extend(_rust_own_guard(node, line) or _rust_unwrap_above(leaf, line))
+    rules = rules_for(language)
+    if rules.own_guards is not None:
+        found.extend(rules.own_guards(node, leaf, line))
     child = leaf
     for parent in ancestors(leaf):
         if parent == function or parent.type in _STOP:
             break
-        found.extend(_branch_guards(parent, child, language))
-        guard = _case_guard(parent, child, language)
+        found.extend(_branch_guards(parent, child, rules))
+        guard = _case_guard(parent, child, rules)
         if guard is not None:
             found.append(guard)
         child = parent
@@ -201,7 +176,7 @@ def _within(node: Node, outer: Node | None) -> bool:
     )
 
 
-def _branch_guards(parent: Node, child: Node, language: str) -> list[Guard]:
+def _branch_guards(parent: Node, child: Node, rules: EvidenceRules) -> list[Guard]:
     """``if c { site }`` → fires when c; ``else { site }`` → fires when not c (and not any
     ``elif`` condition before it)."""
     condition = parent.child_by_field_name("condition")
@@ -215,16 +190,16 @@ def _branch_guards(parent: Node, child: Node, language: str) -> list[Guard]:
     holder = next((a for a in alternatives if _within(child, a)), None)
     line = parent.start_point[0] + 1
     if (holder is not None) == negative:
-        return [Guard(kind="if", condition=squash(text(cond)), negated=negate(cond, language),
+        return [Guard(kind="if", condition=squash(text(cond)), negated=negate(cond, rules),
                       line=line)]
-    found = [Guard(kind="else", condition=negate(cond, language), negated=squash(text(cond)),
+    found = [Guard(kind="else", condition=negate(cond, rules), negated=squash(text(cond)),
                    line=line)]
     for earlier in alternatives:
         if earlier == holder:
             break
         elif_cond = earlier.child_by_field_name("condition")
         if earlier.type == "elif_clause" and elif_cond is not None:
-            found.append(Guard(kind="else", condition=negate(elif_cond, language),
+            found.append(Guard(kind="else", condition=negate(elif_cond, rules),
                                negated=squash(text(elif_cond)),
                                line=earlier.start_point[0] + 1))
     return found
@@ -239,10 +214,9 @@ def _unwrap(node: Node) -> Node:
     return node
 
 
-def negate(node: Node, language: str) -> str:
+def negate(node: Node, rules: EvidenceRules) -> str:
     """The condition's negation in the same language, simplified where it is one comparison."""
     node = _unwrap(node)
-    python_like = language in ("python",)
     if node.type in ("not_operator",) and node.child_by_field_name("argument") is not None:
         return squash(text(node.child_by_field_name("argument")))
     if node.type in ("unary_expression", "prefix_expression") and text(node).startswith("!"):
@@ -255,10 +229,10 @@ def negate(node: Node, language: str) -> str:
     if comparison and len(ops) == 1 and ops[0] in _SWAP and node.named_child_count == 2:
         left, right = node.named_children
         return squash(f"{text(left)} {_SWAP[ops[0]]} {text(right)}")
-    return squash(f"not ({text(node)})" if python_like else f"!({text(node)})")
+    return squash(rules.negation.format(text(node)))
 
 
-def _case_guard(parent: Node, child: Node, language: str) -> Guard | None:
+def _case_guard(parent: Node, child: Node, rules: EvidenceRules) -> Guard | None:
     """A match arm / switch case holding the site; a catch-all lists the handled cases."""
     if parent.type not in _CASES:
         return None
@@ -276,14 +250,14 @@ def _case_guard(parent: Node, child: Node, language: str) -> Guard | None:
     handled = [squash(text(p), 80) for s in siblings if (p := _case_pattern(s)) is not None]
     line = parent.start_point[0] + 1
     written = squash(text(pattern), 80) if pattern is not None else None
-    binding = language in ("rust", "python") and written is not None and (
+    binding = rules.bindings and written is not None and (
         written.isidentifier() and written[:1].islower()
     )
     if written is None or written == "_" or binding:
-        inside, outside = _membership(subject, handled, language)
+        inside, outside = _membership(subject, handled, rules)
         return Guard(kind="catch-all", condition=outside, negated=inside, line=line,
                      subject=subject, handled=handled)
-    inside, outside = _membership(subject, [written], language)
+    inside, outside = _membership(subject, [written], rules)
     return Guard(kind="match-arm", condition=inside, negated=outside, line=line, subject=subject,
                  handled=[written])
 
@@ -301,69 +275,13 @@ def _case_pattern(case: Node) -> Node | None:
     return None
 
 
-def _membership(subject: str, patterns: list[str], language: str) -> tuple[str, str]:
+def _membership(subject: str, patterns: list[str], rules: EvidenceRules) -> tuple[str, str]:
     """(subject is one of patterns, subject is none of them) as code in the language."""
     if not patterns:
         return "true", "false"
-    if language == "rust":
-        inside = f"matches!({subject}, {' | '.join(patterns)})"
-        return inside, f"!{inside}"
-    if language == "python":
-        if len(patterns) == 1:
-            return f"{subject} == {patterns[0]}", f"{subject} != {patterns[0]}"
-        listed = ", ".join(patterns)
-        return f"{subject} in ({listed})", f"{subject} not in ({listed})"
-    equal = "===" if language in ("javascript", "typescript", "tsx") else "=="
-    unequal = "!==" if equal == "===" else "!="
+    if rules.membership is not None:
+        return rules.membership(subject, patterns)
+    equal, unequal = rules.equality
     flat = [q.strip() for p in patterns for q in p.split(",")]
     return (" || ".join(f"{subject} {equal} {p}" for p in flat),
             " && ".join(f"{subject} {unequal} {p}" for p in flat))
-
-
-def _rust_unwrap_above(leaf: Node, line: int) -> list[Guard]:
-    """``a\n    .b()\n    .expect("m")``: the site's line holds only ``.expect``; its receiver
-    chain starts on an earlier line."""
-    for parent in list(ancestors(leaf))[:3]:
-        if parent.type == "field_expression":
-            field = parent.child_by_field_name("field")
-            value = parent.child_by_field_name("value")
-            if field is not None and value is not None and text(field) in _UNWRAPS and (
-                field.start_point[0] + 1 == line
-            ):
-                return [Guard(kind="unwrap", condition=squash(text(value), 120), line=line)]
-    return []
-
-
-def _rust_own_guard(node: Node, line: int) -> list[Guard]:
-    """``assert!(c, ..)`` fires when ``!c``; ``x.expect(..)`` when ``x`` is ``Err``/``None``."""
-    from errdex.languages.rust.syntax import group_text, split_token_tree
-
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.start_point[0] + 1 > line:
-            continue
-        if current.type == "macro_invocation":
-            name = text(current.child_by_field_name("macro")).rpartition("::")[2]
-            tree = next((c for c in current.named_children if c.type == "token_tree"), None)
-            if name in _ASSERTS and tree is not None and current.start_point[0] + 1 == line:
-                groups = split_token_tree(tree)
-                compare = _ASSERTS[name]
-                if compare is None and groups:
-                    condition = squash(group_text(groups[0]))
-                    return [Guard(kind="assert", condition=f"!({condition})", negated=condition,
-                                  line=line)]
-                if compare is not None and len(groups) >= 2:
-                    left, right = squash(group_text(groups[0])), squash(group_text(groups[1]))
-                    other = _SWAP[compare]
-                    return [Guard(kind="assert", condition=f"{left} {other} {right}",
-                                  negated=f"{left} {compare} {right}", line=line)]
-        if current.type == "field_expression":
-            field = current.child_by_field_name("field")
-            value = current.child_by_field_name("value")
-            if text(field) in _UNWRAPS and value is not None and field is not None and (
-                field.start_point[0] + 1 == line
-            ):
-                return [Guard(kind="unwrap", condition=squash(text(value), 120), line=line)]
-        stack.extend(reversed(current.named_children))
-    return []

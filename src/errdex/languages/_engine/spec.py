@@ -9,6 +9,7 @@ from typing import Generic, TypeVar
 
 from tree_sitter import Node
 
+from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.files import Captures, FileIndex
 from errdex.languages.base import Site, inside_error
 
@@ -50,5 +51,5 @@ class LanguageSpec(Generic[F]):
     # Node types of a function definition and of a scope a variable lives in.
     function_types: frozenset[str] = frozenset()
     scope_types: frozenset[str] = frozenset()
-    # Extra facts later stages read (docs, tests, snippets), keyed by stage.
-    extra: dict[str, object] = field(default_factory=dict)
+    # What the later stages read of the language (see ``evidence.py``).
+    evidence: EvidenceRules = field(default_factory=EvidenceRules)

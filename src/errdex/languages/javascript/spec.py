@@ -53,6 +53,7 @@ from errdex.languages._engine import Captures, LanguageSpec, Message, Sites, lan
 from errdex.languages._engine import extract as run_engine
 from errdex.languages.base import FileSites, Site, ancestors, text
 from errdex.languages.javascript.classes import Built, Classes, code_of, last_name
+from errdex.languages.javascript.evidence import EVIDENCE
 from errdex.languages.javascript.http import (
     http_error_site,
     http_factory,
@@ -470,7 +471,7 @@ _SPEC: LanguageSpec[_File] = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=_HANDLERS, new_index=_File, index=_index, finish=_without_covered_classes,
     function_types=frozenset(SCOPES - {"program", "class_static_block"}),
-    scope_types=SCOPES,
+    scope_types=SCOPES, evidence=EVIDENCE,
 )
 SPECS = [
     _SPEC,

@@ -44,6 +44,7 @@ from errdex.languages._engine import FileIndex, LanguageSpec, Message, language
 from errdex.languages._engine import extract as run_engine
 from errdex.languages.base import FileSites, Site, line_of, text
 from errdex.languages.python import web
+from errdex.languages.python.evidence import EVIDENCE
 from errdex.languages.python.messages import (
     arguments,
     dict_arguments,
@@ -301,5 +302,6 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     new_index=FileIndex, index=_index_import,
     function_types=frozenset({"function_definition"}),
     scope_types=frozenset({"function_definition", "class_definition", "module"}),
+    evidence=EVIDENCE,
 )
 LANGUAGE = language(SPEC, extract)

@@ -79,6 +79,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.rust.constants import constant_template, is_bare_reference
+from errdex.languages.rust.evidence import EVIDENCE
 from errdex.languages.rust.syntax import (
     COMMENTS,
     attribute_target,
@@ -463,5 +464,6 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     nested=_macro_bodies, nested_depth=_MACRO_DEPTH,
     function_types=frozenset({"function_item"}),
     scope_types=frozenset({"function_item", "closure_expression", "source_file"}),
+    evidence=EVIDENCE,
 )
 LANGUAGE = language(SPEC, extract)
