@@ -25,12 +25,13 @@ from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, Message, joined
 from errdex.languages._engine.message import NodeKey
-from errdex.languages.base import ancestors, plus_operands, text
+from errdex.languages._engine.reader import MessageTable
+from errdex.languages._engine.reader import Reader as EngineReader
+from errdex.languages.base import ancestors, text
 from errdex.languages.go.strings import STRING_TYPES, string_value
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, HoleKind, Literal, Part, merge_literals
 
-_MAX_DEPTH = 12  # constants that refer to constants; stops cycles
 _NUMBERS = ("int_literal", "float_literal", "imaginary_literal", "rune_literal", "true", "false")
 SCOPE_TYPES = ("block", "source_file")
 FUNCTION_TYPES = ("function_declaration", "method_declaration", "func_literal")
@@ -105,32 +106,19 @@ def errors_package(receiver: str) -> bool:
     return receiver.lower().endswith("errors")
 
 
-class Reader:
-    """Reads message expressions of one file, resolving names to their string values."""
+class Reader(EngineReader[GoFile]):
+    """The engine's reader (string literals, ``+`` chains, parentheses) with what Go adds:
+    fmt's printing rules, error constructors, and names resolved to their one value."""
 
-    def __init__(self, file: GoFile):
-        self.file = file
+    def __init__(self, file: GoFile) -> None:
+        super().__init__(_TABLE, file)
 
-    def read(self, node: Node | None, depth: int = 0) -> Message | None:
-        """The message an expression prints, when source says what it is."""
-        if node is None or depth > _MAX_DEPTH:
-            return None
-        kind = node.type
-        if kind == "parenthesized_expression" and node.named_child_count == 1:
-            return self.read(node.named_children[0], depth + 1)
-        if kind in STRING_TYPES:
-            value = string_value(node)
-            return Message(value, (Literal(value),), value) if value is not None else None
-        if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-            return self._concatenation(node, depth)
-        if kind == "identifier":
-            resolved = self.read(self._resolve(node), depth + 1)
-            if resolved is None or resolved.kind != "string":
-                return None  # `panic(ErrX)` repeats a sentinel, it is no message of its own
-            return Message(resolved.written, merge_literals(resolved.printed), resolved.literal)
-        if kind == "call_expression":
-            return self._call(node, depth)
-        return None
+    def variable(self, node: Node, depth: int) -> Message | None:
+        """A constant or a variable assigned once, in a block ``node`` sees."""
+        resolved = self.read(self._resolve(node), depth + 1)
+        if resolved is None or resolved.kind != "string":
+            return None  # `panic(ErrX)` repeats a sentinel, it is no message of its own
+        return Message(resolved.written, merge_literals(resolved.printed), resolved.literal)
 
     def operand(self, node: Node, depth: int = 0) -> Message:
         """A Sprint operand: its message, a decimal literal's digits, or a hole named after it."""
@@ -174,7 +162,8 @@ class Reader:
 
     # --- calls ---------------------------------------------------------------------------
 
-    def _call(self, call: Node, depth: int) -> Message | None:
+    def call(self, call: Node, depth: int) -> Message | None:
+        """``fmt.Sprintf``/``Sprint``/``Sprintln``, or an error constructor's message."""
         receiver, name, args = call_parts(call)
         if receiver == "fmt" and name == "Sprintf":
             return self.printf(args, 0, depth)
@@ -208,15 +197,6 @@ class Reader:
             return Message(inner.written, inner.parts, inner.literal, "error", suffix,
                            inner.calls)
         return None
-
-    def _concatenation(self, node: Node, depth: int) -> Message | None:
-        """``"open " + path + ": " + err.Error()``: known operands as text, others as holes."""
-        operands = list(_plus_operands(node))
-        read = [self.read(op, depth + 1) for op in operands]
-        if all(m is None for m in read):
-            return None  # no text known: a + b may well be arithmetic
-        return joined([m if m is not None else hole_message(op)
-                       for op, m in zip(operands, read, strict=True)])
 
     # --- names ---------------------------------------------------------------------------
 
@@ -296,11 +276,16 @@ def _never_string(*messages: Message) -> bool:
     return all(m.kind in ("number", "error") for m in messages)
 
 
-def _plus_operands(node: Node) -> list[Node]:
-    return plus_operands(node, "binary_expression", _unparenthesize)
+def _literal(node: Node) -> Message | None:
+    value = string_value(node)
+    return Message(value, (Literal(value),), value) if value is not None else None
 
 
-def _unparenthesize(node: Node) -> Node:
-    while node.type == "parenthesized_expression" and node.named_child_count == 1:
-        node = node.named_children[0]
-    return node
+_TABLE: MessageTable[GoFile] = MessageTable(
+    strings={kind: _literal for kind in STRING_TYPES},
+    binary="binary_expression",
+    wrappers=frozenset({"parenthesized_expression"}),
+    variables=frozenset({"identifier"}),
+    rules={"call_expression": lambda reader, node, depth: reader.file.reader.call(node, depth)},
+    hole=hole_message,
+)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, Message, joined, operand_hole
+from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages._jvm.libraries import (
     literal_message,
     message_format,
@@ -25,7 +26,6 @@ from errdex.languages.base import text
 from errdex.languages.java.scopes import CLASS_TYPES, is_constant, nearest_assignment, scope_of
 from errdex.languages.java.strings import decode_java_string
 
-_MAX_DEPTH = 12
 GUAVA_OWNERS = frozenset({"Preconditions", "Verify"})
 
 
@@ -64,26 +64,17 @@ def arguments(args: Node | None) -> list[Node]:
 
 def read(node: Node | None, file: JavaFile, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
+    return Reader(_TABLE, file).read(node, depth)
+
+
+def _concatenation(reader: Reader[JavaFile], node: Node, depth: int) -> Message | None:
+    """``"bad " + x``: each ``+`` joins its two sides (``1 + 2 + "x"`` adds first)."""
+    if text(node.child_by_field_name("operator")) != "+":
         return None
-    kind = node.type
-    if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return read(node.named_children[0], file, depth + 1)
-    if kind == "string_literal":
-        value = decode_java_string(text(node))
-        return None if value is None else literal_message(value)
-    if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is None or right is None:
-            return None
-        return string_concatenation(left, right, lambda n: read(n, file, depth + 1), _operand)
-    if kind == "method_invocation":
-        return _format_call(node, file, depth)
-    if kind == "identifier":
-        return _variable(node, file, depth)
-    if kind == "field_access":
-        return _qualified_constant(node, file, depth)
-    return None
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None:
+        return None
+    return string_concatenation(left, right, lambda n: reader.read(n, depth + 1), _operand)
 
 
 def _operand(node: Node) -> Message:
@@ -103,47 +94,51 @@ def _operand(node: Node) -> Message:
     return operand_hole(name)
 
 
-def _format_call(node: Node, file: JavaFile, depth: int) -> Message | None:
+def _format_call(reader: Reader[JavaFile], node: Node, depth: int) -> Message | None:
     """``String.format(..)``, ``"…".formatted(..)``, ``MessageFormat.format(..)``."""
     name = text(node.child_by_field_name("name"))
     receiver = node.child_by_field_name("object")
     args = arguments(node.child_by_field_name("arguments"))
     owner = simple_name(text(receiver)) if receiver is not None else None
     if name == "format" and owner in ("String", None):
-        return format_arguments(args, file, depth)
+        return _format_arguments(reader, args, depth)
     if name == "formatted" and receiver is not None:
-        return printf_message(read(receiver, file, depth + 1), [text(a) for a in args])
+        return printf_message(reader.read(receiver, depth + 1), [text(a) for a in args])
     if name == "format" and owner == "MessageFormat" and args:
-        return message_format(read(args[0], file, depth + 1), [text(a) for a in args[1:]])
+        return message_format(reader.read(args[0], depth + 1), [text(a) for a in args[1:]])
     return None
 
 
-def format_arguments(args: list[Node], file: JavaFile, depth: int = 0) -> Message | None:
+def format_arguments(args: list[Node], file: JavaFile) -> Message | None:
     """``(Locale?, format, args…)`` as ``String.format`` and ``printf`` take them."""
-    base = read(args[0], file, depth + 1) if args else None
+    return _format_arguments(Reader(_TABLE, file), args, 0)
+
+
+def _format_arguments(reader: Reader[JavaFile], args: list[Node], depth: int) -> Message | None:
+    base = reader.read(args[0], depth + 1) if args else None
     if base is None and len(args) > 1:  # String.format(Locale.ROOT, "…", …)
         args = args[1:]
-        base = read(args[0], file, depth + 1)
+        base = reader.read(args[0], depth + 1)
     return printf_message(base, [text(a) for a in args[1:]])
 
 
-def _variable(node: Node, file: JavaFile, depth: int) -> Message | None:
+def _variable(reader: Reader[JavaFile], node: Node, depth: int) -> Message | None:
     """A local assigned a message above, or a ``final`` field (constant) of an enclosing class."""
-    assignment = nearest_assignment(text(node), node, file.assignments.get(text(node), []))
+    assignment = nearest_assignment(text(node), node, reader.file.assignments.get(text(node), []))
     if assignment is None:
         return None
     value = assignment.child_by_field_name("value") or assignment.child_by_field_name("right")
-    message = read(value, file, depth + 1)
+    message = reader.read(value, depth + 1)
     if text(assignment.child_by_field_name("operator")) == "+=":
-        before = _variable(assignment.child_by_field_name("left") or assignment, file, depth + 1)
+        before = _variable(reader, assignment.child_by_field_name("left") or assignment, depth + 1)
         return joined([before, message or (operand_hole(text(value)) if value else None)])
     return message
 
 
-def _qualified_constant(node: Node, file: JavaFile, depth: int) -> Message | None:
+def _qualified_constant(reader: Reader[JavaFile], node: Node, depth: int) -> Message | None:
     """``Messages.NOT_READY``: a constant of a class declared in this file."""
     owner = text(node.child_by_field_name("object")).rsplit(".", 1)[-1]
-    for declarator in file.assignments.get(text(node.child_by_field_name("field")), []):
+    for declarator in reader.file.assignments.get(text(node.child_by_field_name("field")), []):
         body = scope_of(declarator)
         declaration = body.parent if body is not None else None
         if (
@@ -151,5 +146,17 @@ def _qualified_constant(node: Node, file: JavaFile, depth: int) -> Message | Non
             and text(declaration.child_by_field_name("name")) == owner
             and is_constant(declarator)
         ):
-            return read(declarator.child_by_field_name("value"), file, depth + 1)
+            return reader.read(declarator.child_by_field_name("value"), depth + 1)
     return None
+
+
+_TABLE: MessageTable[JavaFile] = MessageTable(
+    strings={"string_literal": lambda node: _literal(decode_java_string(text(node)))},
+    wrappers=frozenset({"parenthesized_expression"}),
+    rules={"binary_expression": _concatenation, "method_invocation": _format_call,
+           "identifier": _variable, "field_access": _qualified_constant},
+)
+
+
+def _literal(value: str | None) -> Message | None:
+    return None if value is None else literal_message(value)

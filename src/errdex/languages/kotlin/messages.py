@@ -12,6 +12,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, Message, operand_hole
+from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages._jvm.libraries import (
     literal_message,
     message_format,
@@ -22,7 +23,6 @@ from errdex.languages._jvm.libraries import (
 from errdex.languages.base import ancestors, text
 from errdex.languages.kotlin.strings import kotlin_string, map_text, trim_indent, trim_margin
 
-_MAX_DEPTH = 12
 FUNCTION_TYPES = frozenset({
     "function_declaration", "lambda_literal", "anonymous_initializer", "secondary_constructor",
     "getter", "setter", "anonymous_function",
@@ -50,23 +50,15 @@ def name_of(node: Node) -> str | None:
 
 def read(node: Node | None, file: FileIndex, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
-    if node is None or depth > _MAX_DEPTH:
+    return Reader(_TABLE, file).read(node, depth)
+
+
+def _concatenation(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``"bad " + x``: ``String.plus`` joins text; other operands are holes named after them."""
+    if text(node.children[1]) != "+":
         return None
-    kind = node.type
-    if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return read(node.named_children[0], file, depth + 1)
-    if kind == "string_literal":
-        return kotlin_string(node)
-    if kind == "additive_expression" and text(node.children[1]) == "+":
-        left, right = node.named_children[0], node.named_children[-1]
-        return string_concatenation(left, right, lambda n: read(n, file, depth + 1), _operand)
-    if kind == "call_expression":
-        return _text_call(node, file, depth)
-    if kind == "simple_identifier":
-        return _variable(node, file, depth)
-    if kind == "navigation_expression":
-        return _qualified_constant(node, file, depth)
-    return None
+    left, right = node.named_children[0], node.named_children[-1]
+    return string_concatenation(left, right, lambda n: reader.read(n, depth + 1), _operand)
 
 
 def _operand(node: Node) -> Message:
@@ -76,7 +68,7 @@ def _operand(node: Node) -> Message:
     return operand_hole(name)
 
 
-def _text_call(node: Node, file: FileIndex, depth: int) -> Message | None:
+def _text_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """``String.format(..)``, ``"…".format(..)``, ``.trimIndent()``, ``.trimMargin()``."""
     callee, suffix = node.named_children[0], node.named_children[-1]
     if callee.type != "navigation_expression" or suffix.type != "call_suffix":
@@ -85,38 +77,39 @@ def _text_call(node: Node, file: FileIndex, depth: int) -> Message | None:
     value_arguments = next((c for c in suffix.named_children if c.type == "value_arguments"), None)
     args = arguments(value_arguments) if value_arguments is not None else []
     if method == "format" and text(receiver) in ("String", "java.lang.String") and args:
-        if len(args) > 1 and read(args[0], file, depth + 1) is None:
+        if len(args) > 1 and reader.read(args[0], depth + 1) is None:
             args = args[1:]  # String.format(Locale.ROOT, "…", …)
-        return printf_message(read(args[0], file, depth + 1), [text(a) for a in args[1:]])
+        return printf_message(reader.read(args[0], depth + 1), [text(a) for a in args[1:]])
     if method == "format" and text(receiver) == "MessageFormat" and args:
-        return message_format(read(args[0], file, depth + 1), [text(a) for a in args[1:]])
-    base = read(receiver, file, depth + 1)
+        return message_format(reader.read(args[0], depth + 1), [text(a) for a in args[1:]])
+    base = reader.read(receiver, depth + 1)
     if method == "format":
         return printf_message(base, [text(a) for a in args])
     if base is not None and method == "trimIndent" and not args:
         return map_text(base, trim_indent)
     if base is not None and method == "trimMargin":
-        margin = read(args[0], file, depth + 1) if args else literal_message("|")
+        margin = reader.read(args[0], depth + 1) if args else literal_message("|")
         if margin is not None and margin.literal:
             prefix = margin.literal
             return map_text(base, lambda value: trim_margin(value, prefix))
     return None
 
 
-def _variable(node: Node, file: FileIndex, depth: int) -> Message | None:
+def _variable(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """A ``val`` (or a local ``var`` above) holding a message in an enclosing scope."""
     name = text(node)
-    assignment = visible_assignment(name, node, file.assignments.get(name, []), FUNCTION_TYPES,
-                                    BODY_TYPES, _parameters, _is_val)
-    return read(assignment.named_children[-1], file, depth + 1) if assignment else None
+    candidates = reader.file.assignments.get(name, [])
+    assignment = visible_assignment(name, node, candidates, FUNCTION_TYPES, BODY_TYPES,
+                                    _parameters, _is_val)
+    return reader.read(assignment.named_children[-1], depth + 1) if assignment else None
 
 
-def _qualified_constant(node: Node, file: FileIndex, depth: int) -> Message | None:
+def _qualified_constant(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """``Messages.GONE``: a ``val`` of an object, or a companion's, declared in this file."""
     owner, suffix = node.named_children[0], node.named_children[-1]
     if owner.type != "simple_identifier" or suffix.type != "navigation_suffix":
         return None
-    for declaration in file.assignments.get(text(suffix)[1:], []):
+    for declaration in reader.file.assignments.get(text(suffix)[1:], []):
         holder = next((a for a in ancestors(declaration) if a.type in TYPE_TYPES or
                        a.type in FUNCTION_TYPES), None)
         if holder is not None and holder.type == "companion_object":
@@ -124,7 +117,7 @@ def _qualified_constant(node: Node, file: FileIndex, depth: int) -> Message | No
         if holder is not None and holder.type in TYPE_TYPES and name_of(holder) == text(owner) and (
             _is_val(declaration)
         ):
-            return read(declaration.named_children[-1], file, depth + 1)
+            return reader.read(declaration.named_children[-1], depth + 1)
     return None
 
 
@@ -150,3 +143,11 @@ def _parameters(scope: Node) -> set[str]:
     if scope.type == "lambda_literal" and not holders:
         names.add("it")
     return names
+
+
+_TABLE: MessageTable[FileIndex] = MessageTable(
+    strings={"string_literal": kotlin_string},
+    wrappers=frozenset({"parenthesized_expression"}),
+    rules={"additive_expression": _concatenation, "call_expression": _text_call,
+           "simple_identifier": _variable, "navigation_expression": _qualified_constant},
+)
