@@ -12,9 +12,9 @@ import pytest
 
 import errdex
 from errdex.batch.clones import CloneCache
-from errdex.batch.entries import Entry, parse_entry, parse_list, parse_size, read_list
-from errdex.batch.many import Writer, mine_many
-from errdex.batch.workers import MineTask, extract_repository
+from errdex.batch.entries import Entry, parse_entry, parse_list, parse_size, read_list, resolve
+from errdex.batch.many import BatchMiner, Writer, mine_many
+from errdex.batch.workers import MineTask, TaskResult, extract_repository, run_task
 from errdex.errors import UsageError
 from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo, git
@@ -311,3 +311,58 @@ def test_cli_mine_many_table_and_exit_codes(make_repo, tmp_path):
     empty.write_text("# nothing\n")
     bad = CliRunner().invoke(main, ["--db", db, "mine-many", str(empty)])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+class InlineBackend:
+    """A backend that runs each task in this process when results are asked for: the
+    scheduler needs nothing of a backend but ``submit``, ``wait``, ``slots`` and ``close``."""
+
+    name = "inline"
+
+    def __init__(self, slots: int):
+        self.slots = slots
+        self.pending: list[MineTask] = []
+        self.submitted: list[tuple[int, str]] = []  # (LIST line, repo) in submission order
+
+    def submit(self, task: MineTask) -> None:
+        self.pending.append(task)
+        self.submitted.append((task.resolved.entry.line, task.resolved.repo))
+
+    def wait(self, timeout: float | None) -> list[tuple[MineTask, TaskResult]]:
+        done, self.pending = [(t, run_task(t)) for t in self.pending], []
+        return done
+
+    def close(self) -> None:
+        self.pending = []
+
+
+def test_scheduler_runs_biggest_first_and_an_earlier_line_wins(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    small = _repo(make_repo, "small")
+    big = _repo(make_repo, "big", PY2 + "\n# padding\n" * 200)
+    entries = parse_list(f"{small.root}\n{big.root}\n{small.root}\n")
+    backend = InlineBackend(slots=3)
+    with SQLiteStore(tmp_path / "errdex.sqlite") as store:
+        miner = BatchMiner(entries, store, backend, CloneCache(tmp_path / "cache"), retries=0,
+                           enrich="static", progress=None)
+        resolved = [resolve(e) for e in entries]
+        assert resolved[1].size_hint > resolved[0].size_hint
+        # Line 3 resolves first and is queued; line 1 (same repository) takes it back.
+        for index in (2, 1, 0):
+            miner._resolved(entries[index], resolved[index])
+        miner._dispatch()
+        assert backend.submitted == [(2, "acme/big"), (1, "acme/small")]  # biggest first
+        miner._collect_results()
+        outcomes = [miner.lines[e.line].outcome for e in entries]
+        assert [(o.status, o.records) for o in outcomes] == [
+            ("mined", 1), ("mined", 2), ("unchanged", 0)]
+        assert outcomes[2].reason == "same repository and commit as line 1"
+        assert miner.finished == 3 and store.repos() == ["acme/big", "acme/small"]
+
+        # The whole loop on the same backend: everything is current now, nothing is run.
+        again = InlineBackend(slots=1)
+        rerun = BatchMiner(entries, store, again, CloneCache(tmp_path / "cache"), retries=0,
+                           enrich="static", progress=None).run()
+        assert sorted(o.status for o in rerun) == ["unchanged"] * 3
+        assert again.submitted == []

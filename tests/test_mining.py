@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,9 @@ import pytest
 import errdex
 from errdex.datasets.lines import export_dataset, import_dataset
 from errdex.errors import RepositoryError
+from errdex.mining.extract import extract, miner_version
+from errdex.repo.git import load_tree
+from errdex.store.protocol import Store
 from errdex.store.sqlite import SQLiteStore
 from errdex.templates.template import compile_pattern
 from tests.conftest import SEED_RECORD
@@ -317,3 +321,39 @@ def test_a_lone_surrogate_escape_in_a_literal_is_mined_and_round_trips(make_repo
     with SQLiteStore(tmp_path / "again.sqlite") as again:
         import_dataset(again, out)
         assert [s.record for s in again.records()] == [stored.record]
+
+
+def test_extract_writes_nothing_and_store_write_writes_it(make_repo, backend_store: Store):
+    """Extraction reads git and the snapshot it is given, never the store; the one write is
+    ``Store.write``, on either backend, and what it writes survives pickling (mine-many)."""
+    repo = make_repo()
+    repo.write("widgets/registry.py", PY_MODULE)
+    repo.write("widgets/other.py", "def f():\n    raise OSError('disk full')\n")
+    repo.commit()
+    errdex.mine(repo.root, db=backend_store)
+    before = {s.record.id: s.record for s in backend_store.records()}
+    generation = backend_store.generation()
+    repo.write("widgets/registry.py", PY_MODULE.replace("unknown widget", "no widget"))
+    repo.commit("reword one message")
+
+    tree = load_tree(repo.root)
+    previous = backend_store.previous_records(tree.repo)
+    extraction = extract(tree, previous, changed={"widgets/registry.py"})
+    assert backend_store.generation() == generation  # nothing written
+    assert {s.record.id: s.record for s in backend_store.records()} == before
+    assert (extraction.repo, extraction.sha) == (tree.repo, tree.sha)
+    assert extraction.files == {"widgets/registry.py"}
+    assert extraction.miner_version == miner_version("static")
+    assert sorted(r.errorMessage for r, _, _ in extraction.rows) == [
+        "no widget {name!r}", "size must be >= 0, got %d"]
+    assert (extraction.summary.new, extraction.summary.removed) == (1, 1)
+
+    sent = pickle.loads(pickle.dumps(extraction))  # as a worker process sends it back
+    assert sent.rows == extraction.rows and sent.summary == extraction.summary
+    assert backend_store.write(sent) == 3  # the repository's current records, written
+    assert backend_store.generation() > generation
+    after = {s.record.errorMessage: s.record for s in backend_store.records()}
+    assert set(after) == {"no widget {name!r}", "size must be >= 0, got %d", "disk full"}
+    assert after["disk full"].analyzedSha == tree.sha  # the file not read is restamped
+    removed = backend_store.count(tree.repo, include_removed=True) - 3
+    assert removed == 1  # the reworded site's old record is kept, marked removed
