@@ -3,18 +3,21 @@
 
 from __future__ import annotations
 
-import string
+import re
 from collections.abc import Callable
 
 from tree_sitter import Node
 
 from errdex.languages._engine import Message
+from errdex.languages._engine.strings import Escapes, unescape
 from errdex.languages.base import text
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
-_KOTLIN_ESCAPES = {
-    "t": "\t", "b": "\b", "n": "\n", "r": "\r", "'": "'", '"': '"', "\\": "\\", "$": "$",
-}
+_ESCAPES = Escapes(
+    simple={"t": "\t", "b": "\b", "n": "\n", "r": "\r", "'": "'", '"': '"', "\\": "\\", "$": "$"},
+    exact_hex=True, braced=False, short_unicode=True, continuations="",
+)
+_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)", re.S)
 
 
 def kotlin_string(node: Node) -> Message:
@@ -51,24 +54,8 @@ def _interpolation(node: Node) -> Part:
 
 
 def _unescape(value: str) -> str:
-    """Kotlin escapes: ``\\n \\t \\$ \\uXXXX`` …"""
-    out: list[str] = []
-    i = 0
-    while i < len(value):
-        ch = value[i]
-        if ch == "\\" and i + 1 < len(value):
-            nxt = value[i + 1]
-            digits = value[i + 2 : i + 6]
-            if nxt == "u" and len(digits) == 4 and all(c in string.hexdigits for c in digits):
-                out.append(chr(int(digits, 16)))
-                i += 6
-                continue
-            out.append(_KOTLIN_ESCAPES.get(nxt, "\\" + nxt))
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    """Kotlin escapes: ``\\n \\t \\$ \\uXXXX`` …; one Kotlin lacks stays as written."""
+    return _ESCAPE.sub(lambda match: unescape(match.group(), _ESCAPES) or "", value)
 
 
 _MARK = 0xE000  # private-use characters stand for holes while text functions run
