@@ -11,6 +11,7 @@ import pytest
 import errdex
 from errdex.datasets.lines import export_dataset, import_dataset
 from errdex.errors import RepositoryError
+from errdex.languages import language_for_path
 from errdex.mining.extract import extract, miner_version
 from errdex.repo.git import load_tree
 from errdex.store.protocol import Store
@@ -336,7 +337,7 @@ def test_extract_writes_nothing_and_store_write_writes_it(make_repo, backend_sto
     repo.write("widgets/registry.py", PY_MODULE.replace("unknown widget", "no widget"))
     repo.commit("reword one message")
 
-    tree = load_tree(repo.root)
+    tree = load_tree(repo.root, classify=language_for_path)
     previous = backend_store.previous_records(tree.repo)
     extraction = extract(tree, previous, changed={"widgets/registry.py"})
     assert backend_store.generation() == generation  # nothing written
