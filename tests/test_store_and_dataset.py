@@ -126,7 +126,8 @@ def test_export_is_atomic_on_failure(tmp_path, store, monkeypatch):
 
 def test_version_1_database_is_migrated_with_its_records(tmp_path):
     from errdex.datasets.lines import read_dataset
-    from errdex.store.sqlite import MIGRATIONS, _row, _statements
+    from errdex.store.rows import record_row
+    from errdex.store.sqlite import MIGRATIONS, _statements
 
     path = tmp_path / "v1.sqlite"
     conn = sqlite3.connect(path)
@@ -135,7 +136,7 @@ def test_version_1_database_is_migrated_with_its_records(tmp_path):
         conn.execute(statement)
     ((record, extras),) = read_dataset(SEED_RECORD)
     conn.execute("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                 _row(record, extras, "x"))
+                 record_row(record, extras, "x"))
     conn.execute("INSERT INTO errdex_meta VALUES ('format_version', '1')")
     conn.commit()
     conn.close()

@@ -129,7 +129,7 @@ def test_reopening_keeps_records_and_version(backend_db):
 
 def _create_version_1(backend: str, db: str, record: Record, extras: RecordExtras | None) -> None:
     """A database as errdex's first release wrote it: migration 1 and one record."""
-    from errdex.store.sql import _row
+    from errdex.store.rows import record_row
 
     if backend == "postgres":
         from errdex.store.postgres import MIGRATIONS as PG_MIGRATIONS
@@ -142,7 +142,7 @@ def _create_version_1(backend: str, db: str, record: Record, extras: RecordExtra
     sql(db, "CREATE TABLE errdex_meta (key TEXT PRIMARY KEY, value TEXT)")
     for statement in statements:
         sql(db, statement)
-    sql(db, "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", _row(record, extras, "x"))
+    sql(db, "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", record_row(record, extras, "x"))
     sql(db, "INSERT INTO errdex_meta VALUES ('format_version', '1')")
 
 

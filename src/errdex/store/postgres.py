@@ -30,8 +30,9 @@ from typing import Any
 import psycopg
 
 from errdex.errors import StoreError
+from errdex.store.rows import STORED_COLUMNS
 from errdex.store.schema import Dialect, migrations
-from errdex.store.sql import _BATCH, _STORED_COLUMNS, Rows, SQLStore
+from errdex.store.sql import BATCH, Rows, SQLStore
 from errdex.store.urls import redact
 
 # The text a record is searched by, in three weighted parts like SQLite's FTS columns
@@ -98,7 +99,7 @@ class PostgresDialect(Dialect):
 
     # The user's text is never tsquery syntax (see ``tsquery_terms``); ranking weighs the
     # message over tags over the explanation, as SQLite's bm25 weights do.
-    search_query = (f"SELECT {_STORED_COLUMNS} FROM records, to_tsquery('simple', ?) AS q "
+    search_query = (f"SELECT {STORED_COLUMNS} FROM records, to_tsquery('simple', ?) AS q "
                     "WHERE search @@ q AND removed_sha IS NULL")
     search_order = "ts_rank('{0.1, 0.2, 0.5, 1.0}', search, q) DESC, id"
 
@@ -211,7 +212,7 @@ class PostgresStore(SQLStore):
         with psycopg.connect(self.url, autocommit=True, application_name="errdex") as conn:
             conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             with conn.cursor(name="errdex_records") as cursor:
-                cursor.itersize = _BATCH
+                cursor.itersize = BATCH
                 cursor.execute(query.encode(), args or None)
                 yield from cursor
             conn.execute("COMMIT")

@@ -5,16 +5,15 @@ export gives back identical bytes) beside the columns lookups filter on. Every
 write bumps a generation counter, which invalidates saved lookup indexes.
 
 ``SQLStore`` holds every method whose SQL is the same on both databases; the
-``Dialect`` of store_schema supplies the fragments that differ in text (placeholders,
-one list parameter, JSON field access). ``SQLiteStore`` (store.py) and
-``PostgresStore`` (store_pg.py) add only what needs their own driver: connecting,
-transactions and locking, full-text queries, streaming reads, and rewriting records
-for a new commit.
+``Dialect`` of ``schema`` supplies the fragments that differ in text (placeholders,
+one list parameter, JSON field access, the full-text query). ``SQLiteStore``
+(``sqlite``) and ``PostgresStore`` (``postgres``) add only what needs their own driver:
+connecting, transactions and locking, streaming reads, and rewriting records for a new
+commit. Rows become records and back in ``rows``.
 """
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -26,21 +25,22 @@ from errdex.records.model import (
     RecordExtras,
     content_hash,
     now_iso,
-    record_json,
-    trusted_record,
 )
-from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
+from errdex.records.stored import CandidateRow, PreviousRecord, RepoState, StoredRecord
+from errdex.store.rows import (
+    CANDIDATE_COLUMNS,
+    RECORD_COLUMNS,
+    STORED_COLUMNS,
+    file_name,
+    record_row,
+    stored_record,
+)
 from errdex.store.schema import STORE_FORMAT_VERSION, Dialect
 from errdex.store.writes import MineWrite
 from errdex.templates.analysis import prefilter_words, shape_of
 
-_CANDIDATE_COLUMNS = "id, pattern_id, error_class, repo, file_path, line_number, removed_sha"
-_RECORD_COLUMNS = (
-    "id, repo, slug, error_message, message_pattern, error_class, error_type, file_path, "
-    "line_number, content_hash, record_json, extras_json, pattern_id, file_name"
-)
-_STORED_COLUMNS = "record_json, extras_json, removed_sha, removed_at"
-_BATCH = 1000
+# Rows written or read per batch (and per streaming cursor fetch).
+BATCH = 1000
 
 
 class Rows(Protocol):
@@ -110,7 +110,7 @@ class SQLStore(ABC):
         batch: list[Sequence[object]] = []
         for row in rows:
             batch.append(row)
-            if len(batch) == _BATCH:
+            if len(batch) == BATCH:
                 self._run_many(statement, batch)
                 batch = []
         if batch:
@@ -173,7 +173,7 @@ class SQLStore(ABC):
         pids = self._pattern_ids({pattern for _, pattern, _ in rows})
         self._execute_many(
             "UPDATE records SET pattern_id = ?, file_name = ? WHERE id = ?",
-            [(pids[pattern], _file_name(path), rid) for rid, pattern, path in rows],
+            [(pids[pattern], file_name(path), rid) for rid, pattern, path in rows],
         )
         self._after_backfill_v2()
 
@@ -201,9 +201,9 @@ class SQLStore(ABC):
     def _insert(self, rows: list[tuple[Record, RecordExtras | None, str]]) -> int:
         pids = self._pattern_ids({record.messagePattern for record, _, _ in rows})
         self._execute_many(
-            f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({', '.join(['?'] * 14)})",
-            ((*_row(record, extras, digest), pids[record.messagePattern],
-              _file_name(record.filePath)) for record, extras, digest in rows),
+            f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({', '.join(['?'] * 14)})",
+            ((*record_row(record, extras, digest), pids[record.messagePattern],
+              file_name(record.filePath)) for record, extras, digest in rows),
         )
         return len(rows)
 
@@ -380,29 +380,29 @@ class SQLStore(ABC):
     ) -> Iterator[StoredRecord]:
         """Every current record (of one repo), in a stable order: repo, file, line."""
         where, args = _filter(repo, include_removed)
-        query = (f"SELECT {_STORED_COLUMNS} FROM records WHERE {where} "
+        query = (f"SELECT {STORED_COLUMNS} FROM records WHERE {where} "
                  "ORDER BY repo, file_path, line_number, id")
         for row in self._stream(self.dialect.sql(query), args):
-            yield _stored(*row)
+            yield stored_record(*row)
 
     def get_many(self, ids: Iterable[str]) -> dict[str, StoredRecord]:
         wanted = list(dict.fromkeys(ids))
         if not wanted:  # the common case of a lookup that found nothing: no query
             return {}
         condition, values = self._in("id", wanted)
-        rows = self._execute(f"SELECT id, {_STORED_COLUMNS} FROM records WHERE {condition}",
+        rows = self._execute(f"SELECT id, {STORED_COLUMNS} FROM records WHERE {condition}",
                              values)
-        return {rid: _stored(*row) for rid, *row in rows}
+        return {rid: stored_record(*row) for rid, *row in rows}
 
     def show(self, id_or_slug: str, repo: str | None = None) -> StoredRecord:
         """A record by id, or by slug (optionally ``owner/name:slug`` or with ``repo``)."""
         key = id_or_slug.strip()
         if ":" in key and repo is None:
             repo, key = key.rsplit(":", 1)
-        row = self._execute(f"SELECT {_STORED_COLUMNS} FROM records WHERE id = ?",
+        row = self._execute(f"SELECT {STORED_COLUMNS} FROM records WHERE id = ?",
                             (key,)).fetchone()
         if row is None:
-            query = f"SELECT {_STORED_COLUMNS}, repo FROM records WHERE slug = ?"
+            query = f"SELECT {STORED_COLUMNS}, repo FROM records WHERE slug = ?"
             args = (key, repo) if repo else (key,)
             rows = self._execute(query + (" AND repo = ?" if repo else ""), args).fetchall()
             if len(rows) > 1:
@@ -416,7 +416,7 @@ class SQLStore(ABC):
             raise RecordNotFoundError(
                 f"no record with id or slug {key!r}; try 'errdex explain' with the message"
             )
-        return _stored(*row)
+        return stored_record(*row)
 
     def search(
         self, query: str, *, limit: int = 20, repo: str | None = None
@@ -433,7 +433,7 @@ class SQLStore(ABC):
             args.append(repo)
         text += f" ORDER BY {self.dialect.search_order} LIMIT ?"
         args.append(limit)
-        return [_stored(*row) for row in self._execute(text, args)]
+        return [stored_record(*row) for row in self._execute(text, args)]
 
     def pattern_rows(self) -> Iterator[tuple[int, str, str, int]]:
         """(pid, pattern, prefilter words, literal length) of every distinct pattern."""
@@ -465,7 +465,7 @@ class SQLStore(ABC):
         self, column: str, values: Sequence[object], repo: str | None
     ) -> list[CandidateRow]:
         condition, args = self._in(column, values)
-        query = f"SELECT {_CANDIDATE_COLUMNS} FROM records WHERE {condition}"
+        query = f"SELECT {CANDIDATE_COLUMNS} FROM records WHERE {condition}"
         if repo:
             query += " AND repo = ?"
             args.append(repo)
@@ -478,29 +478,4 @@ def _filter(repo: str | None, include_removed: bool) -> tuple[str, tuple[str, ..
     return (f"{where} AND repo = ?", (repo,)) if repo is not None else (where, ())
 
 
-def _file_name(path: str) -> str:
-    return path.rsplit("/", 1)[-1]
-
-
-def _row(record: Record, extras: RecordExtras | None, digest: str) -> tuple[object, ...]:
-    """The first twelve columns of a record row (migration 1's), in ``_RECORD_COLUMNS`` order."""
-    return (
-        record.id, record.repo, record.slug, record.errorMessage, record.messagePattern,
-        record.errorClass, record.errorType, record.filePath, record.lineNumber, digest,
-        record_json(record),
-        json.dumps(extras.model_dump(mode="json"), separators=(",", ":")) if extras else None,
-    )
-
-
-def _stored(
-    record_text: str, extras_text: str | None, removed_sha: str | None = None,
-    removed_at: str | None = None,
-) -> StoredRecord:
-    # Validated when written; reading back trusts it (validation would dominate lookups).
-    record = trusted_record(json.loads(record_text))
-    extras = RecordExtras.model_validate_json(extras_text) if extras_text else RecordExtras()
-    removed = Removal(removed_sha, removed_at) if removed_sha or removed_at else None
-    return StoredRecord(record, extras, removed)
-
-
-__all__ = ["Rows", "SQLStore"]
+__all__ = ["BATCH", "Rows", "SQLStore"]

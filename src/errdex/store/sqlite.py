@@ -29,7 +29,6 @@ from errdex.errors import StoreBusyError, StoreError, UsageError
 from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
 from errdex.store.schema import STORE_FORMAT_VERSION, Dialect, migrations
 from errdex.store.sql import Rows, SQLStore
-from errdex.store.sql import _row as _row  # for tests that build old databases
 
 if TYPE_CHECKING:
     from sqlite3 import _Parameters
