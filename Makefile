@@ -31,6 +31,7 @@ test: $(INSTALLED) lint install-check
 lint: $(INSTALLED)
 	$(BIN)/ruff check src tests scripts benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # A bare install works: the wheel, errdex[all] without the dev extra in a fresh venv,
 # every command run once from it (and against PostgreSQL when one can be started).
