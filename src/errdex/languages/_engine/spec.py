@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.files import Captures, FileIndex
+from errdex.languages._engine.snippets import Snippets
 from errdex.languages.base import Site, inside_error
 
 F = TypeVar("F", bound=FileIndex)
@@ -51,5 +52,6 @@ class LanguageSpec(Generic[F]):
     # Node types of a function definition and of a scope a variable lives in.
     function_types: frozenset[str] = frozenset()
     scope_types: frozenset[str] = frozenset()
-    # What the later stages read of the language (see ``evidence.py``).
+    # What the later stages read of the language (``evidence.py``, ``snippets.py``).
     evidence: EvidenceRules = field(default_factory=EvidenceRules)
+    snippets: Snippets = field(default_factory=Snippets)

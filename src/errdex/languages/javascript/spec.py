@@ -72,6 +72,7 @@ from errdex.languages.javascript.messages import (
     string_value,
     unwrap,
 )
+from errdex.languages.javascript.snippets import SNIPPETS, TYPED_SNIPPETS
 from errdex.languages.javascript.where import last_segment, statement_line, symbol
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Template
@@ -471,12 +472,13 @@ _SPEC: LanguageSpec[_File] = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=_HANDLERS, new_index=_File, index=_index, finish=_without_covered_classes,
     function_types=frozenset(SCOPES - {"program", "class_static_block"}),
-    scope_types=SCOPES, evidence=EVIDENCE,
+    scope_types=SCOPES, evidence=EVIDENCE, snippets=SNIPPETS,
 )
 SPECS = [
     _SPEC,
-    replace(_SPEC, name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts")),
-    replace(_SPEC, name="tsx", grammar="tsx", extensions=(".tsx",)),
+    replace(_SPEC, name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"),
+            snippets=TYPED_SNIPPETS),
+    replace(_SPEC, name="tsx", grammar="tsx", extensions=(".tsx",), snippets=TYPED_SNIPPETS),
 ]
 SPEC = _SPEC
 LANGUAGES = [language(spec) for spec in SPECS]

@@ -55,6 +55,7 @@ from errdex.languages.python.messages import (
     read_alternatives,
     symbol_of,
 )
+from errdex.languages.python.snippets import SNIPPETS
 from errdex.templates.formats import brace_hole, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
@@ -302,6 +303,6 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     new_index=FileIndex, index=_index_import,
     function_types=frozenset({"function_definition"}),
     scope_types=frozenset({"function_definition", "class_definition", "module"}),
-    evidence=EVIDENCE,
+    evidence=EVIDENCE, snippets=SNIPPETS,
 )
 LANGUAGE = language(SPEC, extract)

@@ -80,6 +80,7 @@ from errdex.languages.base import (
 )
 from errdex.languages.rust.constants import constant_template, is_bare_reference
 from errdex.languages.rust.evidence import EVIDENCE
+from errdex.languages.rust.snippets import SNIPPETS
 from errdex.languages.rust.syntax import (
     COMMENTS,
     attribute_target,
@@ -464,6 +465,6 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     nested=_macro_bodies, nested_depth=_MACRO_DEPTH,
     function_types=frozenset({"function_item"}),
     scope_types=frozenset({"function_item", "closure_expression", "source_file"}),
-    evidence=EVIDENCE,
+    evidence=EVIDENCE, snippets=SNIPPETS,
 )
 LANGUAGE = language(SPEC, extract)
