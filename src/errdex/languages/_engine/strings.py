@@ -30,7 +30,10 @@ class Escapes:
     ``short_unicode``: ``\\uHHHH``. ``unknown``: what an escape the table lacks
     becomes: ``"body"`` (the character after the backslash, JavaScript's identity
     escape) or ``"sequence"`` (kept as written). ``continuations``: the characters
-    after a backslash that continue the line.
+    after a backslash that continue the line. ``long_hex``: ``\\x`` takes every digit
+    the lexer gave it (C, C#, PHP). ``long_unicode``: ``\\uHHHH`` and ``\\UHHHHHHHH``
+    take every digit given (C, C#). ``octal``: ``\\0``..``\\777``, ``octal_mask`` keeping
+    what the language keeps of the value (PHP: one byte).
     """
 
     simple: Mapping[str, str]
@@ -40,6 +43,10 @@ class Escapes:
     short_unicode: bool = False
     unknown: str = "sequence"
     continuations: str = "\r\n"
+    long_hex: bool = False
+    long_unicode: bool = False
+    octal: bool = False
+    octal_mask: int = 0x1FFFFF
 
 
 def unescape(sequence: str, escapes: Escapes) -> str | None:
@@ -50,6 +57,8 @@ def unescape(sequence: str, escapes: Escapes) -> str | None:
     if body in escapes.simple:
         return escapes.simple[body]
     try:
+        if body[0] == "x" and escapes.long_hex:
+            return chr(int(body[1:], 16))
         if body[0] == "x" and (not escapes.exact_hex or len(body) == 3):
             return chr(int(body[1:3], 16))
         if escapes.braced and body.startswith("u{"):
@@ -57,7 +66,11 @@ def unescape(sequence: str, escapes: Escapes) -> str | None:
             return chr(int(digits, 16))
         if escapes.short_unicode and body[0] == "u" and len(body) == 5:
             return chr(int(body[1:], 16))
-    except ValueError:
+        if escapes.long_unicode and body[0] in "uU":
+            return chr(int(body[1:], 16))
+        if escapes.octal and all(c in "01234567" for c in body):
+            return chr(int(body, 8) & escapes.octal_mask)
+    except (ValueError, OverflowError):
         return sequence
     return body if escapes.unknown == "body" else sequence
 

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from errdex.languages._engine.pieces import has_words
+from errdex.languages._engine.strings import C_ESCAPES, Escapes
+from errdex.languages._engine.strings import unescape as decode
 from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
@@ -44,10 +46,10 @@ from errdex.templates.template import Hole, Literal, Part, Template, merge_liter
 
 _SENTINEL = 0xE000  # private-use characters stand for macros inside a format text
 _PRI = re.compile(r"PRI([diouxX])(?:8|16|32|64|MAX|PTR|LEAST\d+|FAST\d+)")
-_SIMPLE_ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "a": "\a", "b": "\b",
-    "f": "\f", "v": "\v", "?": "?", "e": "\x1b",
-}
+_ESCAPES = Escapes(
+    {**C_ESCAPES, "a": "\a", "b": "\b", "f": "\f", "v": "\v", "?": "?", "e": "\x1b"},
+    braced=False, unknown="body", long_hex=True, long_unicode=True, octal=True,
+)
 STRING_TYPES = ("string_literal", "concatenated_string", "raw_string_literal")
 
 
@@ -152,21 +154,7 @@ def _concatenated(node: Node) -> CString | None:
 
 def unescape(sequence: str) -> str:
     """One C escape sequence's character(s); a backslash-newline continues the line."""
-    body = sequence[1:]
-    if not body or body[0] in "\r\n":
-        return ""
-    if body in _SIMPLE_ESCAPES:
-        return _SIMPLE_ESCAPES[body]
-    try:
-        if body[0] == "x":
-            return chr(int(body[1:], 16))
-        if body[0] in "uU":
-            return chr(int(body[1:], 16))
-        if body[0] in "01234567":
-            return chr(int(body, 8))
-    except (ValueError, OverflowError):
-        pass
-    return body
+    return decode(sequence, _ESCAPES) or ""
 
 
 # --- printf-style calls -----------------------------------------------------------------

@@ -11,12 +11,15 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
+from errdex.languages._engine.strings import C_ESCAPES, Escapes, unescape
 from errdex.languages.base import text
 from errdex.languages.message import Message
 from errdex.templates.template import Hole, HoleKind, Literal, Part, merge_literals
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "a": "\a", "b": "\b", "f": "\f",
-            "v": "\v", "e": "\x1b", "\\": "\\", '"': '"', "'": "'"}
+_ESCAPES = Escapes(
+    {**C_ESCAPES, "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b"},
+    braced=False, continuations="", long_hex=True, long_unicode=True,
+)
 
 
 def string_value(node: Node) -> str | None:
@@ -36,15 +39,7 @@ def string_value(node: Node) -> str | None:
 
 
 def _unescape(sequence: str) -> str:
-    body = sequence[1:]
-    if body in _ESCAPES:
-        return _ESCAPES[body]
-    try:
-        if body[:1] in ("u", "U", "x"):
-            return chr(int(body[1:], 16))
-    except (ValueError, OverflowError):
-        pass
-    return sequence
+    return unescape(sequence, _ESCAPES) or sequence
 
 
 def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Message:

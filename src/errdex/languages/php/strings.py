@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from errdex.languages._engine.strings import Escapes, unescape
 from errdex.languages.base import text
 from errdex.languages.message import Message as Message
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
-_ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "v": "\v", "e": "\x1b", "f": "\f",
-    "\\": "\\", "$": "$", '"': '"',
-}
+_ESCAPES = Escapes(
+    {
+        "n": "\n", "t": "\t", "r": "\r", "v": "\v", "e": "\x1b", "f": "\f",
+        "\\": "\\", "$": "$", '"': '"',
+    },
+    continuations="", long_hex=True, octal=True, octal_mask=0xFF,
+)
 
 
 def plain(node: Node) -> Message:
@@ -141,17 +145,5 @@ def _written_hole(node: Node) -> str:
 
 
 def _unescape(sequence: str) -> str:
-    """One double-quoted escape sequence's text."""
-    body = sequence[1:]
-    if body in _ESCAPES:
-        return _ESCAPES[body]
-    try:
-        if body.startswith("u{"):
-            return chr(int(body[2:-1], 16))
-        if body[:1] in "xX" and len(body) > 1:
-            return chr(int(body[1:], 16))
-        if body[:1] in "01234567" and body:
-            return chr(int(body, 8) & 0xFF)
-    except ValueError:
-        pass
-    return sequence
+    """One double-quoted escape sequence's text (an octal one keeps its low byte)."""
+    return unescape(sequence, _ESCAPES) or sequence

@@ -12,13 +12,17 @@ import re
 from tree_sitter import Node
 
 from errdex.languages._engine.message import Message
+from errdex.languages._engine.strings import Escapes, unescape
 from errdex.languages.base import text
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
-_SIMPLE_ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "e": "\x1b", "s": " ", "a": "\a", "b": "\b",
-    "f": "\f", "v": "\v", "0": "\0",
-}
+_ESCAPES = Escapes(
+    {
+        "n": "\n", "t": "\t", "r": "\r", "e": "\x1b", "s": " ", "a": "\a", "b": "\b",
+        "f": "\f", "v": "\v", "0": "\0",
+    },
+    unknown="body", long_hex=True, octal=True,
+)
 
 
 def string(node: Node) -> Message | None:
@@ -69,20 +73,11 @@ def _single_quoted(content: str) -> str:
 
 
 def _unescape(sequence: str) -> str:
-    """One double-quoted escape sequence's text."""
-    body = sequence[1:]
-    if not body or body[0] in "\r\n":
-        return ""  # line continuation
-    if body[0] in _SIMPLE_ESCAPES and len(body) == 1:
-        return _SIMPLE_ESCAPES[body[0]]
-    try:
-        if body[0] == "u":
-            digits = body[1:].strip("{}").split()
-            return "".join(chr(int(d, 16)) for d in digits)
-        if body[0] == "x":
-            return chr(int(body[1:], 16))
-        if body[0] in "01234567":
-            return chr(int(body, 8))
-    except ValueError:
-        return sequence
-    return body if len(body) == 1 else sequence
+    """One double-quoted escape sequence's text. ``\\u0041`` and ``\\u{41 42}`` (one code
+    point or several) are Ruby's own; the rest is C-like."""
+    if sequence.startswith("\\u"):
+        try:
+            return "".join(chr(int(p, 16)) for p in sequence[2:].strip("{}").split())
+        except (ValueError, OverflowError):
+            return sequence
+    return unescape(sequence, _ESCAPES) or ""

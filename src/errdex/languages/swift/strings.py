@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from errdex.languages._engine.strings import C_ESCAPES, Escapes, unescape
 from errdex.languages.base import text
 from errdex.languages.message import Message as Message
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
+_ESCAPES = Escapes(C_ESCAPES)
 
 
 def string(node: Node) -> Message:
@@ -101,14 +102,4 @@ def _dedent(pieces: list[tuple[str, str]], indent: int) -> list[tuple[str, str]]
 
 def _unescape(sequence: str) -> str:
     """One escape: ``\\n``, ``\\u{e9}``; a backslash before a newline continues the line."""
-    body = sequence[1:]
-    if not body or body[0] in "\r\n":
-        return ""
-    if body in _ESCAPES:
-        return _ESCAPES[body]
-    if body.startswith("u{") and body.endswith("}"):
-        try:
-            return chr(int(body[2:-1], 16))
-        except ValueError:
-            return sequence
-    return sequence
+    return unescape(sequence, _ESCAPES) or ""
