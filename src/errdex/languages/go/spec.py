@@ -53,6 +53,7 @@ from tree_sitter import Node
 from errdex.languages._engine import LanguageSpec, Message, language
 from errdex.languages._engine import extract as run_engine
 from errdex.languages.base import FileSites, Site, ancestors, line_of, text
+from errdex.languages.go.evidence import EVIDENCE
 from errdex.languages.go.messages import (
     FUNCTION_TYPES,
     SCOPE_TYPES,
@@ -394,5 +395,6 @@ SPEC: LanguageSpec[GoFile] = LanguageSpec(
     handlers=(("call", _call_sites), ("panic", _panic_sites), ("method", _error_method_sites)),
     new_index=GoFile, index=index_assigned, finish=_unconsumed,
     function_types=frozenset(FUNCTION_TYPES), scope_types=frozenset(SCOPE_TYPES),
+    evidence=EVIDENCE,
 )
 LANGUAGE = language(SPEC, extract)

@@ -64,6 +64,7 @@ from errdex.languages._jvm.libraries import (
     slf4j_message,
 )
 from errdex.languages.base import FileSites, Site, ancestors, line_of, text
+from errdex.languages.java.evidence import EVIDENCE
 from errdex.languages.java.messages import (
     GUAVA_OWNERS,
     JavaFile,
@@ -349,5 +350,6 @@ SPEC: LanguageSpec[JavaFile] = LanguageSpec(
               ("call", _call_site), ("report", _report_site)),
     new_index=JavaFile, index=index_import,
     function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
+    evidence=EVIDENCE,
 )
 LANGUAGE = language(SPEC, extract)

@@ -43,6 +43,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
 from errdex.languages._engine import extract as run_engine
+from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._jvm.libraries import (
     grpc_status,
     is_exception_name,
@@ -288,5 +289,6 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site), ("super", _super_site)),
     new_index=FileIndex, function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
+    evidence=EvidenceRules(frozenset({"function_declaration", "secondary_constructor"})),
 )
 LANGUAGE = language(SPEC, extract)
