@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from errdex.languages import spec_for
+from errdex.languages import language_for_path, spec_for
 from errdex.languages._engine.snippets import (
     GuardFacts,
     Snippets,
@@ -17,6 +17,12 @@ from errdex.languages._engine.snippets import (
     braced_if,
     c_if,
 )
+
+
+def snippets_for_path(path: str) -> Snippets:
+    """How the language of the file at ``path`` writes code."""
+    language = language_for_path(path)
+    return snippets_for(language.name) if language is not None else Snippets()
 
 
 def snippets_for(language: str) -> Snippets:
@@ -117,7 +123,7 @@ _NOT_IN_SPECS: dict[str, Snippets] = {
         default_class="StandardError", comment="#", terminated=False,
         validation=_ruby_validation,
         type_guard=_guard("# {doc}\ndef can_{name}?({names})\n  {neg}\nend"),
-        try_catch=_ruby_try,
+        try_catch=_ruby_try, snake_case=True,
     ),
     "swift": Snippets(
         default_class="Error", terminated=False, validation=braced_if,

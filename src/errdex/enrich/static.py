@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 
 from errdex.enrich.code import CodeFacts, code_fields
+from errdex.enrich.snippets import snippets_for_path
 from errdex.enrich.taxonomy import Family, classify
 from errdex.languages import LANGUAGES
 from errdex.records.evidence import DocNote, Evidence, Guard, TestLink
@@ -262,7 +263,7 @@ def _tips(evidence: Evidence, guard: Guard | None, fn: str | None,
 
 def _example_fix(record: Record, evidence: Evidence, guard: Guard | None, fn: str | None,
                  test: TestLink | None) -> str | None:
-    comment = "#" if record.filePath.endswith((".py", ".rb")) else "//"
+    comment = snippets_for_path(record.filePath).comment
     if test is None or not test.call or guard is None or not guard.negated:
         return None
     if "…" in test.call:  # a call cut short would not parse as an example
@@ -319,8 +320,9 @@ def _call(record: Record, evidence: Evidence, fn: str | None) -> str | None:
         return f"{fn}({args})"
     instance = "self" in (evidence.signature or "") or "this" in (evidence.signature or "")
     owner_name = owner[-1]
-    if record.filePath.endswith(".rs") and not instance:
-        return f"{owner_name}::{fn}({args})"
+    snippets = snippets_for_path(record.filePath)
+    if snippets.associated != "." and not instance:
+        return f"{owner_name}{snippets.associated}{fn}({args})"
     receiver = _instance_name(owner_name, record.filePath) if instance else owner_name
     return f"{receiver}.{fn}({args})"
 
@@ -332,7 +334,7 @@ def _instance_name(owner: str, path: str) -> str:
     """A variable name for an instance of ``owner``: ``ctc_loss`` for ``CTCLoss`` in Rust and
     Python, ``ctcLoss`` elsewhere."""
     words: list[str] = _NAME_WORDS.findall(owner) or [owner]
-    if path.endswith((".rs", ".py", ".rb")):
+    if snippets_for_path(path).snake_case:
         return "_".join(w.lower() for w in words)
     return words[0].lower() + "".join(w[:1].upper() + w[1:].lower() for w in words[1:])
 

@@ -65,7 +65,9 @@ class Snippets:
     ``comment``: the line-comment marker. ``terminated``: a call statement ends with
     ``;``. ``no_call``: what stands for a call that is not known (default: a comment).
     ``validation``: (condition, note, call) → ``if`` code. ``type_guard`` and
-    ``try_catch`` build the other two (None: the language has none).
+    ``try_catch`` build the other two (None: the language has none). ``snake_case``:
+    a variable is named ``ctc_loss`` (else ``ctcLoss``); ``associated``: what joins a
+    type and its function in a call without an instance (``Type::new``).
     """
 
     wrap: Mapping[Context, str] = field(default_factory=dict)
@@ -76,6 +78,8 @@ class Snippets:
     validation: Callable[[str, str, str], str] | None = None
     type_guard: Callable[[GuardFacts], str | None] | None = None
     try_catch: Callable[[TryFacts], str | None] | None = None
+    snake_case: bool = False
+    associated: str = "."
 
 
 def braced_if(condition: str, note: str, call: str) -> str:

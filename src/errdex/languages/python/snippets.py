@@ -30,5 +30,5 @@ def _try_catch(at: TryFacts) -> str:
 
 SNIPPETS = Snippets(
     default_class="Exception", comment="#", terminated=False, no_call="...",
-    validation=_validation, type_guard=_type_guard, try_catch=_try_catch,
+    validation=_validation, type_guard=_type_guard, try_catch=_try_catch, snake_case=True,
 )

@@ -27,5 +27,6 @@ def _try_catch(at: TryFacts) -> str | None:
 
 SNIPPETS = Snippets(
     wrap={"statements": "fn __errdex() {\n%s\n}", "member": "%s"},
-    validation=braced_if, type_guard=_type_guard, try_catch=_try_catch,
+    validation=braced_if, type_guard=_type_guard, try_catch=_try_catch, snake_case=True,
+    associated="::",
 )
