@@ -7,6 +7,7 @@ site when something is left once a printed line's newline is dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from tree_sitter import Node
@@ -27,6 +28,26 @@ def concatenation(
     if all(m is None for m in known):
         return None
     return joined([m if m is not None else hole(op) for op, m in zip(operands, known, strict=True)])
+
+
+def substitute(
+    parts: Sequence[Part], pattern: re.Pattern[str],
+    replace: Callable[[re.Match[str]], Sequence[Part]],
+) -> list[Part]:
+    """Each match of ``pattern`` in literal text replaced by what ``replace`` makes of it
+    (a placeholder, a format conversion), in order; holes and other text kept."""
+    out: list[Part] = []
+    for part in parts:
+        if not isinstance(part, Literal):
+            out.append(part)
+            continue
+        pos = 0
+        for match in pattern.finditer(part.text):
+            out.append(Literal(part.text[pos : match.start()]))
+            out.extend(replace(match))
+            pos = match.end()
+        out.append(Literal(part.text[pos:]))
+    return out
 
 
 def has_words(parts: Sequence[Part]) -> bool:

@@ -41,13 +41,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from functools import partial
 from pathlib import Path
 
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger, nth
-from errdex.languages._engine.pieces import message_site
+from errdex.languages._engine.pieces import message_site, substitute
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages.base import (
     CallArgs,
@@ -58,7 +59,7 @@ from errdex.languages.base import (
 from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
-from errdex.templates.template import Hole, Literal, Part, merge_literals
+from errdex.templates.template import Hole, Literal, merge_literals
 
 _FUNCTIONS = ("function_definition", "method_declaration", "program")
 _CLASSES = (
@@ -191,17 +192,9 @@ def _make(
 
 def _placeholders(message: Message, context: dict[str, str]) -> Message:
     """PSR-3 ``{key}`` placeholders in literal text → holes named after the context value."""
-    parts: list[Part] = []
-    for part in message.parts:
-        if not isinstance(part, Literal):
-            parts.append(part)
-            continue
-        pos = 0
-        for match in _PSR3_PLACEHOLDER.finditer(part.text):
-            parts.append(Literal(part.text[pos : match.start()]))
-            parts.append(Hole.of(context.get(match.group(1), match.group(1)), match.group(0)))
-            pos = match.end()
-        parts.append(Literal(part.text[pos:]))
+    parts = substitute(message.parts, _PSR3_PLACEHOLDER, lambda match: (
+        Hole.of(context.get(match.group(1), match.group(1)), match.group(0)),
+    ))
     return Message(message.written, merge_literals(parts))
 
 
@@ -222,10 +215,6 @@ def _array_keys(node: Node) -> dict[str, str]:
 # --- arguments and names ---------------------------------------------------------------
 
 
-def _arguments(node: Node | None) -> CallArgs:
-    return call_args(node, _split_argument)
-
-
 def _split_argument(argument: Node) -> tuple[Node | None, Node] | None:
     """``name: value`` or ``value``; a spread (``...$xs``) is no argument known here."""
     if argument.type != "argument":
@@ -235,6 +224,9 @@ def _split_argument(argument: Node) -> tuple[Node | None, Node] | None:
     if value is None or any(c.type == "..." for c in argument.children):
         return None
     return label, value
+
+
+_arguments = partial(call_args, split=_split_argument)
 
 
 def _last_name(node: Node) -> str:

@@ -35,6 +35,7 @@ joined with ``.``, extensions named after the extended type; free functions by n
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from tree_sitter import Node
@@ -193,15 +194,14 @@ def _make(
 # --- arguments and names ---------------------------------------------------------------
 
 
-def _arguments(node: Node | None) -> CallArgs:
-    return call_args(node, _split_argument)
-
-
 def _split_argument(argument: Node) -> tuple[Node | None, Node] | None:
     if argument.type != "value_argument":
         return None
     value = argument.child_by_field_name("value")
     return None if value is None else (argument.child_by_field_name("name"), value)
+
+
+_arguments = partial(call_args, split=_split_argument)
 
 
 def _last_name(node: Node) -> str:
