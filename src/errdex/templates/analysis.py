@@ -9,6 +9,7 @@ syntax outside groups that errdex itself never emits makes the pattern
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -127,8 +128,9 @@ def shape_of(pattern: str) -> PatternShape:
     return PatternShape(tuple(fragments), opaque, groups, plain and not opaque)
 
 
-def _group_end(pattern: str, start: int) -> int:
-    depth = 0
+def _structure(pattern: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """Each character of a regex from ``start`` that is neither escaped nor inside a
+    character class (nor the ``[`` opening one), with its index."""
     i = start
     in_class = False
     while i < len(pattern):
@@ -140,33 +142,27 @@ def _group_end(pattern: str, start: int) -> int:
             in_class = ch != "]"
         elif ch == "[":
             in_class = True
-        elif ch == "(":
+        else:
+            yield i, ch
+        i += 1
+
+
+def _group_end(pattern: str, start: int) -> int:
+    depth = 0
+    for i, ch in _structure(pattern, start):
+        if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
             if depth == 0:
                 return i
-        i += 1
     return -1
 
 
 def _count_groups(group_text: str) -> int:
-    count = 0
-    i = 0
-    in_class = False
-    while i < len(group_text):
-        ch = group_text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(" and not group_text.startswith("(?", i):
-            count += 1
-        i += 1
-    return count
+    return sum(
+        1 for i, ch in _structure(group_text) if ch == "(" and not group_text.startswith("(?", i)
+    )
 
 
 def prefilter_words(shape: PatternShape) -> list[str]:
