@@ -90,3 +90,25 @@ def braced_if(condition: str, note: str, call: str) -> str:
 def c_if(condition: str, note: str, call: str) -> str:
     """``if (cond) { … } else { call }`` (the C family)."""
     return f"if ({condition}) {{\n    // {note}\n}} else {{\n    {call}\n}}"
+
+
+def catch_block(template: str) -> Callable[[TryFacts], str]:
+    """A try/catch whose body is the call (or a comment) and whose handler names the class:
+    ``template`` formatted with ``body``, ``cls`` and ``note``."""
+    def build(at: TryFacts) -> str:
+        return template.format(body=at.call or "// …", cls=at.error_class, note=at.note)
+
+    return build
+
+
+def guard_function(template: str) -> Callable[[GuardFacts], str]:
+    """A type guard: ``template`` formatted with ``doc``, ``name``, ``camel``, ``Camel``
+    (``camel`` less its first letter), ``params`` (as declared), ``names`` (bare), ``neg``."""
+    def build(guard: GuardFacts) -> str:
+        return template.format(
+            doc=guard.doc, name=guard.name, camel=guard.camel, Camel=guard.camel[1:],
+            params=", ".join(guard.declarations), names=", ".join(guard.used),
+            neg=guard.negated,
+        )
+
+    return build

@@ -13,8 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages.base import Site, text
 from errdex.languages.c.family import arguments, c_symbol, call_site
+from errdex.languages.c.snippets import C_SNIPPETS
 
 
 def _call_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -29,6 +31,7 @@ SPEC = LanguageSpec(
     name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site),), new_index=FileIndex,
     function_types=frozenset({"function_definition"}),
+    evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

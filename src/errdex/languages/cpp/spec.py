@@ -32,6 +32,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.locals import LocalReader, Locals
 from errdex.languages._engine.pieces import concatenation, has_words
 from errdex.languages._engine.reader import MessageTable, Reader
@@ -50,6 +51,7 @@ from errdex.languages.c.family import (
     printf_parts,
     unescape,
 )
+from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.message import Message
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -316,6 +318,8 @@ SPEC = LanguageSpec(
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site)),
     new_index=FileIndex,
     function_types=frozenset({"function_definition"}),
+    evidence=EvidenceRules(frozenset({"function_definition"})),
+    snippets=CPP_SNIPPETS,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -43,9 +43,11 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
+from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.locals import LocalReader, Locals
 from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.reader import MessageTable
+from errdex.languages._engine.snippets import Snippets, c_if, catch_block, guard_function
 from errdex.languages.base import (
     Site,
     ancestors,
@@ -328,6 +330,15 @@ SPEC = LanguageSpec(
     function_types=frozenset(_SCOPES) - {
         "class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
     },
+    evidence=EvidenceRules(frozenset({
+        "method_declaration", "constructor_declaration", "local_function_statement",
+    })),
+    snippets=Snippets(
+        wrap={"statements": "class E { void M() {\n%s\n} }", "member": "class E {\n%s\n}"},
+        default_class="Exception", validation=c_if,
+        type_guard=guard_function("// {doc}\nstatic bool C{Camel}({params}) => {neg};"),
+        try_catch=catch_block("try {{\n    {body}\n}} catch ({cls} e) {{\n    // {note}\n}}"),
+    ),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -48,8 +48,10 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger, nth
+from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.pieces import message_site, substitute
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
+from errdex.languages._engine.snippets import Snippets, c_if, catch_block
 from errdex.languages.base import (
     CallArgs,
     Site,
@@ -311,6 +313,12 @@ SPEC = LanguageSpec(
     new_index=FileIndex,
     function_types=frozenset({"function_definition", "method_declaration"}),
     scope_types=frozenset(_FUNCTIONS),
+    evidence=EvidenceRules(frozenset({"function_definition", "method_declaration"})),
+    snippets=Snippets(
+        wrap={"statements": "<?php\n%s", "member": "<?php\n%s"},
+        default_class="\\Exception", validation=c_if,
+        try_catch=catch_block("try {{\n    {body}\n}} catch ({cls} $e) {{\n    // {note}\n}}"),
+    ),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -47,6 +47,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger
+from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message, joined
 from errdex.languages._engine.pieces import message_site
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
@@ -55,6 +56,7 @@ from errdex.languages.base import (
     ancestors,
     text,
 )
+from errdex.languages.ruby.snippets import SNIPPETS
 from errdex.languages.ruby.strings import string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
@@ -308,6 +310,7 @@ SPEC = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site), ("new", _new_site)), new_index=FileIndex,
     function_types=frozenset({"method", "singleton_method"}), scope_types=frozenset(_SCOPES),
+    evidence=EvidenceRules(frozenset({"method", "singleton_method"})), snippets=SNIPPETS,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -42,8 +42,10 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger, nth
+from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.pieces import concatenation, message_site
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
+from errdex.languages._engine.snippets import Snippets, braced_if, catch_block
 from errdex.languages.base import (
     CallArgs,
     Site,
@@ -349,6 +351,11 @@ SPEC = LanguageSpec(
     new_index=FileIndex,
     function_types=frozenset(_FUNCTIONS) - {"lambda_literal", "source_file"},
     scope_types=frozenset(_FUNCTIONS),
+    evidence=EvidenceRules(frozenset({"function_declaration", "init_declaration"})),
+    snippets=Snippets(
+        default_class="Error", terminated=False, validation=braced_if,
+        try_catch=catch_block("do {{\n    try {body}\n}} catch {{\n    // {note}\n}}"),
+    ),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract
