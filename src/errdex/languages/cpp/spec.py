@@ -317,7 +317,7 @@ SPEC = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site)),
     new_index=FileIndex,
-    function_types=frozenset({"function_definition"}),
+    function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),
     snippets=CPP_SNIPPETS,
 )

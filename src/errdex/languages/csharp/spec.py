@@ -330,6 +330,7 @@ SPEC = LanguageSpec(
     function_types=frozenset(_SCOPES) - {
         "class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
     },
+    scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({
         "method_declaration", "constructor_declaration", "local_function_statement",
     })),
