@@ -1,14 +1,15 @@
-"""What every language module provides: sites found in one file's syntax tree.
+"""What every language provides: sites found in one file's syntax tree, and the
+tree-sitter helpers every language reads with.
 
-A language module parses one file with tree-sitter and returns ``Site`` values:
-the message template, what kind of error it is, and where it is raised. It
-knows nothing about repositories, ids, slugs or storage (that is ``record.py``
-and ``mining.py``).
+A language parses one file with tree-sitter and returns ``Site`` values: the message
+template, what kind of error it is, and where it is raised. It knows nothing about
+repositories, ids, slugs or storage (that is ``records/`` and ``mining/``). How a
+language is declared and run is the engine's (``_engine/``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -93,23 +94,6 @@ def captures(query: Query, node: Node) -> dict[str, list[Node]]:
     return QueryCursor(query).captures(node)
 
 
-@dataclass
-class FileAssignments:
-    """A file's message variables: each ``assign`` capture by the name it assigns
-    (``assign.name``), in source order — what a language reads a message variable from."""
-
-    assignments: dict[str, list[Node]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, found: list[tuple[int, dict[str, list[Node]]]]) -> FileAssignments:
-        file = cls()
-        for _, caps in found:
-            if "assign" in caps:
-                name = text(caps["assign.name"][0])
-                file.assignments.setdefault(name, []).append(caps["assign"][0])
-        return file
-
-
 @dataclass(frozen=True)
 class CallArgs:
     """A call's arguments: positional in order, and named (``key: value``) by name."""
@@ -139,19 +123,6 @@ def ancestors(node: Node) -> Iterator[Node]:
     while parent is not None:
         yield parent
         parent = parent.parent
-
-
-def nearest_assignment(
-    name: Node, assignments: dict[str, list[Node]], scopes: Collection[str]
-) -> Node | None:
-    """The last assignment to ``name``'s identifier that ends before it, in the same scope
-    (the innermost ancestor whose type is in ``scopes``): what a message variable holds."""
-    scope = _enclosing(name, scopes)
-    above = [
-        a for a in assignments.get(text(name), [])
-        if a.end_byte <= name.start_byte and _enclosing(a, scopes) == scope
-    ]
-    return above[-1] if above else None
 
 
 def plus_operands(
@@ -190,10 +161,6 @@ def last_declaration(
             found = current
         stack.extend(current.named_children)
     return found
-
-
-def _enclosing(node: Node, scopes: Collection[str]) -> Node | None:
-    return next((a for a in ancestors(node) if a.type in scopes), None)
 
 
 def inside_error(node: Node) -> bool:
