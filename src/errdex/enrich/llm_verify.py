@@ -10,13 +10,13 @@ and the labels are in the enum / taxonomy. A failing field keeps its static valu
 
 from __future__ import annotations
 
-import builtins
 import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from errdex.enrich.code import _WRAP, Context, parses
+from errdex.enrich.snippets import snippets_for
 from errdex.enrich.taxonomy import FAMILIES
 from errdex.languages import LANGUAGES
 from errdex.languages.base import parse
@@ -60,34 +60,24 @@ func defer go panic recover package import from use pub struct enum impl trait w
 continue do then end begin rescue ensure unless yield val fun when is object override private
 public protected static void int bool boolean float double char string str byte long short
 """)
+# The standard library names of the languages whose spec does not list them yet.
 _STDLIB: dict[str, frozenset[str]] = {
-    "python": frozenset(dir(builtins)) | _words("""
-        warnings simplefilter catch_warnings os sys re json math typing pathlib Path logging
-        collections dataclasses functools itertools abc enum Enum __name__ __init__"""),
-    "rust": _words("""
-        std core alloc Vec String Box Rc Arc Cell RefCell HashMap HashSet BTreeMap Default Clone
-        Debug Display From Into TryFrom TryInto AsRef panic catch_unwind AssertUnwindSafe assert
-        assert_eq assert_ne debug_assert matches format println eprintln unreachable todo
-        unimplemented vec write writeln unwrap expect unwrap_or unwrap_or_else unwrap_or_default
-        is_some is_none is_ok is_err map map_err and_then ok_or ok_or_else ok err iter into_iter
-        collect len is_empty contains get to_string to_owned clone into from as_ref as_str
-        usize isize u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 io fmt error Error ErrorKind"""),
     "go": _words("""
         errors fmt Is As New Errorf Unwrap Sprintf Printf Println len cap append make nil error
         string int bool recover panic strings strconv os io"""),
-    "javascript": _words("""
-        Error TypeError RangeError SyntaxError ReferenceError Array isArray Number isInteger
-        isFinite isNaN Object String Boolean JSON parse stringify Promise console log warn error
-        message name test includes startsWith length Math Symbol Map Set instanceof"""),
     "java": _words("""
         Objects requireNonNull Exception RuntimeException IllegalArgumentException
         IllegalStateException NullPointerException IndexOutOfBoundsException IOException
         UnsupportedOperationException String Integer Long Double Boolean List Map Set Optional
         System out println getMessage equals isEmpty size length"""),
 }
-for _alias, _base in (("typescript", "javascript"), ("tsx", "javascript"), ("kotlin", "java"),
-                      ("csharp", "java"), ("scala", "java")):
-    _STDLIB[_alias] = _STDLIB[_base]
+for _alias in ("kotlin", "csharp", "scala"):
+    _STDLIB[_alias] = _STDLIB["java"]
+
+
+def _library(language: str | None) -> frozenset[str]:
+    """The standard library names a field in ``language`` may use."""
+    return snippets_for(language or "").library or _STDLIB.get(language or "", frozenset())
 
 
 @dataclass
@@ -111,8 +101,7 @@ def evidence_names(record: Record, evidence: Evidence, draft: Record) -> frozens
 def verify_fields(answer: dict[str, Any], record: Record, language: str | None,
                   evidence: Evidence, draft: Record) -> Verdict:
     """Check each explanation field the model gave for ``record``; others are ignored."""
-    known = evidence_names(record, evidence, draft) | _COMMON | _STDLIB.get(language or "",
-                                                                             frozenset())
+    known = evidence_names(record, evidence, draft) | _COMMON | _library(language)
     quotable = {record.errorMessage, *(d.text for d in evidence.docs),
                 *(t.expected for t in evidence.tests if t.expected)}
     verdict = Verdict()

@@ -66,7 +66,8 @@ class Snippets:
     ``;``. ``no_call``: what stands for a call that is not known (default: a comment).
     ``validation``: (condition, note, call) → ``if`` code. ``type_guard`` and
     ``try_catch`` build the other two (None: the language has none). ``snake_case``:
-    a variable is named ``ctc_loss`` (else ``ctcLoss``); ``associated``: what joins a
+    a variable is named ``ctc_loss`` (else ``ctcLoss``); ``library``: names of the standard
+    library a snippet may use (the LLM check accepts them); ``associated``: what joins a
     type and its function in a call without an instance (``Type::new``).
     """
 
@@ -80,6 +81,7 @@ class Snippets:
     try_catch: Callable[[TryFacts], str | None] | None = None
     snake_case: bool = False
     associated: str = "."
+    library: frozenset[str] = frozenset()
 
 
 def braced_if(condition: str, note: str, call: str) -> str:
@@ -112,3 +114,8 @@ def guard_function(template: str) -> Callable[[GuardFacts], str]:
         )
 
     return build
+
+
+def words(names: str) -> frozenset[str]:
+    """A set of names written one after another (spaces, newlines)."""
+    return frozenset(names.split())

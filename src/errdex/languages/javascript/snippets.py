@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from errdex.languages._engine.snippets import GuardFacts, Snippets, TryFacts, c_if
+from errdex.languages._engine.snippets import GuardFacts, Snippets, TryFacts, c_if, words
 
 
 def _type_guard(guard: GuardFacts, typed: bool) -> str:
@@ -24,5 +24,9 @@ def _try_catch(at: TryFacts) -> str:
 SNIPPETS = Snippets(
     default_class="Error", validation=c_if,
     type_guard=lambda guard: _type_guard(guard, typed=False), try_catch=_try_catch,
+    library=words("""
+        Error TypeError RangeError SyntaxError ReferenceError Array isArray Number isInteger
+        isFinite isNaN Object String Boolean JSON parse stringify Promise console log warn error
+        message name test includes startsWith length Math Symbol Map Set instanceof"""),
 )
 TYPED_SNIPPETS = replace(SNIPPETS, type_guard=lambda guard: _type_guard(guard, typed=True))

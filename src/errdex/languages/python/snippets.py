@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from errdex.languages._engine.snippets import GuardFacts, Snippets, TryFacts
+import builtins
+
+from errdex.languages._engine.snippets import GuardFacts, Snippets, TryFacts, words
 
 
 def _validation(condition: str, note: str, call: str) -> str:
@@ -31,4 +33,7 @@ def _try_catch(at: TryFacts) -> str:
 SNIPPETS = Snippets(
     default_class="Exception", comment="#", terminated=False, no_call="...",
     validation=_validation, type_guard=_type_guard, try_catch=_try_catch, snake_case=True,
+    library=frozenset(dir(builtins)) | words("""
+        warnings simplefilter catch_warnings os sys re json math typing pathlib Path logging
+        collections dataclasses functools itertools abc enum Enum __name__ __init__"""),
 )

@@ -3,7 +3,7 @@ panic and ``match`` on the ``Result`` for an error."""
 
 from __future__ import annotations
 
-from errdex.languages._engine.snippets import GuardFacts, Snippets, TryFacts, braced_if
+from errdex.languages._engine.snippets import GuardFacts, Snippets, TryFacts, braced_if, words
 
 
 def _type_guard(guard: GuardFacts) -> str:
@@ -29,4 +29,12 @@ SNIPPETS = Snippets(
     wrap={"statements": "fn __errdex() {\n%s\n}", "member": "%s"},
     validation=braced_if, type_guard=_type_guard, try_catch=_try_catch, snake_case=True,
     associated="::",
+    library=words("""
+        std core alloc Vec String Box Rc Arc Cell RefCell HashMap HashSet BTreeMap Default Clone
+        Debug Display From Into TryFrom TryInto AsRef panic catch_unwind AssertUnwindSafe assert
+        assert_eq assert_ne debug_assert matches format println eprintln unreachable todo
+        unimplemented vec write writeln unwrap expect unwrap_or unwrap_or_else unwrap_or_default
+        is_some is_none is_ok is_err map map_err and_then ok_or ok_or_else ok err iter into_iter
+        collect len is_empty contains get to_string to_owned clone into from as_ref as_str
+        usize isize u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 io fmt error Error ErrorKind"""),
 )
