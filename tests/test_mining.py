@@ -160,7 +160,7 @@ def test_failed_write_keeps_previous_records(make_repo, store, monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("errdex.store.sql._row", explode)
+    monkeypatch.setattr("errdex.store.sql.record_row", explode)
     repo.write("widgets/registry.py", PY_MODULE.replace("unknown", "missing"))
     repo.commit()
     with pytest.raises(RuntimeError):
