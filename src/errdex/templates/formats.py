@@ -13,7 +13,7 @@ Python ``%`` (also C printf and Go verbs share its shape) and Python
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from errdex.templates.template import Hole, HoleKind, Literal, Part, merge_literals
 
@@ -37,6 +37,46 @@ class _Args:
     def named(self, name: str) -> str:
         return self.kwargs.get(name, name)
 
+    def field(self, key: str) -> str | None:
+        """A ``{}`` / ``{0}`` / ``{name}`` field's argument: next, by index, or by name."""
+        if key == "":
+            return self.positional()
+        if key.isdigit():
+            return self.indexed(int(key))
+        return self.named(key)
+
+
+def _braced(
+    text: str, close_of: Callable[[str, int], int], hole: Callable[[str, str], Hole]
+) -> tuple[Part, ...]:
+    """The parts of a ``{…}`` format string (Rust's, Python's ``str.format``): ``{{`` and
+    ``}}`` are braces, ``close_of`` finds the ``}`` closing the field at an index (-1:
+    malformed, the rest is kept as text), and ``hole`` reads a field from its inner text
+    and its text as written."""
+    parts: list[Part] = []
+    literal: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "{}" and text.startswith(ch * 2, i):
+            literal.append(ch)
+            i += 2
+            continue
+        if ch != "{":
+            literal.append(ch)
+            i += 1
+            continue
+        close = close_of(text, i)
+        if close == -1:  # malformed: the compiler would reject it; keep as text
+            literal.append(text[i:])
+            break
+        parts.append(Literal("".join(literal)))
+        literal = []
+        parts.append(hole(text[i + 1 : close], text[i : close + 1]))
+        i = close + 1
+    parts.append(Literal("".join(literal)))
+    return merge_literals(parts)
+
 
 # --- Rust ------------------------------------------------------------------------------
 
@@ -54,46 +94,15 @@ def parse_rust_format(
 ) -> tuple[Part, ...]:
     """Parts of a Rust format string (``format!``, ``panic!``, thiserror ``#[error]``)."""
     resolver = _Args(args, kwargs)
-    parts: list[Part] = []
-    literal: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "{" and text.startswith("{{", i):
-            literal.append("{")
-            i += 2
-            continue
-        if ch == "}" and text.startswith("}}", i):
-            literal.append("}")
-            i += 2
-            continue
-        if ch != "{":
-            literal.append(ch)
-            i += 1
-            continue
-        close = text.find("}", i)
-        if close == -1:  # malformed: the compiler would reject it; keep as text
-            literal.append(text[i:])
-            break
-        inner = text[i + 1 : close]
-        written = text[i : close + 1]
+
+    def hole(inner: str, written: str) -> Hole:
         arg, _, spec = inner.partition(":")
-        arg = arg.strip()
         match = _RUST_SPEC.match(spec)
         if match and match.group("precision") == "*":
             resolver.positional()  # `.*` takes the precision from the next argument
-        if arg == "":
-            name = resolver.positional()
-        elif arg.isdigit():
-            name = resolver.indexed(int(arg))
-        else:
-            name = resolver.named(arg)
-        parts.append(Literal("".join(literal)))
-        literal = []
-        parts.append(_rust_hole(name, written, match))
-        i = close + 1
-    parts.append(Literal("".join(literal)))
-    return merge_literals(parts)
+        return _rust_hole(resolver.field(arg.strip()), written, match)
+
+    return _braced(text, lambda t, i: t.find("}", i), hole)
 
 
 def _rust_hole(name: str | None, written: str, match: re.Match[str] | None) -> Hole:
@@ -303,42 +312,17 @@ def parse_brace_format(
 ) -> tuple[Part, ...]:
     """Parts of a Python ``str.format`` string."""
     resolver = _Args(args, kwargs)
-    parts: list[Part] = []
-    literal: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch in "{}" and text.startswith(ch * 2, i):
-            literal.append(ch)
-            i += 2
-            continue
-        if ch != "{":
-            literal.append(ch)
-            i += 1
-            continue
-        close = _matching_brace(text, i)
-        if close == -1:
-            literal.append(text[i:])
-            break
-        inner = text[i + 1 : close]
-        written = text[i : close + 1]
+
+    def hole(inner: str, written: str) -> Hole:
         field_part, _, spec = inner.partition(":")
         field_name, _, conversion = field_part.partition("!")
         base = re.split(r"[.\[]", field_name, maxsplit=1)[0]
-        if base == "":
-            name = resolver.positional()
-        elif base.isdigit():
-            name = resolver.indexed(int(base))
-        else:
-            name = resolver.named(base)
+        name = resolver.field(base)
         if name is not None and field_name != base:
             name += field_name[len(base) :]
-        parts.append(Literal("".join(literal)))
-        literal = []
-        parts.append(brace_hole(name, conversion or None, spec, written))
-        i = close + 1
-    parts.append(Literal("".join(literal)))
-    return merge_literals(parts)
+        return brace_hole(name, conversion or None, spec, written)
+
+    return _braced(text, _matching_brace, hole)
 
 
 def _matching_brace(text: str, start: int) -> int:
