@@ -63,6 +63,7 @@ from errdex.languages.go.messages import (
     index_assigned,
     key,
 )
+from errdex.languages.go.snippets import SNIPPETS
 from errdex.languages.go.status import REASONS, status_code
 from errdex.languages.go.strings import STRING_TYPES
 from errdex.records.model import ErrorType, Severity
@@ -395,6 +396,6 @@ SPEC: LanguageSpec[GoFile] = LanguageSpec(
     handlers=(("call", _call_sites), ("panic", _panic_sites), ("method", _error_method_sites)),
     new_index=GoFile, index=index_assigned, finish=_unconsumed,
     function_types=frozenset(FUNCTION_TYPES), scope_types=frozenset(SCOPE_TYPES),
-    evidence=EVIDENCE,
+    evidence=EVIDENCE, snippets=SNIPPETS,
 )
 LANGUAGE = language(SPEC, extract)

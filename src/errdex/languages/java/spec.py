@@ -79,6 +79,7 @@ from errdex.languages.java.scopes import (
     FUNCTION_TYPES,
     declared_throwable,
 )
+from errdex.languages.java.snippets import SNIPPETS
 from errdex.templates.template import Hole, Literal
 
 _GUAVA: dict[str, tuple[str, int]] = {  # method → (exception, index of the message argument)
@@ -350,6 +351,6 @@ SPEC: LanguageSpec[JavaFile] = LanguageSpec(
               ("call", _call_site), ("report", _report_site)),
     new_index=JavaFile, index=index_import,
     function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
-    evidence=EVIDENCE,
+    evidence=EVIDENCE, snippets=SNIPPETS,
 )
 LANGUAGE = language(SPEC, extract)

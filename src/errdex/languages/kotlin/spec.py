@@ -60,6 +60,7 @@ from errdex.languages.kotlin.messages import (
     name_of,
     read,
 )
+from errdex.languages.kotlin.snippets import SNIPPETS
 from errdex.records.model import ErrorType
 from errdex.templates.template import Literal
 
@@ -290,5 +291,6 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     handlers=(("call", _call_site), ("super", _super_site)),
     new_index=FileIndex, function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
     evidence=EvidenceRules(frozenset({"function_declaration", "secondary_constructor"})),
+    snippets=SNIPPETS,
 )
 LANGUAGE = language(SPEC, extract)
