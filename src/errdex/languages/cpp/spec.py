@@ -34,6 +34,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.locals import LocalReader, Locals
+from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import concatenation, has_words
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import (
@@ -52,7 +53,6 @@ from errdex.languages.c.family import (
     unescape,
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
-from errdex.languages.message import Message
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 

@@ -45,6 +45,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.locals import LocalReader, Locals
+from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.reader import MessageTable
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block, guard_function
@@ -60,7 +61,6 @@ from errdex.languages.csharp.strings import (
     message_template,
     string_value,
 )
-from errdex.languages.message import Message
 from errdex.templates.template import Hole, Literal, Part, Template
 
 NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")

@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
+from errdex.languages._engine.message import Message
 from errdex.languages._engine.strings import C_ESCAPES, Escapes, unescape
 from errdex.languages.base import text
-from errdex.languages.message import Message
 from errdex.templates.template import Hole, HoleKind, Literal, Part, merge_literals
 
 _ESCAPES = Escapes(

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from errdex.languages._engine.message import Message as Message
 from errdex.languages._engine.strings import Escapes, unescape
 from errdex.languages.base import text
-from errdex.languages.message import Message as Message
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
 _ESCAPES = Escapes(

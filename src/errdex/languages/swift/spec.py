@@ -43,6 +43,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger, nth
 from errdex.languages._engine.evidence import EvidenceRules
+from errdex.languages._engine.message import joined
 from errdex.languages._engine.pieces import concatenation, message_site
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages._engine.snippets import Snippets, braced_if, catch_block
@@ -52,7 +53,6 @@ from errdex.languages.base import (
     ancestors,
     text,
 )
-from errdex.languages.message import joined
 from errdex.languages.swift.strings import Message, raw_string, string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
