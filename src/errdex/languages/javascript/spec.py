@@ -50,8 +50,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, LanguageSpec, Message, Sites, language
-from errdex.languages._engine import extract as run_engine
-from errdex.languages.base import FileSites, Site, ancestors, text
+from errdex.languages.base import Site, ancestors, text
 from errdex.languages.javascript.classes import Built, Classes, code_of, last_name
 from errdex.languages.javascript.evidence import EVIDENCE
 from errdex.languages.javascript.http import (
@@ -110,10 +109,6 @@ class _File(JsIndex):
 
 # --- entry point -----------------------------------------------------------------------
 
-
-def extract(source: bytes) -> FileSites:
-    """All sites in one JavaScript file; statements tree-sitter could not parse are skipped."""
-    return run_engine(SPEC, source)
 
 
 def _without_covered_classes(sites: list[tuple[int, Site]], file: _File) -> list[tuple[int, Site]]:
@@ -482,3 +477,4 @@ SPECS = [
 ]
 SPEC = _SPEC
 LANGUAGES = [language(spec) for spec in SPECS]
+extract = LANGUAGES[0].extract  # JavaScript's: all sites of one file, in source order

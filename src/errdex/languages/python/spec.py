@@ -41,8 +41,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, LanguageSpec, Message, language
-from errdex.languages._engine import extract as run_engine
-from errdex.languages.base import FileSites, Site, line_of, text
+from errdex.languages.base import Site, line_of, text
 from errdex.languages.python import web
 from errdex.languages.python.evidence import EVIDENCE
 from errdex.languages.python.messages import (
@@ -67,10 +66,6 @@ Captures = dict[str, list[Node]]
 
 # --- entry point -----------------------------------------------------------------------
 
-
-def extract(source: bytes) -> FileSites:
-    """All sites in one Python file; statements tree-sitter could not parse are skipped."""
-    return run_engine(SPEC, source)
 
 
 def _index_import(caps: Captures, file: FileIndex) -> None:
@@ -305,4 +300,5 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     scope_types=frozenset({"function_definition", "class_definition", "module"}),
     evidence=EVIDENCE, snippets=SNIPPETS,
 )
-LANGUAGE = language(SPEC, extract)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract  # all sites of one file, in source order

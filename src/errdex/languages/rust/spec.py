@@ -70,9 +70,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, LanguageSpec, language
-from errdex.languages._engine import extract as run_engine
 from errdex.languages.base import (
-    FileSites,
     Site,
     inside_error,
     line_of,
@@ -147,10 +145,6 @@ _METHODS: dict[str, ErrorType] = {
 # Types whose constructors wrap a message without being an error of their own.
 _WRAPPERS = frozenset({"String", "Box", "Cow", "Arc", "Rc", "Some", "Ok", "Vec", "PathBuf"})
 
-
-def extract(source: bytes) -> FileSites:
-    """All error sites of one Rust file, in source order."""
-    return run_engine(SPEC, source)
 
 
 def _skip(node: Node) -> bool:
@@ -467,4 +461,5 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     scope_types=frozenset({"function_item", "closure_expression", "source_file"}),
     evidence=EVIDENCE, snippets=SNIPPETS,
 )
-LANGUAGE = language(SPEC, extract)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract  # all sites of one file, in source order
