@@ -18,12 +18,13 @@ only when arguments follow, and arguments left over are appended after a space.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, Message, constant, joined
+from errdex.languages._engine.pieces import substitute
 from errdex.languages._engine.reader import MessageTable
 from errdex.languages._engine.reader import Reader as EngineReader
 from errdex.languages._engine.strings import Escapes, literal_pieces, unescape
@@ -326,24 +327,17 @@ def node_format(first: Message, args: list[Message], append: bool = True) -> Mes
     """
     if not args:
         return first
-    parts: list[Part] = []
     remaining = list(args)
-    for part in first.parts:
-        if not isinstance(part, Literal):
-            parts.append(part)
-            continue
-        pos = 0
-        for match in _SPEC.finditer(part.text):
-            parts.append(Literal(part.text[pos : match.start()]))
-            pos = match.end()
-            spec = match.group()
-            if spec == "%%":
-                parts.append(Literal("%"))
-            elif not remaining:
-                parts.append(Literal(spec))
-            else:
-                parts.extend(_format_hole(spec, remaining.pop(0)))
-        parts.append(Literal(part.text[pos:]))
+
+    def conversion(match: re.Match[str]) -> Sequence[Part]:
+        spec = match.group()
+        if spec == "%%":
+            return (Literal("%"),)
+        if not remaining:
+            return (Literal(spec),)
+        return _format_hole(spec, remaining.pop(0))
+
+    parts = substitute(first.parts, _SPEC, conversion)
     written = first.written
     for extra in remaining if append else ():
         parts.append(Literal(" "))
