@@ -120,6 +120,17 @@ read_line(FILE *f)
     assert _matches(site, 'bad byte A at\tcolumn 12 "q"')
 
 
+def test_c_and_csharp_escapes() -> None:
+    """C's octal, ``\\x`` (every digit given), ``\\u``/``\\U``, ``\\?`` and an unknown
+    escape's character; C#'s ``\\x``, ``\\u``/``\\U`` and ``\\e``."""
+    c = _only(extract_c, r"""
+void f(void) { fprintf(stderr, "bad \101\x41\u00e9\U0001F600\? \q x\n"); }""")
+    assert c.template.written == "bad AA\xe9\U0001f600? q x"
+    cs = _only(extract_cs, r"""
+class A { void M() { throw new Exception("bad \x41\u00e9\U0001F600\e x"); } }""")
+    assert cs.template.written == "bad A\xe9\U0001f600\x1b x"
+
+
 # --- C++: what() as printed by libstdc++ (g++ 12.2) ---------------------------------------
 
 CPP_RUNTIME = [

@@ -261,3 +261,21 @@ def test_http_status_outside_the_response_range_is_not_kept():
     )
     sites = php_extract(source).sites
     assert [(s.line, s.http_status) for s in sites] == [(3, None), (4, 404)]
+
+
+def test_escapes_each_language_spells() -> None:
+    """PHP's octal escape keeps one byte (``\\777`` prints 0xFF), Ruby's ``\\u{41 42}`` is
+    two characters and ``\\s`` a space, Swift's ``\\0`` a NUL; a code point too large to be
+    one is kept as written instead of failing the file."""
+    php = php_extract(rb"""<?php
+throw new RuntimeException("bad \101\777 \x41\u{e9} \u{FFFFFFFFFFFFFFFFFFFFF} x");
+""")
+    assert [s.template.written for s in php.sites] == [
+        "bad A\xff A\xe9 \\u{FFFFFFFFFFFFFFFFFFFFF} x"
+    ]
+    ruby = ruby_extract(rb"""raise ArgumentError, "bad \u{41 42}\s\101\x41\u00e9 \q x"
+""")
+    assert [s.template.written for s in ruby.sites] == ["bad AB AA\xe9 q x"]
+    swift = swift_extract(rb"""func f() { fatalError("bad \u{e9}\t\0 x") }
+""")
+    assert [s.template.written for s in swift.sites] == ["bad \xe9\t\0 x"]
