@@ -8,7 +8,9 @@ re-exporting its submodules (``store/__init__`` importing ``store.protocol``) is
 edge too, and is counted: it closes a cycle only when that submodule (or anything it
 imports) imports the package back, which is a real cycle. What is not counted is the
 implicit step Python takes before running ``a.b`` (running ``a/__init__``): that is no
-import statement, and counting it would make every re-exporting package a "cycle".
+import statement, and counting it would make every re-exporting package a "cycle". The
+one import by name (the language registry loading each ``languages/<lang>/`` folder) is
+added by hand, so a language folder importing the registry back would be caught.
 """
 
 from __future__ import annotations
@@ -24,12 +26,17 @@ MAX_MODULE_LINES = 500
 
 
 def _import_graph() -> dict[str, set[str]]:
-    """Module → the errdex modules it imports (every import statement)."""
+    """Module → the errdex modules it imports (every import statement), plus the language
+    folders the registry imports by name (``importlib``, which no import statement shows)."""
     graph = grimp.build_graph("errdex", include_external_packages=False, cache_dir=None)
-    return {
+    edges = {
         module: {m for m in graph.find_modules_directly_imported_by(module) if m != module}
         for module in graph.modules
     }
+    for folder in (PACKAGE / "languages").iterdir():
+        if (folder / "__init__.py").exists() and not folder.name.startswith("_"):
+            edges["errdex.languages"].add(f"errdex.languages.{folder.name}")
+    return edges
 
 
 def strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
