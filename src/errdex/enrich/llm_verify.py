@@ -60,19 +60,11 @@ func defer go panic recover package import from use pub struct enum impl trait w
 continue do then end begin rescue ensure unless yield val fun when is object override private
 public protected static void int bool boolean float double char string str byte long short
 """)
-# The standard library names of the languages whose spec does not list them yet.
+# The standard library names of the languages whose spec does not list them yet: C# and
+# Scala borrow Java's.
 _STDLIB: dict[str, frozenset[str]] = {
-    "go": _words("""
-        errors fmt Is As New Errorf Unwrap Sprintf Printf Println len cap append make nil error
-        string int bool recover panic strings strconv os io"""),
-    "java": _words("""
-        Objects requireNonNull Exception RuntimeException IllegalArgumentException
-        IllegalStateException NullPointerException IndexOutOfBoundsException IOException
-        UnsupportedOperationException String Integer Long Double Boolean List Map Set Optional
-        System out println getMessage equals isEmpty size length"""),
+    alias: snippets_for("java").library for alias in ("csharp", "scala")
 }
-for _alias in ("kotlin", "csharp", "scala"):
-    _STDLIB[_alias] = _STDLIB["java"]
 
 
 def _library(language: str | None) -> frozenset[str]:

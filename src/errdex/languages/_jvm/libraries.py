@@ -16,6 +16,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Message
 from errdex.languages._engine.files import enclosing
 from errdex.languages._engine.pieces import concatenation
+from errdex.languages._engine.snippets import words
 from errdex.languages.base import ancestors
 from errdex.records.model import ErrorType
 from errdex.templates.formats import parse_message_format, parse_printf, parse_slf4j
@@ -78,6 +79,13 @@ def visible_assignment(
                 return fields[-1]
     return None
 
+
+# The Java standard library names a code field may use (Kotlin calls the same classes).
+JAVA_LIBRARY = words("""
+    Objects requireNonNull Exception RuntimeException IllegalArgumentException
+    IllegalStateException NullPointerException IndexOutOfBoundsException IOException
+    UnsupportedOperationException String Integer Long Double Boolean List Map Set Optional
+    System out println getMessage equals isEmpty size length""")
 
 _STATUS_EXCEPTIONS = {"asRuntimeException": "StatusRuntimeException",
                       "asException": "StatusException"}

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from errdex.languages._engine import FileIndex, Message, joined
+from errdex.languages._engine import Captures, FileIndex, Message, joined
 from errdex.languages._engine.message import NodeKey
 from errdex.languages._engine.reader import MessageTable
 from errdex.languages._engine.reader import Reader as EngineReader
@@ -58,7 +58,7 @@ class GoFile(FileIndex):
         self.reader = Reader(self)
 
 
-def index_assigned(caps: dict[str, list[Node]], file: GoFile) -> None:
+def index_assigned(caps: Captures, file: GoFile) -> None:
     """The spec's index hook: every ``@assigned`` name, by name."""
     for node in caps.get("assigned", []):
         file.assigned.setdefault(text(node), []).append(node)

@@ -3,7 +3,13 @@ function, and, for want of ``try``, ``if err := call; check`` or a deferred ``re
 
 from __future__ import annotations
 
-from errdex.languages._engine.snippets import Snippets, TryFacts, braced_if, guard_function
+from errdex.languages._engine.snippets import (
+    Snippets,
+    TryFacts,
+    braced_if,
+    guard_function,
+    words,
+)
 
 
 def _try(at: TryFacts) -> str | None:
@@ -25,4 +31,7 @@ SNIPPETS = Snippets(
     terminated=False, validation=braced_if,
     type_guard=guard_function("// {doc}\nfunc {camel}({params}) bool {{\n\treturn {neg}\n}}"),
     try_catch=_try,
+    library=words("""
+        errors fmt Is As New Errorf Unwrap Sprintf Printf Println len cap append make nil error
+        string int bool recover panic strings strconv os io"""),
 )

@@ -50,9 +50,8 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages._engine import LanguageSpec, Message, language
-from errdex.languages._engine import extract as run_engine
-from errdex.languages.base import FileSites, Site, ancestors, line_of, text
+from errdex.languages._engine import Captures, LanguageSpec, Message, language
+from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.go.evidence import EVIDENCE
 from errdex.languages.go.messages import (
     FUNCTION_TYPES,
@@ -85,13 +84,6 @@ _ZEROLOG_LEVELS: dict[str, tuple[ErrorType, Severity]] = {
     "Error": ("log", "error"), "Err": ("log", "error"), "Fatal": ("log", "fatal"),
     "Panic": ("panic", "error"),
 }
-
-Captures = dict[str, list[Node]]
-
-
-def extract(source: bytes) -> FileSites:
-    """All error sites of one Go file, in source order."""
-    return run_engine(SPEC, source)
 
 
 def _unconsumed(placed: list[tuple[int, Site]], file: GoFile) -> list[tuple[int, Site]]:
@@ -398,4 +390,5 @@ SPEC: LanguageSpec[GoFile] = LanguageSpec(
     function_types=frozenset(FUNCTION_TYPES), scope_types=frozenset(SCOPE_TYPES),
     evidence=EVIDENCE, snippets=SNIPPETS,
 )
-LANGUAGE = language(SPEC, extract)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract  # all sites of one file, in source order

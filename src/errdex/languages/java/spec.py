@@ -53,7 +53,6 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, LanguageSpec, Message, language, operand_hole
-from errdex.languages._engine import extract as run_engine
 from errdex.languages._jvm.libraries import (
     grpc_status,
     guava_message,
@@ -63,7 +62,7 @@ from errdex.languages._jvm.libraries import (
     simple_name,
     slf4j_message,
 )
-from errdex.languages.base import FileSites, Site, ancestors, line_of, text
+from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.java.evidence import EVIDENCE
 from errdex.languages.java.messages import (
     GUAVA_OWNERS,
@@ -94,14 +93,6 @@ _INDEX_CHECKS = {  # method → the message when the index is too large
     "checkPositionIndex": " must not be greater than size ",
 }
 _LOG_METHODS = frozenset({"error", "fatal", "severe"})
-
-
-# --- entry point -----------------------------------------------------------------------
-
-
-def extract(source: bytes) -> FileSites:
-    """All sites of one Java file, in source order."""
-    return run_engine(SPEC, source)
 
 
 # --- site kinds ------------------------------------------------------------------------
@@ -353,4 +344,5 @@ SPEC: LanguageSpec[JavaFile] = LanguageSpec(
     function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
     evidence=EVIDENCE, snippets=SNIPPETS,
 )
-LANGUAGE = language(SPEC, extract)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract  # all sites of one file, in source order

@@ -42,7 +42,6 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
-from errdex.languages._engine import extract as run_engine
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._jvm.libraries import (
     grpc_status,
@@ -51,7 +50,7 @@ from errdex.languages._jvm.libraries import (
     simple_name,
     slf4j_message,
 )
-from errdex.languages.base import FileSites, Site, ancestors, line_of, text
+from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.kotlin.messages import (
     BODY_TYPES,
     FUNCTION_TYPES,
@@ -91,14 +90,6 @@ class _Call:
     receiver: Node | None
     args: list[Node]
     lambda_body: Node | None  # the last expression of a lambda argument
-
-
-# --- entry point -----------------------------------------------------------------------
-
-
-def extract(source: bytes) -> FileSites:
-    """All sites of one Kotlin file, in source order."""
-    return run_engine(SPEC, source)
 
 
 # --- site kinds ------------------------------------------------------------------------
@@ -293,4 +284,5 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     evidence=EvidenceRules(frozenset({"function_declaration", "secondary_constructor"})),
     snippets=SNIPPETS,
 )
-LANGUAGE = language(SPEC, extract)
+LANGUAGE = language(SPEC)
+extract = LANGUAGE.extract  # all sites of one file, in source order
