@@ -8,14 +8,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from errdex.languages._engine.evidence import (
-    EvidenceRules,
-    Tests,
-    enclosing_name,
-    literal_text,
-    make_link,
-    walk,
-)
+from errdex.languages._engine import evidence as shared
 from errdex.languages.base import text
 from errdex.records.evidence import MatchMode, TestLink
 
@@ -23,30 +16,31 @@ from errdex.records.evidence import MatchMode, TestLink
 def _tests(path: str, root: Node) -> Iterator[TestLink]:
     """``assertThrows(X.class, …)``, ``assertEquals("…", e.getMessage())``, AssertJ
     ``hasMessage`` / ``hasMessageContaining``."""
-    for node in walk(root):
+    for node in shared.walk(root):
         if node.type != "method_invocation":
             continue
         method = text(node.child_by_field_name("name"))
         args = node.child_by_field_name("arguments")
         values = args.named_children if args is not None else []
-        name = enclosing_name(node, ("method_declaration",))
+        name = shared.enclosing_name(node, ("method_declaration",))
         if method == "assertThrows" and len(values) >= 2:
             body = values[1].child_by_field_name("body") if values[1].type == (
                 "lambda_expression") else values[1]
-            yield make_link(path, node, name, "junit", "class", None,
-                            text(values[0]).removesuffix(".class"), text(body) if body else None)
+            yield shared.make_link(
+                path, node, name, "junit", "class", None,
+                text(values[0]).removesuffix(".class"), text(body) if body else None)
         elif method == "assertEquals" and len(values) >= 2 and text(values[1]).endswith(
             "getMessage()"
-        ) and (message := literal_text(values[0])) is not None:
-            yield make_link(path, node, name, "junit", "exact", message, None, None)
+        ) and (message := shared.literal_text(values[0])) is not None:
+            yield shared.make_link(path, node, name, "junit", "exact", message, None, None)
         elif method in ("hasMessage", "hasMessageContaining") and values and (
-            message := literal_text(values[0])
+            message := shared.literal_text(values[0])
         ) is not None:
             mode: MatchMode = "exact" if method == "hasMessage" else "substring"
-            yield make_link(path, node, name, "assertj", mode, message, None, None)
+            yield shared.make_link(path, node, name, "assertj", mode, message, None, None)
 
 
-EVIDENCE = EvidenceRules(
+EVIDENCE = shared.EvidenceRules(
     frozenset({"method_declaration", "constructor_declaration"}),
-    tests=Tests((b"assertThrows", b"getMessage", b"hasMessage"), _tests),
+    tests=shared.Tests((b"assertThrows", b"getMessage", b"hasMessage"), _tests),
 )
