@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from errdex.languages.base import Site
-from errdex.languages.go import LANGUAGE, extract
+from errdex.languages.base import Site, parse
+from errdex.languages.go import LANGUAGE, SPEC, extract
 from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures" / "go"
@@ -210,3 +210,27 @@ def test_parse_errors_are_reported_and_damaged_code_skipped() -> None:
     result = extract((FIXTURES / "broken.go").read_bytes())
     assert result.parse_errors
     assert [s.template.written for s in result.sites] == ["parsed fine", "after the damage"]
+
+
+def test_go_tests_claim_the_messages_they_compare_with_an_error() -> None:
+    """The spec's test reader: what a Go test says an error's text is (and what it is not:
+    a comparison with anything but ``err.Error()``, or a ``Contains`` on another string)."""
+    source = b'''package p
+func TestOpen(t *testing.T) {
+\tif err.Error() != "key not found" { t.Fatal(err) }
+\tassert.EqualError(t, err, "store: open /x")
+\trequire.ErrorContains(t, err, "corrupt record")
+\tif !strings.Contains(err.Error(), "exceeds") { t.Fail() }
+\tif name == "key not found" { t.Fail() }
+\tif !strings.Contains(out, "usage") { t.Fail() }
+}
+'''
+    tests = SPEC.evidence.tests
+    assert tests is not None
+    links = list(tests.read("store_test.go", parse("go", source).root_node))
+    assert [(ln.line, ln.name, ln.framework, ln.mode, ln.expected) for ln in links] == [
+        (3, "TestOpen", "go", "exact", "key not found"),
+        (4, "TestOpen", "go", "exact", "store: open /x"),
+        (5, "TestOpen", "go", "substring", "corrupt record"),
+        (6, "TestOpen", "go", "substring", "exceeds"),
+    ]

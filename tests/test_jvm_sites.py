@@ -15,7 +15,8 @@ import pytest
 
 from errdex.languages import language_for_path
 from errdex.languages._jvm.libraries import looks_like_throwable, parse_guava
-from errdex.languages.base import Site
+from errdex.languages.base import Site, parse
+from errdex.languages.java import SPEC as JAVA
 from errdex.languages.java import extract as extract_java
 from errdex.languages.java.strings import decode_java_string
 from errdex.languages.kotlin import extract as extract_kotlin
@@ -291,3 +292,30 @@ def test_java_message_after_a_context_argument_and_report_helpers():
     ]
     printed = 'Cannot deserialize value of type `int` from String "x"'
     assert compile_pattern(found[2][2]).fullmatch(printed)
+
+
+def test_java_tests_claim_classes_and_messages() -> None:
+    """The spec's test reader: JUnit's ``assertThrows`` names the class and the call,
+    ``assertEquals(msg, e.getMessage())`` and AssertJ's ``hasMessage…`` the text; an
+    ``assertEquals`` on anything but a message claims nothing."""
+    source = b'''class InventoryTest {
+  @Test void rejects() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> inventory.take(-1));
+    assertEquals("count must be positive: -1", e.getMessage());
+    assertThat(thrown).hasMessage("sku missing");
+    assertThat(thrown).hasMessageContaining("out of stock");
+    assertEquals("3", inventory.size());
+  }
+}
+'''
+    tests = JAVA.evidence.tests
+    assert tests is not None
+    links = list(tests.read("InventoryTest.java", parse("java", source).root_node))
+    assert [(ln.line, ln.name, ln.framework, ln.mode, ln.expected, ln.error_class, ln.call)
+            for ln in links] == [
+        (3, "rejects", "junit", "class", None, "IllegalArgumentException", "inventory.take(-1)"),
+        (5, "rejects", "junit", "exact", "count must be positive: -1", None, None),
+        (6, "rejects", "assertj", "exact", "sku missing", None, None),
+        (7, "rejects", "assertj", "substring", "out of stock", None, None),
+    ]
