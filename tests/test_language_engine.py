@@ -29,6 +29,7 @@ from errdex.languages._engine import (
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages._engine.strings import C_ESCAPES, Escapes, literal_pieces, unescape
 from errdex.languages.base import Site, line_of, parse, text
+from errdex.languages.rust import extract as extract_rust
 from errdex.templates.template import Hole, Literal, literal_template
 
 _QUERY = """
@@ -241,3 +242,16 @@ def test_stages_read_the_spec() -> None:
     assert rules_for("rust").own_guards is not None
     assert rules_for("javascript").equality == ("===", "!==")
     assert rules_for("no-such-language").functions == frozenset()
+
+
+def test_cross_file_constants_are_a_spec_hook() -> None:
+    rust = spec_for("rust")
+    assert rust is not None and rust.constants is not None
+    assert [n for n, s in SPECS.items() if s.constants is not None] == ["rust"]
+    hook = rust.constants
+    assert hook.definitions(b'pub const NO_REACTOR: &str = "there is no reactor";\n') == [
+        ("NO_REACTOR", "there is no reactor")]
+    site = extract_rust(b'fn f() { panic!("{}", error::NO_REACTOR) }\n').sites[0]
+    assert hook.references(site.template) == ["NO_REACTOR"]
+    applied = hook.apply(site.template, {"NO_REACTOR": "there is no reactor"})
+    assert applied is not None and applied.written == "there is no reactor"

@@ -21,13 +21,8 @@ from dataclasses import dataclass, field
 from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
 from errdex.evidence.blame import blame_files
 from errdex.evidence.tests import Expectation
-from errdex.languages import Language
-from errdex.languages.rust.constants import (
-    constant_values,
-    is_bare_reference,
-    unique_values,
-    with_constants,
-)
+from errdex.languages import SPECS, Language
+from errdex.languages._engine.constants import unique_values
 from errdex.mining.files import (
     TEST,
     FileContext,
@@ -120,7 +115,7 @@ def extract(
         workers = 1
     mined: list[MinedRecord] = []
     inline: list[Expectation] = []
-    constants: list[tuple[str, str]] = []
+    constants: dict[str, list[tuple[str, str]]] = {}  # by language
     done = 0
     for outcome in mine_files(str(tree.root), items, context, workers):
         inline.extend(outcome.expectations)
@@ -128,11 +123,16 @@ def extract(
             continue
         _account(summary, outcome)
         mined.extend(outcome.records)
-        constants.extend(outcome.constants)
+        if outcome.constants:
+            constants.setdefault(outcome.language, []).extend(outcome.constants)
         done += 1
         if progress:
             progress(done, len(sources))
-    resolved = _resolve_constants(tree, mined, constants, every_file=changed is None)
+    resolved = [
+        m for language, spec in SPECS.items() if spec.constants is not None
+        for m in _resolve_constants(tree, language, mined, constants.get(language, []),
+                                    every_file=changed is None)
+    ]
     if enrich == "static":
         enrich_pairs((m.record, m.extras) for m in resolved if m.extras.evidence is not None)
         _enrich(tree, mined, inline, blame)
@@ -162,26 +162,29 @@ def _count_changes(summary: MineSummary, mined: list[MinedRecord],
     )
 
 
-def _resolve_constants(tree: Tree[Language], mined: list[MinedRecord],
+def _resolve_constants(tree: Tree[Language], language: str, mined: list[MinedRecord],
                        defined: list[tuple[str, str]], every_file: bool) -> list[MinedRecord]:
-    """Give each site whose message prints constants defined anywhere in the tree their
-    text (its message, pattern, slug); the records it changed. ``defined``: the string
-    constants of the files read (all of them unless the mine is incremental). A site
+    """Give each ``language`` site whose message prints constants defined anywhere in the
+    tree their text (its message, pattern, slug); the records it changed. ``defined``: the
+    string constants of the files read (all of them unless the mine is incremental). A site
     whose message is a constant passed as it is that no string constant of the tree
     defines is dropped: it could print anything."""
-    pending = [m for m in mined if m.pending is not None]
+    hook = SPECS[language].constants
+    if hook is None:
+        return []
+    pending = [m for m in mined if m.pending is not None and m.extras.language == language]
     names = {name for m in pending if m.pending for name in m.pending[0]}
     values = unique_values(defined)
     if not every_file:  # the files an incremental mine did not read: asked of git
-        values.update(constant_values(tree.root, tree.sha, names - set(values)))
+        values.update(hook.lookup(tree.root, tree.sha, names - set(values)))
     resolved, unknown = [], set()
     for m in pending:
         assert m.pending is not None
         original = m.pending[1]
-        template = with_constants(original, values)
+        template = hook.apply(original, values)
         m.pending = None
         if template is None:
-            if is_bare_reference(original):  # a constant of another crate, or not a string
+            if hook.is_bare(original):  # a constant of another crate, or not a string
                 unknown.add(m.record.id)
             continue
         m.record.errorMessage = template.written

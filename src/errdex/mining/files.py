@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from errdex.enrich import enrich_pairs
 from errdex.evidence.site import file_evidence
 from errdex.evidence.tests import Expectation, expectations
-from errdex.languages import LANGUAGES, Site
-from errdex.languages.rust.constants import constant_references, string_constants
+from errdex.languages import LANGUAGES, Site, spec_for
 from errdex.records.evidence import Evidence
 from errdex.records.model import (
     SCHEMA_VERSION,
@@ -166,7 +165,9 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
     text, reason = decode_source(data)
     if reason or text is None:
         return FileOutcome(path, language, skipped=reason or "unreadable")
-    constants = string_constants(language, data)
+    spec = spec_for(language)
+    hook = spec.constants if spec is not None else None
+    constants = hook.definitions(data) if hook is not None else []
     if not LANGUAGES[language].may_have_sites(data):
         return FileOutcome(path, language, constants=constants)
     found = LANGUAGES[language].extract(data)
@@ -186,7 +187,7 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
         seen_keys[key] += 1
         rid = record_id(context.repo, path, site.error_class, normalized, site.symbol, occurrence)
         mined = _record(context, path, language, lines, site, rid)
-        references = constant_references(site.template, language)
+        references = hook.references(site.template) if hook is not None else []
         if references:
             mined.pending = (references, site.template)
         if site_evidence is not None:

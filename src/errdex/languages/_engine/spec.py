@@ -9,6 +9,7 @@ from typing import Generic, TypeVar
 
 from tree_sitter import Node
 
+from errdex.languages._engine.constants import Constants
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.files import Captures, FileIndex
 from errdex.languages._engine.snippets import Snippets
@@ -19,6 +20,8 @@ F = TypeVar("F", bound=FileIndex)
 # What a handler makes of one query match: no site, one, or several (one per branch).
 Sites = Site | Sequence[Site] | None
 Handler = Callable[[Captures, F], Sites]
+
+
 # (source, line offset) of text inside a node that tree-sitter left unparsed (Rust's
 # item macros): the engine parses each and shifts its sites' lines.
 Nested = Callable[[Node, bytes], list[tuple[bytes, int]]]
@@ -55,3 +58,4 @@ class LanguageSpec(Generic[F]):
     # What the later stages read of the language (``evidence.py``, ``snippets.py``).
     evidence: EvidenceRules = field(default_factory=EvidenceRules)
     snippets: Snippets = field(default_factory=Snippets)
+    constants: Constants | None = None

@@ -17,12 +17,21 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from errdex.languages._engine.constants import Constants, unique_values
 from errdex.languages.base import parse, text
 from errdex.languages.rust.syntax import string_value
+from errdex.repo.git import grep_tree
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
-__all__ = ["constant_references", "constant_template", "constant_values", "is_bare_reference",
-           "string_constants", "unique_values", "with_constants"]
+__all__ = [
+    "CONSTANTS",
+    "constant_references",
+    "constant_template",
+    "constant_values",
+    "is_bare_reference",
+    "string_constants",
+    "with_constants",
+]
 
 # A path to an UPPER_SNAKE constant: ``CONTEXT_MISSING_ERROR``, ``crate::util::error::X``;
 # not a const generic (``D``, ``N2``) or a short variant (``I8``): three letters at least.
@@ -75,22 +84,11 @@ def constant_values(root: Path, sha: str, names: set[str]) -> dict[str, str]:
     twice with different texts is left out."""
     if not names:
         return {}
-    from errdex.repo.git import grep_tree  # here: repo imports the extractors, which import this
-
     wanted = "|".join(sorted(re.escape(n) for n in names))
     found: list[tuple[str, str]] = []
     for _, source in grep_tree(root, sha, f"\\b(const|static)\\s+({wanted})\\s*:\\s*&", "*.rs"):
         found.extend(_definitions(source, names))
     return unique_values(found)
-
-
-def unique_values(found: list[tuple[str, str]]) -> dict[str, str]:
-    """Each constant's text, leaving out a name defined twice with different texts (which
-    one a site prints depends on its imports)."""
-    values: dict[str, set[str]] = {}
-    for name, value in found:
-        values.setdefault(name, set()).add(value)
-    return {name: next(iter(texts)) for name, texts in values.items() if len(texts) == 1}
 
 
 def _definitions(source: bytes, names: set[str] | None) -> list[tuple[str, str]]:
@@ -135,3 +133,10 @@ def _written(message: tuple[Part, ...]) -> str:
     """The message as written, the constants' text in place: each other hole keeps its
     placeholder as the source wrote it (``{}``, ``{e:?}``)."""
     return "".join(p.text if isinstance(p, Literal) else p.spec for p in message)
+
+
+CONSTANTS = Constants(
+    definitions=lambda source: string_constants("rust", source),
+    references=lambda template: constant_references(template, "rust"),
+    lookup=constant_values, apply=with_constants, is_bare=is_bare_reference,
+)

@@ -76,7 +76,7 @@ from errdex.languages.base import (
     line_of,
     text,
 )
-from errdex.languages.rust.constants import constant_template, is_bare_reference
+from errdex.languages.rust.constants import CONSTANTS, constant_template, is_bare_reference
 from errdex.languages.rust.evidence import EVIDENCE
 from errdex.languages.rust.snippets import SNIPPETS
 from errdex.languages.rust.syntax import (
@@ -459,7 +459,7 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     nested=_macro_bodies, nested_depth=_MACRO_DEPTH,
     function_types=frozenset({"function_item"}),
     scope_types=frozenset({"function_item", "closure_expression", "source_file"}),
-    evidence=EVIDENCE, snippets=SNIPPETS,
+    evidence=EVIDENCE, snippets=SNIPPETS, constants=CONSTANTS,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order
