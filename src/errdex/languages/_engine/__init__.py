@@ -32,7 +32,15 @@ Messages (``message.py``): ``Message`` is the one message type; ``joined`` conca
 ``constant`` is one known string. ``reader.py`` reads expressions into messages from
 tables (string node types and their decoder, the ``+`` node, parentheses, variables),
 with hooks for what a language does differently; ``strings.py`` holds the shared
-string decoders (C-like escapes).
+string decoders (C-like escapes); ``pieces.py`` and ``calls.py`` the concatenation,
+placeholder and argument readers several languages share.
+
+What the later stages read of a language is on its spec too, so that a language is one
+folder: ``evidence`` (``evidence.py``: function node types, docstring and doc-section
+readers, guards a construct carries, how a condition is negated, the test readers),
+``snippets`` (``snippets.py``: how validationCode, typeGuard and tryCatchPattern are
+written, the standard library names a snippet may use) and ``constants``
+(``constants.py``: messages printed from string constants of other files).
 """
 
 from errdex.languages._engine.extract import extract, index_file, language
