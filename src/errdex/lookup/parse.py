@@ -86,6 +86,10 @@ _RECOGNIZERS: tuple[Recognizer, ...] = recognizers(SPECS.values())
 _BARE_STACKS = tuple(
     spec.pastes.bare_stack for spec in SPECS.values() if spec.pastes.bare_stack is not None
 )
+# Texts that start an event anywhere on a line (see ``Pastes.markers``), each once.
+_MARKERS: tuple[str, ...] = tuple(
+    dict.fromkeys(marker for spec in SPECS.values() for marker in spec.pastes.markers)
+)
 
 
 # ---------------------------------------------------------------------------
@@ -243,12 +247,13 @@ def _errorish(lowered: str) -> bool:
 def _may_start_event(line: str, last: bool = False) -> bool:
     """A cheap filter before the recognizers, for pastes of many short lines.
 
-    True for every line a recognizer could take: a traceback header, a panic,
-    pytest's ``E``, a log line, ``Class: msg``, a lone ``Class``, a JSON or
-    logfmt log line.
+    True for every line a recognizer could take: a spec's marker anywhere on it (a
+    traceback header, a panic), pytest's ``E``, a log line, ``Class: msg``, a lone
+    ``Class``, a JSON or logfmt log line.
     """
-    if "panicked at " in line or "Traceback (" in line:
-        return True
+    for marker in _MARKERS:  # a loop over a few: as fast as the ``in`` tests written out
+        if marker in line:
+            return True
     if not line or line[0].isspace():
         return False
     if (line[0].isdigit() or line[0] in "{[") and not last:

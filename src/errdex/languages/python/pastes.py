@@ -94,10 +94,13 @@ def _debox(line: str) -> str:
 
 
 # A group's header before a traceback's, both before pytest's and the generic line's.
-PASTES = Pastes((
-    PasteReader(10, python_exception_group),
-    PasteReader(20, python_traceback),
-    PasteReader(50, pytest_traceback),
-    PasteReader(60, pytest_block),
-    PasteReader(70, pytest_summary),
-))
+PASTES = Pastes(
+    (
+        PasteReader(10, python_exception_group),
+        PasteReader(20, python_traceback),
+        PasteReader(50, pytest_traceback),
+        PasteReader(60, pytest_block),
+        PasteReader(70, pytest_summary),
+    ),
+    markers=("Traceback (",),  # a traceback may be indented (a log's field, a quote)
+)

@@ -118,4 +118,5 @@ def _rust_backtrace(lines: Lines, j: int) -> tuple[list[Frame], int]:
     return frames, j
 
 
-PASTES = Pastes((PasteReader(30, rust_panic),))
+# A panic's header may follow a log prefix or a relay's: it is looked for anywhere.
+PASTES = Pastes((PasteReader(30, rust_panic),), markers=("panicked at ",))

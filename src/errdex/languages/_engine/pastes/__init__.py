@@ -51,11 +51,16 @@ class PasteReader:
 class Pastes:
     """What a language's runtime prints that a paste may hold.
 
-    ``bare_stack`` reads a stack trace with no header (a log field holding only Go
-    frames) when no recognizer found an event in it.
+    ``markers`` are texts that start an event wherever they are on a line, even an
+    indented or prefixed one (``Traceback (``, ``panicked at ``): parse's cheap filter
+    lets such lines through to the recognizers, as it does unindented lines with a
+    colon, an ``=``, a class name or a log prefix. ``bare_stack`` reads a stack trace
+    with no header (a log field holding only Go frames) when no recognizer found an
+    event in it.
     """
 
     readers: tuple[PasteReader, ...] = ()
+    markers: tuple[str, ...] = ()
     bare_stack: Callable[[Lines], ErrorEvent | None] | None = None
 
 
