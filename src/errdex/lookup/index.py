@@ -32,8 +32,8 @@ from pathlib import PurePosixPath
 
 from rapidfuzz.distance import Indel
 
+from errdex.languages._engine.pastes.common import message_segments
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
-from errdex.lookup.pastes.common import message_segments
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, rank, same_file

@@ -6,8 +6,9 @@ Rust or Go panic, pytest output, or log lines around any of these (plain text,
 JSON, logfmt, glog). This module finds every error event in that text, or in
 a whole log file; ``main_event`` picks the one to explain.
 
-The scan is line by line. Each recognizer (in ``errdex.lookup.pastes``) looks
-at one line and, when it owns it, consumes the lines that belong to its events
+The scan is line by line. Each recognizer (a runtime's, declared on its language's
+spec in ``errdex.languages``, or a log format's, here and in ``errdex.lookup.pastes``)
+looks at one line and, when it owns it, consumes the lines that belong to its events
 and says where the scan goes on, so every line is looked at a bounded number of
 times. Regexes are anchored and free of nested unbounded quantifiers: a 1 MB
 adversarial paste stays fast.
@@ -16,23 +17,15 @@ adversarial paste stays fast.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 
 from errdex.errors import InputTooLargeError, UsageError
-from errdex.lookup.pastes import (
-    dotnet,
-    go,
-    jvm,
-    logs,
-    node,
-    php,
-    pytest,
-    python,
-    ruby,
-    rust,
-    structured,
-)
-from errdex.lookup.pastes.common import (
+from errdex.languages import SPECS
+from errdex.languages._engine import LanguageSpec
+from errdex.languages._engine.files import FileIndex
+from errdex.languages._engine.pastes import PasteReader, logs, ordered
+from errdex.languages._engine.pastes.common import (
     BUILTIN_CLASSES,
     CLASS_SUFFIXES,
     ErrorEvent,
@@ -42,6 +35,7 @@ from errdex.lookup.pastes.common import (
     Recognizer,
     looks_like_class,
 )
+from errdex.lookup.pastes import structured
 
 __all__ = [
     "MAX_INPUT_CHARS",
@@ -50,6 +44,7 @@ __all__ = [
     "looks_like_class",
     "main_event",
     "parse_events",
+    "recognizers",
 ]
 
 MAX_INPUT_CHARS: int = 1_000_000
@@ -67,28 +62,33 @@ def _logfmt_line(lines: Lines, i: int) -> Found | None:
     return structured.logfmt_line(lines, i, stack_event)
 
 
-# Tried in order at each line; the first that owns the line wins. Multi-line
-# formats come before single lines, and a format's header before the generic
-# ``Class: message`` line it would otherwise look like.
-_RECOGNIZERS: tuple[Recognizer, ...] = (
-    python.python_exception_group,
-    python.python_traceback,
-    rust.rust_panic,
-    go.go_panic,
-    pytest.pytest_traceback,
-    pytest.pytest_block,
-    pytest.pytest_summary,
-    jvm.jvm_trace,
-    dotnet.dotnet_trace,
-    node.node_trace,
-    ruby.ruby_trace,
-    php.php_error,
-    _json_log_line,
-    _logfmt_line,
-    structured.glog_line,
-    go.go_test_failure,
-    structured.go_log_line,
-    logs.single_line,
+# The log formats' readers, which no language owns; each language's runtime's are on
+# its spec (``LanguageSpec.pastes``). Ranks: see ``errdex.languages._engine.pastes``.
+_LOG_READERS: tuple[PasteReader, ...] = (
+    PasteReader(130, _json_log_line),
+    PasteReader(140, _logfmt_line),
+    PasteReader(150, structured.glog_line),
+    PasteReader(170, structured.go_log_line),
+    PasteReader(1000, logs.single_line),
+)
+
+
+def recognizers(specs: Iterable[LanguageSpec[FileIndex]]) -> tuple[Recognizer, ...]:
+    """The recognizers tried at each line, in rank order: the specs' and the log formats'.
+
+    The first that owns a line wins: multi-line formats come before single lines, and
+    a format's header before the generic ``Class: message`` line it would look like.
+    """
+    return ordered([*(r for spec in specs for r in spec.pastes.readers), *_LOG_READERS])
+
+
+_RECOGNIZERS: tuple[Recognizer, ...] = recognizers(SPECS.values())
+_BARE_STACKS = tuple(
+    spec.pastes.bare_stack for spec in SPECS.values() if spec.pastes.bare_stack is not None
+)
+# Texts that start an event anywhere on a line (see ``Pastes.markers``), each once.
+_MARKERS: tuple[str, ...] = tuple(
+    dict.fromkeys(marker for spec in SPECS.values() for marker in spec.pastes.markers)
 )
 
 
@@ -175,11 +175,19 @@ def stack_event(stack: str) -> ErrorEvent | None:
     if len(stack) > MAX_INPUT_CHARS or not stack.strip():
         return None
     events = _scan(Lines(stack), nested=True)
-    frames = () if events else go.bare_go_frames(Lines(stack))
     if not events:
-        return ErrorEvent("", None, "go", frames, stack) if frames else None
+        return _bare_stack(stack)
     structured = [event for event in events if event.kind != "message"]
     return (structured or events)[-1]
+
+
+def _bare_stack(stack: str) -> ErrorEvent | None:
+    """A stack with no header (zap's ``stacktrace`` of Go frames), read by a spec's hook."""
+    for read in _BARE_STACKS:
+        event = read(Lines(stack))
+        if event is not None:
+            return event
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -239,12 +247,13 @@ def _errorish(lowered: str) -> bool:
 def _may_start_event(line: str, last: bool = False) -> bool:
     """A cheap filter before the recognizers, for pastes of many short lines.
 
-    True for every line a recognizer could take: a traceback header, a panic,
-    pytest's ``E``, a log line, ``Class: msg``, a lone ``Class``, a JSON or
-    logfmt log line.
+    True for every line a recognizer could take: a spec's marker anywhere on it (a
+    traceback header, a panic), pytest's ``E``, a log line, ``Class: msg``, a lone
+    ``Class``, a JSON or logfmt log line.
     """
-    if "panicked at " in line or "Traceback (" in line:
-        return True
+    for marker in _MARKERS:  # a loop over a few: as fast as the ``in`` tests written out
+        if marker in line:
+            return True
     if not line or line[0].isspace():
         return False
     if (line[0].isdigit() or line[0] in "{[") and not last:

@@ -39,8 +39,10 @@ What the later stages read of a language is on its spec too, so that a language 
 folder: ``evidence`` (``evidence.py``: function node types, docstring and doc-section
 readers, guards a construct carries, how a condition is negated, the test readers),
 ``snippets`` (``snippets.py``: how validationCode, typeGuard and tryCatchPattern are
-written, the standard library names a snippet may use) and ``constants``
-(``constants.py``: messages printed from string constants of other files).
+written, the standard library names a snippet may use), ``constants``
+(``constants.py``: messages printed from string constants of other files) and
+``pastes`` (``pastes/``: the recognizers that read what the language's runtime prints,
+a traceback or a panic, each with its rank among every language's).
 """
 
 from errdex.languages._engine.extract import extract, index_file, language

@@ -12,6 +12,7 @@ from tree_sitter import Node
 from errdex.languages._engine.constants import Constants
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.files import Captures, FileIndex
+from errdex.languages._engine.pastes import Pastes
 from errdex.languages._engine.snippets import Snippets
 from errdex.languages.base import Site, inside_error
 
@@ -55,7 +56,9 @@ class LanguageSpec(Generic[F]):
     # Node types of a function definition and of a scope a variable lives in.
     function_types: frozenset[str] = frozenset()
     scope_types: frozenset[str] = frozenset()
-    # What the later stages read of the language (``evidence.py``, ``snippets.py``).
+    # What the later stages read of the language (``evidence.py``, ``snippets.py``,
+    # ``constants.py``, and ``pastes/``: what its runtime prints that a paste may hold).
     evidence: EvidenceRules = field(default_factory=EvidenceRules)
     snippets: Snippets = field(default_factory=Snippets)
     constants: Constants | None = None
+    pastes: Pastes = field(default_factory=Pastes)

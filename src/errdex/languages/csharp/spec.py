@@ -55,6 +55,7 @@ from errdex.languages.base import (
     line_of,
     text,
 )
+from errdex.languages.csharp.pastes import PASTES
 from errdex.languages.csharp.strings import (
     composite_format,
     interpolated,
@@ -340,6 +341,7 @@ SPEC = LanguageSpec(
         type_guard=guard_function("// {doc}\nstatic bool C{Camel}({params}) => {neg};"),
         try_catch=catch_block("try {{\n    {body}\n}} catch ({cls} e) {{\n    // {note}\n}}"),
     ),
+    pastes=PASTES,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -62,6 +62,7 @@ from errdex.languages.go.messages import (
     index_assigned,
     key,
 )
+from errdex.languages.go.pastes import PASTES
 from errdex.languages.go.snippets import SNIPPETS
 from errdex.languages.go.status import REASONS, status_code
 from errdex.languages.go.strings import STRING_TYPES
@@ -389,6 +390,7 @@ SPEC: LanguageSpec[GoFile] = LanguageSpec(
     new_index=GoFile, index=index_assigned, finish=_unconsumed,
     function_types=frozenset(FUNCTION_TYPES), scope_types=frozenset(SCOPE_TYPES),
     evidence=EVIDENCE, snippets=SNIPPETS,
+    pastes=PASTES,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order

@@ -72,6 +72,7 @@ from errdex.languages.java.messages import (
     index_import,
     read,
 )
+from errdex.languages.java.pastes import PASTES
 from errdex.languages.java.scopes import (
     BODY_TYPES,
     CLASS_TYPES,
@@ -343,6 +344,7 @@ SPEC: LanguageSpec[JavaFile] = LanguageSpec(
     new_index=JavaFile, index=index_import,
     function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
     evidence=EVIDENCE, snippets=SNIPPETS,
+    pastes=PASTES,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order

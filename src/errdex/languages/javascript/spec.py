@@ -71,6 +71,7 @@ from errdex.languages.javascript.messages import (
     string_value,
     unwrap,
 )
+from errdex.languages.javascript.pastes import PASTES
 from errdex.languages.javascript.snippets import SNIPPETS, TYPED_SNIPPETS
 from errdex.languages.javascript.where import last_segment, statement_line, symbol
 from errdex.records.model import ErrorType, Severity
@@ -468,6 +469,7 @@ _SPEC: LanguageSpec[_File] = LanguageSpec(
     handlers=_HANDLERS, new_index=_File, index=_index, finish=_without_covered_classes,
     function_types=frozenset(SCOPES - {"program", "class_static_block"}),
     scope_types=SCOPES, evidence=EVIDENCE, snippets=SNIPPETS,
+    pastes=PASTES,
 )
 SPECS = [
     _SPEC,

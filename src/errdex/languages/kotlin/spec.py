@@ -51,6 +51,7 @@ from errdex.languages._jvm.libraries import (
     slf4j_message,
 )
 from errdex.languages.base import Site, ancestors, line_of, text
+from errdex.languages.java.pastes import PASTES as JVM_PASTES
 from errdex.languages.kotlin.messages import (
     BODY_TYPES,
     FUNCTION_TYPES,
@@ -283,6 +284,7 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     new_index=FileIndex, function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
     evidence=EvidenceRules(frozenset({"function_declaration", "secondary_constructor"})),
     snippets=SNIPPETS,
+    pastes=JVM_PASTES,  # Kotlin's runtime prints JVM stacks, read once with Java's
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order

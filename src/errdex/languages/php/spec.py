@@ -58,6 +58,7 @@ from errdex.languages.base import (
     ancestors,
     text,
 )
+from errdex.languages.php.pastes import PASTES
 from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
@@ -319,6 +320,7 @@ SPEC = LanguageSpec(
         default_class="\\Exception", validation=c_if,
         try_catch=catch_block("try {{\n    {body}\n}} catch ({cls} $e) {{\n    // {note}\n}}"),
     ),
+    pastes=PASTES,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -54,6 +54,7 @@ from errdex.languages.python.messages import (
     read_alternatives,
     symbol_of,
 )
+from errdex.languages.python.pastes import PASTES
 from errdex.languages.python.snippets import SNIPPETS
 from errdex.templates.formats import brace_hole, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -299,6 +300,7 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     function_types=frozenset({"function_definition"}),
     scope_types=frozenset({"function_definition", "class_definition", "module"}),
     evidence=EVIDENCE, snippets=SNIPPETS,
+    pastes=PASTES,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order

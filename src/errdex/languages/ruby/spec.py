@@ -56,6 +56,7 @@ from errdex.languages.base import (
     ancestors,
     text,
 )
+from errdex.languages.ruby.pastes import PASTES
 from errdex.languages.ruby.snippets import SNIPPETS
 from errdex.languages.ruby.strings import string
 from errdex.records.model import ErrorType, Severity
@@ -311,6 +312,7 @@ SPEC = LanguageSpec(
     handlers=(("call", _call_site), ("new", _new_site)), new_index=FileIndex,
     function_types=frozenset({"method", "singleton_method"}), scope_types=frozenset(_SCOPES),
     evidence=EvidenceRules(frozenset({"method", "singleton_method"})), snippets=SNIPPETS,
+    pastes=PASTES,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

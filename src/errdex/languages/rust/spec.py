@@ -78,6 +78,7 @@ from errdex.languages.base import (
 )
 from errdex.languages.rust.constants import CONSTANTS, constant_template, is_bare_reference
 from errdex.languages.rust.evidence import EVIDENCE
+from errdex.languages.rust.pastes import PASTES
 from errdex.languages.rust.snippets import SNIPPETS
 from errdex.languages.rust.syntax import (
     COMMENTS,
@@ -460,6 +461,7 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     function_types=frozenset({"function_item"}),
     scope_types=frozenset({"function_item", "closure_expression", "source_file"}),
     evidence=EVIDENCE, snippets=SNIPPETS, constants=CONSTANTS,
+    pastes=PASTES,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order

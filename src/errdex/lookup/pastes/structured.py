@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from errdex.lookup.pastes.common import (
+from errdex.languages._engine.pastes.common import (
     ErrorEvent,
     Found,
     Frame,
@@ -23,7 +23,7 @@ from errdex.lookup.pastes.common import (
     split_class,
     split_location,
 )
-from errdex.lookup.pastes.logs import ERROR_LEVELS, LEVEL
+from errdex.languages._engine.pastes.logs import ERROR_LEVELS, LEVEL
 
 # Reads a stack field's text into its main event: ``errdex.lookup.parse.stack_event``,
 # passed in by parse (which dispatches to this module, so it cannot be imported here).

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import (
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import (
     Found,
     Frame,
     Lines,
@@ -20,7 +21,7 @@ from errdex.lookup.pastes.common import (
     split_class,
     split_location,
 )
-from errdex.lookup.pastes.stacks import first_frame_style, frame_style
+from errdex.languages._engine.pastes.stacks import first_frame_style, frame_style
 
 _PREAMBLE = re.compile(r"(?P<file>\S+):(?P<line>\d+)")
 _CARET = re.compile(r"\s*\^+\s*")
@@ -129,3 +130,6 @@ def _frames(lines: Lines, j: int, *, opened: bool) -> tuple[list[Frame], str | N
             if lines[k].strip() == "}":
                 return frames, code, k + 1
     return frames, code, j
+
+
+PASTES = Pastes((PasteReader(100, node_trace),))

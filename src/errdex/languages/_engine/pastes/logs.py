@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from errdex.lookup.pastes.common import (
+from errdex.languages._engine.pastes.common import (
     CHAIN_MARKERS,
     TRACEBACK_HEADER,
     Found,
@@ -19,9 +19,9 @@ from errdex.lookup.pastes.common import (
     kind_of_class,
     looks_like_class,
     one,
+    panic_header,
     split_class,
 )
-from errdex.lookup.pastes.rust import panic_header
 
 # ---------------------------------------------------------------------------
 # Plain-text prefixes: timestamp, level, logger

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import Found, Frame, Lines, one, split_location
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import Found, Frame, Lines, one, split_location
 
 # "[02-Jan-2026 10:11:12 UTC] " (the error log's stamp), then "PHP " when logged
 _PREFIX = re.compile(
@@ -98,3 +99,6 @@ def _stack(lines: Lines, j: int, frames: list[Frame]) -> tuple[list[Frame], int]
     if j < len(lines) and lines[j].strip().startswith("thrown in "):
         j += 1
     return frames, j
+
+
+PASTES = Pastes((PasteReader(120, php_error),))

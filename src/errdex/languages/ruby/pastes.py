@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import Found, Frame, Lines, one
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import Found, Frame, Lines, one
 
 _HEAD = re.compile(r"(?P<file>[^\s:]+):(?P<line>\d+):in [`'](?P<func>[^'\n]*)': ")
 _FROM = re.compile(r"\s+from (?P<file>[^\s:]+):(?P<line>\d+):in [`'](?P<func>[^'\n]*)'\s*")
@@ -40,3 +41,6 @@ def ruby_trace(lines: Lines, i: int) -> Found | None:
             break
         j += 1
     return one(lines.event(i, stop, rest, error_class, "ruby", frames), stop)
+
+
+PASTES = Pastes((PasteReader(110, ruby_trace),))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import Lines
+from errdex.languages._engine.pastes.common import Lines
 
 _JVM_WHERE = re.compile(
     r"[\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)(?::\d+)?|Native Method|Unknown Source"

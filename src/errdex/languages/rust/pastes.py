@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import Found, Frame, Lines, one, split_location
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import (
+    Found,
+    Frame,
+    Lines,
+    one,
+    panic_header,
+    split_location,
+)
 
-_PANIC_HEADER = re.compile(r"thread '[^'\n]*'(?: \(\d+\))? panicked at ")
 _BACKTRACE_HEADER = "stack backtrace:"
 # A log's next timestamped entry ends a panic's message lines (as in logs.TIMESTAMP)
 _LOG_ENTRY = re.compile(r"\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}")
 _RUST_FRAME = re.compile(r"\s*\d+: +(?:0x[0-9a-fA-F]+ - )?(?P<func>\S.*)")
 _RUST_AT = re.compile(r"\s*at (?P<location>\S.*)")
-
-
-def panic_header(line: str) -> str | None:
-    """What follows ``thread '…' panicked at `` on a panic's first line."""
-    if "panicked at " not in line:
-        return None
-    match = _PANIC_HEADER.search(line)
-    return line[match.end() :] if match else None
 
 
 def rust_panic(lines: Lines, i: int) -> Found | None:
@@ -117,3 +116,7 @@ def _rust_backtrace(lines: Lines, j: int) -> tuple[list[Frame], int]:
             break
         j += 1
     return frames, j
+
+
+# A panic's header may follow a log prefix or a relay's: it is looked for anywhere.
+PASTES = Pastes((PasteReader(30, rust_panic),), markers=("panicked at ",))

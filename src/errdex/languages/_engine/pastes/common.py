@@ -145,6 +145,16 @@ CHAIN_MARKERS = frozenset(
         "The above exception was the direct cause of the following exception:",
     }
 )
+# A Rust panic's first line: it ends any message before it, whoever printed that message.
+_PANIC_HEADER = re.compile(r"thread '[^'\n]*'(?: \(\d+\))? panicked at ")
+
+
+def panic_header(line: str) -> str | None:
+    """What follows ``thread '…' panicked at `` on a panic's first line."""
+    if "panicked at " not in line:
+        return None
+    match = _PANIC_HEADER.search(line)
+    return line[match.end() :] if match else None
 
 # ---------------------------------------------------------------------------
 # Exception class names

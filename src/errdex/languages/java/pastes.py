@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import (
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import (
     JVM_NAME,
     JVM_PACKAGES,
     ErrorEvent,
@@ -21,8 +22,8 @@ from errdex.lookup.pastes.common import (
     split_class,
     split_location,
 )
-from errdex.lookup.pastes.logs import ends_message
-from errdex.lookup.pastes.stacks import first_frame_style, frame_style
+from errdex.languages._engine.pastes.logs import ends_message
+from errdex.languages._engine.pastes.stacks import first_frame_style, frame_style
 
 _IN_THREAD = re.compile(r'Exception in thread "[^"\n]*" ')
 _CAUSED_BY = "Caused by: "
@@ -106,3 +107,6 @@ def _frame(function: str, where: str) -> list[Frame]:
     if location is None:
         return []
     return [Frame(location.file, location.line, function.rpartition("/")[2])]
+
+
+PASTES = Pastes((PasteReader(80, jvm_trace),))

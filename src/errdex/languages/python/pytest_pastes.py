@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import (
+from errdex.languages._engine.pastes.common import (
     Found,
     Frame,
     Lines,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import (
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import (
     TRACEBACK_HEADER,
     ErrorEvent,
     Found,
@@ -14,7 +15,8 @@ from errdex.lookup.pastes.common import (
     indent,
     split_class,
 )
-from errdex.lookup.pastes.logs import continuation, single_line
+from errdex.languages._engine.pastes.logs import continuation, single_line
+from errdex.languages.python.pytest_pastes import pytest_block, pytest_summary, pytest_traceback
 
 _PY_FRAME = re.compile(r'File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
 _GROUP_HEADER = "Exception Group Traceback (most recent call last):"
@@ -89,3 +91,16 @@ def _debox(line: str) -> str:
         return ""  # "+-+---- 1 ----", "+---- 2 ----", "+--------"
     content = line[2:] if line[1:2] == " " else line[1:]
     return TRACEBACK_HEADER if content.strip() == _GROUP_HEADER else content
+
+
+# A group's header before a traceback's, both before pytest's and the generic line's.
+PASTES = Pastes(
+    (
+        PasteReader(10, python_exception_group),
+        PasteReader(20, python_traceback),
+        PasteReader(50, pytest_traceback),
+        PasteReader(60, pytest_block),
+        PasteReader(70, pytest_summary),
+    ),
+    markers=("Traceback (",),  # a traceback may be indented (a log's field, a quote)
+)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import (
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import (
     DOTNET_NAMESPACES,
     DOTTED_NAME,
     ErrorEvent,
@@ -20,7 +21,7 @@ from errdex.lookup.pastes.common import (
     looks_like_class,
     split_class,
 )
-from errdex.lookup.pastes.stacks import first_frame_style
+from errdex.languages._engine.pastes.stacks import first_frame_style
 
 _UNHANDLED = re.compile(r"Unhandled [Ee]xception[.:] +")
 _INNER = " ---> "
@@ -76,3 +77,6 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
         message = _PARAMETER.sub("", message.rstrip())
         events.append(lines.event(i, stop, message, error_class, "dotnet", frames))
     return tuple(events), j
+
+
+PASTES = Pastes((PasteReader(90, dotnet_trace),))

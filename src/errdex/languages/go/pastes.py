@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import re
 
-from errdex.lookup.pastes.common import Found, Frame, Lines, one, split_location, strip_call
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import (
+    ErrorEvent,
+    Found,
+    Frame,
+    Lines,
+    one,
+    split_location,
+    strip_call,
+)
 
 _RECOVERED = re.compile(r" \[recovered(?:, \w+)?\]$")
 _GOROUTINE = re.compile(r"goroutine \d+ [^\[\n]*\[[^\]\n]*\]:")
@@ -124,3 +133,15 @@ def go_test_failure(lines: Lines, i: int) -> Found | None:
         frame = Frame(match.group("file"), int(match.group("line")), test)
         events.append(lines.event(first, j, "\n".join(parts), None, "go", (frame,)))
     return tuple(events), max(j, i + 1)
+
+
+def bare_go_stack(lines: Lines) -> ErrorEvent | None:
+    """A Go trace held alone in a log field: a ``go`` event of its frames, if it has any."""
+    frames = bare_go_frames(lines)
+    return ErrorEvent("", None, "go", frames, lines.text) if frames else None
+
+
+# A panic before pytest's and the JVM's readers; a test failure after the structured logs.
+PASTES = Pastes(
+    (PasteReader(40, go_panic), PasteReader(160, go_test_failure)), bare_stack=bare_go_stack
+)
