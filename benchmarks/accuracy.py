@@ -77,7 +77,7 @@ def shares_words(template: str, text: str) -> bool:
 def describe(match: Match) -> str:
     rec = match.record
     flag = "~" if match.approximate else ""
-    return f"{flag}{rec.repo}:{rec.filePath}:{rec.lineNumber} [{match.score:.2f}] {match.reason}"
+    return f"{flag}{rec.repo}:{rec.file_path}:{rec.line_number} [{match.score:.2f}] {match.reason}"
 
 
 def evaluate(index: Index, case: Case) -> Outcome:
@@ -91,13 +91,13 @@ def evaluate(index: Index, case: Case) -> Outcome:
         (
             i
             for i, m in enumerate(matches, 1)
-            if is_hit(case, m.record.repo, m.record.filePath, m.record.lineNumber)
+            if is_hit(case, m.record.repo, m.record.file_path, m.record.line_number)
         ),
         None,
     )
     indexed = any(
-        is_hit(case, s.record.repo, s.record.filePath, s.record.lineNumber)
-        and shares_words(s.record.errorMessage, case.text)
+        is_hit(case, s.record.repo, s.record.file_path, s.record.line_number)
+        and shares_words(s.record.error_message, case.text)
         for s in index.store.records(repo=case.repo)
     )
     return Outcome(case, rank, indexed, got)

@@ -82,11 +82,11 @@ def baseline_user(records: list[Record]) -> str:
     """The common approach: every record with the ±12 lines around its site."""
     rows = []
     for record in records:
-        lines = record.sourceCode.split("\n")
-        at = record.lineNumber - record.sourceCodeStart
+        lines = record.source_code.split("\n")
+        at = record.line_number - record.source_code_start
         window = "\n".join(lines[max(0, at - BASELINE_RADIUS):at + BASELINE_RADIUS + 1])
-        rows.append({"id": record.id, "file": record.filePath, "line": record.lineNumber,
-                     "message": record.errorMessage, "code": window})
+        rows.append({"id": record.id, "file": record.file_path, "line": record.line_number,
+                     "message": record.error_message, "code": window})
     return f"{OPEN}\n{json.dumps(rows, ensure_ascii=False)}\n{CLOSE}\nExplain each error record."
 
 

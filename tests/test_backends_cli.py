@@ -237,7 +237,7 @@ def test_mine_and_enrich_with_an_llm(backend_db, make_repo, tmp_path, monkeypatc
         sent = len(chat.requests)
         assert sent >= 1
         with open_store(backend_db) as store:
-            flags = {flag for s in store.records() for flag in s.extras.qualityFlags}
+            flags = {flag for s in store.records() for flag in s.extras.quality_flags}
         assert "llm-enriched" in flags
         ok(backend_db, "enrich", *llm)
         assert len(chat.requests) == sent  # nothing changed: every answer from the cache

@@ -40,7 +40,7 @@ REACTOR = "there is no reactor running, must be called from the context of a Tok
 
 
 def _records(store: SQLiteStore) -> dict[int, tuple[str, str]]:
-    return {s.record.lineNumber: (s.record.errorMessage, s.record.messagePattern)
+    return {s.record.line_number: (s.record.error_message, s.record.message_pattern)
             for s in store.records()}
 
 
@@ -61,7 +61,7 @@ def test_sites_printing_constants_of_other_files_get_their_text(
     assert records[20] == ("{:?}", "(.+?)")
     index = errdex.open_index(store)
     (best, *_) = index.explain(f"thread 'main' panicked at src/lib.rs:4:5:\n{REACTOR}")
-    assert best.record.lineNumber == 4
+    assert best.record.line_number == 4
 
 
 def test_constants_are_read_from_files_an_incremental_mine_does_not_read(
@@ -110,10 +110,10 @@ def test_constants_passed_as_they_are_become_messages_and_unknown_ones_no_record
     repo = make_repo()
     repo.commit_files({"src/util/error.rs": ERRORS, "src/ops.rs": PAYLOADS})
     errdex.mine(repo.root, db=store)
-    by_line = {s.record.lineNumber: s.record for s in store.records()
-               if s.record.filePath == "src/ops.rs"}
-    assert by_line[4].errorMessage == REACTOR and by_line[4].errorClass == "io::ErrorKind::Other"
-    assert by_line[8].errorMessage == "TOKIO_WORKER_THREADS"  # .expect(CONST)
-    assert by_line[8].messagePattern.startswith("TOKIO_WORKER_THREADS")
+    by_line = {s.record.line_number: s.record for s in store.records()
+               if s.record.file_path == "src/ops.rs"}
+    assert by_line[4].error_message == REACTOR and by_line[4].error_class == "io::ErrorKind::Other"
+    assert by_line[8].error_message == "TOKIO_WORKER_THREADS"  # .expect(CONST)
+    assert by_line[8].message_pattern.startswith("TOKIO_WORKER_THREADS")
     # a number constant and another crate's constant could print anything: no record
     assert set(by_line) == {4, 8}

@@ -32,7 +32,7 @@ def _mine(make_repo: Callable[..., GitRepo], store: SQLiteStore, name: str) -> d
     shutil.copytree(FIXTURES / name, repo.root, dirs_exist_ok=True)
     repo.commit("fixture")
     errdex.mine(repo.root, db=store)
-    return {s.record.errorMessage: (s.record, s.extras) for s in store.records()}
+    return {s.record.error_message: (s.record, s.extras) for s in store.records()}
 
 
 def _parses(language: str, code: str, wrapper: str) -> bool:
@@ -41,15 +41,15 @@ def _parses(language: str, code: str, wrapper: str) -> bool:
 
 
 def _check_common(record: Record, extras: RecordExtras, language: str) -> None:
-    assert record.handlingStrategy in get_args(HandlingStrategy)
-    assert record.backgroundTag in FAMILY_NAMES
+    assert record.handling_strategy in get_args(HandlingStrategy)
+    assert record.background_tag in FAMILY_NAMES
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", tag) for tag in record.tags)
-    if record.validationCode:
-        assert _parses(language, record.validationCode, WRAP[language])
-    if record.tryCatchPattern:
-        assert _parses(language, record.tryCatchPattern, WRAP[language])
-    if record.typeGuard:
-        assert _parses(language, record.typeGuard, ITEM_WRAP[language])
+    if record.validation_code:
+        assert _parses(language, record.validation_code, WRAP[language])
+    if record.try_catch_pattern:
+        assert _parses(language, record.try_catch_pattern, WRAP[language])
+    if record.type_guard:
+        assert _parses(language, record.type_guard, ITEM_WRAP[language])
     assert extras.evidence is not None
 
 
@@ -75,15 +75,15 @@ def test_python_fields_cite_docstring_guard_and_test(make_repo, store) -> None:
     assert 'If ``order`` is not "C" or "F".' in doc  # the docstring's Raises entry
     assert '`order not in ("C", "F")`' in doc  # the guard
     assert "`test_reshape_rejects_unknown_order` (tests/test_core.py:6)" in (
-        record.triggerScenarios or "")
-    assert 'Shape().reshape((2, 3), order="Z")' in (record.triggerScenarios or "")
+        record.trigger_scenarios or "")
+    assert 'Shape().reshape((2, 3), order="Z")' in (record.trigger_scenarios or "")
     assert any('`order in ("C", "F")`' in s for s in record.solutions)
-    assert record.exampleFix is not None and 'Shape().reshape((2, 3), order="Z")' in (
-        record.exampleFix)
-    assert record.handlingStrategy == "validation"
-    assert record.typeGuard is not None and 'return order in ("C", "F")' in record.typeGuard
-    assert record.tryCatchPattern is not None and "except ValueError" in record.tryCatchPattern
-    assert extras.qualityFlags == []
+    assert record.example_fix is not None and 'Shape().reshape((2, 3), order="Z")' in (
+        record.example_fix)
+    assert record.handling_strategy == "validation"
+    assert record.type_guard is not None and 'return order in ("C", "F")' in record.type_guard
+    assert record.try_catch_pattern is not None and "except ValueError" in record.try_catch_pattern
+    assert extras.quality_flags == []
     assert [t.name for t in extras.evidence.tests] == ["test_reshape_rejects_unknown_order"]
 
 
@@ -91,13 +91,13 @@ def test_thin_record_is_flagged_not_padded(make_repo, store) -> None:
     record, extras = _mine(make_repo, store, "python")["x"]  # raise NotImplementedError("x")
     _check_common(record, extras, "python")
     assert {"no-doc", "no-guard", "no-test", "no-trigger", "generic-message"} <= set(
-        extras.qualityFlags)
-    assert record.triggerScenarios is None
-    assert record.commonSituations is None
-    assert record.exampleFix is None
-    assert record.validationCode is None and record.typeGuard is None
-    assert record.preventionTips == []
-    assert record.backgroundTag == "not-implemented"  # from the class name, not invented
+        extras.quality_flags)
+    assert record.trigger_scenarios is None
+    assert record.common_situations is None
+    assert record.example_fix is None
+    assert record.validation_code is None and record.type_guard is None
+    assert record.prevention_tips == []
+    assert record.background_tag == "not-implemented"  # from the class name, not invented
 
 
 def test_rust_fields_cite_panics_section_and_should_panic(make_repo, store) -> None:
@@ -106,21 +106,21 @@ def test_rust_fields_cite_panics_section_and_should_panic(make_repo, store) -> N
     _check_common(record, extras, "rust")
     assert "Panics if `size` is zero." in (record.documentation or "")
     assert "the assertion `size > 0` fails" in (record.documentation or "")
-    assert "`zero_chunk_size_panics` (tests/sum.rs:5)" in (record.triggerScenarios or "")
-    assert record.typeGuard == (
+    assert "`zero_chunk_size_panics` (tests/sum.rs:5)" in (record.trigger_scenarios or "")
+    assert record.type_guard == (
         "/// True when chunked_sum does not fail with: chunk size must be positive\n"
         "fn can_chunked_sum(size: usize) -> bool {\n    size > 0\n}")
-    assert "catch_unwind" in (record.tryCatchPattern or "")
+    assert "catch_unwind" in (record.try_catch_pattern or "")
     width, width_extras = records["width: unsupported dtype {:?}"]
     _check_common(width, width_extras, "rust")
-    assert width.backgroundTag == "unsupported-dtype"
-    assert width.handlingStrategy == "unsupported"
+    assert width.background_tag == "unsupported-dtype"
+    assert width.handling_strategy == "unsupported"
     assert "DType::F32, DType::F64" in width.solutions[0]
-    assert "matches!(dtype, DType::F32 | DType::F64)" in (width.typeGuard or "")
+    assert "matches!(dtype, DType::F32 | DType::F64)" in (width.type_guard or "")
     level, level_extras = records["level {level} is above 9"]
-    assert "`level_too_high` (tests/sum.rs:11)" in (level.triggerScenarios or "")
-    assert level.validationCode is None  # `level` is a local: no caller-side check to write
-    assert "no-doc" in level_extras.qualityFlags
+    assert "`level_too_high` (tests/sum.rs:11)" in (level.trigger_scenarios or "")
+    assert level.validation_code is None  # `level` is a local: no caller-side check to write
+    assert "no-doc" in level_extras.quality_flags
 
 
 def test_javascript_fields_cite_jsdoc_and_jest(make_repo, store) -> None:
@@ -130,10 +130,10 @@ def test_javascript_fields_cite_jsdoc_and_jest(make_repo, store) -> None:
     assert '@throws for RangeError: "if the port is outside 1..65535"' in (
         record.documentation or "")
     assert "`parsePort > rejects ports above 65535` (test/parse.test.js:5)" in (
-        record.triggerScenarios or "")
+        record.trigger_scenarios or "")
     assert "err instanceof RangeError && /^port out of range: (.+?)$/s.test(err.message)" in (
-        record.tryCatchPattern or "")
-    assert 'parsePort("70000")' in (record.tryCatchPattern or "")
+        record.try_catch_pattern or "")
+    assert 'parsePort("70000")' in (record.try_catch_pattern or "")
 
 
 def test_enrich_none_leaves_explanations_empty(make_repo, store) -> None:
@@ -142,8 +142,8 @@ def test_enrich_none_leaves_explanations_empty(make_repo, store) -> None:
     repo.commit("fixture")
     errdex.mine(repo.root, db=store, enrich="none")
     for stored in store.records():
-        assert all(getattr(stored.record, f) in (None, []) for f in EXPLANATION_FIELDS)
-        assert stored.extras.evidence is None and stored.extras.qualityFlags == []
+        assert all(stored.record.model_dump()[f] in (None, []) for f in EXPLANATION_FIELDS)
+        assert stored.extras.evidence is None and stored.extras.quality_flags == []
 
 
 @pytest.mark.parametrize("relink", [False, True])

@@ -124,10 +124,10 @@ def test_mining_a_hostile_repository_runs_none_of_its_commands(
     out = _cli(db, "mine", "--blame", "--jobs", "2", str(repo.root))
     assert f"{FILES + 1} records from {FILES + 2} files" in out  # 70 .py, 2 .rs
     with Store(db) as store:
-        records = {s.record.filePath: s for s in store.records()}
+        records = {s.record.file_path: s for s in store.records()}
         blamed = records["pkg/m0.py"].extras.evidence
         assert blamed is not None and blamed.blame is not None  # blame ran, without textconv
-        assert records["src/lib.rs"].record.errorMessage == "the widget broke"
+        assert records["src/lib.rs"].record.error_message == "the widget broke"
     assert _fired(markers) == []
 
     # history: an incremental re-mine (git diff), a constant read from an unchanged file
@@ -138,8 +138,8 @@ def test_mining_a_hostile_repository_runs_none_of_its_commands(
     out = _cli(db, "mine", "--blame", str(repo.root))
     assert "only files changed since the last mine were read" in out
     with Store(db) as store:
-        lib = next(s for s in store.records() if s.record.filePath == "src/lib.rs")
-        assert lib.record.errorMessage == "the widget broke" and lib.record.lineNumber == 4
+        lib = next(s for s in store.records() if s.record.file_path == "src/lib.rs")
+        assert lib.record.error_message == "the widget broke" and lib.record.line_number == 4
     summary = errdex.mine(repo.root, db=db, full=True, jobs=1, blame=True)
     assert summary.files_mined == FILES + 2
     _cli(db, "enrich", "--root", str(repo.root))
@@ -184,7 +184,7 @@ def test_inherited_git_variables_do_not_redirect_or_run_anything(
     db = tmp_path / "errdex.sqlite"
     errdex.mine(wanted.root, db=db, blame=True)
     with Store(db) as store:
-        mined = [(s.record.repo, s.record.errorMessage) for s in store.records()]
+        mined = [(s.record.repo, s.record.error_message) for s in store.records()]
     assert mined == [("acme/widgets", "wanted again {x}")]
     assert _fired(markers) == []
 

@@ -22,7 +22,7 @@ B = "def parse(text):\n    raise ValueError(f'bad number {text!r}')\n"
 
 
 def _current(store: SQLiteStore) -> dict[str, errdex.Record]:
-    return {s.record.errorMessage: s.record for s in store.records()}
+    return {s.record.error_message: s.record for s in store.records()}
 
 
 def test_remine_reads_only_changed_files_and_restamps_the_rest(make_repo, store):
@@ -40,10 +40,10 @@ def test_remine_reads_only_changed_files_and_restamps_the_rest(make_repo, store)
     assert (summary.new, summary.removed) == (0, 0)  # b.py's window changed: "changed" is 1
     for message, record in after.items():
         assert record.id == before[message].id
-        assert record.analyzedSha == sha and sha in (record.githubUrl or "")
-    assert after["bad number {text!r}"].lineNumber == before["bad number {text!r}"].lineNumber + 2
-    assert after["no config at {path}"].contentChangedAt == before[
-        "no config at {path}"].contentChangedAt
+        assert record.analyzed_sha == sha and sha in (record.github_url or "")
+    assert after["bad number {text!r}"].line_number == before["bad number {text!r}"].line_number + 2
+    assert after["no config at {path}"].content_changed_at == before[
+        "no config at {path}"].content_changed_at
 
 
 def test_reworded_site_is_kept_as_removed_and_still_resolves(make_repo, store, tmp_path):
@@ -59,7 +59,7 @@ def test_reworded_site_is_kept_as_removed_and_still_resolves(make_repo, store, t
     index = errdex.open_index(store)
     (old_match,) = index.explain("ValueError: bad number 'x'")
     assert old_match.removed is not None and old_match.removed.sha == new
-    assert old_match.record.analyzedSha == old
+    assert old_match.record.analyzed_sha == old
     assert "removed in" in old_match.reason
     as_json = old_match.to_json()
     assert as_json["removed"]["sha"] == new
@@ -149,5 +149,5 @@ def test_incremental_mine_reads_constants_from_unchanged_files_with_any_name(mak
     repo.commit("move go down")
     summary = errdex.mine(repo.root, db=store)
     assert summary.incremental and summary.files_mined == 1
-    current = sorted(s.record.errorMessage for s in store.records() if s.removed is None)
+    current = sorted(s.record.error_message for s in store.records() if s.removed is None)
     assert current == ["message number 0", "message number 1", "message number 2"]

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from errdex.datasets.lines import import_dataset, read_dataset_lines
 from errdex.errors import DatasetError
 from errdex.interfaces.cli import main
-from errdex.records.model import Record, RecordExtras, record_json
+from errdex.records.model import Record, RecordExtras, json_keys, record_json
 from errdex.records.validate import MAX_PROBLEMS_SHOWN
 from errdex.store.protocol import open_store
 from tests.conftest import SEED_RECORD
@@ -289,8 +289,8 @@ def test_mined_links_are_https_whatever_the_remote(make_repo, tmp_path):
         assert run(db, "mine", str(repo.root)).exit_code == 0
         with open_store(db) as store:
             (stored,) = store.records()
-        assert stored.record.githubUrl is not None
-        assert stored.record.githubUrl.startswith("https://"), stored.record.githubUrl
+        assert stored.record.github_url is not None
+        assert stored.record.github_url.startswith("https://"), stored.record.github_url
 
 
 # --- adversarial: random damage to a valid line -------------------------------------------
@@ -319,7 +319,7 @@ def _values() -> st.SearchStrategy[Any]:
     )
 
 
-_FIELDS = [*SEED, *RecordExtras.model_fields, "unknown"]
+_FIELDS = [*SEED, *json_keys(RecordExtras), "unknown"]
 _mutation = st.tuples(
     st.sampled_from(["set", "delete"]), st.sampled_from(_FIELDS), _values()
 )

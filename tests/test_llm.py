@@ -23,7 +23,7 @@ import errdex
 from errdex.enrich.llm import LlmConfig, LlmReport, enrich_with_llm
 from errdex.enrich.llm_prompt import CLOSE, OPEN, SYSTEM
 from errdex.errors import UsageError
-from errdex.records.model import Record, RecordExtras
+from errdex.records.model import Record, RecordExtras, attribute
 from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo
 
@@ -234,7 +234,7 @@ def config(chat: ChatServer, tmp_path: Path, **options: Any) -> LlmConfig:
 
 
 def by_message(store: SQLiteStore) -> dict[str, tuple[Record, RecordExtras]]:
-    return {s.record.errorMessage: (s.record, s.extras) for s in store.records()}
+    return {s.record.error_message: (s.record, s.extras) for s in store.records()}
 
 
 def test_chat_completions_protocol_server_good_answer_replaces_fields(
@@ -259,11 +259,12 @@ def test_chat_completions_protocol_server_good_answer_replaces_fields(
     record, extras = by_message(mined)[RESHAPE]
     assert record.documentation == ("`Shape.reshape` raises `ValueError` when its argument is "
                                     "out of range.")
-    assert record.backgroundTag == "invalid-argument" and record.handlingStrategy == "validation"
-    assert "llm-enriched" in extras.qualityFlags
-    assert record.id == before[RESHAPE][0].id and record.sourceCode == before[RESHAPE][0].sourceCode
+    assert record.background_tag == "invalid-argument" and record.handling_strategy == "validation"
+    assert "llm-enriched" in extras.quality_flags
+    previous = before[RESHAPE][0]
+    assert record.id == previous.id and record.source_code == previous.source_code
     # a field the model left null keeps the static value
-    assert record.typeGuard == before[RESHAPE][0].typeGuard
+    assert record.type_guard == before[RESHAPE][0].type_guard
     assert "tokens: 100 prompt + 50 completion" in report.summary()
 
 
@@ -301,7 +302,7 @@ def test_chat_completions_protocol_server_malformed_json_keeps_static_and_flags(
     report = enrich_with_llm(mined, config(chat, tmp_path))
     record, extras = by_message(mined)[RESHAPE]
     assert record == before[RESHAPE][0]
-    assert "llm-malformed" in extras.qualityFlags
+    assert "llm-malformed" in extras.quality_flags
     assert report.failed[record.id].startswith("malformed")
 
 
@@ -316,7 +317,7 @@ def test_chat_completions_protocol_server_refusal_keeps_static(
     report = enrich_with_llm(mined, config(chat, tmp_path))
     record, extras = by_message(mined)[RESHAPE]
     assert record == before[RESHAPE][0]
-    assert "llm-refused" in extras.qualityFlags and "llm-enriched" not in extras.qualityFlags
+    assert "llm-refused" in extras.quality_flags and "llm-enriched" not in extras.quality_flags
     assert report.failed[record.id].startswith("refusal")
 
 
@@ -402,9 +403,10 @@ def test_chat_completions_protocol_server_verification_rejects_field(
     chat.handler = _one_field(name, value)
     report = enrich_with_llm(mined, config(chat, tmp_path))
     record, extras = by_message(mined)[RESHAPE]
-    assert getattr(record, name) == getattr(before[RESHAPE][0], name)  # the static value
-    assert f"llm-rejected:{name}" in extras.qualityFlags
-    assert "llm-enriched" in extras.qualityFlags  # the other fields passed
+    field = attribute(name)  # the JSON key the model answers with → the record's attribute
+    assert getattr(record, field) == getattr(before[RESHAPE][0], field)  # the static value
+    assert f"llm-rejected:{name}" in extras.quality_flags
+    assert "llm-enriched" in extras.quality_flags  # the other fields passed
     assert report.rejected[name] == 1
 
 
@@ -414,9 +416,9 @@ def test_chat_completions_protocol_server_verification_accepts_true_quote_and_co
     chat.handler = _one_field("documentation", text)
     enrich_with_llm(mined, config(chat, tmp_path))
     record, extras = by_message(mined)[RESHAPE]
-    assert record.documentation == text and record.tryCatchPattern is not None
-    assert "except ValueError" in record.tryCatchPattern
-    assert not any(f.startswith("llm-rejected") for f in extras.qualityFlags)
+    assert record.documentation == text and record.try_catch_pattern is not None
+    assert "except ValueError" in record.try_catch_pattern
+    assert not any(f.startswith("llm-rejected") for f in extras.quality_flags)
 
 
 def test_chat_completions_protocol_server_prompt_injection_stays_data(
@@ -447,10 +449,10 @@ def test_chat_completions_protocol_server_prompt_injection_stays_data(
     assert "ignore previous" in inside.lower()
     (after, extras), = by_message(store).values()
     assert after.documentation == "`load` raises `IOError` when `path` is empty."
-    for name in ("id", "messagePattern", "errorMessage", "repo", "filePath", "sourceCode"):
+    for name in ("id", "message_pattern", "error_message", "repo", "file_path", "source_code"):
         assert getattr(after, name) == getattr(before, name)
     assert store.count() == 1 and report.enriched == 1
-    assert "llm-enriched" in extras.qualityFlags
+    assert "llm-enriched" in extras.quality_flags
 
 
 def test_chat_completions_protocol_server_token_budget_stops_sending(
@@ -513,7 +515,7 @@ def test_chat_completions_protocol_server_through_the_cli_mine_enrich_llm(
     assert first.exit_code == 0, first.output
     sent = len(chat.requests)
     assert sent >= 1
-    flags = {flag for s in SQLiteStore(db).records() for flag in s.extras.qualityFlags}
+    flags = {flag for s in SQLiteStore(db).records() for flag in s.extras.quality_flags}
     assert "llm-enriched" in flags
     again = CliRunner().invoke(main, ["--db", db, "enrich", "--llm-base-url", chat.url,
                                       "--llm-model", "test-model"])
@@ -553,7 +555,7 @@ def test_chat_completions_protocol_server_equal_errors_answered_once_stored_for_
     assert len(stored) == 2 and report.enriched == 2
     assert {s.record.documentation for s in stored} == {
         "Raised when the `gpu` extra is not installed."}
-    assert all("llm-enriched" in s.extras.qualityFlags for s in stored)
+    assert all("llm-enriched" in s.extras.quality_flags for s in stored)
     again = enrich_with_llm(store, config(chat, tmp_path))
     assert len(chat.requests) == 1 and again.cached == 2  # both answers cached
 

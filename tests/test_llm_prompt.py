@@ -17,6 +17,7 @@ import errdex
 from errdex.enrich.llm import _batches, _prepare, batch_message
 from errdex.enrich.llm_client import LlmConfig
 from errdex.enrich.llm_prompt import CLOSE, OPEN, SYSTEM
+from errdex.records.model import json_keys
 from errdex.store.sqlite import SQLiteStore
 from tests.conftest import GitRepo
 
@@ -157,9 +158,9 @@ def test_bundle_of_a_site_outside_any_function_keeps_its_doc() -> None:
     from tests.conftest import SEED_RECORD
 
     data = json.loads(SEED_RECORD.read_text())["record"]
-    record = Record.model_validate({k: v for k, v in data.items() if k in Record.model_fields})
+    record = Record.model_validate({k: v for k, v in data.items() if k in json_keys(Record)})
     evidence = Evidence(symbol=None, docs=[DocNote(kind="summary", text="No more parts.",
-                                                   line=record.lineNumber - 1)])
+                                                   line=record.line_number - 1)])
     made = bundle(record, "rust", evidence, record)
     assert made.fn == {"n": "No more parts."}
     assert "deform_conv2d_backward" in made.error["c"]

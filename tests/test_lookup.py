@@ -76,7 +76,7 @@ def test_seed_message_binds_its_hole(store):
 
 def test_bare_message(index):
     (best, *_) = index.explain("load: unsupported dtype I8 for weights.bin")
-    assert best.record.filePath == "src/io.rs" and best.record.lineNumber == 4
+    assert best.record.file_path == "src/io.rs" and best.record.line_number == 4
     assert best.bound == {"other": "I8", "path": "weights.bin"}
 
 
@@ -86,20 +86,20 @@ def test_rust_panic_current_format(index):
         "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
     )
     (best, *_) = index.explain(text)
-    assert best.record.lineNumber == 10 and best.record.errorMessage == "empty batch"
+    assert best.record.line_number == 10 and best.record.error_message == "empty batch"
     assert "frame" in best.reason
 
 
 def test_rust_panic_old_format(index):
     text = "thread 'main' panicked at 'load: unsupported dtype U8 for a.bin', src/io.rs:4:18"
     (best, *_) = index.explain(text)
-    assert best.record.lineNumber == 4 and best.bound["other"] == "U8"
+    assert best.record.line_number == 4 and best.bound["other"] == "U8"
 
 
 def test_class_decides_between_same_message(index):
     matches = index.explain("TypeError: invalid size 'x'")
-    assert matches[0].record.errorClass == "TypeError"
-    assert {m.record.errorClass for m in matches[1:]} == {"ValueError"}
+    assert matches[0].record.error_class == "TypeError"
+    assert {m.record.error_class for m in matches[1:]} == {"ValueError"}
     assert matches[0].score > matches[1].score
 
 
@@ -113,7 +113,7 @@ def test_same_template_at_several_sites_returned_together_frames_decide(index):
         "ValueError: invalid size 'abc'\n"
     )
     matches = index.explain(traceback)
-    sites = [(m.record.filePath, m.record.lineNumber) for m in matches]
+    sites = [(m.record.file_path, m.record.line_number) for m in matches]
     assert sites[:2] == [("shapes/b.py", 8), ("shapes/a.py", 3)]
     assert matches[0].bound == {"text": "'abc'"}
     assert "frame shapes/b.py:8" in matches[0].reason
@@ -129,20 +129,20 @@ def test_chained_traceback_explains_last_exception(index):
         '  File "x.py", line 3, in <module>\n'
         "TypeError: invalid size 'w'\n"
     )
-    assert index.explain(text)[0].record.errorClass == "TypeError"
+    assert index.explain(text)[0].record.error_class == "TypeError"
 
 
 def test_location_only_match_is_flagged_approximate(index):
     text = "thread 'main' panicked at src/io.rs:10:9:\nbatch was empty\n"
     (best,) = index.explain(text)
-    assert best.approximate and best.record.lineNumber == 10
+    assert best.approximate and best.record.line_number == 10
     assert best.reason.startswith("location only")
 
 
 def test_near_miss_is_never_a_full_match(index):
     reworded = index.explain("load: unsupported dtypes I8 for a.bin")
     assert reworded and all(m.approximate for m in reworded)
-    assert reworded[0].record.lineNumber == 4
+    assert reworded[0].record.line_number == 4
     assert "approximate" in reworded[0].reason and reworded[0].bound == {}
     assert all(m.approximate for m in index.explain("empty batches"))
     assert index.explain("nothing like any template here") == []
@@ -167,11 +167,11 @@ def test_all_hole_template_is_found_by_its_frame_not_its_text(make_repo, store):
     repo.commit()
     errdex.mine(repo.root, db=store)
     index = errdex.open_index(store)
-    assert [m.record.lineNumber for m in index.explain("bad count 3")] == [6]
+    assert [m.record.line_number for m in index.explain("bad count 3")] == [6]
     assert index.explain("anything at all") == []
     panic = "thread 'main' panicked at src/lib.rs:2:5:\nanything at all\n"
     (found,) = index.explain(panic)
-    assert found.record.lineNumber == 2 and found.approximate
+    assert found.record.line_number == 2 and found.approximate
 
 
 def test_index_snapshot_is_reused_and_refreshed_after_writes(make_repo, store, monkeypatch):
@@ -212,7 +212,7 @@ def test_a_megabyte_adversarial_paste_costs_a_bounded_number_of_linear_checks(ma
     repo.commit()
     errdex.mine(repo.root, db=store)
     index = errdex.open_index(store)
-    stored = {s.record.messagePattern for s in store.records()}
+    stored = {s.record.message_pattern for s in store.records()}
     for paste in ("bad " + "a" * 999_000 + " valu", "bad " + "1" * 999_000 + " coun",
                   "bad " + "a1" * 499_000 + " value count"):
         with counting_lookup_work() as work:
@@ -221,9 +221,9 @@ def test_a_megabyte_adversarial_paste_costs_a_bounded_number_of_linear_checks(ma
         assert work.re2_bytes <= work.re2_runs * len(paste)
         assert not stored & set(work.python_regexes)
     with counting_lookup_work() as work:
-        assert index.explain("bad 1x4 count")[0].record.lineNumber == 4
+        assert index.explain("bad 1x4 count")[0].record.line_number == 4
     assert work.re2_runs >= 1  # the typed template was matched by RE2
-    assert index.explain("bad xy value")[0].record.lineNumber == 2
+    assert index.explain("bad xy value")[0].record.line_number == 2
 
 
 HOSTILE_TEMPLATES = {
@@ -242,7 +242,7 @@ def test_adjacent_typed_holes_run_on_re2_whatever_the_paste_length(make_repo, st
     repo.commit_files(HOSTILE_TEMPLATES)
     errdex.mine(repo.root, db=store)
     index = errdex.open_index(store)
-    stored = {s.record.messagePattern for s in store.records()}
+    stored = {s.record.message_pattern for s in store.records()}
     near_misses = [
         "adjacent " + "g" * length + " quux",
         "thread 'main' panicked at src/lib.rs:2:5:\nadjacent " + "1" * length + "g quux",
@@ -302,7 +302,7 @@ def test_similarity_of_long_texts_is_scored_on_capped_lengths(make_repo, store):
     reworded = words.replace("part7 of", "piece7 in").replace("part90 of", "piece90 in")
     with counting_lookup_work() as work:
         found = index.explain("ValueError: " + reworded + " 42")
-    assert found and found[0].approximate and found[0].record.filePath == "long.py"
+    assert found and found[0].approximate and found[0].record.file_path == "long.py"
     assert work.scored and all(max(a, b) <= _FUZZY_CHARS for a, b in work.scored)
 
 
@@ -359,7 +359,7 @@ def test_details_a_library_appends_in_parentheses_do_not_hide_the_site(make_repo
               ' at [Source: N/A; line: -1, column: -1] (through reference chain: '
               'io.x.RoomItem["version"])')
     best, *_ = index.explain(pasted)
-    assert best.record.filePath == "src/Mapper.java" and not best.approximate
+    assert best.record.file_path == "src/Mapper.java" and not best.approximate
     assert sorted(best.bound.values()) == ["io.x.RoomItem", "version"]
     # a message whose own last words are parenthesized is still matched whole first
     assert not index.explain('Unrecognized field "a" (class B), not marked as ignorable')[
@@ -378,7 +378,7 @@ def test_an_error_printed_with_debug_is_read_for_the_message_it_quotes(make_repo
     pasted = ("thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: "
               'Error("invalid type: integer `234`, expected \\"unit\\"", line: 1, column: 13)\'')
     best, *_ = errdex.open_index(store).explain(pasted)
-    assert best.record.filePath == "src/de.rs" and not best.approximate
+    assert best.record.file_path == "src/de.rs" and not best.approximate
     assert sorted(best.bound.values()) == ['"unit"', "integer `234`"]
 
 

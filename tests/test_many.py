@@ -206,7 +206,7 @@ def test_urls_refs_and_cache(make_repo: Callable[..., GitRepo], tmp_path: Path) 
     with SQLiteStore(db) as store:
         stored = next(iter(store.records()))
         assert stored.record.repo == repo.root.name  # file:// URLs are named after the folder
-        assert stored.record.analyzedSha == second
+        assert stored.record.analyzed_sha == second
     shallow = git(cache / "repos" / clones[0], "rev-parse", "--is-shallow-repository")
     assert shallow == "true"
 

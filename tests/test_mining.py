@@ -54,15 +54,15 @@ def test_seed_fixture_reproduces_the_seed(make_repo, store):
     repo.write("crates/burn-flex/src/ops/module.rs", burn_module_source())
     sha = repo.commit("flex backend")
     errdex.mine(repo.root, db=store)
-    records = {r.record.errorMessage: r.record for r in store.records()}
+    records = {r.record.error_message: r.record for r in store.records()}
     record = records[SEED["errorMessage"]]
     for field in ("repo", "errorMessage", "slug", "lineNumber", "sourceCode", "sourceCodeStart",
                   "sourceCodeEnd", "errorType", "errorClass", "severity", "filePath",
                   "schemaVersion", "messagePattern"):
-        assert getattr(record, field) == SEED[field], field
-    assert record.githubUrl == SEED["githubUrl"].replace(SEED["analyzedSha"], sha)
-    assert record.analyzedSha == sha
-    regex = compile_pattern(record.messagePattern)
+        assert record.model_dump()[field] == SEED[field], field
+    assert record.github_url == SEED["githubUrl"].replace(SEED["analyzedSha"], sha)
+    assert record.analyzed_sha == sha
+    regex = compile_pattern(record.message_pattern)
     assert regex.fullmatch("deform_conv2d_backward: unsupported dtype I8")
     assert not regex.fullmatch("deform_conv2d_forward: unsupported dtype I8")
     # the neighbouring conv3d panic is its own record with its own slug
@@ -87,7 +87,7 @@ class Registry:
 
 
 def _by_message(store: SQLiteStore) -> dict[str, errdex.Record]:
-    return {s.record.errorMessage: s.record for s in store.records()}
+    return {s.record.error_message: s.record for s in store.records()}
 
 
 def test_moving_code_keeps_ids_and_change_times(make_repo, store):
@@ -103,9 +103,9 @@ def test_moving_code_keeps_ids_and_change_times(make_repo, store):
     assert set(after) == set(before)
     for message, record in after.items():
         assert record.id == before[message].id
-        assert record.lineNumber == before[message].lineNumber + 40
+        assert record.line_number == before[message].line_number + 40
         assert record.slug == before[message].slug
-        assert record.analyzedSha != before[message].analyzedSha
+        assert record.analyzed_sha != before[message].analyzed_sha
     assert summary.new == 0 and summary.removed == 0
 
 
@@ -118,8 +118,8 @@ def test_rerun_with_no_change_keeps_content_changed_at(make_repo, store):
     summary = errdex.mine(repo.root, db=store)
     second = _by_message(store)
     for message, record in second.items():
-        assert record.contentChangedAt == first[message].contentChangedAt
-        assert record.analyzedAt >= first[message].analyzedAt
+        assert record.content_changed_at == first[message].content_changed_at
+        assert record.analyzed_at >= first[message].analyzed_at
     assert (summary.new, summary.changed, summary.removed) == (0, 0, 0)
 
 
@@ -197,8 +197,8 @@ def test_mines_a_subfolder_and_names_repo_without_remote(make_repo, store):
     repo.commit()
     summary = errdex.mine(repo.root / "app", db=store)
     records = [s.record for s in store.records()]
-    assert [r.filePath for r in records] == ["app/core.py"]
-    assert records[0].githubUrl is None
+    assert [r.file_path for r in records] == ["app/core.py"]
+    assert records[0].github_url is None
     assert summary.repo == repo.root.name
 
 
@@ -210,8 +210,8 @@ def test_mine_at_an_older_sha(make_repo, store):
     repo.commit()
     errdex.mine(repo.root, db=store, sha=first)
     records = [s.record for s in store.records()]
-    assert [r.errorMessage for r in records] == ["first version"]
-    assert records[0].analyzedSha == first
+    assert [r.error_message for r in records] == ["first version"]
+    assert records[0].analyzed_sha == first
 
 
 @pytest.mark.parametrize("problem", ["missing", "not-a-repo", "no-commit"])
@@ -254,7 +254,7 @@ def test_killed_mine_leaves_previous_records_whole(make_repo, tmp_path):
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         with SQLiteStore(db) as store:
-            words = {s.record.errorMessage.split()[0] for s in store.records()}
+            words = {s.record.error_message.split()[0] for s in store.records()}
             assert store.count() == 200
         assert words in ({"old"}, {"new"})
 
@@ -271,7 +271,7 @@ def test_parallel_mine_equals_serial_mine(make_repo, tmp_path):
     summary = errdex.mine(repo.root, db=parallel, jobs=2)
     assert summary.records == 180 and summary.files_mined == 180
     strip = lambda store: [  # noqa: E731
-        s.record.model_copy(update={"analyzedAt": "", "contentChangedAt": ""})
+        s.record.model_copy(update={"analyzed_at": "", "content_changed_at": ""})
         for s in store.records()
     ]
     assert strip(serial) == strip(parallel)
@@ -293,7 +293,7 @@ def test_an_extractor_failure_skips_the_file_not_the_mine(make_repo, store, monk
                                                           rust.extensions, broken))
     summary = errdex.mine(repo.root, db=store, jobs=1)
     assert summary.skipped["extractor error (IndexError)"] == 1
-    assert [s.record.errorMessage for s in store.records()] == ["still mined"]
+    assert [s.record.error_message for s in store.records()] == ["still mined"]
 
 
 def test_implicit_concatenation_with_a_comment_between_parts(make_repo, store):
@@ -302,7 +302,7 @@ def test_implicit_concatenation_with_a_comment_between_parts(make_repo, store):
                '        "second part"\n    )\n')
     repo.commit()
     errdex.mine(repo.root, db=store)
-    assert [s.record.errorMessage for s in store.records()] == ["first part, second part"]
+    assert [s.record.error_message for s in store.records()] == ["first part, second part"]
 
 
 def test_a_lone_surrogate_escape_in_a_literal_is_mined_and_round_trips(make_repo, store, tmp_path):
@@ -315,8 +315,8 @@ def test_a_lone_surrogate_escape_in_a_literal_is_mined_and_round_trips(make_repo
     summary = errdex.mine(repo.root, db=store)
     assert not summary.skipped
     (stored,) = store.records()
-    assert stored.record.errorMessage == "bad \\udc80 byte in name"
-    assert compile_pattern(stored.record.messagePattern).fullmatch("bad \udc80 byte in name")
+    assert stored.record.error_message == "bad \\udc80 byte in name"
+    assert compile_pattern(stored.record.message_pattern).fullmatch("bad \udc80 byte in name")
     out = tmp_path / "out.jsonl"
     export_dataset(store, out, schema=3)
     with SQLiteStore(tmp_path / "again.sqlite") as again:
@@ -345,7 +345,7 @@ def test_extract_writes_nothing_and_store_write_writes_it(make_repo, backend_sto
     assert (extraction.repo, extraction.sha) == (tree.repo, tree.sha)
     assert extraction.files == {"widgets/registry.py"}
     assert extraction.miner_version == miner_version("static")
-    assert sorted(r.errorMessage for r, _, _ in extraction.rows) == [
+    assert sorted(r.error_message for r, _, _ in extraction.rows) == [
         "no widget {name!r}", "size must be >= 0, got %d"]
     assert (extraction.summary.new, extraction.summary.removed) == (1, 1)
 
@@ -353,8 +353,8 @@ def test_extract_writes_nothing_and_store_write_writes_it(make_repo, backend_sto
     assert sent.rows == extraction.rows and sent.summary == extraction.summary
     assert backend_store.write(sent) == 3  # the repository's current records, written
     assert backend_store.generation() > generation
-    after = {s.record.errorMessage: s.record for s in backend_store.records()}
+    after = {s.record.error_message: s.record for s in backend_store.records()}
     assert set(after) == {"no widget {name!r}", "size must be >= 0, got %d", "disk full"}
-    assert after["disk full"].analyzedSha == tree.sha  # the file not read is restamped
+    assert after["disk full"].analyzed_sha == tree.sha  # the file not read is restamped
     removed = backend_store.count(tree.repo, include_removed=True) - 3
     assert removed == 1  # the reworded site's old record is kept, marked removed

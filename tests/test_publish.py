@@ -33,7 +33,7 @@ def test_parquet_round_trip_keeps_records_identical(filled, tmp_path):
     assert write_parquet(filled.records(), target, schema=2, version="v1") == 3
     table = pq.read_table(target)
     assert str(table.schema.field("solutions").type.value_type) == "string"
-    assert table.schema.metadata[b"errdex.datasetVersion"] == b"v1"
+    assert table.schema.metadata[b"errdex.dataset_version"] == b"v1"
     other = SQLiteStore(tmp_path / "other.sqlite")
     assert import_path(other, target) == 3
     assert [s.record for s in other.records()] == [s.record for s in filled.records()]

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from errdex.records.model import (
     DatasetLine,
     Record,
+    json_keys,
     json_schema,
     record_json,
     slugify,
@@ -28,8 +29,24 @@ def seed() -> dict:
 
 
 def test_model_has_exactly_the_seed_fields_in_order():
-    assert list(Record.model_fields) == list(seed()["record"])
+    assert json_keys(Record) == list(seed()["record"])
     assert len(Record.model_fields) == 32
+
+
+def test_attributes_are_snake_case_and_json_keeps_the_seeds_keys():
+    """Python reads ``record.file_path``; JSON, exports and the schema keep ``filePath``."""
+    data = seed()["record"]
+    record = Record.model_validate(data)
+    assert (record.file_path, record.line_number) == (data["filePath"], data["lineNumber"])
+    assert record.github_url == data["githubUrl"]
+    assert all("_" not in key for key in record.model_dump())
+    assert record.model_dump(mode="json") == data
+    assert json.loads(record_json(record)) == data
+    by_name = Record.model_validate(
+        {name: data[key] for name, key in zip(Record.model_fields, json_keys(Record), strict=True)}
+    )
+    assert by_name == record
+    assert "file_path" not in json.dumps(json_schema())
 
 
 def test_seed_validates_against_committed_schema():

@@ -52,7 +52,7 @@ def db(make_repo, tmp_path):
 def test_scan_finds_every_event_in_order(db):
     summary = ScanSummary()
     events = list(scan(errdex.open_index(db), io.StringIO(LOG), summary=summary))
-    messages = [e.matches[0].record.errorMessage for e in events]
+    messages = [e.matches[0].record.error_message for e in events]
     assert messages == ["invalid size {text!r}", "cannot reach %s:%d", "cannot reach %s:%d"]
     assert events[0].matches[0].bound == {"text": "'abc'"}
     assert events[1].matches[0].bound == {"host": "db.internal", "port": "5432"}
@@ -185,7 +185,7 @@ def test_a_three_line_log_with_adjacent_typed_holes_is_matched_by_re2(make_repo,
     path = tmp_path / "adjacent.sqlite"
     errdex.mine(repo.root, db=path)
     index = errdex.open_index(path)
-    stored = {s.record.messagePattern for s in index.store.records()}
+    stored = {s.record.message_pattern for s in index.store.records()}
     for body, explained in (("1" * 100_000 + "g", False), ("abc1f", True)):
         log = ("2026-01-02 10:00:00 INFO start\nthread 'main' panicked at src/lib.rs:2:5:\n"
                f"adjacent {body} quux\n")

@@ -98,12 +98,12 @@ def test_export_schema_3_adds_optional_fields(make_repo, tmp_path, store):
     # a schema-3 dataset imports back, extras included
     other = SQLiteStore(tmp_path / "other.sqlite")
     import_dataset(other, out3)
-    assert other.show(rec3["id"]).extras.holeNames == ["x"]
+    assert other.show(rec3["id"]).extras.hole_names == ["x"]
 
 
 def test_show_by_slug_and_missing(store):
     import_dataset(store, SEED_RECORD)
-    assert store.show("deform-conv2d-backward-unsupported-dtype").record.lineNumber == 243
+    assert store.show("deform-conv2d-backward-unsupported-dtype").record.line_number == 243
     assert store.show("tracel-ai/burn:deform-conv2d-backward-unsupported-dtype")
     with pytest.raises(RecordNotFoundError):
         store.show("no-such-slug")

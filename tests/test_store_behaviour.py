@@ -55,7 +55,7 @@ def _seed_variant(**changes: object) -> tuple[Record, RecordExtras | None]:
 def _with_hash(
     rows: list[tuple[Record, RecordExtras | None]],
 ) -> list[tuple[Record, RecordExtras, str]]:
-    return [(r, e or RecordExtras(), content_hash(r.errorMessage, r.sourceCode)) for r, e in rows]
+    return [(r, e or RecordExtras(), content_hash(r.error_message, r.source_code)) for r, e in rows]
 
 
 def _record_count(db: str, repo: str) -> object:
@@ -241,17 +241,18 @@ def test_replace_repo_of_some_files_restamps_the_others(backend_store):
                       messagePattern="fail a (.+?)")
     b = _seed_variant(id="b" * 16, slug="in-b", filePath="src/b.rs", errorMessage="fail b {}",
                       messagePattern="fail b (.+?)")
-    old_sha = a[0].analyzedSha
+    old_sha = a[0].analyzed_sha
     store.replace_repo("tracel-ai/burn", _with_hash([a, b]), analyzed_sha=old_sha)
     store.replace_repo("tracel-ai/burn", [], analyzed_sha="d" * 40, files={"src/a.rs"},
                        analyzed_at="2030-01-01T00:00:00.000Z")
     assert [s.record.id for s in store.records()] == ["b" * 16]
     restamped = store.show("b" * 16).record
-    assert restamped.analyzedSha == "d" * 40 and restamped.analyzedAt == "2030-01-01T00:00:00.000Z"
-    assert restamped.githubUrl == b[0].githubUrl.replace(old_sha, "d" * 40)
+    assert restamped.analyzed_sha == "d" * 40
+    assert restamped.analyzed_at == "2030-01-01T00:00:00.000Z"
+    assert restamped.github_url == b[0].github_url.replace(old_sha, "d" * 40)
     removed = store.show("a" * 16)
     assert removed.removed is not None and removed.removed.sha == "d" * 40
-    assert removed.record.analyzedSha == old_sha  # a removed site keeps the commit it was at
+    assert removed.record.analyzed_sha == old_sha  # a removed site keeps the commit it was at
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -264,7 +265,7 @@ def test_records_count_and_repos_in_a_stable_order(backend_store):
                 ("b/two", "z.rs", 1), ("a/one", "m.rs", 20), ("a/one", "m.rs", 3),
                 ("a/one", "c.rs", 7)])]
     store.upsert(rows)
-    assert [(s.record.repo, s.record.filePath, s.record.lineNumber) for s in store.records()] == [
+    assert [(s.record.repo, s.record.file_path, s.record.line_number) for s in store.records()] == [
         ("a/one", "c.rs", 7), ("a/one", "m.rs", 3), ("a/one", "m.rs", 20), ("b/two", "z.rs", 1)]
     assert [s.record.id for s in store.records("b/two")] == [f"{0:016x}"]
     assert store.repos() == ["a/one", "b/two"]
@@ -318,7 +319,7 @@ def test_show_by_id_slug_and_repo_and_get_many(backend_store):
     store = backend_store
     import_dataset(store, SEED_RECORD)
     record = _seed()
-    assert store.show(record.id).record.lineNumber == 243
+    assert store.show(record.id).record.line_number == 243
     assert store.show(f"  {SEED_SLUG} ").record.id == record.id
     assert store.show(f"tracel-ai/burn:{SEED_SLUG}").record.id == record.id
     with pytest.raises(RecordNotFoundError, match="no record with id or slug"):
@@ -350,10 +351,10 @@ def test_previous_records(backend_store):
     previous = store.previous_records("tracel-ai/burn")
     assert list(previous) == [record.id]
     assert previous[record.id].slug == SEED_SLUG
-    assert previous[record.id].content_changed_at == record.contentChangedAt
-    assert previous[record.id].content_hash == content_hash(record.errorMessage,
-                                                            record.sourceCode)
-    assert previous[record.id].file_path == record.filePath
+    assert previous[record.id].content_changed_at == record.content_changed_at
+    assert previous[record.id].content_hash == content_hash(record.error_message,
+                                                            record.source_code)
+    assert previous[record.id].file_path == record.file_path
     assert not previous[record.id].removed
     assert store.previous_records("nobody/nothing") == {}
 
@@ -363,17 +364,17 @@ def test_candidate_rows_files_and_pattern_details(backend_store):
     import_dataset(store, SEED_RECORD)
     record = _seed()
     ((pid, pattern, words, literal),) = store.pattern_rows()
-    assert pattern == record.messagePattern and "deform_conv2d_backward" in words.split()
+    assert pattern == record.message_pattern and "deform_conv2d_backward" in words.split()
     assert list(store.pattern_words()) == [(pid, words)]
     assert store.pattern_details([pid, 10_000]) == {pid: (pattern, literal)}
     assert store.pattern_details([]) == {}
     (row,) = store.candidate_rows([pid])
     assert (row.id, row.pattern_id, row.file_path, row.line_number, row.removed_sha) == (
-        record.id, pid, record.filePath, 243, None)
+        record.id, pid, record.file_path, 243, None)
     assert (row.repo, row.error_class) == ("tracel-ai/burn", None)
     assert store.candidate_rows([pid], repo="other/repo") == []
     assert store.candidate_rows([]) == []
-    name = record.filePath.rsplit("/", 1)[-1]
+    name = record.file_path.rsplit("/", 1)[-1]
     assert [r.id for r in store.rows_in_files([name, "other.rs"])] == [record.id]
     assert [r.id for r in store.rows_in_files([name], repo="tracel-ai/burn")] == [record.id]
     assert store.rows_in_files([name], repo="other/repo") == []
@@ -413,7 +414,7 @@ def test_mine_then_explain_and_remine(make_repo, backend_store):
         '  File "widgets/core.py", line 3, in spin\n'
         "ValueError: widget sprocket spins too fast: 12 rpm\n"
     )
-    assert match.record.filePath == "widgets/core.py" and match.record.lineNumber == 3
+    assert match.record.file_path == "widgets/core.py" and match.record.line_number == 3
     assert match.bound == {"name": "sprocket", "speed": "12"}
     assert [s.record.id for s in store.search("spins fast")] == [match.record.id]
     again = mining.mine(repo.root, store, jobs=1)  # a re-mine changes nothing
@@ -457,11 +458,11 @@ def test_both_backends_hold_the_same_state_after_each_step(make_repo, tmp_path, 
     repo.commit()
     with SQLiteStore(tmp_path / "mined.sqlite") as scratch:
         mining.mine(repo.root, scratch, jobs=1)
-        mined = [(s.record, s.extras, content_hash(s.record.errorMessage, s.record.sourceCode))
+        mined = [(s.record, s.extras, content_hash(s.record.error_message, s.record.source_code))
                  for s in scratch.records()]
     assert len(mined) == 3
     name = mined[0][0].repo
-    in_a = [m for m in mined if m[0].filePath == "widgets/a.py"]
+    in_a = [m for m in mined if m[0].file_path == "widgets/a.py"]
     steps: list[Callable[[Store], object]] = [
         lambda s: s.upsert(read_dataset(SEED_RECORD)),
         lambda s: s.replace_repo(name, mined, analyzed_sha="a" * 40, root="/r",

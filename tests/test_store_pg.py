@@ -140,7 +140,7 @@ def make(i, pattern):
                 id=hashlib.sha256(f"{repo} {i}".encode()).hexdigest()[:16],
                 slug=f"s{i}", errorMessage=pattern, messagePattern=pattern)
     record = Record.model_validate(data)
-    return record, RecordExtras(), content_hash(record.errorMessage, record.sourceCode)
+    return record, RecordExtras(), content_hash(record.error_message, record.source_code)
 while not Path(go).exists():
     time.sleep(0.01)
 with PostgresStore(url) as store:

@@ -115,7 +115,7 @@ def local_client(app: Any) -> TestClient:
 def family_of(db: Path, tag: str) -> list[Any]:
     """The records of one family, computed from the store directly."""
     with SQLiteStore(db) as store:
-        return [s.record for s in store.records() if s.record.backgroundTag == tag]
+        return [s.record for s in store.records() if s.record.background_tag == tag]
 
 
 def assert_error(response: Any, status: int, code: str) -> dict[str, str]:

@@ -7,7 +7,7 @@ over it (they import nothing else)::
 
     summary = errdex.mine("path/to/checkout", db="errdex.sqlite")
     for match in errdex.explain("ValueError: unsupported dtype I8", db="errdex.sqlite"):
-        print(match.score, match.reason, match.bound, match.record.filePath)
+        print(match.score, match.reason, match.bound, match.record.file_path)
 
 Every public name is in ``__all__`` and documented in :mod:`errdex.api`; the stage
 packages below (``errdex.mining``, ``errdex.lookup``, ...) are internal.

@@ -10,7 +10,7 @@ which it leaves open. Results are typed, with snake_case attributes::
     for match in errdex.explain("ValueError: unsupported dtype I8", db="errdex.sqlite"):
         print(match.score, match.reason, match.bound, match.record.id)
 
-Records themselves keep the dataset's field names (``record.filePath``), as the seed
+Records themselves keep the dataset's field names (``record.file_path``), as the seed
 record format spells them. Everything else under ``errdex`` (the stage packages) is
 internal and may change; this module's ``__all__`` is what stays.
 

@@ -26,6 +26,7 @@ from errdex.records.model import (
     SUPERSET_SCHEMA_VERSION,
     Record,
     RecordExtras,
+    json_keys,
     json_schema,
     now_iso,
 )
@@ -35,6 +36,8 @@ from errdex.store.sqlite import StoredRecord
 _LIST_FIELDS = {"solutions", "preventionTips", "tags", "holeNames", "qualityFlags"}
 _INT_FIELDS = {"httpStatus", "lineNumber", "sourceCodeStart", "sourceCodeEnd", "schemaVersion"}
 
+
+_RECORD_KEYS = frozenset(json_keys(Record))
 
 def _pyarrow() -> Any:
     """pyarrow with its parquet module loaded (untyped, so it is imported by name)."""
@@ -49,9 +52,9 @@ def _pyarrow() -> Any:
 
 
 def _columns(schema: int) -> list[str]:
-    names = list(Record.model_fields)
+    names = json_keys(Record)
     if schema == SUPERSET_SCHEMA_VERSION:
-        names += list(RecordExtras.model_fields)
+        names += json_keys(RecordExtras)
     return [*names, "datasetVersion"]
 
 
@@ -84,7 +87,7 @@ def write_parquet(records: Iterable[StoredRecord], target: Path, *, schema: int,
     table = pa.Table.from_pylist([{c: r.get(c) for c in columns} for r in rows],
                                  schema=arrow_schema)
     table = table.replace_schema_metadata(
-        {"errdex.schemaVersion": str(schema), "errdex.datasetVersion": version}
+        {"errdex.schema_version": str(schema), "errdex.dataset_version": version}
     )
     _atomic(target, lambda path: pa.parquet.write_table(table, path, compression="zstd"))
     return len(rows)
@@ -105,7 +108,7 @@ def read_parquet(path: Path) -> list[dict[str, Any]]:
             with contextlib.suppress(ValueError, RecursionError):
                 row["evidence"] = json.loads(row["evidence"])
         lines.append({"record": {k: v for k, v in row.items() if v is not None or k in
-                                 Record.model_fields}, "datasetVersion": version})
+                                 _RECORD_KEYS}, "datasetVersion": version})
     return lines
 
 
@@ -151,7 +154,7 @@ def write_dataset_folder(store: Store, folder: Path, *, schema: int = SCHEMA_VER
 def _language(item: StoredRecord) -> str:
     if item.extras.language:
         return item.extras.language
-    language = language_for_path(item.record.filePath)
+    language = language_for_path(item.record.file_path)
     return language.name if language else "unknown"
 
 
@@ -159,7 +162,7 @@ def dataset_card(stored: list[StoredRecord], version: str, schema: int) -> str:
     """A README for the dataset: what it holds, counted three ways, and how to load it."""
     by_repo = Counter(s.record.repo for s in stored)
     by_language = Counter(_language(s) for s in stored)
-    by_type = Counter(str(s.record.errorType) for s in stored)
+    by_type = Counter(str(s.record.error_type) for s in stored)
 
     def table(title: str, counts: Counter[str]) -> str:
         rows = "\n".join(f"| {name} | {count:,} |" for name, count in counts.most_common())

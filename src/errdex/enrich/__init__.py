@@ -21,7 +21,7 @@ from errdex.enrich.static import enrich_record
 from errdex.evidence.link import link_tests
 from errdex.evidence.tests import Expectation, expectations
 from errdex.records.evidence import Evidence
-from errdex.records.model import Record, RecordExtras, empty_explanation
+from errdex.records.model import Record, RecordExtras, attribute, empty_explanation
 
 if TYPE_CHECKING:
     from errdex.enrich.stored import RecordStore
@@ -35,10 +35,10 @@ def enrich_pairs(pairs: Iterable[tuple[Record, RecordExtras]]) -> int:
     """Static enrichment of each record from its ``extras.evidence``; how many were enriched."""
     count = 0
     for record, extras in pairs:
-        evidence = extras.evidence or Evidence(symbol=extras.enclosingSymbol)
+        evidence = extras.evidence or Evidence(symbol=extras.enclosing_symbol)
         extras.evidence = evidence
-        for name, value in empty_explanation().items():
-            setattr(record, name, value)
+        for key, value in empty_explanation().items():
+            setattr(record, attribute(key), value)
         enrich_record(record, extras, evidence)
         count += 1
     return count
@@ -72,7 +72,7 @@ def enrich_store(
     stored = list(store.records(repo))
     pairs = [(s.record, s.extras) for s in stored]
     for _, extras in pairs:
-        extras.evidence = extras.evidence or Evidence(symbol=extras.enclosingSymbol)
+        extras.evidence = extras.evidence or Evidence(symbol=extras.enclosing_symbol)
     if root is not None:
         tree = load_tree(root, classify=language_for_path)
         with_evidence = [(r, e.evidence) for r, e in pairs if e.evidence is not None]

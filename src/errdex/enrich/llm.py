@@ -43,7 +43,7 @@ from errdex.enrich.llm_verify import verify_fields
 from errdex.enrich.static import enrich_record
 from errdex.enrich.stored import RecordStore
 from errdex.records.evidence import Evidence
-from errdex.records.model import EXPLANATION_FIELDS, Record, RecordExtras
+from errdex.records.model import EXPLANATION_FIELDS, Record, RecordExtras, attribute
 
 __all__ = ["LlmConfig", "LlmReport", "enrich_with_llm"]
 
@@ -157,7 +157,7 @@ def enrich_with_llm(store: RecordStore, config: LlmConfig, *, repo: str | None =
 
 def _prepare(record: Record, extras: RecordExtras) -> _Item:
     """The record with its static draft rebuilt from evidence (the fallback of every field)."""
-    evidence = extras.evidence or Evidence(symbol=extras.enclosingSymbol)
+    evidence = extras.evidence or Evidence(symbol=extras.enclosing_symbol)
     draft, draft_extras = record.model_copy(deep=True), extras.model_copy(deep=True)
     draft_evidence = evidence.model_copy(deep=True)
     draft_extras.evidence = draft_evidence
@@ -170,8 +170,8 @@ def _batches(items: list[_Item], config: LlmConfig) -> list[list[_Item]]:
     """Small records of one file side by side, up to ``batch_records`` answers and
     ``batch_chars``; a large record goes alone. Records whose errors are equal (the same
     statement in several functions) go in the batch of the first of them: it answers once."""
-    items.sort(key=lambda i: (i.record.filePath, i.extras.enclosingSymbol or "",
-                              i.record.lineNumber))
+    items.sort(key=lambda i: (i.record.file_path, i.extras.enclosing_symbol or "",
+                              i.record.line_number))
     groups: dict[str, list[_Item]] = {}
     for item in items:
         groups.setdefault(item.bundle.same_as, []).append(item)
@@ -277,7 +277,7 @@ def _apply(item: _Item, result: dict[str, Any] | LlmFailure | None,
     """The record to store (static draft + verified fields + flags), or None when it is
     unchanged or the server never answered (then what is stored stays)."""
     record, extras = item.draft.model_copy(deep=True), item.draft_extras.model_copy(deep=True)
-    flags = [f for f in extras.qualityFlags if not f.startswith(_FLAG_PREFIX)]
+    flags = [f for f in extras.quality_flags if not f.startswith(_FLAG_PREFIX)]
     if isinstance(result, LlmFailure):
         report.failed.setdefault(item.record.id, str(result))
         if result.reason not in _FLAG_FOR:
@@ -287,7 +287,7 @@ def _apply(item: _Item, result: dict[str, Any] | LlmFailure | None,
         verdict = verify_fields(result, item.record, item.extras.language, item.evidence,
                                 item.draft)
         for name, value in verdict.accepted.items():
-            setattr(record, name, value)
+            setattr(record, attribute(name), value)
         for name in verdict.rejected:
             flags.append(f"llm-rejected:{name}")
             report.rejected[name] += 1
@@ -297,7 +297,7 @@ def _apply(item: _Item, result: dict[str, Any] | LlmFailure | None,
             report.fields_replaced += len(verdict.accepted)
     else:
         return None
-    extras.qualityFlags = sorted(set(flags))
+    extras.quality_flags = sorted(set(flags))
     if record == item.record and extras == item.extras:
         return None
     return record, extras

@@ -80,13 +80,13 @@ def bundle(record: Record, language: str | None, evidence: Evidence, draft: Reco
     """The evidence bundle of ``record``; ``draft`` is its static enrichment."""
     code = excerpt(record, evidence)
     flat = _squash(code)
-    error: dict[str, Any] = {"t": record.errorType}
-    if record.errorClass and record.errorClass not in code.rsplit("\n", 1)[-1]:
-        error["x"] = record.errorClass  # where the raising statement does not name it
+    error: dict[str, Any] = {"t": record.error_type}
+    if record.error_class and record.error_class not in code.rsplit("\n", 1)[-1]:
+        error["x"] = record.error_class  # where the raising statement does not name it
     error["c"] = code
-    if not _code_shows(record.errorMessage, _glued(flat)):
-        error["m"] = record.errorMessage
-    shown = _as_shown(record.messagePattern, record.errorMessage)
+    if not _code_shows(record.error_message, _glued(flat)):
+        error["m"] = record.error_message
+    shown = _as_shown(record.message_pattern, record.error_message)
     if shown and shown != "%m[: …]":  # an optional appended error: as the code says
         error["r"] = shown
     guards = [g for g in evidence.guards if not _shown(g, flat)][:_MAX_WHEN]
@@ -98,10 +98,11 @@ def bundle(record: Record, language: str | None, evidence: Evidence, draft: Reco
             for d in evidence.docs if d.kind != "summary"]
     if docs:
         error["n"] = docs
-    tests = [_test(t, compiled_pattern(record.messagePattern)) for t in evidence.tests[:_MAX_TESTS]]
+    pattern = compiled_pattern(record.message_pattern)
+    tests = [_test(t, pattern) for t in evidence.tests[:_MAX_TESTS]]
     if tests:
         error["u"] = tests
-    error["d"] = draft.backgroundTag or "other"
+    error["d"] = draft.background_tag or "other"
     fn: dict[str, Any] = {}
     if evidence.symbol:
         fn["s"] = evidence.symbol
@@ -110,7 +111,7 @@ def bundle(record: Record, language: str | None, evidence: Evidence, draft: Reco
     summary = next((d.text for d in evidence.docs if d.kind == "summary"), None)
     if summary:
         fn["n"] = cap(_without_name(_first_sentence(summary), evidence.symbol), _DOC_CHARS)
-    return Bundle({"p": record.filePath, "l": language or "text"}, fn, error)
+    return Bundle({"p": record.file_path, "l": language or "text"}, fn, error)
 
 
 # ``a::b::Type`` → ``b::Type``: the last two segments name it well enough to explain it.
@@ -124,14 +125,14 @@ def _short_paths(text: str) -> str:
 def excerpt(record: Record, evidence: Evidence) -> str:
     """The lines at the site: a guard just above it, then the raising statement (until its
     brackets close, a few lines at most) joined onto one line; indentation stripped."""
-    lines = record.sourceCode.split("\n")
-    at = record.lineNumber - record.sourceCodeStart
+    lines = record.source_code.split("\n")
+    at = record.line_number - record.source_code_start
     if not 0 <= at < len(lines):
         return ""
     start = at
     for guard in evidence.guards:
-        if 0 < record.lineNumber - guard.line <= 3:
-            start = min(start, guard.line - record.sourceCodeStart)
+        if 0 < record.line_number - guard.line <= 3:
+            start = min(start, guard.line - record.source_code_start)
     end, depth = at, _balance(lines[at])
     while depth > 0 and end + 1 < len(lines) and end - at < 5:
         end += 1

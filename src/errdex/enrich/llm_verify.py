@@ -21,7 +21,7 @@ from errdex.enrich.taxonomy import FAMILIES
 from errdex.languages import LANGUAGES
 from errdex.languages.base import parse
 from errdex.records.evidence import Evidence
-from errdex.records.model import EXPLANATION_FIELDS, HandlingStrategy, Record
+from errdex.records.model import EXPLANATION_FIELDS, HandlingStrategy, Record, attribute
 from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify as pattern_matches
 
@@ -82,10 +82,10 @@ class Verdict:
 
 def evidence_names(record: Record, evidence: Evidence, draft: Record) -> frozenset[str]:
     """Every name the evidence mentions, which a field may therefore use."""
-    texts = [record.errorMessage, record.messagePattern, record.errorClass or "",
-             record.filePath, record.sourceCode, evidence.model_dump_json()]
+    texts = [record.error_message, record.message_pattern, record.error_class or "",
+             record.file_path, record.source_code, evidence.model_dump_json()]
     for name in EXPLANATION_FIELDS:
-        value = getattr(draft, name)
+        value = getattr(draft, attribute(name))
         texts.extend(value if isinstance(value, list) else [value or ""])
     return frozenset(_WORD.findall("\n".join(texts)))
 
@@ -94,7 +94,7 @@ def verify_fields(answer: dict[str, Any], record: Record, language: str | None,
                   evidence: Evidence, draft: Record) -> Verdict:
     """Check each explanation field the model gave for ``record``; others are ignored."""
     known = evidence_names(record, evidence, draft) | _COMMON | _library(language)
-    quotable = {record.errorMessage, *(d.text for d in evidence.docs),
+    quotable = {record.error_message, *(d.text for d in evidence.docs),
                 *(t.expected for t in evidence.tests if t.expected)}
     verdict = Verdict()
     for name in EXPLANATION_FIELDS:
@@ -158,15 +158,15 @@ def _message_ok(quote: str, record: Record, quotable: set[str]) -> bool:
     if any(quote in " ".join(text.split()) for text in quotable if text):
         return True
     bare = quote
-    if record.errorClass and quote.startswith(record.errorClass + ": "):
-        bare = quote[len(record.errorClass) + 2:]
-    if pattern_matches(record.messagePattern, bare) is not None:
+    if record.error_class and quote.startswith(record.error_class + ": "):
+        bare = quote[len(record.error_class) + 2:]
+    if pattern_matches(record.message_pattern, bare) is not None:
         return True
-    literal = max(shape_of(record.messagePattern).fragments, key=len, default="").strip()
+    literal = max(shape_of(record.message_pattern).fragments, key=len, default="").strip()
     lowered = bare.lower()
     if len(literal) >= 6 and literal[:12].lower() in lowered:
         return False
-    message = record.errorMessage.lower()
+    message = record.error_message.lower()
     return difflib.SequenceMatcher(None, lowered, message).ratio() < 0.6
 
 

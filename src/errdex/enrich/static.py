@@ -49,30 +49,30 @@ def enrich_record(record: Record, extras: RecordExtras, evidence: Evidence) -> N
     test_call = _innermost_call(test.call, fn) if test and test.call and fn else None
 
     record.documentation = _documentation(record, evidence, guard)
-    record.triggerScenarios = _triggers(record, evidence, guard)
-    record.commonSituations = _situations(evidence, guard, fn)
+    record.trigger_scenarios = _triggers(record, evidence, guard)
+    record.common_situations = _situations(evidence, guard, fn)
     record.solutions = _solutions(record, evidence, guard, fn, test)
-    record.preventionTips = _tips(evidence, guard, fn, test)
-    record.exampleFix = _example_fix(record, evidence, guard, fn, test)
-    record.backgroundTag = families[0].name if families else "other"
-    record.handlingStrategy = _strategy(record, families, guard, evidence)
+    record.prevention_tips = _tips(evidence, guard, fn, test)
+    record.example_fix = _example_fix(record, evidence, guard, fn, test)
+    record.background_tag = families[0].name if families else "other"
+    record.handling_strategy = _strategy(record, families, guard, evidence)
     record.tags = _tags(record, extras, families)
 
     grammar = LANGUAGES[extras.language].grammar if extras.language in LANGUAGES else None
     if grammar is not None and extras.language is not None:
         facts = CodeFacts(
-            language=extras.language, grammar=grammar, error_type=record.errorType,
-            error_class=record.errorClass, message=record.errorMessage,
-            pattern=record.messagePattern, function=fn, call=evidence.call_hint,
+            language=extras.language, grammar=grammar, error_type=record.error_type,
+            error_class=record.error_class, message=record.error_message,
+            pattern=record.message_pattern, function=fn, call=evidence.call_hint,
             test_call=test_call,
             condition=guard.condition if guard and _on_parameters(guard, evidence) else None,
             negated=guard.negated if guard else None,
             declarations=evidence.declarations, parameters=evidence.parameters,
         )
         fields, dropped = code_fields(facts)
-        record.validationCode = fields["validationCode"]
-        record.typeGuard = fields["typeGuard"]
-        record.tryCatchPattern = fields["tryCatchPattern"]
+        record.validation_code = fields["validationCode"]
+        record.type_guard = fields["typeGuard"]
+        record.try_catch_pattern = fields["tryCatchPattern"]
         if dropped:
             flags.append("code-dropped")
 
@@ -84,13 +84,13 @@ def enrich_record(record: Record, extras: RecordExtras, evidence: Evidence) -> N
         flags.append("no-test")
     if guard is None and not evidence.tests:
         flags.append("no-trigger")
-    if _generic(record.messagePattern):
+    if _generic(record.message_pattern):
         flags.append("generic-message")
     if not families:
         flags.append("unclassified")
     if not evidence.symbol:
         flags.append("no-symbol")
-    extras.qualityFlags = sorted(set(flags))
+    extras.quality_flags = sorted(set(flags))
 
 
 def _on_parameters(guard: Guard, evidence: Evidence) -> bool:
@@ -117,8 +117,8 @@ def _literal(pattern: str) -> str:
 
 
 def _families(record: Record, evidence: Evidence) -> list[Family]:
-    literal = _literal(record.messagePattern)
-    for text in (f"{literal} {record.errorClass or ''}",
+    literal = _literal(record.message_pattern)
+    for text in (f"{literal} {record.error_class or ''}",
                  " ".join(n.text for n in evidence.docs if n.kind != "summary")):
         found = classify(text, limit=2) if text.strip() else []
         if found:
@@ -146,11 +146,11 @@ def _guard_text(guard: Guard) -> str:
 
 
 def _documentation(record: Record, evidence: Evidence, guard: Guard | None) -> str:
-    where = f"{record.filePath}:{record.lineNumber}"
+    where = f"{record.file_path}:{record.line_number}"
     who = f"{_q(evidence.symbol)} ({where})" if evidence.symbol else f"Code at {where}"
-    cls = f" {record.errorClass}" if record.errorClass and record.errorType != "panic" else ""
-    parts = [f"{who} {_VERBS.get(record.errorType, 'fails')}{cls} with "
-             f"\"{' '.join(record.errorMessage.split())}\"."]
+    cls = f" {record.error_class}" if record.error_class and record.error_type != "panic" else ""
+    parts = [f"{who} {_VERBS.get(record.error_type, 'fails')}{cls} with "
+             f"\"{' '.join(record.error_message.split())}\"."]
     if guard is not None:
         parts.append(f"It fires when {_guard_text(guard)} (line {guard.line}).")
     for note in _notes(evidence.docs):
@@ -226,7 +226,7 @@ def _solutions(record: Record, evidence: Evidence, guard: Guard | None, fn: str 
         out.append(f"Pass {_q(guard.subject or 'a value')} as one of the handled cases: "
                    f"{', '.join(guard.handled[:8])}.")
     elif guard is not None and guard.kind == "unwrap":
-        tail = ("handle its `Err`/`None` instead of panicking" if record.errorType == "panic"
+        tail = ("handle its `Err`/`None` instead of panicking" if record.error_type == "panic"
                 else "expect its failure to surface as this error")
         out.append(f"Make sure {_q(guard.condition)} succeeds before {target} reaches line "
                    f"{guard.line}, or {tail}.")
@@ -239,8 +239,8 @@ def _solutions(record: Record, evidence: Evidence, guard: Guard | None, fn: str 
             out.append(f"Follow the documented contract of {target}: \"{note.text}\"")
     if test is not None:
         out.append(f"Compare with the failing call in {_q(test.name)} ({test.path}:{test.line}).")
-    if record.errorType in ("error", "exception") and guard is None:
-        cls = record.errorClass or "the error"
+    if record.error_type in ("error", "exception") and guard is None:
+        cls = record.error_class or "the error"
         out.append(f"Handle {cls} where {target} is called; see the tryCatchPattern.")
     return out
 
@@ -263,7 +263,7 @@ def _tips(evidence: Evidence, guard: Guard | None, fn: str | None,
 
 def _example_fix(record: Record, evidence: Evidence, guard: Guard | None, fn: str | None,
                  test: TestLink | None) -> str | None:
-    comment = snippets_for_path(record.filePath).comment
+    comment = snippets_for_path(record.file_path).comment
     if test is None or not test.call or guard is None or not guard.negated:
         return None
     if "…" in test.call:  # a call cut short would not parse as an example
@@ -271,7 +271,7 @@ def _example_fix(record: Record, evidence: Evidence, guard: Guard | None, fn: st
     expected = f": {test.expected}" if test.expected else ""
     return (f"{comment} before — from {test.name} ({test.path}:{test.line}), fails{expected}\n"
             f"{test.call}\n\n{comment} after — call {fn or 'it'} only when "
-            f"{guard.negated} holds (the check at {record.filePath}:{guard.line})")
+            f"{guard.negated} holds (the check at {record.file_path}:{guard.line})")
 
 
 def _strategy(record: Record, families: list[Family], guard: Guard | None,
@@ -284,24 +284,24 @@ def _strategy(record: Record, families: list[Family], guard: Guard | None,
         guard is not None and re.search(r"isinstance|typeof|instanceof", guard.condition)
     ):
         return "type-guard"
-    if "invariant-violation" in names or record.errorMessage.startswith("internal error"):
+    if "invariant-violation" in names or record.error_message.startswith("internal error"):
         return "fix-bug"
     if guard is not None and guard.negated and _used(evidence, guard.negated):
         return "validation"
     if guard is not None and guard.kind == "catch-all":
         return "validation"
-    if record.errorType in ("error", "exception", "http"):
+    if record.error_type in ("error", "exception", "http"):
         return "try-catch"
-    if record.errorType == "panic":
+    if record.error_type == "panic":
         return "fix-bug"
     return first.strategy if first is not None and first.strategy else "try-catch"
 
 
 def _tags(record: Record, extras: RecordExtras, families: list[Family]) -> list[str]:
-    tags = [extras.language or "", record.errorType]
+    tags = [extras.language or "", record.error_type]
     tags += [f.name for f in families[:2]]
-    if record.errorClass:
-        kebab = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", _last(record.errorClass)).lower()
+    if record.error_class:
+        kebab = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", _last(record.error_class)).lower()
         tags.append(re.sub(r"[^a-z0-9]+", "-", kebab).strip("-"))
     seen: list[str] = []
     for tag in tags:
@@ -320,10 +320,10 @@ def _call(record: Record, evidence: Evidence, fn: str | None) -> str | None:
         return f"{fn}({args})"
     instance = "self" in (evidence.signature or "") or "this" in (evidence.signature or "")
     owner_name = owner[-1]
-    snippets = snippets_for_path(record.filePath)
+    snippets = snippets_for_path(record.file_path)
     if snippets.associated != "." and not instance:
         return f"{owner_name}{snippets.associated}{fn}({args})"
-    receiver = _instance_name(owner_name, record.filePath) if instance else owner_name
+    receiver = _instance_name(owner_name, record.file_path) if instance else owner_name
     return f"{receiver}.{fn}({args})"
 
 

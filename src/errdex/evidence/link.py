@@ -40,10 +40,10 @@ def link_tests(pairs: list[tuple[Record, Evidence]], found: Iterable[Expectation
     postings: dict[str, list[int]] = defaultdict(list)
     by_class: dict[str, list[int]] = defaultdict(list)  # short class name → records
     for index, (record, _) in enumerate(pairs):
-        for word in {w.lower() for w in _WORDS.findall(record.errorMessage)}:
+        for word in {w.lower() for w in _WORDS.findall(record.error_message)}:
             postings[word].append(index)
-        if record.errorClass:
-            by_class[_last(record.errorClass)].append(index)
+        if record.error_class:
+            by_class[_last(record.error_class)].append(index)
     made = 0
     for expectation in found:
         test = expectation.link
@@ -81,8 +81,8 @@ def _candidates(
     mode = "exact" if test.mode == "exact" else "substring"
     fits = [
         i for i in indices
-        if _same_class(pairs[i][0].errorClass, test.error_class)
-        and message_fits(pairs[i][0].messagePattern, literal, mode)
+        if _same_class(pairs[i][0].error_class, test.error_class)
+        and message_fits(pairs[i][0].message_pattern, literal, mode)
     ]
     return _nearest(pairs, fits, test, specific=len(_WORDS.findall(literal)) >= 3)
 
@@ -96,7 +96,7 @@ def _nearest(
     if not fits or (not specific and len(fits) > 1):
         return []
     test_parts = test.path.split("/")
-    shared = {i: _common(pairs[i][0].filePath.split("/"), test_parts) for i in fits}
+    shared = {i: _common(pairs[i][0].file_path.split("/"), test_parts) for i in fits}
     best = max(shared.values())
     return [i for i in fits if shared[i] == best]
 

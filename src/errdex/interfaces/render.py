@@ -79,13 +79,13 @@ def record_body(record: Record, extras: RecordExtras, match: Match | None = None
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold")
     facts.add_column(overflow="fold")
-    facts.add_row("message", plain(record.errorMessage))
-    kind = record.errorType + (f" · {record.errorClass}" if record.errorClass else "")
+    facts.add_row("message", plain(record.error_message))
+    kind = record.error_type + (f" · {record.error_class}" if record.error_class else "")
     facts.add_row("kind", plain(kind))
-    symbol = f"  in {extras.enclosingSymbol}" if extras.enclosingSymbol else ""
-    facts.add_row("where", plain(f"{record.filePath}:{record.lineNumber}{symbol}"))
-    if record.githubUrl:
-        facts.add_row("link", link_text(record.githubUrl))
+    symbol = f"  in {extras.enclosing_symbol}" if extras.enclosing_symbol else ""
+    facts.add_row("where", plain(f"{record.file_path}:{record.line_number}{symbol}"))
+    if record.github_url:
+        facts.add_row("link", link_text(record.github_url))
     if match is not None and match.removed is not None:
         when = (match.removed.sha or "")[:12]
         facts.add_row("removed", plain(f"gone since commit {when}: this is what an older "
@@ -110,15 +110,15 @@ def _capped(line: str) -> str:
 
 def source_excerpt(record: Record, extras: RecordExtras) -> Syntax:
     """The lines around the raising line, with real line numbers and that line highlighted."""
-    lines = record.sourceCode.split("\n")
-    offset = record.lineNumber - record.sourceCodeStart
+    lines = record.source_code.split("\n")
+    offset = record.line_number - record.source_code_start
     first = max(0, offset - _CONTEXT_LINES)
     last = min(len(lines), offset + _CONTEXT_LINES + 1)
     lexer = _LEXERS.get(extras.language or "", "text")
     shown = "\n".join(_capped(visible(line)) for line in lines[first:last])
     return Syntax(
         shown, lexer, line_numbers=True,
-        start_line=record.sourceCodeStart + first, highlight_lines={record.lineNumber},
+        start_line=record.source_code_start + first, highlight_lines={record.line_number},
         theme="ansi_dark", word_wrap=True,
     )
 
@@ -136,7 +136,7 @@ def print_scanned(console: Console, event: ScannedEvent) -> None:
     bound = ", ".join(f"{k}={v!r}" for k, v in best.bound.items())
     console.print(
         Text("  → ", style="green") + plain(record.slug, style="bold")
-        + plain(f"  {record.repo} {record.filePath}:{record.lineNumber}{note}")
+        + plain(f"  {record.repo} {record.file_path}:{record.line_number}{note}")
         + (plain(f"  [{bound}]", style="dim") if bound else Text(""))
     )
 
@@ -156,7 +156,7 @@ def print_scan_summary(console: Console, summary: ScanSummary) -> None:
     table.add_column("where", overflow="fold")
     for record_id, count in summary.by_record.most_common(20):
         record = summary.examples[record_id].record
-        where = f"{record.repo} {record.filePath}:{record.lineNumber}"
+        where = f"{record.repo} {record.file_path}:{record.line_number}"
         table.add_row(Text(str(count)), plain(record.slug), plain(where))
     console.print(table)
 
@@ -188,8 +188,8 @@ def search_table(found: list[StoredRecord]) -> Table:
     for stored in found:
         record = stored.record
         table.add_row(plain(record.slug),
-                      plain(f"{record.repo} {record.filePath}:{record.lineNumber}"),
-                      plain(record.errorMessage))
+                      plain(f"{record.repo} {record.file_path}:{record.line_number}"),
+                      plain(record.error_message))
     return table
 
 
@@ -197,15 +197,15 @@ def _explanation(record: Record) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for label, value in (
         ("What it means", record.documentation),
-        ("When it happens", record.triggerScenarios),
-        ("Common situations", record.commonSituations),
+        ("When it happens", record.trigger_scenarios),
+        ("Common situations", record.common_situations),
     ):
         if value:
             out.append((label, value))
     if record.solutions:
         out.append(("How to fix it", "\n".join(f"• {s}" for s in record.solutions)))
-    if record.exampleFix:
-        out.append(("Example fix", record.exampleFix))
-    if record.preventionTips:
-        out.append(("Prevention", "\n".join(f"• {s}" for s in record.preventionTips)))
+    if record.example_fix:
+        out.append(("Example fix", record.example_fix))
+    if record.prevention_tips:
+        out.append(("Prevention", "\n".join(f"• {s}" for s in record.prevention_tips)))
     return out

@@ -109,9 +109,9 @@ def bind(
 ) -> dict[str, str]:
     if not groups:
         return {}
-    names = extras.holeNames
+    names = extras.hole_names
     if len(names) != len(groups):
-        names = placeholder_names(record.errorMessage, len(groups))
+        names = placeholder_names(record.error_message, len(groups))
     bound: dict[str, str] = {}
     for name, value in zip(names, groups, strict=False):
         if value is None:

@@ -154,7 +154,7 @@ def _count_changes(summary: MineSummary, mined: list[MinedRecord],
     summary.new = len(fresh - current)
     summary.changed = sum(
         1 for m in mined
-        if m.record.id in current and m.record.contentChangedAt == m.record.analyzedAt
+        if m.record.id in current and m.record.content_changed_at == m.record.analyzed_at
     )
     summary.removed = sum(
         1 for rid in current - fresh
@@ -187,12 +187,12 @@ def _resolve_constants(tree: Tree[Language], language: str, mined: list[MinedRec
             if hook.is_bare(original):  # a constant of another crate, or not a string
                 unknown.add(m.record.id)
             continue
-        m.record.errorMessage = template.written
-        m.record.messagePattern = template.pattern()
-        m.record.slug = template.slug(fallback=m.record.errorClass or m.extras.enclosingSymbol
+        m.record.error_message = template.written
+        m.record.message_pattern = template.pattern()
+        m.record.slug = template.slug(fallback=m.record.error_class or m.extras.enclosing_symbol
                                       or "error")
-        m.extras.holeNames = hole_names(template)
-        m.content_hash = content_hash(template.written, m.record.sourceCode)
+        m.extras.hole_names = hole_names(template)
+        m.content_hash = content_hash(template.written, m.record.source_code)
         resolved.append(m)
     if unknown:
         mined[:] = [m for m in mined if m.record.id not in unknown]
@@ -209,11 +209,12 @@ def _enrich(
     if blame:
         wanted: dict[str, list[int]] = {}
         for m in mined:
-            wanted.setdefault(m.record.filePath, []).append(m.record.lineNumber)
+            wanted.setdefault(m.record.file_path, []).append(m.record.line_number)
         found = blame_files(tree.root, tree.sha, wanted)
         for m in mined:
             if m.extras.evidence is not None:
-                m.extras.evidence.blame = found.get(m.record.filePath, {}).get(m.record.lineNumber)
+                in_file = found.get(m.record.file_path, {})
+                m.extras.evidence.blame = in_file.get(m.record.line_number)
     enrich_pairs(
         (m.record, m.extras) for m in mined
         if blame or m.extras.evidence is None or m.extras.evidence.tests
@@ -231,11 +232,11 @@ def _account(summary: MineSummary, outcome: FileOutcome) -> None:
 
 def finish_records(mined: list[MinedRecord], previous: dict[str, PreviousRecord]) -> None:
     """Order records by (file, line), carry over unchanged change times, assign slugs."""
-    mined.sort(key=lambda m: (m.record.filePath, m.record.lineNumber, m.record.id))
+    mined.sort(key=lambda m: (m.record.file_path, m.record.line_number, m.record.id))
     for m in mined:
         before = previous.get(m.record.id)
         if before and before.content_hash == m.content_hash:
-            m.record.contentChangedAt = before.content_changed_at
+            m.record.content_changed_at = before.content_changed_at
     assign_slugs(mined, previous)
 
 

@@ -218,14 +218,14 @@ def _record(
     record = Record(
         id=rid, repo=context.repo,
         slug=site.template.slug(fallback=site.error_class or site.symbol or "error"),
-        errorCode=site.error_code, errorMessage=site.template.written,
-        messagePattern=site.template.pattern(), errorType=site.error_type,
-        errorClass=site.error_class, httpStatus=site.http_status, severity=site.severity,
-        filePath=path, lineNumber=site.line, sourceCode=window, sourceCodeStart=start,
-        sourceCodeEnd=end, githubUrl=url, **empty_explanation(), analyzedSha=context.sha,
-        analyzedAt=context.analyzed_at, contentChangedAt=context.analyzed_at,
-        schemaVersion=SCHEMA_VERSION,
+        error_code=site.error_code, error_message=site.template.written,
+        message_pattern=site.template.pattern(), error_type=site.error_type,
+        error_class=site.error_class, http_status=site.http_status, severity=site.severity,
+        file_path=path, line_number=site.line, source_code=window, source_code_start=start,
+        source_code_end=end, github_url=url, **empty_explanation(), analyzed_sha=context.sha,
+        analyzed_at=context.analyzed_at, content_changed_at=context.analyzed_at,
+        schema_version=SCHEMA_VERSION,
     )
-    extras = RecordExtras(language=language, enclosingSymbol=site.symbol,
-                          holeNames=hole_names(site.template))
+    extras = RecordExtras(language=language, enclosing_symbol=site.symbol,
+                          hole_names=hole_names(site.template))
     return MinedRecord(record, extras, content_hash(site.template.written, window))

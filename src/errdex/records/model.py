@@ -14,7 +14,8 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasGenerator, BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 from errdex.records.evidence import Evidence
 
@@ -41,66 +42,74 @@ HandlingStrategy = Literal[
 ]
 
 
+# Python attributes are snake_case (``record.file_path``); JSON, the dataset and the schema
+# keep the seed's camelCase (``filePath``): read by either name, written by alias.
+_RECORD_CONFIG = ConfigDict(
+    extra="forbid", alias_generator=AliasGenerator(to_camel), validate_by_name=True,
+    validate_by_alias=True, serialize_by_alias=True,
+)
+
+
 class Record(BaseModel):
     """One error site: where it is raised, the message it produces, and its explanation."""
 
-    model_config = ConfigDict(extra="forbid", frozen=False)
+    model_config = _RECORD_CONFIG
 
     id: str = Field(pattern=r"^[0-9a-f]{16}$")
     repo: str = Field(min_length=1)
     slug: str = Field(min_length=1, pattern=SLUG_PATTERN)
-    errorCode: str | None
-    errorMessage: str
-    messagePattern: str
-    errorType: ErrorType
-    errorClass: str | None
-    httpStatus: int | None
+    error_code: str | None
+    error_message: str
+    message_pattern: str
+    error_type: ErrorType
+    error_class: str | None
+    http_status: int | None
     severity: Severity
-    filePath: str
-    lineNumber: int = Field(ge=1, le=MAX_LINE_NUMBER)
-    sourceCode: str
-    sourceCodeStart: int = Field(ge=1, le=MAX_LINE_NUMBER)
-    sourceCodeEnd: int = Field(ge=1, le=MAX_LINE_NUMBER)
-    githubUrl: str | None = Field(pattern=GITHUB_URL_PATTERN)
+    file_path: str
+    line_number: int = Field(ge=1, le=MAX_LINE_NUMBER)
+    source_code: str
+    source_code_start: int = Field(ge=1, le=MAX_LINE_NUMBER)
+    source_code_end: int = Field(ge=1, le=MAX_LINE_NUMBER)
+    github_url: str | None = Field(pattern=GITHUB_URL_PATTERN)
     documentation: str | None
-    triggerScenarios: str | None
-    commonSituations: str | None
+    trigger_scenarios: str | None
+    common_situations: str | None
     solutions: list[str]
-    exampleFix: str | None
-    handlingStrategy: HandlingStrategy | None
-    validationCode: str | None
-    typeGuard: str | None
-    tryCatchPattern: str | None
-    preventionTips: list[str]
+    example_fix: str | None
+    handling_strategy: HandlingStrategy | None
+    validation_code: str | None
+    type_guard: str | None
+    try_catch_pattern: str | None
+    prevention_tips: list[str]
     tags: list[str]
-    backgroundTag: str | None
-    analyzedSha: str
-    analyzedAt: str
-    contentChangedAt: str
-    schemaVersion: int = Field(ge=SCHEMA_VERSION, le=SUPERSET_SCHEMA_VERSION)
+    background_tag: str | None
+    analyzed_sha: str
+    analyzed_at: str
+    content_changed_at: str
+    schema_version: int = Field(ge=SCHEMA_VERSION, le=SUPERSET_SCHEMA_VERSION)
 
 
 class RecordExtras(BaseModel):
     """Schema-3 superset fields: facts errdex knows that the seed format has no place for."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _RECORD_CONFIG
 
     language: str | None = None
-    enclosingSymbol: str | None = None
-    holeNames: list[str] = Field(default_factory=list)
+    enclosing_symbol: str | None = None
+    hole_names: list[str] = Field(default_factory=list)
     # What enrichment read about the site (doc comments, guards, tests, history), and the
     # quality flags it raised where that evidence is thin (``no-doc``, ``no-trigger`` …).
     evidence: Evidence | None = None
-    qualityFlags: list[str] = Field(default_factory=list)
+    quality_flags: list[str] = Field(default_factory=list)
 
 
 class DatasetLine(BaseModel):
     """One line of a dataset file."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _RECORD_CONFIG
 
     record: Record
-    datasetVersion: str
+    dataset_version: str
 
 
 EXPLANATION_FIELDS = (
@@ -108,6 +117,25 @@ EXPLANATION_FIELDS = (
     "handlingStrategy", "validationCode", "typeGuard", "tryCatchPattern", "preventionTips",
     "tags", "backgroundTag",
 )
+
+
+# JSON key → Python attribute, for code that names fields by their JSON keys (the LLM's
+# answers, the explanation table, stored JSON read back without validation).
+ATTRIBUTE_FOR_KEY: dict[str, str] = {
+    info.alias or name: name
+    for model in (Record, RecordExtras)
+    for name, info in model.model_fields.items()
+}
+
+
+def json_keys(model: type[BaseModel]) -> list[str]:
+    """A model's field names as JSON writes them (the seed's camelCase), in order."""
+    return [info.alias or name for name, info in model.model_fields.items()]
+
+
+def attribute(key: str) -> str:
+    """The attribute of a record field named by its JSON key: ``filePath`` → ``file_path``."""
+    return ATTRIBUTE_FOR_KEY.get(key, key)
 
 
 def empty_explanation() -> dict[str, Any]:
@@ -128,6 +156,7 @@ def trusted_record(data: dict[str, Any]) -> Record:
     holds the two together).
     """
     record = Record.__new__(Record)
+    data = {ATTRIBUTE_FOR_KEY.get(key, key): value for key, value in data.items()}
     object.__setattr__(record, "__dict__", data)
     object.__setattr__(record, "__pydantic_fields_set__", set(data))
     object.__setattr__(record, "__pydantic_extra__", None)

@@ -18,7 +18,7 @@ import types
 import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, Union
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
@@ -30,6 +30,7 @@ from errdex.records.model import (
     SUPERSET_SCHEMA_VERSION,
     Record,
     RecordExtras,
+    json_keys,
 )
 from errdex.records.stored import PreviousRecord, StoredRecord
 from errdex.templates.template import compile_pattern
@@ -67,17 +68,16 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 def _nullable(model: type[BaseModel]) -> set[str]:
     """Fields that may be null, to say "a string or null" where that is what is expected."""
-    names = set()
-    for name, info in model.model_fields.items():
-        union = isinstance(info.annotation, types.UnionType) or (
-            typing.get_origin(info.annotation) is typing.Union
-        )
-        if union and type(None) in typing.get_args(info.annotation):
-            names.add(name)
-    return names
+    def optional(annotation: object) -> bool:
+        union = isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is Union
+        return union and type(None) in typing.get_args(annotation)
+
+    fields = zip(json_keys(model), model.model_fields.values(), strict=True)
+    return {name for name, info in fields if optional(info.annotation)}
 
 
 _NULLABLE = _nullable(Record) | _nullable(RecordExtras)
+_EXTRAS_KEYS = frozenset(json_keys(RecordExtras))
 
 
 @dataclass
@@ -383,7 +383,7 @@ def check_entry(obj: Any) -> tuple[Entry | None, list[str]]:
             problems["record"] = f"'record' must be a JSON object, not {kind_of(raw)}; {FIX}"
             return None, list(problems.values())
     fields = {str(key): value for key, value in raw.items()}
-    extras_fields = {k: fields.pop(k) for k in list(fields) if k in RecordExtras.model_fields}
+    extras_fields = {k: fields.pop(k) for k in list(fields) if k in _EXTRAS_KEYS}
     record: Record | None = None
     extras: RecordExtras | None = None
     for model, data in ((Record, fields), (RecordExtras, extras_fields)):

@@ -24,8 +24,8 @@ def file_name(path: str) -> str:
 def record_row(record: Record, extras: RecordExtras | None, digest: str) -> tuple[object, ...]:
     """The first twelve columns of a record row (migration 1's), in ``RECORD_COLUMNS`` order."""
     return (
-        record.id, record.repo, record.slug, record.errorMessage, record.messagePattern,
-        record.errorClass, record.errorType, record.filePath, record.lineNumber, digest,
+        record.id, record.repo, record.slug, record.error_message, record.message_pattern,
+        record.error_class, record.error_type, record.file_path, record.line_number, digest,
         record_json(record),
         json.dumps(extras.model_dump(mode="json"), separators=(",", ":")) if extras else None,
     )

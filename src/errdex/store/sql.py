@@ -199,11 +199,11 @@ class SQLStore(ABC):
         return {pattern: int(pid) for pattern, pid in rows}
 
     def _insert(self, rows: list[tuple[Record, RecordExtras | None, str]]) -> int:
-        pids = self._pattern_ids({record.messagePattern for record, _, _ in rows})
+        pids = self._pattern_ids({record.message_pattern for record, _, _ in rows})
         self._execute_many(
             f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({', '.join(['?'] * 14)})",
-            ((*record_row(record, extras, digest), pids[record.messagePattern],
-              file_name(record.filePath)) for record, extras, digest in rows),
+            ((*record_row(record, extras, digest), pids[record.message_pattern],
+              file_name(record.file_path)) for record, extras, digest in rows),
         )
         return len(rows)
 
@@ -328,7 +328,7 @@ class SQLStore(ABC):
         current again.
         """
         rows: list[tuple[Record, RecordExtras | None, str]] = [
-            (record, extras, content_hash(record.errorMessage, record.sourceCode))
+            (record, extras, content_hash(record.error_message, record.source_code))
             for record, extras in records
         ]
         repos = sorted({record.repo for record, _, _ in rows})

@@ -160,8 +160,8 @@ def _record_page(request: Request, pool: StorePool, repo: str, slug: str) -> HTM
     record, extras = stored.record, stored.extras
     sections, missing = view.explanation(record, extras)
     related = []
-    if record.backgroundTag:
-        related = [s for s in view.family_members(store, record.backgroundTag, limit=21)
+    if record.background_tag:
+        related = [s for s in view.family_members(store, record.background_tag, limit=21)
                    if s.record.id != record.id][:20]
     return render(request, "record.html", record=record, extras=extras, sections=sections,
                   missing=missing, related=related,

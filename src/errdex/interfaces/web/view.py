@@ -137,8 +137,8 @@ def capped_line(line: str, limit: int = MAX_LINE_CHARS) -> str:
 def source_window(record: Record, context: int = PAGE_CONTEXT_LINES) -> tuple[int, int, int]:
     """``(first, last, total)``: the lines shown (0-based, ``last`` excluded) around
     the raising line, ``context`` each side, of the ``total`` the record holds."""
-    total = record.sourceCode.count("\n") + 1
-    offset = record.lineNumber - record.sourceCodeStart
+    total = record.source_code.count("\n") + 1
+    offset = record.line_number - record.source_code_start
     first = min(max(0, offset - context), total)
     return first, max(first, min(total, offset + context + 1)), total
 
@@ -148,7 +148,7 @@ def source_note(record: Record, context: int = PAGE_CONTEXT_LINES) -> str | None
     first, last, total = source_window(record, context)
     if first == 0 and last == total:
         return None
-    start = record.sourceCodeStart
+    start = record.source_code_start
     return (f"Showing lines {start + first:,}–{start + last - 1:,} of the {total:,} lines "
             "stored with this record; the JSON has them all.")
 
@@ -162,12 +162,12 @@ def source_lines(
     The lines shown are dedented together, so deep code still fits a phone.
     """
     first, last, _ = source_window(record, context)
-    raw = _lines_between(record.sourceCode, first, last)
-    start = record.sourceCodeStart
+    raw = _lines_between(record.source_code, first, last)
+    start = record.source_code_start
     shown = textwrap.dedent("\n".join(capped_line(line) for line in raw))
-    html = highlighted(shown, extras.language, record.filePath)
+    html = highlighted(shown, extras.language, record.file_path)
     return [
-        SourceLine(start + first + i, line, start + first + i == record.lineNumber)
+        SourceLine(start + first + i, line, start + first + i == record.line_number)
         for i, line in enumerate(html)
     ]
 
@@ -196,7 +196,7 @@ def code_block(code: str, record: Record, extras: RecordExtras) -> Markup:
     if len(lines) > MAX_CODE_LINES:
         lines = [*lines[:MAX_CODE_LINES], "… (cut: the JSON has the rest)"]
     html = highlighted("\n".join(capped_line(line) for line in lines), extras.language,
-                       record.filePath)
+                       record.file_path)
     return Markup("\n").join(html)
 
 
@@ -210,17 +210,17 @@ class Section:
 
 _SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("documentation", "What it means", "text"),
-    ("triggerScenarios", "When it happens", "text"),
-    ("commonSituations", "Common situations", "text"),
+    ("trigger_scenarios", "When it happens", "text"),
+    ("common_situations", "Common situations", "text"),
     ("solutions", "How to fix it", "list"),
-    ("exampleFix", "Example fix", "code"),
-    ("handlingStrategy", "Handling strategy", "value"),
-    ("validationCode", "Validate first", "code"),
-    ("typeGuard", "Type guard", "code"),
-    ("tryCatchPattern", "Catch and recover", "code"),
-    ("preventionTips", "Prevention", "list"),
+    ("example_fix", "Example fix", "code"),
+    ("handling_strategy", "Handling strategy", "value"),
+    ("validation_code", "Validate first", "code"),
+    ("type_guard", "Type guard", "code"),
+    ("try_catch_pattern", "Catch and recover", "code"),
+    ("prevention_tips", "Prevention", "list"),
     ("tags", "Tags", "tags"),
-    ("backgroundTag", "Family", "family"),
+    ("background_tag", "Family", "family"),
 )
 
 
@@ -235,7 +235,9 @@ def explanation(record: Record, extras: RecordExtras) -> tuple[list[Section], li
             continue
         if kind == "code":
             value = code_block(str(value), record, extras)
-        present.append(Section(key, title, kind, value))
+        # the page's anchor is the field's JSON key (#triggerScenarios), as in the API
+        anchor = "".join(w.capitalize() if i else w for i, w in enumerate(key.split("_")))
+        present.append(Section(anchor, title, kind, value))
     return present, missing
 
 
@@ -243,8 +245,8 @@ def grouped(records: list[StoredRecord]) -> dict[str, dict[str, list[StoredRecor
     """errorType → family (backgroundTag) → records, both levels sorted by name."""
     groups: dict[str, dict[str, list[StoredRecord]]] = defaultdict(lambda: defaultdict(list))
     for stored in records:
-        family = stored.record.backgroundTag or UNCLASSIFIED
-        groups[stored.record.errorType][family].append(stored)
+        family = stored.record.background_tag or UNCLASSIFIED
+        groups[stored.record.error_type][family].append(stored)
     return {
         kind: {family: families[family] for family in sorted(families, key=_family_order)}
         for kind, families in sorted(groups.items())
@@ -263,8 +265,8 @@ def family_members(store: Store, tag: str, limit: int = 500) -> list[StoredRecor
     """
     words = tag.replace("-", " ").replace("_", " ")
     found = store.search(words, limit=max(limit * 4, 200))
-    members = [s for s in found if s.record.backgroundTag == tag]
-    members.sort(key=lambda s: (s.record.repo, s.record.filePath, s.record.lineNumber))
+    members = [s for s in found if s.record.background_tag == tag]
+    members.sort(key=lambda s: (s.record.repo, s.record.file_path, s.record.line_number))
     return members[:limit]
 
 
