@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import os
 import threading
 from collections.abc import Iterator
@@ -86,11 +85,8 @@ class StorePool:
                 if self._index is None or self._index_generation != generation:
                     self._index = Index(store)
                     self._index_generation = generation
-                view = copy.copy(self._index)
-            view.store = store
-            view._details = {}  # each thread its own caches
-            view._last_probe = (None, ([], []))
-            local.view = view
+                index = self._index
+            local.view = index.bound_to(store)
             local.generation = generation
         result: Index = local.view
         return result

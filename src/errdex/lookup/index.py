@@ -21,6 +21,7 @@ also surface a record (location only, approximate).
 
 from __future__ import annotations
 
+import copy
 import json
 import marshal
 import re
@@ -95,6 +96,15 @@ class Index:
 
     def __len__(self) -> int:
         return self._size
+
+    def bound_to(self, store: Store) -> Index:
+        """This index's tables (shared, read-only) over ``store``, with caches of its own:
+        one per server thread, each with its own connection, without rebuilding anything."""
+        view = copy.copy(self)
+        view.store = store
+        view._details = {}
+        view._last_probe = (None, ([], []))
+        return view
 
     def _pattern_details(self, pids: list[int]) -> dict[int, tuple[str, int]]:
         """(pattern, literal length) of candidate patterns, cached."""
