@@ -116,3 +116,15 @@ def counting_lookup_work() -> Iterator[LookupWork]:
             mock.patch.object(re, "_compile", counted_compile), \
             mock.patch.object(index_module, "Indel", CountedIndel):
         yield work
+
+
+def case_ids(cases: list[tuple[str, object, int]]) -> list[str]:
+    """The names of ``(name, make, full size)`` cases, as pytest ids."""
+    return [name for name, _, _ in cases]
+
+
+def assert_linear(function: Callable[[str], Any], make: Callable[[int], str], size: int,
+                  *, slack: int = 0) -> None:
+    """4x the input must cost at most about 5x the work (quadratic would be 16x)."""
+    small, large = (python_steps(function, make(n)) for n in (size, 4 * size))
+    assert large <= 5 * small + slack, (small, large)

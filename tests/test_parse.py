@@ -16,7 +16,7 @@ from errdex.lookup.parse import (
     main_event,
     parse_events,
 )
-from tests.steps import python_steps, within_deadline
+from tests.steps import assert_linear, case_ids, within_deadline
 
 # --- bare messages and Class: message lines ----------------------------------
 
@@ -547,18 +547,12 @@ TINY_EVENTS = [
 ]
 
 
-def _ids(cases: list[tuple[str, object, int]]) -> list[str]:
-    return [name for name, _, _ in cases]
-
-
-@pytest.mark.parametrize(("name", "make", "full"), ADVERSARIAL, ids=_ids(ADVERSARIAL))
+@pytest.mark.parametrize(("name", "make", "full"), ADVERSARIAL, ids=case_ids(ADVERSARIAL))
 def test_adversarial_input_is_linear(name: str, make: Callable[[int], str], full: int) -> None:
-    size = max(1, full // 256)
-    small, large = (python_steps(parse_events, make(n)) for n in (size, 4 * size))
-    assert large <= 5 * small + 2_000, (name, small, large)
+    assert_linear(parse_events, make, max(1, full // 256), slack=2_000)
 
 
-@pytest.mark.parametrize(("name", "make", "full"), ADVERSARIAL, ids=_ids(ADVERSARIAL))
+@pytest.mark.parametrize(("name", "make", "full"), ADVERSARIAL, ids=case_ids(ADVERSARIAL))
 @within_deadline(30)
 @given(st.none())
 def test_adversarial_megabyte_finishes(
@@ -569,17 +563,16 @@ def test_adversarial_megabyte_finishes(
     parse_events(text)
 
 
-@pytest.mark.parametrize(("name", "make", "full"), TINY_EVENTS, ids=_ids(TINY_EVENTS))
+@pytest.mark.parametrize(("name", "make", "full"), TINY_EVENTS, ids=case_ids(TINY_EVENTS))
 def test_many_tiny_events_are_linear(name: str, make: Callable[[int], str], full: int) -> None:
     """Each event costs the same whatever came before: 4x the events, about 4x the work
     (quadratic parsing would be 16x), and every event is found."""
     size = 500
     assert len(parse_events(make(size))) >= size
-    small, large = (python_steps(parse_events, make(n)) for n in (size, 4 * size))
-    assert large <= 5 * small, (name, small, large)
+    assert_linear(parse_events, make, size)
 
 
-@pytest.mark.parametrize(("name", "make", "full"), TINY_EVENTS, ids=_ids(TINY_EVENTS))
+@pytest.mark.parametrize(("name", "make", "full"), TINY_EVENTS, ids=case_ids(TINY_EVENTS))
 @within_deadline(60)
 @given(st.none())
 def test_a_megabyte_of_tiny_events_finishes(

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, Frame, main_event, parse_events
-from tests.steps import python_steps, within_deadline
+from tests.steps import assert_linear, case_ids, within_deadline
 
 # --- JSON lines ----------------------------------------------------------------------
 
@@ -216,20 +216,14 @@ MANY_EVENTS = [
 ]
 
 
-def _ids(cases: list[tuple[str, object, int]]) -> list[str]:
-    return [name for name, _, _ in cases]
-
-
-@pytest.mark.parametrize(("name", "make", "full"), ADVERSARIAL, ids=_ids(ADVERSARIAL))
+@pytest.mark.parametrize(("name", "make", "full"), ADVERSARIAL, ids=case_ids(ADVERSARIAL))
 def test_adversarial_new_formats_are_linear(
     name: str, make: Callable[[int], str], full: int
 ) -> None:
-    size = max(1, full // 256)
-    small, large = (python_steps(parse_events, make(n)) for n in (size, 4 * size))
-    assert large <= 5 * small + 2_000, (name, small, large)
+    assert_linear(parse_events, make, max(1, full // 256), slack=2_000)
 
 
-@pytest.mark.parametrize(("name", "make", "full"), ADVERSARIAL, ids=_ids(ADVERSARIAL))
+@pytest.mark.parametrize(("name", "make", "full"), ADVERSARIAL, ids=case_ids(ADVERSARIAL))
 @within_deadline(30)
 @given(st.none())
 def test_adversarial_new_formats_finish(
@@ -240,16 +234,15 @@ def test_adversarial_new_formats_finish(
     parse_events(text)
 
 
-@pytest.mark.parametrize(("name", "make", "full"), MANY_EVENTS, ids=_ids(MANY_EVENTS))
+@pytest.mark.parametrize(("name", "make", "full"), MANY_EVENTS, ids=case_ids(MANY_EVENTS))
 def test_many_new_events_are_linear(name: str, make: Callable[[int], str], full: int) -> None:
     """4x the events, about 4x the work (quadratic parsing would be 16x); all found."""
     size = 300
     assert len(parse_events(make(size))) >= size
-    small, large = (python_steps(parse_events, make(n)) for n in (size, 4 * size))
-    assert large <= 5 * small, (name, small, large)
+    assert_linear(parse_events, make, size)
 
 
-@pytest.mark.parametrize(("name", "make", "full"), MANY_EVENTS, ids=_ids(MANY_EVENTS))
+@pytest.mark.parametrize(("name", "make", "full"), MANY_EVENTS, ids=case_ids(MANY_EVENTS))
 @within_deadline(60)
 @given(st.none())
 def test_a_megabyte_of_new_events_finishes(

@@ -9,6 +9,7 @@ message then holds fewer of that character than the literals require.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -35,18 +36,22 @@ def _value(hole: Hole) -> st.SearchStrategy[str]:
     return st.from_regex(hole.regex, fullmatch=True)
 
 
+def _draw_values(
+    template: Template, data: st.DataObject, value: Callable[[Hole], st.SearchStrategy[str]]
+) -> list[str | None]:
+    """A value for each hole; an optional hole (``{:?}`` after a lead) is sometimes left out."""
+    return [
+        None if hole.optional_lead is not None and data.draw(st.booleans())
+        else data.draw(value(hole))
+        for hole in template.holes
+    ]
+
+
 @pytest.mark.parametrize(("where", "template"), TEMPLATES, ids=[w for w, _ in TEMPLATES])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_rendered_messages_fullmatch(where, template, data):
-    holes = template.holes
-    values: list[str | None] = []
-    for hole in holes:
-        if hole.optional_lead is not None and data.draw(st.booleans()):
-            values.append(None)
-        else:
-            values.append(data.draw(_value(hole)))
-    message = template.render(values)
+    message = template.render(_draw_values(template, data, _value))
     assert compile_pattern(template.pattern()).fullmatch(message), (where, message)
 
 
@@ -168,16 +173,11 @@ def _python_re(pattern: str) -> re.Pattern[str]:
 def test_re2_captures_what_python_re_captures(template: Template, data: st.DataObject) -> None:
     """Lazy holes, leftmost-first: the same match and the same groups in both engines, on
     rendered messages and on arbitrary near misses."""
-    holes = template.holes
-    values: list[str | None] = []
-    for hole in holes:
-        if hole.optional_lead is not None and data.draw(st.booleans()):
-            values.append(None)
-        else:
-            values.append(data.draw(st.text(_MESSAGE_CHARS, min_size=1, max_size=6)
-                                    | st.from_regex(hole.regex, fullmatch=True,
-                                                    alphabet=_MESSAGE_CHARS)))
-    rendered = template.render(values)
+    def near(hole: Hole) -> st.SearchStrategy[str]:
+        return st.text(_MESSAGE_CHARS, min_size=1, max_size=6) | st.from_regex(
+            hole.regex, fullmatch=True, alphabet=_MESSAGE_CHARS)
+
+    rendered = template.render(_draw_values(template, data, near))
     cut = data.draw(st.integers(0, len(rendered)))
     noise = data.draw(st.text(_MESSAGE_CHARS, max_size=3))
     pattern = template.pattern()
