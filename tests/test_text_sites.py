@@ -1,0 +1,139 @@
+"""Never worse than grep: a message errdex cannot trace still lands on the line that writes it.
+
+Text sites are the worded literals of source that no record's template holds. A paste
+that matches no record resolves to the line whose literal it contains, flagged as such;
+text sites are never records (not counted, not exported) and are replaced per file on
+an incremental re-mine.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import errdex
+from errdex.interfaces.cli import main
+from errdex.lookup.text_sites import MAX_LEADS, REASON
+from errdex.records.text_sites import TextSite
+from errdex.store.text_sites import PER_LEAD
+from tests.conftest import GitRepo, sql
+
+# The message is kept in a dict and looked up at the raise: errdex does not model that.
+VAULT = '''MESSAGES = {"locked": "could not open the vault"}
+
+
+class VaultError(Exception):
+    pass
+
+
+def open_vault(state):
+    """Open the vault; this docstring has many words but is documentation."""
+    if state == "missing":
+        raise VaultError("the vault key is missing")
+    raise VaultError(MESSAGES[state])
+'''
+TEST_FILE = 'def test_it():\n    assert run() == "could not open the vault in tests"\n'
+PASTE = "VaultError: could not open the vault"
+
+
+def _mined(make_repo: Callable[..., GitRepo], db: str) -> GitRepo:
+    repo = make_repo()
+    repo.commit_files({"src/vault.py": VAULT, "tests/test_vault.py": TEST_FILE})
+    errdex.mine(repo.root, db=db, repo="acme/vault", jobs=1)
+    return repo
+
+
+def _explain(db: str, text: str) -> tuple[int, dict[str, list[dict[str, object]]]]:
+    result = CliRunner().invoke(main, ["--db", db, "explain", "--json", text])
+    return result.exit_code, json.loads(result.output)
+
+
+def test_untraced_message_resolves_to_its_line(
+    make_repo: Callable[..., GitRepo], backend_db: str
+) -> None:
+    repo = _mined(make_repo, backend_db)
+    assert errdex.explain(PASTE, db=backend_db) == []  # errdex really does not mine it
+    code, out = _explain(backend_db, PASTE)
+    assert code == 0  # the line is found
+    best = out["matches"][0]
+    assert "record" not in best
+    assert best["reason"] == REASON
+    assert best["candidate"] == {
+        "repo": "acme/vault", "filePath": "src/vault.py", "lineNumber": 1,
+        "text": "could not open the vault",
+        "githubUrl": f"https://github.com/acme/widgets/blob/{repo.head()}/src/vault.py#L1-L1",
+    }
+
+
+def test_the_cli_prints_the_line_and_the_flag(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "errdex.sqlite")
+    _mined(make_repo, db)
+    result = CliRunner().invoke(main, ["--db", db, "explain", PASTE])
+    assert result.exit_code == 0
+    assert "src/vault.py:1" in result.output
+    assert "errdex did not see how it is raised" in result.output
+    nothing = CliRunner().invoke(main, ["--db", db, "explain", "Oops: a message nobody wrote"])
+    assert nothing.exit_code != 0
+
+
+def test_record_templates_docstrings_and_tests_are_not_text_sites(
+    make_repo: Callable[..., GitRepo], backend_db: str
+) -> None:
+    _mined(make_repo, backend_db)
+    texts = sorted(str(row[0]) for row in sql(backend_db, "SELECT text FROM text_sites"))
+    assert texts == ["could not open the vault"]
+    # the record's own literal is found as a record, not as a text site
+    matches = errdex.explain("VaultError: the vault key is missing", db=backend_db)
+    assert [m.record.line_number for m in matches] == [11]
+    assert errdex.text_sites("the vault key is missing", db=backend_db) == []
+
+
+def test_text_sites_are_not_records_nor_exported(
+    make_repo: Callable[..., GitRepo], backend_db: str, tmp_path: Path
+) -> None:
+    _mined(make_repo, backend_db)
+    with errdex.open_store(backend_db) as store:
+        assert store.count("acme/vault") == 1
+        assert store.text_site_count("acme/vault") == 1
+    out = tmp_path / "dataset.jsonl"
+    assert errdex.export_dataset(out, db=backend_db) == 1
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [line["record"]["errorMessage"] for line in lines] == ["the vault key is missing"]
+
+
+def test_incremental_mine_replaces_a_changed_files_text_sites(
+    make_repo: Callable[..., GitRepo], backend_db: str
+) -> None:
+    repo = _mined(make_repo, backend_db)
+    repo.commit_files({
+        "src/vault.py": VAULT.replace("could not open the vault", "the vault stays sealed"),
+        "src/other.py": 'HINT = "try the spare key first"\n',
+    })
+    summary = errdex.mine(repo.root, db=backend_db, repo="acme/vault", jobs=1)
+    assert summary.incremental
+    texts = sorted((str(r[0]), str(r[1])) for r in
+                   sql(backend_db, "SELECT file_path, text FROM text_sites"))
+    assert texts == [("src/other.py", "try the spare key first"),
+                     ("src/vault.py", "the vault stays sealed")]
+    assert errdex.text_sites(PASTE, db=backend_db) == []
+    [found] = errdex.text_sites("Error: the vault stays sealed today", db=backend_db)
+    assert (found.site.file_path, found.site.line_number) == ("src/vault.py", 1)
+
+
+def test_a_lookup_probes_a_bounded_number_of_rows(tmp_path: Path) -> None:
+    """However long the paste and however many literals share its words, one lookup reads
+    at most ``MAX_LEADS`` × ``PER_LEAD`` rows."""
+    db = str(tmp_path / "errdex.sqlite")
+    sites = [TextSite(f"f{n}.py", n + 1, f"alpha beta gamma word{n}") for n in range(500)]
+    with errdex.open_store(db) as store:
+        store.replace_repo("acme/many", [], analyzed_sha="a" * 40, texts=sites)
+        assert store.text_site_count() == 500
+        words = " ".join(f"alpha beta gamma word{n}" for n in range(2_000))
+        assert len(store.text_sites(["alpha beta gamma"])) == PER_LEAD
+        found = errdex.text_sites(words, db=store, top=1_000)
+        assert 0 < len(found) <= MAX_LEADS * PER_LEAD
