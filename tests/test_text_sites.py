@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 import errdex
@@ -137,3 +139,98 @@ def test_a_lookup_probes_a_bounded_number_of_rows(tmp_path: Path) -> None:
         assert len(store.text_sites(["alpha beta gamma"])) == PER_LEAD
         found = errdex.text_sites(words, db=store, top=1_000)
         assert 0 < len(found) <= MAX_LEADS * PER_LEAD
+
+
+def test_web_page_and_api_show_the_line(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    from errdex.interfaces.web.app import create_app
+    from tests.test_web import local_client
+
+    db = str(tmp_path / "errdex.sqlite")
+    _mined(make_repo, db)
+    client = local_client(create_app(db))
+    api = client.post("/api/explain", json={"text": PASTE})
+    assert api.status_code == 200
+    assert api.json() == _explain(db, PASTE)[1]
+    page = client.post("/explain", data={"text": PASTE})
+    assert page.status_code == 200
+    assert "src/vault.py:1" in page.text
+    assert "errdex did not see how it is raised" in page.text
+    assert "text only" in page.text
+
+
+async def _mcp_explain(db: Path) -> Any:
+    from contextlib import AsyncExitStack
+
+    from mcp import ClientSession, stdio_client
+
+    from tests.test_mcp import _payload, _server
+
+    async with AsyncExitStack() as stack:
+        errlog = stack.enter_context((db.parent / "mcp-stderr.log").open("w"))
+        read, write = await stack.enter_async_context(stdio_client(_server(db), errlog=errlog))
+        session = await stack.enter_async_context(ClientSession(read, write))
+        await session.initialize()
+        return _payload(await session.call_tool("explain_error", {"text": PASTE}))
+
+
+def test_mcp_tool_returns_the_flagged_line(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    import anyio
+
+    db = tmp_path / "errdex.sqlite"
+    _mined(make_repo, str(db))
+    payload = anyio.run(_mcp_explain, db)
+    assert payload == _explain(str(db), PASTE)[1]
+    assert payload["matches"][0]["candidate"]["filePath"] == "src/vault.py"
+
+
+# One file per language: a literal kept in a table (no site), read by the language's own
+# string decoder; interpolated strings keep their literal pieces of three words or more.
+LANGUAGE_SAMPLES = {
+    "python": (b'M = {"a": "could not open the vault"}\nX = f"{a} and then more words"\n',
+               ["could not open the vault", "and then more words"]),
+    "javascript": (b'const m = {a: "could not open the vault", b: `${x} and then more words`};\n',
+                   ["could not open the vault", "and then more words"]),
+    "typescript": (b'const m: Record<string, string> = {a: "could not open the vault"};\n',
+                   ["could not open the vault"]),
+    "tsx": (b'const m = {a: "could not open the vault"};\n', ["could not open the vault"]),
+    "go": (b'package a\nvar m = map[string]string{"a": "could not open the vault"}\n',
+           ["could not open the vault"]),
+    "rust": (b'const M: &str = "could not open the vault";\n', ["could not open the vault"]),
+    "c": (b'static const char *m = "could not open the vault";\n', ["could not open the vault"]),
+    "cpp": (b'const char *m = "could not open the vault";\n', ["could not open the vault"]),
+    "java": (b'class A { String m = "could not open the vault"; }\n',
+             ["could not open the vault"]),
+    "kotlin": (b'val m = "could not open the vault ${x} and then more words"\n',
+               ["could not open the vault", "and then more words"]),
+    "csharp": (b'class A { string m = $"could not open the vault {x}"; }\n',
+               ["could not open the vault"]),
+    "php": (b'<?php $m = ["a" => "could not open the vault"];\n', ["could not open the vault"]),
+    "ruby": (b'M = "could not open the vault #{x} and then more words"\n',
+             ["could not open the vault", "and then more words"]),
+    "swift": (b'let m = "could not open the vault \\(x) and then more words"\n',
+              ["could not open the vault", "and then more words"]),
+}
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGE_SAMPLES))
+def test_every_language_reads_its_literals(language: str) -> None:
+    from errdex.languages import SPECS
+    from errdex.languages._engine.literals import file_literals
+
+    source, expected = LANGUAGE_SAMPLES[language]
+    assert [text for _, text in file_literals(SPECS[language], source)] == expected
+    assert sorted(LANGUAGE_SAMPLES) == sorted(SPECS)  # every registered language is covered
+
+
+def test_per_file_cap() -> None:
+    from errdex.languages import SPECS
+    from errdex.languages._engine.literals import MAX_PER_FILE, file_literals
+
+    source = "".join(f'M{n} = "message number {n} of many"\n' for n in range(1_000)).encode()
+    found = file_literals(SPECS["python"], source)
+    assert len(found) == MAX_PER_FILE
+    assert found[-1] == (MAX_PER_FILE, f"message number {MAX_PER_FILE - 1} of many")
