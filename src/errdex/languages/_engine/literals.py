@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import islice
 from typing import Any
 
 from tree_sitter import Node, Query
@@ -17,7 +18,7 @@ from tree_sitter_language_pack import get_language
 
 from errdex.languages._engine.spec import LanguageSpec
 from errdex.languages.base import matches, parse
-from errdex.records.text_sites import MAX_CHARS, is_worded
+from errdex.records.text_sites import MAX_CHARS, MIN_WORDS, is_worded
 from errdex.templates.template import Literal
 
 # Most text sites kept per file, in source order: a file of thousands of messages (a
@@ -27,6 +28,9 @@ MAX_PER_FILE = 200
 
 # Format placeholders (``%s``, ``{}``, ``{name}``, ``${x}``) split a literal into pieces: the
 # printed text has a value there, so each piece is matched on its own.
+# A literal whose source has fewer word-like runs than MIN_WORDS cannot decode to enough
+# words: most literals (keys, encodings, single words) are skipped without decoding.
+_RAW_WORD = re.compile(rb"[A-Za-z0-9\x80-\xff]+")
 _PLACEHOLDER = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]|\$?\{[^{}]*\}")
 
 
@@ -71,6 +75,8 @@ def file_literals(spec: LanguageSpec[Any], source: bytes) -> list[tuple[int, str
 
 
 def _pieces(spec: LanguageSpec[Any], node: Node) -> list[str]:
+    if sum(1 for _ in islice(_RAW_WORD.finditer(node.text or b""), MIN_WORDS)) < MIN_WORDS:
+        return []
     try:
         message = spec.strings[node.type](node)
     except (ValueError, IndexError, KeyError, AttributeError):  # a decoder's odd corner
