@@ -158,6 +158,7 @@ def test_web_page_and_api_show_the_line(
     assert "src/vault.py:1" in page.text
     assert "errdex did not see how it is raised" in page.text
     assert "text only" in page.text
+    assert "1 line with this text" in page.text
 
 
 async def _mcp_explain(db: Path) -> Any:
@@ -234,3 +235,19 @@ def test_per_file_cap() -> None:
     found = file_literals(SPECS["python"], source)
     assert len(found) == MAX_PER_FILE
     assert found[-1] == (MAX_PER_FILE, f"message number {MAX_PER_FILE - 1} of many")
+
+
+def test_a_format_4_database_gains_the_table_and_the_next_mine_fills_it(
+    make_repo: Callable[..., GitRepo], backend_db: str
+) -> None:
+    repo = _mined(make_repo, backend_db)
+    # As a database written by the previous errdex: no table, an older miner.
+    sql(backend_db, "DROP TABLE text_sites")
+    sql(backend_db, "UPDATE errdex_meta SET value = '4' WHERE key = 'format_version'")
+    sql(backend_db, "UPDATE repos SET miner_version = 'older'")
+    with errdex.open_store(backend_db) as store:
+        assert store.format_version() == 5
+        assert store.text_site_count() == 0
+    summary = errdex.mine(repo.root, db=backend_db, repo="acme/vault", jobs=1)
+    assert not summary.incremental and summary.text_sites == 1
+    assert _explain(backend_db, PASTE)[1]["matches"][0]["candidate"]["lineNumber"] == 1
