@@ -48,7 +48,7 @@ def _mined(make_repo: Callable[..., GitRepo], db: str) -> GitRepo:
     return repo
 
 
-def _explain(db: str, text: str) -> tuple[int, dict[str, list[dict[str, object]]]]:
+def _explain(db: str, text: str) -> tuple[int, dict[str, Any]]:
     result = CliRunner().invoke(main, ["--db", db, "explain", "--json", text])
     return result.exit_code, json.loads(result.output)
 
