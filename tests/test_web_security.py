@@ -327,6 +327,9 @@ def test_lookups_run_off_the_event_loop_and_are_bounded(hostile_db: Path) -> Non
             release.wait(timeout=120)  # never left hanging if the test fails
             return []
 
+        def text_sites(self, text: str, **kwargs: Any) -> list[Any]:
+            return []
+
     app.state.pool.index = SlowIndex
     with TestClient(app, base_url="http://localhost") as client:  # one event loop
         answers: list[int] = []

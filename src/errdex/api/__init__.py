@@ -33,6 +33,7 @@ from errdex.api._lookup import (
     search,
     show,
     skipped_note,
+    text_sites,
 )
 from errdex.api._mining import (
     DEFAULT_CACHE_BUDGET,
@@ -62,6 +63,7 @@ from errdex.errors import (
 )
 from errdex.lookup.index import Index, Match
 from errdex.lookup.parse import MAX_INPUT_CHARS
+from errdex.lookup.text_sites import TextSiteMatch
 from errdex.records.model import DatasetLine, Record, RecordExtras
 from errdex.store.protocol import Removal, Store, StoredRecord
 from errdex.store.protocol import redact as redact_url
@@ -101,6 +103,7 @@ __all__ = [
     "StoreError",
     "StorePool",
     "StoredRecord",
+    "TextSiteMatch",
     "UsageError",
     "enrich",
     "explain",
@@ -118,6 +121,7 @@ __all__ = [
     "search",
     "show",
     "skipped_note",
+    "text_sites",
 ]
 
 _NEEDS_LLM_EXTRA = ("LlmConfig", "LlmReport")

@@ -12,6 +12,7 @@ from errdex.api._stores import Db, open_index, using_store
 from errdex.errors import UsageError
 from errdex.lookup import scan as _scan
 from errdex.lookup.index import Index, Match
+from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.store.protocol import StoredRecord
 
 ScannedEvent = _scan.ScannedEvent
@@ -29,6 +30,17 @@ def explain(text: str, *, db: Db | Index = None, top: int = 5,
         return db.explain(text, top=top, repo=repo)
     with using_store(db) as store:
         return open_index(store).explain(text, top=top, repo=repo)
+
+
+def text_sites(text: str, *, db: Db | Index = None, top: int = 5,
+               repo: str | None = None) -> list[TextSiteMatch]:
+    """When :func:`explain` finds no record: the lines whose literal text the pasted
+    message contains, flagged ``"the text appears here; errdex did not see how it is
+    raised"`` (a place, no record)."""
+    if isinstance(db, Index):
+        return db.text_sites(text, top=top, repo=repo)
+    with using_store(db) as store:
+        return find_text_sites(store, text, top=top, repo=repo)
 
 
 def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None,

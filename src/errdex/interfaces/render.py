@@ -22,6 +22,7 @@ from errdex.api import (
     ScannedEvent,
     ScanSummary,
     StoredRecord,
+    TextSiteMatch,
     skipped_note,
 )
 from errdex.visible import https_url, visible
@@ -59,6 +60,23 @@ def match_panel(rank: int, match: Match) -> Panel:
         title_align="left", subtitle_align="right",
         border_style="yellow" if match.approximate else "green",
     )
+
+
+def print_text_sites(console: Console, matches: list[TextSiteMatch]) -> None:
+    """Lines holding the message's text when no record matched: a place, not a record."""
+    for rank, match in enumerate(matches, 1):
+        facts = Table.grid(padding=(0, 2))
+        facts.add_column(style="bold")
+        facts.add_column()
+        site = match.site
+        facts.add_row("where", plain(f"{site.file_path}:{site.line_number}"))
+        facts.add_row("text", plain(repr(site.text)))
+        facts.add_row("why", plain(match.reason))
+        if site.github_url:
+            facts.add_row("source", link_text(site.github_url))
+        console.print(Panel(facts, title=plain(f"#{rank}  {match.repo} · text only"),
+                            subtitle=Text(f"score {match.score:.2f} · not a record"),
+                            title_align="left", subtitle_align="right", border_style="blue"))
 
 
 def record_panel(record: Record, extras: RecordExtras) -> Panel:

@@ -39,6 +39,7 @@ from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, rank, same_file
 from errdex.lookup.ranking import materialize as materialize
+from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.records.stored import CandidateRow
 from errdex.store.protocol import Store
 from errdex.templates.analysis import shape_of
@@ -143,6 +144,11 @@ class Index:
             Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)
             for s in rank(scored)[:top]
         ]
+
+    def text_sites(self, text: str, *, top: int = 5,
+                   repo: str | None = None) -> list[TextSiteMatch]:
+        """When no record matches: the lines whose literal text the message contains."""
+        return find_text_sites(self.store, text, top=top, repo=repo)
 
     def candidates(self, message: str, budget: list[int] | None = None) -> list[int]:
         """Pattern ids whose required words all appear as words of ``message``.

@@ -32,6 +32,7 @@ from errdex.mining.files import (
     mine_files,
 )
 from errdex.records.model import Record, RecordExtras, content_hash, now_iso
+from errdex.records.text_sites import TextSite
 from errdex.repo.git import Tree
 from errdex.store.protocol import PreviousRecord
 from errdex.version import __version__
@@ -41,7 +42,7 @@ _PARALLEL_MIN_FILES = 64
 
 # Bump when what extraction or enrichment produces changes: stored repos then get a full
 # re-mine instead of an incremental one.
-EXTRACTION_REVISION = 7
+EXTRACTION_REVISION = 8
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -62,6 +63,7 @@ class MineSummary:
     removed: int = 0
     seconds: float = 0.0
     incremental: bool = False  # only the files changed since the last mine were read
+    text_sites: int = 0  # literals kept for lookup only (no record's template holds them)
 
 
 @dataclass
@@ -80,6 +82,8 @@ class Extraction:
     miner_version: str
     analyzed_at: str
     summary: MineSummary
+    # the worded literals of the files read that no record's template holds (lookup only)
+    texts: list[TextSite] = field(default_factory=list)
 
 
 def miner_version(enrich: str) -> str:
@@ -115,6 +119,7 @@ def extract(
         workers = 1
     mined: list[MinedRecord] = []
     inline: list[Expectation] = []
+    texts: list[TextSite] = []
     constants: dict[str, list[tuple[str, str]]] = {}  # by language
     done = 0
     for outcome in mine_files(str(tree.root), items, context, workers):
@@ -123,6 +128,7 @@ def extract(
             continue
         _account(summary, outcome)
         mined.extend(outcome.records)
+        texts.extend(outcome.texts)
         if outcome.constants:
             constants.setdefault(outcome.language, []).extend(outcome.constants)
         done += 1
@@ -138,11 +144,13 @@ def extract(
         _enrich(tree, mined, inline, blame)
     finish_records(mined, previous)
     _count_changes(summary, mined, previous, changed)
+    summary.text_sites = len(texts)
     summary.seconds = time.perf_counter() - started
     return Extraction(
         repo=tree.repo, sha=tree.sha, root=str(tree.root),
         rows=[(m.record, m.extras, m.content_hash) for m in mined], files=changed,
         miner_version=miner_version(enrich), analyzed_at=context.analyzed_at, summary=summary,
+        texts=texts,
     )
 
 

@@ -19,6 +19,7 @@ from errdex.enrich import enrich_pairs
 from errdex.evidence.site import file_evidence
 from errdex.evidence.tests import Expectation, expectations
 from errdex.languages import LANGUAGES, Site, spec_for
+from errdex.languages._engine.literals import file_literals
 from errdex.records.evidence import Evidence
 from errdex.records.model import (
     SCHEMA_VERSION,
@@ -29,6 +30,7 @@ from errdex.records.model import (
     record_id,
     source_window,
 )
+from errdex.records.text_sites import TextSite, contained, words
 from errdex.repo.git import BlobReader, Forge, decode_source
 from errdex.repo.processes import die_with_parent
 from errdex.templates.template import Hole, Template
@@ -79,6 +81,7 @@ class FileOutcome:
     expectations: list[Expectation] = field(default_factory=list)  # what its tests expect
     test: bool = False  # a test file, read for its expectations only
     constants: list[tuple[str, str]] = field(default_factory=list)  # string constants defined
+    texts: list[TextSite] = field(default_factory=list)  # literals no record's template holds
 
 
 def mine_files(
@@ -169,7 +172,9 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
     hook = spec.constants if spec is not None else None
     constants = hook.definitions(data) if hook is not None else []
     if not LANGUAGES[language].may_have_sites(data):
-        return FileOutcome(path, language, constants=constants)
+        outcome = FileOutcome(path, language, constants=constants)
+        outcome.texts = text_sites(context, path, language, data, [])
+        return outcome
     found = LANGUAGES[language].extract(data)
     lines = split_lines(text)
     outcome = FileOutcome(path, language, parse_errors=found.parse_errors, constants=constants)
@@ -194,7 +199,27 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
             mined.extras.evidence = site_evidence
             enrich_pairs([(mined.record, mined.extras)])  # again in the parent if tests link
         outcome.records.append(mined)
+    outcome.texts = text_sites(context, path, language, data, sites)
     return outcome
+
+
+def text_sites(
+    context: FileContext, path: str, language: str, data: bytes, sites: list[Site]
+) -> list[TextSite]:
+    """The file's worded literals that no site's template holds (lookup-only; at most
+    ``languages._engine.literals.MAX_PER_FILE``)."""
+    spec = spec_for(language)
+    if spec is None:
+        return []
+    templates = [words(" ".join(p.text for p in s.template.parts if not isinstance(p, Hole)))
+                 for s in sites]
+    found = []
+    for line, value in file_literals(spec, data):
+        if any(contained(value, template) for template in templates):
+            continue
+        url = context.forge.permalink(context.sha, path, line, line) if context.forge else None
+        found.append(TextSite(path, line, value, url))
+    return found
 
 
 def split_lines(text: str) -> list[str]:

@@ -12,12 +12,13 @@ opening a store is the one direction: protocol → implementation.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from errdex.errors import StoreError
 from errdex.records.model import Record, RecordExtras
 from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
+from errdex.records.text_sites import TextSite
 from errdex.store.urls import URL_SCHEMES, is_postgres_url, redact
 from errdex.store.writes import MineWrite
 
@@ -47,6 +48,7 @@ class Store(Protocol):
         self, repo: str, records: list[tuple[Record, RecordExtras, str]], *,
         analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
         miner_version: str | None = None, analyzed_at: str | None = None,
+        texts: list[TextSite] | None = None,
     ) -> None: ...
 
     def write(self, mine: MineWrite) -> int:
@@ -54,6 +56,9 @@ class Store(Protocol):
         ...
 
     def repo_state(self, repo: str) -> RepoState | None: ...
+    def text_sites(self, leads: Sequence[str], repo: str | None = None
+                   ) -> list[tuple[str, TextSite]]: ...
+    def text_site_count(self, repo: str | None = None) -> int: ...
 
     def upsert(self, records: Iterable[tuple[Record, RecordExtras | None]]) -> int: ...
     def previous_records(self, repo: str) -> dict[str, PreviousRecord]: ...

@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-STORE_FORMAT_VERSION = 4
+STORE_FORMAT_VERSION = 5
 
 # --- the dialect seam ----------------------------------------------------------------------
 
@@ -114,6 +114,21 @@ def migrations(dialect: Dialect) -> list[str]:
         ALTER TABLE records ADD COLUMN removed_at TEXT;
         ALTER TABLE repos ADD COLUMN miner_version TEXT;
         CREATE INDEX records_current ON records (repo, removed_sha, file_path);
+        """,
+        # 5: text sites, the worded literals no record's template holds: lookup only, never
+        # records. Filed by their first words (``lead``) so a lookup probes, never scans.
+        """
+        CREATE TABLE text_sites (
+            repo TEXT NOT NULL,
+            file_path TEXT NOT NULL,
+            line_number INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            lead TEXT NOT NULL,
+            word_count INTEGER NOT NULL,
+            github_url TEXT
+        );
+        CREATE INDEX text_sites_lead ON text_sites (lead, word_count);
+        CREATE INDEX text_sites_file ON text_sites (repo, file_path);
         """,
     ]
 

@@ -27,6 +27,7 @@ from errdex.records.model import (
     now_iso,
 )
 from errdex.records.stored import CandidateRow, PreviousRecord, RepoState, StoredRecord
+from errdex.records.text_sites import TextSite
 from errdex.store.rows import (
     CANDIDATE_COLUMNS,
     RECORD_COLUMNS,
@@ -36,6 +37,7 @@ from errdex.store.rows import (
     stored_record,
 )
 from errdex.store.schema import STORE_FORMAT_VERSION, Dialect
+from errdex.store.text_sites import replace_text_sites, text_site_count, text_sites_by_lead
 from errdex.store.writes import MineWrite
 from errdex.templates.analysis import prefilter_words, shape_of
 
@@ -266,6 +268,7 @@ class SQLStore(ABC):
         self, repo: str, records: list[tuple[Record, RecordExtras, str]], *,
         analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
         miner_version: str | None = None, analyzed_at: str | None = None,
+        texts: list[TextSite] | None = None,
     ) -> None:
         """Write a mine of ``repo`` in one transaction (a kill leaves the previous state).
 
@@ -297,6 +300,8 @@ class SQLStore(ABC):
             old = self._delete(fresh)
             self._insert(rows)
             self._drop_unused_patterns(pid for _, pid in old)
+            if texts is not None:  # text sites of the files read are replaced, like records
+                replace_text_sites(self, repo, texts, files)
             current = self.count(repo)
             self._execute(
                 "INSERT INTO repos (repo, analyzed_sha, analyzed_at, root, record_count, "
@@ -312,8 +317,16 @@ class SQLStore(ABC):
         (``replace_repo``); the repository's current record count after it."""
         self.replace_repo(mine.repo, mine.rows, analyzed_sha=mine.sha, root=mine.root,
                           files=mine.files, miner_version=mine.miner_version,
-                          analyzed_at=mine.analyzed_at)
+                          analyzed_at=mine.analyzed_at, texts=mine.texts)
         return self.count(mine.repo)
+
+    def text_sites(self, leads: Sequence[str], repo: str | None = None
+                   ) -> list[tuple[str, TextSite]]:
+        """(repo, text site) filed under any of ``leads`` (bounded per lead)."""
+        return text_sites_by_lead(self, leads, repo)
+
+    def text_site_count(self, repo: str | None = None) -> int:
+        return text_site_count(self, repo)
 
     def repo_state(self, repo: str) -> RepoState | None:
         row = self._execute(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from errdex.records.model import Record, RecordExtras
+from errdex.records.text_sites import TextSite
 
 
 class MineWrite(Protocol):
@@ -29,3 +30,7 @@ class MineWrite(Protocol):
     def miner_version(self) -> str: ...
     @property
     def analyzed_at(self) -> str: ...
+    @property
+    def texts(self) -> list[TextSite]:
+        """The worded literals of the files read that no record holds (lookup only)."""
+        ...

@@ -14,6 +14,7 @@ from errdex.interfaces.render import (
     print_matches,
     print_scan_summary,
     print_scanned,
+    print_text_sites,
     record_panel,
     search_table,
 )
@@ -44,14 +45,19 @@ def explain(
     """Find the source of an error: TEXT is a message, traceback or panic ('-' reads stdin)."""
     pasted = _read_text(text)
     matches = errdex.explain(pasted, db=settings.db, top=top, repo=repo)
+    # No record: the lines holding the message's text, flagged (exit 0: the line is found).
+    texts = [] if matches else errdex.text_sites(pasted, db=settings.db, top=top, repo=repo)
     if as_json:
-        click.echo(json_text({"matches": [m.to_json() for m in matches]}))
+        found = [m.to_json() for m in matches] or [t.to_json() for t in texts]
+        click.echo(json_text({"matches": found}))
     elif matches:
         print_matches(Terminal(), matches)
+    elif texts:
+        print_text_sites(Terminal(), texts)
     else:
         click.echo("no record matches this error; mine the repository that raised it first",
                    err=True)
-    if not matches:
+    if not matches and not texts:
         sys.exit(EXIT_NO_MATCH)
 
 

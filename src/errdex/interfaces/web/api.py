@@ -56,11 +56,22 @@ class ExplainRequest(BaseModel):
     repo: str | None = Field(None, description="Only records of this OWNER/NAME.")
 
 
+class CandidateOut(BaseModel):
+    repo: str
+    filePath: str
+    lineNumber: int
+    text: str = Field(description="The literal text found in the message.")
+    githubUrl: str | None = None
+
+
 class MatchOut(BaseModel):
     score: float
     reason: str = Field(description="Why it matched; starts with 'approximate' when fuzzy.")
     bound: dict[str, str] = Field(description="The values bound to the message's holes.")
-    record: Record
+    record: Record | None = Field(None, description="The record; absent for a text-only match.")
+    candidate: CandidateOut | None = Field(
+        None, description="Only when no record matched: a line whose literal text the message "
+        "contains (no record: errdex did not see how it is raised).")
 
 
 class ExplainResponse(BaseModel):
@@ -106,7 +117,11 @@ def explain(body: ExplainRequest, pool: Pool, request: Request) -> SafeJSONRespo
     """Find the source of an error: the same output as ``errdex explain --json``."""
     check_text(text=body.text, repo=body.repo)
     with lookup_slot(request):
-        matches = pool.index().explain(body.text, top=body.top, repo=body.repo)
+        index = pool.index()
+        matches = index.explain(body.text, top=body.top, repo=body.repo)
+        if not matches:  # as ``errdex explain --json``: the lines holding the text, flagged
+            return SafeJSONResponse({"matches": [t.to_json() for t in index.text_sites(
+                body.text, top=body.top, repo=body.repo)]})
     return SafeJSONResponse({"matches": [m.to_json() for m in matches]})
 
 

@@ -60,11 +60,13 @@ def _explain(request: Request, pool: StorePool, text: str, top: int, repo: str |
             if problem:
                 raise UsageError(problem)
         with lookup_slot(request):
-            matches = pool.index().explain(text, top=top, repo=repo)
+            index = pool.index()
+            matches = index.explain(text, top=top, repo=repo)
+            texts = [] if matches else index.text_sites(text, top=top, repo=repo)
     except UsageError as exc:
         return render(request, "home.html", http_status_for(exc), repos=_repos(pool),
                       text=text, repo=repo, problem=str(exc))
-    return render(request, "results.html", matches=matches, text=text, repo=repo,
+    return render(request, "results.html", matches=matches, texts=texts, text=text, repo=repo,
                   repos=_repos(pool))
 
 

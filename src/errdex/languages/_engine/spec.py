@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -12,6 +12,7 @@ from tree_sitter import Node
 from errdex.languages._engine.constants import Constants
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.files import Captures, FileIndex
+from errdex.languages._engine.message import Message
 from errdex.languages._engine.pastes import Pastes
 from errdex.languages._engine.snippets import Snippets
 from errdex.languages.base import Site, inside_error
@@ -62,3 +63,6 @@ class LanguageSpec(Generic[F]):
     snippets: Snippets = field(default_factory=Snippets)
     constants: Constants | None = None
     pastes: Pastes = field(default_factory=Pastes)
+    # String literal node type → its decoder (interpolations as holes): the literals a
+    # lookup may land on when no record matches (``literals.py``).
+    strings: Mapping[str, Callable[[Node], Message | None]] = field(default_factory=dict)

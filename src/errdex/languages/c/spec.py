@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tree_sitter import Node
+
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
+from errdex.languages._engine.message import Message
 from errdex.languages.base import Site, text
-from errdex.languages.c.family import arguments, c_symbol, call_site
+from errdex.languages.c.family import arguments, c_string, c_symbol, call_site
 from errdex.languages.c.snippets import C_SNIPPETS
 
 
@@ -27,7 +30,14 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
     )
 
 
+def _string(node: Node) -> Message | None:
+    """A string literal's text, its macros as holes (for the file's text sites)."""
+    found = c_string(node)
+    return None if found is None else Message(found.written, found.parts(), found.text)
+
+
 SPEC = LanguageSpec(
+    strings={"string_literal": _string, "concatenated_string": _string},
     name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site),), new_index=FileIndex,
     function_types=frozenset({"function_definition"}),

@@ -311,7 +311,7 @@ def cpp_symbol(node: Node) -> str | None:
 
 
 SPEC = LanguageSpec(
-    name="cpp",
+    strings=_MESSAGES.strings, name="cpp",
     grammar="cpp",
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
     query=Path(__file__).with_name("queries.scm"),

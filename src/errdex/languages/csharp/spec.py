@@ -325,7 +325,7 @@ def _symbol(node: Node) -> str | None:
 
 
 SPEC = LanguageSpec(
-    name="csharp", grammar="csharp", extensions=(".cs",),
+    strings=_MESSAGES.strings, name="csharp", grammar="csharp", extensions=(".cs",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site)), new_index=FileIndex,
     function_types=frozenset(_SCOPES) - {

@@ -289,3 +289,6 @@ _TABLE: MessageTable[GoFile] = MessageTable(
     rules={"call_expression": lambda reader, node, depth: reader.file.reader.call(node, depth)},
     hole=hole_message,
 )
+
+# The string literal decoders, for the text sites of a file (``LanguageSpec.strings``).
+STRINGS = _TABLE.strings

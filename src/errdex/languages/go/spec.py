@@ -56,6 +56,7 @@ from errdex.languages.go.evidence import EVIDENCE
 from errdex.languages.go.messages import (
     FUNCTION_TYPES,
     SCOPE_TYPES,
+    STRINGS,
     GoFile,
     Reader,
     call_parts,
@@ -384,7 +385,7 @@ def _returns(body: Node) -> Iterator[Node]:
 
 
 SPEC: LanguageSpec[GoFile] = LanguageSpec(
-    name="go", grammar="go", extensions=(".go",),
+    strings=STRINGS, name="go", grammar="go", extensions=(".go",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_sites), ("panic", _panic_sites), ("method", _error_method_sites)),
     new_index=GoFile, index=index_assigned, finish=_unconsumed,

@@ -160,3 +160,6 @@ _TABLE: MessageTable[JavaFile] = MessageTable(
 
 def _literal(value: str | None) -> Message | None:
     return None if value is None else literal_message(value)
+
+# The string literal decoders, for the text sites of a file (``LanguageSpec.strings``).
+STRINGS = _TABLE.strings

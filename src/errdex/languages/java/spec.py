@@ -66,6 +66,7 @@ from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.java.evidence import EVIDENCE
 from errdex.languages.java.messages import (
     GUAVA_OWNERS,
+    STRINGS,
     JavaFile,
     arguments,
     format_arguments,
@@ -337,7 +338,7 @@ def _symbol(node: Node) -> str | None:
 
 
 SPEC: LanguageSpec[JavaFile] = LanguageSpec(
-    name="java", grammar="java", extensions=(".java",),
+    strings=STRINGS, name="java", grammar="java", extensions=(".java",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("new", _new_site), ("super", _super_site), ("assert", _assert_site),
               ("call", _call_site), ("report", _report_site)),

@@ -18,7 +18,7 @@ only when arguments follow, and arguments left over are appended after a space.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -361,3 +361,19 @@ def _format_hole(spec: str, arg: Message) -> tuple[Part, ...]:
 
 def _is_hole(message: Message) -> bool:
     return len(message.parts) == 1 and isinstance(message.parts[0], Hole)
+
+
+def _template_text(node: Node) -> Message:
+    """A template literal's text, each ``${…}`` a hole (for the file's text sites)."""
+    parts: list[Part] = []
+    for chunk, hole in _string_pieces(node):
+        parts.append(Literal(chunk))
+        if hole is not None:
+            parts.append(Hole.of(text(hole), text(hole)))
+    return Message(text(node), tuple(parts))
+
+
+# The string literal decoders, for the text sites of a file (``LanguageSpec.strings``).
+STRINGS: dict[str, Callable[[Node], Message | None]] = {
+    "string": _string, "template_string": _template_text,
+}

@@ -61,6 +61,7 @@ from errdex.languages.javascript.http import (
 )
 from errdex.languages.javascript.messages import (
     SCOPES,
+    STRINGS,
     JsIndex,
     Reader,
     arguments,
@@ -464,6 +465,7 @@ def _scope_end(node: Node) -> int:
 
 
 _SPEC: LanguageSpec[_File] = LanguageSpec(
+    strings=STRINGS,
     name="javascript", grammar="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=_HANDLERS, new_index=_File, index=_index, finish=_without_covered_classes,

@@ -151,3 +151,6 @@ _TABLE: MessageTable[FileIndex] = MessageTable(
     rules={"additive_expression": _concatenation, "call_expression": _text_call,
            "simple_identifier": _variable, "navigation_expression": _qualified_constant},
 )
+
+# The string literal decoders, for the text sites of a file (``LanguageSpec.strings``).
+STRINGS = _TABLE.strings

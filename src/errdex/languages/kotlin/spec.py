@@ -55,6 +55,7 @@ from errdex.languages.java.pastes import PASTES as JVM_PASTES
 from errdex.languages.kotlin.messages import (
     BODY_TYPES,
     FUNCTION_TYPES,
+    STRINGS,
     TYPE_TYPES,
     arguments,
     name_of,
@@ -278,7 +279,7 @@ def _property_name(accessor: Node) -> str | None:
 
 
 SPEC: LanguageSpec[FileIndex] = LanguageSpec(
-    name="kotlin", grammar="kotlin", extensions=(".kt", ".kts"),
+    strings=STRINGS, name="kotlin", grammar="kotlin", extensions=(".kt", ".kts"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site), ("super", _super_site)),
     new_index=FileIndex, function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,

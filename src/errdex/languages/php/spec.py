@@ -305,7 +305,7 @@ _MESSAGES: MessageTable[FileIndex] = MessageTable(
 
 
 SPEC = LanguageSpec(
-    name="php", grammar="php", extensions=(".php",),
+    strings=_MESSAGES.strings, name="php", grammar="php", extensions=(".php",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(
         ("throw", _throw_site), ("new", _new_site), ("call", _call_site),

@@ -387,3 +387,6 @@ def _interpolation(node: Node) -> list[Part]:
         conversion = "r"  # f"{x=}" prints repr(x) unless told otherwise
     parts.append(brace_hole(name, conversion, spec or "", text(node)))
     return parts
+
+# The string literal decoders, for the text sites of a file (``LanguageSpec.strings``).
+STRINGS = _TABLE.strings

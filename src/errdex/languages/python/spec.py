@@ -45,6 +45,7 @@ from errdex.languages.base import Site, line_of, text
 from errdex.languages.python import web
 from errdex.languages.python.evidence import EVIDENCE
 from errdex.languages.python.messages import (
+    STRINGS,
     arguments,
     dict_arguments,
     is_class_call,
@@ -293,7 +294,7 @@ def _unicode_template(verb: str, positional: list[Node], file: FileIndex) -> Tem
 
 
 SPEC: LanguageSpec[FileIndex] = LanguageSpec(
-    name="python", grammar="python", extensions=(".py", ".pyi"),
+    strings=STRINGS, name="python", grammar="python", extensions=(".py", ".pyi"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("raise", _raise_site), ("web", _web_call_site), ("call", _call_site)),
     new_index=FileIndex, index=_index_import,

@@ -307,7 +307,7 @@ _MESSAGES: MessageTable[FileIndex] = MessageTable(
 
 
 SPEC = LanguageSpec(
-    name="ruby", grammar="ruby", extensions=(".rb", ".rake", ".gemspec"),
+    strings=_MESSAGES.strings, name="ruby", grammar="ruby", extensions=(".rb", ".rake", ".gemspec"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site), ("new", _new_site)), new_index=FileIndex,
     function_types=frozenset({"method", "singleton_method"}), scope_types=frozenset(_SCOPES),

@@ -69,7 +69,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages._engine import FileIndex, LanguageSpec, language
+from errdex.languages._engine import FileIndex, LanguageSpec, Message, constant, language
 from errdex.languages.base import (
     Site,
     inside_error,
@@ -449,7 +449,14 @@ _TRIGGERS = (
     b"anyhow!", b"eyre!", b"ensure!", b"#[error", b"Err(", b"format_err!", b"context",
     b"error!", b"eprintln!", b"wrap_err", b"ok_or", b"map_err", b"Error", b"custom",
 )
+def _string(node: Node) -> Message | None:
+    """A string literal's text (for the file's text sites); None for byte and C strings."""
+    value = string_value(node)
+    return None if value is None else constant(value)
+
+
 SPEC: LanguageSpec[FileIndex] = LanguageSpec(
+    strings={"string_literal": _string, "raw_string_literal": _string},
     name="rust", grammar="rust", extensions=(".rs",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(

@@ -342,7 +342,7 @@ _MESSAGES: MessageTable[FileIndex] = MessageTable(
 
 
 SPEC = LanguageSpec(
-    name="swift", grammar="swift", extensions=(".swift",),
+    strings=_MESSAGES.strings, name="swift", grammar="swift", extensions=(".swift",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(
         ("trap", _trap_sites), ("throw", _throw_sites), ("log", _log_sites),

@@ -1,0 +1,77 @@
+"""The fallback when no record matches: the lines whose literal text the message contains.
+
+A paste whose message errdex never mined (built in a way the miner does not model)
+still lands where its words are written, as a plain search would find it. Such a
+match names only a place: no record, no explanation, and says so in its reason.
+
+Bounded for any paste: the message's first ``MAX_LEADS`` distinct three-word windows
+are probed in the store's ``text_sites`` index (``PER_LEAD`` rows each at most), and
+only those rows are checked for containment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from errdex.lookup.parse import main_event
+from errdex.records.text_sites import KEY_WORDS, TextSite, contained, words
+from errdex.store.protocol import Store
+
+REASON = "the text appears here; errdex did not see how it is raised"
+MAX_LEADS = 128  # windows of the message probed; a longer message's tail is not probed
+_MAX_WORDS = 4_000  # words of the message read at all
+# Below every record match: approximate ones start at 0.6 similarity.
+_TOP_SCORE = 0.5
+
+
+@dataclass(frozen=True)
+class TextSiteMatch:
+    """A line whose literal text the pasted message contains; not a record."""
+
+    score: float
+    reason: str
+    repo: str
+    site: TextSite
+
+    def to_json(self) -> dict[str, object]:
+        """The explain JSON shape of a match without a record: ``candidate`` instead."""
+        return {
+            "score": round(self.score, 4), "reason": self.reason, "bound": {},
+            "candidate": {
+                "repo": self.repo, "filePath": self.site.file_path,
+                "lineNumber": self.site.line_number, "text": self.site.text,
+                "githubUrl": self.site.github_url,
+            },
+        }
+
+
+def find_text_sites(
+    store: Store, text: str, *, top: int = 5, repo: str | None = None
+) -> list[TextSiteMatch]:
+    """The lines whose literal the main error's message (else the whole paste) contains,
+    the longest literals first."""
+    message = main_event(text).message or text
+    found = words(message[: _MAX_WORDS * 16])[:_MAX_WORDS]
+    leads: list[str] = []
+    seen: set[str] = set()
+    for start in range(max(len(found) - KEY_WORDS + 1, 0)):
+        key = " ".join(found[start : start + KEY_WORDS])
+        if key not in seen:
+            seen.add(key)
+            leads.append(key)
+            if len(leads) == MAX_LEADS:
+                break
+    matches: dict[tuple[str, str, int], TextSiteMatch] = {}
+    for site_repo, site in store.text_sites(leads, repo):
+        if not contained(site.text, found):
+            continue
+        share = len(words(site.text)) / max(len(found), 1)
+        matches.setdefault((site_repo, site.file_path, site.line_number),
+                           TextSiteMatch(round(_TOP_SCORE * min(share, 1.0), 4), REASON,
+                                         site_repo, site))
+    ordered = sorted(matches.values(), key=lambda m: (
+        -m.score, m.repo, m.site.file_path, m.site.line_number))
+    return ordered[:top]
+
+
+__all__ = ["MAX_LEADS", "REASON", "TextSiteMatch", "find_text_sites"]

@@ -1,0 +1,73 @@
+"""The text sites table: written with a mine, replaced per file like records, probed by lead.
+
+Kept apart from ``sql`` (records) because text sites share nothing with records but the
+transaction a mine writes in: no ids, no patterns, no export, no search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from errdex.records.text_sites import TextSite, lead, words
+
+# Most rows a probe reads per lead (longest texts first): a lead shared by thousands of
+# literals ("could not find …") still costs a bounded read.
+PER_LEAD = 20
+
+
+class _Runs(Protocol):
+    """What the functions here need of a ``SQLStore`` (its own methods, in its transaction)."""
+
+    def _execute(self, query: str, args: Sequence[object] = ()) -> Any: ...
+    def _execute_many(self, query: str, rows: Iterable[Sequence[object]]) -> None: ...
+    def _in(self, column: str, values: Iterable[object]) -> tuple[str, list[object]]: ...
+
+
+def replace_text_sites(
+    store: _Runs, repo: str, texts: list[TextSite], files: set[str] | None
+) -> None:
+    """The repository's text sites of ``files`` (None: every file) become ``texts``."""
+    if files is None:
+        store._execute("DELETE FROM text_sites WHERE repo = ?", (repo,))
+    elif files:
+        condition, values = store._in("file_path", sorted(files))
+        store._execute(f"DELETE FROM text_sites WHERE repo = ? AND {condition}", [repo, *values])
+    if texts:
+        store._execute_many(
+            "INSERT INTO text_sites (repo, file_path, line_number, text, lead, word_count, "
+            "github_url) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ((repo, t.file_path, t.line_number, t.text, lead(t.text), len(words(t.text)),
+              t.github_url) for t in texts),
+        )
+
+
+def text_sites_by_lead(
+    store: _Runs, leads: Sequence[str], repo: str | None
+) -> list[tuple[str, TextSite]]:
+    """(repo, text site) filed under any of ``leads``: at most ``PER_LEAD`` per lead, the
+    longest texts first, in one statement."""
+    if not leads:
+        return []
+    selects: list[str] = []
+    args: list[object] = []
+    for n, key in enumerate(leads):
+        where = "lead = ?" + (" AND repo = ?" if repo else "")
+        selects.append(
+            f"SELECT * FROM (SELECT repo, file_path, line_number, text, github_url FROM "
+            f"text_sites WHERE {where} ORDER BY word_count DESC LIMIT {PER_LEAD}) AS t{n}"
+        )
+        args.extend([key, repo] if repo else [key])
+    rows = store._execute(" UNION ALL ".join(selects), args).fetchall()
+    return [(r[0], TextSite(r[1], int(r[2]), r[3], r[4])) for r in rows]
+
+
+def text_site_count(store: _Runs, repo: str | None = None) -> int:
+    """How many text sites are stored (of one repository)."""
+    if repo is None:
+        return int(store._execute("SELECT COUNT(*) FROM text_sites").fetchone()[0])
+    row = store._execute("SELECT COUNT(*) FROM text_sites WHERE repo = ?", (repo,)).fetchone()
+    return int(row[0])
+
+
+__all__ = ["PER_LEAD", "replace_text_sites", "text_site_count", "text_sites_by_lead"]
