@@ -30,8 +30,8 @@ from errdex.records.model import (
     json_schema,
     now_iso,
 )
+from errdex.records.stored import StoredRecord
 from errdex.store.protocol import Store
-from errdex.store.sqlite import StoredRecord
 
 _LIST_FIELDS = {"solutions", "preventionTips", "tags", "holeNames", "qualityFlags"}
 _INT_FIELDS = {"httpStatus", "lineNumber", "sourceCodeStart", "sourceCodeEnd", "schemaVersion"}

@@ -17,7 +17,6 @@ import json
 import os
 import re
 import sqlite3
-import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -266,17 +265,7 @@ def _statements(script: str) -> Iterator[str]:
             pending = ""
 
 
-def __getattr__(name: str) -> type[SQLiteStore]:
-    """``errdex.store.sqlite.Store``, the SQLite class's former name (``Store`` is now the
-    protocol in ``errdex.store.protocol``)."""
-    if name == "Store":
-        warnings.warn("errdex.store.sqlite.Store is now SQLiteStore; the interface of both stores "
-                      "is errdex.store.protocol.Store", DeprecationWarning, stacklevel=2)
-        return SQLiteStore
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-# The record types are defined with the Store protocol; importable from here as before.
+# The record types (errdex.records.stored) stay importable from here.
 __all__ = [
     "BUSY_TIMEOUT_ENV",
     "DEFAULT_BUSY_TIMEOUT",
