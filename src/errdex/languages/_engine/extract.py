@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 from tree_sitter import Node
 
@@ -68,13 +67,9 @@ def _sites_in(
     return sites
 
 
-def language(
-    spec: LanguageSpec[F], extractor: Callable[[bytes], FileSites] | None = None
-) -> Language:
-    """The registry's ``Language`` for a spec: its extractor is the engine's loop (or the
-    spec module's own ``extract``, which runs it, when given)."""
+def language(spec: LanguageSpec[F]) -> Language:
+    """The registry's ``Language`` for a spec: its extractor is the engine's loop."""
     def run(source: bytes) -> FileSites:
         return extract(spec, source)
 
-    chosen: Callable[[bytes], FileSites] = extractor if extractor is not None else run
-    return Language(spec.name, spec.grammar, spec.extensions, chosen, spec.triggers)
+    return Language(spec.name, spec.grammar, spec.extensions, run, spec.triggers)
