@@ -141,7 +141,7 @@ class BodyLimitMiddleware:
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.limit:
-            if declared <= self.drain and not _expects_continue(scope):
+            if declared <= self.drain and not expects_continue(scope):
                 await drain_body(receive, self.drain)
             await self._too_large(scope, receive, send)
             return
@@ -185,7 +185,8 @@ async def drain_body(receive: Receive, limit: int) -> bool:
     return False
 
 
-def _expects_continue(scope: Scope) -> bool:
+def expects_continue(scope: Scope) -> bool:
+    """Whether the client waits to be asked for its body (``Expect: 100-continue``)."""
     return any(name == b"expect" and value.lower() == b"100-continue"
                for name, value in scope.get("headers", ()))
 

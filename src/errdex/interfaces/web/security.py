@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from errdex.interfaces.web.errors import MAX_DRAIN_BYTES, drain_body
+from errdex.interfaces.web.errors import MAX_DRAIN_BYTES, drain_body, expects_continue
 from errdex.visible import json_text, visible
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
@@ -105,7 +105,7 @@ class GuardMiddleware:
         refusal = self.refusal(scope)
         if refusal is not None:
             status, text = refusal
-            if scope["method"] not in _SAFE_METHODS and not _expects_continue(scope):
+            if scope["method"] not in _SAFE_METHODS and not expects_continue(scope):
                 await drain_body(receive, MAX_DRAIN_BYTES)  # so the client reads the answer
             await _refuse(status, text, send_with_headers)
             return
@@ -146,10 +146,6 @@ def _cross_site(headers: Headers) -> bool:
     except ValueError:
         return True
     return origin_host != (headers.get("host") or "").lower()
-
-
-def _expects_continue(scope: Scope) -> bool:
-    return Headers(scope=scope).get("expect", "").lower() == "100-continue"
 
 
 async def _refuse(status: int, message: str, send: Send) -> None:
