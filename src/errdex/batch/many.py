@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from errdex.batch.clones import DEFAULT_CACHE_BUDGET, CloneCache
-from errdex.batch.entries import Entry, Resolved, parse_list, parse_size, read_list, resolve
+from errdex.batch.entries import Entry, Resolved, parse_list, read_list, resolve
 from errdex.batch.workers import (
     Backend,
     BeforeTask,
@@ -54,7 +54,6 @@ __all__ = [
     "Writer",
     "mine_many",
     "parse_list",
-    "parse_size",
     "read_list",
 ]
 
