@@ -60,7 +60,6 @@ from errdex.languages.python.snippets import SNIPPETS
 from errdex.templates.formats import brace_hole, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
-_QUERY_PATH = Path(__file__).with_name("python.scm")
 _LOG_METHODS = frozenset({"error", "exception", "critical"})
 _UNICODE_ERRORS = {"UnicodeDecodeError": "decode", "UnicodeEncodeError": "encode"}
 

@@ -127,7 +127,6 @@ _MACROS: dict[str, _Macro] = {
     "error": _Macro("log", -1),  # log::error!, tracing::error!: the first lone literal
     "eprintln": _Macro("log", 0),
 }
-_LOG_LIKE = ("log",)
 # Assertions whose message, when they have none, is their condition (``assertion failed:
 # cond``): site-specific text. A bare ``panic!()``/``todo!()`` prints the same words
 # everywhere and is not a site.
