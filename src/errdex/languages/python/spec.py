@@ -40,7 +40,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages._engine import FileIndex, LanguageSpec, Message, language
+from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
 from errdex.languages.base import Site, line_of, text
 from errdex.languages.python import web
 from errdex.languages.python.evidence import EVIDENCE
@@ -63,7 +63,6 @@ from errdex.templates.template import Hole, Literal, Part, Template, merge_liter
 _LOG_METHODS = frozenset({"error", "exception", "critical"})
 _UNICODE_ERRORS = {"UnicodeDecodeError": "decode", "UnicodeEncodeError": "encode"}
 
-Captures = dict[str, list[Node]]
 
 # --- entry point -----------------------------------------------------------------------
 
