@@ -49,7 +49,7 @@ class Store(Protocol):
         analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
         miner_version: str | None = None, analyzed_at: str | None = None,
         texts: list[TextSite] | None = None,
-    ) -> None: ...
+    ) -> int: ...
 
     def write(self, mine: MineWrite) -> int:
         """Write one repository's mine in one transaction; its current record count."""

@@ -269,8 +269,9 @@ class SQLStore(ABC):
         analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
         miner_version: str | None = None, analyzed_at: str | None = None,
         texts: list[TextSite] | None = None,
-    ) -> None:
-        """Write a mine of ``repo`` in one transaction (a kill leaves the previous state).
+    ) -> int:
+        """Write a mine of ``repo`` in one transaction (a kill leaves the previous state);
+        the repository's current record count after it.
 
         ``records`` are the fresh records of the files mined: every file, or only
         ``files`` (a re-mine of what changed). A current record of those files that is
@@ -311,14 +312,14 @@ class SQLStore(ABC):
                 "miner_version = excluded.miner_version",
                 (repo, analyzed_sha, analyzed_at, root, current, miner_version),
             )
+        return current
 
     def write(self, mine: MineWrite) -> int:
         """Write a mine (``errdex.mining.extract.Extraction``) in one transaction
         (``replace_repo``); the repository's current record count after it."""
-        self.replace_repo(mine.repo, mine.rows, analyzed_sha=mine.sha, root=mine.root,
-                          files=mine.files, miner_version=mine.miner_version,
-                          analyzed_at=mine.analyzed_at, texts=mine.texts)
-        return self.count(mine.repo)
+        return self.replace_repo(mine.repo, mine.rows, analyzed_sha=mine.sha, root=mine.root,
+                                 files=mine.files, miner_version=mine.miner_version,
+                                 analyzed_at=mine.analyzed_at, texts=mine.texts)
 
     def text_sites(self, leads: Sequence[str], repo: str | None = None
                    ) -> list[tuple[str, TextSite]]:
