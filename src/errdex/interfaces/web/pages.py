@@ -18,8 +18,7 @@ import errdex
 from errdex.api import StorePool
 from errdex.errors import RecordNotFoundError, UsageError, http_status_for
 from errdex.interfaces.web import view
-from errdex.interfaces.web.api import Pool, lookup_slot
-from errdex.visible import surrogate_problem
+from errdex.interfaces.web.api import Pool, check_text, lookup_slot
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 templates.env.finalize = view.shown
@@ -55,10 +54,7 @@ def home(request: Request, pool: Pool) -> HTMLResponse:
 def _explain(request: Request, pool: StorePool, text: str, top: int, repo: str | None) -> Response:
     repo = repo or None
     try:
-        for value, what in ((text, "the pasted text"), (repo or "", "repo")):
-            problem = surrogate_problem(value, what)
-            if problem:
-                raise UsageError(problem)
+        check_text(**{"the pasted text": text, "repo": repo})
         with lookup_slot(request):
             index = pool.index()
             matches = index.explain(text, top=top, repo=repo)
