@@ -22,7 +22,6 @@ also surface a record (location only, approximate).
 from __future__ import annotations
 
 import copy
-import json
 import marshal
 import re
 import sys
@@ -432,10 +431,3 @@ def _without_trailing_group(text: str) -> str:
         if depth == 0:
             return text[:index - 1].rstrip() if index > 1 and text[index - 1] == " " else ""
     return ""
-
-
-def extras_hole_names(extras_json: str | None) -> list[str]:
-    """Hole names stored with a record (schema-3 extras), if any."""
-    if not extras_json:
-        return []
-    return list(json.loads(extras_json).get("holeNames") or [])
