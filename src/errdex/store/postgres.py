@@ -255,5 +255,5 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
-__all__ = ["MIGRATIONS", "POSTGRES", "SEPARATORS", "PostgresDialect", "PostgresStore", "redact",
+__all__ = ["MIGRATIONS", "POSTGRES", "SEPARATORS", "PostgresDialect", "PostgresStore",
            "tsquery_terms"]

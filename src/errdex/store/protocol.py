@@ -19,7 +19,7 @@ from errdex.errors import StoreError
 from errdex.records.model import Record, RecordExtras
 from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
 from errdex.records.text_sites import TextSite
-from errdex.store.urls import URL_SCHEMES, is_postgres_url, redact
+from errdex.store.urls import is_postgres_url, redact
 from errdex.store.writes import MineWrite
 
 if TYPE_CHECKING:
@@ -117,11 +117,8 @@ def open_store(db: str | os.PathLike[str] | None = None) -> Store:
 
 
 __all__ = [
-    "URL_SCHEMES",
-    "CandidateRow",
     "PreviousRecord",
     "Removal",
-    "RepoState",
     "Store",
     "StoredRecord",
     "is_postgres_url",

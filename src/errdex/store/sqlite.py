@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from platformdirs import user_data_dir
 
 from errdex.errors import StoreBusyError, StoreError, UsageError
-from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
+from errdex.records.stored import StoredRecord
 from errdex.store.schema import STORE_FORMAT_VERSION, Dialect, migrations
 from errdex.store.sql import Rows, SQLStore
 
@@ -265,17 +265,13 @@ def _statements(script: str) -> Iterator[str]:
             pending = ""
 
 
-# The record types (errdex.records.stored) stay importable from here.
+# StoredRecord (errdex.records.stored) stays importable from here.
 __all__ = [
     "BUSY_TIMEOUT_ENV",
     "DEFAULT_BUSY_TIMEOUT",
     "MIGRATIONS",
     "SQLITE",
     "STORE_FORMAT_VERSION",
-    "CandidateRow",
-    "PreviousRecord",
-    "Removal",
-    "RepoState",
     "SQLiteStore",
     "StoredRecord",
     "busy_timeout_from_env",
