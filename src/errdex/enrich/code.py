@@ -10,11 +10,9 @@ snippet that does not parse is dropped, never shipped.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Literal
 
 from errdex.enrich.snippets import snippets_for
-from errdex.languages import SPECS
 from errdex.languages._engine.snippets import CodeFacts, Context, GuardFacts, TryFacts
 from errdex.languages.base import parse
 
@@ -26,13 +24,6 @@ CodeField = Literal["validationCode", "typeGuard", "tryCatchPattern"]
 def wrapper(language: str, context: Context) -> str:
     """Where a snippet goes to be parsed in the language (``%s``: the snippet)."""
     return snippets_for(language).wrap.get(context, "%s")
-
-
-# Each language's wrappers, by name (what the LLM check reads).
-_WRAP: Mapping[str, Mapping[Context, str]] = {
-    name: snippets_for(name).wrap for name in (*SPECS, "go", "java", "kotlin", "csharp",
-                                               "php", "c", "cpp", "ruby", "swift")
-}
 
 
 def parses(grammar: str, language: str, code: str, context: Context) -> bool:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
-from errdex.enrich.code import _WRAP, Context, parses
+from errdex.enrich.code import Context, parses, wrapper
 from errdex.enrich.snippets import snippets_for
 from errdex.enrich.taxonomy import FAMILIES
 from errdex.languages import LANGUAGES
@@ -206,8 +206,7 @@ def _defines(tokens: list[tuple[str, str]], i: int) -> bool:
 
 def _leaves(grammar: str, language: str, code: str, context: Context) -> list[tuple[str, str]]:
     """(node type, text) of every token outside comments and string literals."""
-    wrapper = _WRAP.get(language, {}).get(context, "%s")
-    source = (wrapper % code).encode("utf-8")
+    source = (wrapper(language, context) % code).encode("utf-8")
     offset = source.find(code.encode("utf-8"))
     stop = offset + len(code.encode("utf-8"))
     out: list[tuple[str, str]] = []
