@@ -25,8 +25,7 @@ from typing import TextIO
 from errdex.lookup.index import Index, Match, Ranked, materialize
 from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
 from errdex.repo.processes import die_with_parent
-from errdex.store.protocol import open_store
-from errdex.store.sqlite import StoredRecord
+from errdex.store.protocol import StoredRecord, open_store
 
 CHUNK_CHARS = 256_000  # also the smallest log worth worker processes (two chunks)
 _HARD_LIMIT = MAX_INPUT_CHARS  # a chunk is parsed as one paste: never more than one may hold
