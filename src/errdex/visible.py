@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
-_BIDI_CLASS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_BIDI_CLASS = "".join(sorted(BIDI_CONTROLS))
 # C0 controls but tab and newline, DEL, C1 controls, bidi controls, surrogates.
 _UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI_CLASS}\ud800-\udfff]")
 # What json.dumps(ensure_ascii=False) leaves raw: it escapes C0 controls already.
