@@ -6,7 +6,7 @@ seed-format JSON text (not ``jsonb``, which would reorder keys and break
 byte-identical export) beside the columns lookups filter on. Full-text search is
 PostgreSQL's own: a generated ``tsvector`` column with a GIN index.
 
-What both stores share is in ``store_sql``; this module adds what only PostgreSQL
+What both stores share is in ``errdex.store.sql``; this module adds what only PostgreSQL
 needs: connecting, ``%s`` placeholders and array parameters, advisory locks, the
 ``tsvector`` schema and ``tsquery`` search, a server-side cursor for long reads, and
 restamping records in Python (``jsonb`` would reorder their keys).

@@ -1,7 +1,7 @@
 """The default store: one SQLite file (WAL), one writer at a time, FTS5 search.
 
 What both stores share (schema, migrations, every read and write) is in
-``store_sql``; this module adds what only SQLite needs: the file and its lock waits,
+``errdex.store.sql``; this module adds what only SQLite needs: the file and its lock waits,
 ``BEGIN IMMEDIATE`` transactions, SQL placeholders and list parameters (``json_each``),
 migration scripts split at statement ends, FTS5 search, and restamping records for
 a new commit inside SQL.
