@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from errdex.lookup.parse import main_event
-from errdex.records.text_sites import KEY_WORDS, TextSite, contained, words
+from errdex.records.text_sites import KEY_WORDS, TextSite, contained, spaced, words
 from errdex.store.protocol import Store
 
 REASON = "the text appears here; errdex did not see how it is raised"
@@ -61,11 +61,13 @@ def find_text_sites(
             leads.append(key)
             if len(leads) == MAX_LEADS:
                 break
+    haystack = spaced(found)
     matches: dict[tuple[str, str, int], TextSiteMatch] = {}
     for site_repo, site in store.text_sites(leads, repo):
-        if not contained(site.text, found):
+        site_words = words(site.text)
+        if not contained(site_words, haystack):
             continue
-        share = len(words(site.text)) / max(len(found), 1)
+        share = len(site_words) / max(len(found), 1)
         matches.setdefault((site_repo, site.file_path, site.line_number),
                            TextSiteMatch(round(_TOP_SCORE * min(share, 1.0), 4), REASON,
                                          site_repo, site))

@@ -30,7 +30,7 @@ from errdex.records.model import (
     record_id,
     source_window,
 )
-from errdex.records.text_sites import TextSite, contained, words
+from errdex.records.text_sites import TextSite, contained, spaced, words
 from errdex.repo.git import BlobReader, Forge, decode_source
 from errdex.repo.processes import die_with_parent
 from errdex.templates.template import Hole, Template
@@ -211,11 +211,12 @@ def text_sites(
     spec = spec_for(language)
     if spec is None:
         return []
-    templates = [words(" ".join(p.text for p in s.template.parts if not isinstance(p, Hole)))
-                 for s in sites]
+    templates = [spaced(words(" ".join(p.text for p in s.template.parts
+                                       if not isinstance(p, Hole)))) for s in sites]
     found = []
     for line, value in file_literals(spec, data):
-        if any(contained(value, template) for template in templates):
+        value_words = words(value)
+        if any(contained(value_words, template) for template in templates):
             continue
         url = context.forge.permalink(context.sha, path, line, line) if context.forge else None
         found.append(TextSite(path, line, value, url))

@@ -47,11 +47,16 @@ def lead(value: str) -> str:
     return " ".join(words(value)[:KEY_WORDS])
 
 
-def contained(text: str, message_words: list[str]) -> bool:
-    """Whether ``text``'s words appear, in order and adjacent, among ``message_words``."""
-    needle = " " + " ".join(words(text)) + " "
-    return needle.strip() != "" and needle in " " + " ".join(message_words) + " "
+def spaced(found: list[str]) -> str:
+    """Words joined for :func:`contained`, a space at each end: built once per message or
+    template, then searched for every text."""
+    return " " + " ".join(found) + " "
+
+
+def contained(text_words: list[str], haystack: str) -> bool:
+    """Whether ``text_words`` appear, in order and adjacent, in a :func:`spaced` haystack."""
+    return bool(text_words) and spaced(text_words) in haystack
 
 
 __all__ = ["KEY_WORDS", "MAX_CHARS", "MIN_WORDS", "TextSite", "contained", "is_worded",
-           "lead", "words"]
+           "lead", "spaced", "words"]
