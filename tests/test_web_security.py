@@ -35,6 +35,7 @@ from errdex.interfaces.web.app import create_app
 from errdex.interfaces.web.errors import MAX_BODY_BYTES
 from errdex.interfaces.web.security import CONTENT_SECURITY_POLICY
 from errdex.interfaces.web.state import LookupGate
+from errdex.lookup.index import Index
 from errdex.records.model import Record
 from errdex.store.protocol import open_store
 from tests.conftest import GitRepo
@@ -321,7 +322,10 @@ def test_lookups_run_off_the_event_loop_and_are_bounded(hostile_db: Path) -> Non
     release = threading.Event()
     entered = threading.Semaphore(0)
 
-    class SlowIndex:
+    class SlowIndex(Index):  # an index whose lookups wait for the test
+        def __init__(self) -> None:
+            pass
+
         def explain(self, text: str, **kwargs: Any) -> list[Any]:
             entered.release()
             release.wait(timeout=120)  # never left hanging if the test fails

@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any
 from errdex.api._datasets import export_dataset, import_dataset, publish_dataset
 from errdex.api._lookup import (
     LogSource,
+    Lookup,
     ScannedEvent,
     ScanSummary,
     explain,
+    lookup,
     scan,
     search,
     show,
@@ -85,6 +87,7 @@ __all__ = [
     "Index",
     "InputTooLargeError",
     "LogSource",
+    "Lookup",
     "ManySummary",
     "Match",
     "MineSummary",
@@ -110,6 +113,7 @@ __all__ = [
     "export_dataset",
     "import_dataset",
     "llm_config",
+    "lookup",
     "mine",
     "mine_many",
     "open_index",

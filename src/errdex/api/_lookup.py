@@ -6,7 +6,8 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from dataclasses import dataclass
+from typing import Any, TextIO
 
 from errdex.api._stores import Db, open_index, using_store
 from errdex.errors import UsageError
@@ -41,6 +42,30 @@ def text_sites(text: str, *, db: Db | Index = None, top: int = 5,
         return db.text_sites(text, top=top, repo=repo)
     with using_store(db) as store:
         return find_text_sites(store, text, top=top, repo=repo)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What a paste resolves to: its records, else (none matched) the lines holding its text."""
+
+    matches: list[Match]
+    text_sites: list[TextSiteMatch]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"matches": [...]}`` as ``errdex explain --json`` prints it."""
+        found = [m.to_json() for m in self.matches] or [t.to_json() for t in self.text_sites]
+        return {"matches": found}
+
+
+def lookup(text: str, *, db: Db | Index = None, top: int = 5,
+           repo: str | None = None) -> Lookup:
+    """:func:`explain`, then :func:`text_sites` only when no record matched: what every
+    interface shows for a paste, from one store."""
+    if not isinstance(db, Index):
+        with using_store(db) as store:
+            return lookup(text, db=open_index(store), top=top, repo=repo)
+    matches = db.explain(text, top=top, repo=repo)
+    return Lookup(matches, [] if matches else db.text_sites(text, top=top, repo=repo))
 
 
 def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None,

@@ -174,12 +174,8 @@ def create_server(db_path: str | os.PathLike[str]) -> ErrdexMCPServer:
         ctx: Context | None = None,
     ) -> dict[str, Any]:
         """Find where an error comes from: the source sites that raise it, best first."""
-        index = pool.index()
-        matches = index.explain(text, top=top, repo=repo or None)
-        if not matches:  # the lines holding the text, flagged: no record says how it is raised
-            return {"matches": [t.to_json() for t in
-                                index.text_sites(text, top=top, repo=repo or None)]}
-        return {"matches": [m.to_json() for m in matches]}
+        # no record: the lines holding the text, flagged (no record says how it is raised)
+        return errdex.lookup(text, db=pool.index(), top=top, repo=repo or None).to_json()
 
     @server.tool()
     @checked

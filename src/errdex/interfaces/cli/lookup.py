@@ -44,12 +44,11 @@ def explain(
 ) -> None:
     """Find the source of an error: TEXT is a message, traceback or panic ('-' reads stdin)."""
     pasted = _read_text(text)
-    matches = errdex.explain(pasted, db=settings.db, top=top, repo=repo)
     # No record: the lines holding the message's text, flagged (exit 0: the line is found).
-    texts = [] if matches else errdex.text_sites(pasted, db=settings.db, top=top, repo=repo)
+    found = errdex.lookup(pasted, db=settings.db, top=top, repo=repo)
+    matches, texts = found.matches, found.text_sites
     if as_json:
-        found = [m.to_json() for m in matches] or [t.to_json() for t in texts]
-        click.echo(json_text({"matches": found}))
+        click.echo(json_text(found.to_json()))
     elif matches:
         print_matches(Terminal(), matches)
     elif texts:

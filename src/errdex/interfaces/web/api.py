@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
-from errdex.api import Record, StorePool
+from errdex.api import Record, StorePool, lookup
 from errdex.errors import UsageError
 from errdex.interfaces.web.errors import SafeJSONResponse
 from errdex.interfaces.web.state import BusyError, LookupGate
@@ -117,12 +117,9 @@ def explain(body: ExplainRequest, pool: Pool, request: Request) -> SafeJSONRespo
     """Find the source of an error: the same output as ``errdex explain --json``."""
     check_text(text=body.text, repo=body.repo)
     with lookup_slot(request):
-        index = pool.index()
-        matches = index.explain(body.text, top=body.top, repo=body.repo)
-        if not matches:  # as ``errdex explain --json``: the lines holding the text, flagged
-            return SafeJSONResponse({"matches": [t.to_json() for t in index.text_sites(
-                body.text, top=body.top, repo=body.repo)]})
-    return SafeJSONResponse({"matches": [m.to_json() for m in matches]})
+        # as ``errdex explain --json``: no record, then the lines holding the text, flagged
+        found = lookup(body.text, db=pool.index(), top=body.top, repo=body.repo)
+    return SafeJSONResponse(found.to_json())
 
 
 @router.get("/search", response_model=SearchResponse)

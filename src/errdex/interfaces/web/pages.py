@@ -56,9 +56,8 @@ def _explain(request: Request, pool: StorePool, text: str, top: int, repo: str |
     try:
         check_text(**{"the pasted text": text, "repo": repo})
         with lookup_slot(request):
-            index = pool.index()
-            matches = index.explain(text, top=top, repo=repo)
-            texts = [] if matches else index.text_sites(text, top=top, repo=repo)
+            found = errdex.lookup(text, db=pool.index(), top=top, repo=repo)
+            matches, texts = found.matches, found.text_sites
     except UsageError as exc:
         return render(request, "home.html", http_status_for(exc), repos=_repos(pool),
                       text=text, repo=repo, problem=str(exc))
