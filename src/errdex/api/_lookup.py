@@ -45,7 +45,7 @@ def text_sites(text: str, *, db: Db | Index = None, top: int = 5,
 
 
 @dataclass(frozen=True)
-class Lookup:
+class Resolution:
     """What a paste resolves to: its records, else (none matched) the lines holding its text."""
 
     matches: list[Match]
@@ -57,15 +57,15 @@ class Lookup:
         return {"matches": found}
 
 
-def lookup(text: str, *, db: Db | Index = None, top: int = 5,
-           repo: str | None = None) -> Lookup:
+def resolve(text: str, *, db: Db | Index = None, top: int = 5,
+            repo: str | None = None) -> Resolution:
     """:func:`explain`, then :func:`text_sites` only when no record matched: what every
     interface shows for a paste, from one store."""
     if not isinstance(db, Index):
         with using_store(db) as store:
-            return lookup(text, db=open_index(store), top=top, repo=repo)
+            return resolve(text, db=open_index(store), top=top, repo=repo)
     matches = db.explain(text, top=top, repo=repo)
-    return Lookup(matches, [] if matches else db.text_sites(text, top=top, repo=repo))
+    return Resolution(matches, [] if matches else db.text_sites(text, top=top, repo=repo))
 
 
 def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None,

@@ -175,7 +175,7 @@ def create_server(db_path: str | os.PathLike[str]) -> ErrdexMCPServer:
     ) -> dict[str, Any]:
         """Find where an error comes from: the source sites that raise it, best first."""
         # no record: the lines holding the text, flagged (no record says how it is raised)
-        return errdex.lookup(text, db=pool.index(), top=top, repo=repo or None).to_json()
+        return errdex.resolve(text, db=pool.index(), top=top, repo=repo or None).to_json()
 
     @server.tool()
     @checked

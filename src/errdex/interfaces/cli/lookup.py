@@ -45,7 +45,7 @@ def explain(
     """Find the source of an error: TEXT is a message, traceback or panic ('-' reads stdin)."""
     pasted = _read_text(text)
     # No record: the lines holding the message's text, flagged (exit 0: the line is found).
-    found = errdex.lookup(pasted, db=settings.db, top=top, repo=repo)
+    found = errdex.resolve(pasted, db=settings.db, top=top, repo=repo)
     matches, texts = found.matches, found.text_sites
     if as_json:
         click.echo(json_text(found.to_json()))

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
-from errdex.api import Record, StorePool, lookup
+from errdex.api import Record, StorePool, resolve
 from errdex.errors import UsageError
 from errdex.interfaces.web.errors import SafeJSONResponse
 from errdex.interfaces.web.state import BusyError, LookupGate
@@ -118,7 +118,7 @@ def explain(body: ExplainRequest, pool: Pool, request: Request) -> SafeJSONRespo
     check_text(text=body.text, repo=body.repo)
     with lookup_slot(request):
         # as ``errdex explain --json``: no record, then the lines holding the text, flagged
-        found = lookup(body.text, db=pool.index(), top=body.top, repo=body.repo)
+        found = resolve(body.text, db=pool.index(), top=body.top, repo=body.repo)
     return SafeJSONResponse(found.to_json())
 
 

@@ -56,7 +56,7 @@ def _explain(request: Request, pool: StorePool, text: str, top: int, repo: str |
     try:
         check_text(**{"the pasted text": text, "repo": repo})
         with lookup_slot(request):
-            found = errdex.lookup(text, db=pool.index(), top=top, repo=repo)
+            found = errdex.resolve(text, db=pool.index(), top=top, repo=repo)
             matches, texts = found.matches, found.text_sites
     except UsageError as exc:
         return render(request, "home.html", http_status_for(exc), repos=_repos(pool),
