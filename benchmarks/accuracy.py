@@ -1,167 +1,288 @@
-"""Top-1 / top-5 accuracy of ``explain`` on real error texts pasted in public issue trackers.
+"""Top-1 / top-5 accuracy of errdex on real errors pasted in public issue trackers, per
+language, against what grepping the message finds in the same run.
 
-    .venv/bin/python benchmarks/accuracy.py --db /tmp/eval/eval.sqlite \
-        [--cases benchmarks/accuracy_cases.jsonl] [--json]
+    .venv/bin/python benchmarks/accuracy.py --repos DIR --db FILE [--cases benchmarks/cases]
+        [--baseline grep] [--split tune|heldout|all] [--language L ...] [--tolerance 3]
+        [--json] [--misses] [--remine]
+    .venv/bin/python benchmarks/accuracy.py --repos DIR --check [--cases benchmarks/cases]
 
-Each line of the cases file is one pasted error from a public issue:
-``{"repo", "url", "text", "expected_file", "expected_line"?, "note"?}``. The
-repositories must be mined into ``--db`` first. A hit is a returned record of
-that repo whose ``filePath`` equals ``expected_file`` (and whose line is within
-±30 of ``expected_line`` when given). The baseline, measured in the same run,
-is the rate at which a case's expected site is in the index at all (a record
-near the expected line whose template shares most words with the paste):
-accuracy can be no better than that.
+Cases are ``cases/<language>.jsonl``, one pasted error a line (see accuracy_cases.py);
+``--split`` picks the tuning cases (default) or the held-out ones (measure those rarely).
+The git data of repository owner/name is the first of ``DIR/owner+name/repo`` (bare),
+``DIR/owner+name``, ``DIR/owner/name``. Each repository is mined into ``--db`` at its
+cases' pinned commit (through ``errdex.mine``; a bare repository through a clone that
+shares its objects, made under the db's folder, with nothing checked out) unless the store
+already holds it at that commit. Each paste goes to ``errdex.resolve``: records, else text
+sites. A hit is a result of the case's repository at the expected file (or an
+``also_accept`` one) within ``--tolerance`` lines of the expected line; text-site hits are
+counted in errdex's figures and also shown apart. ``--baseline grep`` ranks the lines of
+the same tree that grepping the message finds (grep_baseline.py). ``--check`` validates
+the case files against the repositories without mining: one problem a line, exit 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling modules below
+
+import accuracy_cases as cases_mod
+import grep_baseline
+
 import errdex
-from errdex.lookup.index import Index, Match
+from errdex.repo.git import run_git
 
-LINE_TOLERANCE = 30
-WORD = re.compile(r"[A-Za-z]{3,}")
 TOP = 5
-
-
-@dataclass
-class Case:
-    repo: str
-    url: str
-    text: str
-    expected_file: str
-    expected_line: int | None = None
-    note: str = ""
+CHECKOUTS = "accuracy-checkouts"  # under the db's folder: clones of bare repositories
+Case = cases_mod.Case
 
 
 @dataclass
 class Outcome:
+    """How errdex (and grep) did on one case."""
+
     case: Case
-    rank: int | None  # 1-based rank of the first hit in the top 5; None: a miss
-    indexed: bool  # the expected site is in the index at all
+    rank: int | None  # 1-based rank of the first hit; None: not in the top 5
+    text_site: bool  # the hit is a text-site candidate, not a record
     got: list[str]
+    grep_rank: int | None = None
+    grep_got: list[str] = field(default_factory=list)
 
 
-def load_cases(path: Path) -> list[Case]:
-    cases = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            raw = json.loads(line)
-            try:
-                cases.append(Case(**raw))
-            except TypeError as err:
-                raise SystemExit(f"{path}:{number}: bad case: {err}") from None
-    return cases
+def hit(case: Case, repo: str, path: str, line: int, tolerance: int) -> bool:
+    """Whether a result names the case's expected site (or one it also accepts)."""
+    return repo == case.repo and any(
+        path == site.file and abs(line - site.line) <= tolerance for site in case.sites
+    )
 
 
-def is_hit(case: Case, repo: str, file_path: str, line: int) -> bool:
-    if repo != case.repo or file_path != case.expected_file:
-        return False
-    return case.expected_line is None or abs(line - case.expected_line) <= LINE_TOLERANCE
-
-
-def shares_words(template: str, text: str) -> bool:
-    """Whether most words of a record's template occur in the pasted text (its site is mined)."""
-    words = {w.lower() for w in WORD.findall(template)}
-    present = {w.lower() for w in WORD.findall(text)}
-    return bool(words) and len(words & present) >= 0.6 * len(words)
-
-
-def describe(match: Match) -> str:
-    rec = match.record
-    flag = "~" if match.approximate else ""
-    return f"{flag}{rec.repo}:{rec.file_path}:{rec.line_number} [{match.score:.2f}] {match.reason}"
-
-
-def evaluate(index: Index, case: Case) -> Outcome:
+def evaluate(index: errdex.Index, case: Case, tolerance: int) -> Outcome:
+    """errdex's answer to one paste: records, else the lines holding its text."""
     try:
-        matches = index.explain(case.text, top=TOP)
-    except errdex.ErrdexError as err:
-        matches, got = [], [f"error: {err}"]
+        found = errdex.resolve(case.text, db=index, top=TOP)
+    except errdex.ErrdexError as exc:
+        return Outcome(case, None, False, [f"error: {exc}"])
+    results = [(m.record.repo, m.record.file_path, m.record.line_number,
+                f"{'~' if m.approximate else ''}{m.record.file_path}:{m.record.line_number} "
+                f"[{m.score:.2f}] {m.reason}") for m in found.matches]
+    results += [(t.repo, t.site.file_path, t.site.line_number,
+                 f"{t.site.file_path}:{t.site.line_number} [text site] {t.site.text[:60]!r}")
+                for t in found.text_sites]
+    rank = next((i for i, (repo, path, line, _) in enumerate(results, 1)
+                 if hit(case, repo, path, line, tolerance)), None)
+    got = [f"{repo}:{text}" if repo != case.repo else text for repo, _, _, text in results]
+    return Outcome(case, rank, rank is not None and not found.matches, got)
+
+
+def grep_case(git_dir: Path, case: Case, tolerance: int, outcome: Outcome) -> None:
+    """Where grepping the paste's message lands in the pinned tree."""
+    try:
+        hits = grep_baseline.grep(git_dir, case.commit, case.text)
+    except errdex.ErrdexError as exc:
+        outcome.grep_got = [f"error: {exc}"]
+        return
+    outcome.grep_rank = next((i for i, h in enumerate(hits[:TOP], 1)
+                              if hit(case, case.repo, h.path, h.line, tolerance)), None)
+    outcome.grep_got = [h.describe() for h in hits[:TOP]]
+
+
+# --- mining ---------------------------------------------------------------------------
+
+
+def mineable(git_dir: Path, repo: str, cache: Path) -> Path:
+    """A path ``errdex.mine`` accepts: ``git_dir`` when it has a work tree, else a clone
+    sharing its objects (nothing checked out, no hook run, origin set to the forge)."""
+    bare = run_git(["rev-parse", "--is-bare-repository"], git_dir)
+    if bare.returncode == 0 and bare.stdout.strip() == b"false":
+        return git_dir
+    clone = cache / repo.replace("/", "+")
+    if not (clone / ".git").is_dir():
+        clone.parent.mkdir(parents=True, exist_ok=True)
+        done = run_git(["clone", "--quiet", "--shared", "--no-checkout", "--",
+                        str(git_dir.resolve()), str(clone.resolve())])
+        if done.returncode != 0:
+            raise errdex.RepositoryError(
+                f"cannot clone {git_dir}: {done.stderr.decode('utf-8', 'replace').strip()}")
+        run_git(["remote", "set-url", "origin", f"https://github.com/{repo}"], clone)
+    return clone
+
+
+def mine_all(cases: list[Case], repos: Path, db: Path, remine: bool,
+             say: Callable[[str], None]) -> dict[str, Path]:
+    """Each repository of ``cases`` mined at its pinned commit; its git data by name."""
+    pinned = {c.repo: c.commit for c in cases}
+    found: dict[str, Path] = {}
+    cache = db.resolve().parent / CHECKOUTS
+    for number, (repo, sha) in enumerate(sorted(pinned.items()), 1):
+        git_dir = cases_mod.locate(repos, repo)
+        if git_dir is None:
+            raise errdex.UsageError(f"repository {repo} not found under {repos}")
+        found[repo] = git_dir
+        with errdex.open_store(db) as store:
+            state = store.repo_state(repo)
+        if not remine and state is not None and state.analyzed_sha == sha:
+            say(f"[{number}/{len(pinned)}] {repo} at {sha[:12]}: already mined")
+            continue
+        say(f"[{number}/{len(pinned)}] mining {repo} at {sha[:12]}…")
+        summary = errdex.mine(mineable(git_dir, repo, cache), db=db, repo=repo, sha=sha,
+                              enrich="static")
+        say(f"    {summary.records} records in {summary.seconds:.0f}s")
+    return found
+
+
+# --- reporting ------------------------------------------------------------------------
+
+
+def figure(k: int, n: int) -> str:
+    return f"{k}/{n} = {k / n:.1%}" if n else "0/0 = -"
+
+
+def row(label: str, subset: str, group: list[Outcome], grep: bool) -> str:
+    n = len(group)
+    cells = [figure(sum(o.rank == 1 for o in group), n),
+             figure(sum(o.rank is not None for o in group), n)]
+    cells.append(str(sum(o.text_site for o in group)))
+    if grep:
+        cells += [figure(sum(o.grep_rank == 1 for o in group), n),
+                  figure(sum(o.grep_rank is not None for o in group), n)]
     else:
-        got = [describe(m) for m in matches]
-    rank = next(
-        (
-            i
-            for i, m in enumerate(matches, 1)
-            if is_hit(case, m.record.repo, m.record.file_path, m.record.line_number)
-        ),
-        None,
-    )
-    indexed = any(
-        is_hit(case, s.record.repo, s.record.file_path, s.record.line_number)
-        and shares_words(s.record.error_message, case.text)
-        for s in index.store.records(repo=case.repo)
-    )
-    return Outcome(case, rank, indexed, got)
+        cells += ["-", "-"]
+    return f"{label:12} {subset:10} {n:>5}  " + "  ".join(
+        f"{c:>{w}}" for c, w in zip(cells, (18, 18, 6, 18, 18), strict=True))
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description="explain accuracy on real pasted errors")
-    parser.add_argument("--db", required=True)
-    parser.add_argument(
-        "--cases", type=Path, default=Path(__file__).with_name("accuracy_cases.jsonl")
-    )
-    parser.add_argument("--json", action="store_true", help="one JSON object per case")
-    args = parser.parse_args()
-    cases = load_cases(args.cases)
-    index = errdex.open_index(args.db)
-    start = time.perf_counter()
-    outcomes = [evaluate(index, case) for case in cases]
-    elapsed = time.perf_counter() - start
-    if args.json:
-        for o in outcomes:
-            print(
-                json.dumps({"url": o.case.url, "rank": o.rank, "indexed": o.indexed, "got": o.got})
-            )
-        return 0
+def table(title: str, groups: Sequence[tuple[str, list[Outcome]]], grep: bool) -> list[str]:
+    lines = [f"{title:12} {'wording':10} {'cases':>5}  {'errdex top-1':>18}  "
+             f"{'errdex top-5':>18}  {'text':>6}  {'grep top-1':>18}  {'grep top-5':>18}"]
+    for label, group in groups:
+        if not group:
+            continue
+        lines.append(row(label, "all", group, grep))
+        same = [o for o in group if not o.case.wording_changed]
+        lines.append(row("", "unchanged", same, grep))
+    return lines
+
+
+def report(outcomes: list[Outcome], split: str, grep: bool, seconds: float) -> list[str]:
     n = len(outcomes)
-    top1 = sum(o.rank == 1 for o in outcomes)
-    top5 = sum(o.rank is not None for o in outcomes)
-    indexed = sum(o.indexed for o in outcomes)
-    repos = sorted({o.case.repo for o in outcomes})
-    print(f"{n} cases from {len(repos)} repositories, {elapsed / max(n, 1) * 1000:.1f} ms a case")
-    print(f"top-1 {top1}/{n} = {top1 / n:.1%}   top-5 {top5}/{n} = {top5 / n:.1%}")
-    print(
-        f"baseline (expected site indexed at all) {indexed}/{n} = {indexed / n:.1%}; "
-        f"top-5 / baseline = {top5 / max(indexed, 1):.1%}"
-    )
-    own = [o for o in outcomes if f"github.com/{o.case.repo}/" in o.case.url]
-    if own:
-        print(
-            f"  pasted in the library's own tracker: top-1 {sum(o.rank == 1 for o in own)}/"
-            f"{len(own)}  top-5 {sum(o.rank is not None for o in own)}/{len(own)}"
-        )
-    for repo in repos:
-        mine = [o for o in outcomes if o.case.repo == repo]
-        print(
-            f"  {repo:30} top-1 {sum(o.rank == 1 for o in mine)}/{len(mine)}"
-            f"  top-5 {sum(o.rank is not None for o in mine)}/{len(mine)}"
-        )
-    print("\nmisses and non-first hits:")
+    lines = [f"split {split}: {n} cases from {len({o.case.repo for o in outcomes})} "
+             f"repositories, {seconds / max(n, 1) * 1000:.0f} ms a case; 'text' = errdex "
+             "top-5 hits that are text sites, not records", ""]
+    languages = [(lang, [o for o in outcomes if o.case.language == lang])
+                 for lang in cases_mod.LANGUAGES]
+    lines += table("language", [*languages, ("total", outcomes)], grep)
+    forms = sorted({o.case.form for o in outcomes})
+    by_form = [(f, [o for o in outcomes if o.case.form == f]) for f in forms]
+    lines += ["", *table("form", by_form, grep)]
+    return lines
+
+
+def misses(outcomes: list[Outcome]) -> list[str]:
+    lines = ["", "misses and non-first hits:"]
     for o in outcomes:
         if o.rank == 1:
             continue
+        c = o.case
         status = "MISS" if o.rank is None else f"rank {o.rank}"
-        where = f"{o.case.expected_file}" + (
-            f":{o.case.expected_line}" if o.case.expected_line else ""
-        )
-        print(f"- [{status}{'' if o.indexed else ', site not indexed'}] {o.case.url}")
-        print(f"    expected {o.case.repo}:{where}")
-        print(f"    text     {o.case.text.splitlines()[-1][:110] if o.case.text else ''!r}")
-        if o.case.note:
-            print(f"    note     {o.case.note}")
-        for g in o.got or ["(nothing returned)"]:
-            print(f"    got      {g[:150]}")
+        grep = "grep MISS" if o.grep_rank is None else f"grep rank {o.grep_rank}"
+        lines += [f"- [{status}, {grep}] {c.url}",
+                  f"    expected {c.repo}:{c.expected_file}:{c.expected_line}"
+                  f"{' (wording changed)' if c.wording_changed else ''}",
+                  f"    text     {(c.text.strip().splitlines() or [''])[-1][:110]!r}"]
+        lines += [f"    got      {g[:150]}" for g in o.got or ["(nothing returned)"]]
+        lines.append(f"    grep     {o.grep_got[0][:150] if o.grep_got else '(nothing)'}")
+    return lines
+
+
+def as_json(o: Outcome) -> str:
+    c = o.case
+    return json.dumps({"url": c.url, "language": c.language, "repo": c.repo, "split": c.split,
+                       "form": c.form, "wording_changed": c.wording_changed, "rank": o.rank,
+                       "text_site": o.text_site, "grep_rank": o.grep_rank, "got": o.got,
+                       "grep_got": o.grep_got})
+
+
+# --- command line ---------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--repos", type=Path, required=True, help="where the git data live")
+    parser.add_argument("--db", type=Path, help="the SQLite file to mine into and look up")
+    parser.add_argument("--cases", type=Path, default=Path(__file__).with_name("cases"))
+    parser.add_argument("--baseline", choices=["grep"], help="measure grep on the same cases")
+    parser.add_argument("--split", choices=["tune", "heldout", "all"], default="tune")
+    parser.add_argument("--language", nargs="+", action="extend", choices=cases_mod.LANGUAGES)
+    parser.add_argument("--tolerance", type=int, default=3, help="lines off still a hit")
+    parser.add_argument("--json", action="store_true", help="one JSON object per case")
+    parser.add_argument("--check", action="store_true", help="validate the cases; mine nothing")
+    parser.add_argument("--misses", action="store_true", help="list each non-first case")
+    parser.add_argument("--remine", action="store_true",
+                        help="mine even a repository stored at its commit (incremental)")
+    args = parser.parse_args(argv)
+    if not args.check and args.db is None:
+        parser.error("--db is required (except with --check)")
+    return args
+
+
+def run_check(args: argparse.Namespace) -> int:
+    cases, problems = cases_mod.load(args.cases)
+    problems += cases_mod.check(cases, args.repos)
+    for line in problems:
+        print(line)
+    for line in cases_mod.counts(cases):
+        print(line)
+    print(f"{len(problems)} problem{'s' * (len(problems) != 1)}")
+    return 1 if problems else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.check:
+        return run_check(args)
+    cases, problems = cases_mod.load(args.cases)
+    problems += cases_mod.consistency(cases)
+    if problems:
+        for line in problems:
+            print(line, file=sys.stderr)
+        print(f"{len(problems)} problems in the case files; see --check", file=sys.stderr)
+        return 2
+    cases = [c for c in cases if args.split in ("all", c.split)
+             and (not args.language or c.language in args.language)]
+    if not cases:
+        print(f"no {args.split} cases{' for ' + ' '.join(args.language) if args.language else ''}"
+              f" in {args.cases}", file=sys.stderr)
+        return 2
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    git_dirs = mine_all(cases, args.repos, args.db, args.remine, say)
+    index = errdex.open_index(args.db)
+    started = time.perf_counter()
+    outcomes = [evaluate(index, c, args.tolerance) for c in cases]
+    seconds = time.perf_counter() - started
+    if args.baseline == "grep":
+        for o in outcomes:
+            grep_case(git_dirs[o.case.repo], o.case, args.tolerance, o)
+    if args.json:
+        for o in outcomes:
+            print(as_json(o))
+        return 0
+    lines = report(outcomes, args.split, args.baseline == "grep", seconds)
+    print("\n".join(lines + (misses(outcomes) if args.misses else [])))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except errdex.ErrdexError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
