@@ -21,7 +21,7 @@ __all__ = [
     "LANGUAGES", "SPECS", "FileSites", "Language", "Site", "language_for_path", "spec_for",
 ]
 
-_NOT_LANGUAGES = frozenset({"base"})
+_NOT_LANGUAGES = frozenset({"base", "facts"})
 
 
 def _registry() -> tuple[dict[str, Language], dict[str, LanguageSpec[FileIndex]]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 from tree_sitter_language_pack import get_language, get_parser
 
+from errdex.languages.facts import Call
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Template
 
@@ -33,6 +34,14 @@ class Site:
     http_status: int | None = None
     severity: Severity = "error"
     symbol: str | None = None  # enclosing symbol, e.g. ``Flex::conv3d`` or ``Store.open``
+    # The producer call whose message this is (``raise NotFound(key)``), composed once the
+    # whole repository is read (``errdex.mining.compose``). With an empty template, the
+    # site is only a candidate: kept when its call reaches a producer, dropped otherwise.
+    call: Call | None = None
+
+    def is_candidate(self) -> bool:
+        """A call whose message only composition can tell (no template of its own)."""
+        return self.call is not None and not self.template.parts
 
     def __post_init__(self) -> None:
         # `abort(999)` is written in real code but is no HTTP status: a record keeps only

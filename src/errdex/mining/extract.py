@@ -23,6 +23,13 @@ from errdex.evidence.blame import blame_files
 from errdex.evidence.tests import Expectation
 from errdex.languages import SPECS, Language
 from errdex.languages._engine.constants import unique_values
+from errdex.languages.facts import Producer
+from errdex.mining.compose import (
+    Producers,
+    callers_of,
+    compose_records,
+    producers_elsewhere,
+)
 from errdex.mining.files import (
     TEST,
     FileContext,
@@ -64,6 +71,8 @@ class MineSummary:
     seconds: float = 0.0
     incremental: bool = False  # only the files changed since the last mine were read
     text_sites: int = 0  # literals kept for lookup only (no record's template holds them)
+    composed: int = 0  # records whose message was put together across classes and functions
+    capped: int = 0  # sites whose composed alternatives were cut to the cap
 
 
 @dataclass
@@ -107,38 +116,27 @@ def extract(
     started = time.perf_counter()
     summary = MineSummary(repo=tree.repo, sha=tree.sha, skipped=Counter(tree.skipped),
                           incremental=changed is not None)
-    sources = [f for f in tree.files if changed is None or f.path in changed]
-    tests = [f for f in tree.tests if changed is None or f.path in changed]
     context = FileContext(tree.repo, tree.sha, tree.forge, now_iso(), evidence=enrich != "none")
-    # (path, language, blob): test files travel through the workers too, for their expectations
-    items = [(s.path, s.language.name, s.blob) for s in sources]
-    if enrich == "static":
-        items += [(s.path, TEST + s.language.name, s.blob) for s in tests]
-    workers = jobs or os.cpu_count() or 1
-    if workers > 1 and len(items) < _PARALLEL_MIN_FILES:
-        workers = 1
-    mined: list[MinedRecord] = []
-    inline: list[Expectation] = []
-    texts: list[TextSite] = []
-    constants: dict[str, list[tuple[str, str]]] = {}  # by language
-    done = 0
-    for outcome in mine_files(str(tree.root), items, context, workers):
-        inline.extend(outcome.expectations)
-        if outcome.test:
-            continue
-        _account(summary, outcome)
-        mined.extend(outcome.records)
-        texts.extend(outcome.texts)
-        if outcome.constants:
-            constants.setdefault(outcome.language, []).extend(outcome.constants)
-        done += 1
-        if progress:
-            progress(done, len(sources))
+    read = _Read(summary)
+    read.files(tree, context, changed, jobs, progress, tests=enrich == "static")
+    if changed is not None:  # sites elsewhere that call a producer this change may change
+        callers = callers_of(tree, read.producers, changed)
+        if callers:
+            changed = changed | callers
+            read.files(tree, context, callers, jobs, None, tests=enrich == "static")
+    producers = Producers()
+    producers.add(read.producers)
+    if changed is not None:  # the producers of files an incremental mine did not read
+        producers.add(producers_elsewhere(tree, producers, read.mined, changed))
+    mined, texts, inline = read.mined, read.texts, read.inline
     resolved = [
         m for language, spec in SPECS.items() if spec.constants is not None
-        for m in _resolve_constants(tree, language, mined, constants.get(language, []),
+        for m in _resolve_constants(tree, language, mined, read.constants.get(language, []),
                                     every_file=changed is None)
     ]
+    resolved += compose_records(mined, producers)
+    summary.composed = sum(1 for m in mined if m.extras.template_sources)
+    summary.capped = producers.capped
     if enrich == "static":
         enrich_pairs((m.record, m.extras) for m in resolved if m.extras.evidence is not None)
         _enrich(tree, mined, inline, blame)
@@ -152,6 +150,46 @@ def extract(
         miner_version=miner_version(enrich), analyzed_at=context.analyzed_at, summary=summary,
         texts=texts,
     )
+
+
+@dataclass
+class _Read:
+    """What the workers sent back for the files read so far."""
+
+    summary: MineSummary
+    mined: list[MinedRecord] = field(default_factory=list)
+    inline: list[Expectation] = field(default_factory=list)
+    texts: list[TextSite] = field(default_factory=list)
+    constants: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # by language
+    producers: list[Producer] = field(default_factory=list)
+
+    def files(self, tree: Tree[Language], context: FileContext, only: set[str] | None,
+              jobs: int | None, progress: ProgressCallback | None, tests: bool) -> None:
+        """Read the tree's files (only those in ``only`` when given) through the workers."""
+        sources = [f for f in tree.files if only is None or f.path in only]
+        # (path, language, blob): test files travel through the workers too, for their
+        # expectations
+        items = [(s.path, s.language.name, s.blob) for s in sources]
+        if tests:
+            items += [(s.path, TEST + s.language.name, s.blob) for s in tree.tests
+                      if only is None or s.path in only]
+        workers = jobs or os.cpu_count() or 1
+        if workers > 1 and len(items) < _PARALLEL_MIN_FILES:
+            workers = 1
+        done = 0
+        for outcome in mine_files(str(tree.root), items, context, workers):
+            self.inline.extend(outcome.expectations)
+            if outcome.test:
+                continue
+            _account(self.summary, outcome)
+            self.mined.extend(outcome.records)
+            self.texts.extend(outcome.texts)
+            self.producers.extend(outcome.producers)
+            if outcome.constants:
+                self.constants.setdefault(outcome.language, []).extend(outcome.constants)
+            done += 1
+            if progress:
+                progress(done, len(sources))
 
 
 def _count_changes(summary: MineSummary, mined: list[MinedRecord],

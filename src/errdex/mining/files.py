@@ -8,6 +8,7 @@ of records, not the size of the repository. Nothing here reads or writes a store
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
 from collections import Counter, deque
@@ -20,6 +21,8 @@ from errdex.evidence.site import file_evidence
 from errdex.evidence.tests import Expectation, expectations
 from errdex.languages import LANGUAGES, Site, spec_for
 from errdex.languages._engine.literals import file_literals
+from errdex.languages.base import parse
+from errdex.languages.facts import Call, Producer
 from errdex.records.evidence import Evidence
 from errdex.records.model import (
     SCHEMA_VERSION,
@@ -56,6 +59,11 @@ class MinedRecord:
     # the constants a site's message prints, and its template: resolved across files
     # after the workers are done (``extract``), then dropped
     pending: tuple[list[str], Template] | None = None
+    # the producer call the site's message comes from, composed across the repository
+    # after the workers are done (``errdex.mining.compose``); a candidate (no template of
+    # its own) is dropped when its call reaches no producer
+    call: Call | None = None
+    candidate: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,7 @@ class FileOutcome:
     test: bool = False  # a test file, read for its expectations only
     constants: list[tuple[str, str]] = field(default_factory=list)  # string constants defined
     texts: list[TextSite] = field(default_factory=list)  # literals no record's template holds
+    producers: list[Producer] = field(default_factory=list)  # for composition (``compose``)
 
 
 def mine_files(
@@ -174,16 +183,20 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
     if not LANGUAGES[language].may_have_sites(data):
         outcome = FileOutcome(path, language, constants=constants)
         outcome.texts = text_sites(context, path, language, data, [])
+        outcome.producers = producers_of(path, language, data)
         return outcome
     found = LANGUAGES[language].extract(data)
     lines = split_lines(text)
     outcome = FileOutcome(path, language, parse_errors=found.parse_errors, constants=constants)
+    outcome.producers = producers_of(path, language, data)  # the tree extract parsed
     seen_keys: Counter[tuple[str, ...]] = Counter()
     sites = sorted(found.sites, key=lambda s: s.line)
     evidence: list[Evidence | None] = [None] * len(sites)
     if context.evidence:
         grammar = LANGUAGES[language].grammar
-        evidence = list(file_evidence(language, grammar, data, sites)) if sites else evidence
+        real = [s for s in sites if not s.is_candidate()]
+        read = iter(file_evidence(language, grammar, data, real) if real else ())
+        evidence = [None if s.is_candidate() else next(read) for s in sites]
         outcome.expectations = expectations(path, language, grammar, data, inline=True)
     for site, site_evidence in zip(sites, evidence, strict=True):
         normalized = site.template.normalized()
@@ -195,12 +208,25 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
         references = hook.references(site.template) if hook is not None else []
         if references:
             mined.pending = (references, site.template)
+        if site.call is not None:
+            mined.call = dataclasses.replace(site.call, path=path)
+            mined.candidate = site.is_candidate()
         if site_evidence is not None:
             mined.extras.evidence = site_evidence
             enrich_pairs([(mined.record, mined.extras)])  # again in the parent if tests link
         outcome.records.append(mined)
-    outcome.texts = text_sites(context, path, language, data, sites)
+    outcome.texts = text_sites(context, path, language, data,
+                               [s for s in sites if not s.is_candidate()])
     return outcome
+
+
+def producers_of(path: str, language: str, data: bytes) -> list[Producer]:
+    """The producers a file defines (``errdex.languages.facts``), for composition."""
+    spec = spec_for(language)
+    if spec is None or spec.compose is None or not spec.compose.may_define(data):
+        return []
+    tree = parse(LANGUAGES[language].grammar, data)
+    return spec.compose.producers(tree.root_node, data, path)
 
 
 def text_sites(

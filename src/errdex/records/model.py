@@ -89,6 +89,16 @@ class Record(BaseModel):
     schema_version: int = Field(ge=SCHEMA_VERSION, le=SUPERSET_SCHEMA_VERSION)
 
 
+class TemplateSource(BaseModel):
+    """Where part of a composed message is written: an exception class, a factory, a helper."""
+
+    model_config = _RECORD_CONFIG
+
+    file_path: str
+    line_number: int
+    role: str  # "class message", "class decoration", "factory", "helper"
+
+
 class RecordExtras(BaseModel):
     """Schema-3 superset fields: facts errdex knows that the seed format has no place for."""
 
@@ -101,6 +111,8 @@ class RecordExtras(BaseModel):
     # quality flags it raised where that evidence is thin (``no-doc``, ``no-trigger`` …).
     evidence: Evidence | None = None
     quality_flags: list[str] = Field(default_factory=list)
+    # Where the message's parts are written when not all at the raise site (composition).
+    template_sources: list[TemplateSource] = Field(default_factory=list)
 
 
 class DatasetLine(BaseModel):

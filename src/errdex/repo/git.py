@@ -420,20 +420,24 @@ def changed_paths(root: Path, old: str, new: str) -> set[str] | None:
     return {p.decode("utf-8", "surrogateescape") for p in listing.split(b"\0") if p}
 
 
-def grep_tree(root: Path, sha: str, pattern: str, pathspec: str) -> Iterator[tuple[str, bytes]]:
-    """Each file of the tree at ``sha`` matching ``pathspec`` whose text matches the
-    extended regex ``pattern`` (``git grep``), with its bytes at that commit."""
+def grep_paths(root: Path, sha: str, pattern: str, pathspec: str) -> list[str]:
+    """The files of the tree at ``sha`` matching ``pathspec`` whose text matches the
+    extended regex ``pattern`` (``git grep -l``)."""
     if not is_full_sha(sha):
-        return
+        return []
     try:
         listing = _git(root, "grep", "-l", "-z", "--no-textconv", "-E", "-e", pattern, sha,
                        "--", pathspec)
     except RepositoryError:  # exit status 1: nothing matched
-        return
-    for name in listing.split(b"\0"):
-        path = name.decode("utf-8", "surrogateescape").removeprefix(f"{sha}:")
-        if not path:
-            continue
+        return []
+    names = (n.decode("utf-8", "surrogateescape").removeprefix(f"{sha}:")
+             for n in listing.split(b"\0"))
+    return [name for name in names if name]
+
+
+def grep_tree(root: Path, sha: str, pattern: str, pathspec: str) -> Iterator[tuple[str, bytes]]:
+    """Each file ``grep_paths`` finds, with its bytes at that commit."""
+    for path in grep_paths(root, sha, pattern, pathspec):
         try:
             yield path, _git(root, "cat-file", "blob", "--end-of-options", f"{sha}:{path}")
         except RepositoryError:

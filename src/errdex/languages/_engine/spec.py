@@ -16,6 +16,7 @@ from errdex.languages._engine.message import Message
 from errdex.languages._engine.pastes import Pastes
 from errdex.languages._engine.snippets import Snippets
 from errdex.languages.base import Site, inside_error
+from errdex.languages.facts import Composer
 
 F = TypeVar("F", bound=FileIndex)
 
@@ -66,3 +67,6 @@ class LanguageSpec(Generic[F]):
     # String literal node type → its decoder (interpolations as holes): the literals a
     # lookup may land on when no record matches (``literals.py``).
     strings: Mapping[str, Callable[[Node], Message | None]] = field(default_factory=dict)
+    # The producers a file defines (exception classes with their message, factories,
+    # helpers): composed with the sites' calls across the repository (``facts.py``).
+    compose: Composer | None = None

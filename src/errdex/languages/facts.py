@@ -1,0 +1,139 @@
+"""Facts for composing messages across a repository: producers and the calls that use them.
+
+Most libraries do not write a message at the statement that raises it. The text lives in
+an exception class (``class NotFound(StoreError): def __init__(self, key):
+super().__init__(f"no such item: {key}")``), in a factory (``raise self._bad_option(…)``)
+or in a helper that decorates what it is given. A file alone cannot say what such a site
+prints, so each language reads two kinds of facts per file, and mining composes them once
+every file is read (``errdex.mining.compose``):
+
+* a ``Producer``: a class or function whose result prints a template of its parameters
+  (holes named after them), or passes them on to another producer (a ``Call``: the
+  constructor's ``super(…)``, the factory's ``return Error(…)``);
+* a ``Call``: what a site (or a producer) hands to a producer, each argument read as the
+  templates it can print (a lone hole named after the expression when source does not say).
+
+The languages differ in how they declare classes and build strings, not in how
+composition works: only the reading of these facts is per language (``Composer``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
+
+# What a producer is to the message, as the record's ``templateSources`` names it.
+Role = str  # "class message" | "class decoration" | "factory" | "helper"
+
+# One argument: the templates it can print (alternatives), in source order.
+Argument = tuple[Template, ...]
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call to a producer: its name as written, its arguments' templates, where it is.
+
+    ``owner`` is the class the call is written in (``self._bad_option`` and ``super`` are
+    looked up there), ``path`` the file.
+    """
+
+    callee: str
+    args: tuple[Argument, ...] = ()
+    keywords: tuple[tuple[str, Argument], ...] = ()
+    owner: str | None = None
+    path: str = ""
+
+    def named(self) -> str:
+        """The callee's last name: ``self._bad_option`` → ``_bad_option``; ``new X<T>`` → ``X``."""
+        name = self.callee.removeprefix("new ").split("<", 1)[0].split("(", 1)[0]
+        for separator in ("::", "->", "\\"):
+            name = name.replace(separator, ".")
+        return name.rsplit(".", 1)[-1].strip()
+
+    def qualifier(self) -> str | None:
+        """``ParseError::create`` → ``ParseError``; ``self.x`` / a bare name → None."""
+        name = self.callee.removeprefix("new ").split("<", 1)[0]
+        for separator in ("::", "->", "\\"):
+            name = name.replace(separator, ".")
+        head, dot, _ = name.rpartition(".")
+        if not dot or head in ("self", "this", "cls", "super", "Self", "static", "$this"):
+            return None
+        return head.rsplit(".", 1)[-1]
+
+
+# What a producer's result prints: a template of its parameters, or what another gives.
+Result = Template | Call
+
+
+@dataclass(frozen=True)
+class Producer:
+    """A class or function whose result's message is known from source, given its arguments.
+
+    ``results`` are the alternatives (branches); holes named after ``params`` are filled
+    with what a call passes. A class with no results of its own takes its first base's
+    (``bases``); a class none of whose bases is a producer prints its first argument.
+    ``error_class`` is the class a factory's result is (the record's ``errorClass``).
+    """
+
+    name: str
+    params: tuple[str, ...]
+    results: tuple[Result, ...]
+    role: Role
+    path: str
+    line: int
+    owner: str | None = None
+    bases: tuple[str, ...] = ()
+    is_class: bool = False
+    error_class: str | None = None
+    defaults: tuple[tuple[str, Template], ...] = ()
+
+
+@dataclass(frozen=True)
+class Composer:
+    """A language's reading of composition facts.
+
+    ``producers(root, source, path)`` reads a parsed file's producers; ``triggers`` are
+    byte strings one of which a file defining a producer holds (empty: every file).
+    """
+
+    producers: Callable[[Node, bytes, str], list[Producer]]
+    triggers: tuple[bytes, ...] = ()
+
+    def may_define(self, source: bytes) -> bool:
+        return not self.triggers or any(t in source for t in self.triggers)
+
+
+def unknown(expression: str) -> Template:
+    """An argument source does not spell: one hole named after the expression."""
+    spec = "{" + expression + "}"
+    return Template(spec, (Hole.of(expression, spec),))
+
+
+def substitute(template: Template, bindings: dict[str, Template]) -> Template:
+    """``template`` with each hole named after a parameter replaced by its argument's parts
+    (the wrapper the runtime prints around the message kept)."""
+    parts: list[Part] = []
+    written: list[str] = []
+    for part in template.message:
+        bound = bindings.get(part.name) if isinstance(part, Hole) and part.name else None
+        if bound is None:
+            parts.append(part)
+            written.append(part.text if isinstance(part, Literal) else part.spec)
+        else:
+            parts.extend(bound.parts)
+            written.append(bound.written)
+    return Template("".join(written), merge_literals(parts), template.prefix, template.suffix)
+
+
+def has_text(template: Template) -> bool:
+    """Whether a template says something: some literal with a letter or digit in it."""
+    return any(isinstance(p, Literal) and any(c.isalnum() for c in p.text)
+               for p in template.parts)
+
+
+def argument(templates: Sequence[Template]) -> Argument:
+    return tuple(templates)

@@ -1,0 +1,309 @@
+"""Composition: a site's message from the producers of the whole repository.
+
+Once every file is read, each site that calls a producer (``raise NotFound(key)``, ``throw
+Errors.create(reader, "Unexpected token {0}", tok)``, ``fail("no config")``) gets the
+templates that producer prints with the call's arguments in place, followed through the
+producers it calls in turn (``super(…)``, ``return Error(…)``). The same rules serve every
+language (``errdex.languages.facts`` holds the facts):
+
+* a callee is found by its last name: in the caller's class first (``self.x``, ``this.x``,
+  ``super``), then the qualifier's class (``ParseError::create``), then the caller's file,
+  then the one producer of that name in the repository; several with that name and none
+  nearer: not composed (which one runs depends on imports the facts do not hold);
+* a class with no message of its own takes its base's; a class whose bases are not in the
+  repository prints its first argument, as the language's own error classes do;
+* depth is bounded (``MAX_DEPTH``), results are memoized per (producer, arguments), a cycle
+  is cut, and a site keeps at most ``MAX_ALTERNATIVES`` templates (the cut is counted).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from errdex.languages.base import Language
+from errdex.languages.facts import Call, Producer, Result, has_text, substitute
+from errdex.mining.files import MinedRecord, hole_names, producers_of
+from errdex.records.model import TemplateSource, content_hash, record_id
+from errdex.repo.git import Tree, grep_paths, read_blobs
+from errdex.templates.template import Template
+
+MAX_DEPTH = 6
+MAX_ALTERNATIVES = 16
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a part of a composed template is written (the record's ``templateSources``)."""
+
+    path: str
+    line: int
+    role: str
+
+
+@dataclass(frozen=True)
+class Composed:
+    """One template a call prints, the places it was put together from, and its class."""
+
+    template: Template
+    sources: tuple[Source, ...] = ()
+    error_class: str | None = None
+
+
+@dataclass
+class Producers:
+    """Every producer of a repository, by last name, and what composing cost."""
+
+    by_name: dict[str, list[Producer]] = field(default_factory=dict)
+    capped: int = 0  # sites whose alternatives were cut to ``MAX_ALTERNATIVES``
+    _memo: dict[tuple[Producer, tuple[object, ...]], list[Composed] | None] = field(
+        default_factory=dict)
+
+    def add(self, producers: list[Producer]) -> None:
+        for producer in producers:
+            self.by_name.setdefault(producer.name, []).append(producer)
+
+    def names(self) -> set[str]:
+        return set(self.by_name)
+
+    def find(self, call: Call) -> Producer | None:
+        """The producer a call reaches (module docstring), or None."""
+        name = call.named()
+        if name == "super" or call.callee.startswith("super"):
+            return self._base_of(call)
+        found = self.by_name.get(name)
+        if not found:
+            return None
+        qualifier = call.qualifier()
+        if qualifier is not None:
+            qualified = [p for p in found if p.owner == qualifier]
+            if qualified:
+                found = qualified
+        if call.owner is not None and call.callee.split(".", 1)[0] in (
+                "self", "this", "cls", "$this", "static", "Self"):
+            owned = [p for p in found if p.owner == call.owner]
+            found = owned or found
+        if len(found) == 1:
+            return found[0]
+        here = [p for p in found if p.path == call.path]
+        if len(here) == 1:
+            return here[0]
+        distinct = {(p.params, p.results, p.bases) for p in found}
+        return found[0] if len(distinct) == 1 else None
+
+    def _base_of(self, call: Call) -> Producer | None:
+        if call.owner is None:
+            return None
+        owner = self.find(Call(call.owner, path=call.path))
+        if owner is None or not owner.is_class:
+            return None
+        for base in owner.bases:
+            producer = self.find(Call(base, path=owner.path))
+            if producer is not None and producer is not owner:
+                return producer
+        return None
+
+    def compose(self, call: Call) -> list[Composed] | None:
+        """The templates ``call`` prints, or None when it reaches no producer."""
+        return self._compose(call, 0, frozenset())
+
+    def _compose(self, call: Call, depth: int, visiting: frozenset[Producer]
+                 ) -> list[Composed] | None:
+        producer = self.find(call)
+        if producer is None or producer in visiting or depth > MAX_DEPTH:
+            return None
+        key = (producer, (call.args, call.keywords))
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = None  # a cycle through the memo composes nothing
+        composed = self._apply(producer, call, depth, visiting | {producer})
+        self._memo[key] = composed
+        return composed
+
+    def _apply(self, producer: Producer, call: Call, depth: int,
+               visiting: frozenset[Producer]) -> list[Composed] | None:
+        if producer.is_class and not producer.results:
+            for base in producer.bases:  # a class that only names its base prints the base's
+                inherited = self._compose(
+                    Call(base, call.args, call.keywords, producer.owner, producer.path),
+                    depth + 1, visiting)
+                if inherited is not None:
+                    return [_with_class(c, producer.name) for c in inherited]
+            return None
+        out: list[Composed] = []
+        for bindings in _bindings(producer, call):
+            for result in producer.results:
+                out.extend(self._result(producer, result, bindings, depth, visiting))
+                if len(out) > MAX_ALTERNATIVES:
+                    break
+        if len(out) > MAX_ALTERNATIVES:
+            self.capped += 1
+            out = out[:MAX_ALTERNATIVES]
+        return _unique(out) or None
+
+    def _result(self, producer: Producer, result: Result, bindings: dict[str, Template],
+                depth: int, visiting: frozenset[Producer]) -> list[Composed]:
+        source = Source(producer.path, producer.line, producer.role)
+        own_class = producer.name if producer.is_class else producer.error_class
+        if isinstance(result, Template):
+            return [Composed(substitute(result, bindings), (source,), own_class)]
+        inner = Call(
+            result.callee,
+            tuple(tuple(substitute(t, bindings) for t in arg) for arg in result.args),
+            tuple((k, tuple(substitute(t, bindings) for t in arg)) for k, arg in result.keywords),
+            result.owner, result.path,
+        )
+        composed = self._compose(inner, depth + 1, visiting)
+        if composed is None:  # a class from elsewhere (Exception, Error): its first argument
+            if not inner.args:
+                return []
+            inner_class = own_class or _class_name(inner.named())
+            return [Composed(t, (source,), inner_class) for t in inner.args[0]]
+        return [Composed(c.template, (*c.sources, source), own_class or c.error_class)
+                for c in composed]
+
+
+def _bindings(producer: Producer, call: Call) -> list[dict[str, Template]]:
+    """Each parameter bound to an alternative of what the call passes (product, capped)."""
+    defaults = dict(producer.defaults)
+    keywords = dict(call.keywords)
+    choices: list[list[tuple[str, Template]]] = []
+    for i, param in enumerate(producer.params):
+        given = call.args[i] if i < len(call.args) else keywords.get(param)
+        if given:
+            choices.append([(param, t) for t in given])
+        elif param in defaults:
+            choices.append([(param, defaults[param])])
+    combos = itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1)
+    return [dict(combo) for combo in combos]
+
+
+def _with_class(composed: Composed, name: str) -> Composed:
+    return Composed(composed.template, composed.sources, name)
+
+
+def _class_name(name: str) -> str | None:
+    return name if name[:1].isupper() else None
+
+
+def _unique(composed: list[Composed]) -> list[Composed]:
+    seen: set[str] = set()
+    out = []
+    for c in composed:
+        key = c.template.normalized()
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def worth_keeping(composed: Composed) -> bool:
+    """A composed template that says something (not a lone hole passed through)."""
+    return has_text(composed.template)
+
+
+def compose_records(mined: list[MinedRecord], producers: Producers) -> list[MinedRecord]:
+    """Give every record whose site calls a producer the templates composition finds (one
+    record per alternative, on the site's line), drop candidates that reach none; the
+    records changed."""
+    out: list[MinedRecord] = []
+    changed: list[MinedRecord] = []
+    for m in mined:
+        if m.call is None:
+            out.append(m)
+            continue
+        kept = [c for c in producers.compose(m.call) or [] if worth_keeping(c)]
+        m.call = None
+        if not kept:
+            if not m.candidate:
+                out.append(m)
+            continue
+        for i, composed in enumerate(kept):
+            target = m if i == 0 else _copy(m, i)
+            _retemplate(target, composed)
+            out.append(target)
+            changed.append(target)
+    mined[:] = out
+    return changed
+
+
+def _copy(m: MinedRecord, index: int) -> MinedRecord:
+    record = m.record.model_copy(deep=True)
+    record.id = record_id(record.repo, record.file_path, None, m.record.id, None, index)
+    return MinedRecord(record, m.extras.model_copy(deep=True), m.content_hash)
+
+
+def _retemplate(m: MinedRecord, composed: Composed) -> None:
+    template = composed.template
+    m.candidate = False
+    m.record.error_message = template.written
+    m.record.message_pattern = template.pattern()
+    m.record.error_class = m.record.error_class or composed.error_class
+    m.record.slug = template.slug(fallback=m.record.error_class or m.extras.enclosing_symbol
+                                  or "error")
+    m.extras.hole_names = hole_names(template)
+    m.extras.template_sources = [
+        TemplateSource(file_path=s.path, line_number=s.line, role=s.role)
+        for s in composed.sources
+    ]
+    m.content_hash = content_hash(template.written, m.record.source_code)
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def callers_of(tree: Tree[Language], defined: list[Producer], changed: set[str]) -> set[str]:
+    """The unread files that name a producer the changed files define: their sites'
+    composed messages may have changed with it (an incremental mine reads them too)."""
+    names = {p.name for p in defined if p.path in changed}
+    return {path for path in _files_naming(tree, names) if path not in changed}
+
+
+def producers_elsewhere(tree: Tree[Language], producers: Producers, mined: list[MinedRecord],
+                        read: set[str]) -> list[Producer]:
+    """The producers an incremental mine's calls reach in files it did not read, found
+    with ``git grep`` at the analyzed commit and read for their producers alone."""
+    wanted: set[str] = set()
+    for m in mined:
+        if m.call is not None:
+            wanted.add(m.call.named())
+            if m.call.owner:
+                wanted.add(m.call.owner)
+    names = wanted - producers.names() - {"super"}
+    found: list[Producer] = []
+    by_path = {f.path for f in tree.files}
+    for _ in range(MAX_DEPTH):  # producers name their bases and inner calls in turn
+        paths = [p for p in _files_naming(tree, names) if p not in read and p in by_path]
+        if not paths:
+            break
+        read = read | set(paths)
+        fresh: list[Producer] = []
+        wanted_files = [f for f in tree.files if f.path in set(paths)]
+        for source, data in read_blobs(tree.root, wanted_files):
+            fresh.extend(producers_of(source.path, source.language.name, data))
+        found.extend(fresh)
+        names = {name for p in fresh for name in _names_called(p)} - producers.names() - {
+            p.name for p in found}
+    return found
+
+
+def _names_called(producer: Producer) -> set[str]:
+    names = set(producer.bases)
+    names.update(r.named() for r in producer.results if isinstance(r, Call))
+    return names
+
+
+def _files_naming(tree: Tree[Language], names: set[str]) -> set[str]:
+    """Source files of the tree whose text holds one of ``names`` as a whole word."""
+    words = sorted(n for n in names if _NAME.fullmatch(n))
+    if not words:
+        return set()
+    languages = {f.language.name: f.language for f in tree.files}
+    found: set[str] = set()
+    for language in languages.values():
+        for extension in language.extensions:
+            for start in range(0, len(words), 200):  # keep each command line short
+                chunk = "|".join(words[start:start + 200])
+                found.update(grep_paths(tree.root, tree.sha, rf"\b({chunk})\b", f"*{extension}"))
+    return found
