@@ -2,8 +2,8 @@
 language, against what grepping the message finds in the same run.
 
     .venv/bin/python benchmarks/accuracy.py --repos DIR --db FILE [--cases benchmarks/cases]
-        [--baseline grep] [--split tune|heldout|all] [--language L ...] [--tolerance 3]
-        [--json] [--misses] [--remine]
+        [--baseline grep [--grep-strict]] [--split tune|heldout|all] [--language L ...]
+        [--tolerance 3] [--json] [--misses] [--remine]
     .venv/bin/python benchmarks/accuracy.py --repos DIR --check [--cases benchmarks/cases]
 
 Cases are ``cases/<language>.jsonl``, one pasted error a line (see accuracy_cases.py);
@@ -80,10 +80,11 @@ def evaluate(index: errdex.Index, case: Case, tolerance: int) -> Outcome:
     return Outcome(case, rank, rank is not None and not found.matches, got)
 
 
-def grep_case(git_dir: Path, case: Case, tolerance: int, outcome: Outcome) -> None:
+def grep_case(git_dir: Path, case: Case, tolerance: int, outcome: Outcome,
+              strict: bool) -> None:
     """Where grepping the paste's message lands in the pinned tree."""
     try:
-        hits = grep_baseline.grep(git_dir, case.commit, case.text)
+        hits = grep_baseline.grep(git_dir, case.commit, case.text, strict)
     except errdex.ErrdexError as exc:
         outcome.grep_got = [f"error: {exc}"]
         return
@@ -153,12 +154,12 @@ def row(label: str, subset: str, group: list[Outcome], grep: bool) -> str:
                   figure(sum(o.grep_rank is not None for o in group), n)]
     else:
         cells += ["-", "-"]
-    return f"{label:12} {subset:10} {n:>5}  " + "  ".join(
+    return f"{label[:14]:14} {subset:10} {n:>5}  " + "  ".join(
         f"{c:>{w}}" for c, w in zip(cells, (18, 18, 6, 18, 18), strict=True))
 
 
 def table(title: str, groups: Sequence[tuple[str, list[Outcome]]], grep: bool) -> list[str]:
-    lines = [f"{title:12} {'wording':10} {'cases':>5}  {'errdex top-1':>18}  "
+    lines = [f"{title:14} {'wording':10} {'cases':>5}  {'errdex top-1':>18}  "
              f"{'errdex top-5':>18}  {'text':>6}  {'grep top-1':>18}  {'grep top-5':>18}"]
     for label, group in groups:
         if not group:
@@ -197,7 +198,7 @@ def misses(outcomes: list[Outcome]) -> list[str]:
                   f"    text     {(c.text.strip().splitlines() or [''])[-1][:110]!r}"]
         lines += [f"    got      {g[:150]}" for g in o.got or ["(nothing returned)"]]
         lines.append(f"    grep     {o.grep_got[0][:150] if o.grep_got else '(nothing)'}")
-    return lines
+    return lines if len(lines) > 2 else [*lines, "(none)"]
 
 
 def as_json(o: Outcome) -> str:
@@ -219,6 +220,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--baseline", choices=["grep"], help="measure grep on the same cases")
     parser.add_argument("--split", choices=["tune", "heldout", "all"], default="tune")
     parser.add_argument("--language", nargs="+", action="extend", choices=cases_mod.LANGUAGES)
+    parser.add_argument("--grep-strict", action="store_true",
+                        help="grep three-word windows only (no two-word messages)")
     parser.add_argument("--tolerance", type=int, default=3, help="lines off still a hit")
     parser.add_argument("--json", action="store_true", help="one JSON object per case")
     parser.add_argument("--check", action="store_true", help="validate the cases; mine nothing")
@@ -270,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = time.perf_counter() - started
     if args.baseline == "grep":
         for o in outcomes:
-            grep_case(git_dirs[o.case.repo], o.case, args.tolerance, o)
+            grep_case(git_dirs[o.case.repo], o.case, args.tolerance, o, args.grep_strict)
     if args.json:
         for o in outcomes:
             print(as_json(o))

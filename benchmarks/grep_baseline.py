@@ -4,7 +4,8 @@ From the paste, the message lines are kept (stack-frame lines dropped: ``at …`
 ``File "…", line N`` and the source line under it, ``#N 0x…``, ``N: sym``, bare
 paths, ``goroutine N [running]:``), paths and URLs are cut out of them, and each
 line's words (runs of letters, digits, ``_``) give every window of three consecutive
-words. Each window is searched in the pinned tree as ``w1\\W+w2\\W+w3``, case-insensitive
+words (and, unless ``strict``, a two-word message is one window: see ``windows``).
+Each window is searched in the pinned tree as ``w1\\W+w2\\W+w3``, case-insensitive
 (``git grep -i -E``: the words are word characters only, so no pattern built from the
 paste holds a regex operator; git's matcher does not backtrack). Only source files count,
 as errdex mines them: a language errdex knows, not test code, not vendored. A line is
@@ -83,15 +84,23 @@ def message_lines(text: str) -> list[str]:
     return kept
 
 
-def windows(text: str) -> list[tuple[str, ...]]:
-    """Every distinct window of three consecutive message words (lowercase), in paste order."""
+def windows(text: str, strict: bool = False) -> list[tuple[str, ...]]:
+    """Every distinct window of three consecutive message words (lowercase), in paste order.
+
+    Unless ``strict``, a line's text after its last ``": "`` counts as a line too, and a
+    line of two words is one window: ``MulterError: Unexpected field`` is grepped as
+    ``Unexpected field``, as a developer would.
+    """
     found: dict[tuple[str, ...], None] = {}
     for line in message_lines(text):
-        words = [w.lower() for w in _WORD.findall(line)]
-        for start in range(len(words) - WINDOW + 1):
-            found.setdefault(tuple(words[start : start + WINDOW]), None)
-            if len(found) >= MAX_WINDOWS:
-                return list(found)
+        tail = line.rpartition(": ")[2]
+        for segment in (line,) if strict or tail == line else (line, tail):
+            words = [w.lower() for w in _WORD.findall(segment)]
+            size = WINDOW if strict else min(WINDOW, len(words))
+            for start in range(len(words) - size + 1 if size >= 2 else 0):
+                found.setdefault(tuple(words[start : start + size]), None)
+                if len(found) >= MAX_WINDOWS:
+                    return list(found)
     return list(found)
 
 
@@ -100,10 +109,10 @@ def counted(path: str) -> bool:
     return language_for_path(path) is not None and skip_reason(path) is None
 
 
-def grep(git_dir: Path, sha: str, text: str) -> list[GrepHit]:
+def grep(git_dir: Path, sha: str, text: str, strict: bool = False) -> list[GrepHit]:
     """Every (file, line) of the tree at ``sha`` where a window of the paste matches, best
     first: most distinct windows, then path, then line."""
-    wanted = windows(text)
+    wanted = windows(text, strict)
     if not wanted or not is_full_sha(sha):
         return []
     patterns: list[str] = []
