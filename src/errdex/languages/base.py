@@ -56,6 +56,9 @@ class FileSites:
 
     sites: list[Site] = field(default_factory=list)
     parse_errors: bool = False
+    # Calls whose message only composition across the repository can tell: no sites of
+    # the file on their own (``Site.is_candidate``), so not compared as sites are.
+    candidates: list[Site] = field(default_factory=list, compare=False)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ composition works: only the reading of these facts is per language (``Composer``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
@@ -120,13 +120,42 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
     written: list[str] = []
     for part in template.message:
         bound = bindings.get(part.name) if isinstance(part, Hole) and part.name else None
-        if bound is None:
+        if bound is not None and _quotes(part) and not bound.holes:
+            bound = None  # repr of a literal (``{key!r}``, ``{:?}``): quoted, kept a hole
+        if bound is not None and isinstance(part, Hole) and len(bound.parts) == 1 and isinstance(
+                bound.parts[0], Hole) and part.name:  # a parameter for a field: renamed
+            name = bound.parts[0].name or part.name
+            parts.append(replace(part, name=name, spec=part.spec.replace(part.name, name)))
+            written.append(part.spec.replace(part.name, name))
+        elif bound is None:
             parts.append(part)
             written.append(part.text if isinstance(part, Literal) else part.spec)
         else:
             parts.extend(bound.parts)
             written.append(bound.written)
     return Template("".join(written), merge_literals(parts), template.prefix, template.suffix)
+
+
+def bind(result: Result, bindings: dict[str, Template]) -> Result:
+    """A result with its parameter holes filled: the template's, or the call's arguments'."""
+    if isinstance(result, Template):
+        return substitute(result, bindings)
+    return Call(
+        result.callee,
+        tuple(tuple(substitute(t, bindings) for t in arg) for arg in result.args),
+        tuple((k, tuple(substitute(t, bindings) for t in arg)) for k, arg in result.keywords),
+        result.owner, result.path,
+    )
+
+
+def parameter(name: str) -> Template:
+    """A hole that prints a parameter: what a field set from it (``self.key = key``) prints."""
+    return unknown(name)
+
+
+def _quotes(hole: Hole) -> bool:
+    """Whether a hole prints its value's repr (quotes and escapes added)."""
+    return "!r" in hole.spec or "?}" in hole.spec or hole.spec == "%r"
 
 
 def has_text(template: Template) -> bool:

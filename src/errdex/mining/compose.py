@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from errdex.languages.base import Language
-from errdex.languages.facts import Call, Producer, Result, has_text, substitute
+from errdex.languages.facts import Call, Producer, Result, bind, has_text, substitute
 from errdex.mining.files import MinedRecord, hole_names, producers_of
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
@@ -148,12 +148,8 @@ class Producers:
         own_class = producer.name if producer.is_class else producer.error_class
         if isinstance(result, Template):
             return [Composed(substitute(result, bindings), (source,), own_class)]
-        inner = Call(
-            result.callee,
-            tuple(tuple(substitute(t, bindings) for t in arg) for arg in result.args),
-            tuple((k, tuple(substitute(t, bindings) for t in arg)) for k, arg in result.keywords),
-            result.owner, result.path,
-        )
+        inner = bind(result, bindings)
+        assert isinstance(inner, Call)
         composed = self._compose(inner, depth + 1, visiting)
         if composed is None:  # a class from elsewhere (Exception, Error): its first argument
             if not inner.args:

@@ -190,7 +190,7 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
     outcome = FileOutcome(path, language, parse_errors=found.parse_errors, constants=constants)
     outcome.producers = producers_of(path, language, data)  # the tree extract parsed
     seen_keys: Counter[tuple[str, ...]] = Counter()
-    sites = sorted(found.sites, key=lambda s: s.line)
+    sites = sorted([*found.sites, *found.candidates], key=lambda s: s.line)
     evidence: list[Evidence | None] = [None] * len(sites)
     if context.evidence:
         grammar = LANGUAGES[language].grammar

@@ -22,9 +22,11 @@ from errdex.languages.base import (
 def extract(spec: LanguageSpec[F], source: bytes) -> FileSites:
     """All sites of one file, in source order, and whether tree-sitter parsed all of it."""
     tree = parse(spec.grammar, source)
-    sites = _sites_in(spec, tree.root_node, source, 0, spec.nested_depth)
-    sites.sort(key=lambda site: site.line)
-    return FileSites(sites, parse_errors=tree.root_node.has_error)
+    found = _sites_in(spec, tree.root_node, source, 0, spec.nested_depth)
+    found.sort(key=lambda site: site.line)
+    sites = [s for s in found if not s.is_candidate()]
+    candidates = [s for s in found if s.is_candidate()] if len(sites) < len(found) else []
+    return FileSites(sites, parse_errors=tree.root_node.has_error, candidates=candidates)
 
 
 def index_file(spec: LanguageSpec[F], found: list[tuple[int, Captures]]) -> F:

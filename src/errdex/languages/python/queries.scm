@@ -46,3 +46,14 @@
 
 ; imports: which framework a name comes from, `from warnings import warn`
 [(import_statement) (import_from_statement)] @import
+
+; f("text …") as a statement: a candidate call to a repository's own raising helper
+(block
+  (call
+    function: [(identifier) (attribute)] @helper.function
+    arguments: (argument_list) @helper.args) @helper)
+
+(module
+  (call
+    function: [(identifier) (attribute)] @helper.function
+    arguments: (argument_list) @helper.args) @helper)

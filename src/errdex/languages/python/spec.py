@@ -42,6 +42,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
 from errdex.languages.base import Site, line_of, text
+from errdex.languages.facts import Call
 from errdex.languages.python import web
 from errdex.languages.python.evidence import EVIDENCE
 from errdex.languages.python.messages import (
@@ -55,12 +56,19 @@ from errdex.languages.python.messages import (
     read_alternatives,
     symbol_of,
 )
+from errdex.languages.python.compose import COMPOSER, call_of
 from errdex.languages.python.pastes import PASTES
 from errdex.languages.python.snippets import SNIPPETS
 from errdex.templates.formats import brace_hole, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 _LOG_METHODS = frozenset({"error", "exception", "critical"})
+# Calls that pass text but are no helper of a repository's: printing, logging, the stdlib.
+_NOT_HELPERS = frozenset({
+    "print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log",
+    "write", "append", "extend", "join", "format", "setdefault", "get", "pop", "add",
+    "update", "echo", "secho", "replace", "split", "startswith", "endswith", "exit",
+})
 _UNICODE_ERRORS = {"UnicodeDecodeError": "decode", "UnicodeEncodeError": "encode"}
 
 
@@ -92,29 +100,57 @@ def _index_import(caps: Captures, file: FileIndex) -> None:
 
 def _raise_site(caps: Captures, file: FileIndex) -> Site | list[Site] | None:
     """``raise X(message)``: the class as written, the message from its first argument
-    (a site per branch when the ``if`` above assigns the message variable per branch)."""
+    (a site per branch when the ``if`` above assigns the message variable per branch).
+    The call is kept for composition: ``X`` may write its own message (``compose.py``), and
+    ``raise NotFound(key)`` or ``raise self._bad_option(…)`` is a candidate whose message
+    only the repository's producers tell."""
     node = caps["raise"][0]
     error_class = text(caps["raise.class"][0])
     args = caps["raise.args"][0]
+    call = call_of(error_class, args, file, node)
     if not error_class.rsplit(".", 1)[-1][:1].isupper():  # factories: raise make_error(...)
-        return None
+        return _candidate(node, call)
     framework = web.raise_class(error_class, args, file)
     if framework is not None:
         return web.raise_site(node, error_class, framework, args, file)
     positional, keywords = arguments(args)
     if len(positional) > 1 and _is_builtin_exception(error_class):
         template = _builtin_template(error_class, positional, file)
+        call = None
     else:
         messages = read_alternatives(message_argument(positional, keywords), file)
         if len(messages) > 1:
             return [Site(Template(m.written, m.parts), "exception", line_of(node), error_class,
-                         symbol=symbol_of(node)) for m in messages]
+                         symbol=symbol_of(node), call=call) for m in messages]
         template = Template(messages[0].written, messages[0].parts) if messages else None
         if template is not None and error_class == "KeyError":
             template = _repr_quoted(template)
+            call = None
     if template is None:
+        return _candidate(node, call, error_class) if call is not None else None
+    return Site(template, "exception", line_of(node), error_class, symbol=symbol_of(node),
+                call=call)
+
+
+def _candidate(node: Node, call: Call, error_class: str | None = None) -> Site:
+    """A raise whose message only composition can tell (an empty template)."""
+    return Site(Template("", ()), "exception", line_of(node), error_class,
+                symbol=symbol_of(node), call=call)
+
+
+def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``fail("no config")``: a call statement passing text, a candidate in case the callee
+    is one of the repository's helpers that raise (or factories whose result is dropped)."""
+    node, function = caps["helper"][0], caps["helper.function"][0]
+    callee = text(function)
+    if last_name(function) in _NOT_HELPERS or callee.startswith(("logging.", "warnings.")):
         return None
-    return Site(template, "exception", line_of(node), error_class, symbol=symbol_of(node))
+    args = caps["helper.args"][0]
+    positional, keywords = arguments(args)
+    if not any(m.has_text() for a in [*positional, *keywords.values()]
+               for m in [read(a, file)] if m is not None):
+        return None
+    return _candidate(node, call_of(callee, args, file, node))
 
 
 def _web_call_site(caps: Captures, file: FileIndex) -> Site | None:
@@ -294,12 +330,13 @@ def _unicode_template(verb: str, positional: list[Node], file: FileIndex) -> Tem
 SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     strings=STRINGS, name="python", grammar="python", extensions=(".py", ".pyi"),
     query=Path(__file__).with_name("queries.scm"),
-    handlers=(("raise", _raise_site), ("web", _web_call_site), ("call", _call_site)),
+    handlers=(("raise", _raise_site), ("web", _web_call_site), ("call", _call_site),
+              ("helper", _helper_site)),
     new_index=FileIndex, index=_index_import,
     function_types=frozenset({"function_definition"}),
     scope_types=frozenset({"function_definition", "class_definition", "module"}),
     evidence=EVIDENCE, snippets=SNIPPETS,
-    pastes=PASTES,
+    pastes=PASTES, compose=COMPOSER,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order

@@ -1,0 +1,306 @@
+"""Python producers: exception classes that write their own message, factories and helpers.
+
+* a class: ``class NotFound(StoreError): def __init__(self, key): super().__init__(
+  f"no such item: {key}")`` prints ``no such item: <key>``; ``Base.__init__(self, …)`` and
+  ``super(NotFound, self).__init__(…)`` alike; a ``__str__`` that returns a template of
+  ``self`` attributes set from parameters wins over the constructor (``self.path = path``
+  makes ``{self.path}`` the ``path`` argument); a class with neither takes its base's;
+* a factory: a function or method that returns an error built from its parameters
+  (``def _bad_option(self, msg): return UsageError(f"{self.name}: {msg}")``);
+* a helper: one that raises it itself (``def fail(msg): raise ConfigError("config: " + msg)``).
+
+Each ``return``/``raise`` of such a function is an alternative (its branches).
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from errdex.languages._engine import FileIndex
+from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.facts import (
+    Argument,
+    Call,
+    Composer,
+    Producer,
+    Result,
+    bind,
+    has_text,
+    parameter,
+    unknown,
+)
+from errdex.languages.python.messages import arguments, read_alternatives, unwrap
+from errdex.templates.template import Template
+
+_FUNCTIONS = frozenset({"function_definition"})
+_SUPER_STR = ("super().__str__()", "str(super())", "super().__repr__()")
+
+
+def producers(root: Node, source: bytes, path: str) -> list[Producer]:
+    """The producers of one parsed file."""
+    found: list[Producer] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "class_definition":
+            made = _class(node, path)
+            if made is not None:
+                found.append(made)
+        elif node.type == "function_definition" and text(
+                node.child_by_field_name("name")) not in ("__init__", "__str__", "__repr__"):
+            made = _function(node, path)
+            if made is not None:
+                found.append(made)
+        stack.extend(node.named_children)
+    return found
+
+
+def arguments_of(args: Node | None, file: FileIndex) -> tuple[
+        tuple[Argument, ...], tuple[tuple[str, Argument], ...]]:
+    """A call's arguments as template alternatives (a hole named after what source does not
+    spell), positional and by keyword."""
+    positional, keywords = arguments(args)
+    return (
+        tuple(_argument(a, file) for a in positional),
+        tuple((k, _argument(v, file)) for k, v in keywords.items()),
+    )
+
+
+def call_of(callee: str, args: Node | None, file: FileIndex, at: Node) -> Call:
+    """The ``Call`` a site makes: ``raise NotFound(key)``, ``raise self._bad(…)``."""
+    positional, keywords = arguments_of(args, file)
+    return Call(callee, positional, keywords, owner=_owner_name(at))
+
+
+def _argument(node: Node, file: FileIndex) -> Argument:
+    messages = read_alternatives(node, file)
+    if messages:
+        return tuple(Template(m.written, m.parts) for m in messages)
+    return (unknown(text(unwrap(node) or node)),)
+
+
+# --- classes ---------------------------------------------------------------------------
+
+
+def _class(node: Node, path: str) -> Producer | None:
+    name = text(node.child_by_field_name("name"))
+    bases = _bases(node)
+    body = node.child_by_field_name("body")
+    methods = {text(m.child_by_field_name("name")): m for m in _methods(body)}
+    init, to_str = methods.get("__init__"), methods.get("__str__")
+    params: tuple[str, ...] = ()
+    defaults: tuple[tuple[str, Template], ...] = ()
+    results: list[Result] = []
+    fields: dict[str, Template] = {}
+    if init is not None:
+        params, defaults = _parameters(init)
+        file = _local_index(init)
+        fields = _fields(init, params, file)
+        results = [bind(r, fields) for r in _super_calls(init, name, bases, file)]
+    if to_str is not None:
+        shown = _str_results(to_str, fields)
+        if shown:
+            results = shown
+    if not bases and not results:
+        return None
+    return Producer(name, params, tuple(results), "class message", path, line_of(node),
+                    owner=_owner_name(node), bases=bases, is_class=True, defaults=defaults)
+
+
+def _bases(node: Node) -> tuple[str, ...]:
+    superclasses = node.child_by_field_name("superclasses")
+    return tuple(
+        text(b) for b in (superclasses.named_children if superclasses is not None else ())
+        if b.type in ("identifier", "attribute")
+    )
+
+
+def _methods(body: Node | None) -> list[Node]:
+    out = []
+    for child in body.named_children if body is not None else ():
+        if child.type == "decorated_definition":
+            child = child.child_by_field_name("definition") or child
+        if child.type == "function_definition":
+            out.append(child)
+    return out
+
+
+def _super_calls(init: Node, name: str, bases: tuple[str, ...], file: FileIndex) -> list[Result]:
+    """What ``__init__`` passes to its base: ``super().__init__(…)``, ``Base.__init__(self, …)``."""
+    out: list[Result] = []
+    for call in _calls_in(init):
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "attribute":
+            continue
+        if text(function.child_by_field_name("attribute")) != "__init__":
+            continue
+        target = function.child_by_field_name("object")
+        args = call.child_by_field_name("arguments")
+        positional, keywords = arguments_of(args, file)
+        if target is not None and target.type == "call" and text(
+                target.child_by_field_name("function")) == "super":
+            out.append(Call("super", positional, keywords, owner=name))
+        elif target is not None and text(target) in bases and positional:
+            out.append(Call(text(target), positional[1:], keywords, owner=name))  # drop self
+    return out
+
+
+def _str_results(method: Node, fields: dict[str, Template]) -> list[Result]:
+    """``__str__`` returning a template of ``self`` fields (set from parameters or texts);
+    one that only passes a field on, or decorates the base's text, leaves the constructor's."""
+    file = _local_index(method)
+    out: list[Result] = []
+    for node in _returns(method):
+        for template in _argument(node, file):
+            if any(h.name in _SUPER_STR for h in template.holes):
+                return []
+            bound = bind(template, fields)
+            assert isinstance(bound, Template)
+            out.append(bound)
+    return out if any(isinstance(r, Template) and has_text(r) for r in out) else []
+
+
+def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, Template]:
+    """What ``self`` fields print: ``self.path = path`` the ``path`` argument, ``self.msg =
+    f"…"`` that template; ``self.args[0]`` the first argument passed up."""
+    mapping: dict[str, Template] = {}
+    if params:
+        mapping["self.args[0]"] = parameter(params[0])
+    for node in _walk(init):
+        if node.type != "assignment":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or left.type != "attribute" or text(
+                left.child_by_field_name("object")) != "self":
+            continue
+        if text(right) in params:
+            mapping[text(left)] = parameter(text(right))
+        else:
+            read = _argument(right, file)
+            if len(read) == 1 and has_text(read[0]):
+                mapping[text(left)] = read[0]
+    return mapping
+
+
+# --- functions -------------------------------------------------------------------------
+
+
+def _function(node: Node, path: str) -> Producer | None:
+    """A factory (returns an error built from parameters) or helper (raises it)."""
+    params, defaults = _parameters(node)
+    if not params:
+        return None
+    file = _local_index(node)
+    results: list[Result] = []
+    role = "factory"
+    for statement in _own(node, ("return_statement", "raise_statement")):
+        value = statement.named_children[0] if statement.named_children else None
+        value = unwrap(value)
+        if value is None or value.type != "call":
+            continue
+        function = value.child_by_field_name("function")
+        callee = text(function)
+        if function is None or not callee.rsplit(".", 1)[-1][:1].isupper():
+            continue
+        positional, keywords = arguments_of(value.child_by_field_name("arguments"), file)
+        if not _uses(positional, keywords, set(params)):
+            continue
+        results.append(Call(callee, positional, keywords, owner=_owner_name(node), path=path))
+        if statement.type == "raise_statement":
+            role = "helper"
+    if not results:
+        return None
+    name = text(node.child_by_field_name("name"))
+    return Producer(name, params, tuple(results[:16]), role, path, line_of(node),
+                    owner=_owner_name(node), defaults=defaults)
+
+
+def _uses(positional: tuple[Argument, ...], keywords: tuple[tuple[str, Argument], ...],
+          params: set[str]) -> bool:
+    """Whether a call's arguments print one of the parameters."""
+    arguments_ = [*positional, *(a for _, a in keywords)]
+    return any(h.name in params for a in arguments_ for t in a for h in t.holes)
+
+
+def _parameters(function: Node) -> tuple[tuple[str, ...], tuple[tuple[str, Template], ...]]:
+    """Parameter names (``self``/``cls`` and splats left out) and defaults that are strings."""
+    params = function.child_by_field_name("parameters")
+    names: list[str] = []
+    defaults: list[tuple[str, Template]] = []
+    empty = FileIndex()
+    for param in params.named_children if params is not None else ():
+        if param.type == "identifier":
+            names.append(text(param))
+        elif param.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
+            ident = param.child_by_field_name("name") or next(
+                (c for c in param.named_children if c.type == "identifier"), None)
+            if ident is None:
+                continue
+            names.append(text(ident))
+            value = param.child_by_field_name("value")
+            if value is not None:
+                read = _argument(value, empty)
+                if read and not read[0].holes:
+                    defaults.append((text(ident), read[0]))
+    if names and names[0] in ("self", "cls") and _owner_class(function) is not None:
+        names = names[1:]
+    return tuple(names), tuple(defaults)
+
+
+# --- walking ---------------------------------------------------------------------------
+
+
+def _walk(node: Node) -> list[Node]:
+    """Every node under ``node`` that is not inside a nested function or class."""
+    out: list[Node] = []
+    stack = list(node.named_children)
+    while stack:
+        child = stack.pop()
+        out.append(child)
+        if child.type not in ("function_definition", "class_definition", "lambda"):
+            stack.extend(child.named_children)
+    return out
+
+
+def _own(node: Node, types: tuple[str, ...]) -> list[Node]:
+    return sorted((n for n in _walk(node) if n.type in types), key=lambda n: n.start_byte)
+
+
+def _calls_in(node: Node) -> list[Node]:
+    return _own(node, ("call",))
+
+
+def _returns(node: Node) -> list[Node]:
+    return [r.named_children[0] for r in _own(node, ("return_statement",)) if r.named_children]
+
+
+def _local_index(function: Node) -> FileIndex:
+    """The function's message variables (``msg = f"…"; raise X(msg)``)."""
+    file = FileIndex()
+    for node in _walk(function):
+        if node.type in ("assignment", "augmented_assignment"):
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "identifier":
+                file.add(text(left), node)
+    file.sort()
+    return file
+
+
+def _owner_class(node: Node) -> Node | None:
+    for ancestor in ancestors(node):
+        if ancestor.type == "class_definition":
+            return ancestor
+        if ancestor.type in _FUNCTIONS and ancestor is not node:
+            return None
+    return None
+
+
+def _owner_name(node: Node) -> str | None:
+    owner = _owner_class(node) if node.type != "class_definition" else next(
+        (a for a in ancestors(node) if a.type == "class_definition"), None)
+    if node.type != "class_definition" and owner is None:
+        owner = next((a for a in ancestors(node) if a.type == "class_definition"), None)
+    return text(owner.child_by_field_name("name")) if owner is not None else None
+
+
+COMPOSER = Composer(producers=producers, triggers=(b"class ", b"def "))
