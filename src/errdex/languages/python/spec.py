@@ -44,6 +44,7 @@ from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message,
 from errdex.languages.base import Site, line_of, text
 from errdex.languages.facts import Call
 from errdex.languages.python import web
+from errdex.languages.python.compose import COMPOSER, call_of
 from errdex.languages.python.evidence import EVIDENCE
 from errdex.languages.python.messages import (
     STRINGS,
@@ -56,7 +57,6 @@ from errdex.languages.python.messages import (
     read_alternatives,
     symbol_of,
 )
-from errdex.languages.python.compose import COMPOSER, call_of
 from errdex.languages.python.pastes import PASTES
 from errdex.languages.python.snippets import SNIPPETS
 from errdex.templates.formats import brace_hole, parse_percent_format
@@ -107,9 +107,10 @@ def _raise_site(caps: Captures, file: FileIndex) -> Site | list[Site] | None:
     node = caps["raise"][0]
     error_class = text(caps["raise.class"][0])
     args = caps["raise.args"][0]
-    call = call_of(error_class, args, file, node)
+    made = call_of(error_class, args, file, node)
     if not error_class.rsplit(".", 1)[-1][:1].isupper():  # factories: raise make_error(...)
-        return _candidate(node, call)
+        return _candidate(node, made)
+    call: Call | None = made
     framework = web.raise_class(error_class, args, file)
     if framework is not None:
         return web.raise_site(node, error_class, framework, args, file)
