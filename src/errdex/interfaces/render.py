@@ -102,6 +102,9 @@ def record_body(record: Record, extras: RecordExtras, match: Match | None = None
     facts.add_row("kind", plain(kind))
     symbol = f"  in {extras.enclosing_symbol}" if extras.enclosing_symbol else ""
     facts.add_row("where", plain(f"{record.file_path}:{record.line_number}{symbol}"))
+    if extras.template_sources:  # composed: raised here, written there
+        facts.add_row("written in", plain("\n".join(
+            f"{s.file_path}:{s.line_number} ({s.role})" for s in extras.template_sources)))
     if record.github_url:
         facts.add_row("link", link_text(record.github_url))
     if match is not None and match.removed is not None:

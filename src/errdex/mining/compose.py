@@ -209,7 +209,10 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         if m.call is None:
             out.append(m)
             continue
-        kept = [c for c in producers.compose(m.call) or [] if worth_keeping(c)]
+        composed = producers.compose(m.call)
+        if composed is None and m.candidate:  # a class from elsewhere: its first argument
+            composed = _first_argument(m.call)
+        kept = [c for c in composed or [] if worth_keeping(c)]
         m.call = None
         if not kept:
             if not m.candidate:
@@ -222,6 +225,15 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
             changed.append(target)
     mined[:] = out
     return changed
+
+
+def _first_argument(call: Call) -> list[Composed] | None:
+    """What a class of another package prints, as the language's own errors do: its first
+    argument (each alternative of it, e.g. the branches of a ternary)."""
+    name = call.named()
+    if not name[:1].isupper() or not call.args:
+        return None
+    return [Composed(t, (), name) for t in call.args[0]]
 
 
 def _copy(m: MinedRecord, index: int) -> MinedRecord:

@@ -33,6 +33,7 @@ from errdex.languages.python.messages import arguments, read_alternatives, unwra
 from errdex.templates.template import Template
 
 _FUNCTIONS = frozenset({"function_definition"})
+_SCOPES = frozenset({"function_definition", "class_definition", "module"})
 _SUPER_STR = ("super().__str__()", "str(super())", "super().__repr__()")
 
 
@@ -73,10 +74,25 @@ def call_of(callee: str, args: Node | None, file: FileIndex, at: Node) -> Call:
 
 
 def _argument(node: Node, file: FileIndex) -> Argument:
+    branches = _ternary(node, file)
+    if branches is not None:  # ``a if c else b``, or a variable assigned one: each its own
+        return tuple(t for branch in branches for t in _argument(branch, file))[:16]
     messages = read_alternatives(node, file)
     if messages:
         return tuple(Template(m.written, m.parts) for m in messages)
     return (unknown(text(unwrap(node) or node)),)
+
+
+def _ternary(node: Node, file: FileIndex) -> tuple[Node, Node] | None:
+    node = unwrap(node) or node
+    if node.type == "identifier":
+        assigned = file.nearest(node, _SCOPES)
+        value = assigned.child_by_field_name("right") if assigned is not None and (
+            assigned.type == "assignment") else None
+        node = unwrap(value) or node if value is not None else node
+    if node.type != "conditional_expression" or len(node.named_children) != 3:
+        return None
+    return node.named_children[0], node.named_children[2]
 
 
 # --- classes ---------------------------------------------------------------------------

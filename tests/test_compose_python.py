@@ -1,0 +1,274 @@
+"""Python messages composed across classes, factories and helpers: golden records, each
+pattern checked against what the interpreter really prints for the fixture's raises."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import errdex
+from tests.conftest import GitRepo
+
+ERRORS = '''\
+class StoreError(Exception):
+    pass
+
+
+class NotFound(StoreError):
+    def __init__(self, key):
+        self.key = key
+        super().__init__(f"no such item: {key}")
+
+
+class ParseError(ValueError):
+    def __init__(self, what, line=0):
+        super().__init__("[mylib.parse_error.101] " + what)
+        self.line = line
+
+
+class Located(Exception):
+    def __init__(self, msg, path):
+        self.msg = msg
+        self.path = path
+
+    def __str__(self):
+        return f"{self.msg} at {self.path}"
+
+
+class Gone(NotFound):
+    pass
+
+
+class Legacy(StoreError):
+    def __init__(self, name):
+        StoreError.__init__(self, "legacy option %s" % name)
+
+
+class Retry(StoreError):
+    def __init__(self, n):
+        msg = "gave up after %d retries" % n if n else "gave up"
+        super().__init__(msg)
+
+
+class Ping(Exception):
+    def __init__(self, x):
+        super().__init__(Pong(x))
+
+
+class Pong(Exception):
+    def __init__(self, x):
+        super().__init__(Ping(x))
+
+
+def config_error(option):
+    return ParseError(f"option {option} needs a value")
+
+
+def fail(msg):
+    raise StoreError("config: " + msg)
+'''
+
+STORE = '''\
+from pkg.errors import Gone, Legacy, Located, NotFound, ParseError, Retry, config_error, fail
+
+
+def missing(key):
+    raise NotFound(key)
+
+
+def token(tok):
+    raise ParseError("unexpected token " + tok)
+
+
+def header(path):
+    raise Located("bad header", path)
+
+
+def gone(key):
+    raise Gone(key)
+
+
+def option():
+    raise config_error("--name")
+
+
+def unconfigured():
+    fail("no store configured")
+
+
+def legacy(name):
+    raise Legacy(name)
+
+
+def retry(n):
+    raise Retry(n)
+
+
+class Store:
+    def bad(self, key):
+        raise self._bad(key)
+
+    def _bad(self, key):
+        return ParseError(f"bad key {key}")
+
+
+def again(key):
+    raise NotFound(key)
+
+
+def once_more(key):
+    raise NotFound(key)
+
+
+def unknown(x):
+    raise make_it(x)
+'''
+
+# (function, arguments, the record's errorMessage, its errorClass, where the producers
+# are written in pkg/errors.py, by the line's start)
+EXPECTED = [
+    ("missing", ("k1",), "no such item: {key}", "NotFound", ["class NotFound("]),
+    ("token", ("';'",), "[mylib.parse_error.101] unexpected token {tok}", "ParseError",
+     ["class ParseError("]),
+    ("header", ("/etc/x",), "bad header at {path}", "Located", ["class Located("]),
+    ("gone", ("k2",), "no such item: {key}", "Gone", ["class NotFound("]),
+    ("option", (), "[mylib.parse_error.101] option --name needs a value", "ParseError",
+     ["class ParseError(", "def config_error("]),
+    ("unconfigured", (), "config: no store configured", "StoreError",
+     ["def fail("]),
+    ("legacy", ("x",), "legacy option %s", "Legacy", ["class Legacy("]),
+]
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
+    root = tmp_path_factory.mktemp("compose")
+    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
+    repo.commit_files({"pkg/__init__.py": "", "pkg/errors.py": ERRORS, "pkg/store.py": STORE})
+    db = root / "errdex.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return repo.root, list(store.records(repo="acme/composed"))
+
+
+def _line(text: str, start: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith(start))
+
+
+def _at(records: list[errdex.StoredRecord], function: str) -> list[errdex.StoredRecord]:
+    line = next(i for i, text in enumerate(STORE.splitlines(), 1)
+                if text.startswith(f"def {function}(") or text.strip().startswith(
+                    f"def {function}("))
+    return [r for r in records if r.record.file_path == "pkg/store.py"
+            and line < r.record.line_number <= line + 2]
+
+
+def _printed(root: Path, function: str, args: tuple[str, ...]) -> tuple[str, str]:
+    """What the interpreter prints for the fixture function's exception: class, str()."""
+    code = (
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(root)!r})\n"
+        "import pkg.store as s\n"
+        "try:\n"
+        f"    getattr(s, {function!r})(*{args!r})\n"
+        "except Exception as e:\n"
+        "    print(json.dumps([type(e).__name__, str(e)]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    name, message = json.loads(done.stdout)
+    return name, message
+
+
+@pytest.mark.parametrize("case", EXPECTED, ids=[c[0] for c in EXPECTED])
+def test_every_composition_form_gives_the_raise_site_the_printed_message(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+    case: tuple[str, tuple[str, ...], str, str, list[str]],
+) -> None:
+    root, records = mined
+    function, args, message, error_class, sources = case
+    [found] = _at(records, function)
+    assert found.record.error_message == message
+    assert found.record.error_class == error_class
+    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
+        ("pkg/errors.py", _line(ERRORS, start)) for start in sources]
+    printed_class, printed = _printed(root, function, args)
+    assert printed_class == error_class
+    assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+
+
+def test_a_message_chosen_by_a_ternary_in_the_class_gives_one_record_per_branch(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    root, records = mined
+    found = _at(records, "retry")
+    assert sorted(r.record.error_message for r in found) == [
+        "gave up", "gave up after %d retries"]
+    for n in ("3", "0"):
+        _, printed = _printed(root, "retry", (int(n),))  # type: ignore[arg-type]
+        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+
+
+def test_a_factory_method_found_through_self(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    _, records = mined
+    [found] = [r for r in records if r.record.error_message.endswith("bad key {key}")]
+    assert found.record.error_message == "[mylib.parse_error.101] bad key {key}"
+    roles = [s.role for s in found.extras.template_sources]
+    assert roles == ["class message", "factory"]
+
+
+def test_a_class_raised_from_three_places_gives_three_records_sharing_the_template(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    _, records = mined
+    same = [r for r in records if r.record.error_message == "no such item: {key}"
+            and r.record.error_class == "NotFound"]
+    assert len(same) == 3
+    assert len({r.record.id for r in same}) == 3
+
+
+def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    _, records = mined
+    assert _at(records, "unknown") == []
+    assert not any("Ping" in (r.record.error_class or "") for r in records)
+
+
+def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"pkg/__init__.py": "", "pkg/errors.py": ERRORS, "pkg/store.py": STORE})
+    db = tmp_path / "inc.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files({"pkg/errors.py": ERRORS.replace("no such item", "nothing stored under")})
+    summary = errdex.mine(repo.root, db=db, jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    assert messages.count("nothing stored under: {key}") == 4  # missing, gone, again, once_more
+    assert not any("no such item" in m for m in messages)
+
+
+def test_a_ternary_message_passed_to_a_class_of_another_package_gives_both_branches(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"retry.py": (
+        "def retry(n):\n"
+        "    msg = 'gave up after ' + str(n) + ' retries' if n else 'gave up'\n"
+        "    raise RuntimeError(msg)\n")})
+    db = tmp_path / "t.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        found = sorted(r.record.error_message for r in store.records(repo="acme/widgets"))
+    assert found == ["gave up", "gave up after {n} retries"]
