@@ -218,9 +218,9 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
             if not m.candidate:
                 out.append(m)
             continue
-        for i, composed in enumerate(kept):
+        for i, alternative in enumerate(kept):
             target = m if i == 0 else _copy(m, i)
-            _retemplate(target, composed)
+            _retemplate(target, alternative)
             out.append(target)
             changed.append(target)
     mined[:] = out
