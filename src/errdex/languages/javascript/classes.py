@@ -90,11 +90,11 @@ class Classes:
         if owner is None or depth > _MAX_DEPTH:
             return _foreign(name, args)
         body = owner.child_by_field_name("body")
-        constructor = _constructor(body) if body is not None else None
+        constructor = constructor_of(body) if body is not None else None
         parent = self.parent(name)
         if constructor is None:  # the parent's constructor, with the same arguments
             built = self.build(parent, args, depth + 1) if parent else Built(None)
-            return self._fields(body, built)
+            return self.fields(body, built)
         env: dict[str, Message] = {}
         for index, (param, default, _) in enumerate(parameters(constructor)):
             if index < len(args):
@@ -102,15 +102,15 @@ class Classes:
             elif default is not None:
                 env[param] = self.reader.read_or_hole(default)
         built = Built(None)
-        call = _super_call(constructor)
+        call = super_call(constructor)
         if call is not None:
             super_args = [self.reader.with_env(env).read_or_hole(a) for a in arguments(call)]
             built = self.build(parent, super_args, depth + 1) if parent else Built(None)
-        built = self._fields(body, built)
+        built = self.fields(body, built)
         for param, _, is_property in parameters(constructor):
             if is_property and param in _FIELDS and param in env:
                 built = _set(built, param, env[param])
-        for field, value in _this_assignments(constructor):
+        for field, value in this_assignments(constructor):
             message = self.reader.with_env(env).read(value) if field == "message" else (
                 self.reader.with_env(env).read_or_hole(value)
             )
@@ -124,7 +124,7 @@ class Classes:
         that have defaults (``constructor(message = 'Not found')``)."""
         owner = self.by_name.get(name)
         body = owner.child_by_field_name("body") if owner is not None else None
-        constructor = _constructor(body) if body is not None else None
+        constructor = constructor_of(body) if body is not None else None
         if constructor is None or not self.is_error(name):
             return None
         params = parameters(constructor)
@@ -134,9 +134,9 @@ class Classes:
         message = self.build(name, holes).message
         if message is not None and message.has_text():
             built = replace(built, message=message)
-        return _super_call(constructor) or constructor, built
+        return super_call(constructor) or constructor, built
 
-    def _fields(self, body: Node | None, built: Built) -> Built:
+    def fields(self, body: Node | None, built: Built) -> Built:
         """Class fields: ``code = 'ERR_X'``, ``readonly status = 404``."""
         for member in body.named_children if body is not None else ():
             if member.type not in ("field_definition", "public_field_definition"):
@@ -196,14 +196,14 @@ def _set(built: Built, field: str, value: Message | None) -> Built:
     return replace(built, status=status)
 
 
-def _constructor(body: Node) -> Node | None:
+def constructor_of(body: Node) -> Node | None:
     return next((
         m for m in body.named_children
         if m.type == "method_definition" and text(m.child_by_field_name("name")) == "constructor"
     ), None)
 
 
-def _own_nodes(function: Node) -> list[Node]:
+def own_nodes(function: Node) -> list[Node]:
     """Nodes of a function's body, not those of functions nested in it."""
     out: list[Node] = []
     body = function.child_by_field_name("body")
@@ -215,18 +215,20 @@ def _own_nodes(function: Node) -> list[Node]:
     return out
 
 
-def _super_call(constructor: Node) -> Node | None:
+def super_call(constructor: Node) -> Node | None:
     return next((
-        n for n in _own_nodes(constructor)
+        n for n in own_nodes(constructor)
         if n.type == "call_expression" and (f := n.child_by_field_name("function")) is not None
         and f.type == "super"
     ), None)
 
 
-def _this_assignments(constructor: Node) -> list[tuple[str, Node]]:
-    """``this.code = …`` (and message/status) in the constructor body, in order."""
+def this_assignments(constructor: Node, names: frozenset[str] | None = _FIELDS
+                     ) -> list[tuple[str, Node]]:
+    """``this.code = …`` (and message/status; any field when ``names`` is None) in the
+    constructor body, in order."""
     out: list[tuple[str, Node]] = []
-    for node in _own_nodes(constructor):
+    for node in own_nodes(constructor):
         if node.type != "assignment_expression":
             continue
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -234,6 +236,6 @@ def _this_assignments(constructor: Node) -> list[tuple[str, Node]]:
             continue
         obj = unwrap(left.child_by_field_name("object"))
         field = text(left.child_by_field_name("property"))
-        if obj is not None and obj.type == "this" and field in _FIELDS:
+        if obj is not None and obj.type == "this" and (names is None or field in names):
             out.append((field, right))
     return out

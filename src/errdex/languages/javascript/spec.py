@@ -51,7 +51,15 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, LanguageSpec, Message, Sites, language
 from errdex.languages.base import Site, ancestors, text
+from errdex.languages.facts import Call
 from errdex.languages.javascript.classes import Built, Classes, code_of, last_name
+from errdex.languages.javascript.compose import (
+    BUILTIN_ERRORS,
+    COMPOSER,
+    CONSTANT,
+    call_of,
+    owner_of,
+)
 from errdex.languages.javascript.evidence import EVIDENCE
 from errdex.languages.javascript.http import (
     http_error_site,
@@ -79,6 +87,11 @@ from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Template
 
 _LOG_METHODS = {"error": "error", "fatal": "error", "warn": "warning"}
+# Receivers and functions whose calls are no helper of the repository.
+_NOT_HELPERS = frozenset({
+    "console", "process", "Promise", "Object", "JSON", "Math", "module", "exports", "require",
+    "describe", "it", "test", "expect", "alert",
+})
 _DECORATIONS = frozenset({"code", "status", "statusCode", "message"})
 
 
@@ -88,6 +101,7 @@ class _Error:
 
     error_class: str
     built: Built
+    call: Call | None = None  # the class or factory call, composed across the repository
 
 
 @dataclass
@@ -170,15 +184,18 @@ def _exception_site(node: Node, value: Node | None, file: _File) -> Site | None:
 
 
 def _error_site(node: Node, error: _Error, error_type: ErrorType) -> Site | None:
+    """The site, or a candidate (no template of its own) when only its call can tell."""
     message = error.built.message
-    if message is None or not message.has_text():
+    template = Template(message.written, message.parts) if message is not None and (
+        message.has_text()) else None
+    if template is None and error.call is None:
         return None
     status = error.built.status
     return Site(
-        Template(message.written, message.parts), error_type, statement_line(node),
+        template or Template("", ()), error_type, statement_line(node),
         error.error_class or None, error.built.code,
         http_status=status if status is not None and 100 <= status <= 599 else None,
-        symbol=symbol(node),
+        symbol=symbol(node), call=error.call,
     )
 
 
@@ -199,7 +216,7 @@ def _error_value(node: Node | None, file: _File, depth: int = 0) -> _Error | Non
             last_name(function)[:1].isupper()
         ):
             return _construction(node, file)
-        return _factory(node, file)
+        return _factory(node, file) or _called(node, file)
     if node.type == "identifier":
         return _error_variable(node, file, depth)
     return None
@@ -216,7 +233,17 @@ def _factory(node: Node, file: _File) -> _Error | None:
         (m for m in read if m.has_text() and code_of(m, strict=True) is None), None
     )
     code = next((c for m in read if m is not message and (c := code_of(m, strict=True))), None)
-    return _Error("", Built(message, code)) if message is not None else None
+    call = call_of(text(node.child_by_field_name("function")), node, file.reader)
+    return _Error("", Built(message, code), call) if message is not None else None
+
+
+def _called(node: Node, file: _File) -> _Error | None:
+    """``throw Errors.create(r, "…", tok)``: what the call makes only its producer tells."""
+    function = node.child_by_field_name("function")
+    if function is None or function.type not in ("identifier", "member_expression") or (
+            http_factory(node) is not None):
+        return None
+    return _Error("", Built(None), call_of(text(function), node, file.reader))
 
 
 def _construction(node: Node, file: _File) -> _Error | None:
@@ -232,7 +259,31 @@ def _construction(node: Node, file: _File) -> _Error | None:
         codes = [object_pairs(a).get("code") for a in arguments(node)]
         code = next((c for c in codes if c is not None), None)
         built = replace(built, code=code_of(file.reader.read_or_hole(code)) if code else None)
-    return _Error(name, built)
+    if last_name(name) not in BUILTIN_ERRORS:
+        return _Error(name, built, call_of(name, node, file.reader))
+    has_text = built.message is not None and built.message.has_text()
+    return _Error(name, built, None if has_text else _message_call(node, file))
+
+
+def _message_call(node: Node, file: _File) -> Call | None:
+    """``new Error(notFound(key))``, ``new Error(NOT_FOUND)``, ``new Error(Errors.NOT_FOUND)``:
+    the message a factory or constant of the repository prints."""
+    args = arguments(node)
+    first = unwrap(args[0]) if args else None
+    if first is None:
+        return None
+    if first.type == "call_expression":
+        function = first.child_by_field_name("function")
+        if function is not None and function.type in ("identifier", "member_expression"):
+            return call_of(text(function), first, file.reader)
+        return None
+    if first.type not in ("identifier", "member_expression") or file.reader.read(first):
+        return None
+    name = text(first)
+    head, _, last = name.rpartition(".")
+    if CONSTANT.match(last) or head[:1].isupper():
+        return Call(name, owner=owner_of(first))
+    return None
 
 
 def _argument(node: Node, file: _File) -> Message:
@@ -284,7 +335,7 @@ def _decorated(error: _Error, objects: list[Node], file: _File) -> _Error:
 def _with_field(error: _Error, key: str, value: Node | None, file: _File) -> _Error:
     built = error.built
     if key == "message":
-        return replace(error, built=replace(built, message=file.reader.read(value)))
+        return replace(error, built=replace(built, message=file.reader.read(value)), call=None)
     read = file.reader.read_or_hole(value) if value is not None else None
     literal = read.literal if read is not None else None
     if key == "code":
@@ -297,6 +348,10 @@ def _with_field(error: _Error, key: str, value: Node | None, file: _File) -> _Er
 
 
 def _call_site(node: Node, file: _File) -> Site | None:
+    return _known_call_site(node, file) or _helper_call(node, file)
+
+
+def _known_call_site(node: Node, file: _File) -> Site | None:
     function = node.child_by_field_name("function")
     name = text(function)
     if name == "Promise.reject":
@@ -324,6 +379,37 @@ def _call_site(node: Node, file: _File) -> Site | None:
     if method == "throw" and last_segment(receiver).lower().endswith("ctx"):
         return http_site(node, arguments(node), None, file.reader)
     return None
+
+
+def _helper_call(node: Node, file: _File) -> Site | None:
+    """``fail("no config")`` as a statement, with words in a string argument: a candidate,
+    kept only when composition finds ``fail`` a helper or factory of the repository."""
+    statement = node.parent
+    function = node.child_by_field_name("function")
+    if statement is None or statement.type != "expression_statement" or function is None:
+        return None
+    if function.type == "member_expression":
+        receiver = unwrap(function.child_by_field_name("object"))
+        if receiver is None or receiver.type not in ("this", "identifier") or (
+                text(receiver) in _NOT_HELPERS):
+            return None
+    elif function.type != "identifier" or text(function) in _NOT_HELPERS:
+        return None
+    if not any(_worded(a) for a in arguments(node)):
+        return None
+    name = last_name(text(function)).lower()
+    warns = "warn" in name
+    return Site(
+        Template("", ()), "log" if warns or "log" in name else "exception",
+        statement_line(node), severity="warning" if warns else "error", symbol=symbol(node),
+        call=call_of(text(function), node, file.reader),
+    )
+
+
+def _worded(node: Node) -> bool:
+    """A string literal with words (a letter and a space) in it."""
+    return node.type in ("string", "template_string") and b" " in (node.text or b"") and any(
+        c.isalpha() for c in text(node))
 
 
 def _warning_site(node: Node, deprecate: bool, file: _File) -> Site | None:
@@ -471,7 +557,7 @@ _SPEC: LanguageSpec[_File] = LanguageSpec(
     handlers=_HANDLERS, new_index=_File, index=_index, finish=_without_covered_classes,
     function_types=frozenset(SCOPES - {"program", "class_static_block"}),
     scope_types=SCOPES, evidence=EVIDENCE, snippets=SNIPPETS,
-    pastes=PASTES,
+    pastes=PASTES, compose=COMPOSER,
 )
 SPECS = [
     _SPEC,
