@@ -86,11 +86,11 @@ class Producers:
             found = owned or found
         if len(found) == 1:
             return found[0]
-        here = [p for p in found if p.path == call.path]
-        if len(here) == 1:
-            return here[0]
         distinct = {(p.params, p.results, p.bases) for p in found}
-        return found[0] if len(distinct) == 1 else None
+        if len(distinct) == 1:
+            return found[0]
+        nearest = _nearest(found, call.path)
+        return nearest
 
     def _base_of(self, call: Call) -> Producer | None:
         if call.owner is None:
@@ -158,6 +158,25 @@ class Producers:
             return [Composed(t, (source,), inner_class) for t in inner.args[0]]
         return [Composed(c.template, (*c.sources, source), own_class or c.error_class)
                 for c in composed]
+
+
+def _nearest(found: list[Producer], path: str) -> Producer | None:
+    """The one producer whose file is nearest the caller's (same file, then the most
+    folders shared): a namesake in another package is another class (imports say which)."""
+    shared = [_shared_depth(p.path, path) for p in found]
+    best = max(shared)
+    return found[shared.index(best)] if shared.count(best) == 1 else None
+
+
+def _shared_depth(a: str, b: str) -> int:
+    if a == b:
+        return 1 << 16  # the same file beats any folder
+    depth = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        depth += 1
+    return depth
 
 
 def _bindings(producer: Producer, call: Call) -> list[dict[str, Template]]:

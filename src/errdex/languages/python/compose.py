@@ -98,7 +98,7 @@ def _ternary(node: Node, file: FileIndex) -> tuple[Node, Node] | None:
 # --- classes ---------------------------------------------------------------------------
 
 
-def _class(node: Node, path: str) -> Producer | None:
+def _class(node: Node, path: str) -> Producer:
     name = text(node.child_by_field_name("name"))
     bases = _bases(node)
     body = node.child_by_field_name("body")
@@ -117,8 +117,7 @@ def _class(node: Node, path: str) -> Producer | None:
         shown = _str_results(to_str, fields)
         if shown:
             results = shown
-    if not bases and not results:
-        return None
+    # A class that says nothing is kept too: it shadows a namesake elsewhere (``find``).
     return Producer(name, params, tuple(results), "class message", path, line_of(node),
                     owner=_owner_name(node), bases=bases, is_class=True, defaults=defaults)
 
