@@ -12,7 +12,8 @@ An exception is recorded at its raise point: the ``exception`` event of the fram
 the only entry of the traceback (so a propagating or re-raised exception is not counted
 again in its callers). Each line: class, ``str(exc)`` (capped), file, line, the opcode that
 raised (``RAISE_VARARGS`` for a ``raise`` statement; a call or subscript when the
-interpreter or C code wrote the exception) and how often it was seen.
+interpreter or C code wrote the exception), whether ``str(exc)`` is the runtime's repr of
+non-string arguments (``rendered``) and how often it was seen.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ _OUT = os.environ.get("ERRDEX_RT_OUT", "")
 
 _by_file: dict[str, str] = {}
 _by_code: dict[CodeType, str] = {}
-_seen: dict[tuple[str, int, str, str, str], int] = {}
+_seen: dict[tuple[str, int, str, str, str, str], int] = {}
 _written = False
 
 
@@ -56,6 +57,19 @@ def _opname(code: CodeType, lasti: int) -> str:
         return "?"
 
 
+def _rendered(exc: BaseException) -> str:
+    """'repr' when str(exc) is the runtime's rendering of arguments that are not one string
+    (a KeyError's key, a dict or tuple of arguments), else 'text'."""
+    method = type(exc).__str__
+    args = exc.args
+    if method is KeyError.__str__ and len(args) == 1:
+        return "repr"
+    if method is BaseException.__str__ and (len(args) > 1 or
+                                             (args and not isinstance(args[0], str))):
+        return "repr"
+    return "text"
+
+
 def _record(frame: FrameType, exc: BaseException, tb: TracebackType) -> None:
     try:
         message = str(exc)
@@ -66,7 +80,7 @@ def _record(frame: FrameType, exc: BaseException, tb: TracebackType) -> None:
     if cls.__module__ != "builtins":
         name = f"{cls.__module__}.{name}"
     key = (_by_code[frame.f_code], tb.tb_lineno, name, message[:MAX_MESSAGE],
-           _opname(frame.f_code, tb.tb_lasti))
+           _opname(frame.f_code, tb.tb_lasti), _rendered(exc))
     _seen[key] = _seen.get(key, 0) + 1
 
 
@@ -100,9 +114,10 @@ def write() -> None:
     os.makedirs(_OUT, exist_ok=True)
     path = os.path.join(_OUT, f"py-{os.getpid()}.jsonl")
     with open(path, "w", encoding="utf-8") as out:
-        for (file, line, cls, message, op), count in sorted(_seen.items()):
+        for (file, line, cls, message, op, rendered), count in sorted(_seen.items()):
             out.write(json.dumps({"lang": "python", "file": file, "line": line, "class": cls,
-                                  "message": message, "op": op, "count": count}) + "\n")
+                                  "message": message, "op": op, "rendered": rendered,
+                                  "count": count}) + "\n")
 
 
 def pytest_unconfigure(config: object) -> None:

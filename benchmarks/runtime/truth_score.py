@@ -4,7 +4,8 @@ An observed site is a (file, line) where the library's code raised while its tes
 It is *eligible* when one of its messages has a run written in a string literal of the
 repository's non-test source (``truth_source.candidates``) and the message is not one
 the runtime wrote (Python: raised by the interpreter or C code rather than a ``raise``
-statement, or a ``KeyError`` whose text is the key's repr).
+statement, or a text that is the repr of the exception's arguments: a ``KeyError``'s key,
+a dict of messages).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Observation:
     cls: str
     message: str
     op: str
+    rendered: str
     count: int
 
 
@@ -49,13 +51,13 @@ class Mined:
 def read_observations(path: Path) -> list[Observation]:
     """Merge JSONL lines (one file, or every ``*.jsonl`` in a folder), summing counts."""
     files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
-    merged: Counter[tuple[str, int, str, str, str]] = Counter()
+    merged: Counter[tuple[str, int, str, str, str, str]] = Counter()
     for file in files:
         for line in file.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
                 key = (row["file"], int(row["line"]), row["class"], row["message"],
-                       row.get("op", "?"))
+                       row.get("op", "?"), row.get("rendered", "text"))
                 merged[key] += int(row.get("count", 1))
     return [Observation(*key, count=count) for key, count in sorted(merged.items())]
 
@@ -64,13 +66,14 @@ def write_observations(observations: Iterable[Observation], path: Path) -> None:
     with path.open("w", encoding="utf-8") as out:
         for o in observations:
             out.write(json.dumps({"file": o.file, "line": o.line, "class": o.cls,
-                                  "message": o.message, "op": o.op, "count": o.count}) + "\n")
+                                  "message": o.message, "op": o.op, "rendered": o.rendered,
+                                  "count": o.count}) + "\n")
 
 
 def runtime_wrote(o: Observation) -> bool:
     """The message is the runtime's, not the library's (so no site of the library's is
     expected to say it)."""
-    if o.op not in RAISE_OPS:
+    if o.op not in RAISE_OPS or o.rendered == "repr":
         return True
     return o.cls.rsplit(".", 1)[-1] == "KeyError" and bool(REPR_MESSAGE.match(o.message))
 
