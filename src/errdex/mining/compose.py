@@ -75,15 +75,11 @@ class Producers:
         found = self.by_name.get(name)
         if not found:
             return None
-        qualifier = call.qualifier()
-        if qualifier is not None:
-            qualified = [p for p in found if p.owner == qualifier]
-            if qualified:
-                found = qualified
-        if call.owner is not None and call.callee.split(".", 1)[0] in (
-                "self", "this", "cls", "$this", "static", "Self"):
-            owned = [p for p in found if p.owner == call.owner]
-            found = owned or found
+        found = [p for p in found if _fits(p, call)]
+        qualified = [p for p in found if p.owner is not None and p.owner == call.qualifier()]
+        found = qualified or found
+        if not found:
+            return None
         if len(found) == 1:
             return found[0]
         distinct = {(p.params, p.results, p.bases) for p in found}
@@ -158,6 +154,22 @@ class Producers:
             return [Composed(t, (source,), inner_class) for t in inner.args[0]]
         return [Composed(c.template, (*c.sources, source), own_class or c.error_class)
                 for c in composed]
+
+
+_SELF = frozenset({"self", "this", "cls", "$this", "static", "Self"})
+
+
+def _fits(producer: Producer, call: Call) -> bool:
+    """Whether a call can reach a producer at all: ``self.x()`` only its own class's
+    methods, ``Owner.x()`` / ``module.x()`` a class, a function or ``Owner``'s method, a
+    bare ``x()`` a class, a function or a method of the class it is written in."""
+    method = producer.owner is not None and not producer.is_class
+    if call.callee.split(".", 1)[0].split("->", 1)[0] in _SELF:
+        return producer.owner == call.owner
+    qualifier = call.qualifier()
+    if qualifier is not None:
+        return not method or producer.owner == qualifier
+    return not method or producer.owner == call.owner
 
 
 def _nearest(found: list[Producer], path: str) -> Producer | None:

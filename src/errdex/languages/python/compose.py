@@ -44,9 +44,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     while stack:
         node = stack.pop()
         if node.type == "class_definition":
-            made = _class(node, path)
-            if made is not None:
-                found.append(made)
+            found.append(_class(node, path))
         elif node.type == "function_definition" and text(
                 node.child_by_field_name("name")) not in ("__init__", "__str__", "__repr__"):
             made = _function(node, path)
