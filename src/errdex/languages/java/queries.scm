@@ -24,6 +24,15 @@
   arguments: (argument_list) @report.args
   (#match? @report.method "^_?report[A-Z][A-Za-z]*$")) @report
 
+; throw Errors.create(..): a factory of the repository (composition tells its message)
+(throw_statement
+  (method_invocation) @throwcall.call) @throwcall
+
+; fail("no config"); — a helper of the repository that throws or logs what it is given
+(expression_statement
+  (method_invocation
+    arguments: (argument_list [(string_literal) (binary_expression)])) @helper.call) @helper
+
 ; super("message") in the constructor of an exception class
 (explicit_constructor_invocation
   constructor: (super)

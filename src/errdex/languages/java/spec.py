@@ -46,6 +46,7 @@ Symbols are ``Outer.Inner.method``; constructors and instance initializers are
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
@@ -53,6 +54,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, LanguageSpec, Message, language, operand_hole
+from errdex.languages._jvm.compose import JDK_EXCEPTIONS
 from errdex.languages._jvm.libraries import (
     grpc_status,
     guava_message,
@@ -63,6 +65,14 @@ from errdex.languages._jvm.libraries import (
     slf4j_message,
 )
 from errdex.languages.base import Site, ancestors, line_of, text
+from errdex.languages.facts import Call, Composer, has_text
+from errdex.languages.java.compose import (
+    alternatives,
+    call_to,
+    enclosing_class,
+    invocation,
+    producers,
+)
 from errdex.languages.java.evidence import EVIDENCE
 from errdex.languages.java.messages import (
     GUAVA_OWNERS,
@@ -81,7 +91,7 @@ from errdex.languages.java.scopes import (
     declared_throwable,
 )
 from errdex.languages.java.snippets import SNIPPETS
-from errdex.templates.template import Hole, Literal
+from errdex.templates.template import Hole, Literal, Template
 
 _GUAVA: dict[str, tuple[str, int]] = {  # method → (exception, index of the message argument)
     "checkArgument": ("IllegalArgumentException", 1),
@@ -95,6 +105,9 @@ _INDEX_CHECKS = {  # method → the message when the index is too large
     "checkPositionIndex": " must not be greater than size ",
 }
 _LOG_METHODS = frozenset({"error", "fatal", "severe"})
+_NOT_HELPERS = frozenset({*_GUAVA, *_INDEX_CHECKS, "requireNonNull", "println", "print",
+                          "printf", "format", "append", "put", "add", "set"})
+CANDIDATE = Template("", ())  # a site whose message only composition can tell
 
 
 # --- site kinds ------------------------------------------------------------------------
@@ -111,10 +124,76 @@ def _new_site(caps: Captures, file: JavaFile) -> list[Site]:
     args = arguments(caps["new.args"][0])
     if error_class == "ResponseStatusException":
         return _http_site(at, args, file)
+    return _exception_sites(at, error_class, args, file)
+
+
+def _exception_sites(at: Node, error_class: str, args: list[Node], file: JavaFile
+                     ) -> list[Site]:
+    """The site, with the call composition follows when the class is the repository's
+    (``compose.py``); a candidate when only that class (or the method giving the message)
+    can tell."""
     message = _message_argument(args, file)
-    if message is None:
+    index = 1 if message is not None and len(args) > 1 and read(args[0], file) is None else 0
+    call = _producer_call(error_class, args, index, file, at)
+    if message is None:  # the branches of a ternary are the call's alternatives
+        return [Site(CANDIDATE, "exception", line_of(at), error_class, symbol=_symbol(at),
+                     call=call)] if call is not None else []
+    template = message.template()
+    if call is not None and call.callee == error_class and index < len(call.args):
+        call = dataclasses.replace(call, args=(
+            *call.args[:index], (template,), *call.args[index + 1:]))
+    return [Site(template, "exception", line_of(at), error_class, symbol=_symbol(at),
+                 call=call)]
+
+
+def _producer_call(error_class: str, args: list[Node], index: int, file: JavaFile,
+                   at: Node) -> Call | None:
+    """The class's constructor, or for a JDK exception the method or constant its message
+    comes from (``new IllegalStateException(notFound(key))``)."""
+    owner = enclosing_class(at)
+    if error_class not in JDK_EXCEPTIONS:
+        return call_to(error_class, args, file, owner)
+    given = args[index] if index < len(args) else None
+    if given is None or read(given, file) is not None:
+        return None
+    if given.type == "method_invocation" and _static_or_own(given.child_by_field_name("object")):
+        return invocation(given, file, owner)
+    last = text(given.child_by_field_name("field")) if given.type == "field_access" else text(
+        given)
+    if given.type in ("identifier", "field_access") and last.isupper():
+        return Call(text(given), owner=owner)
+    return None
+
+
+def _static_or_own(receiver: Node | None) -> bool:
+    """A receiver a producer is found on: none, ``this``, or a class (``Errors.create``)."""
+    return receiver is None or receiver.type == "this" or text(receiver)[:1].isupper()
+
+
+def _throw_call_site(caps: Captures, file: JavaFile) -> list[Site]:
+    """``throw Errors.create(r, "…", tok)``: a candidate, kept when ``create`` is a
+    factory of the repository."""
+    node, called = caps["throwcall"][0], caps["throwcall.call"][0]
+    if not _static_or_own(called.child_by_field_name("object")):
         return []
-    return [Site(message.template(), "exception", line_of(at), error_class, symbol=_symbol(at))]
+    call = invocation(called, file, enclosing_class(node))
+    return [Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node), call=call)]
+
+
+def _helper_site(caps: Captures, file: JavaFile) -> list[Site]:
+    """``fail("no config")`` as a statement: a candidate, kept when ``fail`` is a helper
+    of the repository that throws or logs what it is given."""
+    node, called = caps["helper"][0], caps["helper.call"][0]
+    method = text(called.child_by_field_name("name"))
+    receiver = called.child_by_field_name("object")
+    if method in _NOT_HELPERS or method.startswith(("report", "_report")) or not (
+            _static_or_own(receiver)):
+        return []
+    args = arguments(called.child_by_field_name("arguments"))
+    if not any(has_text(t) for a in args for t in alternatives(a, file)):
+        return []
+    call = invocation(called, file, enclosing_class(node))
+    return [Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node), call=call)]
 
 
 def _message_argument(args: list[Node], file: JavaFile) -> Message | None:
@@ -341,11 +420,14 @@ SPEC: LanguageSpec[JavaFile] = LanguageSpec(
     strings=STRINGS, name="java", grammar="java", extensions=(".java",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("new", _new_site), ("super", _super_site), ("assert", _assert_site),
-              ("call", _call_site), ("report", _report_site)),
+              ("call", _call_site), ("report", _report_site),
+              ("throwcall", _throw_call_site), ("helper", _helper_site)),
     new_index=JavaFile, index=index_import,
     function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
     evidence=EVIDENCE, snippets=SNIPPETS,
     pastes=PASTES,
+    compose=Composer(producers=producers, triggers=(b"extends", b"return", b"throw", b"final",
+                                                    b"interface")),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order

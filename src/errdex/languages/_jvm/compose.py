@@ -1,0 +1,207 @@
+"""What a JVM exception class prints, merged from its constructors and message override.
+
+Java and Kotlin declare an exception class differently (``super(..)`` in a constructor,
+``: Base(..)`` after a primary constructor) but print its message the same way: the
+message the constructor hands its base, unless ``getMessage()`` / ``message`` is
+overridden, which may decorate the base's message (``"[" + code + "] " +
+super.getMessage()``). Both readers gather a class's ``ClassFacts`` and this module
+makes the one ``Producer`` the class is: composition finds a class by its name, so the
+constructors (overloads) are merged into one.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from errdex.languages.facts import Call, Producer, Result, substitute
+from errdex.templates.template import Hole, Literal, Part, Template
+
+# The hole a message override reads its base's message with (``super.getMessage()`` in
+# Java, ``super.message`` in Kotlin): replaced by what the constructor hands the base.
+SUPER_MESSAGE = "super.message"
+THIS = "this"  # a constructor delegating to a sibling (``this(key, 0)``)
+MAX_ALTERNATIVES = 16
+
+# JDK exceptions a repository does not define: ``throw new IllegalStateException(msg(k))``
+# prints what ``msg`` returns, so such a site calls ``msg`` rather than the class.
+JDK_EXCEPTIONS = frozenset({
+    "Exception", "RuntimeException", "Error", "Throwable", "IllegalArgumentException",
+    "IllegalStateException", "UnsupportedOperationException", "NullPointerException",
+    "IndexOutOfBoundsException", "ArrayIndexOutOfBoundsException", "NoSuchElementException",
+    "ArithmeticException", "ClassCastException", "NumberFormatException", "SecurityException",
+    "AssertionError", "IOException", "UncheckedIOException", "FileNotFoundException",
+    "TimeoutException", "ExecutionException", "InterruptedException", "CancellationException",
+    "ConcurrentModificationException", "DateTimeException", "NotImplementedError",
+    "KotlinNullPointerException", "NoSuchFileException", "InvalidPathException",
+})
+
+
+@dataclass(frozen=True)
+class Constructor:
+    """One constructor: its parameters and what it hands its base (or a sibling)."""
+
+    params: tuple[str, ...]
+    results: tuple[Result, ...]
+    fields: tuple[tuple[str, str], ...] = ()  # (field, the parameter assigned to it)
+
+
+@dataclass
+class ClassFacts:
+    """What one class declaration says about its message."""
+
+    name: str
+    bases: tuple[str, ...]
+    path: str
+    line: int
+    owner: str | None = None
+    constructors: list[Constructor] = field(default_factory=list)
+    override: list[Template] = field(default_factory=list)  # getMessage() / message
+
+
+def class_producer(facts: ClassFacts) -> Producer | None:
+    """The class as one producer; None when it says nothing of its message."""
+    constructors = _inlined(facts.constructors)
+    params, results = _merged(constructors)
+    role = "class message"
+    if facts.override:
+        decorated = _decorated(facts, _fields(constructors, params), results)
+        if any(SUPER_MESSAGE in _names(t) for t in facts.override) and results:
+            role = "class decoration"
+        results = decorated
+    if not facts.bases and not results:
+        return None
+    return Producer(facts.name, params, tuple(results), role, facts.path, facts.line,
+                    facts.owner, facts.bases, is_class=True)
+
+
+def _names(template: Template) -> set[str]:
+    return {h.name for h in template.holes if h.name}
+
+
+def _inlined(constructors: list[Constructor], depth: int = 0) -> list[Constructor]:
+    """``this(key, 0)`` replaced by what the sibling taking that many arguments hands up."""
+    out = []
+    for ctor in constructors:
+        results: list[Result] = []
+        for result in ctor.results:
+            if not (isinstance(result, Call) and result.callee == THIS):
+                results.append(result)
+                continue
+            sibling = next((c for c in constructors if c is not ctor
+                            and len(c.params) == len(result.args)), None)
+            if sibling is None or depth > 2:
+                continue
+            inner = _inlined([sibling], depth + 1)[0] if any(
+                isinstance(r, Call) and r.callee == THIS for r in sibling.results) else sibling
+            for bindings in _products(sibling.params, result.args):
+                results.extend(bound(r, bindings) for r in inner.results)
+        out.append(Constructor(ctor.params, tuple(results[:MAX_ALTERNATIVES]), ctor.fields))
+    return out
+
+
+def _products(params: Sequence[str], args: Sequence[tuple[Template, ...]]
+              ) -> list[dict[str, Template]]:
+    choices = [[(p, t) for t in arg] for p, arg in zip(params, args, strict=False) if arg]
+    combos = itertools.islice(itertools.product(*choices), 4)
+    return [dict(c) for c in combos]
+
+
+def _carries(result: Result) -> bool:
+    """A constructor result that hands a message up (``super()`` / ``super(cause)`` alone
+    do not: a message their base makes up is the base's)."""
+    return isinstance(result, Template) or bool(result.args)
+
+
+def _merged(constructors: list[Constructor]) -> tuple[tuple[str, ...], list[Result]]:
+    """The parameters and results of the class: those of its first constructor that hands
+    a message up, with the other constructors of that many parameters as alternatives
+    (their parameters renamed by position). Composition finds a class by its name, not
+    by how many arguments a call passes, so one arity stands for all."""
+    useful = [c for c in constructors if any(_carries(r) for r in c.results)]
+    if not useful:  # ``super()`` alone: the base's own message, if it makes one up
+        return (constructors[0].params, list(constructors[0].results)) if constructors else (
+            (), [])
+    first = useful[0]
+    results: list[Result] = []
+    for ctor in useful:
+        if len(ctor.params) != len(first.params):
+            continue
+        renames = {p: q for p, q in zip(ctor.params, first.params, strict=True) if p != q}
+        for result in ctor.results:
+            renamed = renamed_result(result, renames) if renames else result
+            if renamed not in results:
+                results.append(renamed)
+    return first.params, results[:MAX_ALTERNATIVES]
+
+
+def _fields(constructors: list[Constructor], params: tuple[str, ...]) -> dict[str, str]:
+    """Each field set from a parameter, named after the class's parameter at its position
+    (``this.key = key``: ``key`` and ``this.key`` print the parameter ``key``)."""
+    fields: dict[str, str] = {}
+    for ctor in constructors:
+        for name, param in ctor.fields:
+            position = ctor.params.index(param) if param in ctor.params else len(params)
+            if position < len(params) and name not in fields:
+                fields[name] = fields[f"this.{name}"] = params[position]
+    return fields
+
+
+def _decorated(facts: ClassFacts, fields: dict[str, str], results: list[Result]
+               ) -> list[Result]:
+    """The override's templates, fields named after the parameters they hold and the
+    base's message replaced by what the constructor hands up."""
+    handed: list[Template] = []
+    for result in results:
+        if isinstance(result, Template):
+            handed.append(result)
+        elif result.args:
+            handed.extend(result.args[0])
+    out: list[Result] = []
+    for template in facts.override:
+        template = renamed(template, fields)
+        if SUPER_MESSAGE not in _names(template) or not handed:
+            out.append(template)
+            continue
+        out.extend(substitute(template, {SUPER_MESSAGE: h}) for h in handed)
+    return out[:MAX_ALTERNATIVES]
+
+
+def renamed(template: Template, names: dict[str, str]) -> Template:
+    """``template`` with its holes named in ``names`` renamed (a field for the parameter
+    it holds, a parameter for the first constructor's at its position)."""
+    if not any(isinstance(p, Hole) and p.name in names for p in template.message):
+        return template
+    message: list[Part] = []
+    for part in template.message:
+        if isinstance(part, Hole) and part.name in names:
+            new = names[part.name]
+            part = replace(part, name=new, spec=part.spec.replace(part.name, new))
+        message.append(part)
+    written = "".join(p.text if isinstance(p, Literal) else p.spec for p in message)
+    return Template(written, tuple(message), template.prefix, template.suffix)
+
+
+def renamed_result(result: Result, names: dict[str, str]) -> Result:
+    if isinstance(result, Template):
+        return renamed(result, names)
+    return replace(result, args=tuple(tuple(renamed(t, names) for t in arg)
+                                      for arg in result.args))
+
+
+def bound(result: Result, bindings: dict[str, Template]) -> Result:
+    """A result with its parameter holes filled by what a call passes."""
+    if isinstance(result, Template):
+        return substitute(result, bindings)
+    return replace(result, args=tuple(tuple(substitute(t, bindings) for t in arg)
+                                      for arg in result.args))
+
+
+def capped(templates: Sequence[Template]) -> tuple[Template, ...]:
+    """At most ``MAX_ALTERNATIVES`` distinct templates, in order."""
+    out: list[Template] = []
+    for t in templates:
+        if t not in out:
+            out.append(t)
+    return tuple(out[:MAX_ALTERNATIVES])

@@ -1,0 +1,362 @@
+"""Java producers: the message an exception class, factory, helper or constant prints.
+
+Read per file for composition (``errdex.languages.facts``):
+
+* a class that ``extends`` another: its constructors' ``super(..)`` / ``this(..)`` (merged
+  by ``_jvm.compose``), fields set from parameters, and a ``getMessage()`` override (a
+  ``super.getMessage()`` in it is what the constructor handed up);
+* a method that returns ``new X(..)`` of an exception (or of its declared type), or a
+  ``String`` built from its parameters (role ``factory``); one whose body throws
+  ``new X(..)`` or logs a message built from its parameters unconditionally (``helper``);
+* a ``static final String`` (or interface) constant with text (``constant``).
+
+Arguments are read as their alternatives (``alternatives``): a ternary, a ``switch``
+expression, or a local assigned in several branches gives one template per branch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from tree_sitter import Node
+
+from errdex.languages._engine.files import index_assignment
+from errdex.languages._jvm.compose import (
+    SUPER_MESSAGE,
+    THIS,
+    ClassFacts,
+    Constructor,
+    capped,
+    class_producer,
+    renamed,
+)
+from errdex.languages._jvm.libraries import is_exception_name, simple_name
+from errdex.languages.base import line_of, load_query, matches, text
+from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
+from errdex.languages.java.messages import JavaFile, arguments, index_import, read
+from errdex.languages.java.scopes import (
+    BODY_TYPES,
+    CLASS_TYPES,
+    FUNCTION_TYPES,
+    nearest_assignment,
+)
+from errdex.templates.template import Literal, Template
+
+QUERY = Path(__file__).with_name("queries.scm")
+MAX_BRANCHES = 16
+_OVERRIDES = ("getMessage", "getLocalizedMessage")
+_LOG_METHODS = frozenset({"error", "warn", "warning", "severe", "fatal"})
+_SUPER_SPELLINGS = {"super.getMessage()": SUPER_MESSAGE, "getMessage()": SUPER_MESSAGE,
+                    "super.getLocalizedMessage()": SUPER_MESSAGE}
+
+
+def index(root: Node) -> JavaFile:
+    """The file's message variables and static imports, as the site reader has them."""
+    file = JavaFile()
+    for _, caps in matches(load_query("java", QUERY), root):
+        if not index_assignment(caps, file):
+            index_import(caps, file)
+    file.sort()
+    return file
+
+
+def producers(root: Node, source: bytes, path: str) -> list[Producer]:
+    """Every producer the file declares (module docstring)."""
+    file = index(root)
+    out: list[Producer] = []
+    for declaration, outer in _declarations(root, None):
+        name = text(declaration.child_by_field_name("name"))
+        body = declaration.child_by_field_name("body")
+        if body is None:
+            continue
+        if declaration.type == "class_declaration":
+            made = _class(declaration, name, outer, body, file, path)
+            if made is not None:
+                out.append(made)
+        for member in body.named_children:
+            if member.type == "method_declaration" and text(
+                    member.child_by_field_name("name")) not in _OVERRIDES:
+                out.extend(_method(member, name, file, path))
+            elif member.type in ("field_declaration", "constant_declaration"):
+                out.extend(_constants(member, name, declaration.type, file, path))
+    return out
+
+
+def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | None]]:
+    """Class-like declarations at the top level and nested in class bodies."""
+    for child in node.named_children:
+        if child.type in CLASS_TYPES:
+            yield child, outer
+            body = child.child_by_field_name("body")
+            if body is not None:
+                yield from _declarations(body, text(child.child_by_field_name("name")))
+        elif child.type in BODY_TYPES or child.type == "enum_body_declarations":
+            yield from _declarations(child, outer)
+
+
+# --- arguments ---------------------------------------------------------------------------
+
+
+def alternatives(node: Node | None, file: JavaFile, depth: int = 0) -> list[Template]:
+    """The templates an expression prints, one per branch (a ternary, a ``switch``
+    expression, a local assigned in several branches); empty when source does not say."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node is None or depth > 4:
+        return []
+    if node.type == "ternary_expression":
+        return list(capped([*alternatives(node.child_by_field_name("consequence"), file,
+                                          depth + 1),
+                            *alternatives(node.child_by_field_name("alternative"), file,
+                                          depth + 1)]))
+    if node.type == "switch_expression":
+        return list(capped([t for arm in _switch_values(node)
+                            for t in alternatives(arm, file, depth + 1)]))
+    message = read(node, file)
+    if node.type == "identifier":
+        branches = _branches(node, file, depth)
+        if len(branches) > 1:
+            return branches
+        assigned = nearest_assignment(text(node), node, file.assignments.get(text(node), []))
+        if message is None and assigned is not None:  # ``String msg = c ? "a" : "b";``
+            return alternatives(assigned.child_by_field_name("value")
+                                or assigned.child_by_field_name("right"), file, depth + 1)
+    return [message.template()] if message is not None else []
+
+
+def _switch_values(node: Node) -> Iterator[Node]:
+    body = node.child_by_field_name("body")
+    for rule in body.named_children if body is not None else ():
+        if rule.type == "switch_rule" and rule.named_children:
+            value = rule.named_children[-1]
+            if value.type == "expression_statement" and value.named_children:
+                value = value.named_children[0]
+            if value.type not in ("block", "throw_statement"):
+                yield value
+
+
+def _branches(node: Node, file: JavaFile, depth: int) -> list[Template]:
+    """A local assigned in several branches above its use (``if (c) msg = "a"; else msg =
+    "b";``): each assignment's text, when every one is known."""
+    function = next((a for a in _ancestors(node) if a.type in FUNCTION_TYPES), None)
+    assigned = [a for a in file.assignments.get(text(node), [])
+                if a.end_byte <= node.start_byte
+                and next((f for f in _ancestors(a) if f.type in FUNCTION_TYPES), None) == function
+                and text(a.child_by_field_name("operator")) != "+="]
+    if function is None or len(assigned) < 2:
+        return []
+    out: list[Template] = []
+    for assignment in assigned:
+        value = assignment.child_by_field_name("value") or assignment.child_by_field_name(
+            "right")
+        found = alternatives(value, file, depth + 1)
+        if not found:
+            return []
+        out.extend(found)
+    return list(capped(out))
+
+
+def enclosing_class(node: Node) -> str | None:
+    """The name of the class a node is written in (calls on ``this`` are looked up there)."""
+    owner = next((a for a in _ancestors(node) if a.type in CLASS_TYPES), None)
+    return text(owner.child_by_field_name("name")) if owner is not None else None
+
+
+def _ancestors(node: Node) -> Iterator[Node]:
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def argument(node: Node, file: JavaFile) -> Argument:
+    """What one argument of a call prints: its alternatives, a number as written, or a
+    hole named after it."""
+    if node.type == "decimal_integer_literal" and text(node).isdigit():
+        return (Template(text(node), (Literal(text(node)),)),)
+    return tuple(alternatives(node, file)) or (unknown(text(node)),)
+
+
+def call_to(callee: str, args: list[Node], file: JavaFile, owner: str | None,
+            path: str = "") -> Call:
+    """A call to a producer, each argument read as its alternatives."""
+    return Call(callee, tuple(argument(a, file) for a in args), owner=owner, path=path)
+
+
+# --- classes -------------------------------------------------------------------------------
+
+
+def _class(node: Node, name: str, outer: str | None, body: Node, file: JavaFile,
+           path: str) -> Producer | None:
+    superclass = node.child_by_field_name("superclass")
+    if superclass is None or not superclass.named_children:
+        return None
+    base = simple_name(text(superclass.named_children[-1]))
+    facts = ClassFacts(name, (base,), path, line_of(node), outer)
+    for member in body.named_children:
+        if member.type == "constructor_declaration":
+            facts.constructors.append(_constructor(member, name, base, file, path))
+        elif member.type == "method_declaration" and text(
+                member.child_by_field_name("name")) in _OVERRIDES and not _parameters(member):
+            returned = [t for r in _returns(member) for t in alternatives(r, file)]
+            facts.override.extend(renamed(t, _SUPER_SPELLINGS) for t in returned)
+    return class_producer(facts)
+
+
+def _constructor(node: Node, owner: str, base: str, file: JavaFile, file_path: str
+                 ) -> Constructor:
+    params = _parameters(node)
+    body = node.child_by_field_name("body")
+    statements = body.named_children if body is not None else []
+    first = statements[0] if statements else None
+    implicit = Call(base, (), owner=owner, path=file_path)  # ``super()``
+    results: tuple[Result, ...] = (implicit,)
+    if first is not None and first.type == "explicit_constructor_invocation":
+        which = first.child_by_field_name("constructor")
+        args = arguments(first.child_by_field_name("arguments"))
+        callee = THIS if which is not None and which.type == "this" else base
+        results = (call_to(callee, args, file, owner, file_path),)
+    fields = []
+    for statement in statements:
+        assignment = statement.named_children[0] if (
+            statement.type == "expression_statement" and statement.named_children) else None
+        if assignment is None or assignment.type != "assignment_expression":
+            continue
+        left, right = (assignment.child_by_field_name("left"),
+                       assignment.child_by_field_name("right"))
+        if left is not None and right is not None and text(right) in params:
+            field = text(left.child_by_field_name("field")) if left.type == "field_access" else (
+                text(left))
+            fields.append((field, text(right)))
+    return Constructor(params, results, tuple(fields))
+
+
+def _parameters(node: Node) -> tuple[str, ...]:
+    params = node.child_by_field_name("parameters")
+    return tuple(
+        text(p.child_by_field_name("name") or next(
+            (c for c in p.named_children if c.type == "variable_declarator"), p))
+        for p in (params.named_children if params is not None else ())
+        if p.type in ("formal_parameter", "spread_parameter")
+    )
+
+
+# --- factories, helpers, constants -----------------------------------------------------------
+
+
+def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]:
+    """A factory (returns an error or a message built from its parameters) or a helper
+    (throws or logs one whatever it is given)."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return []
+    params = _parameters(node)
+    returns = text(node.child_by_field_name("type"))
+    results: list[Result] = []
+    for value in _returns(node):
+        results.extend(_returned(value, simple_name(returns), params, file, owner, path))
+    role = "factory"
+    if not results:
+        role = "helper"
+        for statement in body.named_children:
+            results.extend(_helper_result(statement, params, file, owner, path))
+    if not results:
+        return []
+    name = text(node.child_by_field_name("name"))
+    return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
+                     owner)]
+
+
+def _returned(value: Node, returns: str, params: tuple[str, ...], file: JavaFile,
+              owner: str, path: str) -> list[Result]:
+    if value.type == "object_creation_expression":
+        made = simple_name(text(value.child_by_field_name("type")))
+        if made[:1].isupper() and (is_exception_name(made) or made == returns
+                                   or is_exception_name(returns)):
+            args = arguments(value.child_by_field_name("arguments"))
+            return [call_to(made, args, file, owner, path)]
+        return []
+    if value.type == "method_invocation" and is_exception_name(returns):
+        return [invocation(value, file, owner, path)]
+    if returns == "String":
+        return [t for t in alternatives(value, file) if has_text(t) and _uses(t, params)]
+    return []
+
+
+def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
+                   owner: str, path: str) -> list[Result]:
+    """A statement of a helper's body that raises or logs what the helper is given."""
+    inner = statement.named_children[0] if statement.named_children else None
+    if statement.type == "throw_statement" and inner is not None:
+        if inner.type == "object_creation_expression":
+            made = simple_name(text(inner.child_by_field_name("type")))
+            args = arguments(inner.child_by_field_name("arguments"))
+            made_call = call_to(made, args, file, owner, path)
+            return [made_call] if made[:1].isupper() and _passes(made_call, params) else []
+        if inner.type == "method_invocation":
+            called = invocation(inner, file, owner, path)
+            return [called] if _passes(called, params) else []
+    if statement.type == "expression_statement" and inner is not None and (
+            inner.type == "method_invocation"):
+        receiver = text(inner.child_by_field_name("object"))
+        method = text(inner.child_by_field_name("name"))
+        logged = (method in _LOG_METHODS and "log" in receiver.rsplit(".", 1)[-1].lower()) or (
+            receiver == "System.err" and method in ("println", "print"))
+        args = arguments(inner.child_by_field_name("arguments"))
+        if logged and args:
+            return [t for t in alternatives(args[0], file) if has_text(t) and _uses(t, params)]
+    return []
+
+
+def invocation(node: Node, file: JavaFile, owner: str | None, path: str = "") -> Call:
+    """``Errors.create(r, "…", tok)`` as a call to the producer ``create`` of ``Errors``."""
+    receiver = node.child_by_field_name("object")
+    name = text(node.child_by_field_name("name"))
+    callee = f"{text(receiver)}.{name}" if receiver is not None else name
+    return call_to(callee, arguments(node.child_by_field_name("arguments")), file, owner, path)
+
+
+def _passes(call: Call, params: tuple[str, ...]) -> bool:
+    """Whether a call hands on one of the parameters (a helper decorates what it is given)."""
+    return any(_uses(t, params) for arg in call.args for t in arg)
+
+
+def _uses(template: Template, params: tuple[str, ...]) -> bool:
+    """Whether a template prints one of the parameters (it decorates what it is given)."""
+    return any(h.name in params for h in template.holes)
+
+
+def _returns(method: Node) -> Iterator[Node]:
+    """The values a method's own ``return`` statements give (not a lambda's, not a local
+    class's)."""
+    stack = [method.child_by_field_name("body")]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        if node.type == "return_statement" and node.named_children:
+            yield node.named_children[0]
+            continue
+        stack.extend(c for c in reversed(node.named_children)
+                     if c.type not in ("lambda_expression", "class_body"))
+
+
+def _constants(node: Node, owner: str, holder: str, file: JavaFile,
+               path: str) -> list[Producer]:
+    """``static final String NOT_FOUND = "…";`` (any field of an interface)."""
+    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
+    words = {c.type for c in modifiers.children} if modifiers is not None else set()
+    if holder != "interface_declaration" and not {"static", "final"} <= words:
+        return []
+    if simple_name(text(node.child_by_field_name("type"))) != "String":
+        return []
+    out = []
+    for declarator in node.children_by_field_name("declarator"):
+        name = text(declarator.child_by_field_name("name"))
+        found = [t for t in alternatives(declarator.child_by_field_name("value"), file)
+                 if has_text(t)]
+        if found and name.upper() == name:
+            out.append(Producer(name, (), tuple(found), "constant", path, line_of(declarator),
+                                owner))
+    return out

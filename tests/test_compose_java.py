@@ -1,0 +1,381 @@
+"""Java messages composed across a repository: exception classes, factories, helpers,
+constants and branches, mined from a small fixture repository and, where a JDK is
+installed, checked against what the JVM prints for the same code."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import errdex
+from errdex.records.model import Record, RecordExtras
+from errdex.templates.template import compile_pattern
+
+STORE_EXCEPTION = """\
+package shop.errors;
+
+public class StoreException extends RuntimeException {
+    public StoreException(String message) {
+        super(message);
+    }
+
+    public StoreException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
+"""
+
+NOT_FOUND = """\
+package shop.errors;
+
+public class NotFound extends StoreException {
+    private final String key;
+
+    public NotFound(String key) {
+        super("no such item: " + key);
+        this.key = key;
+    }
+
+    public NotFound(String key, Throwable cause) {
+        this(key);
+        initCause(cause);
+    }
+}
+"""
+
+CODED = """\
+package shop.errors;
+
+public class CodedError extends StoreException {
+    private final int code;
+
+    public CodedError(int code, String message) {
+        super(message);
+        this.code = code;
+    }
+
+    @Override
+    public String getMessage() {
+        return "[E" + code + "] " + super.getMessage();
+    }
+}
+"""
+
+LIMIT = """\
+package shop.errors;
+
+public class LimitExceeded extends StoreException {
+    public LimitExceeded(String what, int limit) {
+        super(String.format("%s exceeds the limit of %d", what, limit));
+    }
+}
+"""
+
+PARSE_ERROR = """\
+package shop.errors;
+
+public class ParseError extends StoreException {
+    public ParseError(String message) {
+        super(message);
+    }
+}
+"""
+
+ERRORS = """\
+package shop.errors;
+
+public final class Errors {
+    public static final String OUT_OF_STOCK = "item is out of stock";
+
+    private Errors() {
+    }
+
+    public static ParseError parse(int id, String what) {
+        return new ParseError("[parse_error." + id + "] " + what);
+    }
+
+    public static String missing(String key) {
+        return "missing key " + key;
+    }
+
+    public static void fail(String reason) {
+        throw new IllegalStateException("operation failed: " + reason);
+    }
+
+    public static RuntimeException ping(String m) {
+        return pong(m);
+    }
+
+    public static RuntimeException pong(String m) {
+        return ping(m);
+    }
+}
+"""
+
+STORE = """\
+package shop;
+
+import shop.errors.CodedError;
+import shop.errors.Errors;
+import shop.errors.LimitExceeded;
+import shop.errors.NotFound;
+
+public class Store {
+    public void get(String key) {
+        throw new NotFound(key); // site:get
+    }
+
+    public void remove(String key) {
+        throw new NotFound(key); // site:remove
+    }
+
+    public void rename(String key) {
+        throw new NotFound(key); // site:rename
+    }
+
+    public void reject(int code) {
+        throw new CodedError(code, "bad request"); // site:coded
+    }
+
+    public void grow(String what) {
+        throw new LimitExceeded(what, 10); // site:limit
+    }
+
+    public void parse(String what) {
+        throw Errors.parse(3, what); // site:factory
+    }
+
+    public void lookup(String key) {
+        throw new IllegalStateException(Errors.missing(key)); // site:string-factory
+    }
+
+    public void flush() {
+        Errors.fail("disk full"); // site:helper
+    }
+
+    public void buy() {
+        throw new IllegalArgumentException(Errors.OUT_OF_STOCK); // site:constant
+    }
+
+    public void take(int n) {
+        String msg = n > 0 ? "too many: " + n : "none left";
+        throw new NotFound(msg); // site:branches
+    }
+
+    public void spin(String m) {
+        throw Errors.ping(m); // site:cycle
+    }
+
+    public void odd(String key) {
+        throw new Mystery(key); // site:unresolved
+    }
+
+    public void other(String key) {
+        throw Elsewhere.make(key); // site:unresolved-factory
+    }
+}
+"""
+
+MAIN = """\
+package shop;
+
+public class Main {
+    static void run(String label, Runnable body) {
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            System.out.println(label + "\\t" + e.getMessage());
+        }
+    }
+
+    public static void main(String[] args) {
+        Store s = new Store();
+        run("get", () -> s.get("bolt"));
+        run("remove", () -> s.remove("nut"));
+        run("rename", () -> s.rename("washer"));
+        run("coded", () -> s.reject(404));
+        run("limit", () -> s.grow("cart"));
+        run("factory", () -> s.parse("unexpected ]"));
+        run("string-factory", () -> s.lookup("color"));
+        run("helper", () -> s.flush());
+        run("constant", () -> s.buy());
+        run("branches", () -> s.take(5));
+        run("branches", () -> s.take(0));
+    }
+}
+"""
+
+# Never compiled: Java refuses a class that extends itself through another.
+LOOP = """\
+package loop;
+
+public class Ping extends Pong {
+    public Ping(String m) {
+        super("ping " + m);
+    }
+}
+
+class Pong extends Ping {
+    public Pong(String m) {
+        super("pong " + m);
+    }
+}
+
+class User {
+    void go() {
+        throw new Ping("x"); // site:loop
+    }
+}
+"""
+
+FILES = {
+    "src/shop/errors/StoreException.java": STORE_EXCEPTION,
+    "src/shop/errors/NotFound.java": NOT_FOUND,
+    "src/shop/errors/CodedError.java": CODED,
+    "src/shop/errors/LimitExceeded.java": LIMIT,
+    "src/shop/errors/ParseError.java": PARSE_ERROR,
+    "src/shop/errors/Errors.java": ERRORS,
+    "src/shop/Store.java": STORE,
+    "src/shop/Main.java": MAIN,
+    "cycles/loop/Ping.java": LOOP,
+}
+STORE_PATH = "src/shop/Store.java"
+
+
+def line(source: str, needle: str) -> int:
+    """The 1-based line of ``needle`` in ``source``."""
+    return next(i for i, text in enumerate(source.splitlines(), 1) if needle in text)
+
+
+@pytest.fixture
+def mined(make_repo, store) -> list[tuple[Record, RecordExtras]]:
+    repo = make_repo()
+    repo.commit_files(FILES)
+    errdex.mine(repo.root, db=store)
+    return [(s.record, s.extras) for s in store.records()]
+
+
+def at(mined: list[tuple[Record, RecordExtras]], path: str, number: int
+       ) -> list[tuple[Record, RecordExtras]]:
+    return [(r, e) for r, e in mined if r.file_path == path and r.line_number == number]
+
+
+def one(mined: list[tuple[Record, RecordExtras]], marker: str) -> tuple[Record, RecordExtras]:
+    found = at(mined, STORE_PATH, line(STORE, f"site:{marker}"))
+    assert len(found) == 1, [r.error_message for r, _ in found]
+    return found[0]
+
+
+def sources(extras: RecordExtras) -> list[tuple[str, int, str]]:
+    return [(s.file_path, s.line_number, s.role) for s in extras.template_sources]
+
+
+def test_class_message_through_its_base(mined):
+    record, extras = one(mined, "get")
+    assert record.error_message == "no such item: {key}"
+    assert record.message_pattern == "no such item: (.+?)"
+    assert record.error_class == "NotFound"
+    assert ("src/shop/errors/NotFound.java", line(NOT_FOUND, "class NotFound"),
+            "class message") in sources(extras)
+
+
+def test_a_class_thrown_from_three_places_gives_three_records(mined):
+    records = [one(mined, m)[0] for m in ("get", "remove", "rename")]
+    assert {r.message_pattern for r in records} == {"no such item: (.+?)"}
+    assert len({r.id for r in records}) == 3
+
+
+def test_getmessage_override_decorates_the_message(mined):
+    record, extras = one(mined, "coded")
+    assert record.error_message == "[E{code}] bad request"
+    assert record.error_class == "CodedError"
+    assert sources(extras)[-1] == ("src/shop/errors/CodedError.java",
+                                   line(CODED, "class CodedError"), "class decoration")
+
+
+def test_string_format_in_the_constructor(mined):
+    record, _ = one(mined, "limit")
+    assert record.error_message == "%s exceeds the limit of 10"
+    assert compile_pattern(record.message_pattern).fullmatch("cart exceeds the limit of 10")
+    assert record.error_class == "LimitExceeded"
+
+
+def test_factory_returning_an_error(mined):
+    record, extras = one(mined, "factory")
+    assert record.error_message == "[parse_error.3] {what}"
+    assert record.error_class == "ParseError"
+    assert ("src/shop/errors/Errors.java", line(ERRORS, "static ParseError parse"),
+            "factory") in sources(extras)
+
+
+def test_factory_returning_a_message_for_a_jdk_exception(mined):
+    record, extras = one(mined, "string-factory")
+    assert record.error_message == "missing key {key}"
+    assert record.error_class == "IllegalStateException"
+    assert sources(extras) == [("src/shop/errors/Errors.java",
+                                line(ERRORS, "static String missing"), "factory")]
+
+
+def test_helper_that_throws_what_it_is_given(mined):
+    record, extras = one(mined, "helper")
+    assert record.error_message == "operation failed: disk full"
+    assert record.error_class == "IllegalStateException"
+    assert sources(extras) == [("src/shop/errors/Errors.java",
+                                line(ERRORS, "static void fail"), "helper")]
+
+
+def test_constant_of_another_file(mined):
+    record, extras = one(mined, "constant")
+    assert record.error_message == "item is out of stock"
+    assert record.error_class == "IllegalArgumentException"
+    assert sources(extras) == [("src/shop/errors/Errors.java",
+                                line(ERRORS, "OUT_OF_STOCK ="), "constant")]
+
+
+def test_each_branch_of_a_message_is_its_own_record(mined):
+    found = at(mined, STORE_PATH, line(STORE, "site:branches"))
+    assert sorted(r.error_message for r, _ in found) == [
+        "no such item: none left", "no such item: too many: {n}"]
+    assert {r.error_class for r, _ in found} == {"NotFound"}
+
+
+def test_unresolved_candidates_and_cycles_give_no_record(mined):
+    for marker in ("unresolved", "unresolved-factory", "cycle"):
+        assert not at(mined, STORE_PATH, line(STORE, f"site:{marker}")), marker
+    # the cycle is cut where it closes: what was handed up to that point is printed
+    assert len(at(mined, "cycles/loop/Ping.java", line(LOOP, "site:loop"))) <= 1
+
+
+def test_the_super_call_is_still_a_site_of_its_own(mined):
+    found = at(mined, "src/shop/errors/NotFound.java", line(NOT_FOUND, "super("))
+    assert [r.error_message for r, _ in found] == ["no such item: {key}"]
+
+
+@pytest.mark.skipif(shutil.which("javac") is None or shutil.which("java") is None,
+                    reason="no JDK installed")
+def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
+    sources_dir = tmp_path / "java"
+    for path, text in FILES.items():
+        if path.startswith("src/"):
+            target = sources_dir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    classes = tmp_path / "classes"
+    files = [str(p) for p in sources_dir.rglob("*.java") if "Store.java" not in p.name]
+    store_file = sources_dir / STORE_PATH  # without the lines that name missing classes
+    store_file.write_text("\n".join(
+        "" if "site:unresolved" in t else t for t in STORE.splitlines()) + "\n",
+        encoding="utf-8")
+    subprocess.run(["javac", "-d", str(classes), *files, str(store_file)], check=True,
+                   capture_output=True)
+    printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
+                             capture_output=True, text=True).stdout.splitlines()
+    assert len(printed) == 11
+    for label_and_message in printed:
+        label, message = label_and_message.split("\t", 1)
+        records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))
+        assert any(compile_pattern(r.message_pattern).fullmatch(message) for r, _ in records), (
+            label, message, [r.message_pattern for r, _ in records])
