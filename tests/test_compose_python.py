@@ -272,3 +272,30 @@ def test_a_ternary_message_passed_to_a_class_of_another_package_gives_both_branc
     with errdex.open_store(db) as store:
         found = sorted(r.record.error_message for r in store.records(repo="acme/widgets"))
     assert found == ["gave up", "gave up after {n} retries"]
+
+
+def test_the_record_page_and_the_mine_summary_say_where_the_message_is_written(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    from click.testing import CliRunner
+    from fastapi.testclient import TestClient
+
+    from errdex.interfaces.cli import main
+    from errdex.interfaces.web.app import create_app
+
+    repo = make_repo()
+    repo.commit_files({"pkg/__init__.py": "", "pkg/errors.py": ERRORS, "pkg/store.py": STORE})
+    db = tmp_path / "page.sqlite"
+    mined = CliRunner().invoke(main, ["--db", str(db), "mine", str(repo.root), "--jobs", "1"])
+    assert mined.exit_code == 0, mined.output
+    assert "composed from messages written in exception classes" in mined.output
+    with errdex.open_store(db) as store:
+        [record] = [r.record for r in store.records(repo="acme/widgets")
+                    if r.record.error_message.startswith("[mylib.parse_error.101] option")]
+    client = TestClient(create_app(db), base_url="http://localhost")
+    page = client.get(f"/acme/widgets/{record.slug}")
+    assert page.status_code == 200
+    assert "Message written in" in page.text
+    assert f"pkg/errors.py:{_line(ERRORS, 'class ParseError(')}" in page.text
+    assert f"pkg/errors.py:{_line(ERRORS, 'def config_error(')}</span> " \
+           "<span class=\"muted\">(factory)" in page.text

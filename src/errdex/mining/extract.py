@@ -136,6 +136,7 @@ def extract(
     ]
     resolved += compose_records(mined, producers)
     summary.composed = sum(1 for m in mined if m.extras.template_sources)
+    summary.by_language = Counter(m.extras.language for m in mined if m.extras.language)
     summary.capped = producers.capped
     if enrich == "static":
         enrich_pairs((m.record, m.extras) for m in resolved if m.extras.evidence is not None)
@@ -272,7 +273,6 @@ def _account(summary: MineSummary, outcome: FileOutcome) -> None:
         summary.skipped[outcome.skipped] += 1
         return
     summary.files_mined += 1
-    summary.by_language[outcome.language] += len(outcome.records)
     summary.partially_parsed += outcome.parse_errors
 
 

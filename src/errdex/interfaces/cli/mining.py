@@ -177,6 +177,12 @@ def format_summary(summary: errdex.MineSummary) -> str:
         f"  {summary.new} new, {summary.changed} changed, {summary.removed} removed"
         + (" (only files changed since the last mine were read)" if summary.incremental else ""),
     ]
+    if summary.composed:
+        lines.append(
+            f"  {summary.composed} composed from messages written in exception classes, "
+            "factories or helpers" + (
+                f"; {summary.capped} site(s) cut to the first 16 alternatives"
+                if summary.capped else ""))
     if summary.skipped:
         skipped = ", ".join(f"{count} {why}" for why, count in sorted(summary.skipped.items()))
         lines.append(f"  skipped files: {skipped}")
