@@ -1,0 +1,124 @@
+"""C# message expressions: what a string, an interpolation, a ``string.Format`` or a
+local variable prints (shared by the site reader and the composition reader).
+
+See ``spec.py`` for the forms read; a variable is the last local of its name declared
+above the site in the method around it (``Locals``).
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from errdex.languages._engine import FileIndex
+from errdex.languages._engine.locals import LocalReader, Locals
+from errdex.languages._engine.message import Message
+from errdex.languages._engine.reader import MessageTable
+from errdex.languages.base import text
+from errdex.languages.csharp.strings import composite_format, interpolated, string_value
+from errdex.templates.template import Hole, Literal
+
+NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")
+STRINGS = ("string_literal", "verbatim_string_literal", "raw_string_literal")
+SCOPES = {
+    "class_declaration": "name", "struct_declaration": "name", "record_declaration": "name",
+    "interface_declaration": "name", "method_declaration": "name",
+    "constructor_declaration": "name", "local_function_statement": "name",
+    "property_declaration": "name", "operator_declaration": "operator",
+}
+
+
+def read(node: Node | None, at: Node) -> Message | None:
+    """The message an expression builds at the site ``at``, when source says what it is."""
+    return LocalReader(MESSAGES, at, LOCALS).read(node)
+
+
+def literal(node: Node) -> Message | None:
+    value = string_value(node)
+    return None if value is None else Message(value, (Literal(value),))
+
+
+def format_call(node: Node) -> Message | None:
+    """``string.Format([provider,] "…{0}…", a, …)`` and ``"…{0}…".FormatWith([provider,] a)``."""
+    function = node.child_by_field_name("function")
+    args = arguments(node.child_by_field_name("arguments"))
+    if function is not None and function.type == "member_access_expression" and text(
+        function.child_by_field_name("name")
+    ) == "FormatWith":
+        receiver = function.child_by_field_name("expression")
+        args = [receiver, *args] if receiver is not None else []
+    elif text(function) not in ("string.Format", "String.Format", "System.String.Format"):
+        return None
+    if args and args[0].type not in STRINGS:
+        args = args[1:]  # an IFormatProvider first
+    value = string_value(args[0]) if args and args[0].type in STRINGS else None
+    if value is None:
+        return None
+    rest = args[1:]
+    if rest and any(word in text(rest[0]) for word in ("Culture", "FormatProvider")):
+        rest = rest[1:]
+    return Message(value, composite_format(value, [text(a) for a in rest]))
+
+
+def operand(node: Node) -> Message:
+    """What an unknown ``+`` operand prints: ``nameof(x)`` its name, ``Environment.NewLine``
+    a line break, anything else a hole named after it."""
+    name = name_of(node) if node.type == "invocation_expression" else None
+    if name is not None:
+        return Message("{" + text(node) + "}", (Literal(name),))
+    if text(node) in ("Environment.NewLine", "System.Environment.NewLine"):
+        return Message("{Environment.NewLine}", (NEWLINE,))
+    made = hole(node)
+    return Message("{" + (made.name or "") + "}", (made,))
+
+
+def hole(node: Node) -> Hole:
+    """A value printed as is; ``x.ToString()`` prints ``x``."""
+    call = node.type == "invocation_expression"
+    function = node.child_by_field_name("function") if call else None
+    if function is not None and function.type == "member_access_expression" and text(
+        function.child_by_field_name("name")
+    ) == "ToString" and not arguments(node.child_by_field_name("arguments")):
+        node = function.child_by_field_name("expression") or node
+    name = text(node)
+    return Hole.of(name, "{" + name + "}")
+
+
+def name_of(node: Node) -> str | None:
+    """The text ``nameof(a.b)`` (``b``) or a plain string literal prints; None otherwise."""
+    if node.type in STRINGS:
+        return string_value(node)
+    if node.type != "invocation_expression" or text(node.child_by_field_name("function")) != (
+        "nameof"
+    ):
+        return None
+    args = arguments(node.child_by_field_name("arguments"))
+    return text(args[0]).rsplit(".", 1)[-1].split("<")[0] if len(args) == 1 else None
+
+
+def declared_value(declarator: Node) -> Node | None:
+    """``var message = v``: ``v``, the declarator's last child that is not its name."""
+    name = declarator.child_by_field_name("name")
+    values = [c for c in declarator.named_children if c != name]
+    return values[-1] if values else None
+
+
+def arguments(args: Node | None) -> list[Node]:
+    """The expressions of an ``argument_list`` in order (names and ``ref``/``out`` dropped)."""
+    out: list[Node] = []
+    for argument in args.named_children if args is not None else ():
+        if argument.type == "argument" and argument.named_children:
+            out.append(argument.named_children[-1])
+    return out
+
+
+MESSAGES: MessageTable[FileIndex] = MessageTable(
+    strings={
+        **dict.fromkeys(STRINGS, literal),
+        "interpolated_string_expression": lambda node: interpolated(node, name_of),
+    },
+    binary="binary_expression", wrappers=frozenset({"parenthesized_expression"}),
+    variables=frozenset({"identifier"}), scopes=frozenset(SCOPES),
+    rules={"invocation_expression": lambda reader, node, depth: format_call(node)},
+    hole=operand, unwrap_operands=False, max_depth=8,
+)
+LOCALS = Locals("variable_declarator", "name", declared_value)
