@@ -14,10 +14,13 @@ Each ``return``/``raise`` of such a function is an alternative (its branches).
 
 from __future__ import annotations
 
+import bisect
+from pathlib import Path
+
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.base import ancestors, line_of, load_query, matches, text
 from errdex.languages.facts import (
     Argument,
     Call,
@@ -34,24 +37,63 @@ from errdex.templates.template import Template
 
 _FUNCTIONS = frozenset({"function_definition"})
 _SCOPES = frozenset({"function_definition", "class_definition", "module"})
+_NESTING = frozenset({"function_definition", "class_definition", "lambda"})
+_QUERY = Path(__file__).with_name("compose.scm")
 _SUPER_STR = ("super().__str__()", "str(super())", "super().__repr__()")
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
-    """The producers of one parsed file."""
+    """The producers of one parsed file: every class, and each function that returns or
+    raises an error built from its parameters (the query finds them; a tree walk in Python
+    would cost more than the parse)."""
     found: list[Producer] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "class_definition":
-            found.append(_class(node, path))
-        elif node.type == "function_definition" and text(
-                node.child_by_field_name("name")) not in ("__init__", "__str__", "__repr__"):
-            made = _function(node, path)
-            if made is not None:
-                found.append(made)
-        stack.extend(node.named_children)
+    made: dict[int, tuple[Node, list[tuple[Node, Node]]]] = {}  # function → its statements
+    assigned = _Assignments()
+    classes: list[Node] = []
+    for _, caps in matches(load_query("python", _QUERY), root):
+        if "assign" in caps:
+            assigned.nodes.append(caps["assign"][0])
+            continue
+        if "class" in caps:
+            classes.append(caps["class"][0])
+            continue
+        statement, call = caps["made"][0], caps["made.call"][0]
+        if not text(caps["made.class"][0]).rsplit(".", 1)[-1][:1].isupper():
+            continue
+        function = next((a for a in ancestors(statement) if a.type in _NESTING), None)
+        if function is None or function.type != "function_definition" or text(
+                function.child_by_field_name("name")) in ("__init__", "__str__", "__repr__"):
+            continue
+        made.setdefault(function.start_byte, (function, []))[1].append((statement, call))
+    assigned.nodes.sort(key=lambda n: n.start_byte)
+    found.extend(_class(node, path, assigned) for node in classes)
+    for function, statements in made.values():
+        producer = _function(function, statements, path, assigned)
+        if producer is not None:
+            found.append(producer)
     return found
+
+
+class _Assignments:
+    """A file's message variable assignments in source order, indexed per function on
+    demand (most functions build no error)."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self._starts: list[int] | None = None
+
+    def within(self, function: Node) -> FileIndex:
+        """The function's assignments (nested functions' too: ``nearest`` keeps scopes)."""
+        if self._starts is None:
+            self._starts = [n.start_byte for n in self.nodes]
+        low = bisect.bisect_left(self._starts, function.start_byte)
+        high = bisect.bisect_left(self._starts, function.end_byte)
+        file = FileIndex()
+        for node in self.nodes[low:high]:
+            left = node.child_by_field_name("left")
+            if left is not None:
+                file.add(text(left), node)
+        return file
 
 
 def arguments_of(args: Node | None, file: FileIndex) -> tuple[
@@ -96,7 +138,7 @@ def _ternary(node: Node, file: FileIndex) -> tuple[Node, Node] | None:
 # --- classes ---------------------------------------------------------------------------
 
 
-def _class(node: Node, path: str) -> Producer:
+def _class(node: Node, path: str, assigned: _Assignments) -> Producer:
     name = text(node.child_by_field_name("name"))
     bases = _bases(node)
     body = node.child_by_field_name("body")
@@ -108,11 +150,11 @@ def _class(node: Node, path: str) -> Producer:
     fields: dict[str, Template] = {}
     if init is not None:
         params, defaults = _parameters(init)
-        file = _local_index(init)
+        file = assigned.within(init)
         fields = _fields(init, params, file)
         results = [bind(r, fields) for r in _super_calls(init, name, bases, file)]
     if to_str is not None:
-        shown = _str_results(to_str, fields)
+        shown = _str_results(to_str, fields, assigned.within(to_str))
         if shown:
             results = shown
     # A class that says nothing is kept too: it shadows a namesake elsewhere (``find``).
@@ -158,10 +200,9 @@ def _super_calls(init: Node, name: str, bases: tuple[str, ...], file: FileIndex)
     return out
 
 
-def _str_results(method: Node, fields: dict[str, Template]) -> list[Result]:
+def _str_results(method: Node, fields: dict[str, Template], file: FileIndex) -> list[Result]:
     """``__str__`` returning a template of ``self`` fields (set from parameters or texts);
     one that only passes a field on, or decorates the base's text, leaves the constructor's."""
-    file = _local_index(method)
     out: list[Result] = []
     for node in _returns(method):
         for template in _argument(node, file):
@@ -198,34 +239,46 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, T
 # --- functions -------------------------------------------------------------------------
 
 
-def _function(node: Node, path: str) -> Producer | None:
+def _function(node: Node, statements: list[tuple[Node, Node]], path: str,
+              assigned: _Assignments) -> Producer | None:
     """A factory (returns an error built from parameters) or helper (raises it)."""
-    params, defaults = _parameters(node)
+    params = _parameter_names(node)
     if not params:
         return None
-    file = _local_index(node)
+    file = assigned.within(node)
     results: list[Result] = []
     role = "factory"
-    for statement in _own(node, ("return_statement", "raise_statement")):
-        value = statement.named_children[0] if statement.named_children else None
-        value = unwrap(value)
-        if value is None or value.type != "call":
-            continue
-        function = value.child_by_field_name("function")
-        callee = text(function)
-        if function is None or not callee.rsplit(".", 1)[-1][:1].isupper():
-            continue
+    for statement, value in sorted(statements, key=lambda item: item[0].start_byte):
         positional, keywords = arguments_of(value.child_by_field_name("arguments"), file)
         if not _uses(positional, keywords, set(params)):
             continue
+        callee = text(value.child_by_field_name("function"))
         results.append(Call(callee, positional, keywords, owner=_owner_name(node), path=path))
         if statement.type == "raise_statement":
             role = "helper"
     if not results:
         return None
     name = text(node.child_by_field_name("name"))
+    _, defaults = _parameters(node)
     return Producer(name, params, tuple(results[:16]), role, path, line_of(node),
                     owner=_owner_name(node), defaults=defaults)
+
+
+def _parameter_names(function: Node) -> tuple[str, ...]:
+    """Parameter names, ``self``/``cls`` and splats left out (no defaults read: cheap)."""
+    params = function.child_by_field_name("parameters")
+    names: list[str] = []
+    for param in params.named_children if params is not None else ():
+        if param.type == "identifier":
+            names.append(text(param))
+        elif param.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
+            ident = param.child_by_field_name("name") or next(
+                (c for c in param.named_children if c.type == "identifier"), None)
+            if ident is not None:
+                names.append(text(ident))
+    if names and names[0] in ("self", "cls") and _owner_class(function) is not None:
+        names = names[1:]
+    return tuple(names)
 
 
 def _uses(positional: tuple[Argument, ...], keywords: tuple[tuple[str, Argument], ...],
@@ -285,18 +338,6 @@ def _calls_in(node: Node) -> list[Node]:
 
 def _returns(node: Node) -> list[Node]:
     return [r.named_children[0] for r in _own(node, ("return_statement",)) if r.named_children]
-
-
-def _local_index(function: Node) -> FileIndex:
-    """The function's message variables (``msg = f"…"; raise X(msg)``)."""
-    file = FileIndex()
-    for node in _walk(function):
-        if node.type in ("assignment", "augmented_assignment"):
-            left = node.child_by_field_name("left")
-            if left is not None and left.type == "identifier":
-                file.add(text(left), node)
-    file.sort()
-    return file
 
 
 def _owner_class(node: Node) -> Node | None:
