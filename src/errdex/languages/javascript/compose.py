@@ -63,7 +63,12 @@ BUILTIN_ERRORS = frozenset({
     "Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError",
     "URIError",
 })
-_HINT = re.compile(rb"\b(?:throw|return)\b|\.(?:error|warn|fatal)\(")
+# A body worth reading: it throws, logs, builds an error, or returns a string or a call
+# with a string in it (a template of its parameters).
+_HINT = re.compile(
+    rb"\bthrow\b|\.(?:error|warn|fatal)\(|this\.message\b|\bnew\s+[\w.$]*(?:Error|Exception)\b"
+    rb"|\breturn\s+(?:new\s|[`'\"]|[\w.$]*(?:[Ee]rr|[Ee]xception|[Ff]ail|[Ii]nvalid)"
+    rb"|[\w.$]+\([^;{}]*?[`'\"])")
 _ERRORISH = re.compile(r"err|exception|fail|invalid|panic", re.IGNORECASE)
 CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
 _BRANCHES = frozenset({"if_statement", "switch_statement"})
@@ -72,7 +77,9 @@ _MAX_ALTERNATIVES = 8
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
-    """The producers of one parsed file."""
+    """The producers of one parsed file (a ``.d.ts`` declares, it runs nothing)."""
+    if path.endswith((".d.ts", ".d.mts", ".d.cts")):
+        return []
     reading = _Reading(path)
     classes, functions, constants = _declarations(root, reading.index)
     reading.classes = Classes(
@@ -282,6 +289,8 @@ def _function(function: Node, name: str, owner: str | None, nodes: list[Node],
               reading: _Reading) -> Producer | None:
     params = tuple(p for p, _, _ in parameters(function))
     reader = reading.reader.with_env(_env(params))
+    if name[:1].isupper() and function.type != "method_definition":
+        return _constructor_function(function, name, params, reader, reading.path)
     body = function.child_by_field_name("body")
     results: list[Result] = []
     classes: set[str] = set()
@@ -302,6 +311,20 @@ def _function(function: Node, name: str, owner: str | None, nodes: list[Node],
     error_class = next(iter(classes)) if len(classes) == 1 else None
     return Producer(name, params, tuple(results[:16]), "factory" if returns else "helper",
                     reading.path, line_of(function), owner=owner, error_class=error_class or None)
+
+
+def _constructor_function(function: Node, name: str, params: tuple[str, ...], reader: Reader,
+                          path: str) -> Producer | None:
+    """``function FetchError(message, type) { Error.call(this, message); this.message =
+    message; … }``: an error class written as a function, its message ``this.message``."""
+    if "error" not in name.lower() and "exception" not in name.lower():
+        return None
+    messages = [value for field, value in this_assignments(function) if field == "message"]
+    if not messages:
+        return None
+    results = [bind(r, _fields(function, params)) for r in alternatives(messages[-1], reader)]
+    return Producer(name, params, tuple(results), "class message", path, line_of(function),
+                    is_class=True)
 
 
 def _outcomes(nodes: list[Node], body: Node | None) -> Iterator[tuple[str, Node]]:

@@ -1,0 +1,529 @@
+"""Composed messages in JavaScript/TypeScript: error classes, factories, helpers and
+constants written in one file, thrown in another, mined through the public API. Where
+node is installed the JavaScript raises run, and the mined patterns must fullmatch what
+they print."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import errdex
+from errdex.records.stored import StoredRecord
+from errdex.templates.template import compile_pattern
+
+ERRORS_JS = """\
+class StoreError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+class NotFound extends StoreError {
+  constructor(key) {
+    super(`no such item: ${key}`);
+    this.key = key;
+  }
+}
+
+class Timeout extends StoreError {
+  constructor(ms, op = 'read') {
+    super(`${op} timed out after ${ms}ms`);
+  }
+}
+
+class Conflict extends StoreError {
+  constructor(key, version) {
+    super('conflict');
+    this.key = key;
+    this.message = `version ${version} of ${this.key} is stale`;
+  }
+}
+
+class Quiet extends NotFound {}
+
+function DiskError(message) {
+  Error.call(this);
+  this.message = 'disk: ' + message;
+}
+DiskError.prototype = Object.create(Error.prototype);
+
+class ParseError extends Error {}
+
+const Errors = {
+  create(id, what) {
+    return new ParseError('[parse_error.' + id + '] ' + what);
+  },
+  NOT_READY: 'store is not ready yet',
+};
+
+const MSG_LOCKED = 'the store is locked';
+
+function fail(msg) {
+  throw new StoreError('[store] ' + msg);
+}
+
+function warn(msg) {
+  console.warn('[WARNING] ' + msg);
+}
+
+function notFoundMessage(key) {
+  return `nothing stored under ${key}`;
+}
+
+module.exports = {
+  StoreError, NotFound, Timeout, Conflict, Quiet, DiskError, ParseError, Errors,
+  MSG_LOCKED, fail, warn, notFoundMessage,
+};
+"""
+
+STORE_JS = """\
+const {
+  NotFound, Timeout, Conflict, Quiet, DiskError, Errors, MSG_LOCKED, fail, warn,
+  notFoundMessage,
+} = require('./errors');
+
+function get(key) {
+  throw new NotFound(key);
+}
+
+function getAgain(key) {
+  throw new NotFound(key);
+}
+
+function getLater(key) {
+  return Promise.reject(new NotFound(key));
+}
+
+function wait(ms) {
+  throw new Timeout(ms);
+}
+
+function put(key, version) {
+  throw new Conflict(key, version);
+}
+
+function quiet(key) {
+  throw new Quiet(key);
+}
+
+function disk(what) {
+  throw new DiskError(what);
+}
+
+function parse(id, tok) {
+  throw Errors.create(id, `Unexpected token ${tok}`);
+}
+
+function check() {
+  fail('no config found');
+}
+
+function nearlyFull() {
+  warn('disk almost full');
+}
+
+function lookup(key) {
+  throw new Error(notFoundMessage(key));
+}
+
+function locked() {
+  throw new Error(MSG_LOCKED);
+}
+
+function notReady() {
+  throw new Error(Errors.NOT_READY);
+}
+
+function many(n) {
+  const msg = n ? 'too many: ' + n : 'none left';
+  throw new NotFound(msg);
+}
+
+function choose(kind) {
+  let what;
+  if (kind === 1) {
+    what = 'first shelf';
+  } else {
+    what = `shelf ${kind}`;
+  }
+  throw new NotFound(what);
+}
+
+function mystery(x) {
+  throw new Mystery(x);
+}
+
+function shout() {
+  announce('hello there friend');
+}
+
+module.exports = {
+  get, getAgain, getLater, wait, put, quiet, disk, parse, check, nearlyFull, lookup,
+  locked, notReady, many, choose,
+};
+"""
+
+CYCLE_JS = """\
+class Ping extends Pong {
+  constructor(x) { super('ping ' + x); }
+}
+class Pong extends Ping {
+  constructor(x) { super('pong ' + x); }
+}
+function loop(x) {
+  throw new Ping(x);
+}
+"""
+
+ERRORS_TS = """\
+export enum Messages {
+  Locked = 'the vault is locked',
+}
+
+export class VaultError extends Error {
+  constructor(message: string, public readonly code?: string) {
+    super(message);
+  }
+}
+
+export class MissingSecret extends VaultError {
+  constructor(private readonly path: string) {
+    super(`secret ${path} is missing`, 'E_MISSING');
+  }
+}
+
+export class Sealed extends VaultError {
+  constructor(public readonly message: string) {
+    super(message);
+  }
+}
+
+export class ErrorFactory {
+  static denied(user: string, action: string): VaultError {
+    return new VaultError(`user ${user} may not ${action}`);
+  }
+}
+
+export const raise = (what: string): never => {
+  throw new VaultError(`vault: ${what}`);
+};
+"""
+
+VAULT_TS = """\
+import { MissingSecret, ErrorFactory, raise, Messages, Sealed } from './errors';
+
+export class Vault {
+  read(path: string): string {
+    throw new MissingSecret(path);
+  }
+
+  write(user: string): void {
+    throw ErrorFactory.denied(user, 'write');
+  }
+
+  seal(): void {
+    raise('sealing is not supported');
+  }
+
+  lock(): void {
+    throw new Error(Messages.Locked);
+  }
+
+  open(kind: number): void {
+    let reason: string;
+    if (kind === 1) {
+      reason = 'vault already open';
+    } else if (kind === 2) {
+      reason = `vault opened by ${kind}`;
+    } else {
+      reason = 'vault cannot open';
+    }
+    throw new Sealed(reason);
+  }
+}
+"""
+
+FILES = {
+    "lib/errors.js": ERRORS_JS, "lib/store.js": STORE_JS, "lib/cycle.js": CYCLE_JS,
+    "src/errors.ts": ERRORS_TS, "src/vault.ts": VAULT_TS,
+}
+
+
+def line(path: str, marker: str, after: str | None = None) -> int:
+    """The 1-based line of ``marker`` in a fixture file (the first after ``after``)."""
+    lines = FILES[path].splitlines()
+    start = next(i for i, t in enumerate(lines) if after in t) if after else 0
+    return next(i for i, t in enumerate(lines) if i >= start and marker in t) + 1
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[StoredRecord]]:
+    from errdex.store.sqlite import SQLiteStore
+    from tests.conftest import GitRepo
+
+    root = tmp_path_factory.mktemp("compose")
+    repo = GitRepo(root / "repo", "https://github.com/acme/store.git")
+    repo.commit_files(FILES)
+    with SQLiteStore(root / "errdex.sqlite") as store:
+        errdex.mine(repo.root, db=store, enrich="none")
+        return repo.root, list(store.records())
+
+
+def at(records: list[StoredRecord], path: str, number: int) -> list[StoredRecord]:
+    return [r for r in records if r.record.file_path == path and r.record.line_number == number]
+
+
+def one(records: list[StoredRecord], path: str, number: int) -> StoredRecord:
+    found = at(records, path, number)
+    assert len(found) == 1, [r.record.error_message for r in found]
+    return found[0]
+
+
+def sources(record: StoredRecord) -> list[tuple[str, int, str]]:
+    return [(s.file_path, s.line_number, s.role) for s in record.extras.template_sources]
+
+
+ERR = "lib/errors.js"
+STORE = "lib/store.js"
+STORE_ERROR = (ERR, line(ERR, "class StoreError"), "class message")
+NOT_FOUND = (ERR, line(ERR, "class NotFound"), "class message")
+
+
+def test_class_message_through_super_from_another_file(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "throw new NotFound(key)"))
+    assert record.record.error_message == "no such item: ${key}"
+    assert record.record.message_pattern == "no such item: (.+?)"
+    assert record.record.error_class == "NotFound"
+    assert sources(record) == [STORE_ERROR, NOT_FOUND]
+
+
+def test_a_class_raised_from_three_places_shares_its_template(mined):
+    _, records = mined
+    numbers = [line(STORE, "throw new NotFound(key)"),
+               line(STORE, "throw new NotFound(key)", after="function getAgain"),
+               line(STORE, "Promise.reject(new NotFound(key))")]
+    assert len(set(numbers)) == 3
+    found = [one(records, STORE, n) for n in numbers]
+    assert {r.record.message_pattern for r in found} == {"no such item: (.+?)"}
+    assert {r.record.error_class for r in found} == {"NotFound"}
+    assert all(sources(r) == [STORE_ERROR, NOT_FOUND] for r in found)
+
+
+def test_default_parameter_fills_the_template(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "throw new Timeout(ms)"))
+    assert record.record.error_message == "read timed out after ${ms}ms"
+    assert record.record.error_class == "Timeout"
+    assert sources(record) == [STORE_ERROR, (ERR, line(ERR, "class Timeout"), "class message")]
+
+
+def test_this_message_over_fields_set_from_parameters(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "throw new Conflict"))
+    assert record.record.error_message == "version ${version} of ${key} is stale"
+    assert record.record.message_pattern == "version (.+?) of (.+?) is stale"
+    assert sources(record) == [(ERR, line(ERR, "class Conflict"), "class message")]
+
+
+def test_class_without_constructor_takes_its_base(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "throw new Quiet(key)"))
+    assert record.record.error_message == "no such item: ${key}"
+    assert record.record.error_class == "Quiet"
+    assert sources(record) == [STORE_ERROR, NOT_FOUND]
+
+
+def test_function_constructor_sets_this_message(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "throw new DiskError(what)"))
+    assert record.record.error_message == "disk: ${what}"
+    assert record.record.error_class == "DiskError"
+    assert sources(record) == [(ERR, line(ERR, "function DiskError"), "class message")]
+
+
+def test_factory_on_a_module_object(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "throw Errors.create"))
+    assert record.record.error_message == "[parse_error.${id}] Unexpected token ${tok}"
+    assert record.record.message_pattern == r"\[parse_error\.(.+?)\] Unexpected token (.+?)"
+    assert record.record.error_class == "ParseError"
+    assert sources(record) == [(ERR, line(ERR, "create(id, what)"), "factory")]
+
+
+def test_throwing_helper_called_as_a_statement(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "fail('no config found')"))
+    assert record.record.error_message == "[store] no config found"
+    assert record.record.message_pattern == r"\[store\] no config found"
+    assert record.record.error_class == "StoreError"
+    assert sources(record) == [STORE_ERROR, (ERR, line(ERR, "function fail"), "helper")]
+
+
+def test_logging_helper(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "warn('disk almost full')"))
+    assert record.record.error_message == "[WARNING] disk almost full"
+    assert record.record.error_type == "log"
+    assert record.record.severity == "warning"
+    assert sources(record) == [(ERR, line(ERR, "function warn"), "helper")]
+
+
+def test_message_from_a_string_factory(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "notFoundMessage(key))"))
+    assert record.record.error_message == "nothing stored under ${key}"
+    assert record.record.error_class == "Error"
+    assert sources(record) == [(ERR, line(ERR, "function notFoundMessage"), "factory")]
+
+
+def test_message_constants_from_another_file(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "new Error(MSG_LOCKED)"))
+    assert record.record.error_message == "the store is locked"
+    assert sources(record) == [(ERR, line(ERR, "const MSG_LOCKED"), "constant")]
+    record = one(records, STORE, line(STORE, "new Error(Errors.NOT_READY)"))
+    assert record.record.error_message == "store is not ready yet"
+    assert sources(record) == [(ERR, line(ERR, "NOT_READY:"), "constant")]
+
+
+def test_ternary_argument_gives_one_record_per_branch(mined):
+    _, records = mined
+    found = at(records, STORE, line(STORE, "throw new NotFound(msg)"))
+    assert sorted(r.record.error_message for r in found) == [
+        "no such item: none left", "no such item: too many: ${n}"]
+    assert all(sources(r) == [STORE_ERROR, NOT_FOUND] for r in found)
+    assert len({r.record.id for r in found}) == 2
+
+
+def test_if_else_assigned_argument_gives_one_record_per_branch(mined):
+    _, records = mined
+    found = at(records, STORE, line(STORE, "throw new NotFound(what)"))
+    assert sorted(r.record.error_message for r in found) == [
+        "no such item: first shelf", "no such item: shelf ${kind}"]
+
+
+def test_unresolved_candidates_give_no_record(mined):
+    _, records = mined
+    assert at(records, STORE, line(STORE, "throw new Mystery(x)")) == []
+    assert at(records, STORE, line(STORE, "announce(")) == []
+
+
+def test_constructor_cycle_terminates(mined):
+    _, records = mined
+    found = at(records, "lib/cycle.js", line("lib/cycle.js", "throw new Ping(x)"))
+    assert len(found) <= 1
+    assert all(r.record.error_class == "Ping" for r in found)
+
+
+# --- TypeScript --------------------------------------------------------------------------
+
+TS_ERR = "src/errors.ts"
+VAULT = "src/vault.ts"
+VAULT_ERROR = (TS_ERR, line(TS_ERR, "class VaultError"), "class message")
+
+
+def test_typescript_parameter_property_class(mined):
+    _, records = mined
+    record = one(records, VAULT, line(VAULT, "throw new MissingSecret(path)"))
+    assert record.record.error_message == "secret ${path} is missing"
+    assert record.record.error_class == "MissingSecret"
+    assert sources(record) == [VAULT_ERROR, (TS_ERR, line(TS_ERR, "class MissingSecret"),
+                                             "class message")]
+
+
+def test_typescript_static_factory(mined):
+    _, records = mined
+    record = one(records, VAULT, line(VAULT, "throw ErrorFactory.denied"))
+    assert record.record.error_message == "user ${user} may not write"
+    assert record.record.message_pattern == "user (.+?) may not write"
+    assert record.record.error_class == "VaultError"
+    assert sources(record) == [VAULT_ERROR, (TS_ERR, line(TS_ERR, "static denied"), "factory")]
+
+
+def test_typescript_arrow_helper(mined):
+    _, records = mined
+    record = one(records, VAULT, line(VAULT, "raise('sealing"))
+    assert record.record.error_message == "vault: sealing is not supported"
+    assert record.record.error_class == "VaultError"
+    assert sources(record) == [VAULT_ERROR, (TS_ERR, line(TS_ERR, "export const raise"),
+                                             "helper")]
+
+
+def test_typescript_enum_constant(mined):
+    _, records = mined
+    record = one(records, VAULT, line(VAULT, "Messages.Locked"))
+    assert record.record.error_message == "the vault is locked"
+    assert sources(record) == [(TS_ERR, line(TS_ERR, "Locked ="), "constant")]
+
+
+def test_typescript_else_if_chain_is_three_records(mined):
+    _, records = mined
+    found = at(records, VAULT, line(VAULT, "throw new Sealed(reason)"))
+    assert sorted(r.record.error_message for r in found) == [
+        "vault already open", "vault cannot open", "vault opened by ${kind}"]
+    assert {r.record.error_class for r in found} == {"Sealed"}
+    assert all(sources(r) == [(TS_ERR, line(TS_ERR, "class Sealed"), "class message")]
+               for r in found)
+
+
+# --- what node prints ----------------------------------------------------------------------
+
+RUNNER = """\
+const store = require(process.argv[2]);
+const warned = [];
+console.warn = (...args) => warned.push(args.join(' '));
+const calls = JSON.parse(process.argv[3]);
+const out = {};
+(async () => {
+  for (const [name, args] of calls) {
+    try {
+      await store[name](...args);
+      out[name] = warned.pop();
+    } catch (err) {
+      out[name] = err.message;
+    }
+  }
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+# function → (arguments, the statement its message is mined at)
+RUNS = {
+    "get": (["shelf"], "throw new NotFound(key)"),
+    "getLater": (["crate"], "Promise.reject(new NotFound(key))"),
+    "wait": ([250], "throw new Timeout(ms)"),
+    "put": (["k1", 3], "throw new Conflict"),
+    "quiet": (["q"], "throw new Quiet(key)"),
+    "disk": (["full"], "throw new DiskError(what)"),
+    "parse": ([7, "}"], "throw Errors.create"),
+    "check": ([], "fail('no config found')"),
+    "nearlyFull": ([], "warn('disk almost full')"),
+    "lookup": (["box"], "notFoundMessage(key))"),
+    "locked": ([], "new Error(MSG_LOCKED)"),
+    "notReady": ([], "new Error(Errors.NOT_READY)"),
+    "many": ([3], "throw new NotFound(msg)"),
+    "choose": ([1], "throw new NotFound(what)"),
+}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_mined_patterns_match_what_node_prints(mined, tmp_path):
+    root, records = mined
+    runner = tmp_path / "run.js"
+    runner.write_text(RUNNER, encoding="utf-8")
+    calls = [[name, args] for name, (args, _) in RUNS.items()]
+    done = subprocess.run(["node", str(runner), str(root / STORE), json.dumps(calls)],
+                          capture_output=True, text=True, check=True, timeout=60)
+    printed = json.loads(done.stdout)
+    for name, (_, marker) in RUNS.items():
+        patterns = [r.record.message_pattern for r in at(records, STORE, line(STORE, marker))]
+        assert patterns, name
+        assert any(compile_pattern(p).fullmatch(printed[name]) for p in patterns), (
+            name, printed[name], patterns)
