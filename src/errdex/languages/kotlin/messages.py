@@ -97,11 +97,15 @@ def _text_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | N
 
 def _variable(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """A ``val`` (or a local ``var`` above) holding a message in an enclosing scope."""
-    name = text(node)
-    candidates = reader.file.assignments.get(name, [])
-    assignment = visible_assignment(name, node, candidates, FUNCTION_TYPES, BODY_TYPES,
-                                    _parameters, _is_val)
+    assignment = assignment_of(node, reader.file)
     return reader.read(assignment.named_children[-1], depth + 1) if assignment else None
+
+
+def assignment_of(node: Node, file: FileIndex) -> Node | None:
+    """The ``val`` (or local ``var`` above) a name reads; its value is the last child."""
+    name = text(node)
+    return visible_assignment(name, node, file.assignments.get(name, []), FUNCTION_TYPES,
+                              BODY_TYPES, _parameters, _is_val)
 
 
 def _qualified_constant(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:

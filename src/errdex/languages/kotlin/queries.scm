@@ -15,6 +15,17 @@
   (call_suffix) @call.suffix
   (#match? @call.name "^(error|fatal|severe|println|print|printf|withDescription|[A-Z].*)$")) @call
 
+; throw notFound(key) / throw Errors.create(..): a factory of the repository
+(jump_expression
+  (call_expression) @throwcall.call) @throwcall
+
+; fail("no config") as a statement: a helper of the repository that throws or logs it
+(statements
+  (call_expression
+    (call_suffix
+      (value_arguments
+        (value_argument [(string_literal) (additive_expression)])))) @helper)
+
 ; class FooException(id: String) : RuntimeException("no foo $id")
 (delegation_specifier
   (constructor_invocation

@@ -36,6 +36,7 @@ Symbols: ``Class.method``, ``Class.Companion.method`` (or the companion's own na
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
 from errdex.languages._engine.evidence import EvidenceRules
+from errdex.languages._jvm.compose import JDK_EXCEPTIONS
 from errdex.languages._jvm.libraries import (
     grpc_status,
     is_exception_name,
@@ -51,7 +53,9 @@ from errdex.languages._jvm.libraries import (
     slf4j_message,
 )
 from errdex.languages.base import Site, ancestors, line_of, text
+from errdex.languages.facts import Call, Composer
 from errdex.languages.java.pastes import PASTES as JVM_PASTES
+from errdex.languages.kotlin.compose import call_to, callee_of, enclosing_class, producers
 from errdex.languages.kotlin.messages import (
     BODY_TYPES,
     FUNCTION_TYPES,
@@ -63,7 +67,9 @@ from errdex.languages.kotlin.messages import (
 )
 from errdex.languages.kotlin.snippets import SNIPPETS
 from errdex.records.model import ErrorType
-from errdex.templates.template import Literal
+from errdex.templates.template import Literal, Template
+
+CANDIDATE = Template("", ())  # a site whose message only composition can tell
 
 
 @dataclass(frozen=True)
@@ -134,8 +140,13 @@ def _check_site(call: _Call, file: FileIndex) -> Site | None:
 def _error_site(call: _Call, file: FileIndex) -> Site | None:
     """``error(msg)`` → IllegalStateException; ``TODO(reason)`` → NotImplementedError."""
     if call.name == "error":
-        return _site(call, read(call.args[0], file) if call.args else None, "exception",
-                     "IllegalStateException")
+        message = read(call.args[0], file) if call.args else None
+        producer = _message_call(call.args[0], file, enclosing_class(call.node)) if (
+            call.args and message is None) else None
+        if producer is not None:
+            return Site(CANDIDATE, "exception", line_of(call.node), "IllegalStateException",
+                        symbol=_symbol(call.node), call=producer)
+        return _site(call, message, "exception", "IllegalStateException")
     if not call.args:
         return _site(call, literal_message("An operation is not implemented."), "exception",
                      "NotImplementedError")
@@ -148,12 +159,75 @@ def _error_site(call: _Call, file: FileIndex) -> Site | None:
 
 
 def _constructor_site(call: _Call, file: FileIndex) -> Site | None:
-    """``throw X(msg)``, or ``XException(msg)`` created to be thrown elsewhere."""
+    """``throw X(msg)``, or ``XException(msg)`` created to be thrown elsewhere; with the
+    call composition follows when the class is the repository's (``compose.py``), a
+    candidate when only that class (or the function giving the message) can tell."""
     thrown = _thrown(call.node)
-    if not (thrown or is_exception_name(call.name)) or not call.args:
+    if not (thrown or is_exception_name(call.name)):
         return None
-    return _site(call, read(call.args[0], file), "exception", call.name,
-                 at=call.node.parent if thrown else call.node)
+    at = call.node.parent if thrown and call.node.parent is not None else call.node
+    message = read(call.args[0], file) if call.args else None
+    owner = enclosing_class(at)
+    if call.name in JDK_EXCEPTIONS:
+        producer = _message_call(call.args[0], file, owner) if (
+            call.args and message is None) else None
+    else:
+        producer = call_to(call.name, call.args, file, owner)
+    if message is None:  # the branches of an ``if``/``when`` are the call's alternatives
+        return Site(CANDIDATE, "exception", line_of(at), call.name, symbol=_symbol(at),
+                    call=producer) if producer is not None else None
+    template = message.template()
+    if producer is not None and producer.callee == call.name:
+        producer = dataclasses.replace(producer, args=((template,), *producer.args[1:]))
+    return Site(template, "exception", line_of(at), call.name, symbol=_symbol(at),
+                call=producer)
+
+
+def _message_call(node: Node | None, file: FileIndex, owner: str | None) -> Call | None:
+    """The function or constant a JDK exception's message comes from
+    (``IllegalStateException(notFound(key))``, ``error(Messages.GONE)``)."""
+    if node is None:
+        return None
+    found = callee_of(node)
+    if found is not None and found[0].rsplit(".", 1)[-1][:1].islower() and _static_or_own(
+            found[1]):
+        return call_to(found[0], found[2], file, owner)
+    last = text(node).rsplit(".", 1)[-1]
+    if node.type in ("simple_identifier", "navigation_expression") and last.isupper():
+        return Call(text(node), owner=owner)
+    return None
+
+
+def _static_or_own(receiver: Node | None) -> bool:
+    """A receiver a producer is found on: none, ``this``, or a class (``Errors.create``)."""
+    return receiver is None or receiver.type == "this_expression" or text(receiver)[:1].isupper()
+
+
+def _throw_call_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``throw notFound(key)`` / ``throw Errors.create(..)``: a candidate, kept when the
+    function is a factory of the repository (a class is ``_constructor_site``'s)."""
+    node, called = caps["throwcall"][0], caps["throwcall.call"][0]
+    found = callee_of(called)
+    if not text(node).startswith("throw") or found is None or not _static_or_own(found[1]):
+        return None
+    if found[0].rsplit(".", 1)[-1][:1].isupper():
+        return None
+    return Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node),
+                call=call_to(found[0], found[2], file, enclosing_class(node)))
+
+
+def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``fail("no config")`` as a statement: a candidate, kept when ``fail`` is a helper
+    of the repository that throws or logs what it is given."""
+    node = caps["helper"][0]
+    found = callee_of(node)
+    if found is None or not _static_or_own(found[1]):
+        return None
+    name = found[0].rsplit(".", 1)[-1]
+    if name[:1].isupper() or name in _CHECKS or name in ("error", "TODO", "println", "print"):
+        return None
+    return Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node),
+                call=call_to(found[0], found[2], file, enclosing_class(node)))
 
 
 def _log_site(call: _Call, file: FileIndex) -> Site | None:
@@ -281,11 +355,13 @@ def _property_name(accessor: Node) -> str | None:
 SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     strings=STRINGS, name="kotlin", grammar="kotlin", extensions=(".kt", ".kts"),
     query=Path(__file__).with_name("queries.scm"),
-    handlers=(("call", _call_site), ("super", _super_site)),
+    handlers=(("call", _call_site), ("super", _super_site), ("throwcall", _throw_call_site),
+              ("helper", _helper_site)),
     new_index=FileIndex, function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
     evidence=EvidenceRules(frozenset({"function_declaration", "secondary_constructor"})),
     snippets=SNIPPETS,
     pastes=JVM_PASTES,  # Kotlin's runtime prints JVM stacks, read once with Java's
+    compose=Composer(producers=producers, triggers=(b"class", b"fun", b"val")),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order

@@ -1,0 +1,381 @@
+"""Kotlin producers: the message an exception class, factory, helper or constant prints.
+
+Read per file for composition (``errdex.languages.facts``):
+
+* a class whose primary constructor hands its base a message (``class NotFound(key:
+  String) : StoreException("no such item: $key")``), or whose secondary constructors do
+  (``constructor(key: String) : super(..)`` / ``: this(..)``), merged by ``_jvm.compose``;
+  an ``override val message`` (its getter too) replaces it, ``super.message`` in it being
+  what the constructor handed up; ``val`` parameters are fields read by name;
+* a function (top level, in an ``object`` or a companion, which answers to its class's
+  name) that returns ``X(..)`` of a class, or a ``String`` built from its parameters
+  (``factory``); one that throws ``X(..)`` or logs a message built from its parameters
+  unconditionally (``helper``);
+* a ``const val`` (or ``val`` of an object, a companion or the file) holding text
+  (``constant``).
+
+Arguments are read as their alternatives: an ``if``/``when`` expression, directly or in
+the ``val`` a name reads, gives one template per branch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from tree_sitter import Node
+
+from errdex.languages._engine import FileIndex
+from errdex.languages._engine.files import index_assignment
+from errdex.languages._jvm.compose import (
+    THIS,
+    ClassFacts,
+    Constructor,
+    capped,
+    class_producer,
+)
+from errdex.languages._jvm.libraries import is_exception_name, simple_name
+from errdex.languages.base import ancestors, line_of, load_query, matches, text
+from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
+from errdex.languages.kotlin.messages import (
+    TYPE_TYPES,
+    arguments,
+    assignment_of,
+    name_of,
+    read,
+)
+from errdex.templates.template import Literal, Template
+
+QUERY = Path(__file__).with_name("queries.scm")
+MAX_BRANCHES = 16
+_LOG_METHODS = frozenset({"error", "warn", "warning", "severe", "fatal"})
+
+
+def index(root: Node) -> FileIndex:
+    """The file's ``val``s by name, as the site reader has them."""
+    file = FileIndex()
+    for _, caps in matches(load_query("kotlin", QUERY), root):
+        index_assignment(caps, file)
+    file.sort()
+    return file
+
+
+def producers(root: Node, source: bytes, path: str) -> list[Producer]:
+    """Every producer the file declares (module docstring)."""
+    file = index(root)
+    out: list[Producer] = []
+    for node, owner, constants in _members(root, None, True):
+        if node.type == "class_declaration":
+            made = _class(node, owner, file, path)
+            if made is not None:
+                out.append(made)
+        elif node.type == "function_declaration":
+            out.extend(_function(node, owner, file, path))
+        elif node.type == "property_declaration" and constants:
+            out.extend(_constant(node, owner, file, path))
+    return out
+
+
+def _members(node: Node, owner: str | None, constants: bool
+             ) -> Iterator[tuple[Node, str | None, bool]]:
+    """Declarations of the file and of class bodies, with the class they answer to (a
+    companion's: its class's) and whether their ``val``s are constants."""
+    for child in node.named_children:
+        if child.type in ("class_declaration", "object_declaration", "function_declaration",
+                          "property_declaration"):
+            yield child, owner, constants
+        if child.type in TYPE_TYPES:
+            name = owner if child.type == "companion_object" else name_of(child)
+            body = next((c for c in child.named_children
+                         if c.type in ("class_body", "enum_class_body")), None)
+            if body is not None:
+                yield from _members(body, name, child.type != "class_declaration")
+
+
+def enclosing_class(node: Node) -> str | None:
+    """The class a node is written in (a companion's: its class)."""
+    for a in ancestors(node):
+        if a.type in ("class_declaration", "object_declaration"):
+            return name_of(a)
+    return None
+
+
+# --- arguments ---------------------------------------------------------------------------
+
+
+def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Template]:
+    """The templates an expression prints, one per branch of an ``if``/``when`` (directly
+    or in the ``val`` a name reads); empty when source does not say."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node is None or depth > 4:
+        return []
+    if node.type in ("if_expression", "when_expression"):
+        bodies = [c for c in _branch_bodies(node)]
+        found = [alternatives(_value(b), file, depth + 1) for b in bodies]
+        return list(capped([t for f in found for t in f]))
+    message = read(node, file)
+    if message is None and node.type == "simple_identifier":
+        assigned = assignment_of(node, file)
+        if assigned is not None:
+            return alternatives(assigned.named_children[-1], file, depth + 1)
+    return [message.template()] if message is not None else []
+
+
+def _branch_bodies(node: Node) -> Iterator[Node]:
+    if node.type == "if_expression":
+        for name in ("consequence", "alternative"):
+            body = node.child_by_field_name(name)
+            if body is not None:
+                yield body
+        return
+    for entry in node.named_children:
+        if entry.type == "when_entry":
+            yield from (c for c in entry.named_children if c.type == "control_structure_body")
+
+
+def _value(body: Node) -> Node | None:
+    """The value of a branch body: its expression, or a block's last statement."""
+    inner = body.named_children[-1] if body.named_children else None
+    if inner is not None and inner.type == "statements":
+        inner = inner.named_children[-1] if inner.named_children else None
+    if inner is not None and inner.type == "jump_expression":
+        return None  # a branch that throws or returns prints nothing here
+    return inner
+
+
+def argument(node: Node, file: FileIndex) -> Argument:
+    """What one argument prints: its alternatives, a number as written, or a hole."""
+    if node.type == "integer_literal" and text(node).isdigit():
+        return (Template(text(node), (Literal(text(node)),)),)
+    return tuple(alternatives(node, file)) or (unknown(text(node)),)
+
+
+def call_to(callee: str, args: list[Node], file: FileIndex, owner: str | None,
+            path: str = "") -> Call:
+    """A call to a producer, each argument read as its alternatives."""
+    return Call(callee, tuple(argument(a, file) for a in args), owner=owner, path=path)
+
+
+def callee_of(call: Node) -> tuple[str, Node | None, list[Node]] | None:
+    """``Errors.create(a, b)`` → (``Errors.create``, the receiver, its arguments)."""
+    if call.type != "call_expression" or call.named_child_count < 2:
+        return None
+    head, suffix = call.named_children[0], call.named_children[-1]
+    values = next((c for c in suffix.named_children if c.type == "value_arguments"), None)
+    args = arguments(values) if values is not None else []
+    if head.type == "simple_identifier":
+        return text(head), None, args
+    if head.type == "navigation_expression" and head.named_child_count == 2:
+        receiver, name = head.named_children
+        return f"{text(receiver)}.{text(name)[1:].strip()}", receiver, args
+    return None
+
+
+def invocation(call: Node, file: FileIndex, owner: str | None, path: str = "") -> Call | None:
+    """A call expression as a call to the producer it names."""
+    found = callee_of(call)
+    return call_to(found[0], found[2], file, owner, path) if found is not None else None
+
+
+# --- classes -------------------------------------------------------------------------------
+
+
+def _class(node: Node, outer: str | None, file: FileIndex, path: str) -> Producer | None:
+    name = name_of(node)
+    specifier = next((c for c in node.named_children if c.type == "delegation_specifier"), None)
+    if name is None or specifier is None or not specifier.named_children:
+        return None
+    invoked = specifier.named_children[0]
+    base_type = invoked.named_children[0] if invoked.type == "constructor_invocation" else invoked
+    base = simple_name(text(base_type))
+    facts = ClassFacts(name, (base,), path, line_of(node), outer)
+    primary = next((c for c in node.named_children if c.type == "primary_constructor"), None)
+    if invoked.type == "constructor_invocation":
+        values = next((c for c in invoked.named_children if c.type == "value_arguments"), None)
+        params, fields = _class_parameters(primary)
+        results: tuple[Result, ...] = (call_to(base, arguments(values) if values else [], file,
+                                               name, path),)
+        facts.constructors.append(Constructor(params, results, fields))
+    body = next((c for c in node.named_children if c.type == "class_body"), None)
+    members = body.named_children if body is not None else []
+    for i, member in enumerate(members):
+        if member.type == "secondary_constructor":
+            facts.constructors.append(_secondary(member, base, name, file, path))
+        elif member.type == "property_declaration" and _overrides_message(member):
+            value = _property_value(member, members[i + 1] if i + 1 < len(members) else None)
+            facts.override.extend(alternatives(value, file))
+    return class_producer(facts)
+
+
+def _class_parameters(primary: Node | None) -> tuple[tuple[str, ...], tuple[tuple[str, str],
+                                                                            ...]]:
+    names, fields = [], []
+    for param in primary.named_children if primary is not None else []:
+        if param.type != "class_parameter":
+            continue
+        name = text(next((c for c in param.named_children if c.type == "simple_identifier"),
+                         None))
+        names.append(name)
+        if any(c.type == "binding_pattern_kind" for c in param.named_children):
+            fields.append((name, name))
+    return tuple(names), tuple(fields)
+
+
+def _secondary(node: Node, base: str, owner: str, file: FileIndex, path: str) -> Constructor:
+    params = next((c for c in node.named_children if c.type == "function_value_parameters"),
+                  None)
+    names = _parameters(params)
+    delegation = next((c for c in node.named_children
+                       if c.type == "constructor_delegation_call"), None)
+    if delegation is None:
+        return Constructor(names, (Call(base, (), owner=owner, path=path),))
+    values = next((c for c in delegation.named_children if c.type == "value_arguments"), None)
+    callee = THIS if delegation.children and text(delegation.children[0]) == "this" else base
+    return Constructor(names, (call_to(callee, arguments(values) if values else [], file, owner,
+                                       path),))
+
+
+def _parameters(params: Node | None) -> tuple[str, ...]:
+    return tuple(
+        text(next((c for c in p.named_children if c.type == "simple_identifier"), None))
+        for p in (params.named_children if params is not None else ()) if p.type == "parameter"
+    )
+
+
+def _overrides_message(node: Node) -> bool:
+    declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    modifiers = next((c for c in node.named_children if c.type == "modifiers"), None)
+    return text(declared.named_children[0]) == "message" if declared is not None and (
+        declared.named_children) and "override" in text(modifiers) else False
+
+
+def _property_value(node: Node, after: Node | None) -> Node | None:
+    """``override val message = …`` or its getter (a child, or the next member)."""
+    getter = next((c for c in node.named_children if c.type == "getter"), None)
+    if getter is None and after is not None and after.type == "getter":
+        getter = after
+    if getter is None:
+        last = node.named_children[-1]
+        return last if last.type not in ("variable_declaration", "modifiers") else None
+    body = next((c for c in getter.named_children if c.type == "function_body"), None)
+    return _body_value(body)
+
+
+def _body_value(body: Node | None) -> Node | None:
+    """An expression body's expression, or a block's ``return`` value."""
+    if body is None or not body.named_children:
+        return None
+    inner = body.named_children[0]
+    if inner.type != "statements":
+        return inner
+    for statement in inner.named_children:
+        if statement.type == "jump_expression" and text(statement).startswith("return") and (
+                statement.named_children):
+            return statement.named_children[0]
+    return None
+
+
+# --- factories, helpers, constants -----------------------------------------------------------
+
+
+def _function(node: Node, owner: str | None, file: FileIndex, path: str) -> list[Producer]:
+    """A factory (returns an error or a message built from its parameters) or a helper
+    (throws or logs one whatever it is given)."""
+    name = text(next((c for c in node.named_children if c.type == "simple_identifier"), None))
+    params = _parameters(next((c for c in node.named_children
+                               if c.type == "function_value_parameters"), None))
+    returns = next((simple_name(text(c)) for c in node.named_children if c.type == "user_type"),
+                   "")
+    body = next((c for c in node.named_children if c.type == "function_body"), None)
+    if body is None or not body.named_children:
+        return []
+    results: list[Result] = []
+    role = "factory"
+    for value in _returns(body):
+        results.extend(_returned(value, returns, params, file, owner, path))
+    if not results:
+        role = "helper"
+        statements = body.named_children[0]
+        for statement in statements.named_children if statements.type == "statements" else [
+                statements]:
+            results.extend(_helper_result(statement, params, file, owner, path))
+    if not results:
+        return []
+    return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
+                     owner)]
+
+
+def _returns(body: Node) -> Iterator[Node]:
+    """An expression body, or the values of a block's own ``return``s."""
+    inner = body.named_children[0]
+    if inner.type != "statements":
+        if not (inner.type == "jump_expression" and text(inner).startswith("throw")):
+            yield inner
+        return
+    stack = [inner]
+    while stack:
+        node = stack.pop()
+        if node.type == "jump_expression" and text(node).startswith("return") and (
+                node.named_children):
+            yield node.named_children[0]
+            continue
+        stack.extend(c for c in reversed(node.named_children)
+                     if c.type not in ("lambda_literal", "class_body", "function_declaration"))
+
+
+def _returned(value: Node, returns: str, params: tuple[str, ...], file: FileIndex,
+              owner: str | None, path: str) -> list[Result]:
+    found = callee_of(value)
+    if found is not None:
+        callee = found[0].rsplit(".", 1)[-1]
+        if callee[:1].isupper() and (is_exception_name(callee) or callee == returns
+                                     or is_exception_name(returns)):
+            return [call_to(callee, found[2], file, owner, path)]
+        if is_exception_name(returns):
+            return [call_to(found[0], found[2], file, owner, path)]
+    if returns in ("String", ""):
+        return [t for t in alternatives(value, file) if has_text(t) and _uses(t, params)]
+    return []
+
+
+def _helper_result(statement: Node, params: tuple[str, ...], file: FileIndex,
+                   owner: str | None, path: str) -> list[Result]:
+    """A statement of a helper's body that throws or logs what the helper is given."""
+    if statement.type == "jump_expression" and text(statement).startswith("throw") and (
+            statement.named_children):
+        called = invocation(statement.named_children[0], file, owner, path)
+        return [called] if called is not None and _passes(called, params) else []
+    found = callee_of(statement)
+    if found is None or found[1] is None or not found[2]:
+        return []
+    receiver, method = text(found[1]), found[0].rsplit(".", 1)[-1]
+    logged = (method in _LOG_METHODS and "log" in receiver.rsplit(".", 1)[-1].lower()) or (
+        receiver == "System.err" and method in ("println", "print"))
+    if not logged:
+        return []
+    return [t for t in alternatives(found[2][0], file) if has_text(t) and _uses(t, params)]
+
+
+def _uses(template: Template, params: tuple[str, ...]) -> bool:
+    """Whether a template prints one of the parameters (it decorates what it is given)."""
+    return any(h.name in params for h in template.holes)
+
+
+def _passes(call: Call, params: tuple[str, ...]) -> bool:
+    return any(_uses(t, params) for arg in call.args for t in arg)
+
+
+def _constant(node: Node, owner: str | None, file: FileIndex, path: str) -> list[Producer]:
+    """``const val NOT_FOUND = "…"`` (or a ``val``) of an object, a companion or the file."""
+    declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    kind = next((c for c in node.named_children if c.type == "binding_pattern_kind"), None)
+    if declared is None or not declared.named_children or text(kind) != "val":
+        return []
+    name = text(declared.named_children[0])
+    value = node.named_children[-1]
+    if name.upper() != name or value is declared:
+        return []
+    found = [t for t in alternatives(value, file) if has_text(t)]
+    return [Producer(name, (), tuple(found), "constant", path, line_of(node), owner)] if (
+        found) else []

@@ -1,0 +1,271 @@
+"""Kotlin messages composed across a repository: exception classes (primary and secondary
+constructors, ``override val message``), factories, helpers, constants and branches,
+mined from a small fixture repository. (No Kotlin compiler is installed here: the
+runtime text these patterns must match is the JVM's, checked for Java in
+``test_compose_java.py``.)"""
+
+from __future__ import annotations
+
+import pytest
+
+import errdex
+from errdex.records.model import Record, RecordExtras
+from errdex.templates.template import compile_pattern
+
+EXCEPTIONS = """\
+package shop.errors
+
+open class StoreException(message: String, cause: Throwable? = null) :
+    RuntimeException(message, cause)
+
+class NotFound(val key: String) : StoreException("no such item: $key")
+
+class CodedError(val code: Int, message: String) : StoreException(message) {
+    override val message: String
+        get() = "[E$code] ${super.message}"
+}
+
+class LimitExceeded : StoreException {
+    constructor(what: String, limit: Int) :
+        super(String.format("%s exceeds the limit of %d", what, limit))
+    constructor(what: String) : this(what, 100)
+}
+
+class ParseError(message: String) : StoreException(message)
+"""
+
+ERRORS = """\
+package shop.errors
+
+object Errors {
+    const val OUT_OF_STOCK = "item is out of stock"
+
+    fun parse(id: Int, what: String) = ParseError("[parse_error.$id] $what")
+
+    fun missing(key: String): String = "missing key $key"
+
+    fun fail(reason: String): Nothing {
+        throw IllegalStateException("operation failed: $reason")
+    }
+
+    fun ping(m: String): RuntimeException = pong(m)
+
+    fun pong(m: String): RuntimeException = ping(m)
+}
+
+fun notFound(key: String): NotFound {
+    return NotFound(key)
+}
+"""
+
+STORE = """\
+package shop
+
+import shop.errors.*
+
+class Store {
+    fun get(key: String) {
+        throw NotFound(key) // site:get
+    }
+
+    fun remove(key: String) {
+        throw NotFound(key) // site:remove
+    }
+
+    fun rename(key: String) {
+        throw NotFound(key) // site:rename
+    }
+
+    fun reject(code: Int) {
+        throw CodedError(code, "bad request") // site:coded
+    }
+
+    fun grow(what: String) {
+        throw LimitExceeded(what, 10) // site:limit
+    }
+
+    fun parseIt(what: String) {
+        throw Errors.parse(3, what) // site:factory
+    }
+
+    fun lookup(key: String) {
+        throw IllegalStateException(Errors.missing(key)) // site:string-factory
+    }
+
+    fun look(key: String) {
+        error(Errors.missing(key)) // site:error-factory
+    }
+
+    fun flush() {
+        Errors.fail("disk full") // site:helper
+    }
+
+    fun buy() {
+        throw IllegalArgumentException(Errors.OUT_OF_STOCK) // site:constant
+    }
+
+    fun take(n: Int) {
+        val msg = if (n > 0) "too many: $n" else "none left"
+        throw NotFound(msg) // site:branches
+    }
+
+    fun pick(n: Int) {
+        val what = when (n) {
+            0 -> "zero"
+            else -> "some"
+        }
+        throw NotFound(what) // site:when
+    }
+
+    fun top(key: String) {
+        throw notFound(key) // site:top-factory
+    }
+
+    fun spin(m: String) {
+        throw Errors.ping(m) // site:cycle
+    }
+
+    fun odd(key: String) {
+        throw Mystery(key) // site:unresolved
+    }
+
+    fun other(key: String) {
+        throw Elsewhere.make(key) // site:unresolved-factory
+    }
+}
+"""
+
+LOOP = """\
+package loop
+
+open class Ping(m: String) : Pong("ping $m")
+
+open class Pong(m: String) : Ping("pong $m")
+
+fun go() {
+    throw Ping("x") // site:loop
+}
+"""
+
+FILES = {
+    "src/shop/errors/Exceptions.kt": EXCEPTIONS,
+    "src/shop/errors/Errors.kt": ERRORS,
+    "src/shop/Store.kt": STORE,
+    "cycles/Loop.kt": LOOP,
+}
+STORE_PATH = "src/shop/Store.kt"
+EXCEPTIONS_PATH = "src/shop/errors/Exceptions.kt"
+ERRORS_PATH = "src/shop/errors/Errors.kt"
+
+
+def line(source: str, needle: str) -> int:
+    """The 1-based line of ``needle`` in ``source``."""
+    return next(i for i, text in enumerate(source.splitlines(), 1) if needle in text)
+
+
+@pytest.fixture
+def mined(make_repo, store) -> list[tuple[Record, RecordExtras]]:
+    repo = make_repo()
+    repo.commit_files(FILES)
+    errdex.mine(repo.root, db=store)
+    return [(s.record, s.extras) for s in store.records()]
+
+
+def at(mined: list[tuple[Record, RecordExtras]], path: str, number: int
+       ) -> list[tuple[Record, RecordExtras]]:
+    return [(r, e) for r, e in mined if r.file_path == path and r.line_number == number]
+
+
+def one(mined: list[tuple[Record, RecordExtras]], marker: str) -> tuple[Record, RecordExtras]:
+    found = at(mined, STORE_PATH, line(STORE, f"site:{marker}"))
+    assert len(found) == 1, [r.error_message for r, _ in found]
+    return found[0]
+
+
+def sources(extras: RecordExtras) -> list[tuple[str, int, str]]:
+    return [(s.file_path, s.line_number, s.role) for s in extras.template_sources]
+
+
+def test_primary_constructor_message_through_the_base(mined):
+    record, extras = one(mined, "get")
+    assert record.message_pattern == "no such item: (.+?)"
+    assert record.error_class == "NotFound"
+    assert compile_pattern(record.message_pattern).fullmatch("no such item: bolt")
+    assert (EXCEPTIONS_PATH, line(EXCEPTIONS, "class NotFound"), "class message") in sources(
+        extras)
+
+
+def test_a_class_thrown_from_three_places_gives_three_records(mined):
+    records = [one(mined, m)[0] for m in ("get", "remove", "rename")]
+    assert {r.message_pattern for r in records} == {"no such item: (.+?)"}
+    assert len({r.id for r in records}) == 3
+
+
+def test_message_override_decorates_what_the_constructor_hands_up(mined):
+    record, extras = one(mined, "coded")
+    assert compile_pattern(record.message_pattern).fullmatch("[E404] bad request")
+    assert record.message_pattern.endswith("\\] bad request")
+    assert record.error_class == "CodedError"
+    assert sources(extras)[-1] == (EXCEPTIONS_PATH, line(EXCEPTIONS, "class CodedError"),
+                                   "class decoration")
+
+
+def test_secondary_constructor_with_string_format(mined):
+    record, _ = one(mined, "limit")
+    assert compile_pattern(record.message_pattern).fullmatch("cart exceeds the limit of 10")
+    assert not compile_pattern(record.message_pattern).fullmatch("cart exceeds the limit of 1")
+    assert record.error_class == "LimitExceeded"
+
+
+def test_object_factory_returning_an_error(mined):
+    record, extras = one(mined, "factory")
+    assert record.error_message == "[parse_error.3] $what"
+    assert record.error_class == "ParseError"
+    assert (ERRORS_PATH, line(ERRORS, "fun parse"), "factory") in sources(extras)
+
+
+def test_top_level_factory(mined):
+    record, extras = one(mined, "top-factory")
+    assert record.message_pattern == "no such item: (.+?)"
+    assert record.error_class == "NotFound"
+    assert (ERRORS_PATH, line(ERRORS, "fun notFound"), "factory") in sources(extras)
+
+
+def test_factory_returning_a_message_for_a_jdk_exception_and_error(mined):
+    for marker, error_class in (("string-factory", "IllegalStateException"),
+                                ("error-factory", "IllegalStateException")):
+        record, extras = one(mined, marker)
+        assert record.error_message == "missing key $key"
+        assert record.error_class == error_class
+        assert sources(extras) == [(ERRORS_PATH, line(ERRORS, "fun missing"), "factory")]
+
+
+def test_helper_that_throws_what_it_is_given(mined):
+    record, extras = one(mined, "helper")
+    assert record.error_message == "operation failed: disk full"
+    assert record.error_class == "IllegalStateException"
+    assert sources(extras) == [(ERRORS_PATH, line(ERRORS, "fun fail"), "helper")]
+
+
+def test_constant_of_an_object_in_another_file(mined):
+    record, extras = one(mined, "constant")
+    assert record.error_message == "item is out of stock"
+    assert record.error_class == "IllegalArgumentException"
+    assert sources(extras) == [(ERRORS_PATH, line(ERRORS, "OUT_OF_STOCK ="), "constant")]
+
+
+@pytest.mark.parametrize(("marker", "expected"), [
+    ("branches", ["no such item: none left", "no such item: too many: $n"]),
+    ("when", ["no such item: some", "no such item: zero"]),
+])
+def test_each_branch_of_a_message_is_its_own_record(mined, marker, expected):
+    found = at(mined, STORE_PATH, line(STORE, f"site:{marker}"))
+    assert sorted(r.error_message for r, _ in found) == expected
+    assert {r.error_class for r, _ in found} == {"NotFound"}
+
+
+def test_unresolved_candidates_and_cycles_give_no_record(mined):
+    for marker in ("unresolved", "unresolved-factory", "cycle"):
+        assert not at(mined, STORE_PATH, line(STORE, f"site:{marker}")), marker
+    # the class cycle is cut where it closes: what was handed up to there is printed
+    assert len(at(mined, "cycles/Loop.kt", line(LOOP, "site:loop"))) <= 1
