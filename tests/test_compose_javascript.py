@@ -47,6 +47,18 @@ class Conflict extends StoreError {
 
 class Quiet extends NotFound {}
 
+class ValidationError extends Error {
+  constructor(field, count) {
+    super();
+    this.field = field;
+    this.count = count;
+  }
+  get message() {
+    if (this.count > 1) return `${this.count} problems with ${this.field}`;
+    return `a problem with ${this.field}`;
+  }
+}
+
 function DiskError(message) {
   Error.call(this);
   this.message = 'disk: ' + message;
@@ -77,15 +89,15 @@ function notFoundMessage(key) {
 }
 
 module.exports = {
-  StoreError, NotFound, Timeout, Conflict, Quiet, DiskError, ParseError, Errors,
-  MSG_LOCKED, fail, warn, notFoundMessage,
+  StoreError, NotFound, Timeout, Conflict, Quiet, ValidationError, DiskError, ParseError,
+  Errors, MSG_LOCKED, fail, warn, notFoundMessage,
 };
 """
 
 STORE_JS = """\
 const {
-  NotFound, Timeout, Conflict, Quiet, DiskError, Errors, MSG_LOCKED, fail, warn,
-  notFoundMessage,
+  NotFound, Timeout, Conflict, Quiet, ValidationError, DiskError, Errors, MSG_LOCKED, fail,
+  warn, notFoundMessage,
 } = require('./errors');
 
 function get(key) {
@@ -110,6 +122,10 @@ function put(key, version) {
 
 function quiet(key) {
   throw new Quiet(key);
+}
+
+function invalid(field, count) {
+  throw new ValidationError(field, count);
 }
 
 function disk(what) {
@@ -164,7 +180,7 @@ function shout() {
 }
 
 module.exports = {
-  get, getAgain, getLater, wait, put, quiet, disk, parse, check, nearlyFull, lookup,
+  get, getAgain, getLater, wait, put, quiet, invalid, disk, parse, check, nearlyFull, lookup,
   locked, notReady, many, choose,
 };
 """
@@ -340,6 +356,16 @@ def test_class_without_constructor_takes_its_base(mined):
     assert sources(record) == [STORE_ERROR, NOT_FOUND]
 
 
+def test_message_getter_over_fields_set_from_parameters(mined):
+    _, records = mined
+    found = at(records, STORE, line(STORE, "throw new ValidationError"))
+    assert sorted(r.record.error_message for r in found) == [
+        "${count} problems with ${field}", "a problem with ${field}"]
+    assert {r.record.error_class for r in found} == {"ValidationError"}
+    assert all(sources(r) == [(ERR, line(ERR, "class ValidationError"), "class message")]
+               for r in found)
+
+
 def test_function_constructor_sets_this_message(mined):
     _, records = mined
     record = one(records, STORE, line(STORE, "throw new DiskError(what)"))
@@ -418,8 +444,8 @@ def test_unresolved_candidates_give_no_record(mined):
 def test_constructor_cycle_terminates(mined):
     _, records = mined
     found = at(records, "lib/cycle.js", line("lib/cycle.js", "throw new Ping(x)"))
-    assert len(found) <= 1
-    assert all(r.record.error_class == "Ping" for r in found)
+    assert [r.record.error_class for r in found] == ["Ping"]
+    assert found[0].record.error_message.endswith("ping ${x}")  # the cycle cut at Ping
 
 
 # --- TypeScript --------------------------------------------------------------------------
@@ -501,6 +527,7 @@ RUNS = {
     "wait": ([250], "throw new Timeout(ms)"),
     "put": (["k1", 3], "throw new Conflict"),
     "quiet": (["q"], "throw new Quiet(key)"),
+    "invalid": (["name", 3], "throw new ValidationError"),
     "disk": (["full"], "throw new DiskError(what)"),
     "parse": ([7, "}"], "throw Errors.create"),
     "check": ([], "fail('no config found')"),

@@ -92,9 +92,9 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             bodies.append((function, name, owner, nodes))
     for node in classes:
         body = node.child_by_field_name("body")
-        constructor = constructor_of(body) if body is not None else None
-        if constructor is not None:
-            _index(own_nodes(constructor), reading.index)
+        for method in (constructor_of(body), _getter(body)) if body is not None else ():
+            if method is not None:
+                _index(own_nodes(method), reading.index)
     reading.index.sort()
     found = [_class(c, reading) for c in classes]
     found.extend(_function(*f, reading) for f in bodies)
@@ -258,7 +258,11 @@ def _class(node: Node, reading: _Reading) -> Producer | None:
         fields = _fields(constructor, params)
         messages = [value for field, value in this_assignments(constructor) if field == "message"]
         call = super_call(constructor)
-        if messages:
+        getter = _getter(body) if call is None or not arguments(call) else None
+        if getter is not None:  # super(msg) would set an own message that hides it
+            results = [t for kind, value in _outcomes(own_nodes(getter), None)
+                       if kind == "return" for t in alternatives(value, reading.reader)]
+        elif messages:
             results = list(alternatives(messages[-1], reader))
         elif any(p == "message" and is_property for p, _, is_property in declared):
             results = [parameter("message")]
@@ -270,6 +274,13 @@ def _class(node: Node, reading: _Reading) -> Producer | None:
         return None
     return Producer(name, params, tuple(results), "class message", reading.path, line_of(node),
                     bases=bases, is_class=True, defaults=defaults)
+
+
+def _getter(body: Node | None) -> Node | None:
+    """``get message() { return `…${this.key}` }``."""
+    return next((m for m in body.named_children if m.type == "method_definition"
+                 and text(m.child_by_field_name("name")) == "message"
+                 and any(c.type == "get" for c in m.children)), None) if body is not None else None
 
 
 def _fields(constructor: Node, params: tuple[str, ...]) -> dict[str, Template]:
