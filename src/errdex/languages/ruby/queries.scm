@@ -21,3 +21,8 @@
   receiver: [(constant) (scope_resolution)] @new.class
   method: (identifier) @new.method
   (#eq? @new.method "new")) @new
+
+; fail_with "no config": a call statement passing text, in case the callee is a helper
+(call
+  method: (identifier) @helper.method
+  arguments: (argument_list)) @helper

@@ -41,6 +41,7 @@ Ruby writes them, the method (instance or ``def self.``) after a dot, like
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Node
@@ -54,20 +55,35 @@ from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages.base import (
     Site,
     ancestors,
+    line_of,
     text,
 )
+from errdex.languages.ruby import compose
 from errdex.languages.ruby.pastes import PASTES
 from errdex.languages.ruby.snippets import SNIPPETS
 from errdex.languages.ruby.strings import string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
-from errdex.templates.template import Hole, Literal, Part
+from errdex.templates.template import Hole, Literal, Part, Template
 
 _CLASS_NODES = ("constant", "scope_resolution")
 # What can name the class in ``raise klass, "msg"``: a constant or an expression.
 _CLASS_VALUES = (*_CLASS_NODES, "identifier", "call", "instance_variable", "class_variable")
 _SCOPES = ("method", "singleton_method", "class", "module", "program")
 _FORMAT_FUNCTIONS = ("format", "sprintf")
+# Calls that pass text but are no helper of a repository's: Kernel, the stdlib, DSLs.
+_NOT_HELPERS = frozenset({
+    "raise", "fail", "warn", "abort", "puts", "print", "p", "pp", "require",
+    "require_relative", "load", "include", "extend", "attr_reader", "attr_accessor",
+    "describe", "it", "context", "let", "desc", "gem", "source", "format", "sprintf",
+    "error", "fatal", "info", "debug", "warning", "log", "write", "exit", "system",
+    "private_constant", "autoload", "include?", "start_with?", "end_with?", "join",
+})
+# Where a call is a statement of its own (a helper's result is not used).
+_STATEMENTS = frozenset({
+    "body_statement", "program", "then", "else", "do_block", "block_body", "begin",
+    "ensure", "rescue", "when", "if_modifier", "unless_modifier", "block",
+})
 _NAMED_FORMAT = re.compile(r"%%|%<(\w+)>|%\{(\w+)\}")
 
 
@@ -94,7 +110,11 @@ def _call_site(caps: Captures, file: FileIndex) -> Site | None:
 
 
 def _raise_site(node: Node, file: FileIndex) -> Site | None:
-    """``raise X, msg`` / ``raise X.new(msg)`` / ``raise msg`` (a RuntimeError)."""
+    """``raise X, msg`` / ``raise X.new(msg)`` / ``raise msg`` (a RuntimeError).
+
+    The call is kept for composition (``compose.py``): ``X`` may write its own message, and
+    ``raise NotFound.new(key)``, ``raise NotFound`` or ``raise Errors.not_found(key)`` is a
+    candidate whose message only the repository's producers tell."""
     positional, _ = _arguments(node.child_by_field_name("arguments"))
     if not positional:
         return None
@@ -110,11 +130,36 @@ def _raise_site(node: Node, file: FileIndex) -> Site | None:
         inner, _ = _arguments(first.child_by_field_name("arguments"))
         message = _read(inner[0], file) if inner else None
     else:
-        error_class = "RuntimeError"
         message = _read(first, file)
+        error_class = "RuntimeError"
+        if message is None and first.type in (*_CLASS_NODES, "call"):
+            # raise NotFound / raise not_found(key): the producer's message, if any
+            error_class = text(first) if first.type in _CLASS_NODES else None
+    call = compose.raise_call(node, file, _read) if error_class != "RuntimeError" else None
     if message is None:
+        if call is None:
+            return None
+        return Site(Template("", ()), "exception", line_of(node), error_class,
+                    symbol=_symbol(node), call=call)
+    site = _make(node, message, "exception", error_class)
+    return replace(site, call=call) if site is not None and call is not None else site
+
+
+def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``fail_with "no config"``: a call statement passing text, a candidate in case the
+    callee is one of the repository's helpers that raise."""
+    node = caps["helper"][0]
+    method = text(caps["helper.method"][0])
+    receiver = node.child_by_field_name("receiver")
+    if method in _NOT_HELPERS or (receiver is not None and receiver.type not in (
+            *_CLASS_NODES, "self")) or node.parent is None or node.parent.type not in _STATEMENTS:
         return None
-    return _make(node, message, "exception", error_class)
+    positional, _ = _arguments(node.child_by_field_name("arguments"))
+    if not any(m is not None and m.has_text() for m in map(lambda a: _read(a, file), positional)):
+        return None
+    callee = method if receiver is None else f"{text(receiver)}.{method}"
+    call = compose.call_of(callee, node.child_by_field_name("arguments"), file, node, _read)
+    return Site(Template("", ()), "exception", line_of(node), symbol=_symbol(node), call=call)
 
 
 def _new_site(caps: Captures, file: FileIndex) -> Site | None:
@@ -124,7 +169,11 @@ def _new_site(caps: Captures, file: FileIndex) -> Site | None:
         return None
     positional, _ = _arguments(node.child_by_field_name("arguments"))
     message = _read(positional[0], file) if positional else None
-    return None if message is None else _make(node, message, "exception", error_class)
+    site = None if message is None else _make(node, message, "exception", error_class)
+    if site is None:
+        return None
+    call = compose.call_of(error_class, node.child_by_field_name("arguments"), file, node, _read)
+    return replace(site, call=call)
 
 
 def _raised(node: Node) -> bool:
@@ -309,10 +358,11 @@ _MESSAGES: MessageTable[FileIndex] = MessageTable(
 SPEC = LanguageSpec(
     strings=_MESSAGES.strings, name="ruby", grammar="ruby", extensions=(".rb", ".rake", ".gemspec"),
     query=Path(__file__).with_name("queries.scm"),
-    handlers=(("call", _call_site), ("new", _new_site)), new_index=FileIndex,
+    handlers=(("call", _call_site), ("new", _new_site), ("helper", _helper_site)),
+    new_index=FileIndex,
     function_types=frozenset({"method", "singleton_method"}), scope_types=frozenset(_SCOPES),
     evidence=EvidenceRules(frozenset({"method", "singleton_method"})), snippets=SNIPPETS,
-    pastes=PASTES,
+    pastes=PASTES, compose=compose.composer(_read),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

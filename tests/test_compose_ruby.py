@@ -1,0 +1,302 @@
+"""Ruby messages composed across classes, factories and helpers: golden records, each
+pattern checked against what the interpreter really prints for the fixture's raises
+(when a ``ruby`` is installed)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import errdex
+from tests.conftest import GitRepo
+
+ERRORS = '''\
+module MyLib
+  class StoreError < StandardError; end
+
+  class NotFound < StoreError
+    attr_reader :key
+
+    def initialize(key)
+      @key = key
+      super("no such item: #{key}")
+    end
+  end
+
+  class Gone < NotFound; end
+
+  Missing = Class.new(NotFound)
+
+  class Timeout < StoreError
+    def initialize(msg = "timed out")
+      super
+    end
+  end
+
+  class Located < StoreError
+    def initialize(msg, path)
+      @msg = msg
+      @path = path
+      super(msg)
+    end
+
+    def message
+      "#{@msg} at #{@path}"
+    end
+  end
+
+  class Limited < StoreError
+    def initialize(n, msg = nil)
+      super(msg || "limit #{n} reached")
+    end
+  end
+
+  class Retry < StoreError
+    def initialize(n)
+      msg = n > 0 ? "gave up after #{n} retries" : "gave up"
+      super(msg)
+    end
+  end
+
+  class Decorated < StoreError
+    def message
+      "[mylib] #{super}"
+    end
+  end
+
+  class ParseError < StoreError; end
+
+  module Errors
+    def self.parse_error(id, what)
+      ParseError.new("[parse_error.#{id}] #{what}")
+    end
+
+    def self.fail!(msg)
+      raise StoreError, "config: #{msg}"
+    end
+  end
+end
+'''
+
+STORE = '''\
+require_relative "errors"
+
+module MyLib
+  class Store
+    def missing(key)
+      raise NotFound.new(key)
+    end
+
+    def missing_comma(key)
+      raise NotFound, key
+    end
+
+    def gone(key)
+      raise Gone.new(key)
+    end
+
+    def missing_class(key)
+      raise Missing.new(key)
+    end
+
+    def timeout
+      raise Timeout
+    end
+
+    def located(path)
+      raise Located.new("bad header", path)
+    end
+
+    def limited(n)
+      raise Limited.new(n)
+    end
+
+    def token(tok)
+      raise Errors.parse_error(101, "unexpected token #{tok}")
+    end
+
+    def unconfigured
+      Errors.fail!("no store configured")
+    end
+
+    def decorated
+      raise Decorated, "disk full"
+    end
+
+    def retrying(n)
+      raise Retry.new(n)
+    end
+
+    def branchy(n)
+      msg = n > 1 ? "bad count #{n}" : "bad count"
+      raise StoreError, msg
+    end
+
+    def again(key)
+      raise NotFound.new(key)
+    end
+
+    def unknown(x)
+      raise make_it(x)
+    end
+
+    def bare(x)
+      raise StoreError
+    end
+  end
+end
+'''
+
+CYCLE = '''\
+module Loop
+  def self.ping(x)
+    raise pong(x)
+  end
+
+  def self.pong(x)
+    raise ping(x)
+  end
+
+  def self.run
+    raise ping("round")
+  end
+
+  class Ping < Pong; end
+
+  class Pong < Ping; end
+
+  def self.again(x)
+    raise Ping.new(x)
+  end
+end
+'''
+
+# (method, arguments, the record's errorMessage, its errorClass, where the producers are
+# written in lib/mylib/errors.rb, by the line's start once stripped)
+EXPECTED = [
+    ("missing", ["k1"], "no such item: #{key}", "NotFound", ["class NotFound "]),
+    ("missing_comma", ["k1"], "no such item: #{key}", "NotFound", ["class NotFound "]),
+    ("gone", ["k2"], "no such item: #{key}", "Gone", ["class NotFound "]),
+    ("missing_class", ["k3"], "no such item: #{key}", "Missing", ["class NotFound "]),
+    ("timeout", [], "timed out", "Timeout", ["class Timeout "]),
+    ("located", ["/etc/x"], "bad header at #{path}", "Located", ["class Located "]),
+    ("limited", [3], "limit #{n} reached", "Limited", ["class Limited "]),
+    ("token", [";"], "[parse_error.101] unexpected token #{tok}", "ParseError",
+     ["def self.parse_error("]),
+    ("unconfigured", [], "config: no store configured", "StoreError", ["def self.fail!("]),
+    ("decorated", [], "[mylib] disk full", "Decorated", ["class Decorated "]),
+]
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
+    root = tmp_path_factory.mktemp("compose_ruby")
+    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
+    repo.commit_files({"lib/mylib/errors.rb": ERRORS, "lib/mylib/store.rb": STORE,
+                       "lib/loop.rb": CYCLE})
+    db = root / "errdex.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return repo.root, list(store.records(repo="acme/composed"))
+
+
+def _line(text: str, start: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if line.strip().startswith(start))
+
+
+def _at(records: list[errdex.StoredRecord], method: str,
+        path: str = "lib/mylib/store.rb", source: str = STORE) -> list[errdex.StoredRecord]:
+    line = _line(source, f"def {method}(") if f"def {method}(" in source else _line(
+        source, f"def {method}")
+    return [r for r in records if r.record.file_path == path
+            and line < r.record.line_number <= line + 2]
+
+
+def _printed(root: Path, method: str, args: list[object]) -> tuple[str, str]:
+    """What Ruby prints for the fixture method's exception: its class, its message."""
+    code = (
+        "require 'json'\n"
+        f"require {str(root / 'lib/mylib/store.rb')!r}\n"
+        "begin\n"
+        f"  MyLib::Store.new.send({method!r}.to_sym, *JSON.parse({json.dumps(args)!r}))\n"
+        "rescue => e\n"
+        "  puts JSON.dump([e.class.name.split('::').last, e.message])\n"
+        "end\n"
+    )
+    ruby = shutil.which("ruby")
+    assert ruby is not None
+    done = subprocess.run([ruby, "-e", code], capture_output=True, text=True, check=True)
+    name, message = json.loads(done.stdout)
+    return name, message
+
+
+_RUBY = pytest.mark.skipif(shutil.which("ruby") is None, reason="no ruby installed")
+
+
+@pytest.mark.parametrize("case", EXPECTED, ids=[c[0] for c in EXPECTED])
+def test_every_composition_form_gives_the_raise_site_the_composed_message(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+    case: tuple[str, list[object], str, str, list[str]],
+) -> None:
+    _, records = mined
+    method, _, message, error_class, sources = case
+    [found] = _at(records, method)
+    assert found.record.error_message == message
+    assert (found.record.error_class or "").rsplit("::", 1)[-1] == error_class
+    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
+        ("lib/mylib/errors.rb", _line(ERRORS, start)) for start in sources]
+
+
+@_RUBY
+@pytest.mark.parametrize("case", EXPECTED, ids=[c[0] for c in EXPECTED])
+def test_the_composed_pattern_matches_what_ruby_prints(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+    case: tuple[str, list[object], str, str, list[str]],
+) -> None:
+    root, records = mined
+    method, args, _, error_class, _ = case
+    [found] = _at(records, method)
+    printed_class, printed = _printed(root, method, args)
+    assert printed_class == error_class
+    assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+
+
+def test_a_message_chosen_by_a_ternary_gives_one_record_per_branch(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    root, records = mined
+    for method, expected in (
+        ("retrying", ["gave up", "gave up after #{n} retries"]),
+        ("branchy", ["bad count", "bad count #{n}"]),
+    ):
+        found = _at(records, method)
+        assert sorted(r.record.error_message for r in found) == expected
+        if shutil.which("ruby") is None:
+            continue
+        for n in (3, 0):
+            _, printed = _printed(root, method, [n])
+            assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+
+
+def test_a_class_raised_from_three_places_gives_three_records_sharing_the_template(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    _, records = mined
+    same = [r for r in records if r.record.error_message == "no such item: #{key}"
+            and r.record.error_class == "NotFound"]
+    assert len(same) == 3  # missing, missing_comma, again
+    assert len({r.record.id for r in same}) == 3
+
+
+def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    _, records = mined
+    assert _at(records, "unknown") == []
+    assert _at(records, "bare") == []
+    assert not [r for r in records if r.record.file_path == "lib/loop.rb"]
