@@ -52,11 +52,25 @@ def format_call(node: Node) -> Message | None:
         args = args[1:]  # an IFormatProvider first
     value = string_value(args[0]) if args and args[0].type in STRINGS else None
     if value is None:
-        return None
+        return _format_parameter(node)
     rest = args[1:]
     if rest and any(word in text(rest[0]) for word in ("Culture", "FormatProvider")):
         rest = rest[1:]
     return Message(value, composite_format(value, [text(a) for a in rest]))
+
+
+def _format_parameter(node: Node) -> Message | None:
+    """``string.Format(culture, message, args)`` in a factory that passes on its format and
+    ``params`` arguments: it prints the format its caller gave (read there, ``{0}`` as the
+    arguments after it), a hole named after the format parameter."""
+    args = arguments(node.child_by_field_name("arguments"))
+    if args and any(word in text(args[0]) for word in ("Culture", "Provider")):
+        args = args[1:]
+    if not args or args[0].type != "identifier" or len(args) > 2 or (
+            len(args) == 2 and args[1].type != "identifier"):
+        return None
+    made = hole(args[0])
+    return Message("{" + (made.name or "") + "}", (made,))
 
 
 def operand(node: Node) -> Message:

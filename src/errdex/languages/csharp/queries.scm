@@ -4,6 +4,13 @@
 (throw_statement (object_creation_expression) @throw.value) @throw
 (throw_expression (object_creation_expression) @throw.value) @throw
 
+; throw Errors.Create(...), `x ?? throw Error.NotFound(key)`: a factory's error
+(throw_statement (invocation_expression) @throwcall.value) @throwcall
+(throw_expression (invocation_expression) @throwcall.value) @throwcall
+
+; Fail("…") as a statement: a helper of the repository, maybe (composition decides)
+(expression_statement (invocation_expression) @helper.call) @helper
+
 ; receiver.Method(...): logger.LogError, Log.Fatal, log.ErrorFormat, Environment.FailFast,
 ; ArgumentNullException.ThrowIfNull. csharp.py checks the receiver.
 (invocation_expression

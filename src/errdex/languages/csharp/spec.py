@@ -53,6 +53,13 @@ from errdex.languages.base import (
     line_of,
     text,
 )
+from errdex.languages.csharp.compose import (
+    COMPOSER,
+    DOTNET_EXCEPTIONS,
+    call_of,
+    invocation,
+    owner_of,
+)
 from errdex.languages.csharp.messages import (
     MESSAGES,
     NEWLINE,
@@ -65,6 +72,8 @@ from errdex.languages.csharp.messages import (
 )
 from errdex.languages.csharp.pastes import PASTES
 from errdex.languages.csharp.strings import composite_format, message_template, string_value
+from errdex.languages.facts import Call
+from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Literal, Part, Template
 
 _TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal"})
@@ -72,6 +81,15 @@ _FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat"})
 _PARAM_EXCEPTIONS = frozenset({
     "ArgumentException", "ArgumentNullException", "ArgumentOutOfRangeException",
     "InvalidEnumArgumentException", "DuplicateWaitObjectException",
+})
+# Calls that pass text but are no helper of a repository's: printing, tracing, testing.
+_NOT_HELPERS = frozenset({
+    "Console", "Debug", "Trace", "Assert", "Debugger", "Write", "WriteLine", "Append",
+    "AppendLine", "AppendFormat", "Add", "Insert", "Contains", "Equals", "Replace", "Split",
+    "StartsWith", "EndsWith", "IndexOf", "Format", "Join", "Concat", "Print", "Log",
+    "LogInformation", "LogDebug", "LogTrace", "LogWarning", "Information", "Verbose",
+    "Should", "Be", "Throw", "ThrowExactly", "WithMessage", "Fact", "Theory", "InlineData",
+    "Parse", "TryParse", "SetValue", "GetValue", "Remove", "Set", "Get", "Enqueue", "Push",
 })
 _NULL_MESSAGE = "Value cannot be null."
 _RANGE_MESSAGE = "Specified argument was out of the range of valid values."
@@ -86,6 +104,7 @@ def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
     error_class = text(value.child_by_field_name("type"))
     args = arguments(value.child_by_field_name("arguments"))
     short = error_class.rsplit(".", 1)[-1]
+    call: Call | None = None
     if short in _PARAM_EXCEPTIONS:
         template = _argument_exception(short, args, node)
     elif short == "ObjectDisposedException":
@@ -93,9 +112,76 @@ def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
     else:
         message = next((m for a in args if (m := read(a, node)) is not None), None)
         template = Template(message.written, message.parts) if message is not None else None
+        worded = template is not None and has_words(template.parts)
+        call = _class_call(error_class, short, args, node, worded)
     if template is None or not has_words(template.parts):
+        return _candidate(node, call, error_class) if call is not None else None
+    return Site(template, "exception", line_of(node), error_class, symbol=_symbol(node),
+                call=call)
+
+
+def _class_call(error_class: str, short: str, args: list[Node], at: Node,
+                worded: bool) -> Call | None:
+    """The producer call a ``throw new X(…)`` makes (composed across the repository): the
+    class, unless it is .NET's, whose message a factory or constant of the repository may
+    give (``new InvalidOperationException(Messages.NotFound(key))``)."""
+    if short not in DOTNET_EXCEPTIONS:
+        return call_of(error_class, args, at)
+    if worded or not args:
         return None
-    return Site(template, "exception", line_of(node), error_class, symbol=_symbol(node))
+    first = args[0]
+    if first.type == "invocation_expression":
+        return invocation(first, at)
+    if first.type in ("identifier", "member_access_expression") and text(first)[:1].isupper():
+        return Call(text(first), owner=owner_of(at))
+    return call_of(error_class, args, at)  # a ternary: each branch (``_first_argument``)
+
+
+def _candidate(node: Node, call: Call, error_class: str | None = None,
+               error_type: ErrorType = "exception", severity: Severity = "error") -> Site:
+    """A site whose message only composition can tell (an empty template)."""
+    return Site(Template("", ()), error_type, line_of(node), error_class, severity=severity,
+                symbol=_symbol(node), call=call)
+
+
+def _throw_call_site(captured: Captures, file: FileIndex) -> Site | None:
+    """``throw Errors.Create(reader, "Unexpected token {0}", tok)``: what the factory
+    returns only its producer tells."""
+    node, value = captured["throwcall"][0], captured["throwcall.value"][0]
+    call = invocation(value, node)
+    return _candidate(node, call) if call is not None else None
+
+
+def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
+    """``Fail("no store configured")`` as a statement, a worded string among its
+    arguments: a candidate, kept when composition finds a helper of the repository."""
+    node, value = captured["helper"][0], captured["helper.call"][0]
+    function = value.child_by_field_name("function")
+    if function is None:
+        return None
+    name = text(function.child_by_field_name("name")) if (
+        function.type == "member_access_expression") else text(function).split("<", 1)[0]
+    receiver = text(function.child_by_field_name("expression")) if (
+        function.type == "member_access_expression") else ""
+    if name in _NOT_HELPERS or receiver.split(".", 1)[0] in _NOT_HELPERS or (
+            "log" in receiver.rsplit(".", 1)[-1].lower()):
+        return None
+    args = arguments(value.child_by_field_name("arguments"))
+    if not any(_worded(a) for a in args):
+        return None
+    call = invocation(value, node)
+    if call is None:
+        return None
+    warns = "warn" in name.lower()
+    return _candidate(node, call, error_type="log" if warns else "exception",
+                      severity="warning" if warns else "error")
+
+
+def _worded(node: Node) -> bool:
+    """A string with words (a letter and a space) in it."""
+    value = text(node)
+    return node.type in (*STRINGS, "interpolated_string_expression") and " " in value and any(
+        c.isalpha() for c in value)
 
 
 def _argument_exception(short: str, args: list[Node], at: Node) -> Template | None:
@@ -222,7 +308,9 @@ def _symbol(node: Node) -> str | None:
 SPEC = LanguageSpec(
     strings=MESSAGES.strings, name="csharp", grammar="csharp", extensions=(".cs",),
     query=Path(__file__).with_name("queries.scm"),
-    handlers=(("throw", _throw_site), ("call", _call_site)), new_index=FileIndex,
+    handlers=(("throw", _throw_site), ("throwcall", _throw_call_site), ("call", _call_site),
+              ("helper", _helper_site)),
+    new_index=FileIndex,
     function_types=frozenset(SCOPES) - {
         "class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
     },
@@ -236,7 +324,7 @@ SPEC = LanguageSpec(
         type_guard=guard_function("// {doc}\nstatic bool C{Camel}({params}) => {neg};"),
         try_catch=catch_block("try {{\n    {body}\n}} catch ({cls} e) {{\n    // {note}\n}}"),
     ),
-    pastes=PASTES,
+    pastes=PASTES, compose=COMPOSER,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract
