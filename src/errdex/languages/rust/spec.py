@@ -76,6 +76,8 @@ from errdex.languages.base import (
     line_of,
     text,
 )
+from errdex.languages.rust import calls as composed
+from errdex.languages.rust.compose import COMPOSER
 from errdex.languages.rust.constants import CONSTANTS, constant_template, is_bare_reference
 from errdex.languages.rust.evidence import EVIDENCE
 from errdex.languages.rust.pastes import PASTES
@@ -248,6 +250,8 @@ def _method_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | No
     if len(arguments) != 1:
         return None
     template = _payload(arguments[0])
+    if template is None and error_type != "panic":  # `.ok_or_else(|| not_found(k))`
+        return composed.candidate(arguments[0], method, from_err=False)
     if template is None or (error_type != "panic" and not _has_text(template)
                             and not is_bare_reference(template)):
         return None
@@ -270,21 +274,26 @@ def _constructor_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site
         return None  # a module path (`fs::read(..)`) or a wrapper (`String::from`), no error
     arguments = [c for c in captured["ctor.args"][0].named_children if c.type not in COMMENTS]
     messages = [t for t in map(_payload, arguments) if t is not None]
+    # `MyError::new(path)` may be a factory of the repository's (``compose.py``).
+    call = composed.call_of(node, composed.owner_of(node)) if function not in (
+        "custom", "from") and not (messages and is_bare_reference(messages[0])) else None
+    if call is not None and not messages:
+        return Site(Template("", ()), "error", line_of(node), type_path,
+                    symbol=function_symbol(node), call=call)
     if len(messages) != 1 or not (_has_text(messages[0]) or is_bare_reference(messages[0])):
         return None
     kind = next((text(a) for a in arguments if "ErrorKind::" in text(a)), None)
     if kind is None and function == "other" and type_path.endswith("io::Error"):
         kind = "io::ErrorKind::Other"
-    return Site(
-        messages[0], "error", line_of(node), kind or type_path, symbol=function_symbol(node)
-    )
+    return Site(messages[0], "error", line_of(node), kind or type_path,
+                symbol=function_symbol(node), call=call)
 
 
 def _err_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | None:
     template = _payload(captured["err.value"][0])
-    if template is None:
-        return None
     node = captured["err"][0]
+    if template is None:  # `Err(StoreError::NotFound { key })`: composed, or no site
+        return composed.candidate(captured["err.value"][0], node, from_err=True)
     return Site(template, "error", line_of(node), symbol=function_symbol(node))
 
 
@@ -467,7 +476,7 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     function_types=frozenset({"function_item"}),
     scope_types=frozenset({"function_item", "closure_expression", "source_file"}),
     evidence=EVIDENCE, snippets=SNIPPETS, constants=CONSTANTS,
-    pastes=PASTES,
+    pastes=PASTES, compose=COMPOSER,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order
