@@ -74,6 +74,8 @@ def call_of(value: Node, owner: str | None) -> Call | None:
                 if initial is not None:
                     keywords.append((text(field.child_by_field_name("field")),
                                      arguments_of(initial)))
+    elif value.type == "scoped_identifier" and _camel(text(value.child_by_field_name("name"))):
+        callee = text(value)  # a unit variant: `ParseError::Eof`
     else:
         return None
     callee = callee.split("<", 1)[0]
@@ -109,6 +111,10 @@ def arguments_of(node: Node, depth: int = 0) -> tuple[Template, ...]:
             if any(has_text(t) for t in found_let):
                 return found_let
     return (unknown(_tidy_name(text(node))),)
+
+
+def _camel(name: str) -> bool:
+    return name[:1].isupper() and not name.isupper()
 
 
 def owner_of(node: Node) -> str | None:
