@@ -14,8 +14,10 @@ Read per file for composition (``errdex.languages.facts``):
 * a helper: a method whose body throws, or logs, a message built from its parameters;
 * a constant: a ``const`` / ``static readonly`` string with text.
 
-Arguments are read as their alternatives: a ternary, a ``switch`` expression, a local
-initialised with one or assigned in several branches give one template per branch.
+Arguments are read as their alternatives (``calls.py``). Overloads of a method are one
+producer, as composition finds a method by name: a call to a sibling overload is
+replaced by what that overload (taking that many arguments) gives, and the first
+overload stands for all (its parameters bind a call's arguments by position).
 """
 
 from __future__ import annotations
@@ -29,26 +31,25 @@ from errdex.languages._jvm.compose import (
     THIS,
     ClassFacts,
     Constructor,
-    capped,
     class_producer,
     renamed,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
-from errdex.languages.base import ancestors, line_of, text
-from errdex.languages.csharp.messages import STRINGS, arguments, declared_value, hole, read
-from errdex.languages.csharp.strings import composite_format, string_value
-from errdex.languages.facts import Argument, Call, Composer, Producer, Result, has_text, unknown
-from errdex.templates.template import Literal, Template
+from errdex.languages.base import line_of, text
+from errdex.languages.csharp.calls import (
+    CLASSES,
+    alternatives,
+    call_of,
+    invocation,
+    walk,
+)
+from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
+from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_text
+from errdex.templates.template import Template
 
-CLASSES = frozenset({"class_declaration", "struct_declaration", "record_declaration"})
 _CONTAINERS = frozenset({
     "namespace_declaration", "file_scoped_namespace_declaration", "declaration_list",
     "compilation_unit",
-})
-_FUNCTIONS = frozenset({
-    "method_declaration", "constructor_declaration", "local_function_statement",
-    "lambda_expression", "anonymous_method_expression", "accessor_declaration",
-    "property_declaration",
 })
 _BASE_MESSAGE = {"base.Message": SUPER_MESSAGE, "base.Message.ToString()": SUPER_MESSAGE}
 _LOG_METHODS = frozenset({
@@ -82,12 +83,35 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         made = _class(declaration, name, outer, body, path)
         if made is not None:
             out.append(made)
+        methods: dict[str, list[Producer]] = {}
         for member in body.named_children:
             if member.type == "method_declaration":
-                out.extend(_method(member, name, path))
+                for method in _method(member, name, path):
+                    methods.setdefault(method.name, []).append(method)
             elif member.type == "field_declaration":
                 out.extend(_constants(member, name, path))
+        out.extend(_overloads(found) for found in methods.values())
     return out
+
+
+def _overloads(found: list[Producer]) -> Producer:
+    """One producer for a method's overloads (module docstring)."""
+    first = found[0]
+    if len(found) == 1:
+        return first
+    results: list[Result] = []
+    for result in first.results:
+        sibling = next((p for p in found if isinstance(result, Call) and p is not first
+                        and result.named() == first.name and result.qualifier() in (
+                            None, first.owner) and len(p.params) == len(result.args)), None)
+        if sibling is None or not isinstance(result, Call):
+            results.append(result)
+            continue
+        bindings = {p: arg[0] for p, arg in zip(sibling.params, result.args, strict=True)}
+        results.extend(bind(r, bindings) for r in sibling.results
+                       if not (isinstance(r, Call) and r.named() == first.name))
+    return Producer(first.name, first.params, tuple(results[:MAX_BRANCHES]), first.role,
+                    first.path, first.line, first.owner)
 
 
 COMPOSER = Composer(producers=producers, triggers=(b"class ", b"struct ", b"record "))
@@ -103,107 +127,6 @@ def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | N
                 yield from _declarations(body, text(child.child_by_field_name("name")))
         elif child.type in _CONTAINERS:
             yield from _declarations(child, outer)
-
-
-def owner_of(node: Node) -> str | None:
-    """The name of the class a node is written in (``this.X()`` is looked up there)."""
-    owner = next((a for a in ancestors(node) if a.type in CLASSES), None)
-    return text(owner.child_by_field_name("name")) if owner is not None else None
-
-
-# --- arguments ---------------------------------------------------------------------------
-
-
-def alternatives(node: Node | None, at: Node, depth: int = 0) -> list[Template]:
-    """The templates an expression prints, one per branch (a ternary, a ``switch``
-    expression, a local initialised with one or assigned in several branches); empty
-    when source does not say."""
-    while node is not None and node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
-    if node is None or depth > 4:
-        return []
-    if node.type == "conditional_expression":
-        return list(capped([
-            *alternatives(node.child_by_field_name("consequence"), at, depth + 1),
-            *alternatives(node.child_by_field_name("alternative"), at, depth + 1)]))
-    if node.type == "switch_expression":
-        return list(capped([t for arm in node.named_children
-                            if arm.type == "switch_expression_arm" and arm.named_children
-                            for t in alternatives(arm.named_children[-1], at, depth + 1)]))
-    if node.type == "identifier":
-        branches = _branches(node, at, depth)
-        if branches:
-            return branches
-    message = read(node, at)
-    if message is None and node.type == "identifier":
-        value = _initialiser(node, at)
-        if value is not None and value.type in ("conditional_expression", "switch_expression"):
-            return alternatives(value, at, depth + 1)
-    return [Template(message.written, message.parts)] if message is not None else []
-
-
-def _initialiser(node: Node, at: Node) -> Node | None:
-    """The value a local is declared with, above ``at`` in its method."""
-    scope = _function(at)
-    name = text(node)
-    found = [d for d in _walk(scope) if d.type == "variable_declarator"
-             and text(d.child_by_field_name("name")) == name
-             and d.end_byte <= at.start_byte] if scope is not None else []
-    return declared_value(found[-1]) if found else None
-
-
-def _branches(node: Node, at: Node, depth: int) -> list[Template]:
-    """A local assigned in several branches above its use (``if (c) msg = "a"; else msg =
-    "b";``): each assignment's text, when every one is known."""
-    scope = _function(at)
-    if scope is None:
-        return []
-    name = text(node)
-    assigned = [a for a in _walk(scope) if a.type == "assignment_expression"
-                and a.end_byte <= at.start_byte
-                and text(a.child_by_field_name("left")) == name
-                and text(a.child_by_field_name("operator")) == "="]
-    if len(assigned) < 2:
-        return []
-    out: list[Template] = []
-    for assignment in assigned:
-        found = alternatives(assignment.child_by_field_name("right"), assignment, depth + 1)
-        if not found:
-            return []
-        out.extend(found)
-    return list(capped(out))
-
-
-def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:
-    """What one argument prints: its alternatives, a number as written, a composite format
-    read with the arguments after it (``Create(r, "Unexpected {0}", tok)``), or a hole."""
-    if node.type == "integer_literal" and text(node).isdigit():
-        return (Template(text(node), (Literal(text(node)),)),)
-    value = string_value(node) if node.type in STRINGS else None
-    if value is not None and after and "{0" in value:
-        return (Template(value, composite_format(value, [text(a) for a in after])),)
-    found = alternatives(node, at)
-    if found:
-        return tuple(found)
-    made = hole(node)
-    return (unknown(made.name or text(node)),)
-
-
-def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
-    """A call to a producer, each argument read as its alternatives at ``at``."""
-    return Call(callee, tuple(argument(a, at, args[i + 1:]) for i, a in enumerate(args)),
-                owner=owner_of(at), path=path)
-
-
-def invocation(node: Node, at: Node, path: str = "") -> Call | None:
-    """``Errors.Create(r, "…", t)`` / ``this.Fail(x)`` / ``Fail<T>(x)`` as a ``Call``."""
-    function = node.child_by_field_name("function")
-    if function is None or function.type not in (
-            "identifier", "member_access_expression", "generic_name"):
-        return None
-    callee = text(function).split("<", 1)[0] if function.type == "generic_name" else text(
-        function)
-    return call_of(callee, arguments(node.child_by_field_name("arguments")), at, path)
 
 
 # --- classes -------------------------------------------------------------------------------
@@ -379,21 +302,6 @@ def _uses(template: Template, params: tuple[str, ...]) -> bool:
 # --- walking -----------------------------------------------------------------------------------
 
 
-def _function(node: Node) -> Node | None:
-    return next((a for a in ancestors(node) if a.type in _FUNCTIONS), None)
-
-
-def _walk(node: Node | None) -> Iterator[Node]:
-    """Nodes under ``node`` in source order, not inside a nested lambda or local function."""
-    stack = [node] if node is not None else []
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(c for c in reversed(current.named_children)
-                     if c.type not in ("lambda_expression", "local_function_statement",
-                                       "anonymous_method_expression"))
-
-
 def _returns(function: Node) -> Iterator[Node]:
     """The values a member gives: ``=> value`` or its own ``return`` statements."""
     body = function.child_by_field_name("body")
@@ -401,7 +309,7 @@ def _returns(function: Node) -> Iterator[Node]:
         if body.named_children:
             yield body.named_children[-1]
         return
-    for node in _walk(body):
+    for node in walk(body):
         if node.type == "return_statement" and node.named_children:
             yield node.named_children[0]
 

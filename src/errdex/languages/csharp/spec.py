@@ -53,13 +53,8 @@ from errdex.languages.base import (
     line_of,
     text,
 )
-from errdex.languages.csharp.compose import (
-    COMPOSER,
-    DOTNET_EXCEPTIONS,
-    call_of,
-    invocation,
-    owner_of,
-)
+from errdex.languages.csharp.calls import call_of, invocation, owner_of
+from errdex.languages.csharp.compose import COMPOSER, DOTNET_EXCEPTIONS
 from errdex.languages.csharp.messages import (
     MESSAGES,
     NEWLINE,

@@ -1,0 +1,139 @@
+"""C# calls to producers: each argument read as the templates it can print.
+
+A ternary, a ``switch`` expression, or a local initialised with one or assigned in
+several branches (``if (c) msg = "a"; else msg = "b";``) gives one template per branch;
+a composite format followed by arguments (``Errors.Create(r, "Unexpected {0}", tok)``)
+is read with them; what source does not spell is a hole named after the expression.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from errdex.languages._jvm.compose import capped
+from errdex.languages.base import ancestors, text
+from errdex.languages.csharp.messages import STRINGS, arguments, declared_value, hole, read
+from errdex.languages.csharp.strings import composite_format, string_value
+from errdex.languages.facts import Argument, Call, unknown
+from errdex.templates.template import Literal, Template
+
+CLASSES = frozenset({"class_declaration", "struct_declaration", "record_declaration"})
+FUNCTIONS = frozenset({
+    "method_declaration", "constructor_declaration", "local_function_statement",
+    "lambda_expression", "anonymous_method_expression", "accessor_declaration",
+    "property_declaration",
+})
+
+def owner_of(node: Node) -> str | None:
+    """The name of the class a node is written in (``this.X()`` is looked up there)."""
+    owner = next((a for a in ancestors(node) if a.type in CLASSES), None)
+    return text(owner.child_by_field_name("name")) if owner is not None else None
+
+
+def alternatives(node: Node | None, at: Node, depth: int = 0) -> list[Template]:
+    """The templates an expression prints, one per branch (a ternary, a ``switch``
+    expression, a local initialised with one or assigned in several branches); empty
+    when source does not say."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node is None or depth > 4:
+        return []
+    if node.type == "conditional_expression":
+        return list(capped([
+            *alternatives(node.child_by_field_name("consequence"), at, depth + 1),
+            *alternatives(node.child_by_field_name("alternative"), at, depth + 1)]))
+    if node.type == "switch_expression":
+        return list(capped([t for arm in node.named_children
+                            if arm.type == "switch_expression_arm" and arm.named_children
+                            for t in alternatives(arm.named_children[-1], at, depth + 1)]))
+    if node.type == "identifier":
+        branches = _branches(node, at, depth)
+        if branches:
+            return branches
+    message = read(node, at)
+    if message is None and node.type == "identifier":
+        value = _initialiser(node, at)
+        if value is not None and value.type in ("conditional_expression", "switch_expression"):
+            return alternatives(value, at, depth + 1)
+    return [Template(message.written, message.parts)] if message is not None else []
+
+
+def _initialiser(node: Node, at: Node) -> Node | None:
+    """The value a local is declared with, above ``at`` in its method."""
+    scope = function_of(at)
+    name = text(node)
+    found = [d for d in walk(scope) if d.type == "variable_declarator"
+             and text(d.child_by_field_name("name")) == name
+             and d.end_byte <= at.start_byte] if scope is not None else []
+    return declared_value(found[-1]) if found else None
+
+
+def _branches(node: Node, at: Node, depth: int) -> list[Template]:
+    """A local assigned in several branches above its use (``if (c) msg = "a"; else msg =
+    "b";``): each assignment's text, when every one is known."""
+    scope = function_of(at)
+    if scope is None:
+        return []
+    name = text(node)
+    assigned = [a for a in walk(scope) if a.type == "assignment_expression"
+                and a.end_byte <= at.start_byte
+                and text(a.child_by_field_name("left")) == name
+                and text(a.child_by_field_name("operator")) == "="]
+    if len(assigned) < 2:
+        return []
+    out: list[Template] = []
+    for assignment in assigned:
+        found = alternatives(assignment.child_by_field_name("right"), assignment, depth + 1)
+        if not found:
+            return []
+        out.extend(found)
+    return list(capped(out))
+
+
+def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:
+    """What one argument prints: its alternatives, a number as written, a composite format
+    read with the arguments after it (``Create(r, "Unexpected {0}", tok)``), or a hole."""
+    if node.type == "integer_literal" and text(node).isdigit():
+        return (Template(text(node), (Literal(text(node)),)),)
+    value = string_value(node) if node.type in STRINGS else None
+    if value is not None and after and "{0" in value:
+        return (Template(value, composite_format(value, [text(a) for a in after])),)
+    found = alternatives(node, at)
+    if found:
+        return tuple(found)
+    made = hole(node)
+    return (unknown(made.name or text(node)),)
+
+
+def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
+    """A call to a producer, each argument read as its alternatives at ``at``."""
+    return Call(callee, tuple(argument(a, at, args[i + 1:]) for i, a in enumerate(args)),
+                owner=owner_of(at), path=path)
+
+
+def invocation(node: Node, at: Node, path: str = "") -> Call | None:
+    """``Errors.Create(r, "…", t)`` / ``this.Fail(x)`` / ``Fail<T>(x)`` as a ``Call``."""
+    function = node.child_by_field_name("function")
+    if function is None or function.type not in (
+            "identifier", "member_access_expression", "generic_name"):
+        return None
+    callee = text(function).split("<", 1)[0] if function.type == "generic_name" else text(
+        function)
+    return call_of(callee, arguments(node.child_by_field_name("arguments")), at, path)
+
+
+def function_of(node: Node) -> Node | None:
+    return next((a for a in ancestors(node) if a.type in FUNCTIONS), None)
+
+
+def walk(node: Node | None) -> Iterator[Node]:
+    """Nodes under ``node`` in source order, not inside a nested lambda or local function."""
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(c for c in reversed(current.named_children)
+                     if c.type not in ("lambda_expression", "local_function_statement",
+                                       "anonymous_method_expression"))

@@ -1,0 +1,329 @@
+"""C# messages composed across a repository: exception classes (constructor initializers,
+fields, a ``Message`` override), factories (overloads, a format passed on), helpers,
+constants and branches, mined from a small fixture repository. No .NET runtime is
+installed here: what .NET prints for each raise (``Exception.Message``) is written out
+by hand from the fixture and must be matched by the mined pattern."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import errdex
+from tests.conftest import GitRepo
+
+ERRORS = '''\
+using System;
+using System.Globalization;
+
+namespace Acme.Store
+{
+    public class StoreException : Exception
+    {
+        public StoreException(string message) : base(message) { }
+        public StoreException(string message, Exception inner) : base(message, inner) { }
+    }
+
+    public class NotFoundException : StoreException
+    {
+        public string Key { get; }
+
+        public NotFoundException(string key) : base($"no such item: {key}")
+        {
+            Key = key;
+        }
+    }
+
+    public class GoneException : NotFoundException
+    {
+        public GoneException(string key) : base(key) { }
+    }
+
+    public class LocatedException : StoreException
+    {
+        private readonly string path;
+
+        public LocatedException(string message, string path) : base(message)
+        {
+            this.path = path;
+        }
+
+        public override string Message => base.Message + " at " + path;
+    }
+
+    public class CodedException : Exception
+    {
+        public int Code { get; }
+
+        public CodedException(int code)
+        {
+            Code = code;
+        }
+
+        public override string Message
+        {
+            get { return "store error code " + Code; }
+        }
+    }
+
+    public class RetryException : StoreException
+    {
+        public RetryException(int n)
+            : base(n > 0 ? "gave up after " + n + " retries" : "gave up") { }
+    }
+
+    public class ParseException : Exception
+    {
+        public ParseException(string message) : base(message) { }
+    }
+
+    public class PingException : Exception
+    {
+        public PingException(string x) : base(new PongException(x).Message) { }
+    }
+
+    public class LoopException : LoopTwoException
+    {
+        public LoopException(string x) : base(x) { }
+    }
+
+    public class LoopTwoException : LoopException
+    {
+        public LoopTwoException(string x) : base(x) { }
+    }
+
+    public static class Errors
+    {
+        public const string NotConfigured = "the store is not configured";
+
+        public static ParseException Create(string path, string message, params object[] args)
+        {
+            message = string.Format(CultureInfo.InvariantCulture, message, args);
+            return new ParseException(message + " Path '" + path + "'.");
+        }
+
+        public static ParseException Read(string message) => Read(message, "$");
+
+        public static ParseException Read(string message, string path) =>
+            new ParseException(message + " Path '" + path + "'.");
+
+        public static Exception Option(string option) =>
+            new ParseException($"option {option} needs a value");
+
+        public static string Missing(string what) => "missing " + what;
+
+        public static void Fail(string message)
+        {
+            throw new StoreException("config: " + message);
+        }
+    }
+}
+'''
+
+STORE = '''\
+using System;
+
+namespace Acme.Store
+{
+    public class Store
+    {
+        public void Missing(string key)
+        {
+            throw new NotFoundException(key);
+        }
+
+        public void Gone(string key)
+        {
+            throw new GoneException(key);
+        }
+
+        public void Header(string path)
+        {
+            throw new LocatedException("bad header", path);
+        }
+
+        public void Coded(int code)
+        {
+            throw new CodedException(code);
+        }
+
+        public void Token(string path, string tok)
+        {
+            throw Errors.Create(path, "Unexpected token {0}", tok);
+        }
+
+        public void ReadIt()
+        {
+            throw Errors.Read("Bad read");
+        }
+
+        public void Option()
+        {
+            throw Errors.Option("--name");
+        }
+
+        public void Unconfigured()
+        {
+            Errors.Fail("no store configured");
+        }
+
+        public void Retry(int n)
+        {
+            throw new RetryException(n);
+        }
+
+        public void What(string what)
+        {
+            throw new InvalidOperationException(Errors.Missing(what));
+        }
+
+        public void Constant()
+        {
+            throw new InvalidOperationException(Errors.NotConfigured);
+        }
+
+        public void Branch(int n)
+        {
+            string msg;
+            if (n > 1)
+                msg = "too many widgets";
+            else
+                msg = "no widgets";
+            throw new InvalidOperationException(msg);
+        }
+
+        public void Again(string key)
+        {
+            throw new NotFoundException(key);
+        }
+
+        public void OnceMore(string key)
+        {
+            throw new NotFoundException(key);
+        }
+
+        public void Unknown(string x)
+        {
+            throw MakeIt(x);
+        }
+
+        public void Loop(string x)
+        {
+            throw new LoopException(x);
+        }
+    }
+}
+'''
+
+# (method in Store.cs, the record's errorMessage, errorClass, where the producers are
+# written in Errors.cs (by a line's start), what .NET prints for sample arguments)
+EXPECTED = [
+    ("Missing", "no such item: {key}", "NotFoundException",
+     ["public class StoreException", "public class NotFoundException"], "no such item: k1"),
+    ("Gone", "no such item: {key}", "GoneException",
+     ["public class StoreException", "public class NotFoundException",
+      "public class GoneException"], "no such item: k2"),
+    ("Header", "bad header at {path}", "LocatedException",
+     ["public class LocatedException"], "bad header at /etc/x"),
+    ("Coded", "store error code {code}", "CodedException",
+     ["public class CodedException"], "store error code 42"),
+    ("Token", "Unexpected token {0} Path '{path}'.", "ParseException",
+     ["public class ParseException", "public static ParseException Create("],
+     "Unexpected token ; Path 'a.b'."),
+    ("ReadIt", "Bad read Path '$'.", "ParseException",
+     ["public class ParseException", "public static ParseException Read(string message) =>"],
+     "Bad read Path '$'."),
+    ("Option", "option --name needs a value", "ParseException",
+     ["public class ParseException", "public static Exception Option("],
+     "option --name needs a value"),
+    ("Unconfigured", "config: no store configured", "StoreException",
+     ["public class StoreException", "public static void Fail("],
+     "config: no store configured"),
+    ("What", "missing {what}", "InvalidOperationException",
+     ["public static string Missing("], "missing widget"),
+    ("Constant", "the store is not configured", "InvalidOperationException",
+     ["public const string NotConfigured"], "the store is not configured"),
+]
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
+    root = tmp_path_factory.mktemp("compose_cs")
+    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
+    repo.commit_files({"src/Store/Errors.cs": ERRORS, "src/Store/Store.cs": STORE})
+    db = root / "errdex.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return list(store.records(repo="acme/composed"))
+
+
+def _line(text: str, start: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1)
+                if line.strip().startswith(start))
+
+
+def _at(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
+    """The records of the raise in ``Store.<method>`` (its body's third line)."""
+    line = _line(STORE, f"public void {method}(")
+    return [r for r in records if r.record.file_path == "src/Store/Store.cs"
+            and line < r.record.line_number <= line + 8 and r.extras.enclosing_symbol
+            == f"Store.{method}"]
+
+
+@pytest.mark.parametrize("case", EXPECTED, ids=[c[0] for c in EXPECTED])
+def test_every_composition_form_gives_the_raise_site_the_printed_message(
+    records: list[errdex.StoredRecord], case: tuple[str, str, str, list[str], str],
+) -> None:
+    method, message, error_class, sources, printed = case
+    [found] = _at(records, method)
+    assert found.record.line_number == _line(STORE, f"public void {method}(") + 2
+    assert found.record.error_message == message
+    assert found.record.error_class == error_class
+    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
+        ("src/Store/Errors.cs", _line(ERRORS, start)) for start in sources]
+    assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+
+
+def test_a_message_override_decorating_the_base_message_is_a_class_decoration(
+    records: list[errdex.StoredRecord],
+) -> None:
+    [found] = _at(records, "Header")
+    assert [s.role for s in found.extras.template_sources] == ["class decoration"]
+
+
+def test_a_ternary_in_the_base_initializer_gives_one_record_per_branch(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "Retry")
+    assert sorted(r.record.error_message for r in found) == [
+        "gave up", "gave up after {n} retries"]
+    assert {r.record.error_class for r in found} == {"RetryException"}
+    for printed in ("gave up after 3 retries", "gave up"):
+        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+
+
+def test_a_message_assigned_in_branches_gives_one_record_per_branch(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "Branch")
+    assert sorted(r.record.error_message for r in found) == ["no widgets", "too many widgets"]
+    assert {r.record.error_class for r in found} == {"InvalidOperationException"}
+
+
+def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_template(
+    records: list[errdex.StoredRecord],
+) -> None:
+    same = [r for r in records if r.record.error_message == "no such item: {key}"
+            and r.record.error_class == "NotFoundException"]
+    assert sorted(r.extras.enclosing_symbol or "" for r in same) == [
+        "Store.Again", "Store.Missing", "Store.OnceMore"]
+    assert len({r.record.id for r in same}) == 3
+
+
+def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
+    records: list[errdex.StoredRecord],
+) -> None:
+    assert _at(records, "Unknown") == []
+    assert _at(records, "Loop") == []
+    assert not any("Loop" in (r.record.error_class or "") for r in records)
