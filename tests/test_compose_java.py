@@ -122,6 +122,7 @@ import shop.errors.CodedError;
 import shop.errors.Errors;
 import shop.errors.LimitExceeded;
 import shop.errors.NotFound;
+import shop.errors.StoreException;
 
 public class Store {
     public void get(String key) {
@@ -150,6 +151,10 @@ public class Store {
 
     public void lookup(String key) {
         throw new IllegalStateException(Errors.missing(key)); // site:string-factory
+    }
+
+    public void find(String key) {
+        throw new StoreException(Errors.missing(key)); // site:through-class
     }
 
     public void flush() {
@@ -200,6 +205,7 @@ public class Main {
         run("limit", () -> s.grow("cart"));
         run("factory", () -> s.parse("unexpected ]"));
         run("string-factory", () -> s.lookup("color"));
+        run("through-class", () -> s.find("size"));
         run("helper", () -> s.flush());
         run("constant", () -> s.buy());
         run("branches", () -> s.take(5));
@@ -319,6 +325,14 @@ def test_factory_returning_a_message_for_a_jdk_exception(mined):
                                 line(ERRORS, "static String missing"), "factory")]
 
 
+def test_a_message_method_through_a_class_that_passes_it_on(mined):
+    record, extras = one(mined, "through-class")
+    assert record.error_message == "missing key {key}"
+    assert record.error_class == "StoreException"
+    assert sources(extras) == [("src/shop/errors/Errors.java",
+                                line(ERRORS, "static String missing"), "factory")]
+
+
 def test_helper_that_throws_what_it_is_given(mined):
     record, extras = one(mined, "helper")
     assert record.error_message == "operation failed: disk full"
@@ -373,7 +387,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 11
+    assert len(printed) == 12
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

@@ -96,6 +96,10 @@ class Store {
         error(Errors.missing(key)) // site:error-factory
     }
 
+    fun find(key: String) {
+        throw StoreException(Errors.missing(key)) // site:through-class
+    }
+
     fun flush() {
         Errors.fail("disk full") // site:helper
     }
@@ -231,9 +235,10 @@ def test_top_level_factory(mined):
     assert (ERRORS_PATH, line(ERRORS, "fun notFound"), "factory") in sources(extras)
 
 
-def test_factory_returning_a_message_for_a_jdk_exception_and_error(mined):
+def test_factory_returning_a_message_for_jdk_and_own_exceptions_and_error(mined):
     for marker, error_class in (("string-factory", "IllegalStateException"),
-                                ("error-factory", "IllegalStateException")):
+                                ("error-factory", "IllegalStateException"),
+                                ("through-class", "StoreException")):
         record, extras = one(mined, marker)
         assert record.error_message == "missing key $key"
         assert record.error_class == error_class

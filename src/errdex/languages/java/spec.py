@@ -107,6 +107,8 @@ _INDEX_CHECKS = {  # method → the message when the index is too large
 _LOG_METHODS = frozenset({"error", "fatal", "severe"})
 _NOT_HELPERS = frozenset({*_GUAVA, *_INDEX_CHECKS, "requireNonNull", "println", "print",
                           "printf", "format", "append", "put", "add", "set"})
+_JDK_CLASSES = frozenset({"String", "MessageFormat", "Objects", "Arrays", "Collections",
+                          "Integer", "Long", "Math", "System", "Thread", "Locale", "List"})
 CANDIDATE = Template("", ())  # a site whose message only composition can tell
 
 
@@ -148,21 +150,27 @@ def _exception_sites(at: Node, error_class: str, args: list[Node], file: JavaFil
 
 def _producer_call(error_class: str, args: list[Node], index: int, file: JavaFile,
                    at: Node) -> Call | None:
-    """The class's constructor, or for a JDK exception the method or constant its message
-    comes from (``new IllegalStateException(notFound(key))``)."""
+    """The method or constant the message comes from when source does not spell it
+    (``new IllegalStateException(notFound(key))``: what ``notFound`` returns is printed,
+    through any class that passes it on), else the class's constructor (not the JDK's)."""
     owner = enclosing_class(at)
-    if error_class not in JDK_EXCEPTIONS:
-        return call_to(error_class, args, file, owner)
     given = args[index] if index < len(args) else None
-    if given is None or read(given, file) is not None:
-        return None
-    if given.type == "method_invocation" and _static_or_own(given.child_by_field_name("object")):
-        return invocation(given, file, owner)
-    last = text(given.child_by_field_name("field")) if given.type == "field_access" else text(
-        given)
-    if given.type in ("identifier", "field_access") and last.isupper():
-        return Call(text(given), owner=owner)
-    return None
+    if given is not None and read(given, file) is None:
+        if given.type == "method_invocation" and _message_method(given):
+            return invocation(given, file, owner)
+        last = text(given.child_by_field_name("field")) if given.type == "field_access" else (
+            text(given))
+        if given.type in ("identifier", "field_access") and last.isupper():
+            return Call(text(given), owner=owner)
+    return call_to(error_class, args, file, owner) if error_class not in JDK_EXCEPTIONS else None
+
+
+def _message_method(node: Node) -> bool:
+    """A method of the repository that may return a message: a bare or ``this.`` call, or a
+    static one of a class that is not the JDK's (``Errors.missing(key)``)."""
+    receiver = node.child_by_field_name("object")
+    name = text(node.child_by_field_name("name"))
+    return _static_or_own(receiver) and name[:1].islower() and text(receiver) not in _JDK_CLASSES
 
 
 def _static_or_own(receiver: Node | None) -> bool:

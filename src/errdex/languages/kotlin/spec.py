@@ -168,10 +168,11 @@ def _constructor_site(call: _Call, file: FileIndex) -> Site | None:
     at = call.node.parent if thrown and call.node.parent is not None else call.node
     message = read(call.args[0], file) if call.args else None
     owner = enclosing_class(at)
-    if call.name in JDK_EXCEPTIONS:
-        producer = _message_call(call.args[0], file, owner) if (
-            call.args and message is None) else None
-    else:
+    # the function or constant the message comes from, through any class that passes it
+    # on; else the class's constructor (not the JDK's)
+    producer = _message_call(call.args[0], file, owner) if call.args and message is None else (
+        None)
+    if producer is None and call.name not in JDK_EXCEPTIONS:
         producer = call_to(call.name, call.args, file, owner)
     if message is None:  # the branches of an ``if``/``when`` are the call's alternatives
         return Site(CANDIDATE, "exception", line_of(at), call.name, symbol=_symbol(at),
@@ -190,7 +191,7 @@ def _message_call(node: Node | None, file: FileIndex, owner: str | None) -> Call
         return None
     found = callee_of(node)
     if found is not None and found[0].rsplit(".", 1)[-1][:1].islower() and _static_or_own(
-            found[1]):
+            found[1]) and text(found[1]) not in ("String", "MessageFormat"):
         return call_to(found[0], found[2], file, owner)
     last = text(node).rsplit(".", 1)[-1]
     if node.type in ("simple_identifier", "navigation_expression") and last.isupper():
