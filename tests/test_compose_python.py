@@ -299,3 +299,50 @@ def test_the_record_page_and_the_mine_summary_say_where_the_message_is_written(
     assert f"pkg/errors.py:{_line(ERRORS, 'class ParseError(')}" in page.text
     assert f"pkg/errors.py:{_line(ERRORS, 'def config_error(')}</span> " \
            "<span class=\"muted\">(factory)" in page.text
+
+
+def test_a_constant_of_another_module_is_printed_as_its_text(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({
+        "app/messages.py": 'NOT_READY = "the pool is not ready yet"\n\n\n'
+                           'class Texts:\n    GAVE_UP = "gave up waiting"\n',
+        "app/pool.py": "from app import messages\nfrom app.messages import Texts\n\n\n"
+                       "def get(n):\n"
+                       "    if n:\n"
+                       "        raise RuntimeError(messages.NOT_READY)\n"
+                       "    raise TimeoutError(f'{Texts.GAVE_UP} after {n}s')\n",
+    })
+    db = tmp_path / "c.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        found = {r.record.line_number: r.record for r in store.records(repo="acme/widgets")}
+    assert found[7].error_message == "the pool is not ready yet"
+    assert found[8].error_message == "gave up waiting after {n}s"
+    assert re.fullmatch(found[8].message_pattern, "gave up waiting after 3s")
+
+
+def test_an_incremental_mine_reads_constants_and_classes_from_files_it_did_not_read(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({
+        "app/messages.py": 'NOT_READY = "the pool is not ready yet"\n',
+        "app/errors.py": ERRORS,
+        "app/pool.py": "def get(n):\n    return n\n",
+    })
+    db = tmp_path / "i.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files({"app/pool.py": (
+        "from app import messages\nfrom app.errors import NotFound\n\n\n"
+        "def get(n):\n"
+        "    if n:\n"
+        "        raise RuntimeError(messages.NOT_READY)\n"
+        "    raise NotFound(n)\n")})
+    assert errdex.mine(repo.root, db=db, jobs=1).incremental
+    with errdex.open_store(db) as store:
+        found = {r.record.line_number: r.record for r in store.records(repo="acme/widgets")
+                 if r.record.file_path == "app/pool.py"}
+    assert found[7].error_message == "the pool is not ready yet"
+    assert found[8].error_message == "no such item: {n}"

@@ -19,6 +19,7 @@ composition works: only the reading of these facts is per language (``Composer``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -156,6 +157,32 @@ def parameter(name: str) -> Template:
 def _quotes(hole: Hole) -> bool:
     """Whether a hole prints its value's repr (quotes and escapes added)."""
     return "!r" in hole.spec or "?}" in hole.spec or hole.spec == "%r"
+
+
+# A constant's name: UPPER_SNAKE (or one upper word of four letters or more), after any
+# qualifier (``errors.MSG_NOT_FOUND``, ``Messages::NOT_FOUND``).
+_CONSTANT = re.compile(
+    r"(?:[A-Za-z_$][A-Za-z0-9_]*(?:\.|::|->))*([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|[A-Z]{4,}[0-9]*)")
+
+
+def constant_name(hole: Hole) -> str | None:
+    """The constant a hole prints as it is (``{MSG}``, ``errors.MSG_NOT_FOUND``), if any."""
+    if not hole.name or _quotes(hole) or len(hole.name) > 200:
+        return None
+    found = _CONSTANT.fullmatch(hole.name)
+    return found.group(1) if found else None
+
+
+def constant_names(template: Template) -> list[str]:
+    return [n for h in template.holes if (n := constant_name(h)) is not None]
+
+
+def with_constants(template: Template, texts: dict[str, str]) -> Template | None:
+    """The template with each hole that prints a known constant replaced by its text;
+    None when none is known."""
+    bindings = {h.name: Template(texts[n], (Literal(texts[n]),)) for h in template.holes
+                if h.name and (n := constant_name(h)) is not None and n in texts}
+    return substitute(template, bindings) if bindings else None
 
 
 def has_text(template: Template) -> bool:

@@ -22,8 +22,18 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from errdex.languages import SPECS
 from errdex.languages.base import Language
-from errdex.languages.facts import Call, Producer, Result, bind, has_text, substitute
+from errdex.languages.facts import (
+    Call,
+    Producer,
+    Result,
+    bind,
+    constant_names,
+    has_text,
+    substitute,
+    with_constants,
+)
 from errdex.mining.files import MinedRecord, hole_names, producers_of
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
@@ -59,6 +69,7 @@ class Producers:
     capped: int = 0  # sites whose alternatives were cut to ``MAX_ALTERNATIVES``
     _memo: dict[tuple[Producer, tuple[object, ...]], list[Composed] | None] = field(
         default_factory=dict)
+    _constants: dict[str, str] | None = None
 
     def add(self, producers: list[Producer]) -> None:
         for producer in producers:
@@ -66,6 +77,19 @@ class Producers:
 
     def names(self) -> set[str]:
         return set(self.by_name)
+
+    def constants(self) -> dict[str, str]:
+        """Each string constant's text (role ``constant``), leaving out a name defined with
+        different texts (which one a site prints depends on imports)."""
+        if self._constants is None:
+            texts: dict[str, set[str]] = {}
+            for name, found in self.by_name.items():
+                for p in found:
+                    if p.role == "constant" and len(p.results) == 1 and isinstance(
+                            p.results[0], Template) and not p.results[0].holes:
+                        texts.setdefault(name, set()).add(p.results[0].written)
+            self._constants = {n: next(iter(t)) for n, t in texts.items() if len(t) == 1}
+        return self._constants
 
     def find(self, call: Call) -> Producer | None:
         """The producer a call reaches (module docstring), or None."""
@@ -232,22 +256,30 @@ def worth_keeping(composed: Composed) -> bool:
 
 def compose_records(mined: list[MinedRecord], producers: Producers) -> list[MinedRecord]:
     """Give every record whose site calls a producer the templates composition finds (one
-    record per alternative, on the site's line), drop candidates that reach none; the
-    records changed."""
+    record per alternative, on the site's line), drop candidates that reach none, spell out
+    the repository's string constants a message prints; the records changed."""
     out: list[MinedRecord] = []
     changed: list[MinedRecord] = []
+    constants = producers.constants()
     for m in mined:
-        if m.call is None:
-            out.append(m)
-            continue
-        composed = producers.compose(m.call)
-        if composed is None and m.candidate:  # a class from elsewhere: its first argument
-            composed = _first_argument(m.call)
-        kept = [c for c in composed or [] if worth_keeping(c)]
-        m.call = None
+        kept: list[Composed] = []
+        if m.call is not None:
+            composed = producers.compose(m.call)
+            if composed is None and m.candidate:  # a class from elsewhere: its first argument
+                composed = _first_argument(m.call)
+            kept = [c for c in (_known(c, constants) for c in composed or [])
+                    if worth_keeping(c)]
+            m.call = None
+        pending, m.pending = m.pending, None
         if not kept:
-            if not m.candidate:
-                out.append(m)
+            if m.candidate:
+                continue
+            if pending is not None and not _has_hook(m):
+                template = with_constants(pending[1], constants)
+                if template is not None:
+                    kept = [Composed(template, (), None)]
+        if not kept:
+            out.append(m)
             continue
         for i, alternative in enumerate(kept):
             target = m if i == 0 else _copy(m, i)
@@ -271,6 +303,20 @@ def _copy(m: MinedRecord, index: int) -> MinedRecord:
     record = m.record.model_copy(deep=True)
     record.id = record_id(record.repo, record.file_path, None, m.record.id, None, index)
     return MinedRecord(record, m.extras.model_copy(deep=True), m.content_hash)
+
+
+def _known(composed: Composed, constants: dict[str, str]) -> Composed:
+    """A composed template with the constants it prints spelled out."""
+    template = with_constants(composed.template, constants)
+    if template is None:
+        return composed
+    return Composed(template, composed.sources, composed.error_class)
+
+
+def _has_hook(m: MinedRecord) -> bool:
+    """Whether the record's language resolves constants its own way (Rust's ``const``)."""
+    spec = SPECS.get(m.extras.language or "")
+    return spec is not None and spec.constants is not None
 
 
 def _retemplate(m: MinedRecord, composed: Composed) -> None:
@@ -309,6 +355,9 @@ def producers_elsewhere(tree: Tree[Language], producers: Producers, mined: list[
             wanted.add(m.call.named())
             if m.call.owner:
                 wanted.add(m.call.owner)
+            wanted.update(n for arg in m.call.args for t in arg for n in constant_names(t))
+        if m.pending is not None and not _has_hook(m):  # the constants a message prints
+            wanted.update(m.pending[0])
     names = wanted - producers.names() - {"super"}
     found: list[Producer] = []
     by_path = {f.path for f in tree.files}

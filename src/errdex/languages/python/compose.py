@@ -28,12 +28,13 @@ from errdex.languages.facts import (
     Producer,
     Result,
     bind,
+    constant_name,
     has_text,
     parameter,
     unknown,
 )
-from errdex.languages.python.messages import arguments, read_alternatives, unwrap
-from errdex.templates.template import Template
+from errdex.languages.python.messages import arguments, read, read_alternatives, unwrap
+from errdex.templates.template import Hole, Template, literal_template
 
 _FUNCTIONS = frozenset({"function_definition"})
 _SCOPES = frozenset({"function_definition", "class_definition", "module"})
@@ -54,6 +55,11 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         if "assign" in caps:
             assigned.nodes.append(caps["assign"][0])
             continue
+        if "const" in caps:
+            constant = _constant(caps, path)
+            if constant is not None:
+                found.append(constant)
+            continue
         if "class" in caps:
             classes.append(caps["class"][0])
             continue
@@ -72,6 +78,16 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         if producer is not None:
             found.append(producer)
     return found
+
+
+def _constant(caps: dict[str, list[Node]], path: str) -> Producer | None:
+    """``NOT_FOUND = "no such item"``: a string constant (UPPER_SNAKE names only)."""
+    name = text(caps["const.name"][0])
+    value = read(caps["const.value"][0], FileIndex())
+    if value is None or value.literal is None or not constant_name(Hole.of(name, name)):
+        return None
+    return Producer(name, (), (literal_template(value.literal),), "constant", path,
+                    line_of(caps["const"][0]), owner=_owner_name(caps["const"][0]))
 
 
 class _Assignments:
@@ -357,4 +373,4 @@ def _owner_name(node: Node) -> str | None:
     return text(owner.child_by_field_name("name")) if owner is not None else None
 
 
-COMPOSER = Composer(producers=producers, triggers=(b"class ", b"def "))
+COMPOSER = Composer(producers=producers)  # constants too: every file may define one

@@ -14,3 +14,15 @@
 ; msg = f"…" / msg += "…": a function's message variables
 (assignment left: (identifier)) @assign
 (augmented_assignment left: (identifier)) @assign
+
+; NAME = "text" at module or class level: constants other files' messages print
+(module
+  (assignment
+    left: (identifier) @const.name
+    right: [(string) (concatenated_string)] @const.value) @const)
+
+(class_definition
+  body: (block
+    (assignment
+      left: (identifier) @const.name
+      right: [(string) (concatenated_string)] @const.value) @const))
