@@ -17,8 +17,9 @@ Printf-style calls (``CALLS`` below) and what the C library prints around them:
 * Helpers in the style of git's ``usage.c`` whose first argument is a printf format:
   ``die``/``fatal`` (exit → ``exit``, ``fatal``), ``die_errno`` (``: <strerror>``),
   ``error``/``error_errno`` (``log``), ``warning`` (``warning``), ``panic`` (``panic``,
-  ``fatal``). Their own prefix (git prints ``fatal: ``) is the project's, not known here,
-  so the pattern is the message itself — as for a language's wrapper.
+  ``fatal``). Their own prefix (git prints ``fatal: ``) is the project's: the site carries
+  the call, composed with the repository's definition when it has one (``compose``), the
+  message itself otherwise.
 * ``syslog(LOG_ERR..LOG_EMERG, fmt, ...)`` → ``log``.
 
 glibc's ``%m`` prints ``strerror(errno)``: it becomes a hole. ``PRIu64``-style macros in a
@@ -40,6 +41,7 @@ from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.strings import C_ESCAPES, Escapes
 from errdex.languages._engine.strings import unescape as decode
 from errdex.languages.base import Site, ancestors, line_of, text
+from errdex.languages.facts import Call
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -216,6 +218,7 @@ CALLS: dict[str, _Call] = {
     "syslog": _Call("log", format_index=1),
 }
 _STDERR = ("stderr", "2", "STDERR_FILENO")
+_OWN = frozenset({"die", "fatal", "error", "warning", "panic"})  # a project's, not libc's
 _SYSLOG_ERRORS = ("LOG_ERR", "LOG_CRIT", "LOG_ALERT", "LOG_EMERG")
 _PROGRAM: tuple[Part, ...] = (Hole.of("program", "prog"), Literal(": "))
 _STRERROR: tuple[Part, ...] = (Literal(": "), Hole.of("strerror(errno)", "%m"))
@@ -243,11 +246,15 @@ def call_site(
     message = fmt.parts() if name in ("fputs", "perror") else printf_parts(fmt, rest)
     if not has_words(message):
         return None
-    template = Template(fmt.written, message).with_wrapper(
+    bare = Template(fmt.written, message)
+    template = bare.with_wrapper(
         _PROGRAM if spec.program else (), _STRERROR if spec.strerror else ()
     )
+    # The project's own ``die``/``error`` may prefix it (``fatal: ``): composed when the
+    # repository defines it (``c.compose``), the message itself otherwise.
+    composed = Call(name, ((bare,),)) if name in _OWN and spec.format_index == 0 else None
     return Site(template, spec.error_type, line_of(call), severity=spec.severity,
-                symbol=symbol(call))
+                symbol=symbol(call), call=composed)
 
 
 def _gnu_error(args: list[Node]) -> _Call:

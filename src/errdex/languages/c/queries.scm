@@ -5,3 +5,9 @@
   (#any-of? @call.name
     "fprintf" "fputs" "dprintf" "perror" "err" "errx" "warn" "warnx" "die" "fatal"
     "die_errno" "error" "error_errno" "warning" "panic" "syslog")) @call
+
+; Calls passing text to a project function (`yyerror("syntax error")`): candidates that
+; composition keeps when the repository defines that function as a reporter (compose.py).
+(call_expression
+  function: (identifier) @helper.name
+  arguments: (argument_list [(string_literal) (concatenated_string)] @helper.text)) @helper

@@ -18,6 +18,7 @@ from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
 from errdex.languages.base import Site, text
+from errdex.languages.c.compose import helper_site, producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site
 from errdex.languages.c.snippets import C_SNIPPETS
 
@@ -30,6 +31,11 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
     )
 
 
+def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
+    """A call passing text to a function that may be one of the repository's reporters."""
+    return helper_site(captured, c_symbol)
+
+
 def _string(node: Node) -> Message | None:
     """A string literal's text, its macros as holes (for the file's text sites)."""
     found = c_string(node)
@@ -39,9 +45,10 @@ def _string(node: Node) -> Message | None:
 SPEC = LanguageSpec(
     strings={"string_literal": _string, "concatenated_string": _string},
     name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
-    handlers=(("call", _call_site),), new_index=FileIndex,
+    handlers=(("call", _call_site), ("helper", _helper_site)), new_index=FileIndex,
     function_types=frozenset({"function_definition"}),
     evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,
+    compose=producers("c"),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

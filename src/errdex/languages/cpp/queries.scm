@@ -14,3 +14,9 @@
 ; Output streams: `std::cerr << "..." << x`, `LOG(ERROR) << "..."`; cpp.py keeps the
 ; outermost `<<` whose leftmost operand is an error stream.
 (binary_expression operator: "<<") @stream
+
+; Calls passing text to a project function (`yyerror("syntax error")`): candidates that
+; composition keeps when the repository defines that function as a reporter.
+(call_expression
+  function: (identifier) @helper.name
+  arguments: (argument_list [(string_literal) (concatenated_string)] @helper.text)) @helper

@@ -43,6 +43,7 @@ from errdex.languages.base import (
     line_of,
     text,
 )
+from errdex.languages.c.compose import helper_site
 from errdex.languages.c.family import (
     STRING_TYPES,
     arguments,
@@ -53,6 +54,7 @@ from errdex.languages.c.family import (
     unescape,
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
+from errdex.languages.cpp.compose import COMPOSER, thrown_call, thrown_class
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
@@ -85,6 +87,11 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
     if name in ("fmt::print", "std::print", "fmt::println", "std::println"):
         return _print_site(call, args)
     return call_site(name, call, args, cpp_symbol)
+
+
+def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
+    """A call passing text to a function that may be one of the repository's reporters."""
+    return helper_site(captured, cpp_symbol)
 
 
 def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -124,8 +131,12 @@ def _thrown(node: Node, value: Node) -> Site | None:
         return None
     error_class = text(class_node).removeprefix("::")
     message = next((m for a in args if (m := _read(a, node)) is not None), None)
+    call = thrown_call(error_class, args, node)
     if message is None or not has_words(message.parts):
-        return None
+        if call is None:
+            return None  # a candidate: only the repository's producers say what it prints
+        return Site(Template("", ()), "exception", line_of(node), thrown_class(error_class),
+                    symbol=cpp_symbol(node), call=call)
     template = Template(message.written, message.parts)
     short = error_class.removeprefix("std::").removeprefix("experimental::")
     if short == "system_error":
@@ -133,7 +144,8 @@ def _thrown(node: Node, value: Node) -> Site | None:
     elif short == "filesystem::filesystem_error":
         prefix = (Literal("filesystem error: "),)
         template = template.with_wrapper(prefix, _code_suffix(args[-1]))
-    return Site(template, "exception", line_of(node), error_class, symbol=cpp_symbol(node))
+    return Site(template, "exception", line_of(node), thrown_class(error_class),
+                symbol=cpp_symbol(node), call=call)
 
 
 def _code_suffix(code: Node) -> tuple[Part, ...]:
@@ -315,11 +327,12 @@ SPEC = LanguageSpec(
     grammar="cpp",
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
     query=Path(__file__).with_name("queries.scm"),
-    handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site)),
+    handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
+              ("helper", _helper_site)),
     new_index=FileIndex,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),
-    snippets=CPP_SNIPPETS,
+    snippets=CPP_SNIPPETS, compose=COMPOSER,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

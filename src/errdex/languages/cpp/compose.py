@@ -1,0 +1,543 @@
+"""C++ producers: exception classes that build their message, factories, string helpers.
+
+What ``throw NotFound(key)`` prints is written where ``NotFound`` is (read per file here,
+composed across the repository by ``errdex.mining.compose``):
+
+* an exception class: the constructor's base initializer (``: std::runtime_error("no such
+  key: " + key)``, ``: Exception(mark, msg)``), fields it sets from its parameters (``m(
+  what_arg)``, ``msg_ = "…" + k``) and a ``what()`` override returning one of them
+  (``return m.what();``, ``return msg_.c_str();``); a class without a constructor of its own
+  takes its base's (``using Base::Base``); a constructor defined out of the class
+  (``NotFound::NotFound(…) : Base(…)``) is the class's;
+* a factory: a function or static method returning an error built from its parameters
+  (``static parse_error create(int id, …) { return {id, w.c_str()}; }``, ``return
+  ParseError(…)``), or a string (``std::string name(…) { return concat("[json.exception.",
+  ename, '.', std::to_string(id), "] "); }``); a helper throws it itself;
+* a constant: a namespace's ``const char* const NAME = "…"`` or a ``#define NAME "…"``;
+* the C reporters of ``c.compose`` (headers are read as C++).
+
+Strings are read through ``+``, ``concat``/``StrCat``-style calls, ``std::to_string``,
+``.c_str()``/``.str()``/``.what()``, a ``std::stringstream`` fed with ``<<``, locals
+assigned above, ``a ? b : c`` (one alternative each), and the file's string helpers
+(inlined: ``exception::name("parse_error", id_)`` is ``[json.exception.parse_error.<id_>] ``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.c.compose import reporters
+from errdex.languages.c.family import STRING_TYPES, arguments, function_name, message_string
+from errdex.languages.facts import (
+    Argument,
+    Call,
+    Composer,
+    Producer,
+    Result,
+    has_text,
+    substitute,
+    unknown,
+)
+from errdex.templates.formats import parse_rust_format
+from errdex.templates.template import Literal, Part, Template, merge_literals
+
+CLASSES = ("class_specifier", "struct_specifier")
+_CONCATS = frozenset({"concat", "StrCat", "str_concat", "Concat", "strcat_str", "cat"})
+_TEXT_OF = frozenset({"c_str", "data", "str", "what", "toStdString", "message"})
+_TO_TEXT = frozenset({"to_string", "to_wstring", "std::to_string", "std::to_wstring"})
+_STRINGS = frozenset({"std::string", "string", "std::string_view", "std::wstring", "QString"})
+_FORMATS = frozenset({"fmt::format", "std::format", "format"})
+_ERRORISH = re.compile(r"(?i)error|exception|fail")
+_STRING_TYPE = re.compile(r"(?:^|::|\b)(?:string|string_view|char\s*\*|QString|String)\b|char")
+_MAX = 8
+
+
+@dataclass
+class _Scope:
+    """What names print inside one function: parameters, fields, locals, streams, helpers."""
+
+    params: tuple[str, ...] = ()
+    fields: dict[str, Template] = field(default_factory=dict)
+    helpers: dict[str, Producer] = field(default_factory=dict)
+    locals: dict[str, Node] = field(default_factory=dict)
+    streams: dict[str, list[Node]] = field(default_factory=dict)
+    depth: int = 0
+
+
+def producers(root: Node, source: bytes, path: str) -> list[Producer]:
+    """The producers of one parsed C++ file (its C reporters included)."""
+    found: list[Producer] = reporters(root, path, "cpp")
+    classes, functions, constants = _declarations(root)
+    helpers: dict[str, Producer] = {}
+    for _ in range(2):  # string helpers calling helpers defined later
+        for node in functions:
+            made = _function(node, path, helpers)
+            if made is not None and all(isinstance(r, Template) for r in made.results):
+                helpers[made.name] = made
+    for node in functions:
+        made = _function(node, path, helpers)
+        if made is not None:
+            found.append(made)
+    found.extend(p for node in classes if (p := _class(node, path, helpers)) is not None)
+    found.extend(constants)
+    return [p if p.path else Producer(p.name, p.params, p.results, p.role, path, p.line)
+            for p in found]
+
+
+def _declarations(root: Node) -> tuple[list[Node], list[Node], list[Producer]]:
+    classes: list[Node] = []
+    functions: list[Node] = []
+    constants: list[Producer] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in CLASSES and node.child_by_field_name("body") is not None:
+            classes.append(node)
+        elif node.type == "function_definition":
+            functions.append(node)
+            continue
+        elif node.type in ("declaration", "preproc_def"):
+            constant = _constant(node)
+            if constant is not None:
+                constants.append(constant)
+            continue
+        stack.extend(node.named_children)
+    return classes, sorted(functions, key=lambda n: n.start_byte), constants
+
+
+# --- reading strings -----------------------------------------------------------------------
+
+
+def read(node: Node | None, scope: _Scope) -> tuple[Template, ...]:
+    """The templates an expression can print (holes named after what source does not say)."""
+    if node is None:
+        return ()
+    if scope.depth > 12:
+        return (unknown(text(node)),)
+    scope.depth += 1
+    try:
+        return _read(node, scope)[:_MAX]
+    finally:
+        scope.depth -= 1
+
+
+def _read(node: Node, scope: _Scope) -> tuple[Template, ...]:
+    kind = node.type
+    if kind in ("parenthesized_expression", "user_defined_literal") and node.named_children:
+        return read(node.named_children[0], scope)
+    found = message_string(node) if kind in STRING_TYPES else None
+    if found is not None:
+        return (Template(found.written, found.parts()),)
+    if kind == "char_literal":
+        value = text(node)[1:-1].replace("\\n", "\n").replace("\\'", "'")
+        return (Template(value, merge_literals([Literal(value)])),)
+    if kind == "number_literal":
+        return (Template(text(node), (Literal(text(node)),)),)
+    if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        if any(c.type == "number_literal" for c in node.named_children):
+            return (unknown(text(node)),)  # ``mark.line + 1``: arithmetic
+        return _joined([read(node.child_by_field_name("left"), scope),
+                        read(node.child_by_field_name("right"), scope)])
+    if kind == "conditional_expression":
+        return (*read(node.child_by_field_name("consequence"), scope),
+                *read(node.child_by_field_name("alternative"), scope))
+    if kind == "call_expression":
+        return _call(node, scope)
+    if kind in ("identifier", "field_expression", "qualified_identifier", "this"):
+        return _name(node, scope)
+    return (unknown(text(node)),)
+
+
+def _name(node: Node, scope: _Scope) -> tuple[Template, ...]:
+    name = text(node).removeprefix("this->")
+    if name in scope.fields:
+        return (scope.fields[name],)
+    if name in scope.locals and name not in scope.params:
+        value = scope.locals.pop(name)  # read once: ``w = w + x`` does not loop
+        try:
+            return read(value, scope)
+        finally:
+            scope.locals[name] = value
+    return (unknown(name),)
+
+
+def _call(node: Node, scope: _Scope) -> tuple[Template, ...]:
+    function = node.child_by_field_name("function")
+    args = arguments(node.child_by_field_name("arguments"))
+    name = text(function).removeprefix("::")
+    last = name.replace("->", ".").replace("::", ".").rsplit(".", 1)[-1]
+    if message_string(node) is not None:  # _("…"), tr("…")
+        found = message_string(node)
+        assert found is not None
+        return (Template(found.written, found.parts()),)
+    if function is not None and function.type == "field_expression" and not args and (
+            last in _TEXT_OF):
+        target = function.child_by_field_name("argument")
+        if target is not None and text(target) in scope.streams:
+            return _joined([read(a, scope) for a in scope.streams[text(target)]])
+        return read(target, scope)
+    if last in _CONCATS or name in ("absl::StrCat", "absl::StrCat"):
+        return _joined([read(a, scope) for a in args])
+    if name in _STRINGS and len(args) == 1:
+        return read(args[0], scope)
+    if name in _TO_TEXT and len(args) == 1:
+        return (unknown(text(args[0]).removeprefix("this->")),)
+    if name in _FORMATS and args:
+        fmt = message_string(args[0])
+        if fmt is not None:
+            holes = [text(a) for a in args[1:]]
+            return (Template(fmt.written, fmt.parts(parse_rust_format(fmt.text, holes))),)
+    helper = scope.helpers.get(last)
+    if helper is not None:
+        given = [read(a, scope) for a in args]
+        out: list[Template] = []
+        for combo in itertools.islice(itertools.product(*given), _MAX):
+            bindings = dict(zip(helper.params, combo, strict=False))
+            out.extend(substitute(r, bindings) for r in helper.results if isinstance(r, Template))
+        return tuple(out) or (unknown(text(node)),)
+    return (unknown(text(node)),)
+
+
+def _joined(pieces: list[tuple[Template, ...]]) -> tuple[Template, ...]:
+    out: list[Template] = []
+    for combo in itertools.islice(itertools.product(*pieces), _MAX):
+        parts: list[Part] = [p for t in combo for p in t.parts]
+        out.append(Template("".join(t.written for t in combo), merge_literals(parts)))
+    return tuple(out)
+
+
+def arguments_of(args: list[Node], scope: _Scope) -> tuple[Argument, ...]:
+    """A call's arguments as template alternatives."""
+    return tuple(read(a, scope) or (unknown(text(a)),) for a in args)
+
+
+def _locals(body: Node | None, scope: _Scope) -> None:
+    """Locals assigned a value (``std::string w = …;``) and streams fed with ``<<``."""
+    stack = [body] if body is not None else []
+    found: list[Node] = []
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if node.type not in ("lambda_expression", "class_specifier"):
+            stack.extend(node.named_children)
+    for node in sorted(found, key=lambda n: n.start_byte):
+        if node.type == "init_declarator":
+            value = node.child_by_field_name("value")
+            if value is not None and value.type in ("argument_list", "initializer_list"):
+                inner = arguments(value)
+                value = inner[0] if len(inner) == 1 else None
+            name = _name_of(node.child_by_field_name("declarator"))
+            if value is not None and name:
+                scope.locals.setdefault(name, value)
+        elif node.type == "declaration" and "stream" in text(node.child_by_field_name("type")):
+            for declarator in node.children_by_field_name("declarator"):
+                scope.streams[_name_of(declarator) or text(declarator)] = []
+        elif node.type == "expression_statement" and node.named_children:
+            operands = _shifted(node.named_children[0])
+            if operands and text(operands[0]) in scope.streams:
+                scope.streams[text(operands[0])].extend(operands[1:])
+
+
+def _shifted(node: Node) -> list[Node]:
+    out: list[Node] = []
+    while node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "<<":
+        right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
+        if right is None or left is None:
+            return []
+        out.append(right)
+        node = left
+    return [node, *reversed(out)] if out else []
+
+
+def _name_of(node: Node | None) -> str | None:
+    while node is not None and node.type not in ("identifier", "field_identifier"):
+        node = node.child_by_field_name("declarator") or (
+            node.named_children[0] if node.named_children else None)
+    return text(node) if node is not None else None
+
+
+# --- classes ------------------------------------------------------------------------------
+
+
+def _class(node: Node, path: str, helpers: dict[str, Producer]) -> Producer | None:
+    name = text(node.child_by_field_name("name"))
+    body = node.child_by_field_name("body")
+    if not name or body is None:
+        return None
+    bases = _bases(node)
+    methods = [m for m in _members(body) if m.type == "function_definition"]
+    ctors = [m for m in methods if _last(function_name(m)) == name]
+    declared = any(_last(function_name(m)) == name for m in _members(body)
+                   if m.type in ("declaration", "field_declaration"))
+    params: tuple[str, ...] = ()
+    results: list[Result] = []
+    fields: dict[str, Template] = {}
+    for ctor in ctors:
+        made = _constructor(ctor, name, bases, helpers)
+        if made[1] or not params:
+            params, results, fields = made
+        if any((isinstance(r, Template) and has_text(r)) or isinstance(r, Call) for r in results):
+            break
+    what = next((m for m in methods if _last(function_name(m)) == "what"), None)
+    if what is not None:
+        shown = _returned(what, _Scope(params, fields, helpers))
+        if any(has_text(t) or {h.name for h in t.holes} <= set(params) for t in shown):
+            results = list(shown)
+    if declared and not ctors and not results:
+        return None  # its constructor is defined elsewhere (``X::X(…) : Base(…)``)
+    if not bases and not results:
+        return None
+    return Producer(name, params, tuple(results), "class message", path, line_of(node),
+                    owner=_owner(node), bases=bases, is_class=True)
+
+
+def _bases(node: Node) -> tuple[str, ...]:
+    clause = next((c for c in node.named_children if c.type == "base_class_clause"), None)
+    return tuple(text(b) for b in (clause.named_children if clause is not None else ())
+                 if b.type in ("type_identifier", "qualified_identifier", "template_type"))
+
+
+def _members(body: Node) -> list[Node]:
+    out: list[Node] = []
+    for child in body.named_children:
+        if child.type == "template_declaration":
+            child = next((c for c in child.named_children if c.type in (
+                "function_definition", "declaration")), child)
+        out.append(child)
+    return out
+
+
+def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[str, Producer]
+                 ) -> tuple[tuple[str, ...], list[Result], dict[str, Template]]:
+    """A constructor's parameters, what it passes its base, and the fields it sets."""
+    params = _parameters(ctor)
+    scope = _Scope(params, {}, helpers)
+    body = ctor.child_by_field_name("body")
+    _locals(body, scope)
+    results: list[Result] = []
+    initializers = next((c for c in ctor.named_children if c.type == "field_initializer_list"),
+                        None)
+    base_names = {_last(b.split("<", 1)[0]) for b in bases}
+    for init in initializers.named_children if initializers is not None else ():
+        target = init.named_children[0] if init.named_children else None
+        args = arguments(init.named_children[-1]) if len(init.named_children) > 1 else []
+        called = text(target)
+        is_base = _last(called.split("<", 1)[0]) in base_names or (not bases and (
+            called[:1].isupper() or "::" in called or _ERRORISH.search(called)))
+        if target is None or _last(called) == name:
+            continue
+        if is_base:
+            results.append(Call(called, arguments_of(args, scope), owner=name))
+        elif len(args) == 1:
+            scope.fields[called] = read(args[0], scope)[0]
+    for node in _walk(body):
+        if node.type == "assignment_expression" and text(
+                node.child_by_field_name("operator")) == "=":
+            left = text(node.child_by_field_name("left")).removeprefix("this->")
+            value = read(node.child_by_field_name("right"), scope)
+            if value:
+                scope.fields[left] = value[0]
+    return params, results, scope.fields
+
+
+def _returned(function: Node, scope: _Scope) -> list[Template]:
+    body = function.child_by_field_name("body")
+    _locals(body, scope)
+    return [t for node in _walk(body) if node.type == "return_statement" and node.named_children
+            for t in read(node.named_children[0], scope)]
+
+
+# --- functions ----------------------------------------------------------------------------
+
+
+def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer | None:
+    """A factory, a helper that throws, a string helper or an out-of-class constructor."""
+    full = function_name(node) or ""
+    name = _last(full)
+    owner = _owner(node) or (full.rsplit("::", 1)[0].rsplit("::", 1)[-1] if "::" in full
+                             else None)
+    if not name or name == "what" or name.startswith("~") or name.startswith("operator"):
+        return None
+    params = _parameters(node)
+    if not params:
+        return None
+    if owner is not None and name == _last(owner) and _owner(node) is None:
+        params_, initialized, _ = _constructor(node, name, (), helpers)
+        if not initialized:
+            return None
+        return Producer(name, params_, tuple(initialized), "class message", path,
+                        line_of(node), is_class=True)
+    if owner is not None and name == owner:
+        return None  # an in-class constructor: the class's (``_class``)
+    others = {k: v for k, v in helpers.items() if k != name}
+    scope = _Scope(params, {}, others)
+    body = node.child_by_field_name("body")
+    _locals(body, scope)
+    returns = text(node.child_by_field_name("type"))
+    results: list[Result] = []
+    role, error_class = "factory", None
+    for statement in _walk(body):
+        if statement.type not in ("return_statement", "throw_statement"):
+            continue
+        value = statement.named_children[0] if statement.named_children else None
+        made = _made(value, returns, scope)
+        if isinstance(made, Call):
+            results.append(made)
+            error_class = error_class or made.callee
+            role = "helper" if statement.type == "throw_statement" else role
+        elif made and statement.type == "return_statement" and _STRING_TYPE.search(returns):
+            results.extend(t for t in made if has_text(t) and _uses(t, params))
+    results = [r for r in results if isinstance(r, Template) or _passes(r, params)]
+    if not results:
+        return None
+    return Producer(name, params, tuple(results[:_MAX]), role, path, line_of(node), owner=owner,
+                    error_class=error_class)
+
+
+def _made(value: Node | None, returns: str, scope: _Scope) -> Call | tuple[Template, ...]:
+    """What a return/throw hands back: an error built by a call, or a string's templates."""
+    if value is None:
+        return ()
+    if value.type == "initializer_list" and returns:
+        return Call(returns.removeprefix("const ").strip(),
+                    arguments_of(arguments(value), scope), owner=scope_owner(value))
+    if value.type in ("call_expression", "compound_literal_expression"):
+        callee = value.child_by_field_name("function") or value.child_by_field_name("type")
+        args = value.child_by_field_name("arguments") or value.child_by_field_name("value")
+        name = text(callee)
+        if callee is not None and callee.type != "field_expression" and (
+                _ERRORISH.search(name) or _last(name) == _last(returns.split("<", 1)[0])):
+            return Call(name, arguments_of(arguments(args), scope), owner=scope_owner(value))
+    return read(value, scope)
+
+
+def _uses(template: Template, params: tuple[str, ...]) -> bool:
+    return any(h.name in params for h in template.holes)
+
+
+def _passes(call: Call, params: tuple[str, ...]) -> bool:
+    return any(_uses(t, params) for arg in call.args for t in arg)
+
+
+def _parameters(definition: Node) -> tuple[str, ...]:
+    declarator = definition.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    names = [_name_of(p.child_by_field_name("declarator"))
+             for p in (params.named_children if params is not None else ())
+             if p.type in ("parameter_declaration", "optional_parameter_declaration")]
+    return tuple(n for n in names if n)
+
+
+# --- sites -------------------------------------------------------------------------------
+
+_FACTORY = re.compile(r"^(?:create\w*|make\w*|build|from\w*|of|[Nn]ew\w*|error)$")
+_CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
+
+
+def thrown_class(written: str) -> str:
+    """``parse_error::create`` → ``parse_error`` (a static factory's class); else as written."""
+    head, separator, last = written.rpartition("::")
+    return head if separator and _FACTORY.match(last) else written
+
+
+def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
+    """The call composition follows for ``throw X(args)``: ``X``'s own (a class or factory of
+    the repository may build the message), or for a standard exception the function or
+    constant its message comes from (``std::runtime_error(not_found(key))``)."""
+    definition = next((a for a in ancestors(at) if a.type == "function_definition"), None)
+    scope = _Scope(_parameters(definition) if definition is not None else ())
+    _locals(definition.child_by_field_name("body") if definition is not None else None, scope)
+    owner = scope_owner(at)
+    if not written.startswith("std::"):
+        return Call(written, arguments_of(args, scope), owner=owner)
+    first = args[0] if args else None
+    while first is not None and first.type == "identifier" and first.parent is not None and (
+            text(first) in scope.locals):
+        first = scope.locals[text(first)]
+    if first is None:
+        return None
+    if first.type == "call_expression":
+        function = first.child_by_field_name("function")
+        if function is None or function.type not in ("identifier", "qualified_identifier") or (
+                text(function).startswith("std::")):
+            return None
+        return Call(text(function), arguments_of(arguments(
+            first.child_by_field_name("arguments")), scope), owner=owner)
+    if first.type in ("identifier", "qualified_identifier") and _CONSTANT.match(
+            _last(text(first))):
+        return Call(text(first), owner=owner)
+    return None
+
+
+# --- constants ----------------------------------------------------------------------------
+
+
+def _constant(node: Node) -> Producer | None:
+    """``const char* const NAME = "…";`` outside functions, ``#define NAME "…"``."""
+    if node.type == "preproc_def":
+        name = text(node.child_by_field_name("name"))
+        value = text(node.child_by_field_name("value")).strip()
+        if not (value.startswith('"') and value.endswith('"')) or '"' in value[1:-1]:
+            return None
+        literal = value[1:-1]
+    else:
+        declarator = node.child_by_field_name("declarator")
+        if declarator is None or declarator.type != "init_declarator":
+            return None
+        found = message_string(declarator.child_by_field_name("value"))
+        name = _name_of(declarator.child_by_field_name("declarator")) or ""
+        if found is None:
+            return None
+        literal = found.text
+    if not name or not any(c.isalpha() for c in literal) or "%" in literal:
+        return None
+    return Producer(name, (), (Template(literal, (Literal(literal),)),), "constant", "",
+                    line_of(node))
+
+
+# --- walking ------------------------------------------------------------------------------
+
+
+def _walk(node: Node | None) -> list[Node]:
+    """The nodes of a body in source order, nested lambdas and classes left out."""
+    out: list[Node] = []
+    stack = [node] if node is not None else []
+    while stack:
+        child = stack.pop()
+        out.append(child)
+        if child.type not in ("lambda_expression", "class_specifier", "struct_specifier"):
+            stack.extend(reversed(child.named_children))
+    return out
+
+
+def _last(name: str | None) -> str:
+    return (name or "").rsplit("::", 1)[-1]
+
+
+def _owner(node: Node) -> str | None:
+    """The class a definition is written in."""
+    for ancestor in ancestors(node):
+        if ancestor is not node and ancestor.type in CLASSES:
+            return text(ancestor.child_by_field_name("name")) or None
+    return None
+
+
+def scope_owner(node: Node) -> str | None:
+    """The class the code at ``node`` belongs to: its enclosing class, or the qualifier of an
+    out-of-class method (``Store::open`` → ``Store``)."""
+    owner = _owner(node)
+    if owner is not None:
+        return owner
+    definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)
+    full = function_name(definition) if definition is not None else None
+    return full.rsplit("::", 1)[0].rsplit("::", 1)[-1] if full and "::" in full else None
+
+
+COMPOSER = Composer(producers=producers)
