@@ -94,11 +94,33 @@ module.exports = {
 };
 """
 
+HTTP_JS = """\
+const { NotFound, StoreError } = require('./errors');
+
+function Store() {}
+
+Store.prototype.fail = function (what) {
+  throw new StoreError(`store: ${what}`);
+};
+
+Store.prototype.get = function (key) {
+  this.fail(`no key ${key}`);
+};
+
+module.exports = {
+  Store,
+  missing(key) {
+    return new NotFound(`${key} (http)`);
+  },
+};
+"""
+
 STORE_JS = """\
 const {
   NotFound, Timeout, Conflict, Quiet, ValidationError, DiskError, Errors, MSG_LOCKED, fail,
   warn, notFoundMessage,
 } = require('./errors');
+const http = require('./http');
 
 function get(key) {
   throw new NotFound(key);
@@ -171,6 +193,14 @@ function choose(kind) {
   throw new NotFound(what);
 }
 
+function missing(key) {
+  throw http.missing(key);
+}
+
+function viaPrototype(key) {
+  new http.Store().get(key);
+}
+
 function mystery(x) {
   throw new Mystery(x);
 }
@@ -181,7 +211,7 @@ function shout() {
 
 module.exports = {
   get, getAgain, getLater, wait, put, quiet, invalid, disk, parse, check, nearlyFull, lookup,
-  locked, notReady, many, choose,
+  locked, notReady, many, choose, missing, viaPrototype,
 };
 """
 
@@ -266,7 +296,8 @@ export class Vault {
 """
 
 FILES = {
-    "lib/errors.js": ERRORS_JS, "lib/store.js": STORE_JS, "lib/cycle.js": CYCLE_JS,
+    "lib/errors.js": ERRORS_JS, "lib/http.js": HTTP_JS, "lib/store.js": STORE_JS,
+    "lib/cycle.js": CYCLE_JS,
     "src/errors.ts": ERRORS_TS, "src/vault.ts": VAULT_TS,
 }
 
@@ -409,6 +440,24 @@ def test_message_from_a_string_factory(mined):
     assert sources(record) == [(ERR, line(ERR, "function notFoundMessage"), "factory")]
 
 
+def test_factory_in_module_exports_builds_a_class_of_a_third_file(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "throw http.missing(key)"))
+    assert record.record.error_message == "no such item: ${key} (http)"
+    assert record.record.error_class == "NotFound"
+    assert sources(record) == [STORE_ERROR, NOT_FOUND,
+                               ("lib/http.js", line("lib/http.js", "missing(key)"), "factory")]
+
+
+def test_prototype_method_helper_through_this(mined):
+    _, records = mined
+    record = one(records, "lib/http.js", line("lib/http.js", "this.fail("))
+    assert record.record.error_message == "store: no key ${key}"
+    assert record.record.error_class == "StoreError"
+    assert sources(record) == [
+        STORE_ERROR, ("lib/http.js", line("lib/http.js", "Store.prototype.fail"), "helper")]
+
+
 def test_message_constants_from_another_file(mined):
     _, records = mined
     record = one(records, STORE, line(STORE, "new Error(MSG_LOCKED)"))
@@ -537,6 +586,7 @@ RUNS = {
     "notReady": ([], "new Error(Errors.NOT_READY)"),
     "many": ([3], "throw new NotFound(msg)"),
     "choose": ([1], "throw new NotFound(what)"),
+    "missing": (["page"], "throw http.missing(key)"),
 }
 
 

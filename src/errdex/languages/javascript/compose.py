@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -69,6 +70,11 @@ _HINT = re.compile(
     rb"\bthrow\b|\.(?:error|warn|fatal)\(|this\.message\b|\bnew\s+[\w.$]*(?:Error|Exception)\b"
     rb"|\breturn\s+(?:new\s|[`'\"]|[\w.$]*(?:[Ee]rr|[Ee]xception|[Ff]ail|[Ii]nvalid)"
     rb"|[\w.$]+\([^;{}]*?[`'\"])")
+_VALUES = frozenset({
+    "Map", "Set", "WeakMap", "WeakSet", "Promise", "Date", "URL", "URLSearchParams", "RegExp",
+    "Array", "Object", "Proxy", "Buffer", "Uint8Array", "Response", "Request", "Headers",
+    "AbortController", "TextEncoder", "TextDecoder", "Function", "String", "Number",
+})
 _ERRORISH = re.compile(r"err|exception|fail|invalid|panic", re.IGNORECASE)
 CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
 _BRANCHES = frozenset({"if_statement", "switch_statement"})
@@ -81,7 +87,8 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     if path.endswith((".d.ts", ".d.mts", ".d.cts")):
         return []
     reading = _Reading(path)
-    classes, functions, constants = _declarations(root, reading.index)
+    declared = _declarations(root, reading.index)
+    classes, functions, constants = declared.classes, declared.functions, declared.constants
     reading.classes = Classes(
         [b for c in classes if (b := c.child_by_field_name("body")) is not None], reading.reader)
     bodies: list[tuple[Node, str, str | None, list[Node]]] = []
@@ -119,13 +126,20 @@ class _Reading:
 # --- where producers are declared --------------------------------------------------------
 
 
-def _declarations(root: Node, index: JsIndex) -> tuple[
-        list[Node], list[tuple[Node, str, str | None]], list[tuple[str, str | None, Node]]]:
-    """The module's classes, functions (node, name, owner) and constants (name, owner,
-    value): top-level, exported, class members and members of module objects."""
-    classes: list[Node] = []
-    functions: list[tuple[Node, str, str | None]] = []
-    constants: list[tuple[str, str | None, Node]] = []
+@dataclass
+class _Declared:
+    """A module's classes, functions (node, name, owner) and constants (name, owner, value)."""
+
+    classes: list[Node] = field(default_factory=list)
+    functions: list[tuple[Node, str, str | None]] = field(default_factory=list)
+    constants: list[tuple[str, str | None, Node]] = field(default_factory=list)
+
+
+def _declarations(root: Node, index: JsIndex) -> _Declared:
+    """Top-level and exported declarations, class members, members of module objects
+    (``const Errors = {…}``, ``module.exports = {…}``), ``exports.x = …`` and
+    ``X.prototype.y = …``."""
+    found = _Declared()
     stack = list(reversed(root.named_children))
     while stack:
         node = stack.pop()
@@ -133,34 +147,43 @@ def _declarations(root: Node, index: JsIndex) -> tuple[
         if kind == "export_statement":
             stack.extend(reversed(node.named_children))
         elif kind in CLASSES and node.child_by_field_name("name") is not None:
-            classes.append(node)
-            _members(node, functions, constants)
+            found.classes.append(node)
+            _members(node, found)
         elif kind in ("function_declaration", "generator_function_declaration"):
-            functions.append((node, text(node.child_by_field_name("name")), None))
+            found.functions.append((node, text(node.child_by_field_name("name")), None))
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
-                    _declarator(declarator, index, classes, functions, constants)
+                    _declarator(declarator, index, found)
         elif kind == "enum_declaration":
             owner = text(node.child_by_field_name("name"))
             body = node.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
                 value = member.child_by_field_name("value")
                 if member.type == "enum_assignment" and value is not None:
-                    constants.append((text(member.child_by_field_name("name")), owner, value))
+                    found.constants.append(
+                        (text(member.child_by_field_name("name")), owner, value))
         elif kind == "expression_statement" and node.named_children and (
                 node.named_children[0].type == "assignment_expression"):
-            left = node.named_children[0].child_by_field_name("left")
-            right = unwrap(node.named_children[0].child_by_field_name("right"))
-            if left is not None and left.type == "member_expression" and right is not None and (
-                    right.type in _FUNCTIONS):  # exports.fail = function (…) {…}
-                functions.append((right, text(left.child_by_field_name("property")), None))
-    return classes, functions, constants
+            _assigned(node.named_children[0], found)
+    return found
 
 
-def _declarator(declarator: Node, index: JsIndex, classes: list[Node],
-                functions: list[tuple[Node, str, str | None]],
-                constants: list[tuple[str, str | None, Node]]) -> None:
+def _assigned(assignment: Node, found: _Declared) -> None:
+    """``exports.fail = function…``, ``Store.prototype.fail = …``, ``module.exports = {…}``."""
+    left = assignment.child_by_field_name("left")
+    right = unwrap(assignment.child_by_field_name("right"))
+    if left is None or left.type != "member_expression" or right is None:
+        return
+    if right.type == "object" and text(left) == "module.exports":
+        _object(right, None, found)
+    elif right.type in _FUNCTIONS:
+        holder = text(left.child_by_field_name("object"))
+        owner = holder.removesuffix(".prototype") if holder.endswith(".prototype") else None
+        found.functions.append((right, text(left.child_by_field_name("property")), owner))
+
+
+def _declarator(declarator: Node, index: JsIndex, found: _Declared) -> None:
     name_node = declarator.child_by_field_name("name")
     value = unwrap(declarator.child_by_field_name("value"))
     if name_node is None or name_node.type != "identifier" or value is None:
@@ -168,43 +191,47 @@ def _declarator(declarator: Node, index: JsIndex, classes: list[Node],
     name = text(name_node)
     index.add(name, declarator)
     if value.type in _FUNCTIONS:
-        functions.append((value, name, None))
+        found.functions.append((value, name, None))
     elif value.type in CLASSES and value.child_by_field_name("name") is not None:
-        classes.append(value)
-        _members(value, functions, constants)
+        found.classes.append(value)
+        _members(value, found)
     elif value.type == "object":
-        namespace = name[:1].isupper()
-        for member in value.named_children:
-            if member.type == "method_definition":
-                functions.append((member, text(member.child_by_field_name("name")), name))
-                continue
-            key, inner = member.child_by_field_name("key"), unwrap(
-                member.child_by_field_name("value"))
-            if member.type != "pair" or key is None or inner is None:
-                continue
-            key_name = string_value(key) or text(key)
-            if inner.type in _FUNCTIONS:
-                functions.append((inner, key_name, name))
-            elif namespace or CONSTANT.match(key_name):
-                constants.append((key_name, name, inner))
+        _object(value, name, found)
     elif CONSTANT.match(name):
-        constants.append((name, None, value))
+        found.constants.append((name, None, value))
 
 
-def _members(node: Node, functions: list[tuple[Node, str, str | None]],
-             constants: list[tuple[str, str | None, Node]]) -> None:
+def _object(value: Node, name: str | None, found: _Declared) -> None:
+    """A module object's functions, and its string members when it is named like a
+    namespace (``Errors``) or they are named like constants (``NOT_FOUND``)."""
+    namespace = name is not None and name[:1].isupper()
+    for member in value.named_children:
+        if member.type == "method_definition":
+            found.functions.append((member, text(member.child_by_field_name("name")), name))
+            continue
+        key, inner = member.child_by_field_name("key"), unwrap(member.child_by_field_name("value"))
+        if member.type != "pair" or key is None or inner is None:
+            continue
+        key_name = string_value(key) or text(key)
+        if inner.type in _FUNCTIONS:
+            found.functions.append((inner, key_name, name))
+        elif namespace or CONSTANT.match(key_name):
+            found.constants.append((key_name, name, inner))
+
+
+def _members(node: Node, found: _Declared) -> None:
     """A class's methods and static string fields."""
     owner = text(node.child_by_field_name("name"))
     body = node.child_by_field_name("body")
     for member in body.named_children if body is not None else ():
         name = text(member.child_by_field_name("name") or member.child_by_field_name("property"))
         if member.type == "method_definition" and name != "constructor":
-            functions.append((member, name, owner))
+            found.functions.append((member, name, owner))
         elif member.type in ("field_definition", "public_field_definition") and any(
                 c.type == "static" for c in member.children):
             value = member.child_by_field_name("value")
             if value is not None:
-                constants.append((name, owner, value))
+                found.constants.append((name, owner, value))
 
 
 def _statements(function: Node) -> list[Node]:
@@ -256,7 +283,7 @@ def _class(node: Node, reading: _Reading) -> Producer | None:
         defaults = tuple((p, _template(reader.read_or_hole(d)))
                          for p, d, _ in declared if p and d is not None)
         fields = _fields(constructor, params)
-        messages = [value for field, value in this_assignments(constructor) if field == "message"]
+        messages = [value for key, value in this_assignments(constructor) if key == "message"]
         call = super_call(constructor)
         getter = _getter(body) if call is None or not arguments(call) else None
         if getter is not None:  # super(msg) would set an own message that hides it
@@ -286,10 +313,10 @@ def _getter(body: Node | None) -> Node | None:
 def _fields(constructor: Node, params: tuple[str, ...]) -> dict[str, Template]:
     """``this.key = key``: ``${this.key}`` prints the ``key`` argument."""
     out: dict[str, Template] = {}
-    for field, value in this_assignments(constructor, None):
+    for key, value in this_assignments(constructor, None):
         value = unwrap(value) or value
         if value.type == "identifier" and text(value) in params:
-            out["this." + field] = parameter(text(value))
+            out["this." + key] = parameter(text(value))
     return out
 
 
@@ -301,7 +328,9 @@ def _function(function: Node, name: str, owner: str | None, nodes: list[Node],
     params = tuple(p for p, _, _ in parameters(function))
     reader = reading.reader.with_env(_env(params))
     if name[:1].isupper() and function.type != "method_definition":
-        return _constructor_function(function, name, params, reader, reading.path)
+        constructed = _constructor_function(function, name, params, reader, reading.path)
+        if constructed is not None:
+            return constructed
     body = function.child_by_field_name("body")
     results: list[Result] = []
     classes: set[str] = set()
@@ -313,6 +342,8 @@ def _function(function: Node, name: str, owner: str | None, nodes: list[Node],
         found, error_class = made
         if kind != "return" or error_class is None:
             found = [r for r in found if _uses(r, params)]
+        # ``missing(k) { throw http.missing(k) }``: a same-named callee is another's
+        found = [r for r in found if not isinstance(r, Call) or r.named() != name]
         if found:
             results.extend(found)
             returns = returns or kind == "return"
@@ -330,7 +361,7 @@ def _constructor_function(function: Node, name: str, params: tuple[str, ...], re
     message; … }``: an error class written as a function, its message ``this.message``."""
     if "error" not in name.lower() and "exception" not in name.lower():
         return None
-    messages = [value for field, value in this_assignments(function) if field == "message"]
+    messages = [value for key, value in this_assignments(function) if key == "message"]
     if not messages:
         return None
     results = [bind(r, _fields(function, params)) for r in alternatives(messages[-1], reader)]
@@ -377,7 +408,7 @@ def _value(value: Node, reader: Reader, reading: _Reading, owner: str | None, th
         args = tuple(alternatives(a, reader) for a in arguments(node))
         if short[:1].isupper() and (node.type == "new_expression" or reading.classes.is_error(
                 callee)):
-            if not reading.classes.is_error(callee):
+            if not (thrown or _may_be_error(callee, reading.classes)):
                 return None
             return [Call(callee, args, owner=owner, path=reading.path)], short
         head = callee.split(".", 1)[0]
@@ -393,6 +424,13 @@ def _value(value: Node, reader: Reader, reading: _Reading, owner: str | None, th
                 return made
     found = [t for t in alternatives(node, reader) if has_text(t)]
     return (list(found), None) if found else None
+
+
+def _may_be_error(name: str, classes: Classes) -> bool:
+    """An error class, or one this file does not declare (it may be one elsewhere) and no
+    built-in value (``new Map()``, ``new URL(…)``)."""
+    short = last_name(name)
+    return classes.is_error(name) or (short not in classes.by_name and short not in _VALUES)
 
 
 def _uses(result: Result, params: tuple[str, ...]) -> bool:
@@ -507,6 +545,10 @@ def owner_of(node: Node) -> str | None:
         if ancestor.type == "object" and ancestor.parent is not None and (
                 ancestor.parent.type == "variable_declarator"):
             return text(ancestor.parent.child_by_field_name("name")) or None
+        if ancestor.type == "assignment_expression":  # Store.prototype.get = function …
+            holder = text(ancestor.child_by_field_name("left")).rpartition(".")[0]
+            if holder.endswith(".prototype"):
+                return holder.removesuffix(".prototype")
     return None
 
 
