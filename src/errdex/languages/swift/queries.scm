@@ -32,3 +32,13 @@
 (property_declaration
   name: (pattern bound_identifier: (simple_identifier) @assign.name)
   value: (_)) @assign
+
+; throw StoreError.closed: an enum case without values (its text is the error type's)
+(control_transfer_statement
+  (throw_keyword)
+  (navigation_expression) @throwcase.value) @throwcase
+
+; try fail("no config"): a call statement passing text, in case the callee is a helper
+(call_expression
+  [(simple_identifier) (navigation_expression)] @helper.function
+  (call_suffix (value_arguments) @helper.args)) @helper

@@ -51,12 +51,15 @@ from errdex.languages.base import (
     CallArgs,
     Site,
     ancestors,
+    line_of,
     text,
 )
+from errdex.languages.facts import Call
+from errdex.languages.swift import compose
 from errdex.languages.swift.strings import Message, raw_string, string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
-from errdex.templates.template import Hole
+from errdex.templates.template import Hole, Template
 
 _TRAP_MESSAGE_INDEX = {
     "fatalError": 0, "preconditionFailure": 0, "assertionFailure": 0,
@@ -70,6 +73,12 @@ _FUNCTIONS = (
     "subscript_declaration", "lambda_literal", "computed_property", "source_file",
 )
 _TYPES = ("class_declaration", "protocol_declaration")
+# Calls that pass text but are no helper of a repository's: printing, traps, logging.
+_NOT_HELPERS = frozenset({
+    "print", "debugPrint", "NSLog", "fatalError", "precondition", "preconditionFailure",
+    "assert", "assertionFailure", "error", "fault", "critical", "info", "debug", "warning",
+    "notice", "log", "trace", "append", "String", "NSLocalizedString", "XCTFail",
+})
 _STRINGS = ("line_string_literal", "multi_line_string_literal", "raw_string_literal")
 
 
@@ -91,8 +100,10 @@ def _throw_sites(caps: Captures, file: FileIndex) -> list[Site]:
     if callee is None or suffix is None:
         return []
     error_class = text(callee)
+    made = compose.thrown_call(call, file, _read)
     if not error_class.rsplit(".", 1)[-1][:1].isupper():
-        return []  # an enum case (E.bad("x")) or a factory: the text is not known here
+        # an enum case (E.bad("x")) or a factory: only the error type's text tells
+        return [_candidate(node, made)] if made is not None else []
     args = _arguments(next((c for c in suffix.named_children if c.type == "value_arguments"), None))
     if error_class == "NSError":
         return _nserror_sites(node, args, file)
@@ -101,7 +112,43 @@ def _throw_sites(caps: Captures, file: FileIndex) -> list[Site]:
         message = _read(args.named[label], file)
     else:
         message = next((m for a in args.positional if (m := _read(a, file)) is not None), None)
-    return _make(node, message, "exception", error_class)
+    sites = _make(node, message, "exception", error_class)
+    if made is None:
+        return sites
+    return [replace(s, call=made) for s in sites] or [_candidate(node, made, error_class)]
+
+
+def _throw_case_sites(caps: Captures, file: FileIndex) -> list[Site]:
+    """``throw StoreError.closed``: a case without values, its text in the error type."""
+    node, value = caps["throwcase"][0], caps["throwcase.value"][0]
+    made = compose.thrown_call(value, file, _read)
+    return [_candidate(node, made)] if made is not None else []
+
+
+def _helper_sites(caps: Captures, file: FileIndex) -> list[Site]:
+    """``try fail("no config")``: a call statement passing text, a candidate in case the
+    callee is one of the repository's helpers that throw."""
+    node, function = caps["helper"][0], caps["helper.function"][0]
+    parent = node.parent
+    if parent is not None and parent.type == "try_expression":
+        parent = parent.parent
+    if parent is None or parent.type != "statements" or _last_name(function) in _NOT_HELPERS:
+        return []
+    if function.type == "navigation_expression":
+        receiver = text(function.child_by_field_name("target"))
+        if not receiver[:1].isupper() and receiver != "self":
+            return []
+    args = _arguments(caps["helper.args"][0])
+    if not any(m is not None and m.has_text() for m in (_read(a, file) for a in args.positional)):
+        return []
+    made = compose.call_of(text(function), caps["helper.args"][0], file, node, _read)
+    return [_candidate(node, made)]
+
+
+def _candidate(node: Node, call: Call, error_class: str | None = None) -> Site:
+    """A throw whose message only composition can tell (an empty template)."""
+    return Site(Template("", ()), "exception", line_of(node), error_class,
+                symbol=_symbol(node), call=call)
 
 
 def _nserror_sites(node: Node, args: CallArgs, file: FileIndex) -> list[Site]:
@@ -346,7 +393,8 @@ SPEC = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=(
         ("trap", _trap_sites), ("throw", _throw_sites), ("log", _log_sites),
-        ("describe", _describe_sites),
+        ("describe", _describe_sites), ("throwcase", _throw_case_sites),
+        ("helper", _helper_sites),
     ),
     new_index=FileIndex,
     function_types=frozenset(_FUNCTIONS) - {"lambda_literal", "source_file"},
@@ -356,6 +404,7 @@ SPEC = LanguageSpec(
         default_class="Error", terminated=False, validation=braced_if,
         try_catch=catch_block("do {{\n    try {body}\n}} catch {{\n    // {note}\n}}"),
     ),
+    compose=compose.composer(_read),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -1,0 +1,437 @@
+"""Swift producers: what ``throw StoreError.notFound(key)`` or ``throw ParseError(line: 3,
+message: "…")`` prints when the error's text is written in its type, maybe in another file.
+
+Read per file, composed across the repository (``errdex.mining.compose``):
+
+* an enum case: each arm of an error type's ``errorDescription`` (else
+  ``localizedDescription``, else ``description``) ``switch self`` is the case's message,
+  its bound values the case's parameters by position (``case .notFound(let key): return
+  "no such item: \\(key)"``; ``case let .http(code, message)``); a ``default`` arm serves
+  the cases the file declares and no arm names. ``errorClass`` is ``Type.case``;
+* a struct or class: the same property without a ``switch``, its stored properties
+  (``self.x`` or ``x``) the memberwise initializer's parameters, or the ``init``'s through
+  ``self.x = param``;
+* a factory or helper: a function that returns or throws an error built from its
+  parameters (``static func make(_ key: String) -> StoreError { .notFound(key) }``,
+  ``func fail(_ msg: String) throws -> Never { throw ConfigError(message: "config: " +
+  msg) }``).
+
+Arguments are alternatives (``argument``): each branch of ``c ? a : b``, directly or
+through a ``let`` assigned one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from errdex.languages._engine import FileIndex, Message
+from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.facts import (
+    Argument,
+    Call,
+    Composer,
+    Producer,
+    Result,
+    bind,
+    has_text,
+    parameter,
+    unknown,
+)
+from errdex.templates.template import Literal, Template
+
+# How the language reads an expression's message (the spec's reader, given by the spec).
+Read = Callable[[Node | None, FileIndex], Message | None]
+
+_DESCRIBE = ("errorDescription", "localizedDescription", "description")
+_NESTED = frozenset({"function_declaration", "init_declaration", "lambda_literal",
+                     "class_declaration", "computed_property", "property_declaration"})
+_ERRORISH = ("Error", "Exception", "Failure")
+_MAX_ALTERNATIVES = 8
+
+
+# --- arguments -------------------------------------------------------------------------
+
+
+def argument(node: Node | None, file: FileIndex, read: Read) -> Argument:
+    """What an argument can print: a template per branch, a hole for what source hides."""
+    out: list[Template] = []
+    for branch in _alternatives(node, file, 0) if node is not None else []:
+        message = read(branch, file)
+        if message is None and branch.type in ("integer_literal", "real_literal"):
+            message = Message(text(branch), (Literal(text(branch)),), text(branch))
+        template = (Template(message.written, message.parts) if message is not None
+                    else unknown(text(branch)))
+        if template.normalized() not in {t.normalized() for t in out}:
+            out.append(template)
+    return tuple(out[:_MAX_ALTERNATIVES])
+
+
+def _alternatives(node: Node, file: FileIndex, depth: int) -> list[Node]:
+    if depth > 4:
+        return [node]
+    if node.type == "ternary_expression":
+        branches = [c for c in (node.child_by_field_name("if_true"),
+                                node.child_by_field_name("if_false")) if c is not None]
+        return [n for b in branches for n in _alternatives(b, file, depth + 1)]
+    if node.type == "simple_identifier":
+        assigned = file.nearest(node, _SCOPES)
+        value = assigned.child_by_field_name("value") if assigned is not None else None
+        if value is not None and value.type == "ternary_expression":
+            return _alternatives(value, file, depth + 1)
+    return [node]
+
+
+_SCOPES = frozenset({"function_declaration", "init_declaration", "computed_property",
+                     "lambda_literal", "source_file"})
+
+
+def call_of(callee: str, args: Node | None, file: FileIndex, at: Node, read: Read) -> Call:
+    """The ``Call`` a site makes: every argument by position (an enum case binds them so,
+    a memberwise ``init`` takes them in order) and the labelled ones by label too."""
+    positional: list[Argument] = []
+    keywords: list[tuple[str, Argument]] = []
+    for value_argument in args.named_children if args is not None else ():
+        value = value_argument.child_by_field_name("value")
+        if value_argument.type != "value_argument" or value is None:
+            continue
+        read_value = argument(value, file, read)
+        positional.append(read_value)
+        label = value_argument.child_by_field_name("name")
+        if label is not None:
+            keywords.append((text(label).strip(), read_value))
+    return Call(callee, tuple(positional), tuple(keywords), owner=owner_name(at))
+
+
+def thrown_call(value: Node, file: FileIndex, read: Read, result_type: str | None = None
+                ) -> Call | None:
+    """The producer call an error expression makes: ``E.notFound(key)``, ``E.closed``,
+    ``ParseError(…)``, ``Errors.make(key)``, ``.notFound(key)`` of ``result_type``."""
+    callee_node, args = value, None
+    if value.type == "call_expression":
+        callee_node = value.named_children[0] if value.named_child_count else value
+        suffix = next((c for c in value.named_children if c.type == "call_suffix"), None)
+        args = next((c for c in suffix.named_children if c.type == "value_arguments"),
+                    None) if suffix is not None else None
+        if suffix is None:
+            return None
+    if callee_node.type == "prefix_expression" and text(callee_node).startswith("."):
+        if result_type is None:
+            return None
+        callee = result_type + text(callee_node)
+    elif callee_node.type in ("navigation_expression", "simple_identifier"):
+        callee = text(callee_node)
+        if callee_node.type == "simple_identifier" and value.type != "call_expression":
+            return None  # ``throw error``: a variable
+    else:
+        return None
+    return call_of(callee, args, file, value, read)
+
+
+# --- producers -------------------------------------------------------------------------
+
+
+def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Producer]:
+    """The producers of one parsed file."""
+    file = _index(root)
+    declared = _declared_cases(root)
+    found: list[Producer] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "class_declaration" and _is_error(node):
+            found.extend(_type(node, path, file, read, declared))
+        elif node.type == "function_declaration":
+            made = _function(node, path, file, read)
+            if made is not None:
+                found.append(made)
+        stack.extend(node.named_children)
+    return found
+
+
+def _index(root: Node) -> FileIndex:
+    """Every ``let``/``var`` with a value (``nearest`` keeps each to its scope)."""
+    file = FileIndex()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "property_declaration" and node.child_by_field_name("value") is not None:
+            pattern = node.child_by_field_name("name")
+            name = pattern.child_by_field_name("bound_identifier") if pattern is not None else None
+            if name is not None:
+                file.add(text(name), node)
+        stack.extend(node.named_children)
+    file.sort()
+    return file
+
+
+def type_name(node: Node) -> str:
+    """``Store`` for ``struct Store<T>``; ``Outer.Inner`` nested, or ``extension Outer.Inner``."""
+    names = [_own_name(a) for a in ancestors(node) if a.type == "class_declaration"]
+    return ".".join([*reversed(names), _own_name(node)])
+
+
+def _own_name(node: Node) -> str:
+    name = node.child_by_field_name("name")
+    if name is not None and name.type == "user_type":
+        return ".".join(text(c) for c in name.named_children if c.type == "type_identifier")
+    return text(name)
+
+
+def _is_error(node: Node) -> bool:
+    """An error type: it conforms to something named ``…Error`` or is named like one."""
+    inherits = [text(c) for c in node.named_children if c.type == "inheritance_specifier"]
+    return any("Error" in i for i in inherits) or any(
+        w in _own_name(node) for w in _ERRORISH)
+
+
+def _declared_cases(root: Node) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """The cases each enum of the file declares: (name, its values' labels or ``_i``)."""
+    out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "enum_entry":
+            enum = next((a for a in ancestors(node) if a.type == "class_declaration"), None)
+            data = node.child_by_field_name("data_contents")
+            count = sum(1 for c in data.named_children if c.type != "simple_identifier"
+                        ) if data is not None else 0
+            params = tuple(f"_{i}" for i in range(count))
+            for name in node.children_by_field_name("name"):
+                if enum is not None:
+                    out.setdefault(type_name(enum), []).append((text(name), params))
+        stack.extend(node.named_children)
+    return out
+
+
+def _type(node: Node, path: str, file: FileIndex, read: Read,
+          declared: dict[str, list[tuple[str, tuple[str, ...]]]]) -> list[Producer]:
+    """An error type's producers: one per ``switch self`` case, or the type's own."""
+    body = node.child_by_field_name("body")
+    members = body.named_children if body is not None else []
+    properties = {_property_name(m): m for m in members if m.type == "property_declaration"}
+    describe = next((properties[n] for n in _DESCRIBE if n in properties and (
+        properties[n].child_by_field_name("computed_value") is not None)), None)
+    if describe is None:
+        return []
+    full = type_name(node)
+    owner = full.rsplit(".", 1)[-1]
+    computed = describe.child_by_field_name("computed_value")
+    switch = _switch_on_self(computed)
+    if switch is not None:
+        return _cases(switch, full, owner, path, file, read, declared.get(full, []))
+    params, defaults, fields = _initializer(members, file, read)
+    results: list[Result] = []
+    for value in _values(computed):
+        for template in argument(value, file, read):
+            bound = bind(template, fields)
+            assert isinstance(bound, Template)
+            results.append(bound)
+    if not results:
+        return []
+    return [Producer(owner, params, tuple(results), "class message", path, line_of(node),
+                     owner=_outer(node), is_class=True, defaults=defaults)]
+
+
+def _property_name(node: Node) -> str:
+    pattern = node.child_by_field_name("name")
+    return text(pattern.child_by_field_name("bound_identifier")) if pattern is not None else ""
+
+
+def _switch_on_self(computed: Node | None) -> Node | None:
+    statements = next((c for c in computed.named_children if c.type == "statements"), None
+                      ) if computed is not None else None
+    for statement in statements.named_children if statements is not None else ():
+        if statement.type == "control_transfer_statement" and statement.named_child_count:
+            statement = statement.named_children[-1]
+        if statement.type == "switch_statement" and text(
+                statement.child_by_field_name("expr")) == "self":
+            return statement
+    return None
+
+
+def _cases(switch: Node, full: str, owner: str, path: str, file: FileIndex, read: Read,
+           declared: list[tuple[str, tuple[str, ...]]]) -> list[Producer]:
+    """One producer per case an arm names, and per declared case the ``default`` arm serves."""
+    found: list[Producer] = []
+    named: set[str] = set()
+    fallback: list[Result] = []
+    fallback_line = 0
+    for entry in (c for c in switch.named_children if c.type == "switch_entry"):
+        results = _arm(entry, file, read)
+        if any(c.type == "default_keyword" for c in entry.children):
+            fallback, fallback_line = results, line_of(entry)
+            continue
+        for pattern in (c for c in entry.named_children if c.type == "switch_pattern"):
+            case, params = _case_pattern(pattern)
+            if case is None:
+                continue
+            named.add(case)
+            if results:
+                found.append(Producer(case, params, tuple(results), "class message", path,
+                                      line_of(entry), owner=owner, error_class=f"{full}.{case}"))
+    if fallback:
+        found.extend(Producer(case, params, tuple(fallback), "class message", path,
+                              fallback_line, owner=owner, error_class=f"{full}.{case}")
+                     for case, params in declared if case not in named)
+    return found
+
+
+def _arm(entry: Node, file: FileIndex, read: Read) -> list[Result]:
+    statements = next((c for c in entry.named_children if c.type == "statements"), None)
+    results: list[Result] = []
+    for value in _values(statements) if statements is not None else []:
+        results.extend(argument(value, file, read))
+    return results if any(isinstance(r, Template) and has_text(r) for r in results) else []
+
+
+def _case_pattern(pattern: Node) -> tuple[str | None, tuple[str, ...]]:
+    """``.notFound(let key)`` → (``notFound``, (``key``,)); a wildcard is ``_i``."""
+    stack = [pattern]
+    while stack:
+        node = stack.pop(0)
+        if node.type == "simple_identifier" and node.prev_sibling is not None and (
+                node.prev_sibling.type == "."):
+            siblings = [c for c in (node.parent.named_children if node.parent else [])
+                        if c.type == "pattern" and c.start_byte > node.start_byte]
+            return text(node), tuple(_bound(p, i) for i, p in enumerate(siblings))
+        stack[:0] = node.children
+    return None, ()
+
+
+def _bound(pattern: Node, index: int) -> str:
+    name = pattern.child_by_field_name("bound_identifier") or next(
+        (c for c in pattern.named_children if c.type == "simple_identifier"), None)
+    return text(name) if name is not None else f"_{index}"
+
+
+def _initializer(members: list[Node], file: FileIndex, read: Read) -> tuple[
+        tuple[str, ...], tuple[tuple[str, Template], ...], dict[str, Template]]:
+    """The parameters a type is built with, their text defaults, and what its fields
+    print (``self.x``/``x``): an ``init``'s through ``self.x = param``, else memberwise."""
+    init = next((m for m in members if m.type == "init_declaration"), None)
+    fields: dict[str, Template] = {}
+    if init is not None:
+        params = tuple(text(p.child_by_field_name("name")) for p in init.named_children
+                       if p.type == "parameter")
+        for node in _own(init, ("assignment",)):
+            target, value = node.child_by_field_name("target"), node.child_by_field_name("result")
+            field = text(target).removeprefix("self.")
+            if value is not None and text(value) in params:
+                fields[field] = fields["self." + field] = parameter(text(value))
+        return params, (), fields
+    names: list[str] = []
+    defaults: list[tuple[str, Template]] = []
+    for member in members:
+        if member.type != "property_declaration" or member.child_by_field_name(
+                "computed_value") is not None or "static" in text(
+                next((c for c in member.named_children if c.type == "modifiers"), None)):
+            continue
+        name, value = _property_name(member), member.child_by_field_name("value")
+        binding = next((c for c in member.named_children if c.type == "value_binding_pattern"),
+                       None)
+        if value is not None and text(binding) == "let":
+            continue  # ``let x = 1`` is no initializer parameter
+        names.append(name)
+        fields["self." + name] = parameter(name)
+        message = read(value, file) if value is not None else None
+        if message is not None:
+            defaults.append((name, Template(message.written, message.parts)))
+    return tuple(names), tuple(defaults), fields
+
+
+# --- factories and helpers -------------------------------------------------------------
+
+
+def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | None:
+    """A factory (returns an error built from its parameters) or a helper (throws it)."""
+    params = tuple(text(p.child_by_field_name("name")) for p in node.named_children
+                   if p.type == "parameter")
+    if not params:
+        return None
+    result_type = next((text(c) for c in node.children_by_field_name("name")
+                        if c.type == "user_type"), None)
+    results: list[Result] = []
+    role = "factory"
+    for statement in _own(node, ("control_transfer_statement",)):
+        throws = any(c.type == "throw_keyword" for c in statement.children)
+        value = statement.named_children[-1] if statement.named_child_count else None
+        if value is None or (not throws and statement.child_by_field_name("result") is None):
+            continue
+        made = thrown_call(value, file, read, result_type)
+        if made is None or not _capitalized(made) or not _uses(made, set(params)):
+            continue
+        results.append(Call(made.callee, made.args, made.keywords, made.owner, path))
+        role = "helper" if throws else role
+    body = node.child_by_field_name("body")
+    for value in [] if results or body is None else _values(body):  # ``{ .notFound(key) }``
+        made = thrown_call(value, file, read, result_type)
+        if made is not None and _capitalized(made) and _uses(made, set(params)):
+            results.append(Call(made.callee, made.args, made.keywords, made.owner, path))
+    if not results:
+        return None
+    return Producer(text(node.child_by_field_name("name")), params, tuple(results[:16]), role,
+                    path, line_of(node), owner=owner_name(node))
+
+
+def _capitalized(call: Call) -> bool:
+    """A type (``ParseError(…)``) or a type's member (``E.notFound``): no free function."""
+    return call.callee[:1].isupper()
+
+
+def _uses(call: Call, params: set[str]) -> bool:
+    arguments_ = [*call.args, *(a for _, a in call.keywords)]
+    return any(h.name in params for a in arguments_ for t in a for h in t.holes)
+
+
+# --- walking ---------------------------------------------------------------------------
+
+
+def _values(node: Node | None) -> list[Node]:
+    """What a body returns: each ``return``'s value, or its single expression."""
+    if node is None:
+        return []
+    returns = [r.child_by_field_name("result") for r in _own(node, ("control_transfer_statement",))]
+    found = [r for r in returns if r is not None]
+    if found:
+        return found
+    statements = node if node.type == "statements" else next(
+        (c for c in node.named_children if c.type == "statements"), None)
+    if statements is not None and statements.named_child_count == 1:
+        only = statements.named_children[0]
+        if only.type not in ("switch_statement", "if_statement", "control_transfer_statement"):
+            return [only]
+    return []
+
+
+def _own(node: Node, types: tuple[str, ...]) -> list[Node]:
+    """The nodes of ``types`` under ``node``, not inside a nested function, closure or type."""
+    out: list[Node] = []
+    stack = list(node.named_children)
+    while stack:
+        child = stack.pop()
+        if child.type in types:
+            out.append(child)
+        if child.type not in _NESTED:
+            stack.extend(child.named_children)
+    return sorted(out, key=lambda n: n.start_byte)
+
+
+def owner_name(node: Node) -> str | None:
+    """The type ``node`` is written in (its last name)."""
+    owner = next((a for a in ancestors(node) if a.type == "class_declaration"), None)
+    return _own_name(owner).rsplit(".", 1)[-1] if owner is not None else None
+
+
+def _outer(node: Node) -> str | None:
+    """The type a type is nested in."""
+    return owner_name(node)
+
+
+def composer(read: Read) -> Composer:
+    """The Swift composer, reading messages the spec's way."""
+    def read_producers(root: Node, source: bytes, path: str) -> list[Producer]:
+        return producers(root, source, path, read=read)
+
+    return Composer(producers=read_producers, triggers=(b"Error", b"throw", b"Exception"))

@@ -1,0 +1,257 @@
+"""Swift messages composed across error types, factories and helpers: golden records for
+each form (no Swift toolchain here: the expected texts are what the types' ``errorDescription``
+/ ``description`` return for those values, by Swift's rules)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import errdex
+from tests.conftest import GitRepo
+
+ERRORS = '''\
+import Foundation
+
+enum StoreError: Error {
+    case notFound(String)
+    case http(code: Int, message: String)
+    case closed
+    case readOnly
+    case busy(Int)
+}
+
+extension StoreError: LocalizedError {
+    var errorDescription: String? {
+        switch self {
+        case .notFound(let key):
+            return "no such item: \\(key)"
+        case let .http(code, message):
+            return "HTTP \\(code): \\(message)"
+        case .closed:
+            return "store closed"
+        default:
+            return "store unavailable"
+        }
+    }
+}
+
+enum Reason: Error, CustomStringConvertible {
+    case tooLong(limit: Int)
+
+    var description: String {
+        switch self {
+        case .tooLong(limit: let n): "longer than \\(n) bytes"
+        }
+    }
+}
+
+struct ParseError: Error, CustomStringConvertible {
+    let line: Int
+    var message: String = "syntax error"
+
+    var description: String { "line \\(line): \\(self.message)" }
+}
+
+final class Located: Error, CustomStringConvertible {
+    let path: String
+
+    init(_ p: String) {
+        self.path = p
+    }
+
+    var description: String {
+        return "bad header in \\(path)"
+    }
+}
+
+enum Errors {
+    static func missing(_ key: String) -> StoreError {
+        return .notFound(key)
+    }
+
+    static func config(_ msg: String) throws -> Never {
+        throw ParseError(line: 0, message: "config: " + msg)
+    }
+}
+
+enum Ping: Error {
+    case lost(String)
+
+    static func again(_ x: String) -> Ping {
+        return Pong.again(x)
+    }
+}
+
+enum Pong: Error {
+    case lost(String)
+
+    static func again(_ x: String) -> Pong {
+        return Ping.again(x)
+    }
+}
+'''
+
+STORE = '''\
+import Foundation
+
+final class Store {
+    func missing(key: String) throws {
+        throw StoreError.notFound(key)
+    }
+
+    func http() throws {
+        throw StoreError.http(code: 404, message: "gone")
+    }
+
+    func closed() throws {
+        throw StoreError.closed
+    }
+
+    func busy(n: Int) throws {
+        throw StoreError.busy(n)
+    }
+
+    func tooLong() throws {
+        throw Reason.tooLong(limit: 80)
+    }
+
+    func parse(line: Int) throws {
+        throw ParseError(line: line, message: "unexpected token")
+    }
+
+    func parseDefault() throws {
+        throw ParseError(line: 7)
+    }
+
+    func located(path: String) throws {
+        throw Located(path)
+    }
+
+    func factory(key: String) throws {
+        throw Errors.missing(key)
+    }
+
+    func unconfigured() throws {
+        try Errors.config("no store configured")
+    }
+
+    func chosen(n: Int) throws {
+        let why = n > 1 ? "too many: \\(n)" : "none left"
+        throw StoreError.http(code: 409, message: why)
+    }
+
+    func again(key: String) throws {
+        throw StoreError.notFound(key)
+    }
+
+    func once_more(key: String) throws {
+        throw StoreError.notFound(key)
+    }
+
+    func unknown(x: String) throws {
+        throw Elsewhere.failed(x)
+    }
+
+    func cycle(x: String) throws {
+        throw Ping.again(x)
+    }
+}
+'''
+
+# (method, the record's errorMessage, its errorClass, where the producers are written in
+# Sources/Store/Errors.swift, by the line's start once stripped)
+EXPECTED = [
+    ("missing", "no such item: \\(key)", "StoreError.notFound", ["case .notFound(let key):"]),
+    ("http", "HTTP 404: gone", "StoreError.http", ["case let .http(code, message):"]),
+    ("closed", "store closed", "StoreError.closed", ["case .closed:"]),
+    ("busy", "store unavailable", "StoreError.busy", ["default:"]),
+    ("tooLong", "longer than 80 bytes", "Reason.tooLong", ["case .tooLong(limit: let n):"]),
+    ("parse", "line \\(line): unexpected token", "ParseError",
+     ["struct ParseError"]),
+    ("parseDefault", "line 7: syntax error", "ParseError", ["struct ParseError"]),
+    ("located", "bad header in \\(path)", "Located", ["final class Located"]),
+    ("factory", "no such item: \\(key)", "StoreError.notFound",
+     ["case .notFound(let key):", "static func missing("]),
+    ("unconfigured", "line 0: config: no store configured", "ParseError",
+     ["struct ParseError", "static func config("]),
+]
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
+    root = tmp_path_factory.mktemp("compose_swift")
+    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
+    repo.commit_files({"Sources/Store/Errors.swift": ERRORS,
+                       "Sources/Store/Store.swift": STORE})
+    db = root / "errdex.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return list(store.records(repo="acme/composed"))
+
+
+def _line(text: str, start: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if line.strip().startswith(start))
+
+
+def _at(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
+    line = _line(STORE, f"func {method}(")
+    return [r for r in records if r.record.file_path == "Sources/Store/Store.swift"
+            and line < r.record.line_number <= line + 2]
+
+
+def _render(pattern: str, values: dict[str, str]) -> str:
+    """A message Swift would print, the holes filled (for the pattern's fullmatch)."""
+    text = pattern
+    for name, value in values.items():
+        text = text.replace("\\(" + name + ")", value)
+    return text
+
+
+@pytest.mark.parametrize("case", EXPECTED, ids=[c[0] for c in EXPECTED])
+def test_every_composition_form_gives_the_throw_site_the_composed_message(
+    mined: list[errdex.StoredRecord], case: tuple[str, str, str, list[str]],
+) -> None:
+    method, message, error_class, sources = case
+    [found] = _at(mined, method)
+    assert found.record.error_message == message
+    assert found.record.error_class == error_class
+    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
+        ("Sources/Store/Errors.swift", _line(ERRORS, start)) for start in sources]
+    printed = _render(message, {"key": "k1", "line": "12", "path": "/etc/x"})
+    assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+
+
+def test_a_message_chosen_by_a_ternary_gives_one_record_per_branch(
+    mined: list[errdex.StoredRecord],
+) -> None:
+    found = _at(mined, "chosen")
+    assert sorted(r.record.error_message for r in found) == [
+        "HTTP 409: none left", "HTTP 409: too many: \\(n)"]
+    assert any(re.fullmatch(r.record.message_pattern, "HTTP 409: too many: 3") for r in found)
+
+
+def test_an_enum_case_thrown_from_three_places_gives_three_records_sharing_the_template(
+    mined: list[errdex.StoredRecord],
+) -> None:
+    same = [r for r in mined if r.record.file_path == "Sources/Store/Store.swift"
+            and r.record.error_message == "no such item: \\(key)"
+            and r.record.error_class == "StoreError.notFound"]
+    assert len(same) == 4  # missing, again, once_more and the factory's
+    assert len({r.record.id for r in same}) == 4
+
+
+def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
+    mined: list[errdex.StoredRecord],
+) -> None:
+    assert _at(mined, "unknown") == []
+    assert _at(mined, "cycle") == []
+
+
+def test_the_description_arms_stay_sites_of_their_own(
+    mined: list[errdex.StoredRecord],
+) -> None:
+    own = {r.record.error_message for r in mined
+           if r.record.file_path == "Sources/Store/Errors.swift"}
+    assert {"no such item: \\(key)", "store closed", "store unavailable"} <= own
