@@ -41,16 +41,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from functools import partial
 from pathlib import Path
 
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
-from errdex.languages._engine.calls import call_args, names_a_logger, nth
+from errdex.languages._engine.calls import names_a_logger, nth
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.pieces import message_site, substitute
-from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block
 from errdex.languages.base import (
     CallArgs,
@@ -58,13 +56,12 @@ from errdex.languages.base import (
     ancestors,
     text,
 )
+from errdex.languages.php.messages import FUNCTIONS, MESSAGES, arguments, read
 from errdex.languages.php.pastes import PASTES
-from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
+from errdex.languages.php.strings import Message
 from errdex.records.model import ErrorType, Severity
-from errdex.templates.formats import parse_printf
-from errdex.templates.template import Hole, Literal, merge_literals
+from errdex.templates.template import Hole, merge_literals
 
-_FUNCTIONS = ("function_definition", "method_declaration", "program")
 _CLASSES = (
     "class_declaration", "trait_declaration", "interface_declaration", "enum_declaration",
 )
@@ -111,7 +108,7 @@ def _creation_site(node: Node, creation: Node, file: FileIndex) -> Site | None:
     if class_node is None:
         return None  # new $class(...), anonymous classes
     error_class = text(class_node).lstrip("\\")
-    args = _arguments(next((c for c in creation.named_children if c.type == "arguments"), None))
+    args = arguments(next((c for c in creation.named_children if c.type == "arguments"), None))
     short = error_class.rsplit("\\", 1)[-1]
     status = _HTTP_EXCEPTIONS.get(short)
     first = args.positional[0] if args.positional else None
@@ -120,7 +117,7 @@ def _creation_site(node: Node, creation: Node, file: FileIndex) -> Site | None:
         message_node = args.named.get("message") or nth(args.positional, 1)
     else:
         message_node = args.named.get("message") or first
-    message = _read(message_node, file)
+    message = read(message_node, file)
     if message is None:
         return None
     if status is not None:
@@ -134,10 +131,10 @@ def _creation_site(node: Node, creation: Node, file: FileIndex) -> Site | None:
 
 def _call_site(caps: Captures, file: FileIndex) -> Site | None:
     node, name = caps["call"][0], text(caps["call.name"][0])
-    args = _arguments(caps["call.args"][0])
+    args = arguments(caps["call.args"][0])
     if name in _ABORT_STATUS_INDEX:
         return _abort_site(node, args, _ABORT_STATUS_INDEX[name], file)
-    message = _read(args.named.get("message") or nth(args.positional, 0), file)
+    message = read(args.named.get("message") or nth(args.positional, 0), file)
     if message is None:
         return None
     if name == "error_log":
@@ -156,7 +153,7 @@ def _abort_site(node: Node, args: CallArgs, index: int, file: FileIndex) -> Site
     status = nth(args.positional, index)
     if status is None or status.type != "integer":
         return None
-    message = _read(args.named.get("message") or nth(args.positional, index + 1), file)
+    message = read(args.named.get("message") or nth(args.positional, index + 1), file)
     if message is None:
         return None
     return _make(node, message, "http", http_status=int(text(status)))
@@ -165,7 +162,7 @@ def _abort_site(node: Node, args: CallArgs, index: int, file: FileIndex) -> Site
 def _exit_site(caps: Captures, file: FileIndex) -> Site | None:
     node = caps["exit"][0]
     value = next((c for c in node.named_children if c.type != "comment"), None)
-    message = _read(value, file)
+    message = read(value, file)
     return None if message is None else _make(node, message, "exit", severity="fatal")
 
 
@@ -175,8 +172,8 @@ def _log_site(caps: Captures, file: FileIndex) -> Site | None:
     receiver = node.child_by_field_name("object") or node.child_by_field_name("scope")
     if receiver is None or not names_a_logger(_last_name(receiver)):
         return None
-    args = _arguments(caps["log.args"][0])
-    message = _read(args.named.get("message") or nth(args.positional, 0), file)
+    args = arguments(caps["log.args"][0])
+    message = read(args.named.get("message") or nth(args.positional, 0), file)
     if message is None:
         return None
     context = args.named.get("context") or nth(args.positional, 1)
@@ -209,27 +206,13 @@ def _array_keys(node: Node) -> dict[str, str]:
     for element in node.named_children:
         pair = [c for c in element.named_children if c.type != "comment"]
         if element.type == "array_element_initializer" and len(pair) == 2:
-            key = _read(pair[0], FileIndex())
+            key = read(pair[0], FileIndex())
             if key is not None and key.literal is not None:
                 out[key.literal] = text(pair[1])
     return out
 
 
 # --- arguments and names ---------------------------------------------------------------
-
-
-def _split_argument(argument: Node) -> tuple[Node | None, Node] | None:
-    """``name: value`` or ``value``; a spread (``...$xs``) is no argument known here."""
-    if argument.type != "argument":
-        return None
-    label = argument.child_by_field_name("name")
-    value = next((c for c in argument.named_children if c != label), None)
-    if value is None or any(c.type == "..." for c in argument.children):
-        return None
-    return label, value
-
-
-_arguments = partial(call_args, split=_split_argument)
 
 
 def _last_name(node: Node) -> str:
@@ -263,49 +246,8 @@ def _symbol(node: Node) -> str | None:
     return f"{text(owner_name)}.{name}" if owner_name is not None else name
 
 
-# --- messages --------------------------------------------------------------------------
-
-
-def _read(node: Node | None, file: FileIndex) -> Message | None:
-    """The message an expression prints, when source says what it is."""
-    return read_with(_MESSAGES, file, node)
-
-
-def _sprintf(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
-    """``sprintf("…%s…", $a)``: C printf conversions, holes named after the arguments."""
-    if text(node.child_by_field_name("function")).lstrip("\\") != "sprintf":
-        return None
-    args = _arguments(node.child_by_field_name("arguments"))
-    fmt = reader.read(nth(args.positional, 0), depth + 1)
-    if fmt is None or fmt.literal is None:
-        return None
-    names = [text(a) for a in args.positional[1:]]
-    constants = {
-        text(a): m.literal for a in args.positional[1:]
-        if a.type in ("string", "encapsed_string") and (m := reader.read(a)) and m.literal
-    }
-    parts = [  # sprintf('%s', 'literal') prints the literal
-        Literal(constants[p.name]) if isinstance(p, Hole) and p.spec == "%s" and (
-            p.name in constants) else p
-        for p in parse_printf(fmt.literal, names, dialect="c")
-    ]
-    return Message(fmt.literal, merge_literals(parts))
-
-
-_MESSAGES: MessageTable[FileIndex] = MessageTable(
-    strings={
-        "string": plain, "encapsed_string": interpolated, "heredoc": interpolated,
-        "nowdoc": nowdoc,
-    },
-    binary="binary_expression", plus=".", wrappers=frozenset({"parenthesized_expression"}),
-    variables=frozenset({"variable_name"}), scopes=frozenset(_FUNCTIONS),
-    augmented=frozenset({"augmented_assignment_expression"}),
-    rules={"function_call_expression": _sprintf}, unwrap_operands=False,
-)
-
-
 SPEC = LanguageSpec(
-    strings=_MESSAGES.strings, name="php", grammar="php", extensions=(".php",),
+    strings=MESSAGES.strings, name="php", grammar="php", extensions=(".php",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(
         ("throw", _throw_site), ("new", _new_site), ("call", _call_site),
@@ -313,7 +255,7 @@ SPEC = LanguageSpec(
     ),
     new_index=FileIndex,
     function_types=frozenset({"function_definition", "method_declaration"}),
-    scope_types=frozenset(_FUNCTIONS),
+    scope_types=frozenset(FUNCTIONS),
     evidence=EvidenceRules(frozenset({"function_definition", "method_declaration"})),
     snippets=Snippets(
         wrap={"statements": "<?php\n%s", "member": "<?php\n%s"},

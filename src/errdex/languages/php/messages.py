@@ -1,0 +1,72 @@
+"""PHP message expressions: what a string, a heredoc, a ``.`` concatenation, ``sprintf``
+or a variable assigned above prints (shared by the site reader and the composition
+reader; ``spec.py`` lists the forms), and a call's arguments.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from tree_sitter import Node
+
+from errdex.languages._engine import FileIndex
+from errdex.languages._engine.calls import call_args, nth
+from errdex.languages._engine.reader import MessageTable, Reader, read_with
+from errdex.languages.base import text
+from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
+from errdex.templates.formats import parse_printf
+from errdex.templates.template import Hole, Literal, merge_literals
+
+FUNCTIONS = ("function_definition", "method_declaration", "program")
+
+
+def split_argument(argument: Node) -> tuple[Node | None, Node] | None:
+    """``name: value`` or ``value``; a spread (``...$xs``) is no argument known here."""
+    if argument.type != "argument":
+        return None
+    label = argument.child_by_field_name("name")
+    value = next((c for c in argument.named_children if c != label), None)
+    if value is None or any(c.type == "..." for c in argument.children):
+        return None
+    return label, value
+
+
+arguments = partial(call_args, split=split_argument)
+
+
+def read(node: Node | None, file: FileIndex) -> Message | None:
+    """The message an expression prints, when source says what it is."""
+    return read_with(MESSAGES, file, node)
+
+
+def sprintf(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``sprintf("…%s…", $a)``: C printf conversions, holes named after the arguments."""
+    if text(node.child_by_field_name("function")).lstrip("\\") != "sprintf":
+        return None
+    args = arguments(node.child_by_field_name("arguments"))
+    fmt = reader.read(nth(args.positional, 0), depth + 1)
+    if fmt is None or fmt.literal is None:
+        return None
+    names = [text(a) for a in args.positional[1:]]
+    constants = {
+        text(a): m.literal for a in args.positional[1:]
+        if a.type in ("string", "encapsed_string") and (m := reader.read(a)) and m.literal
+    }
+    parts = [  # sprintf('%s', 'literal') prints the literal
+        Literal(constants[p.name]) if isinstance(p, Hole) and p.spec == "%s" and (
+            p.name in constants) else p
+        for p in parse_printf(fmt.literal, names, dialect="c")
+    ]
+    return Message(fmt.literal, merge_literals(parts))
+
+
+MESSAGES: MessageTable[FileIndex] = MessageTable(
+    strings={
+        "string": plain, "encapsed_string": interpolated, "heredoc": interpolated,
+        "nowdoc": nowdoc,
+    },
+    binary="binary_expression", plus=".", wrappers=frozenset({"parenthesized_expression"}),
+    variables=frozenset({"variable_name"}), scopes=frozenset(FUNCTIONS),
+    augmented=frozenset({"augmented_assignment_expression"}),
+    rules={"function_call_expression": sprintf}, unwrap_operands=False,
+)
