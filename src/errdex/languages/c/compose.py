@@ -23,22 +23,13 @@ reporter's parameters are those up to its format (``va_list``/``...`` dropped).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from errdex.languages._engine import Captures
-from errdex.languages.base import Site, line_of, parse, text
-from errdex.languages.c.family import (
-    CALLS,
-    STRING_TYPES,
-    arguments,
-    function_name,
-    message_string,
-    printf_parts,
-)
-from errdex.languages.facts import Call, Composer, Producer, Result, has_text, substitute, unknown
+from errdex.languages.base import line_of, parse, text
+from errdex.languages.c.calls import Reading, folded, formatted, value
+from errdex.languages.c.family import CALLS, arguments, function_name
+from errdex.languages.facts import Call, Composer, Producer, Result, has_text, substitute
 from errdex.templates.template import Literal, Part, Template, merge_literals
 
 # A function whose name says it reports (a call forwarding a format to it is a report).
@@ -56,20 +47,6 @@ _BUFFERS: dict[str, tuple[int, bool, bool]] = {
     "strbuf_addstr": (1, False, True),
 }
 _MAX_PASSES = 3
-
-
-@dataclass
-class _Body:
-    """What a function body prints, as it is read statement by statement."""
-
-    params: tuple[str, ...]
-    known: dict[str, Producer]
-    buffers: dict[str, Template] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)
-    printed: list[Template] = field(default_factory=list)
-    guarded: list[Template] = field(default_factory=list)  # printed under an ``if``
-    forwarded: list[Call] = field(default_factory=list)
-    sources: list[Producer] = field(default_factory=list)
 
 
 def producers(grammar: str) -> Composer:
@@ -182,7 +159,7 @@ def _function(node: Node, path: str, known: dict[str, Producer]) -> Producer | N
 
 def _producer(name: str, params: tuple[str, ...], variadic: bool, body: Node, path: str,
               line: int, known: dict[str, Producer]) -> Producer | None:
-    reading = _Body(params, known, aliases=_aliases(body))
+    reading = Reading(params, known, aliases=_aliases(body))
     for call in _calls(body):
         _statement(call, reading, reading.guarded if _guarded(call, body) else reading.printed)
     names = set(params)
@@ -216,7 +193,7 @@ def _calls(body: Node) -> list[Node]:
     return out
 
 
-def _statement(call: Node, reading: _Body, out: list[Template]) -> None:
+def _statement(call: Node, reading: Reading, out: list[Template]) -> None:
     """One call of a reporter's body: a buffer filled, a text printed, a report forwarded."""
     function = call.child_by_field_name("function")
     name = text(function).removeprefix("::").removeprefix("std::")
@@ -243,8 +220,8 @@ def _statement(call: Node, reading: _Body, out: list[Template]) -> None:
         reading.forwarded.append(Call(name, tuple(folded(args, reading))))
 
 
-def _buffer(name: str, args: list[Node], reading: _Body) -> None:
-    index, formatted, appends = _BUFFERS[name]
+def _buffer(name: str, args: list[Node], reading: Reading) -> None:
+    index, printf, appends = _BUFFERS[name]
     if len(args) <= index:
         return
     target = text(args[0]).lstrip("&")
@@ -253,15 +230,15 @@ def _buffer(name: str, args: list[Node], reading: _Body) -> None:
     if args[0].type == "binary_expression":
         left = args[0].child_by_field_name("left")
         base = reading.aliases.get(text(left), text(left))
-    value = (_formatted(args[index], args[index + 1:], reading) if formatted
-             else _value(args[index], reading))
-    if value is None:
+    written = (formatted(args[index], args[index + 1:], reading) if printf
+               else value(args[index], reading))
+    if written is None:
         return
     previous = reading.buffers.get(base)
     if previous is not None and (appends or offset):
-        reading.buffers[base] = _joined([previous, value])
-    elif previous is None or not previous.holes or value.holes:
-        reading.buffers[base] = value
+        reading.buffers[base] = _joined([previous, written])
+    elif previous is None or not previous.holes or written.holes:
+        reading.buffers[base] = written
 
 
 def _aliases(body: Node) -> dict[str, str]:
@@ -298,71 +275,22 @@ def _guarded(call: Node, body: Node) -> bool:
     return False
 
 
-def _printed(name: str, args: list[Node], reading: _Body) -> Template | None:
+def _printed(name: str, args: list[Node], reading: Reading) -> Template | None:
     """What a call prints on stderr, or None when it prints nothing there."""
     first = text(args[0]) if args else ""
     if name in ("fprintf", "dprintf") and first in _STDERR and len(args) > 1:
-        return _formatted(args[1], args[2:], reading)
+        return formatted(args[1], args[2:], reading)
     if name in ("vfprintf", "vdprintf") and first in _STDERR and len(args) > 1:
-        return _value(args[1], reading)
+        return value(args[1], reading)
     if name in ("fputs", "fputc", "putc") and len(args) == 2 and text(args[1]) in _STDERR:
-        return _value(args[0], reading)
+        return value(args[0], reading)
     if name in ("write", "write_in_full", "xwrite", "write_or_die") and first in _STDERR and (
             len(args) > 1):
-        return _value(args[1], reading)
+        return value(args[1], reading)
     if name in ("vsyslog", "syslog") and len(args) > 1:
-        return (_value(args[1], reading) if name == "vsyslog"
-                else _formatted(args[1], args[2:], reading))
+        return (value(args[1], reading) if name == "vsyslog"
+                else formatted(args[1], args[2:], reading))
     return None
-
-
-# --- values ------------------------------------------------------------------------------
-
-
-def folded(args: list[Node], reading: _Body | None = None) -> list[tuple[Template, ...]]:
-    """A call's arguments as a reporter sees them: those before the format each as is, the
-    format with the arguments it consumes as one template (``va_list`` ones dropped)."""
-    out: list[tuple[Template, ...]] = []
-    for i, arg in enumerate(args):
-        if message_string(arg) is not None:
-            formatted = _formatted(arg, args[i + 1:], reading)
-            if formatted is not None:
-                out.append((formatted,))
-            break
-        if reading is not None and text(arg) in ("ap", "args", "params", "vl", "va", "argp"):
-            break
-        value = _value(arg, reading)
-        out.append((value if value is not None else unknown(text(arg)),))
-    return out
-
-
-def _formatted(fmt: Node, rest: list[Node], reading: _Body | None) -> Template | None:
-    found = message_string(fmt)
-    if found is None:
-        value = _value(fmt, reading)
-        return value
-    found = found.without_newline()
-    template = Template(found.written, printf_parts(found, [text(a) for a in rest]))
-    return substitute(template, reading.buffers) if reading is not None else template
-
-
-def _value(node: Node, reading: _Body | None) -> Template | None:
-    """A string, char or number argument's text; a buffer's; else a hole named after it."""
-    found = message_string(node)
-    if found is not None:
-        return Template(found.written, found.parts())
-    name = text(node)
-    if node.type == "char_literal":
-        value = name[1:-1].replace("\\n", "\n").replace("\\t", "\t")
-        return Template(value, merge_literals([Literal(value)]))
-    if node.type == "number_literal":
-        return Template(name, (Literal(name),))
-    if reading is not None and name in reading.buffers:
-        return reading.buffers[name]
-    if node.type == "call_expression" and text(node.child_by_field_name("function")) in (
-            "_", "N_", "gettext"):
-        return None
-    return unknown(name)
 
 
 def _joined(templates: list[Template]) -> Template:
@@ -400,54 +328,4 @@ def _macro(node: Node, path: str, grammar: str, known: dict[str, Producer]) -> P
     if block is None:
         return None
     others = {k: v for k, v in known.items() if k != name}
-    made = _producer(name, params, variadic, block, path, line_of(node), others)
-    if made is None or any(isinstance(r, Call) for r in made.results):
-        return made
-    return made
-
-
-STRINGS = STRING_TYPES
-
-
-# --- sites -------------------------------------------------------------------------------
-
-# Calls that pass text but report nothing themselves: not worth a candidate.
-_NOT_REPORTERS = re.compile(
-    r"^(?:v?[sfd]?n?printf|str\w*|mem\w*|f?open\w*|[gs]etenv|f?puts|v?[sf]?scanf|system|exec\w*"
-    r"|popen|dl\w+|access|l?stat|unlink|mkdir|rmdir|chdir|rename|remove|assert|static_assert"
-    r"|_|N_|Q_|gettext|n?gettext|dgettext|tr|sizeof|fwrite|write|x?strdup|setlocale|getopt\w*"
-    r"|[A-Z_]*THROW\w*|TEXT|_T|L|QStringLiteral|QLatin1String|defined)$")
-_CODE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
-
-
-def helper_site(captured: Captures, symbol: Callable[[Node], str | None]) -> Site | None:
-    """The candidate site of a ``helper`` match (``helper_call``)."""
-    call = captured["helper"][0]
-    if call.parent is not None and call.parent.type == "throw_statement":
-        return None  # the throw's own site
-    args = arguments(captured["helper"][0].child_by_field_name("arguments"))
-    name = text(captured["helper.name"][0])
-    found = helper_call(name, args, captured["helper.text"][0])
-    if found is None:
-        return None
-    made, code = found
-    return Site(Template("", ()), "log", line_of(call), error_code=code, symbol=symbol(call),
-                call=made)
-
-
-def helper_call(name: str, args: list[Node], text_arg: Node) -> tuple[Call, str | None] | None:
-    """``yyerror("syntax error")``, ``_glfwInputError(GLFW_INVALID_ENUM, "bad %d", x)``: the
-    call a reporter of the repository may print (a candidate; composition drops it unless
-    ``name`` is a reporter), and the error code named before the text (``GLFW_…``)."""
-    if name in CALLS or _NOT_REPORTERS.match(name):
-        return None
-    first = next((a for a in args if a.type in STRING_TYPES), None)
-    if first is None or first != text_arg:
-        return None  # one candidate per call, at its first text
-    found = message_string(first)
-    if found is None or not any(c.isalpha() for c in found.text):
-        return None
-    before = args[:args.index(first)]
-    code = next((text(a) for a in before if a.type == "identifier" and _CODE.match(text(a))),
-                None)
-    return Call(name, tuple(folded(args))), code
+    return _producer(name, params, variadic, block, path, line_of(node), others)

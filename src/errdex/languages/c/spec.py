@@ -18,7 +18,8 @@ from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
 from errdex.languages.base import Site, text
-from errdex.languages.c.compose import helper_site, producers
+from errdex.languages.c.calls import helper_site
+from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site
 from errdex.languages.c.snippets import C_SNIPPETS
 

@@ -16,57 +16,31 @@ composed across the repository by ``errdex.mining.compose``):
 * a constant: a namespace's ``const char* const NAME = "…"`` or a ``#define NAME "…"``;
 * the C reporters of ``c.compose`` (headers are read as C++).
 
-Strings are read through ``+``, ``concat``/``StrCat``-style calls, ``std::to_string``,
-``.c_str()``/``.str()``/``.what()``, a ``std::stringstream`` fed with ``<<``, locals
-assigned above, ``a ? b : c`` (one alternative each), and the file's string helpers
-(inlined: ``exception::name("parse_error", id_)`` is ``[json.exception.parse_error.<id_>] ``).
+Strings are read as ``messages`` reads them, the file's string helpers inlined.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from errdex.languages.base import ancestors, line_of, text
 from errdex.languages.c.compose import reporters
-from errdex.languages.c.family import STRING_TYPES, arguments, function_name, message_string
+from errdex.languages.c.family import arguments, function_name, message_string
+from errdex.languages.cpp.messages import MAX, Scope, arguments_of, locals_of, name_of, read
 from errdex.languages.facts import (
-    Argument,
     Call,
     Composer,
     Producer,
     Result,
     has_text,
-    substitute,
-    unknown,
 )
-from errdex.templates.formats import parse_rust_format
-from errdex.templates.template import Literal, Part, Template, merge_literals
+from errdex.templates.template import Literal, Template
 
 CLASSES = ("class_specifier", "struct_specifier")
-_CONCATS = frozenset({"concat", "StrCat", "str_concat", "Concat", "strcat_str", "cat"})
-_TEXT_OF = frozenset({"c_str", "data", "str", "what", "toStdString", "message"})
-_TO_TEXT = frozenset({"to_string", "to_wstring", "std::to_string", "std::to_wstring"})
-_STRINGS = frozenset({"std::string", "string", "std::string_view", "std::wstring", "QString"})
-_FORMATS = frozenset({"fmt::format", "std::format", "format"})
 _ERRORISH = re.compile(r"(?i)error|exception|fail")
 _STRING_TYPE = re.compile(r"(?:^|::|\b)(?:string|string_view|char\s*\*|QString|String)\b|char")
-_MAX = 8
-
-
-@dataclass
-class _Scope:
-    """What names print inside one function: parameters, fields, locals, streams, helpers."""
-
-    params: tuple[str, ...] = ()
-    fields: dict[str, Template] = field(default_factory=dict)
-    helpers: dict[str, Producer] = field(default_factory=dict)
-    locals: dict[str, Node] = field(default_factory=dict)
-    streams: dict[str, list[Node]] = field(default_factory=dict)
-    depth: int = 0
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
@@ -110,157 +84,6 @@ def _declarations(root: Node) -> tuple[list[Node], list[Node], list[Producer]]:
     return classes, sorted(functions, key=lambda n: n.start_byte), constants
 
 
-# --- reading strings -----------------------------------------------------------------------
-
-
-def read(node: Node | None, scope: _Scope) -> tuple[Template, ...]:
-    """The templates an expression can print (holes named after what source does not say)."""
-    if node is None:
-        return ()
-    if scope.depth > 12:
-        return (unknown(text(node)),)
-    scope.depth += 1
-    try:
-        return _read(node, scope)[:_MAX]
-    finally:
-        scope.depth -= 1
-
-
-def _read(node: Node, scope: _Scope) -> tuple[Template, ...]:
-    kind = node.type
-    if kind in ("parenthesized_expression", "user_defined_literal") and node.named_children:
-        return read(node.named_children[0], scope)
-    found = message_string(node) if kind in STRING_TYPES else None
-    if found is not None:
-        return (Template(found.written, found.parts()),)
-    if kind == "char_literal":
-        value = text(node)[1:-1].replace("\\n", "\n").replace("\\'", "'")
-        return (Template(value, merge_literals([Literal(value)])),)
-    if kind == "number_literal":
-        return (Template(text(node), (Literal(text(node)),)),)
-    if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        if any(c.type == "number_literal" for c in node.named_children):
-            return (unknown(text(node)),)  # ``mark.line + 1``: arithmetic
-        return _joined([read(node.child_by_field_name("left"), scope),
-                        read(node.child_by_field_name("right"), scope)])
-    if kind == "conditional_expression":
-        return (*read(node.child_by_field_name("consequence"), scope),
-                *read(node.child_by_field_name("alternative"), scope))
-    if kind == "call_expression":
-        return _call(node, scope)
-    if kind in ("identifier", "field_expression", "qualified_identifier", "this"):
-        return _name(node, scope)
-    return (unknown(text(node)),)
-
-
-def _name(node: Node, scope: _Scope) -> tuple[Template, ...]:
-    name = text(node).removeprefix("this->")
-    if name in scope.fields:
-        return (scope.fields[name],)
-    if name in scope.locals and name not in scope.params:
-        value = scope.locals.pop(name)  # read once: ``w = w + x`` does not loop
-        try:
-            return read(value, scope)
-        finally:
-            scope.locals[name] = value
-    return (unknown(name),)
-
-
-def _call(node: Node, scope: _Scope) -> tuple[Template, ...]:
-    function = node.child_by_field_name("function")
-    args = arguments(node.child_by_field_name("arguments"))
-    name = text(function).removeprefix("::")
-    last = name.replace("->", ".").replace("::", ".").rsplit(".", 1)[-1]
-    if message_string(node) is not None:  # _("…"), tr("…")
-        found = message_string(node)
-        assert found is not None
-        return (Template(found.written, found.parts()),)
-    if function is not None and function.type == "field_expression" and not args and (
-            last in _TEXT_OF):
-        target = function.child_by_field_name("argument")
-        if target is not None and text(target) in scope.streams:
-            return _joined([read(a, scope) for a in scope.streams[text(target)]])
-        return read(target, scope)
-    if last in _CONCATS or name in ("absl::StrCat", "absl::StrCat"):
-        return _joined([read(a, scope) for a in args])
-    if name in _STRINGS and len(args) == 1:
-        return read(args[0], scope)
-    if name in _TO_TEXT and len(args) == 1:
-        return (unknown(text(args[0]).removeprefix("this->")),)
-    if name in _FORMATS and args:
-        fmt = message_string(args[0])
-        if fmt is not None:
-            holes = [text(a) for a in args[1:]]
-            return (Template(fmt.written, fmt.parts(parse_rust_format(fmt.text, holes))),)
-    helper = scope.helpers.get(last)
-    if helper is not None:
-        given = [read(a, scope) for a in args]
-        out: list[Template] = []
-        for combo in itertools.islice(itertools.product(*given), _MAX):
-            bindings = dict(zip(helper.params, combo, strict=False))
-            out.extend(substitute(r, bindings) for r in helper.results if isinstance(r, Template))
-        return tuple(out) or (unknown(text(node)),)
-    return (unknown(text(node)),)
-
-
-def _joined(pieces: list[tuple[Template, ...]]) -> tuple[Template, ...]:
-    out: list[Template] = []
-    for combo in itertools.islice(itertools.product(*pieces), _MAX):
-        parts: list[Part] = [p for t in combo for p in t.parts]
-        out.append(Template("".join(t.written for t in combo), merge_literals(parts)))
-    return tuple(out)
-
-
-def arguments_of(args: list[Node], scope: _Scope) -> tuple[Argument, ...]:
-    """A call's arguments as template alternatives."""
-    return tuple(read(a, scope) or (unknown(text(a)),) for a in args)
-
-
-def _locals(body: Node | None, scope: _Scope) -> None:
-    """Locals assigned a value (``std::string w = …;``) and streams fed with ``<<``."""
-    stack = [body] if body is not None else []
-    found: list[Node] = []
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if node.type not in ("lambda_expression", "class_specifier"):
-            stack.extend(node.named_children)
-    for node in sorted(found, key=lambda n: n.start_byte):
-        if node.type == "init_declarator":
-            value = node.child_by_field_name("value")
-            if value is not None and value.type in ("argument_list", "initializer_list"):
-                inner = arguments(value)
-                value = inner[0] if len(inner) == 1 else None
-            name = _name_of(node.child_by_field_name("declarator"))
-            if value is not None and name:
-                scope.locals.setdefault(name, value)
-        elif node.type == "declaration" and "stream" in text(node.child_by_field_name("type")):
-            for declarator in node.children_by_field_name("declarator"):
-                scope.streams[_name_of(declarator) or text(declarator)] = []
-        elif node.type == "expression_statement" and node.named_children:
-            operands = _shifted(node.named_children[0])
-            if operands and text(operands[0]) in scope.streams:
-                scope.streams[text(operands[0])].extend(operands[1:])
-
-
-def _shifted(node: Node) -> list[Node]:
-    out: list[Node] = []
-    while node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "<<":
-        right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
-        if right is None or left is None:
-            return []
-        out.append(right)
-        node = left
-    return [node, *reversed(out)] if out else []
-
-
-def _name_of(node: Node | None) -> str | None:
-    while node is not None and node.type not in ("identifier", "field_identifier"):
-        node = node.child_by_field_name("declarator") or (
-            node.named_children[0] if node.named_children else None)
-    return text(node) if node is not None else None
-
-
 # --- classes ------------------------------------------------------------------------------
 
 
@@ -285,7 +108,7 @@ def _class(node: Node, path: str, helpers: dict[str, Producer]) -> Producer | No
             break
     what = next((m for m in methods if _last(function_name(m)) == "what"), None)
     if what is not None:
-        shown = _returned(what, _Scope(params, fields, helpers))
+        shown = _returned(what, Scope(params, fields, helpers))
         if any(has_text(t) or {h.name for h in t.holes} <= set(params) for t in shown):
             results = list(shown)
     if declared and not ctors and not results:
@@ -316,9 +139,9 @@ def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[st
                  ) -> tuple[tuple[str, ...], list[Result], dict[str, Template]]:
     """A constructor's parameters, what it passes its base, and the fields it sets."""
     params = _parameters(ctor)
-    scope = _Scope(params, {}, helpers)
+    scope = Scope(params, {}, helpers)
     body = ctor.child_by_field_name("body")
-    _locals(body, scope)
+    locals_of(body, scope)
     results: list[Result] = []
     initializers = next((c for c in ctor.named_children if c.type == "field_initializer_list"),
                         None)
@@ -345,9 +168,9 @@ def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[st
     return params, results, scope.fields
 
 
-def _returned(function: Node, scope: _Scope) -> list[Template]:
+def _returned(function: Node, scope: Scope) -> list[Template]:
     body = function.child_by_field_name("body")
-    _locals(body, scope)
+    locals_of(body, scope)
     return [t for node in _walk(body) if node.type == "return_statement" and node.named_children
             for t in read(node.named_children[0], scope)]
 
@@ -375,9 +198,9 @@ def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer |
     if owner is not None and name == owner:
         return None  # an in-class constructor: the class's (``_class``)
     others = {k: v for k, v in helpers.items() if k != name}
-    scope = _Scope(params, {}, others)
+    scope = Scope(params, {}, others)
     body = node.child_by_field_name("body")
-    _locals(body, scope)
+    locals_of(body, scope)
     returns = text(node.child_by_field_name("type"))
     results: list[Result] = []
     role, error_class = "factory", None
@@ -395,11 +218,11 @@ def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer |
     results = [r for r in results if isinstance(r, Template) or _passes(r, params)]
     if not results:
         return None
-    return Producer(name, params, tuple(results[:_MAX]), role, path, line_of(node), owner=owner,
+    return Producer(name, params, tuple(results[:MAX]), role, path, line_of(node), owner=owner,
                     error_class=error_class)
 
 
-def _made(value: Node | None, returns: str, scope: _Scope) -> Call | tuple[Template, ...]:
+def _made(value: Node | None, returns: str, scope: Scope) -> Call | tuple[Template, ...]:
     """What a return/throw hands back: an error built by a call, or a string's templates."""
     if value is None:
         return ()
@@ -429,7 +252,7 @@ def _parameters(definition: Node) -> tuple[str, ...]:
     while declarator is not None and declarator.type != "function_declarator":
         declarator = declarator.child_by_field_name("declarator")
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    names = [_name_of(p.child_by_field_name("declarator"))
+    names = [name_of(p.child_by_field_name("declarator"))
              for p in (params.named_children if params is not None else ())
              if p.type in ("parameter_declaration", "optional_parameter_declaration")]
     return tuple(n for n in names if n)
@@ -452,8 +275,8 @@ def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
     the repository may build the message), or for a standard exception the function or
     constant its message comes from (``std::runtime_error(not_found(key))``)."""
     definition = next((a for a in ancestors(at) if a.type == "function_definition"), None)
-    scope = _Scope(_parameters(definition) if definition is not None else ())
-    _locals(definition.child_by_field_name("body") if definition is not None else None, scope)
+    scope = Scope(_parameters(definition) if definition is not None else ())
+    locals_of(definition.child_by_field_name("body") if definition is not None else None, scope)
     owner = scope_owner(at)
     if not written.startswith("std::"):
         return Call(written, arguments_of(args, scope), owner=owner)
@@ -492,7 +315,7 @@ def _constant(node: Node) -> Producer | None:
         if declarator is None or declarator.type != "init_declarator":
             return None
         found = message_string(declarator.child_by_field_name("value"))
-        name = _name_of(declarator.child_by_field_name("declarator")) or ""
+        name = name_of(declarator.child_by_field_name("declarator")) or ""
         if found is None:
             return None
         literal = found.text

@@ -43,7 +43,7 @@ from errdex.languages.base import (
     line_of,
     text,
 )
-from errdex.languages.c.compose import helper_site
+from errdex.languages.c.calls import helper_site
 from errdex.languages.c.family import (
     STRING_TYPES,
     arguments,

@@ -1,0 +1,124 @@
+"""C calls to a project's reporters: arguments as a reporter receives them, and the
+candidate sites of calls that pass text (``yyerror("syntax error")``) which composition
+keeps when the repository defines the callee as a reporter (``compose``).
+
+A reporter gets its printf format folded with the arguments it consumes (``die("cannot
+open %s", path)`` passes one template, ``cannot open <path>``); the arguments before the
+format each as they are; a ``va_list`` ends them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from errdex.languages._engine import Captures
+from errdex.languages.base import Site, line_of, text
+from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, message_string, printf_parts
+from errdex.languages.facts import Call, Producer, substitute, unknown
+from errdex.templates.template import Literal, Template, merge_literals
+
+_VA_LISTS = ("ap", "args", "params", "vl", "va", "argp")
+
+
+@dataclass
+class Reading:
+    """What a reporter body has filled and printed so far, as it is read call by call."""
+
+    params: tuple[str, ...]
+    known: dict[str, Producer]
+    buffers: dict[str, Template] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    printed: list[Template] = field(default_factory=list)
+    guarded: list[Template] = field(default_factory=list)  # printed under an ``if``
+    forwarded: list[Call] = field(default_factory=list)
+
+
+def folded(args: list[Node], reading: Reading | None = None) -> list[tuple[Template, ...]]:
+    """A call's arguments as a reporter sees them: those before the format each as is, the
+    format with the arguments it consumes as one template (``va_list`` ones dropped)."""
+    out: list[tuple[Template, ...]] = []
+    for i, arg in enumerate(args):
+        if message_string(arg) is not None:
+            made = formatted(arg, args[i + 1:], reading)
+            if made is not None:
+                out.append((made,))
+            break
+        if reading is not None and text(arg) in _VA_LISTS:
+            break
+        read = value(arg, reading)
+        out.append((read if read is not None else unknown(text(arg)),))
+    return out
+
+
+def formatted(fmt: Node, rest: list[Node], reading: Reading | None) -> Template | None:
+    found = message_string(fmt)
+    if found is None:
+        return value(fmt, reading)
+    found = found.without_newline()
+    template = Template(found.written, printf_parts(found, [text(a) for a in rest]))
+    return substitute(template, reading.buffers) if reading is not None else template
+
+
+def value(node: Node, reading: Reading | None) -> Template | None:
+    """A string, char or number argument's text; a buffer's; else a hole named after it."""
+    found = message_string(node)
+    if found is not None:
+        return Template(found.written, found.parts())
+    name = text(node)
+    if node.type == "char_literal":
+        value = name[1:-1].replace("\\n", "\n").replace("\\t", "\t")
+        return Template(value, merge_literals([Literal(value)]))
+    if node.type == "number_literal":
+        return Template(name, (Literal(name),))
+    if reading is not None and name in reading.buffers:
+        return reading.buffers[name]
+    if node.type == "call_expression" and text(node.child_by_field_name("function")) in (
+            "_", "N_", "gettext"):
+        return None
+    return unknown(name)
+
+
+# Calls that pass text but report nothing themselves: not worth a candidate.
+_NOT_REPORTERS = re.compile(
+    r"^(?:v?[sfd]?n?printf|str\w*|mem\w*|f?open\w*|[gs]etenv|f?puts|v?[sf]?scanf|system|exec\w*"
+    r"|popen|dl\w+|access|l?stat|unlink|mkdir|rmdir|chdir|rename|remove|assert|static_assert"
+    r"|_|N_|Q_|gettext|n?gettext|dgettext|tr|sizeof|fwrite|write|x?strdup|setlocale|getopt\w*"
+    r"|[A-Z_]*THROW\w*|TEXT|_T|L|QStringLiteral|QLatin1String|defined)$")
+_CODE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+
+
+def helper_site(captured: Captures, symbol: Callable[[Node], str | None]) -> Site | None:
+    """The candidate site of a ``helper`` match (``helper_call``)."""
+    call = captured["helper"][0]
+    if call.parent is not None and call.parent.type == "throw_statement":
+        return None  # the throw's own site
+    args = arguments(captured["helper"][0].child_by_field_name("arguments"))
+    name = text(captured["helper.name"][0])
+    found = helper_call(name, args, captured["helper.text"][0])
+    if found is None:
+        return None
+    made, code = found
+    return Site(Template("", ()), "log", line_of(call), error_code=code, symbol=symbol(call),
+                call=made)
+
+
+def helper_call(name: str, args: list[Node], text_arg: Node) -> tuple[Call, str | None] | None:
+    """``yyerror("syntax error")``, ``_glfwInputError(GLFW_INVALID_ENUM, "bad %d", x)``: the
+    call a reporter of the repository may print (a candidate; composition drops it unless
+    ``name`` is a reporter), and the error code named before the text (``GLFW_…``)."""
+    if name in CALLS or _NOT_REPORTERS.match(name):
+        return None
+    first = next((a for a in args if a.type in STRING_TYPES), None)
+    if first is None or first != text_arg:
+        return None  # one candidate per call, at its first text
+    found = message_string(first)
+    if found is None or not any(c.isalpha() for c in found.text):
+        return None
+    before = args[:args.index(first)]
+    code = next((text(a) for a in before if a.type == "identifier" and _CODE.match(text(a))),
+                None)
+    return Call(name, tuple(folded(args))), code
