@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from tests.conftest import GitRepo
 
 ERRORS = '''\
 module MyLib
+  NOT_READY = "store not ready".freeze
+
   class StoreError < StandardError; end
 
   class NotFound < StoreError
@@ -145,6 +148,14 @@ module MyLib
       raise make_it(x)
     end
 
+    def not_ready
+      raise StoreError, NOT_READY
+    end
+
+    def not_ready_plain
+      raise NOT_READY
+    end
+
     def bare(x)
       raise StoreError
     end
@@ -190,6 +201,8 @@ EXPECTED = [
      ["def self.parse_error("]),
     ("unconfigured", [], "config: no store configured", "StoreError", ["def self.fail!("]),
     ("decorated", [], "[mylib] disk full", "Decorated", ["class Decorated "]),
+    ("not_ready", [], "store not ready", "StoreError", []),
+    ("not_ready_plain", [], "store not ready", "RuntimeError", []),
 ]
 
 
@@ -300,3 +313,20 @@ def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
     assert _at(records, "unknown") == []
     assert _at(records, "bare") == []
     assert not [r for r in records if r.record.file_path == "lib/loop.rb"]
+
+
+def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"lib/mylib/errors.rb": ERRORS, "lib/mylib/store.rb": STORE})
+    db = tmp_path / "inc.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files({"lib/mylib/errors.rb": ERRORS.replace("no such item", "nothing under")})
+    summary = errdex.mine(repo.root, db=db, jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    # missing, missing_comma, gone, missing_class, again
+    assert messages.count("nothing under: #{key}") == 5
+    assert not any("no such item" in m for m in messages)

@@ -5,6 +5,8 @@ each form (no Swift toolchain here: the expected texts are what the types' ``err
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -255,3 +257,22 @@ def test_the_description_arms_stay_sites_of_their_own(
     own = {r.record.error_message for r in mined
            if r.record.file_path == "Sources/Store/Errors.swift"}
     assert {"no such item: \\(key)", "store closed", "store unavailable"} <= own
+
+
+def test_an_incremental_mine_recomposes_callers_of_a_changed_enum(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"Sources/Store/Errors.swift": ERRORS,
+                       "Sources/Store/Store.swift": STORE})
+    db = tmp_path / "inc.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files({"Sources/Store/Errors.swift": ERRORS.replace(
+        "no such item", "nothing under")})
+    summary = errdex.mine(repo.root, db=db, jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        messages = [r.record.error_message for r in store.records(repo="acme/widgets")
+                    if r.record.file_path.endswith("Store.swift")]
+    assert messages.count("nothing under: \\(key)") == 4
+    assert not any("no such item" in m for m in messages)

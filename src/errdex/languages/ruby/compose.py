@@ -34,11 +34,12 @@ from errdex.languages.facts import (
     Producer,
     Result,
     bind,
+    constant_name,
     has_text,
     parameter,
     unknown,
 )
-from errdex.templates.template import Literal, Template
+from errdex.templates.template import Hole, Literal, Template, literal_template
 
 # How the language reads an expression's message (the spec's reader, given by the spec).
 Read = Callable[[Node | None, FileIndex], Message | None]
@@ -172,7 +173,7 @@ def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Produ
         if node.type == "class":
             found.append(_class(node, path, file, read))
         elif node.type == "assignment":
-            made = _class_new(node, path)
+            made = _class_new(node, path) or _constant(node, path, read)
             if made is not None:
                 found.append(made)
         elif node.type in _METHODS and text(node.child_by_field_name("name")) not in (
@@ -249,6 +250,25 @@ def _class_new(node: Node, path: str) -> Producer | None:
     bases = tuple(text(b) for b in positional[:1] if b.type in _CLASS_NODES)
     return Producer(text(left), (), (), "class message", path, line_of(node),
                     owner=owner_name(node), bases=bases, is_class=True)
+
+
+def _constant(node: Node, path: str, read: Read) -> Producer | None:
+    """``NOT_FOUND = "no such item".freeze``: a string constant (UPPER_SNAKE names only)."""
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None or left.type != "constant" or not is_constant(text(left)):
+        return None
+    if right.type == "call" and text(right.child_by_field_name("method")) == "freeze":
+        right = right.child_by_field_name("receiver") or right
+    value = read(right, FileIndex())
+    if value is None or value.literal is None:
+        return None
+    return Producer(text(left), (), (literal_template(value.literal),), "constant", path,
+                    line_of(node), owner=owner_name(node))
+
+
+def is_constant(name: str) -> bool:
+    """A string constant's name as the composition layer knows one (``NOT_FOUND``)."""
+    return constant_name(Hole.of(name, name)) is not None
 
 
 def _methods(cls: Node) -> dict[str, Node]:
@@ -420,6 +440,8 @@ def raise_call(node: Node, file: FileIndex, read: Read) -> Call | None:
     if not positional:
         return None
     first = positional[0]
+    if first.type in _CLASS_NODES and len(positional) == 1 and is_constant(_last(text(first))):
+        return Call("RuntimeError", ((unknown(text(first)),),), owner=owner_name(node))
     if first.type in _CLASS_NODES:
         return call_of(text(first), None, file, node, read, positional=positional[1:2])
     if len(positional) > 1:
@@ -500,4 +522,4 @@ def composer(read: Read) -> Composer:
     def read_producers(root: Node, source: bytes, path: str) -> list[Producer]:
         return producers(root, source, path, read=read)
 
-    return Composer(producers=read_producers, triggers=(b"class", b"raise", b"fail"))
+    return Composer(producers=read_producers)  # constants too: every file may define one

@@ -132,10 +132,12 @@ def _raise_site(node: Node, file: FileIndex) -> Site | None:
     else:
         message = _read(first, file)
         error_class = "RuntimeError"
-        if message is None and first.type in (*_CLASS_NODES, "call"):
+        if message is None and first.type in (*_CLASS_NODES, "call") and not (
+                first.type in _CLASS_NODES and compose.is_constant(text(first).split("::")[-1])):
             # raise NotFound / raise not_found(key): the producer's message, if any
             error_class = text(first) if first.type in _CLASS_NODES else None
-    call = compose.raise_call(node, file, _read) if error_class != "RuntimeError" else None
+    call = compose.raise_call(node, file, _read) if error_class != "RuntimeError" or (
+        message is None) else None
     if message is None:
         if call is None:
             return None
