@@ -30,6 +30,9 @@
   result: (type_identifier) @method.result (#eq? @method.result "string")
   body: (block) @method.body) @method
 
+; return ..., &NotFoundError{...} / newErr(...): a producer's call (compose.py).
+(return_statement (expression_list)) @return
+
 ; Message constants and variables: const msg = "...", var msg = "...", msg := "...", msg = "...".
 (const_spec
   name: (identifier) @assign.name

@@ -52,6 +52,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, LanguageSpec, Message, language
 from errdex.languages.base import Site, ancestors, line_of, text
+from errdex.languages.go.compose import COMPOSER, return_site
 from errdex.languages.go.evidence import EVIDENCE
 from errdex.languages.go.messages import (
     FUNCTION_TYPES,
@@ -154,6 +155,17 @@ def _error_method_sites(captured: Captures, file: GoFile) -> list[Site]:
             sites += _built(file, statement, file.reader.read(values[0]), "error",
                             error_class=type_name or None, symbol=f"{type_name}.Error")
     return sites
+
+
+def _return_sites(captured: Captures, file: GoFile) -> list[Site]:
+    """``return …, &NotFoundError{Key: k}`` / ``newErr("open", err)``: a candidate whose
+    message the repository's producers tell (``compose.py``)."""
+    node = captured["return"][0]
+    site = return_site(node, file, _symbol(node))
+    if site is None:
+        return []
+    file.at[id(site)] = node
+    return [site]
 
 
 # --- call kinds ------------------------------------------------------------------------
@@ -387,11 +399,12 @@ def _returns(body: Node) -> Iterator[Node]:
 SPEC: LanguageSpec[GoFile] = LanguageSpec(
     strings=STRINGS, name="go", grammar="go", extensions=(".go",),
     query=Path(__file__).with_name("queries.scm"),
-    handlers=(("call", _call_sites), ("panic", _panic_sites), ("method", _error_method_sites)),
+    handlers=(("call", _call_sites), ("panic", _panic_sites), ("method", _error_method_sites),
+              ("return", _return_sites)),
     new_index=GoFile, index=index_assigned, finish=_unconsumed,
     function_types=frozenset(FUNCTION_TYPES), scope_types=frozenset(SCOPE_TYPES),
     evidence=EVIDENCE, snippets=SNIPPETS,
-    pastes=PASTES,
+    pastes=PASTES, compose=COMPOSER,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract  # all sites of one file, in source order
