@@ -215,6 +215,38 @@ module.exports = {
 };
 """
 
+WEB_JS = """\
+const { HttpError } = require('http-errors');
+
+class Gone extends HttpError {
+  constructor(what) {
+    super(410, `${what} is gone`);
+  }
+}
+
+function gone(what) {
+  return new HttpError(410, `${what} was removed`);
+}
+
+function fresh(what) {
+  throw new Gone(what);
+}
+
+module.exports = { Gone, gone, fresh };
+"""
+
+PAGES_JS = """\
+const { Gone, gone } = require('./web');
+
+function page(key) {
+  throw new Gone(key);
+}
+
+function removed(key) {
+  throw gone(key);
+}
+"""
+
 CYCLE_JS = """\
 class Ping extends Pong {
   constructor(x) { super('ping ' + x); }
@@ -297,7 +329,7 @@ export class Vault {
 
 FILES = {
     "lib/errors.js": ERRORS_JS, "lib/http.js": HTTP_JS, "lib/store.js": STORE_JS,
-    "lib/cycle.js": CYCLE_JS,
+    "lib/cycle.js": CYCLE_JS, "lib/web.js": WEB_JS, "lib/pages.js": PAGES_JS,
     "src/errors.ts": ERRORS_TS, "src/vault.ts": VAULT_TS,
 }
 
@@ -495,6 +527,22 @@ def test_constructor_cycle_terminates(mined):
     found = at(records, "lib/cycle.js", line("lib/cycle.js", "throw new Ping(x)"))
     assert [r.record.error_class for r in found] == ["Ping"]
     assert found[0].record.error_message.endswith("ping ${x}")  # the cycle cut at Ping
+
+
+def test_a_package_base_prints_the_argument_after_the_status(mined):
+    _, records = mined
+    gone = ("lib/web.js", line("lib/web.js", "class Gone"), "class message")
+    record = one(records, "lib/pages.js", line("lib/pages.js", "throw new Gone(key)"))
+    assert record.record.error_message == "${key} is gone"
+    assert record.record.error_class == "Gone"
+    assert sources(record) == [gone]
+    record = one(records, "lib/pages.js", line("lib/pages.js", "throw gone(key)"))
+    assert record.record.error_message == "${key} was removed"
+    assert record.record.error_class == "HttpError"
+    assert sources(record) == [("lib/web.js", line("lib/web.js", "function gone"), "factory")]
+    record = one(records, "lib/web.js", line("lib/web.js", "throw new Gone(what)"))
+    assert record.record.error_message == "${what} is gone"
+    assert record.record.http_status == 410
 
 
 # --- TypeScript --------------------------------------------------------------------------

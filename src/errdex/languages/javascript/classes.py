@@ -154,16 +154,22 @@ def _foreign(name: str, args: list[Message]) -> Built:
     """A class from elsewhere: ``Error``'s ``(message)``, or ``(status, message)`` /
     ``(message, status)`` when one argument is an HTTP status literal; a later argument
     shaped like a code (``'ERR_X'``, ``AxiosError.ERR_BAD_OPTION_VALUE``) is the code."""
-    index = _MESSAGE_INDEX.get(last_name(name), 0)
+    index = message_index(name, args)
     statuses = [_status_of(a) for a in args[:2]]
-    if statuses and statuses[0] is not None:
-        index = 1
     code = next((c for a in args[index + 1 :] if (c := code_of(a, strict=True))), None)
     message = args[index] if len(args) > index else None
     status = statuses[0] if index == 1 and statuses[0] is not None else (
         statuses[1] if len(statuses) > 1 and index == 0 else None
     )
     return Built(message, code, status)
+
+
+def message_index(name: str, args: list[Message]) -> int:
+    """Which argument a class from elsewhere prints: ``Error``'s first, ``AggregateError``'s
+    second, and the one after a leading HTTP status literal (``(404, message)``)."""
+    if args and _status_of(args[0]) is not None:
+        return 1
+    return _MESSAGE_INDEX.get(last_name(name), 0)
 
 
 def code_of(message: Message | None, strict: bool = False) -> str | None:

@@ -38,6 +38,7 @@ from errdex.languages.javascript.classes import (
     Classes,
     constructor_of,
     last_name,
+    message_index,
     own_nodes,
     super_call,
     this_assignments,
@@ -66,6 +67,8 @@ BUILTIN_ERRORS = frozenset({
 })
 # A body worth reading: it throws, logs, builds an error, or returns a string or a call
 # with a string in it (a template of its parameters).
+# Built-in errors that print another argument than their first.
+_INDEXED = frozenset({"AggregateError", "SuppressedError"})
 _HINT = re.compile(
     rb"\bthrow\b|\.(?:error|warn|fatal)\(|this\.message\b|\bnew\s+[\w.$]*(?:Error|Exception)\b"
     rb"|\breturn\s+(?:new\s|[`'\"]|[\w.$]*(?:[Ee]rr|[Ee]xception|[Ff]ail|[Ii]nvalid)"
@@ -87,6 +90,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     if path.endswith((".d.ts", ".d.mts", ".d.cts")):
         return []
     reading = _Reading(path)
+    reading.foreign = foreign_names(root)
     declared = _declarations(root, reading.index)
     classes, functions, constants = declared.classes, declared.functions, declared.constants
     reading.classes = Classes(
@@ -121,6 +125,11 @@ class _Reading:
         self.index = JsIndex()
         self.reader = Reader(self.index)
         self.classes: Classes
+        self.foreign: frozenset[str] = frozenset()
+
+    def is_foreign(self, name: str) -> bool:
+        """A class of a package: what it prints is no producer's of this repository."""
+        return name.split(".", 1)[0] in self.foreign or last_name(name) in _INDEXED
 
 
 # --- where producers are declared --------------------------------------------------------
@@ -294,8 +303,7 @@ def _class(node: Node, reading: _Reading) -> Producer | None:
         elif any(p == "message" and is_property for p, _, is_property in declared):
             results = [parameter("message")]
         elif not results and call is not None and parent:
-            results = [Call("super", tuple(alternatives(a, reader) for a in arguments(call)),
-                            owner=name, path=reading.path)]
+            results = _construct("super", parent, arguments(call), reader, reading, name)
         results = [bind(r, fields) for r in results]
     if not results and not bases:
         return None
@@ -410,7 +418,7 @@ def _value(value: Node, reader: Reader, reading: _Reading, owner: str | None, th
                 callee)):
             if not (thrown or _may_be_error(callee, reading.classes)):
                 return None
-            return [Call(callee, args, owner=owner, path=reading.path)], short
+            return _construct(callee, callee, arguments(node), reader, reading, owner), short
         head = callee.split(".", 1)[0]
         if node.type == "call_expression" and (thrown or _ERRORISH.search(short) or (
                 head in ("this", owner) and any(has_text(t) for a in args for t in a))):
@@ -424,6 +432,63 @@ def _value(value: Node, reader: Reader, reading: _Reading, owner: str | None, th
                 return made
     found = [t for t in alternatives(node, reader) if has_text(t)]
     return (list(found), None) if found else None
+
+
+def _construct(callee: str, name: str, args: list[Node], reader: Reader, reading: _Reading,
+               owner: str | None) -> list[Result]:
+    """``super(…)`` / ``new X(…)``: a call to the class's producer, or for a class of a
+    package the argument it prints (``new HttpError(404, msg)`` prints ``msg``)."""
+    if reading.is_foreign(name):
+        index = message_index(name, [reader.read_or_hole(a) for a in args])
+        return list(alternatives(args[index], reader)) if index < len(args) else []
+    return [Call(callee, tuple(alternatives(a, reader) for a in args), owner=owner,
+                 path=reading.path)]
+
+
+def foreign_names(root: Node) -> frozenset[str]:
+    """The names a module imports from packages (``import { HttpError } from 'http-errors'``,
+    ``const createError = require('http-errors')``), not from its own files (relative, or
+    an alias such as ``@/errors``)."""
+    out: set[str] = set()
+    for node in root.named_children:
+        if node.type == "import_statement":
+            source = string_value(node.child_by_field_name("source"))
+            clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+            if source is not None and clause is not None and _package(source):
+                out.update(_bound_names(clause))
+        elif node.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in node.named_children:
+                value = unwrap(declarator.child_by_field_name("value"))
+                pattern = declarator.child_by_field_name("name")
+                if value is None or pattern is None or value.type != "call_expression" or text(
+                        value.child_by_field_name("function")) != "require":
+                    continue
+                args = arguments(value)
+                source = string_value(args[0]) if args else None
+                if source is not None and _package(source):
+                    out.update(_bound_names(pattern))
+    return frozenset(out)
+
+
+def _package(source: str) -> bool:
+    return not source.startswith((".", "/", "@/", "~", "#", "src/", "lib/", "app/"))
+
+
+def _bound_names(node: Node) -> set[str]:
+    """The local names an import clause or a destructuring pattern binds."""
+    names: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("import_specifier", "pair_pattern"):
+            local = current.child_by_field_name("alias") or current.child_by_field_name(
+                "value") or current.child_by_field_name("name")
+            names.update({text(local)} if local is not None else ())
+        elif current.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.add(text(current))
+        else:
+            stack.extend(current.named_children)
+    return names
 
 
 def _may_be_error(name: str, classes: Classes) -> bool:

@@ -58,6 +58,7 @@ from errdex.languages.javascript.compose import (
     COMPOSER,
     CONSTANT,
     call_of,
+    foreign_names,
     owner_of,
 )
 from errdex.languages.javascript.evidence import EVIDENCE
@@ -113,6 +114,7 @@ class _File(JsIndex):
     bodies: list[Node] = field(default_factory=list)  # class bodies
     consumed: set[int] = field(default_factory=set)  # constructions a site already covers
     class_sites: set[int] = field(default_factory=set)  # id() of sites of class definitions
+    imported: frozenset[str] | None = None  # names imported from packages (``foreign``)
 
     @cached_property
     def reader(self) -> Reader:
@@ -121,6 +123,15 @@ class _File(JsIndex):
     @cached_property
     def classes(self) -> Classes:
         return Classes(self.bodies, self.reader)
+
+    def foreign(self, node: Node) -> frozenset[str]:
+        """The names the module of ``node`` imports from packages (read once)."""
+        if self.imported is None:
+            root = node
+            while root.parent is not None:
+                root = root.parent
+            self.imported = foreign_names(root)
+        return self.imported
 
 
 # --- entry point -----------------------------------------------------------------------
@@ -260,7 +271,8 @@ def _construction(node: Node, file: _File) -> _Error | None:
         code = next((c for c in codes if c is not None), None)
         built = replace(built, code=code_of(file.reader.read_or_hole(code)) if code else None)
     if last_name(name) not in BUILTIN_ERRORS:
-        return _Error(name, built, call_of(name, node, file.reader))
+        foreign = name.split(".", 1)[0] in file.foreign(node)  # a package's: as it prints
+        return _Error(name, built, None if foreign else call_of(name, node, file.reader))
     has_text = built.message is not None and built.message.has_text()
     return _Error(name, built, None if has_text else _message_call(node, file))
 
