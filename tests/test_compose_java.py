@@ -74,6 +74,20 @@ public class LimitExceeded extends StoreException {
 }
 """
 
+CONFLICT = """\
+package shop.errors;
+
+public class Conflict extends StoreException {
+    private Conflict(String message, int code) {
+        super(message + " (" + code + ")");
+    }
+
+    public Conflict(String key) {
+        this("conflict on " + key, 409);
+    }
+}
+"""
+
 PARSE_ERROR = """\
 package shop.errors;
 
@@ -118,7 +132,10 @@ public final class Errors {
 STORE = """\
 package shop;
 
+import static shop.errors.Errors.fail;
+
 import shop.errors.CodedError;
+import shop.errors.Conflict;
 import shop.errors.Errors;
 import shop.errors.LimitExceeded;
 import shop.errors.NotFound;
@@ -159,6 +176,14 @@ public class Store {
 
     public void flush() {
         Errors.fail("disk full"); // site:helper
+    }
+
+    public void print() {
+        fail("out of paper"); // site:static-import
+    }
+
+    public void clash(String key) {
+        throw new Conflict(key); // site:private-constructor
     }
 
     public void buy() {
@@ -207,6 +232,8 @@ public class Main {
         run("string-factory", () -> s.lookup("color"));
         run("through-class", () -> s.find("size"));
         run("helper", () -> s.flush());
+        run("static-import", () -> s.print());
+        run("private-constructor", () -> s.clash("bolt"));
         run("constant", () -> s.buy());
         run("branches", () -> s.take(5));
         run("branches", () -> s.take(0));
@@ -243,6 +270,7 @@ FILES = {
     "src/shop/errors/CodedError.java": CODED,
     "src/shop/errors/LimitExceeded.java": LIMIT,
     "src/shop/errors/ParseError.java": PARSE_ERROR,
+    "src/shop/errors/Conflict.java": CONFLICT,
     "src/shop/errors/Errors.java": ERRORS,
     "src/shop/Store.java": STORE,
     "src/shop/Main.java": MAIN,
@@ -341,6 +369,21 @@ def test_helper_that_throws_what_it_is_given(mined):
                                 line(ERRORS, "static void fail"), "helper")]
 
 
+def test_statically_imported_helper(mined):
+    record, extras = one(mined, "static-import")
+    assert record.error_message == "operation failed: out of paper"
+    assert sources(extras) == [("src/shop/errors/Errors.java",
+                                line(ERRORS, "static void fail"), "helper")]
+
+
+def test_public_constructor_delegating_to_a_private_one(mined):
+    record, extras = one(mined, "private-constructor")
+    assert record.error_message == "conflict on {key} (409)"
+    assert record.error_class == "Conflict"
+    assert ("src/shop/errors/Conflict.java", line(CONFLICT, "class Conflict"),
+            "class message") in sources(extras)
+
+
 def test_constant_of_another_file(mined):
     record, extras = one(mined, "constant")
     assert record.error_message == "item is out of stock"
@@ -387,7 +430,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 12
+    assert len(printed) == 14
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

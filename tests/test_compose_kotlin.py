@@ -32,6 +32,11 @@ class LimitExceeded : StoreException {
 }
 
 class ParseError(message: String) : StoreException(message)
+
+class Conflict private constructor(message: String, code: Int) :
+    StoreException("$message ($code)") {
+    constructor(key: String) : this(code = 409, message = "conflict on $key")
+}
 """
 
 ERRORS = """\
@@ -102,6 +107,10 @@ class Store {
 
     fun flush() {
         Errors.fail("disk full") // site:helper
+    }
+
+    fun clash(key: String) {
+        throw Conflict(key) // site:private-constructor
     }
 
     fun buy() {
@@ -250,6 +259,14 @@ def test_helper_that_throws_what_it_is_given(mined):
     assert record.error_message == "operation failed: disk full"
     assert record.error_class == "IllegalStateException"
     assert sources(extras) == [(ERRORS_PATH, line(ERRORS, "fun fail"), "helper")]
+
+
+def test_public_constructor_delegating_to_a_private_one_by_name(mined):
+    record, extras = one(mined, "private-constructor")
+    assert record.error_message == "conflict on $key (409)"
+    assert record.error_class == "Conflict"
+    assert (EXCEPTIONS_PATH, line(EXCEPTIONS, "class Conflict"), "class message") in sources(
+        extras)
 
 
 def test_constant_of_an_object_in_another_file(mined):

@@ -45,6 +45,7 @@ class Constructor:
     params: tuple[str, ...]
     results: tuple[Result, ...]
     fields: tuple[tuple[str, str], ...] = ()  # (field, the parameter assigned to it)
+    private: bool = False  # only the class itself calls it (through ``this(..)``)
 
 
 @dataclass
@@ -89,21 +90,25 @@ def _inlined(constructors: list[Constructor], depth: int = 0) -> list[Constructo
             if not (isinstance(result, Call) and result.callee == THIS):
                 results.append(result)
                 continue
+            given = len(result.args) + len(result.keywords)
             sibling = next((c for c in constructors if c is not ctor
-                            and len(c.params) == len(result.args)), None)
+                            and len(c.params) == given), None)
             if sibling is None or depth > 2:
                 continue
             inner = _inlined([sibling], depth + 1)[0] if any(
                 isinstance(r, Call) and r.callee == THIS for r in sibling.results) else sibling
-            for bindings in _products(sibling.params, result.args):
+            for bindings in _products(sibling.params, result):
                 results.extend(bound(r, bindings) for r in inner.results)
-        out.append(Constructor(ctor.params, tuple(results[:MAX_ALTERNATIVES]), ctor.fields))
+        out.append(Constructor(ctor.params, tuple(results[:MAX_ALTERNATIVES]), ctor.fields,
+                               ctor.private))
     return out
 
 
-def _products(params: Sequence[str], args: Sequence[tuple[Template, ...]]
-              ) -> list[dict[str, Template]]:
-    choices = [[(p, t) for t in arg] for p, arg in zip(params, args, strict=False) if arg]
+def _products(params: Sequence[str], call: Call) -> list[dict[str, Template]]:
+    """The sibling's parameters bound to what ``this(..)`` passes, by position or name."""
+    given = dict(zip(params, call.args, strict=False)) | {
+        k: v for k, v in call.keywords if k in params}
+    choices = [[(p, t) for t in arg] for p, arg in given.items() if arg]
     combos = itertools.islice(itertools.product(*choices), 4)
     return [dict(c) for c in combos]
 
@@ -120,6 +125,7 @@ def _merged(constructors: list[Constructor]) -> tuple[tuple[str, ...], list[Resu
     (their parameters renamed by position). Composition finds a class by its name, not
     by how many arguments a call passes, so one arity stands for all."""
     useful = [c for c in constructors if any(_carries(r) for r in c.results)]
+    useful = [c for c in useful if not c.private] or useful
     if not useful:  # ``super()`` alone: the base's own message, if it makes one up
         return (constructors[0].params, list(constructors[0].results)) if constructors else (
             (), [])
@@ -187,7 +193,9 @@ def renamed_result(result: Result, names: dict[str, str]) -> Result:
     if isinstance(result, Template):
         return renamed(result, names)
     return replace(result, args=tuple(tuple(renamed(t, names) for t in arg)
-                                      for arg in result.args))
+                                      for arg in result.args),
+                   keywords=tuple((k, tuple(renamed(t, names) for t in arg))
+                                  for k, arg in result.keywords))
 
 
 def bound(result: Result, bindings: dict[str, Template]) -> Result:
@@ -195,7 +203,9 @@ def bound(result: Result, bindings: dict[str, Template]) -> Result:
     if isinstance(result, Template):
         return substitute(result, bindings)
     return replace(result, args=tuple(tuple(substitute(t, bindings) for t in arg)
-                                      for arg in result.args))
+                                      for arg in result.args),
+                   keywords=tuple((k, tuple(substitute(t, bindings) for t in arg))
+                                  for k, arg in result.keywords))
 
 
 def capped(templates: Sequence[Template]) -> tuple[Template, ...]:

@@ -229,7 +229,9 @@ def _constructor(node: Node, owner: str, base: str, file: JavaFile, file_path: s
             field = text(left.child_by_field_name("field")) if left.type == "field_access" else (
                 text(left))
             fields.append((field, text(right)))
-    return Constructor(params, results, tuple(fields))
+    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
+    private = modifiers is not None and any(c.type == "private" for c in modifiers.children)
+    return Constructor(params, results, tuple(fields), private)
 
 
 def _parameters(node: Node) -> tuple[str, ...]:
@@ -314,6 +316,8 @@ def invocation(node: Node, file: JavaFile, owner: str | None, path: str = "") ->
     receiver = node.child_by_field_name("object")
     name = text(node.child_by_field_name("name"))
     callee = f"{text(receiver)}.{name}" if receiver is not None else name
+    if receiver is None and name in file.imports:  # ``import static a.Reporter.fail;``
+        callee = f"{file.imports[name]}.{name}"
     return call_to(callee, arguments(node.child_by_field_name("arguments")), file, owner, path)
 
 

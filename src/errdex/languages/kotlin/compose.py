@@ -39,7 +39,6 @@ from errdex.languages.base import ancestors, line_of, load_query, matches, text
 from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
 from errdex.languages.kotlin.messages import (
     TYPE_TYPES,
-    arguments,
     assignment_of,
     name_of,
     read,
@@ -151,31 +150,51 @@ def argument(node: Node, file: FileIndex) -> Argument:
     return tuple(alternatives(node, file)) or (unknown(text(node)),)
 
 
+def split(values: Node | None) -> tuple[list[Node], list[tuple[str, Node]]]:
+    """A call's value arguments: positional expressions, and ``name = value`` ones."""
+    positional: list[Node] = []
+    named: list[tuple[str, Node]] = []
+    for arg in values.named_children if values is not None else []:
+        if arg.type != "value_argument" or not arg.named_children:
+            continue
+        if any(c.type == "=" for c in arg.children) and arg.named_child_count >= 2:
+            named.append((text(arg.named_children[0]), arg.named_children[-1]))
+        else:
+            positional.append(arg.named_children[-1])
+    return positional, named
+
+
 def call_to(callee: str, args: list[Node], file: FileIndex, owner: str | None,
-            path: str = "") -> Call:
+            path: str = "", named: list[tuple[str, Node]] | None = None) -> Call:
     """A call to a producer, each argument read as its alternatives."""
-    return Call(callee, tuple(argument(a, file) for a in args), owner=owner, path=path)
+    return Call(callee, tuple(argument(a, file) for a in args),
+                tuple((k, argument(v, file)) for k, v in named or []), owner=owner, path=path)
 
 
-def callee_of(call: Node) -> tuple[str, Node | None, list[Node]] | None:
-    """``Errors.create(a, b)`` → (``Errors.create``, the receiver, its arguments)."""
+def values_of(node: Node) -> Node | None:
+    """The ``value_arguments`` of a call suffix, constructor invocation or delegation."""
+    return next((c for c in node.named_children if c.type == "value_arguments"), None)
+
+
+def callee_of(call: Node) -> tuple[str, Node | None, list[Node], list[tuple[str, Node]]] | None:
+    """``Errors.create(a, b)`` → (``Errors.create``, the receiver, positional and named
+    arguments)."""
     if call.type != "call_expression" or call.named_child_count < 2:
         return None
     head, suffix = call.named_children[0], call.named_children[-1]
-    values = next((c for c in suffix.named_children if c.type == "value_arguments"), None)
-    args = arguments(values) if values is not None else []
+    args, named = split(values_of(suffix))
     if head.type == "simple_identifier":
-        return text(head), None, args
+        return text(head), None, args, named
     if head.type == "navigation_expression" and head.named_child_count == 2:
         receiver, name = head.named_children
-        return f"{text(receiver)}.{text(name)[1:].strip()}", receiver, args
+        return f"{text(receiver)}.{text(name)[1:].strip()}", receiver, args, named
     return None
 
 
 def invocation(call: Node, file: FileIndex, owner: str | None, path: str = "") -> Call | None:
     """A call expression as a call to the producer it names."""
     found = callee_of(call)
-    return call_to(found[0], found[2], file, owner, path) if found is not None else None
+    return call_to(found[0], found[2], file, owner, path, found[3]) if found else None
 
 
 # --- classes -------------------------------------------------------------------------------
@@ -192,11 +211,10 @@ def _class(node: Node, outer: str | None, file: FileIndex, path: str) -> Produce
     facts = ClassFacts(name, (base,), path, line_of(node), outer)
     primary = next((c for c in node.named_children if c.type == "primary_constructor"), None)
     if invoked.type == "constructor_invocation":
-        values = next((c for c in invoked.named_children if c.type == "value_arguments"), None)
         params, fields = _class_parameters(primary)
-        results: tuple[Result, ...] = (call_to(base, arguments(values) if values else [], file,
-                                               name, path),)
-        facts.constructors.append(Constructor(params, results, fields))
+        args, named = split(values_of(invoked))
+        results: tuple[Result, ...] = (call_to(base, args, file, name, path, named),)
+        facts.constructors.append(Constructor(params, results, fields, _private(primary)))
     body = next((c for c in node.named_children if c.type == "class_body"), None)
     members = body.named_children if body is not None else []
     for i, member in enumerate(members):
@@ -229,11 +247,17 @@ def _secondary(node: Node, base: str, owner: str, file: FileIndex, path: str) ->
     delegation = next((c for c in node.named_children
                        if c.type == "constructor_delegation_call"), None)
     if delegation is None:
-        return Constructor(names, (Call(base, (), owner=owner, path=path),))
-    values = next((c for c in delegation.named_children if c.type == "value_arguments"), None)
+        return Constructor(names, (Call(base, (), owner=owner, path=path),), (), _private(node))
+    args, named = split(values_of(delegation))
     callee = THIS if delegation.children and text(delegation.children[0]) == "this" else base
-    return Constructor(names, (call_to(callee, arguments(values) if values else [], file, owner,
-                                       path),))
+    return Constructor(names, (call_to(callee, args, file, owner, path, named),), (),
+                       _private(node))
+
+
+def _private(node: Node | None) -> bool:
+    modifiers = next((c for c in node.named_children if c.type == "modifiers"), None) if (
+        node is not None) else None
+    return "private" in text(modifiers).split()
 
 
 def _parameters(params: Node | None) -> tuple[str, ...]:
@@ -331,9 +355,9 @@ def _returned(value: Node, returns: str, params: tuple[str, ...], file: FileInde
         callee = found[0].rsplit(".", 1)[-1]
         if callee[:1].isupper() and (is_exception_name(callee) or callee == returns
                                      or is_exception_name(returns)):
-            return [call_to(callee, found[2], file, owner, path)]
+            return [call_to(callee, found[2], file, owner, path, found[3])]
         if is_exception_name(returns):
-            return [call_to(found[0], found[2], file, owner, path)]
+            return [call_to(found[0], found[2], file, owner, path, found[3])]
     if returns in ("String", ""):
         return [t for t in alternatives(value, file) if has_text(t) and _uses(t, params)]
     return []

@@ -192,7 +192,7 @@ def _message_call(node: Node | None, file: FileIndex, owner: str | None) -> Call
     found = callee_of(node)
     if found is not None and found[0].rsplit(".", 1)[-1][:1].islower() and _static_or_own(
             found[1]) and text(found[1]) not in ("String", "MessageFormat"):
-        return call_to(found[0], found[2], file, owner)
+        return call_to(found[0], found[2], file, owner, named=found[3])
     last = text(node).rsplit(".", 1)[-1]
     if node.type in ("simple_identifier", "navigation_expression") and last.isupper():
         return Call(text(node), owner=owner)
@@ -214,7 +214,7 @@ def _throw_call_site(caps: Captures, file: FileIndex) -> Site | None:
     if found[0].rsplit(".", 1)[-1][:1].isupper():
         return None
     return Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node),
-                call=call_to(found[0], found[2], file, enclosing_class(node)))
+                call=call_to(found[0], found[2], file, enclosing_class(node), named=found[3]))
 
 
 def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
@@ -228,7 +228,7 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
     if name[:1].isupper() or name in _CHECKS or name in ("error", "TODO", "println", "print"):
         return None
     return Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node),
-                call=call_to(found[0], found[2], file, enclosing_class(node)))
+                call=call_to(found[0], found[2], file, enclosing_class(node), named=found[3]))
 
 
 def _log_site(call: _Call, file: FileIndex) -> Site | None:
