@@ -359,7 +359,7 @@ def _constants(node: Node, owner: str, holder: str, file: JavaFile,
     for declarator in node.children_by_field_name("declarator"):
         name = text(declarator.child_by_field_name("name"))
         found = [t for t in alternatives(declarator.child_by_field_name("value"), file)
-                 if has_text(t)]
+                 if has_text(t) and "${" not in t.written]  # not a build's placeholder
         if found and name.upper() == name:
             out.append(Producer(name, (), tuple(found), "constant", path, line_of(declarator),
                                 owner))

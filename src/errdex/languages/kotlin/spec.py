@@ -53,9 +53,15 @@ from errdex.languages._jvm.libraries import (
     slf4j_message,
 )
 from errdex.languages.base import Site, ancestors, line_of, text
-from errdex.languages.facts import Call, Composer
+from errdex.languages.facts import Call, Composer, has_text
 from errdex.languages.java.pastes import PASTES as JVM_PASTES
-from errdex.languages.kotlin.compose import call_to, callee_of, enclosing_class, producers
+from errdex.languages.kotlin.compose import (
+    alternatives,
+    call_to,
+    callee_of,
+    enclosing_class,
+    producers,
+)
 from errdex.languages.kotlin.messages import (
     BODY_TYPES,
     FUNCTION_TYPES,
@@ -227,6 +233,8 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
     name = found[0].rsplit(".", 1)[-1]
     if name[:1].isupper() or name in _CHECKS or name in ("error", "TODO", "println", "print"):
         return None
+    if not any(has_text(t) for a in found[2] for t in alternatives(a, file)):
+        return None  # ``a - b`` is no message
     return Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node),
                 call=call_to(found[0], found[2], file, enclosing_class(node), named=found[3]))
 
