@@ -164,10 +164,14 @@ class Producers:
 
     def _result(self, producer: Producer, result: Result, bindings: dict[str, Template],
                 depth: int, visiting: frozenset[Producer]) -> list[Composed]:
-        source = Source(producer.path, producer.line, producer.role)
+        # A producer is a source of the message only where it writes some of its text; a
+        # class that passes its message on as it is adds nothing the site did not say.
+        source: tuple[Source, ...] = (
+            (Source(producer.path, producer.line, producer.role),) if _writes_text(result)
+            else ())
         own_class = producer.name if producer.is_class else producer.error_class
         if isinstance(result, Template):
-            return [Composed(substitute(result, bindings), (source,), own_class)]
+            return [Composed(substitute(result, bindings), source, own_class)]
         inner = bind(result, bindings)
         assert isinstance(inner, Call)
         composed = self._compose(inner, depth + 1, visiting)
@@ -175,9 +179,16 @@ class Producers:
             if not inner.args:
                 return []
             inner_class = own_class or _class_name(inner.named())
-            return [Composed(t, (source,), inner_class) for t in inner.args[0]]
-        return [Composed(c.template, (*c.sources, source), own_class or c.error_class)
+            return [Composed(t, source, inner_class) for t in inner.args[0]]
+        return [Composed(c.template, (*c.sources, *source), own_class or c.error_class)
                 for c in composed]
+
+
+def _writes_text(result: Result) -> bool:
+    if isinstance(result, Template):
+        return has_text(result)
+    return any(has_text(t) for arg in (*result.args, *(a for _, a in result.keywords))
+               for t in arg)
 
 
 _SELF = frozenset({"self", "this", "cls", "$this", "static", "Self"})
