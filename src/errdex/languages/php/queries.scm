@@ -5,6 +5,16 @@
 (throw_expression
   (object_creation_expression) @throw.new) @throw
 
+; throw FetchError::create($request, $response), throw $this->error(…), throw fail(…)
+(throw_expression
+  [(scoped_call_expression) (member_call_expression) (function_call_expression)]
+  @throwcall.value) @throwcall
+
+; fail("…"), self::fail("…"), $this->fail("…") as a statement: a helper, maybe
+(expression_statement
+  [(function_call_expression) (scoped_call_expression) (member_call_expression)]
+  @helper.call) @helper
+
 ; new XException("…") outside a throw: returned, passed to a promise rejection, stored
 (object_creation_expression) @new
 

@@ -54,13 +54,24 @@ from errdex.languages.base import (
     CallArgs,
     Site,
     ancestors,
+    line_of,
     text,
 )
+from errdex.languages.facts import Call
+from errdex.languages.php.calls import (
+    alternatives,
+    call_of,
+    callee_of,
+    class_named,
+    invocation,
+    owner_of,
+)
+from errdex.languages.php.compose import COMPOSER, PHP_EXCEPTIONS
 from errdex.languages.php.messages import FUNCTIONS, MESSAGES, arguments, read
 from errdex.languages.php.pastes import PASTES
 from errdex.languages.php.strings import Message
 from errdex.records.model import ErrorType, Severity
-from errdex.templates.template import Hole, merge_literals
+from errdex.templates.template import Hole, Template, merge_literals
 
 _CLASSES = (
     "class_declaration", "trait_declaration", "interface_declaration", "enum_declaration",
@@ -76,6 +87,18 @@ _HTTP_EXCEPTIONS = {
 _ABORT_STATUS_INDEX = {"abort": 0, "abort_if": 1, "abort_unless": 1}
 # An exception's ``$code`` argument is an explicit code when written as a literal or constant.
 _CODE_NODES = ("integer", "name", "qualified_name", "class_constant_access_expression")
+_CALLS = ("function_call_expression", "scoped_call_expression", "member_call_expression")
+# Calls that pass text but are no helper of a repository's: PHP's own functions, tests.
+_NOT_HELPERS = frozenset({
+    "trigger_error", "user_error", "error_log", "die", "exit", "printf", "sprintf", "print",
+    "print_r", "var_dump", "define", "header", "setcookie", "assert", "implode", "explode",
+    "in_array", "file_put_contents", "fwrite", "fprintf", "vsprintf", "error_reporting",
+    "ini_set", "set_error_handler", "spl_autoload_register", "setlocale", "date",
+    "__", "_e", "esc_html", "esc_html_e", "trans", "markTestSkipped", "markTestIncomplete",
+    "expectExceptionMessage", "addSql",
+})
+_NOT_PREFIXES = ("array_", "str_", "preg_", "json_", "mb_", "session_", "assert", "is_",
+                 "wp_", "add_", "do_", "apply_", "register_")
 _PSR3_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
 
 
@@ -107,8 +130,9 @@ def _creation_site(node: Node, creation: Node, file: FileIndex) -> Site | None:
     )
     if class_node is None:
         return None  # new $class(...), anonymous classes
-    error_class = text(class_node).lstrip("\\")
-    args = arguments(next((c for c in creation.named_children if c.type == "arguments"), None))
+    error_class = class_named(text(class_node), creation)  # ``new static`` → its class
+    args_node = next((c for c in creation.named_children if c.type == "arguments"), None)
+    args = arguments(args_node)
     short = error_class.rsplit("\\", 1)[-1]
     status = _HTTP_EXCEPTIONS.get(short)
     first = args.positional[0] if args.positional else None
@@ -118,15 +142,78 @@ def _creation_site(node: Node, creation: Node, file: FileIndex) -> Site | None:
     else:
         message_node = args.named.get("message") or first
     message = read(message_node, file)
-    if message is None:
-        return None
     if status is not None:
         return _make(node, message, "http", error_class, http_status=status)
-    code = args.named.get("code") or nth(args.positional, 1)
+    thrown = node is not creation
+    if thrown and message_node is not None and len(alternatives(message_node, file)) > 1:
+        # ``$msg`` assigned per branch: each its own, through the call
+        message = None
+    call = _class_call(error_class, short, args_node, message_node, message is None, file,
+                       creation)
     site = _make(node, message, "exception", error_class)
-    if site is None or code is None or code.type not in _CODE_NODES or text(code) == "0":
+    if site is None and call is not None and thrown:  # a candidate
+        site = Site(Template("", ()), "exception", line_of(node), error_class,
+                    symbol=_symbol(node))
+    if site is None:
+        return None
+    site = dataclasses.replace(site, call=call)
+    code = args.named.get("code") or nth(args.positional, 1)
+    if code is None or code.type not in _CODE_NODES or text(code) == "0":
         return site  # 0 is Exception's default: no code
     return dataclasses.replace(site, error_code=text(code))
+
+
+def _class_call(error_class: str, short: str, args: Node | None, message: Node | None,
+                unread: bool, file: FileIndex, at: Node) -> Call | None:
+    """The producer call ``new X(…)`` makes (composed across the repository): the class,
+    unless it is PHP's, whose message a factory or constant of the repository may give
+    (``new \\RuntimeException(Messages::notFound($key))``, ``…(self::NOT_FOUND)``)."""
+    if short not in PHP_EXCEPTIONS:
+        return call_of(error_class, args, file, at)
+    if not unread or message is None:
+        return None
+    if message.type == "class_constant_access_expression":
+        return Call(text(message), owner=owner_of(at))
+    if message.type in _CALLS:
+        return invocation(message, file, at)
+    return call_of(error_class, args, file, at)  # a ternary: each branch
+
+
+def _throw_call_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``throw FetchError::create($request, $response)``: what the factory returns only
+    its producer tells (a candidate)."""
+    node, value = caps["throwcall"][0], caps["throwcall.value"][0]
+    call = invocation(value, file, node)
+    if call is None:
+        return None
+    return Site(Template("", ()), "exception", line_of(node), symbol=_symbol(node), call=call)
+
+
+def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``fail('no store configured')`` / ``self::fail(…)`` / ``$this->fail(…)`` as a
+    statement, a worded string among its arguments: a candidate, kept when composition
+    finds a helper of the repository."""
+    node, value = caps["helper"][0], caps["helper.call"][0]
+    callee = callee_of(value, node)
+    if callee is None:
+        return None
+    name = callee.rsplit(":", 1)[-1].rsplit(">", 1)[-1]
+    if name in _NOT_HELPERS or name in _ABORT_STATUS_INDEX or name.startswith(_NOT_PREFIXES):
+        return None
+    found = arguments(value.child_by_field_name("arguments"))
+    if not any(_worded(a) for a in [*found.positional, *found.named.values()]):
+        return None
+    call = call_of(callee, value.child_by_field_name("arguments"), file, node)
+    warns = "warn" in name.lower()
+    return Site(Template("", ()), "log" if warns else "exception", line_of(node),
+                severity="warning" if warns else "error", symbol=_symbol(node), call=call)
+
+
+def _worded(node: Node) -> bool:
+    """A string with words (a letter and a space) in it."""
+    value = text(node)
+    return node.type in ("string", "encapsed_string", "heredoc") and " " in value and any(
+        c.isalpha() for c in value)
 
 
 def _call_site(caps: Captures, file: FileIndex) -> Site | None:
@@ -183,7 +270,7 @@ def _log_site(caps: Captures, file: FileIndex) -> Site | None:
 
 
 def _make(
-    node: Node, message: Message, error_type: ErrorType, error_class: str | None = None,
+    node: Node, message: Message | None, error_type: ErrorType, error_class: str | None = None,
     severity: Severity = "error", http_status: int | None = None,
 ) -> Site | None:
     return message_site(node, message, error_type, _symbol(node), error_class,
@@ -250,7 +337,8 @@ SPEC = LanguageSpec(
     strings=MESSAGES.strings, name="php", grammar="php", extensions=(".php",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(
-        ("throw", _throw_site), ("new", _new_site), ("call", _call_site),
+        ("throw", _throw_site), ("throwcall", _throw_call_site), ("new", _new_site),
+        ("call", _call_site), ("helper", _helper_site),
         ("exit", _exit_site), ("log", _log_site),
     ),
     new_index=FileIndex,
@@ -262,7 +350,7 @@ SPEC = LanguageSpec(
         default_class="\\Exception", validation=c_if,
         try_catch=catch_block("try {{\n    {body}\n}} catch ({cls} $e) {{\n    // {note}\n}}"),
     ),
-    pastes=PASTES,
+    pastes=PASTES, compose=COMPOSER,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract
