@@ -26,7 +26,7 @@ import re
 
 from tree_sitter import Node
 
-from errdex.languages.base import line_of, parse, text
+from errdex.languages.base import line_of, parser_for, text
 from errdex.languages.c.calls import Reading, folded, formatted, value
 from errdex.languages.c.family import CALLS, arguments, function_name
 from errdex.languages.facts import Call, Composer, Producer, Result, has_text, substitute
@@ -266,12 +266,13 @@ def _aliases(body: Node) -> dict[str, str]:
 
 def _guarded(call: Node, body: Node) -> bool:
     """Whether a call runs only under a condition of the body (an error path of its own)."""
-    node = call.parent
+    child, node = call, call.parent
     while node is not None and node != body:
         if node.type in ("if_statement", "switch_statement", "conditional_expression",
-                         "while_statement", "for_statement"):
-            return True
-        node = node.parent
+                         "while_statement", "for_statement") and (
+                node.child_by_field_name("condition") != child):
+            return True  # in a branch or loop body, not the condition that chooses it
+        child, node = node, node.parent
     return False
 
 
@@ -320,7 +321,10 @@ def _macro(node: Node, path: str, grammar: str, known: dict[str, Producer]) -> P
     if not params:
         return None
     body = value.replace("\\\n", "\n").replace("##__VA_ARGS__", "__VA_ARGS__")
-    tree = parse(grammar, f"void m(void) {{\n{body};\n}}\n".encode())
+    wrapped = f"void m(void) {{\n{body};\n}}\n".encode()
+    tree = parser_for(grammar).parse(wrapped)  # not ``parse``: the file's tree stays cached
+    if tree.root_node.has_error:  # C++ reads no ``"BUG: " fmt`` concatenation; C does
+        tree = parser_for("c").parse(wrapped)
     if tree.root_node.has_error:
         return None
     definition = tree.root_node.named_children[0] if tree.root_node.named_children else None

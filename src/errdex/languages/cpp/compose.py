@@ -264,10 +264,13 @@ _FACTORY = re.compile(r"^(?:create\w*|make\w*|build|from\w*|of|[Nn]ew\w*|error)$
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
 
 
-def thrown_class(written: str) -> str:
-    """``parse_error::create`` → ``parse_error`` (a static factory's class); else as written."""
+def thrown_class(written: str) -> str | None:
+    """``parse_error::create`` → ``parse_error`` (a static factory's class), ``make_error`` →
+    None (what it makes composition tells); else the class as written."""
     head, separator, last = written.rpartition("::")
-    return head if separator and _FACTORY.match(last) else written
+    if _FACTORY.match(last):
+        return head if separator else None
+    return written
 
 
 def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:

@@ -21,6 +21,12 @@ Runtime text around the message (what ``what()`` returns, libstdc++ and libc++ a
 ``filesystem error: msg: <code message> [path]…`` (the tail is one hole). An uncaught
 exception's ``terminate called after throwing … what():`` is the runtime's wrapper, not
 part of the pattern. A stream's trailing ``std::endl``/``"\\n"`` is dropped.
+The repository's own classes and factories may write the message (``throw NotFound(key)``,
+``throw parse_error::create(101, pos, "…")``): a throw carries its call, composed across the
+repository (``compose``); one whose message source does not say here is a candidate, kept
+when composition reaches a producer, and so is a call passing text to a project function
+(``yyerror("…")``, ``c.calls``). A standard exception whose message is a function's result
+or a constant (``std::runtime_error(not_found(key))``) carries that call instead.
 Symbols are ``Class::method`` (in-class definitions get their classes prefixed,
 out-of-class ones keep their qualified name as written); namespaces are left out.
 """
@@ -135,7 +141,10 @@ def _thrown(node: Node, value: Node) -> Site | None:
     if message is None or not has_words(message.parts):
         if call is None:
             return None  # a candidate: only the repository's producers say what it prints
-        return Site(Template("", ()), "exception", line_of(node), thrown_class(error_class),
+        # its class is the one composition finds (a factory's result), unless the call
+        # is a standard exception's message function (``std::runtime_error(not_found(k))``)
+        known = error_class if error_class.startswith("std::") else None
+        return Site(Template("", ()), "exception", line_of(node), known,
                     symbol=cpp_symbol(node), call=call)
     template = Template(message.written, message.parts)
     short = error_class.removeprefix("std::").removeprefix("experimental::")

@@ -1,0 +1,546 @@
+"""C and C++ messages composed across reporters, macros, exception classes and factories:
+golden records, each pattern checked against what the fixture prints when gcc/g++ build it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import errdex
+from tests.conftest import GitRepo
+
+USAGE_H = """\
+#ifndef USAGE_H
+#define USAGE_H
+#include <stdio.h>
+typedef void (*error_fn)(int, const char *);
+void die(const char *err, ...);
+int error(const char *err, ...);
+void yyerror(const char *s);
+void set_error_callback(error_fn callback);
+void input_error(int code, const char *format, ...);
+#define BUG(fmt, ...) die("BUG: " fmt, ##__VA_ARGS__)
+#define LOG_ERR(fmt, ...) \\
+    fprintf(stderr, "[ERR] %s:%d: " fmt "\\n", __FILE__, __LINE__, ##__VA_ARGS__)
+#define INVALID_ENUM 0x10003
+#endif
+"""
+
+USAGE_C = """\
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "usage.h"
+
+typedef void (*report_fn)(const char *, va_list);
+
+static void vreportf(const char *prefix, const char *err, va_list params)
+{
+\tchar msg[4096];
+\tchar *p, *pend = msg + sizeof(msg);
+\tsize_t prefix_len = strlen(prefix);
+
+\tif (sizeof(msg) <= prefix_len) {
+\t\tfprintf(stderr, "BUG!!! too long a prefix '%s'\\n", prefix);
+\t\tabort();
+\t}
+\tmemcpy(msg, prefix, prefix_len);
+\tp = msg + prefix_len;
+\tif (vsnprintf(p, pend - p, err, params) < 0)
+\t\t*p = '\\0';
+\tp += strlen(p);
+\t*(p++) = '\\n';
+\tif (write(2, msg, p - msg) < 0)
+\t\texit(2);
+}
+
+static void die_builtin(const char *err, va_list params)
+{
+\tvreportf("fatal: ", err, params);
+\texit(128);
+}
+
+static report_fn die_routine = die_builtin;
+
+void die(const char *err, ...)
+{
+\tva_list params;
+\tva_start(params, err);
+\tdie_routine(err, params);
+\tva_end(params);
+}
+
+int error(const char *err, ...)
+{
+\tva_list params;
+\tva_start(params, err);
+\tvreportf("error: ", err, params);
+\tva_end(params);
+\treturn -1;
+}
+
+int yylineno = 3;
+
+void yyerror(const char *s)
+{
+\tfprintf(stderr, "line %d: %s\\n", yylineno, s);
+}
+
+static error_fn input_callback;
+
+void set_error_callback(error_fn callback)
+{
+\tinput_callback = callback;
+}
+
+void input_error(int code, const char *format, ...)
+{
+\tchar description[1024];
+\tva_list vl;
+\tif (format) {
+\t\tva_start(vl, format);
+\t\tvsnprintf(description, sizeof(description), format, vl);
+\t\tva_end(vl);
+\t} else {
+\t\tstrcpy(description, "Unknown error");
+\t}
+\tif (input_callback)
+\t\tinput_callback(code, description);
+}
+"""
+
+MAIN_C = """\
+#include <stdlib.h>
+#include <string.h>
+
+#include "usage.h"
+
+static void print_error(int code, const char *description)
+{
+\t(void)code;
+\tfprintf(stderr, "%s\\n", description);
+}
+
+static void report_nothing(const char *s)
+{
+\t(void)s;
+}
+
+int main(int argc, char **argv)
+{
+\tconst char *what = argc > 1 ? argv[1] : "";
+\tset_error_callback(print_error);
+\tif (!strcmp(what, "die"))
+\t\tdie("cannot open %s", "/etc/x.conf");
+\tif (!strcmp(what, "error"))
+\t\treturn error("bad count %d", 7) ? 1 : 0;
+\tif (!strcmp(what, "yyerror"))
+\t\tyyerror("syntax error");
+\tif (!strcmp(what, "bug"))
+\t\tBUG("impossible state %s", "idle");
+\tif (!strcmp(what, "log"))
+\t\tLOG_ERR("lost %d packets", 3);
+\tif (!strcmp(what, "input"))
+\t\tinput_error(INVALID_ENUM, "Invalid window hint 0x%08X", 0x2100);
+\tif (!strcmp(what, "unknown"))
+\t\treport_nothing("no reporter here");
+\treturn 0;
+}
+"""
+
+ERRORS_HPP = """\
+#pragma once
+#include <cstddef>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace mylib {
+
+template <typename... Args>
+std::string concat(const Args&... args) {
+  std::string out;
+  (out.append(args), ...);
+  return out;
+}
+
+namespace ErrorMsg {
+const char* const BAD_DIRECTIVE = "directives must have exactly one argument";
+inline const std::string KEY_NOT_FOUND_WITH_KEY(const std::string& key) {
+  std::stringstream stream;
+  stream << "key not found" << ": " << key;
+  return stream.str();
+}
+}  // namespace ErrorMsg
+
+struct Mark {
+  int line;
+  int column;
+};
+
+class Exception : public std::runtime_error {
+ public:
+  Exception(const Mark& mark_, const std::string& msg_)
+      : std::runtime_error(build_what(mark_, msg_)), mark(mark_), msg(msg_) {}
+  Mark mark;
+  std::string msg;
+
+ private:
+  static const std::string build_what(const Mark& mark, const std::string& msg) {
+    if (mark.line < 0) {
+      return msg;
+    }
+    std::stringstream output;
+    output << "mylib: error at line " << mark.line + 1 << ", column "
+           << mark.column + 1 << ": " << msg;
+    return output.str();
+  }
+};
+
+class ParserException : public Exception {
+ public:
+  ParserException(const Mark& mark_, const std::string& msg_) : Exception(mark_, msg_) {}
+};
+
+class exception : public std::exception {
+ public:
+  const char* what() const noexcept override { return m.what(); }
+  const int id;
+
+ protected:
+  exception(int id_, const char* what_arg) : id(id_), m(what_arg) {}
+  static std::string name(const std::string& ename, int id_) {
+    return concat(std::string("[mylib.exception."), ename, std::string("."),
+                  std::to_string(id_), std::string("] "));
+  }
+
+ private:
+  std::runtime_error m;
+};
+
+class parse_error : public exception {
+ public:
+  static parse_error create(int id_, std::size_t byte_, const std::string& what_arg) {
+    const std::string w = name("parse_error", id_) + "parse error at byte " +
+                          std::to_string(byte_) + ": " + what_arg;
+    return {id_, byte_, w.c_str()};
+  }
+  const std::size_t byte;
+
+ private:
+  parse_error(int id_, std::size_t byte_, const char* what_arg)
+      : exception(id_, what_arg), byte(byte_) {}
+};
+
+class NotFound : public std::runtime_error {
+ public:
+  explicit NotFound(const std::string& key) : std::runtime_error("no such item: " + key) {}
+};
+
+class Gone : public NotFound {
+ public:
+  using NotFound::NotFound;
+};
+
+class Located : public std::exception {
+ public:
+  Located(const std::string& msg, const std::string& path) : msg_(msg + " at " + path) {}
+  const char* what() const noexcept override { return msg_.c_str(); }
+
+ private:
+  std::string msg_;
+};
+
+class Retry : public std::runtime_error {
+ public:
+  explicit Retry(int n)
+      : std::runtime_error(n ? "gave up after " + std::to_string(n) + " retries"
+                             : std::string("gave up")) {}
+};
+
+class Pong : public std::runtime_error {
+ public:
+  explicit Pong(const std::string& x);
+};
+
+class Ping : public std::runtime_error {
+ public:
+  explicit Ping(const std::string& x);
+};
+
+inline std::runtime_error make_config_error(const std::string& option) {
+  return std::runtime_error("option " + option + " needs a value");
+}
+
+[[noreturn]] inline void fail(const std::string& msg) {
+  throw std::logic_error("config: " + msg);
+}
+
+}  // namespace mylib
+"""
+
+STORE_CPP = """\
+#include "mylib/errors.hpp"
+
+using namespace mylib;
+
+void missing(const std::string& key) { throw NotFound(key); }
+
+void again(const std::string& key) { throw NotFound(key); }
+
+void once_more(const std::string& key) { throw NotFound(key); }
+
+void gone(const std::string& key) { throw Gone(key); }
+
+void header(const std::string& path) { throw Located("bad header", path); }
+
+void token(int byte) { throw parse_error::create(101, byte, "unexpected token"); }
+
+void directive(int line) { throw ParserException(Mark{line, 4}, ErrorMsg::BAD_DIRECTIVE); }
+
+void lookup(const std::string& key) {
+  throw std::runtime_error(ErrorMsg::KEY_NOT_FOUND_WITH_KEY(key));
+}
+
+void bare() { throw std::runtime_error(ErrorMsg::BAD_DIRECTIVE); }
+
+void option() { throw make_config_error("--name"); }
+
+void unconfigured() { fail("no store configured"); }
+
+void retry(int n) { throw Retry(n); }
+"""
+
+# Not built: the constructors call each other, and make_it is nowhere.
+CYCLE_CPP = """\
+#include "mylib/errors.hpp"
+
+namespace mylib {
+Pong::Pong(const std::string& x) : Ping(x) {}
+Ping::Ping(const std::string& x) : Pong(x) {}
+}  // namespace mylib
+
+void cycle(const std::string& x) { throw mylib::Ping(x); }
+
+void unknown(int x) { throw make_it(x); }
+"""
+
+MAIN_CPP = """\
+#include <cxxabi.h>
+
+#include <iostream>
+#include <string>
+#include <typeinfo>
+
+#include "mylib/errors.hpp"
+
+void missing(const std::string& key);
+void again(const std::string& key);
+void once_more(const std::string& key);
+void gone(const std::string& key);
+void header(const std::string& path);
+void token(int byte);
+void directive(int line);
+void lookup(const std::string& key);
+void bare();
+void option();
+void unconfigured();
+void retry(int n);
+
+int main(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "";
+  const std::string arg = argc > 2 ? argv[2] : "0";
+  try {
+    if (what == "missing") missing(arg);
+    if (what == "again") again(arg);
+    if (what == "once_more") once_more(arg);
+    if (what == "gone") gone(arg);
+    if (what == "header") header(arg);
+    if (what == "token") token(std::stoi(arg));
+    if (what == "directive") directive(std::stoi(arg));
+    if (what == "lookup") lookup(arg);
+    if (what == "bare") bare();
+    if (what == "option") option();
+    if (what == "unconfigured") unconfigured();
+    if (what == "retry") retry(std::stoi(arg));
+  } catch (const std::exception& e) {
+    int status = 0;
+    char* name = abi::__cxa_demangle(typeid(e).name(), nullptr, nullptr, &status);
+    std::cout << name << "\\n" << e.what();
+    return 1;
+  }
+  return 0;
+}
+"""
+
+FILES = {
+    "src/usage.h": USAGE_H, "src/usage.c": USAGE_C, "src/main.c": MAIN_C,
+    "include/mylib/errors.hpp": ERRORS_HPP, "lib/store.cpp": STORE_CPP,
+    "lib/cycle.cpp": CYCLE_CPP, "lib/main.cpp": MAIN_CPP,
+}
+
+# (the call in main.c, the record's errorMessage, its errorCode, the producers it names:
+# (file, start of the line))
+C_EXPECTED = [
+    ("die", "fatal: cannot open %s", None, [("src/usage.c", "void die(")]),
+    ("error", "error: bad count %d", None, [("src/usage.c", "int error(")]),
+    ("yyerror", "line %d: syntax error", None, [("src/usage.c", "void yyerror(")]),
+    ("bug", "fatal: BUG: impossible state %s", None,
+     [("src/usage.c", "void die("), ("src/usage.h", "#define BUG(")]),
+    ("log", "[ERR] %s:%d: lost %d packets", None, [("src/usage.h", "#define LOG_ERR(")]),
+    ("input", "Invalid window hint 0x%08X", "INVALID_ENUM",
+     [("src/usage.c", "void input_error(")]),
+]
+
+H = "include/mylib/errors.hpp"
+# (function in store.cpp, its argument, errorMessage, errorClass, producers)
+CPP_EXPECTED = [
+    ("missing", "k1", "no such item: {key}", "NotFound", [(H, "class NotFound ")]),
+    ("gone", "k2", "no such item: {key}", "Gone", [(H, "class NotFound ")]),
+    ("header", "/etc/x", "bad header at {path}", "Located", [(H, "class Located ")]),
+    ("token", "12",
+     "[mylib.exception.parse_error.101] parse error at byte {byte}: unexpected token",
+     "parse_error", [(H, "class exception "), (H, "class parse_error "),
+                     (H, "  static parse_error create(")]),
+    ("directive", "7",
+     "mylib: error at line {mark.line + 1}, column {mark.column + 1}: "
+     "directives must have exactly one argument",
+     "ParserException", [(H, "class Exception "), (H, "class ParserException ")]),
+    ("lookup", "k3", "key not found: {key}", "std::runtime_error",
+     [(H, "inline const std::string KEY_NOT_FOUND_WITH_KEY(")]),
+    ("bare", "", "directives must have exactly one argument", "std::runtime_error",
+     [(H, "const char* const BAD_DIRECTIVE")]),
+    ("option", "", "option --name needs a value", "std::runtime_error",
+     [(H, "inline std::runtime_error make_config_error(")]),
+    ("unconfigured", "", "config: no store configured", "std::logic_error",
+     [(H, "[[noreturn]] inline void fail(")]),
+]
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
+    root = tmp_path_factory.mktemp("compose_c")
+    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
+    repo.commit_files(FILES)
+    db = root / "errdex.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return repo.root, list(store.records(repo="acme/composed"))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory,
+          mined: tuple[Path, list[errdex.StoredRecord]]) -> dict[str, Path]:
+    """The fixture's C and C++ programs (skipped where no compiler is installed)."""
+    if shutil.which("gcc") is None or shutil.which("g++") is None:
+        pytest.skip("gcc/g++ not installed")
+    root, _ = mined
+    out = tmp_path_factory.mktemp("built")
+    subprocess.run(["gcc", "-std=gnu11", "-o", str(out / "c"), "src/usage.c", "src/main.c"],
+                   cwd=root, check=True, capture_output=True)
+    subprocess.run(["g++", "-std=c++17", "-Iinclude", "-o", str(out / "cpp"), "lib/store.cpp",
+                    "lib/main.cpp"], cwd=root, check=True, capture_output=True)
+    return {"c": out / "c", "cpp": out / "cpp"}
+
+
+def _line(path: str, start: str) -> int:
+    return next(i for i, line in enumerate(FILES[path].splitlines(), 1)
+                if line.startswith(start))
+
+
+def _at(records: list[errdex.StoredRecord], path: str, line: int) -> list[errdex.StoredRecord]:
+    return [r for r in records if r.record.file_path == path and r.record.line_number == line]
+
+
+def _c_line(case: str) -> int:
+    return _line("src/main.c", f'\tif (!strcmp(what, "{case}"))') + 1
+
+
+def _cpp_line(function: str) -> int:
+    line = _line("lib/store.cpp", f"void {function}(")
+    return line + (1 if not FILES["lib/store.cpp"].splitlines()[line - 1].rstrip().endswith(
+        "}") else 0)
+
+
+def _sources(record: errdex.StoredRecord) -> list[tuple[str, int]]:
+    return [(s.file_path, s.line_number) for s in record.extras.template_sources]
+
+
+def _fullmatches(record: errdex.StoredRecord, printed: str) -> bool:
+    return re.fullmatch(record.record.message_pattern, printed, re.DOTALL) is not None
+
+
+@pytest.mark.parametrize("case", C_EXPECTED, ids=[c[0] for c in C_EXPECTED])
+def test_a_c_call_to_a_reporter_gives_the_message_it_prints(
+    mined: tuple[Path, list[errdex.StoredRecord]], built: dict[str, Path],
+    case: tuple[str, str, str | None, list[tuple[str, str]]],
+) -> None:
+    _, records = mined
+    name, message, code, sources = case
+    [found] = _at(records, "src/main.c", _c_line(name))
+    assert found.record.error_message == message
+    assert found.record.error_code == code
+    assert _sources(found) == [(path, _line(path, start)) for path, start in sources]
+    done = subprocess.run([str(built["c"]), name], capture_output=True, text=True, check=False)
+    printed = done.stderr.removesuffix("\n")
+    assert printed and _fullmatches(found, printed), (printed, found.record.message_pattern)
+
+
+@pytest.mark.parametrize("case", CPP_EXPECTED, ids=[c[0] for c in CPP_EXPECTED])
+def test_a_cpp_throw_gives_the_message_its_class_or_factory_builds(
+    mined: tuple[Path, list[errdex.StoredRecord]], built: dict[str, Path],
+    case: tuple[str, str, str, str, list[tuple[str, str]]],
+) -> None:
+    _, records = mined
+    function, argument, message, error_class, sources = case
+    [found] = _at(records, "lib/store.cpp", _cpp_line(function))
+    assert found.record.error_message == message
+    assert found.record.error_class == error_class
+    assert _sources(found) == [(path, _line(path, start)) for path, start in sources]
+    done = subprocess.run([str(built["cpp"]), function, argument], capture_output=True,
+                          text=True, check=False)
+    printed_class, _, printed = done.stdout.partition("\n")
+    assert printed_class.rsplit("::", 1)[-1] == error_class.rsplit("::", 1)[-1]
+    assert _fullmatches(found, printed), (printed, found.record.message_pattern)
+
+
+def test_a_message_chosen_by_a_ternary_in_the_constructor_gives_one_record_per_branch(
+    mined: tuple[Path, list[errdex.StoredRecord]], built: dict[str, Path],
+) -> None:
+    _, records = mined
+    found = _at(records, "lib/store.cpp", _cpp_line("retry"))
+    assert sorted(r.record.error_message for r in found) == [
+        "gave up", "gave up after {n} retries"]
+    assert {r.record.error_class for r in found} == {"Retry"}
+    for n in ("3", "0"):
+        done = subprocess.run([str(built["cpp"]), "retry", n], capture_output=True, text=True,
+                              check=False)
+        printed = done.stdout.partition("\n")[2]
+        assert any(_fullmatches(r, printed) for r in found), printed
+
+
+def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_template(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    _, records = mined
+    same = [r for r in records if r.record.error_message == "no such item: {key}"
+            and r.record.error_class == "NotFound"]
+    assert sorted(r.record.line_number for r in same) == [
+        _cpp_line("missing"), _cpp_line("again"), _cpp_line("once_more")]
+    assert len({r.record.id for r in same}) == 3
+    assert len({r.record.message_pattern for r in same}) == 1
+
+
+def test_calls_that_reach_no_producer_and_a_constructor_cycle_make_no_record(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    _, records = mined
+    assert _at(records, "src/main.c", _c_line("unknown")) == []
+    assert [r.record.line_number for r in records if r.record.file_path == "lib/cycle.cpp"] == []
