@@ -1,0 +1,309 @@
+"""PHP messages composed across a repository: exception classes (``parent::__construct``,
+``$this->message``, a ``$message`` default, fields), factories (``new self``/``new
+static``, ``throw FetchError::create(…)``), helpers, constants and branches, mined from a
+small fixture repository. No PHP interpreter is installed here: what ``getMessage()``
+returns for each raise is written out by hand from the fixture and must be matched by
+the mined pattern."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import errdex
+from tests.conftest import GitRepo
+
+ERRORS = '''\
+<?php
+
+namespace Acme\\Store;
+
+class StoreException extends \\RuntimeException
+{
+}
+
+class NotFound extends StoreException
+{
+    public function __construct(private string $key, int $code = 0)
+    {
+        parent::__construct(sprintf('no such item: %s', $key), $code);
+    }
+
+    public static function forKey(string $key): self
+    {
+        return new self($key);
+    }
+}
+
+class Gone extends NotFound
+{
+}
+
+class Located extends StoreException
+{
+    public function __construct(string $msg, string $path)
+    {
+        $this->path = $path;
+        parent::__construct("$msg at $path");
+    }
+}
+
+class Coded extends StoreException
+{
+    public function __construct(int $code)
+    {
+        $this->message = "store error code {$code}";
+    }
+}
+
+class Closed extends StoreException
+{
+    protected $message = 'the store is closed';
+}
+
+class FetchError extends \\Exception
+{
+    public static function create($request, $response): static
+    {
+        $reason = $response ? 'bad response' : 'no response';
+        return new static("{$reason} for {$request}");
+    }
+}
+
+class Retry extends StoreException
+{
+    public function __construct(int $n)
+    {
+        parent::__construct($n > 0 ? "gave up after $n retries" : 'gave up');
+    }
+}
+
+class Ping extends Pong
+{
+    public function __construct($x)
+    {
+        parent::__construct($x);
+    }
+}
+
+class Pong extends Ping
+{
+    public function __construct($x)
+    {
+        parent::__construct($x);
+    }
+}
+
+final class Messages
+{
+    public const NOT_CONFIGURED = 'the store is not configured';
+
+    public static function missing(string $what): string
+    {
+        return 'missing ' . $what;
+    }
+}
+
+function fail(string $message): never
+{
+    throw new StoreException('config: ' . $message);
+}
+'''
+
+STORE = '''\
+<?php
+
+namespace Acme\\Store;
+
+class Store
+{
+    public function missing(string $key)
+    {
+        throw new NotFound($key);
+    }
+
+    public function gone(string $key)
+    {
+        throw new Gone($key);
+    }
+
+    public function header(string $path)
+    {
+        throw new Located('bad header', $path);
+    }
+
+    public function coded(int $code)
+    {
+        throw new Coded($code);
+    }
+
+    public function closed()
+    {
+        throw new Closed();
+    }
+
+    public function fetch($request, $response)
+    {
+        throw FetchError::create($request, $response);
+    }
+
+    public function forKey(string $key)
+    {
+        throw NotFound::forKey($key);
+    }
+
+    public function unconfigured()
+    {
+        fail('no store configured');
+    }
+
+    public function retry(int $n)
+    {
+        throw new Retry($n);
+    }
+
+    public function what(string $what)
+    {
+        throw new \\LogicException(Messages::missing($what));
+    }
+
+    public function constant()
+    {
+        throw new \\RuntimeException(Messages::NOT_CONFIGURED);
+    }
+
+    public function branch(int $n)
+    {
+        if ($n > 1) {
+            $msg = 'too many widgets';
+        } else {
+            $msg = 'no widgets';
+        }
+        throw new \\RuntimeException($msg);
+    }
+
+    public function again(string $key)
+    {
+        throw new NotFound($key);
+    }
+
+    public function onceMore(string $key)
+    {
+        throw new NotFound($key);
+    }
+
+    public function unknown($x)
+    {
+        throw makeIt($x);
+    }
+
+    public function loop($x)
+    {
+        throw new Ping($x);
+    }
+}
+'''
+
+# (method in Store.php, the record's errorMessage, errorClass, where the producers are
+# written in Errors.php (by a line's start), what getMessage() returns for sample arguments)
+EXPECTED = [
+    ("missing", "no such item: %s", "NotFound", ["class NotFound"], "no such item: k1"),
+    ("gone", "no such item: %s", "Gone", ["class NotFound"], "no such item: k2"),
+    ("header", "bad header at $path", "Located", ["class Located"], "bad header at /etc/x"),
+    ("coded", "store error code {$code}", "Coded", ["class Coded"], "store error code 42"),
+    ("closed", "the store is closed", "Closed", ["class Closed"], "the store is closed"),
+    ("forKey", "no such item: %s", "NotFound", ["class NotFound"], "no such item: k3"),
+    ("unconfigured", "config: no store configured", "StoreException", ["function fail("],
+     "config: no store configured"),
+    ("what", "missing {$what}", "LogicException", ["public static function missing("],
+     "missing widget"),
+    ("constant", "the store is not configured", "RuntimeException",
+     ["public const NOT_CONFIGURED"], "the store is not configured"),
+]
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
+    root = tmp_path_factory.mktemp("compose_php")
+    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
+    repo.commit_files({"src/Errors.php": ERRORS, "src/Store.php": STORE})
+    db = root / "errdex.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return list(store.records(repo="acme/composed"))
+
+
+def _line(text: str, start: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1)
+                if line.strip().startswith(start))
+
+
+def _at(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
+    """The records of the raise in ``Store::<method>``."""
+    return [r for r in records if r.record.file_path == "src/Store.php"
+            and r.extras.enclosing_symbol == f"Store.{method}"]
+
+
+@pytest.mark.parametrize("case", EXPECTED, ids=[c[0] for c in EXPECTED])
+def test_every_composition_form_gives_the_raise_site_the_printed_message(
+    records: list[errdex.StoredRecord], case: tuple[str, str, str, list[str], str],
+) -> None:
+    method, message, error_class, sources, printed = case
+    [found] = _at(records, method)
+    assert found.record.line_number == _line(STORE, f"public function {method}(") + 2
+    assert found.record.error_message == message
+    assert found.record.error_class == error_class
+    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
+        ("src/Errors.php", _line(ERRORS, start)) for start in sources]
+    assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+
+
+def test_a_static_factory_with_a_ternary_gives_one_record_per_branch(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "fetch")
+    assert sorted(r.record.error_message for r in found) == [
+        "bad response for {$request}", "no response for {$request}"]
+    assert {r.record.error_class for r in found} == {"FetchError"}
+    assert {(s.file_path, s.line_number, s.role) for r in found
+            for s in r.extras.template_sources} == {
+        ("src/Errors.php", _line(ERRORS, "public static function create("), "factory")}
+    for printed in ("bad response for https://x", "no response for https://x"):
+        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+
+
+def test_a_ternary_passed_to_the_parent_constructor_gives_one_record_per_branch(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "retry")
+    assert sorted(r.record.error_message for r in found) == [
+        "gave up", "gave up after $n retries"]
+    for printed in ("gave up after 3 retries", "gave up"):
+        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+
+
+def test_a_message_assigned_in_branches_gives_one_record_per_branch(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "branch")
+    assert sorted(r.record.error_message for r in found) == ["no widgets", "too many widgets"]
+    assert {r.record.error_class for r in found} == {"RuntimeException"}
+
+
+def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_template(
+    records: list[errdex.StoredRecord],
+) -> None:
+    same = [r for r in records if r.record.error_message == "no such item: %s"
+            and r.record.error_class == "NotFound"
+            and r.extras.enclosing_symbol in ("Store.missing", "Store.again", "Store.onceMore")]
+    assert len(same) == 3
+    assert len({r.record.id for r in same}) == 3
+
+
+def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
+    records: list[errdex.StoredRecord],
+) -> None:
+    assert _at(records, "unknown") == []
+    assert _at(records, "loop") == []
+    assert not any(r.record.error_class in ("Ping", "Pong") for r in records)
