@@ -6,21 +6,24 @@ paths, ``goroutine N [running]:``), paths and URLs are cut out of them, and each
 line's words (runs of letters, digits, ``_``) give every window of three consecutive
 words (and, unless ``strict``, a two-word message is one window: see ``windows``).
 Each window is searched in the pinned tree as ``w1\\W+w2\\W+w3``, case-insensitive
-(``git grep -i -E``: the words are word characters only, so no pattern built from the
-paste holds a regex operator; git's matcher does not backtrack). Only source files count,
-as errdex mines them: a language errdex knows, not test code, not vendored. A line is
-ranked by how many distinct windows match on it; ties by path, then line.
+(``git grep -i -P``, else ``-E``, all windows as one alternation: the words are word
+characters only, so no pattern built from the paste holds a regex operator, and each
+branch is a word, a run of non-word characters, a word: no branch can backtrack far).
+Only source files count, as errdex mines them: a language errdex knows, not test code,
+not vendored. A line is ranked by how many distinct windows match on it; ties by path,
+then line.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from errdex.errors import RepositoryError
-from errdex.languages import language_for_path
+from errdex.languages import LANGUAGES, language_for_path
 from errdex.repo.git import is_full_sha, run_git, skip_reason
 
 WINDOW = 3
@@ -48,6 +51,9 @@ _FRAME = re.compile(
     re.VERBOSE,
 )
 _PYTHON_FILE = re.compile(r'^(\s*)File\s+"')
+# Folders that errdex.repo.git.skip_reason skips too (a subset): left out of git grep's read.
+_TEST_FOLDERS = ("tests", "test", "spec", "__tests__", "testdata", "fixtures")
+_VENDOR_FOLDERS = ("vendor", "node_modules", "third_party")
 _PATHLIKE = re.compile(r"\S*[/\\]\S*")  # paths and URLs inside a message line
 
 
@@ -115,19 +121,45 @@ def grep(git_dir: Path, sha: str, text: str, strict: bool = False) -> list[GrepH
     wanted = windows(text, strict)
     if not wanted or not is_full_sha(sha):
         return []
-    patterns: list[str] = []
-    for window in wanted:
-        patterns += ["-e", _SEPARATOR.join(window)]
-    done = run_git(
-        ["-c", "grep.column=false", "-c", "grep.fullName=false",
-         "-c", "grep.fallbackToNoIndex=false", "grep", "-n", "-z", "-I", "-i", "-E",
-         "--no-color", "--no-textconv", *patterns, sha, "--"],
-        git_dir, timeout=GREP_TIMEOUT_S,
-    )
-    if done.returncode not in (0, 1):  # 1: nothing matched
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise RepositoryError(f"git grep failed in {git_dir}: {message[-1] if message else '?'}")
-    return rank(_parse(done.stdout, sha), wanted)
+    return rank(_parse(_git_grep(git_dir, sha, wanted), sha), wanted)
+
+
+_pcre = [True]  # whether this git has ``grep -P``; the first that has not says so
+
+
+def _git_grep(git_dir: Path, sha: str, wanted: list[tuple[str, ...]]) -> bytes:
+    """The lines of source files matching any window: one alternation, Perl syntax where
+    git has it (much faster than extended regexes), read from the object store."""
+    while True:
+        pcre = _pcre[0]
+        separator = r"\W+" if pcre else _SEPARATOR
+        pattern = "|".join(separator.join(window) for window in wanted)
+        done = run_git(
+            ["-c", "grep.column=false", "-c", "grep.fullName=false",
+             "-c", "grep.fallbackToNoIndex=false", "grep", "-n", "-z", "-I", "-i",
+             "-P" if pcre else "-E", "--no-color", "--no-textconv", "-e",
+             f"(?:{pattern})" if pcre else f"({pattern})", sha, "--", *_pathspecs()],
+            git_dir, timeout=GREP_TIMEOUT_S,
+        )
+        # 1: nothing matched; a blob missing from a partial clone is reported, not fatal
+        if done.returncode in (0, 1) or done.stdout:
+            return done.stdout
+        error = done.stderr.decode("utf-8", "replace")
+        if pcre and ("PCRE" in error or "-P" in error):
+            _pcre[0] = False
+            continue
+        lines = error.strip().splitlines()
+        raise RepositoryError(f"git grep failed in {git_dir}: {lines[-1] if lines else '?'}")
+
+
+@functools.cache
+def _pathspecs() -> tuple[str, ...]:
+    """Source files by extension, without the commonest test and vendored folders: only to
+    read less (``counted`` decides which files count)."""
+    extensions = sorted({e for lang in LANGUAGES.values() for e in lang.extensions})
+    return (*(f":(icase)*{e}" for e in extensions),
+            *(f":(exclude,glob,icase)**/{d}/**" for d in _TEST_FOLDERS),
+            *(f":(exclude,glob)**/{d}/**" for d in _VENDOR_FOLDERS))
 
 
 def _parse(output: bytes, sha: str) -> Iterable[tuple[str, int, str]]:
