@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from errdex.languages._engine import Message
-from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.base import line_of, text
 from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_text, parameter
+from errdex.languages.javascript.calls import alternatives, template
 from errdex.languages.javascript.classes import (
     Built,
     Classes,
@@ -43,46 +43,32 @@ from errdex.languages.javascript.classes import (
     super_call,
     this_assignments,
 )
+from errdex.languages.javascript.declared import (
+    CONSTANT,
+    declarations,
+    foreign_names,
+    index_variables,
+    statements,
+)
 from errdex.languages.javascript.messages import (
     JsIndex,
     Reader,
     arguments,
-    object_pairs,
     parameters,
-    scope_of,
     string_value,
     unwrap,
 )
 from errdex.templates.template import Hole, Literal, Template
 
-CLASSES = frozenset({"class_declaration", "class", "abstract_class_declaration"})
-_FUNCTIONS = frozenset({
-    "function_declaration", "generator_function_declaration", "function_expression",
-    "function", "arrow_function", "generator_function", "method_definition",
-})
-# Errors whose constructor prints its first argument: no producer of the repository.
-BUILTIN_ERRORS = frozenset({
-    "Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError",
-    "URIError",
-})
-# A body worth reading: it throws, logs, builds an error, or returns a string or a call
-# with a string in it (a template of its parameters).
 # Built-in errors that print another argument than their first.
 _INDEXED = frozenset({"AggregateError", "SuppressedError"})
-_HINT = re.compile(
-    rb"\bthrow\b|\.(?:error|warn|fatal)\(|this\.message\b|\bnew\s+[\w.$]*(?:Error|Exception)\b"
-    rb"|\breturn\s+(?:new\s|[`'\"]|[\w.$]*(?:[Ee]rr|[Ee]xception|[Ff]ail|[Ii]nvalid)"
-    rb"|[\w.$]+\([^;{}]*?[`'\"])")
 _VALUES = frozenset({
     "Map", "Set", "WeakMap", "WeakSet", "Promise", "Date", "URL", "URLSearchParams", "RegExp",
     "Array", "Object", "Proxy", "Buffer", "Uint8Array", "Response", "Request", "Headers",
     "AbortController", "TextEncoder", "TextDecoder", "Function", "String", "Number",
 })
 _ERRORISH = re.compile(r"err|exception|fail|invalid|panic", re.IGNORECASE)
-CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
-_BRANCHES = frozenset({"if_statement", "switch_statement"})
 _LOGS = frozenset({"error", "warn", "fatal"})
-_MAX_ALTERNATIVES = 8
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
@@ -91,21 +77,21 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         return []
     reading = _Reading(path)
     reading.foreign = foreign_names(root)
-    declared = _declarations(root, reading.index)
+    declared = declarations(root, reading.index)
     classes, functions, constants = declared.classes, declared.functions, declared.constants
     reading.classes = Classes(
         [b for c in classes if (b := c.child_by_field_name("body")) is not None], reading.reader)
     bodies: list[tuple[Node, str, str | None, list[Node]]] = []
     for function, name, owner in functions:
-        nodes = _statements(function)
+        nodes = statements(function)
         if nodes:
-            _index(nodes, reading.index)
+            index_variables(nodes, reading.index)
             bodies.append((function, name, owner, nodes))
     for node in classes:
         body = node.child_by_field_name("body")
         for method in (constructor_of(body), _getter(body)) if body is not None else ():
             if method is not None:
-                _index(own_nodes(method), reading.index)
+                index_variables(own_nodes(method), reading.index)
     reading.index.sort()
     found = [_class(c, reading) for c in classes]
     found.extend(_function(*f, reading) for f in bodies)
@@ -135,140 +121,6 @@ class _Reading:
 # --- where producers are declared --------------------------------------------------------
 
 
-@dataclass
-class _Declared:
-    """A module's classes, functions (node, name, owner) and constants (name, owner, value)."""
-
-    classes: list[Node] = field(default_factory=list)
-    functions: list[tuple[Node, str, str | None]] = field(default_factory=list)
-    constants: list[tuple[str, str | None, Node]] = field(default_factory=list)
-
-
-def _declarations(root: Node, index: JsIndex) -> _Declared:
-    """Top-level and exported declarations, class members, members of module objects
-    (``const Errors = {…}``, ``module.exports = {…}``), ``exports.x = …`` and
-    ``X.prototype.y = …``."""
-    found = _Declared()
-    stack = list(reversed(root.named_children))
-    while stack:
-        node = stack.pop()
-        kind = node.type
-        if kind == "export_statement":
-            stack.extend(reversed(node.named_children))
-        elif kind in CLASSES and node.child_by_field_name("name") is not None:
-            found.classes.append(node)
-            _members(node, found)
-        elif kind in ("function_declaration", "generator_function_declaration"):
-            found.functions.append((node, text(node.child_by_field_name("name")), None))
-        elif kind in ("lexical_declaration", "variable_declaration"):
-            for declarator in node.named_children:
-                if declarator.type == "variable_declarator":
-                    _declarator(declarator, index, found)
-        elif kind == "enum_declaration":
-            owner = text(node.child_by_field_name("name"))
-            body = node.child_by_field_name("body")
-            for member in body.named_children if body is not None else ():
-                value = member.child_by_field_name("value")
-                if member.type == "enum_assignment" and value is not None:
-                    found.constants.append(
-                        (text(member.child_by_field_name("name")), owner, value))
-        elif kind == "expression_statement" and node.named_children and (
-                node.named_children[0].type == "assignment_expression"):
-            _assigned(node.named_children[0], found)
-    return found
-
-
-def _assigned(assignment: Node, found: _Declared) -> None:
-    """``exports.fail = function…``, ``Store.prototype.fail = …``, ``module.exports = {…}``."""
-    left = assignment.child_by_field_name("left")
-    right = unwrap(assignment.child_by_field_name("right"))
-    if left is None or left.type != "member_expression" or right is None:
-        return
-    if right.type == "object" and text(left) == "module.exports":
-        _object(right, None, found)
-    elif right.type in _FUNCTIONS:
-        holder = text(left.child_by_field_name("object"))
-        owner = holder.removesuffix(".prototype") if holder.endswith(".prototype") else None
-        found.functions.append((right, text(left.child_by_field_name("property")), owner))
-
-
-def _declarator(declarator: Node, index: JsIndex, found: _Declared) -> None:
-    name_node = declarator.child_by_field_name("name")
-    value = unwrap(declarator.child_by_field_name("value"))
-    if name_node is None or name_node.type != "identifier" or value is None:
-        return
-    name = text(name_node)
-    index.add(name, declarator)
-    if value.type in _FUNCTIONS:
-        found.functions.append((value, name, None))
-    elif value.type in CLASSES and value.child_by_field_name("name") is not None:
-        found.classes.append(value)
-        _members(value, found)
-    elif value.type == "object":
-        _object(value, name, found)
-    elif CONSTANT.match(name):
-        found.constants.append((name, None, value))
-
-
-def _object(value: Node, name: str | None, found: _Declared) -> None:
-    """A module object's functions, and its string members when it is named like a
-    namespace (``Errors``) or they are named like constants (``NOT_FOUND``)."""
-    namespace = name is not None and name[:1].isupper()
-    for member in value.named_children:
-        if member.type == "method_definition":
-            found.functions.append((member, text(member.child_by_field_name("name")), name))
-            continue
-        key, inner = member.child_by_field_name("key"), unwrap(member.child_by_field_name("value"))
-        if member.type != "pair" or key is None or inner is None:
-            continue
-        key_name = string_value(key) or text(key)
-        if inner.type in _FUNCTIONS:
-            found.functions.append((inner, key_name, name))
-        elif namespace or CONSTANT.match(key_name):
-            found.constants.append((key_name, name, inner))
-
-
-def _members(node: Node, found: _Declared) -> None:
-    """A class's methods and static string fields."""
-    owner = text(node.child_by_field_name("name"))
-    body = node.child_by_field_name("body")
-    for member in body.named_children if body is not None else ():
-        name = text(member.child_by_field_name("name") or member.child_by_field_name("property"))
-        if member.type == "method_definition" and name != "constructor":
-            found.functions.append((member, name, owner))
-        elif member.type in ("field_definition", "public_field_definition") and any(
-                c.type == "static" for c in member.children):
-            value = member.child_by_field_name("value")
-            if value is not None:
-                found.constants.append((name, owner, value))
-
-
-def _statements(function: Node) -> list[Node]:
-    """The nodes of a function body worth reading (none when it neither returns, throws
-    nor logs); an expression body is its own return value."""
-    body = function.child_by_field_name("body")
-    if body is None:
-        return []
-    if body.type != "statement_block":
-        return [body]
-    if not _HINT.search(body.text or b""):
-        return []
-    return own_nodes(function)
-
-
-def _index(nodes: list[Node], index: JsIndex) -> None:
-    """The variables a function assigns, for reading its messages."""
-    for node in nodes:
-        if node.type == "variable_declarator":
-            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-        elif node.type in ("assignment_expression", "augmented_assignment_expression"):
-            name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
-        else:
-            continue
-        if name is not None and value is not None and name.type == "identifier":
-            index.add(text(name), node)
-
-
 # --- classes -------------------------------------------------------------------------------
 
 
@@ -282,14 +134,14 @@ def _class(node: Node, reading: _Reading) -> Producer | None:
     body = node.child_by_field_name("body")
     constructor = constructor_of(body) if body is not None else None
     own = classes.fields(body, Built(None)).message
-    results: list[Result] = [_template(own)] if own is not None and own.has_text() else []
+    results: list[Result] = [template(own)] if own is not None and own.has_text() else []
     params: tuple[str, ...] = ()
     defaults: tuple[tuple[str, Template], ...] = ()
     if constructor is not None:
         declared = parameters(constructor)
         params = tuple(p for p, _, _ in declared)
         reader = reading.reader.with_env(_env(params))
-        defaults = tuple((p, _template(reader.read_or_hole(d)))
+        defaults = tuple((p, template(reader.read_or_hole(d)))
                          for p, d, _ in declared if p and d is not None)
         fields = _fields(constructor, params)
         messages = [value for key, value in this_assignments(constructor) if key == "message"]
@@ -445,52 +297,6 @@ def _construct(callee: str, name: str, args: list[Node], reader: Reader, reading
                  path=reading.path)]
 
 
-def foreign_names(root: Node) -> frozenset[str]:
-    """The names a module imports from packages (``import { HttpError } from 'http-errors'``,
-    ``const createError = require('http-errors')``), not from its own files (relative, or
-    an alias such as ``@/errors``)."""
-    out: set[str] = set()
-    for node in root.named_children:
-        if node.type == "import_statement":
-            source = string_value(node.child_by_field_name("source"))
-            clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-            if source is not None and clause is not None and _package(source):
-                out.update(_bound_names(clause))
-        elif node.type in ("lexical_declaration", "variable_declaration"):
-            for declarator in node.named_children:
-                value = unwrap(declarator.child_by_field_name("value"))
-                pattern = declarator.child_by_field_name("name")
-                if value is None or pattern is None or value.type != "call_expression" or text(
-                        value.child_by_field_name("function")) != "require":
-                    continue
-                args = arguments(value)
-                source = string_value(args[0]) if args else None
-                if source is not None and _package(source):
-                    out.update(_bound_names(pattern))
-    return frozenset(out)
-
-
-def _package(source: str) -> bool:
-    return not source.startswith((".", "/", "@/", "~", "#", "src/", "lib/", "app/"))
-
-
-def _bound_names(node: Node) -> set[str]:
-    """The local names an import clause or a destructuring pattern binds."""
-    names: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type in ("import_specifier", "pair_pattern"):
-            local = current.child_by_field_name("alias") or current.child_by_field_name(
-                "value") or current.child_by_field_name("name")
-            names.update({text(local)} if local is not None else ())
-        elif current.type in ("identifier", "shorthand_property_identifier_pattern"):
-            names.add(text(current))
-        else:
-            stack.extend(current.named_children)
-    return names
-
-
 def _may_be_error(name: str, classes: Classes) -> bool:
     """An error class, or one this file does not declare (it may be one elsewhere) and no
     built-in value (``new Map()``, ``new URL(…)``)."""
@@ -509,117 +315,16 @@ def _uses(result: Result, params: tuple[str, ...]) -> bool:
 
 
 def _constant(name: str, owner: str | None, value: Node, path: str) -> Producer | None:
+    """A string constant: any text when named like one (``NOT_FOUND``), else words."""
     literal = string_value(value)
-    if literal is None or " " not in literal.strip() or not any(c.isalpha() for c in literal):
+    if literal is None or not any(c.isalpha() for c in literal) or (
+            " " not in literal.strip() and not CONSTANT.match(name)):
         return None
     return Producer(name, (), (Template(literal, (Literal(literal),)),), "constant", path,
                     line_of(value), owner=owner)
-
-
-# --- arguments -------------------------------------------------------------------------------
-
-
-def alternatives(node: Node, reader: Reader, depth: int = 0) -> tuple[Template, ...]:
-    """What an argument can print, one template per branch (``c ? a : b``, a variable
-    assigned in ``if``/``else`` or ``switch`` arms); an options object stands for its
-    ``message``; a value source does not spell is a hole named after it."""
-    node = unwrap(node) or node
-    out: list[Template] = []
-    if depth < 4 and node.type == "ternary_expression":
-        for side in ("consequence", "alternative"):
-            branch = node.child_by_field_name(side)
-            out.extend(alternatives(branch, reader, depth + 1) if branch is not None else ())
-    elif node.type == "object" and "message" in (pairs := object_pairs(node)):
-        return alternatives(pairs["message"], reader, depth + 1)
-    elif depth < 4 and node.type == "identifier" and text(node) not in (reader.env or {}):
-        for value in _branch_values(node, reader.index):
-            out.extend(alternatives(value, reader, depth + 1))
-        bound = reader.env or {}
-        if not any(has_text(t) or any(h.name in bound for h in t.holes) for t in out):
-            out = []  # nothing known: a hole named after the variable
-    if not out:
-        out = [_template(reader.read_or_hole(node))]
-    unique = {t.normalized(): t for t in out}
-    return tuple(unique.values())[:_MAX_ALTERNATIVES]
-
-
-def _branch_values(use: Node, index: JsIndex) -> list[Node]:
-    """The values a variable may hold at ``use``: its last assignment above, and when that
-    is in a branch, the ones before it back to one outside any branch (or to a branch
-    that covers every way: ``else``, ``default``). None after ``+=`` (the reader reads it)."""
-    last = index.sees(text(use), use)
-    if last is None:
-        return []
-    scope = scope_of(last)
-    above = [a for a in index.assignments.get(text(use), [])
-             if a.end_byte <= use.start_byte and scope_of(a) == scope]
-    values: list[Node] = []
-    covered = False
-    for assignment in reversed(above):
-        if assignment.type == "augmented_assignment_expression":
-            return []
-        branch = _branch(assignment, use, scope)
-        if branch is None and covered:
-            break
-        value = assignment.child_by_field_name(
-            "value" if assignment.type == "variable_declarator" else "right")
-        if value is not None:
-            values.append(value)
-        if branch is None:
-            break
-        covered = covered or _covers(branch)
-    return list(reversed(values))
-
-
-def _branch(node: Node, use: Node, scope: Node | None) -> Node | None:
-    """The outermost ``if``/``switch`` around ``node`` (below ``scope``) that ``use`` is not in."""
-    found = None
-    for ancestor in ancestors(node):
-        if ancestor == scope:
-            break
-        if ancestor.type in _BRANCHES and not (
-                ancestor.start_byte <= use.start_byte < ancestor.end_byte):
-            found = ancestor
-    return found
-
-
-def _covers(branch: Node) -> bool:
-    """An ``if`` chain that ends in ``else``, or a ``switch`` with ``default``."""
-    if branch.type == "switch_statement":
-        body = branch.child_by_field_name("body")
-        return body is not None and any(c.type == "switch_default" for c in body.named_children)
-    alternative = branch.child_by_field_name("alternative")
-    if alternative is None:
-        return False
-    inner = next((c for c in alternative.named_children if c.type != "comment"), None)
-    return inner is None or inner.type != "if_statement" or _covers(inner)
-
-
-def call_of(callee: str, call: Node, reader: Reader) -> Call:
-    """The ``Call`` a site makes (``throw new NotFound(key)``, ``fail("…")``)."""
-    return Call(callee, tuple(alternatives(a, reader) for a in arguments(call)),
-                owner=owner_of(call))
-
-
-def owner_of(node: Node) -> str | None:
-    """The class (or module object) a node is written in: where ``this.x`` is looked up."""
-    for ancestor in ancestors(node):
-        if ancestor.type in CLASSES:
-            name = ancestor.child_by_field_name("name")
-            return text(name) if name is not None else None
-        if ancestor.type == "object" and ancestor.parent is not None and (
-                ancestor.parent.type == "variable_declarator"):
-            return text(ancestor.parent.child_by_field_name("name")) or None
-        if ancestor.type == "assignment_expression":  # Store.prototype.get = function …
-            holder = text(ancestor.child_by_field_name("left")).rpartition(".")[0]
-            if holder.endswith(".prototype"):
-                return holder.removesuffix(".prototype")
-    return None
 
 
 def _env(params: tuple[str, ...]) -> dict[str, Message]:
     return {p: Message("${" + p + "}", (Hole.of(p, "${" + p + "}"),)) for p in params if p}
 
 
-def _template(message: Message) -> Template:
-    return Template(message.written, message.parts)

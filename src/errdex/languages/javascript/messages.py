@@ -91,6 +91,7 @@ class JsIndex(FileIndex):
     """The file's variables, and the local names that are Node's ``util.format``."""
 
     format_names: set[str] = field(default_factory=lambda: {"util.format"})
+    packages: frozenset[str] | None = None  # names imported from packages, once read
 
     def sees(self, name: str, at: Node) -> Node | None:
         """The assignment of ``name`` that ``at`` sees: above it, in the innermost scope

@@ -27,6 +27,9 @@ declared in the same file are followed through their constructors (``classes.py`
 message they pass to ``super``, ``this.code = 'ERR_X'`` (``errorCode``), ``this.status``.
 ``err.code = 'ERR_X'`` / ``Object.assign(err, { code })`` before the throw also set
 ``errorCode``.
+Sites carry the call their message comes from (``compose.py``, ``calls.py``): a class
+or factory of another file composes it; ``throw new NotFound(key)`` or ``fail("…")``
+alone (no readable message) are candidates, kept only when a producer answers.
 
 What is not a site: an error with no message (``throw new TypeError()``: Node prints the
 bare class name), a message that is only a value (``throw new Error(err.message)``,
@@ -52,15 +55,9 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, LanguageSpec, Message, Sites, language
 from errdex.languages.base import Site, ancestors, text
 from errdex.languages.facts import Call
+from errdex.languages.javascript import calls
 from errdex.languages.javascript.classes import Built, Classes, code_of, last_name
-from errdex.languages.javascript.compose import (
-    BUILTIN_ERRORS,
-    COMPOSER,
-    CONSTANT,
-    call_of,
-    foreign_names,
-    owner_of,
-)
+from errdex.languages.javascript.compose import COMPOSER
 from errdex.languages.javascript.evidence import EVIDENCE
 from errdex.languages.javascript.http import (
     http_error_site,
@@ -88,11 +85,6 @@ from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Template
 
 _LOG_METHODS = {"error": "error", "fatal": "error", "warn": "warning"}
-# Receivers and functions whose calls are no helper of the repository.
-_NOT_HELPERS = frozenset({
-    "console", "process", "Promise", "Object", "JSON", "Math", "module", "exports", "require",
-    "describe", "it", "test", "expect", "alert",
-})
 _DECORATIONS = frozenset({"code", "status", "statusCode", "message"})
 
 
@@ -114,7 +106,6 @@ class _File(JsIndex):
     bodies: list[Node] = field(default_factory=list)  # class bodies
     consumed: set[int] = field(default_factory=set)  # constructions a site already covers
     class_sites: set[int] = field(default_factory=set)  # id() of sites of class definitions
-    imported: frozenset[str] | None = None  # names imported from packages (``foreign``)
 
     @cached_property
     def reader(self) -> Reader:
@@ -123,15 +114,6 @@ class _File(JsIndex):
     @cached_property
     def classes(self) -> Classes:
         return Classes(self.bodies, self.reader)
-
-    def foreign(self, node: Node) -> frozenset[str]:
-        """The names the module of ``node`` imports from packages (read once)."""
-        if self.imported is None:
-            root = node
-            while root.parent is not None:
-                root = root.parent
-            self.imported = foreign_names(root)
-        return self.imported
 
 
 # --- entry point -----------------------------------------------------------------------
@@ -227,7 +209,8 @@ def _error_value(node: Node | None, file: _File, depth: int = 0) -> _Error | Non
             last_name(function)[:1].isupper()
         ):
             return _construction(node, file)
-        return _factory(node, file) or _called(node, file)
+        call = calls.called(node, file.reader)  # throw Errors.create(r, "…", tok)
+        return _factory(node, file) or (_Error("", Built(None), call) if call else None)
     if node.type == "identifier":
         return _error_variable(node, file, depth)
     return None
@@ -244,17 +227,8 @@ def _factory(node: Node, file: _File) -> _Error | None:
         (m for m in read if m.has_text() and code_of(m, strict=True) is None), None
     )
     code = next((c for m in read if m is not message and (c := code_of(m, strict=True))), None)
-    call = call_of(text(node.child_by_field_name("function")), node, file.reader)
+    call = calls.call_of(text(node.child_by_field_name("function")), node, file.reader)
     return _Error("", Built(message, code), call) if message is not None else None
-
-
-def _called(node: Node, file: _File) -> _Error | None:
-    """``throw Errors.create(r, "…", tok)``: what the call makes only its producer tells."""
-    function = node.child_by_field_name("function")
-    if function is None or function.type not in ("identifier", "member_expression") or (
-            http_factory(node) is not None):
-        return None
-    return _Error("", Built(None), call_of(text(function), node, file.reader))
 
 
 def _construction(node: Node, file: _File) -> _Error | None:
@@ -270,32 +244,8 @@ def _construction(node: Node, file: _File) -> _Error | None:
         codes = [object_pairs(a).get("code") for a in arguments(node)]
         code = next((c for c in codes if c is not None), None)
         built = replace(built, code=code_of(file.reader.read_or_hole(code)) if code else None)
-    if last_name(name) not in BUILTIN_ERRORS:
-        foreign = name.split(".", 1)[0] in file.foreign(node)  # a package's: as it prints
-        return _Error(name, built, None if foreign else call_of(name, node, file.reader))
-    has_text = built.message is not None and built.message.has_text()
-    return _Error(name, built, None if has_text else _message_call(node, file))
-
-
-def _message_call(node: Node, file: _File) -> Call | None:
-    """``new Error(notFound(key))``, ``new Error(NOT_FOUND)``, ``new Error(Errors.NOT_FOUND)``:
-    the message a factory or constant of the repository prints."""
-    args = arguments(node)
-    first = unwrap(args[0]) if args else None
-    if first is None:
-        return None
-    if first.type == "call_expression":
-        function = first.child_by_field_name("function")
-        if function is not None and function.type in ("identifier", "member_expression"):
-            return call_of(text(function), first, file.reader)
-        return None
-    if first.type not in ("identifier", "member_expression") or file.reader.read(first):
-        return None
-    name = text(first)
-    head, _, last = name.rpartition(".")
-    if CONSTANT.match(last) or head[:1].isupper():
-        return Call(name, owner=owner_of(first))
-    return None
+    said = built.message is not None and built.message.has_text()
+    return _Error(name, built, calls.construction(name, node, file.reader, said))
 
 
 def _argument(node: Node, file: _File) -> Message:
@@ -360,10 +310,6 @@ def _with_field(error: _Error, key: str, value: Node | None, file: _File) -> _Er
 
 
 def _call_site(node: Node, file: _File) -> Site | None:
-    return _known_call_site(node, file) or _helper_call(node, file)
-
-
-def _known_call_site(node: Node, file: _File) -> Site | None:
     function = node.child_by_field_name("function")
     name = text(function)
     if name == "Promise.reject":
@@ -391,37 +337,6 @@ def _known_call_site(node: Node, file: _File) -> Site | None:
     if method == "throw" and last_segment(receiver).lower().endswith("ctx"):
         return http_site(node, arguments(node), None, file.reader)
     return None
-
-
-def _helper_call(node: Node, file: _File) -> Site | None:
-    """``fail("no config")`` as a statement, with words in a string argument: a candidate,
-    kept only when composition finds ``fail`` a helper or factory of the repository."""
-    statement = node.parent
-    function = node.child_by_field_name("function")
-    if statement is None or statement.type != "expression_statement" or function is None:
-        return None
-    if function.type == "member_expression":
-        receiver = unwrap(function.child_by_field_name("object"))
-        if receiver is None or receiver.type not in ("this", "identifier") or (
-                text(receiver) in _NOT_HELPERS):
-            return None
-    elif function.type != "identifier" or text(function) in _NOT_HELPERS:
-        return None
-    if not any(_worded(a) for a in arguments(node)):
-        return None
-    name = last_name(text(function)).lower()
-    warns = "warn" in name
-    return Site(
-        Template("", ()), "log" if warns or "log" in name else "exception",
-        statement_line(node), severity="warning" if warns else "error", symbol=symbol(node),
-        call=call_of(text(function), node, file.reader),
-    )
-
-
-def _worded(node: Node) -> bool:
-    """A string literal with words (a letter and a space) in it."""
-    return node.type in ("string", "template_string") and b" " in (node.text or b"") and any(
-        c.isalpha() for c in text(node))
 
 
 def _warning_site(node: Node, deprecate: bool, file: _File) -> Site | None:
@@ -552,8 +467,9 @@ def _on(key: str, handler: Callable[[Node, _File], Site | None]) -> tuple[str, C
 
 
 _HANDLERS = (
-    _on("throw", _throw_site), _on("call", _call_site), _on("new", _new_site),
-    _on("class", _class_site),
+    _on("throw", _throw_site),
+    _on("call", lambda node, file: _call_site(node, file) or calls.helper(node, file.reader)),
+    _on("new", _new_site), _on("class", _class_site),
 )
 
 

@@ -1,0 +1,225 @@
+"""What a JavaScript/TypeScript call hands a producer (``errdex.languages.facts.Call``):
+each argument as the templates it can print, one per branch; the class ``this.x`` is
+looked up in; and the sites whose message only a producer of the repository tells.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from errdex.languages._engine import Message
+from errdex.languages.base import Site, ancestors, text
+from errdex.languages.facts import Call, has_text
+from errdex.languages.javascript.classes import last_name
+from errdex.languages.javascript.declared import (
+    BUILTIN_ERRORS,
+    CLASSES,
+    CONSTANT,
+    foreign_names,
+)
+from errdex.languages.javascript.http import http_factory
+from errdex.languages.javascript.messages import (
+    JsIndex,
+    Reader,
+    arguments,
+    object_pairs,
+    scope_of,
+    unwrap,
+)
+from errdex.languages.javascript.where import statement_line, symbol
+from errdex.templates.template import Template
+
+_BRANCHES = frozenset({"if_statement", "switch_statement"})
+_MAX_ALTERNATIVES = 8
+
+
+def alternatives(node: Node, reader: Reader, depth: int = 0) -> tuple[Template, ...]:
+    """What an argument can print, one template per branch (``c ? a : b``, a variable
+    assigned in ``if``/``else`` or ``switch`` arms); an options object stands for its
+    ``message``; a value source does not spell is a hole named after it."""
+    node = unwrap(node) or node
+    out: list[Template] = []
+    if depth < 4 and node.type == "ternary_expression":
+        for side in ("consequence", "alternative"):
+            branch = node.child_by_field_name(side)
+            out.extend(alternatives(branch, reader, depth + 1) if branch is not None else ())
+    elif node.type == "object" and "message" in (pairs := object_pairs(node)):
+        return alternatives(pairs["message"], reader, depth + 1)
+    elif depth < 4 and node.type == "identifier" and text(node) not in (reader.env or {}):
+        for value in _branch_values(node, reader.index):
+            out.extend(alternatives(value, reader, depth + 1))
+        bound = reader.env or {}
+        if not any(has_text(t) or any(h.name in bound for h in t.holes) for t in out):
+            out = []  # nothing known: a hole named after the variable
+    if not out:
+        out = [template(reader.read_or_hole(node))]
+    unique = {t.normalized(): t for t in out}
+    return tuple(unique.values())[:_MAX_ALTERNATIVES]
+
+
+def _branch_values(use: Node, index: JsIndex) -> list[Node]:
+    """The values a variable may hold at ``use``: its last assignment above, and when that
+    is in a branch, the ones before it back to one outside any branch (or to a branch
+    that covers every way: ``else``, ``default``). None after ``+=`` (the reader reads it)."""
+    last = index.sees(text(use), use)
+    if last is None:
+        return []
+    scope = scope_of(last)
+    above = [a for a in index.assignments.get(text(use), [])
+             if a.end_byte <= use.start_byte and scope_of(a) == scope]
+    values: list[Node] = []
+    covered = False
+    for assignment in reversed(above):
+        if assignment.type == "augmented_assignment_expression":
+            return []
+        branch = _branch(assignment, use, scope)
+        if branch is None and covered:
+            break
+        value = assignment.child_by_field_name(
+            "value" if assignment.type == "variable_declarator" else "right")
+        if value is not None:
+            values.append(value)
+        if branch is None:
+            break
+        covered = covered or _covers(branch)
+    return list(reversed(values))
+
+
+def _branch(node: Node, use: Node, scope: Node | None) -> Node | None:
+    """The outermost ``if``/``switch`` around ``node`` (below ``scope``) that ``use`` is not in."""
+    found = None
+    for ancestor in ancestors(node):
+        if ancestor == scope:
+            break
+        if ancestor.type in _BRANCHES and not (
+                ancestor.start_byte <= use.start_byte < ancestor.end_byte):
+            found = ancestor
+    return found
+
+
+def _covers(branch: Node) -> bool:
+    """An ``if`` chain that ends in ``else``, or a ``switch`` with ``default``."""
+    if branch.type == "switch_statement":
+        body = branch.child_by_field_name("body")
+        return body is not None and any(c.type == "switch_default" for c in body.named_children)
+    alternative = branch.child_by_field_name("alternative")
+    if alternative is None:
+        return False
+    inner = next((c for c in alternative.named_children if c.type != "comment"), None)
+    return inner is None or inner.type != "if_statement" or _covers(inner)
+
+
+def call_of(callee: str, call: Node, reader: Reader) -> Call:
+    """The ``Call`` a site makes (``throw new NotFound(key)``, ``fail("…")``)."""
+    return Call(callee, tuple(alternatives(a, reader) for a in arguments(call)),
+                owner=owner_of(call))
+
+
+def owner_of(node: Node) -> str | None:
+    """The class (or module object) a node is written in: where ``this.x`` is looked up."""
+    for ancestor in ancestors(node):
+        if ancestor.type in CLASSES:
+            name = ancestor.child_by_field_name("name")
+            return text(name) if name is not None else None
+        if ancestor.type == "object" and ancestor.parent is not None and (
+                ancestor.parent.type == "variable_declarator"):
+            return text(ancestor.parent.child_by_field_name("name")) or None
+        if ancestor.type == "assignment_expression":  # Store.prototype.get = function …
+            holder = text(ancestor.child_by_field_name("left")).rpartition(".")[0]
+            if holder.endswith(".prototype"):
+                return holder.removesuffix(".prototype")
+    return None
+
+
+def template(message: Message) -> Template:
+    return Template(message.written, message.parts)
+
+
+# --- sites whose message a producer tells -------------------------------------------------
+
+# Receivers and functions whose calls are no helper of the repository.
+_NOT_HELPERS = frozenset({
+    "console", "process", "Promise", "Object", "JSON", "Math", "module", "exports", "require",
+    "describe", "it", "test", "expect", "alert",
+})
+
+def construction(name: str, node: Node, reader: Reader, said: bool) -> Call | None:
+    """What ``new X(…)`` hands composition: the class's call (none for a package's class:
+    it prints as it is); for a built-in error whose message the site cannot read, the
+    factory or constant its message comes from."""
+    if last_name(name) in BUILTIN_ERRORS:
+        return None if said else message_call(node, reader)
+    if name.split(".", 1)[0] in package_names(reader.index, node):
+        return None
+    return call_of(name, node, reader)
+
+
+def called(node: Node, reader: Reader) -> Call | None:
+    """``throw Errors.create(r, "…", tok)``: an error only the callee's producer tells."""
+    function = node.child_by_field_name("function")
+    if function is None or function.type not in ("identifier", "member_expression") or (
+            http_factory(node) is not None):
+        return None
+    return call_of(text(function), node, reader)
+
+
+def package_names(index: JsIndex, node: Node) -> frozenset[str]:
+    """The names the module of ``node`` imports from packages (read once per file)."""
+    if index.packages is None:
+        root = node
+        while root.parent is not None:
+            root = root.parent
+        index.packages = foreign_names(root)
+    return index.packages
+
+
+def message_call(node: Node, reader: Reader) -> Call | None:
+    """``new Error(notFound(key))``, ``new Error(NOT_FOUND)``, ``new Error(Errors.NOT_FOUND)``:
+    the message a factory or constant of the repository prints."""
+    args = arguments(node)
+    first = unwrap(args[0]) if args else None
+    if first is None:
+        return None
+    if first.type == "call_expression":
+        function = first.child_by_field_name("function")
+        if function is not None and function.type in ("identifier", "member_expression"):
+            return call_of(text(function), first, reader)
+        return None
+    if first.type not in ("identifier", "member_expression") or reader.read(first):
+        return None
+    name = text(first)
+    head, _, last = name.rpartition(".")
+    if CONSTANT.match(last) or head[:1].isupper():
+        return Call(name, owner=owner_of(first))
+    return None
+
+
+def helper(node: Node, reader: Reader) -> Site | None:
+    """``fail("no config")`` as a statement, with words in a string argument: a candidate,
+    kept only when composition finds ``fail`` a helper or factory of the repository."""
+    statement = node.parent
+    function = node.child_by_field_name("function")
+    if statement is None or statement.type != "expression_statement" or function is None:
+        return None
+    if function.type == "member_expression":
+        receiver = unwrap(function.child_by_field_name("object"))
+        if receiver is None or receiver.type not in ("this", "identifier") or (
+                text(receiver) in _NOT_HELPERS):
+            return None
+    elif function.type != "identifier" or text(function) in _NOT_HELPERS:
+        return None
+    if not any(_worded(a) for a in arguments(node)):
+        return None
+    name = last_name(text(function)).lower()
+    warns = "warn" in name
+    return Site(
+        Template("", ()), "log" if warns or "log" in name else "exception",
+        statement_line(node), severity="warning" if warns else "error", symbol=symbol(node),
+        call=call_of(text(function), node, reader),
+    )
+
+
+def _worded(node: Node) -> bool:
+    """A string literal with words (a letter and a space) in it."""
+    return node.type in ("string", "template_string") and b" " in (node.text or b"") and any(
+        c.isalpha() for c in text(node))

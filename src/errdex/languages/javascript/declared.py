@@ -1,0 +1,214 @@
+"""Where a JavaScript/TypeScript module declares what may be a producer (``compose.py``):
+top-level and exported classes and functions, class members, members of module objects,
+``exports.x = …`` and ``X.prototype.y = …``, string constants; and the names it imports
+from packages, whose classes print as the runtime prints them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from errdex.languages.base import text
+from errdex.languages.javascript.classes import own_nodes
+from errdex.languages.javascript.messages import JsIndex, arguments, string_value, unwrap
+
+# Errors whose constructor prints its first argument: no producer of the repository.
+BUILTIN_ERRORS = frozenset({
+    "Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError",
+    "URIError",
+})
+CLASSES = frozenset({"class_declaration", "class", "abstract_class_declaration"})
+FUNCTIONS = frozenset({
+    "function_declaration", "generator_function_declaration", "function_expression",
+    "function", "arrow_function", "generator_function", "method_definition",
+})
+# A body worth reading: it throws, logs, builds an error, or returns a string or a call
+# with a string in it (a template of its parameters).
+_HINT = re.compile(
+    rb"\bthrow\b|\.(?:error|warn|fatal)\(|this\.message\b|\bnew\s+[\w.$]*(?:Error|Exception)\b"
+    rb"|\breturn\s+(?:new\s|[`'\"]|[\w.$]*(?:[Ee]rr|[Ee]xception|[Ff]ail|[Ii]nvalid)"
+    rb"|[\w.$]+\([^;{}]*?[`'\"])")
+CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
+
+
+@dataclass
+class Declared:
+    """A module's classes, functions (node, name, owner) and constants (name, owner, value)."""
+
+    classes: list[Node] = field(default_factory=list)
+    functions: list[tuple[Node, str, str | None]] = field(default_factory=list)
+    constants: list[tuple[str, str | None, Node]] = field(default_factory=list)
+
+
+def declarations(root: Node, index: JsIndex) -> Declared:
+    """Top-level and exported declarations, class members, members of module objects
+    (``const Errors = {…}``, ``module.exports = {…}``), ``exports.x = …`` and
+    ``X.prototype.y = …``."""
+    found = Declared()
+    stack = list(reversed(root.named_children))
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind == "export_statement":
+            stack.extend(reversed(node.named_children))
+        elif kind in CLASSES and node.child_by_field_name("name") is not None:
+            found.classes.append(node)
+            _members(node, found)
+        elif kind in ("function_declaration", "generator_function_declaration"):
+            found.functions.append((node, text(node.child_by_field_name("name")), None))
+        elif kind in ("lexical_declaration", "variable_declaration"):
+            for declarator in node.named_children:
+                if declarator.type == "variable_declarator":
+                    _declarator(declarator, index, found)
+        elif kind == "enum_declaration":
+            owner = text(node.child_by_field_name("name"))
+            body = node.child_by_field_name("body")
+            for member in body.named_children if body is not None else ():
+                value = member.child_by_field_name("value")
+                if member.type == "enum_assignment" and value is not None:
+                    found.constants.append(
+                        (text(member.child_by_field_name("name")), owner, value))
+        elif kind == "expression_statement" and node.named_children and (
+                node.named_children[0].type == "assignment_expression"):
+            _assigned(node.named_children[0], found)
+    return found
+
+
+def _assigned(assignment: Node, found: Declared) -> None:
+    """``exports.fail = function…``, ``Store.prototype.fail = …``, ``module.exports = {…}``."""
+    left = assignment.child_by_field_name("left")
+    right = unwrap(assignment.child_by_field_name("right"))
+    if left is None or left.type != "member_expression" or right is None:
+        return
+    if right.type == "object" and text(left) == "module.exports":
+        _object(right, None, found)
+    elif right.type in FUNCTIONS:
+        holder = text(left.child_by_field_name("object"))
+        owner = holder.removesuffix(".prototype") if holder.endswith(".prototype") else None
+        found.functions.append((right, text(left.child_by_field_name("property")), owner))
+
+
+def _declarator(declarator: Node, index: JsIndex, found: Declared) -> None:
+    name_node = declarator.child_by_field_name("name")
+    value = unwrap(declarator.child_by_field_name("value"))
+    if name_node is None or name_node.type != "identifier" or value is None:
+        return
+    name = text(name_node)
+    index.add(name, declarator)
+    if value.type in FUNCTIONS:
+        found.functions.append((value, name, None))
+    elif value.type in CLASSES and value.child_by_field_name("name") is not None:
+        found.classes.append(value)
+        _members(value, found)
+    elif value.type == "object":
+        _object(value, name, found)
+    elif CONSTANT.match(name):
+        found.constants.append((name, None, value))
+
+
+def _object(value: Node, name: str | None, found: Declared) -> None:
+    """A module object's functions, and its string members when it is named like a
+    namespace (``Errors``) or they are named like constants (``NOT_FOUND``)."""
+    namespace = name is not None and name[:1].isupper()
+    for member in value.named_children:
+        if member.type == "method_definition":
+            found.functions.append((member, text(member.child_by_field_name("name")), name))
+            continue
+        key, inner = member.child_by_field_name("key"), unwrap(member.child_by_field_name("value"))
+        if member.type != "pair" or key is None or inner is None:
+            continue
+        key_name = string_value(key) or text(key)
+        if inner.type in FUNCTIONS:
+            found.functions.append((inner, key_name, name))
+        elif namespace or CONSTANT.match(key_name):
+            found.constants.append((key_name, name, inner))
+
+
+def _members(node: Node, found: Declared) -> None:
+    """A class's methods and static string fields."""
+    owner = text(node.child_by_field_name("name"))
+    body = node.child_by_field_name("body")
+    for member in body.named_children if body is not None else ():
+        name = text(member.child_by_field_name("name") or member.child_by_field_name("property"))
+        if member.type == "method_definition" and name != "constructor":
+            found.functions.append((member, name, owner))
+        elif member.type in ("field_definition", "public_field_definition") and any(
+                c.type == "static" for c in member.children):
+            value = member.child_by_field_name("value")
+            if value is not None:
+                found.constants.append((name, owner, value))
+
+
+def statements(function: Node) -> list[Node]:
+    """The nodes of a function body worth reading (none when it neither returns, throws
+    nor logs); an expression body is its own return value."""
+    body = function.child_by_field_name("body")
+    if body is None:
+        return []
+    if body.type != "statement_block":
+        return [body]
+    if not _HINT.search(body.text or b""):
+        return []
+    return own_nodes(function)
+
+
+def index_variables(nodes: list[Node], index: JsIndex) -> None:
+    """The variables a function assigns, for reading its messages."""
+    for node in nodes:
+        if node.type == "variable_declarator":
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        elif node.type in ("assignment_expression", "augmented_assignment_expression"):
+            name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+        else:
+            continue
+        if name is not None and value is not None and name.type == "identifier":
+            index.add(text(name), node)
+
+
+def foreign_names(root: Node) -> frozenset[str]:
+    """The names a module imports from packages (``import { HttpError } from 'http-errors'``,
+    ``const createError = require('http-errors')``), not from its own files (relative, or
+    an alias such as ``@/errors``)."""
+    out: set[str] = set()
+    for node in root.named_children:
+        if node.type == "import_statement":
+            source = string_value(node.child_by_field_name("source"))
+            clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+            if source is not None and clause is not None and _package(source):
+                out.update(_bound_names(clause))
+        elif node.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in node.named_children:
+                value = unwrap(declarator.child_by_field_name("value"))
+                pattern = declarator.child_by_field_name("name")
+                if value is None or pattern is None or value.type != "call_expression" or text(
+                        value.child_by_field_name("function")) != "require":
+                    continue
+                args = arguments(value)
+                source = string_value(args[0]) if args else None
+                if source is not None and _package(source):
+                    out.update(_bound_names(pattern))
+    return frozenset(out)
+
+
+def _package(source: str) -> bool:
+    return not source.startswith((".", "/", "@/", "~", "#", "src/", "lib/", "app/"))
+
+
+def _bound_names(node: Node) -> set[str]:
+    """The local names an import clause or a destructuring pattern binds."""
+    names: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("import_specifier", "pair_pattern"):
+            local = current.child_by_field_name("alias") or current.child_by_field_name(
+                "value") or current.child_by_field_name("name")
+            names.update({text(local)} if local is not None else ())
+        elif current.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.add(text(current))
+        else:
+            stack.extend(current.named_children)
+    return names
