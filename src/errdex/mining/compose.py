@@ -164,11 +164,14 @@ class Producers:
 
     def _result(self, producer: Producer, result: Result, bindings: dict[str, Template],
                 depth: int, visiting: frozenset[Producer]) -> list[Composed]:
-        # A producer is a source of the message only where it writes some of its text; a
-        # class that passes its message on as it is adds nothing the site did not say.
+        # A producer is a source of the message only where it writes some of its text (a
+        # default it fills in counts); a class that passes its message on as it is adds
+        # nothing the site did not say.
+        defaulted = any(bindings.get(p) is t and has_text(t) and p in _holes_of(result)
+                        for p, t in producer.defaults)
         source: tuple[Source, ...] = (
-            (Source(producer.path, producer.line, producer.role),) if _writes_text(result)
-            else ())
+            (Source(producer.path, producer.line, producer.role),)
+            if defaulted or _writes_text(result) else ())
         own_class = producer.name if producer.is_class else producer.error_class
         if isinstance(result, Template):
             return [Composed(substitute(result, bindings), source, own_class)]
@@ -182,6 +185,14 @@ class Producers:
             return [Composed(t, source, inner_class) for t in inner.args[0]]
         return [Composed(c.template, (*c.sources, *source), own_class or c.error_class)
                 for c in composed]
+
+
+def _holes_of(result: Result) -> set[str | None]:
+    """The names of the holes a result prints (its arguments' for a call)."""
+    if isinstance(result, Template):
+        return {h.name for h in result.holes}
+    return {h.name for arg in (*result.args, *(a for _, a in result.keywords)) for t in arg
+            for h in t.holes}
 
 
 def _writes_text(result: Result) -> bool:
