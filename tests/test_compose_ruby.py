@@ -82,6 +82,10 @@ module MyLib
     def self.fail!(msg)
       raise StoreError, "config: #{msg}"
     end
+
+    def self.missing_message(key)
+      "nothing stored under #{key}"
+    end
   end
 end
 '''
@@ -159,6 +163,20 @@ module MyLib
     def bare(x)
       raise StoreError
     end
+
+    def built(key)
+      raise StoreError, Errors.missing_message(key)
+    end
+
+    def read_only
+      raise StoreError, default_message
+    end
+
+    private
+
+    def default_message
+      "store is read-only"
+    end
   end
 end
 '''
@@ -203,6 +221,8 @@ EXPECTED = [
     ("decorated", [], "[mylib] disk full", "Decorated", ["class Decorated "]),
     ("not_ready", [], "store not ready", "StoreError", []),
     ("not_ready_plain", [], "store not ready", "RuntimeError", []),
+    ("built", ["k4"], "nothing stored under #{key}", "StoreError",
+     ["def self.missing_message("]),
 ]
 
 
@@ -277,6 +297,19 @@ def test_the_composed_pattern_matches_what_ruby_prints(
     printed_class, printed = _printed(root, method, args)
     assert printed_class == error_class
     assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+
+
+def test_a_message_method_of_the_same_class_gives_the_text(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    root, records = mined
+    [found] = _at(records, "read_only")
+    assert found.record.error_message == "store is read-only"
+    assert found.record.error_class == "StoreError"
+    assert [s.line_number for s in found.extras.template_sources] == [
+        _line(STORE, "def default_message")]
+    if shutil.which("ruby") is not None:
+        assert _printed(root, "read_only", []) == ("StoreError", "store is read-only")
 
 
 def test_a_message_chosen_by_a_ternary_gives_one_record_per_branch(

@@ -390,32 +390,65 @@ def _message_results(method: Node, fields: dict[str, Template], file: FileIndex,
 
 
 def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | None:
-    """A factory (its value or a ``return`` is ``X.new(…)``) or a helper (it raises)."""
+    """A factory (its value or a ``return`` is ``X.new(…)``), a helper (it raises), or a
+    message builder (it returns text: ``def not_found_message(key) "no such #{key}" end``)."""
     params, defaults = _parameters(node, read)
-    if not params:
-        return None
     owner = owner_name(node)
-    results: list[Result] = []
+    calls: list[Call] = []
     role = "factory"
     for value in _values(node):
         made = _constructed(value, node, owner, file, read)
         if made is not None:
-            results.append(made)
+            calls.append(made)
     for raised in _own(node, ("call",)):
         if text(raised.child_by_field_name("method")) in ("raise", "fail") and (
                 raised.child_by_field_name("receiver") is None):
             made = raise_call(raised, file, read)
             if made is not None:
-                results.append(made)
+                calls.append(made)
                 role = "helper"
-    results = [r for r in results if isinstance(r, Call) and _uses(r, set(params))
-               and _last(r.callee)[:1].isupper()]  # a class, or a method is no producer
+    results: list[Result] = [
+        Call(c.callee, c.args, c.keywords, c.owner, path) for c in calls
+        if _uses(c, set(params)) and _last(c.callee)[:1].isupper()]  # a method is no producer
+    if not results and not calls:
+        results = list(_texts(node, params, file, read))
     if not results:
         return None
-    results = [Call(r.callee, r.args, r.keywords, r.owner, path) for r in results
-               if isinstance(r, Call)]
     return Producer(text(node.child_by_field_name("name")), params, tuple(results[:16]), role,
                     path, line_of(node), owner=owner, defaults=tuple(defaults.items()))
+
+
+def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
+    """The messages a method returns: text, built from its parameters when it has some."""
+    out: list[Template] = []
+    for value in _values(node):
+        if value.type not in ("string", "chained_string", "binary", "call", "conditional",
+                              "if", "case", "identifier"):
+            continue
+        for template in argument(value, file, read):
+            if has_text(template) and (not params or any(h.name in params
+                                                         for h in template.holes)):
+                out.append(template)
+    return out
+
+
+def message_call(node: Node, file: FileIndex, read: Read, at: Node) -> Call | None:
+    """A message argument that a method of the repository may build: ``not_found(key)``,
+    ``Messages.missing(key)``, a bare ``default_message`` that is no local variable."""
+    if node.type == "identifier" and file.nearest(node, _SCOPES) is None and (
+            text(node) not in _parameters_around(node)):
+        return Call(text(node), owner=owner_name(at))
+    if node.type != "call":
+        return None
+    method = text(node.child_by_field_name("method"))
+    receiver = node.child_by_field_name("receiver")
+    if not method[:1].islower() or method in ("new", "format", "sprintf", "to_s", "join",
+                                                "inspect", "message", "freeze"):
+        return None
+    if receiver is not None and receiver.type not in (*_CLASS_NODES, "self"):
+        return None
+    callee = method if receiver is None else f"{text(receiver)}.{method}"
+    return call_of(callee, node.child_by_field_name("arguments"), file, at, read)
 
 
 def _constructed(value: Node, method: Node, owner: str | None, file: FileIndex, read: Read
@@ -459,6 +492,18 @@ def raise_call(node: Node, file: FileIndex, read: Read) -> Call | None:
     if first.type in ("string", "chained_string", "binary", "conditional"):
         return call_of("RuntimeError", None, file, node, read, positional=[first])
     return None
+
+
+def _parameters_around(node: Node) -> set[str]:
+    """The parameters of the method ``node`` is in (and of the blocks around it)."""
+    names: set[str] = set()
+    for ancestor in ancestors(node):
+        params = ancestor.child_by_field_name("parameters")
+        if params is not None:
+            names.update(text(p.child_by_field_name("name") or p) for p in params.named_children)
+        if ancestor.type in _METHODS:
+            break
+    return names
 
 
 def _uses(call: Call, params: set[str]) -> bool:

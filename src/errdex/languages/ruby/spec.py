@@ -138,6 +138,8 @@ def _raise_site(node: Node, file: FileIndex) -> Site | None:
             error_class = text(first) if first.type in _CLASS_NODES else None
     call = compose.raise_call(node, file, _read) if error_class != "RuntimeError" or (
         message is None) else None
+    if message is None and len(positional) >= 2:  # raise X, not_found(key): the method's text
+        call = compose.message_call(positional[1], file, _read, node) or call
     if message is None:
         if call is None:
             return None
