@@ -25,7 +25,7 @@ import re
 
 from tree_sitter import Node
 
-from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.base import ancestors, line_of, parser_for, text
 from errdex.languages.c.compose import reporters
 from errdex.languages.c.family import arguments, function_name, message_string
 from errdex.languages.cpp.messages import MAX, Scope, arguments_of, locals_of, name_of, read
@@ -34,6 +34,7 @@ from errdex.languages.facts import (
     Composer,
     Producer,
     Result,
+    constant_names,
     has_text,
 )
 from errdex.templates.template import Literal, Template
@@ -43,8 +44,17 @@ _ERRORISH = re.compile(r"(?i)error|exception|fail")
 _STRING_TYPE = re.compile(r"(?:^|::|\b)(?:string|string_view|char\s*\*|QString|String)\b|char")
 
 
+# ``class YAML_CPP_API Exception : …``: an export macro tree-sitter cannot expand.
+_EXPORT = re.compile(rb"\b(?:class|struct)\s+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*"
+                     rb"\s*(?:final\s*)?[:{])")
+
+
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """The producers of one parsed C++ file (its C reporters included)."""
+    if _EXPORT.search(source):  # read again with the export macros blanked (same lines)
+        blanked = _EXPORT.sub(lambda m: m.group(0).replace(m.group(1), b" " * len(
+            m.group(1))), source)
+        root = parser_for("cpp").parse(blanked).root_node
     found: list[Producer] = reporters(root, path, "cpp")
     classes, functions, constants = _declarations(root)
     helpers: dict[str, Producer] = {}
@@ -104,12 +114,12 @@ def _class(node: Node, path: str, helpers: dict[str, Producer]) -> Producer | No
         made = _constructor(ctor, name, bases, helpers)
         if made[1] or not params:
             params, results, fields = made
-        if any((isinstance(r, Template) and has_text(r)) or isinstance(r, Call) for r in results):
+        if any((isinstance(r, Template) and says(r)) or isinstance(r, Call) for r in results):
             break
     what = next((m for m in methods if _last(function_name(m)) == "what"), None)
     if what is not None:
         shown = _returned(what, Scope(params, fields, helpers))
-        if any(has_text(t) or {h.name for h in t.holes} <= set(params) for t in shown):
+        if any(says(t) or {h.name for h in t.holes} <= set(params) for t in shown):
             results = list(shown)
     if declared and not ctors and not results:
         return None  # its constructor is defined elsewhere (``X::X(…) : Base(…)``)
@@ -214,10 +224,10 @@ def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer |
             error_class = error_class or made.callee
             role = "helper" if statement.type == "throw_statement" else role
         elif made and statement.type == "return_statement" and _STRING_TYPE.search(returns):
-            results.extend(t for t in made if has_text(t) and _uses(t, params))
+            results.extend(t for t in made if _uses(t, params) or says(t))
     results = [r for r in results if isinstance(r, Template) or _passes(r, params)]
-    if not results:
-        return None
+    if not any(isinstance(r, Call) or says(r) for r in results):
+        return None  # ``if (mark.is_null()) return msg;`` alone says nothing
     return Producer(name, params, tuple(results[:MAX]), role, path, line_of(node), owner=owner,
                     error_class=error_class)
 
@@ -237,6 +247,11 @@ def _made(value: Node | None, returns: str, scope: Scope) -> Call | tuple[Templa
                 _ERRORISH.search(name) or _last(name) == _last(returns.split("<", 1)[0])):
             return Call(name, arguments_of(arguments(args), scope), owner=scope_owner(value))
     return read(value, scope)
+
+
+def says(template: Template) -> bool:
+    """Some text, or a constant that composition fills in (``KEY_NOT_FOUND << ": " << k``)."""
+    return has_text(template) or bool(constant_names(template))
 
 
 def _uses(template: Template, params: tuple[str, ...]) -> bool:
