@@ -172,10 +172,18 @@ module MyLib
       raise StoreError, default_message
     end
 
+    def negative_message
+      failure_message_helper(" not")
+    end
+
     private
 
     def default_message
       "store is read-only"
+    end
+
+    def failure_message_helper(negated = "")
+      "expected the store#{negated} to be open"
     end
   end
 end
@@ -345,6 +353,7 @@ def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
     _, records = mined
     assert _at(records, "unknown") == []
     assert _at(records, "bare") == []
+    assert _at(records, "negative_message") == []  # a message method's value: no raise
     assert not [r for r in records if r.record.file_path == "lib/loop.rb"]
 
 

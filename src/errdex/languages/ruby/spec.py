@@ -79,6 +79,8 @@ _NOT_HELPERS = frozenset({
     "error", "fatal", "info", "debug", "warning", "log", "write", "exit", "system",
     "private_constant", "autoload", "include?", "start_with?", "end_with?", "join",
 })
+# Words in a method's name that say it makes text (its value is a message, not a raise).
+_TEXT_WORDS = ("message", "msg", "text", "description", "to_s", "inspect", "label")
 # Where a call is a statement of its own (a helper's result is not used).
 _STATEMENTS = frozenset({
     "body_statement", "program", "then", "else", "do_block", "block_body", "begin",
@@ -158,12 +160,26 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
     if method in _NOT_HELPERS or (receiver is not None and receiver.type not in (
             *_CLASS_NODES, "self")) or node.parent is None or node.parent.type not in _STATEMENTS:
         return None
+    if _returns_text(node, method):
+        return None
     positional, _ = _arguments(node.child_by_field_name("arguments"))
     if not any(m is not None and m.has_text() for m in map(lambda a: _read(a, file), positional)):
         return None
     callee = method if receiver is None else f"{text(receiver)}.{method}"
     call = compose.call_of(callee, node.child_by_field_name("arguments"), file, node, _read)
     return Site(Template("", ()), "exception", line_of(node), symbol=_symbol(node), call=call)
+
+
+def _returns_text(node: Node, method: str) -> bool:
+    """``def negative_failure_message; failure_message_helper(" not"); end``: the call is the
+    value of a method that makes a message (it, or the callee, says so), raised nowhere."""
+    body = node.parent
+    definition = body.parent if body is not None and body.type == "body_statement" else body
+    if definition is None or definition.type not in ("method", "singleton_method"):
+        return False
+    last = [c for c in body.named_children if c.type != "comment"][-1:] if body else []
+    name = f"{text(definition.child_by_field_name('name'))} {method}".lower()
+    return last == [node] and any(w in name for w in _TEXT_WORDS)
 
 
 def _new_site(caps: Captures, file: FileIndex) -> Site | None:
