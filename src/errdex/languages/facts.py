@@ -126,8 +126,9 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
         if bound is not None and isinstance(part, Hole) and len(bound.parts) == 1 and isinstance(
                 bound.parts[0], Hole) and part.name:  # a parameter for a field: renamed
             name = bound.parts[0].name or part.name
-            parts.append(replace(part, name=name, spec=part.spec.replace(part.name, name)))
-            written.append(part.spec.replace(part.name, name))
+            spec = _renamed(part.spec, part.name, name)
+            parts.append(replace(part, name=name, spec=spec))
+            written.append(spec)
         elif bound is None:
             parts.append(part)
             written.append(part.text if isinstance(part, Literal) else part.spec)
@@ -152,6 +153,14 @@ def bind(result: Result, bindings: dict[str, Template]) -> Result:
 def parameter(name: str) -> Template:
     """A hole that prints a parameter: what a field set from it (``self.key = key``) prints."""
     return unknown(name)
+
+
+def _renamed(spec: str, old: str, new: str) -> str:
+    """A placeholder's name replaced: once, as a whole name (``{Err.Error()}`` keeps its
+    ``Error``; a printf conversion such as ``%s`` names nothing, whatever ``old`` is)."""
+    if spec.startswith("%") and "(" not in spec:
+        return spec
+    return re.sub(rf"(?<![\w.]){re.escape(old)}(?!\w)", lambda _: new, spec, count=1)
 
 
 def _quotes(hole: Hole) -> bool:
