@@ -10,10 +10,11 @@ newErr("open", err)`` sites whose message the file alone cannot print.
   op, Err: err}``) or another factory's call (``func newErr(op string, err error) error {
   return fmt.Errorf("%s: %w", op, err) }``).
 
-Calls pass every argument by name: a field by its name (an unkeyed literal's by the
-struct's field order when the file declares it), a function's parameter by its index
-(``"0"``, ``"1"``). So a call no producer of the repository answers is never read as a
-class's first argument: ``pkg.NewThing("x")`` may print anything.
+Calls pass a function's arguments by name, its parameter's index (``"0"``, ``"1"``), and a
+literal's fields by name; so a call no producer of the repository answers is never read as
+a class's first argument (``pkg.NewThing("x")`` may print anything). Only an unkeyed
+literal of a type of the package passes its fields in order: the type's ``Error()`` is
+then nearly always the repository's.
 """
 
 from __future__ import annotations
@@ -248,15 +249,20 @@ def _literal(value: Node, structs: dict[str, tuple[str, ...]], file: GoFile) -> 
     if kind is None or body is None or kind.type not in ("type_identifier",
                                                          "qualified_type"):
         return None
-    fields = structs.get(text(kind), ())
+    fields = structs.get(text(kind))
     keywords: list[tuple[str, Argument]] = []
+    positional: list[Argument] = []
     for index, element in enumerate(c for c in body.named_children if c.type != "comment"):
         if element.type == "keyed_element":
             key, item = element.named_children[0], element.named_children[-1]
             keywords.append((text(key), _element(item, file)))
-        elif index < len(fields):
+        elif fields is not None and index < len(fields):
             keywords.append((fields[index], _element(element, file)))
-    return Call(text(kind), (), tuple(keywords))
+        elif kind.type == "qualified_type":
+            return None  # unkeyed fields of another package's type (go vet says no)
+        else:  # in field order, which the type's declaration elsewhere tells
+            positional.append(_element(element, file))
+    return Call(text(kind), tuple(positional), tuple(keywords))
 
 
 def _element(node: Node, file: GoFile) -> Argument:
@@ -343,8 +349,7 @@ def return_site(node: Node, file: GoFile, symbol: str | None) -> Site | None:
         return None
     owner = _receiver(function)[1] if function is not None and (
         function.type == "method_declaration") else None
-    structs = struct_fields(_root(node)) if _unkeyed(values[-1]) else {}
-    made = built(values[-1], file, structs, owner)
+    made = built(values[-1], file, {}, owner)
     if not made or not isinstance(made[0], Call):
         return None
     return Site(Template("", ()), "error", line_of(node), symbol=symbol, call=made[0])
@@ -354,11 +359,6 @@ def _root(node: Node) -> Node:
     while node.parent is not None:
         node = node.parent
     return node
-
-
-def _unkeyed(value: Node) -> bool:
-    return "composite_literal" in value.type or any(
-        c.type == "composite_literal" for c in value.named_children)
 
 
 COMPOSER = Composer(producers=producers, triggers=(b"func ",))

@@ -1,0 +1,254 @@
+"""Go messages composed across error types, their ``Error()`` and the functions that build
+them: golden records. No Go toolchain runs here, so each pattern is checked against the
+text Go's fmt rules print for a sample call (``%s``/``%d``/``%w`` of the values given)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import errdex
+from tests.conftest import GitRepo
+
+ERRORS = '''\
+package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+const opPrefix = "store "
+
+type NotFoundError struct {
+	Key string
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("no such item: %s", e.Key)
+}
+
+type OpError struct {
+	Op  string
+	Err error
+}
+
+func (e *OpError) Error() string {
+	return opPrefix + e.Op + ": " + e.Err.Error()
+}
+
+type LockedError struct {
+	Path string
+	PID  int
+}
+
+func (e LockedError) Error() string {
+	if e.PID == 0 {
+		return e.Path + " is locked"
+	}
+	return fmt.Sprintf("%s is locked by process %d", e.Path, e.PID)
+}
+
+func newErr(op string, err error) error {
+	return fmt.Errorf("%s failed: %w", op, err)
+}
+
+func notFound(key string) error {
+	return &NotFoundError{Key: key}
+}
+
+func wrap(op string, err error) error {
+	return &OpError{Op: op, Err: err}
+}
+
+func parseError(id int, what string) error {
+	return errors.New(fmt.Sprintf("[parse_error.%d] %s", id, what))
+}
+
+func ping(x string) error {
+	return pong(x)
+}
+
+func pong(x string) error {
+	return ping(x)
+}
+'''
+
+STORE = '''\
+package store
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/other/thing"
+)
+
+type Store struct {
+	dir string
+}
+
+func (s *Store) Get(key string) (string, error) {
+	return "", &NotFoundError{Key: key}
+}
+
+func (s *Store) Lock(path string) error {
+	return LockedError{path, 42}
+}
+
+func (s *Store) Open(name string) error {
+	if _, err := os.Stat(name); err != nil {
+		return newErr("open", err)
+	}
+	return nil
+}
+
+func (s *Store) Write(key string, err error) error {
+	return wrap("write", err)
+}
+
+func (s *Store) Parse(tok string) error {
+	return parseError(101, "unexpected token "+tok)
+}
+
+func (s *Store) Sync() error {
+	return s.fail("sync")
+}
+
+func (s *Store) fail(op string) error {
+	return fmt.Errorf("store %s: failed", op)
+}
+
+func (s *Store) Retry(n int) error {
+	msg := "gave up"
+	if n > 0 {
+		msg = fmt.Sprintf("gave up after %d retries", n)
+	}
+	return &OpError{Op: msg, Err: os.ErrClosed}
+}
+
+func (s *Store) Has(key string) error {
+	return notFound(key)
+}
+
+func (s *Store) Delete(key string) error {
+	return notFound(key)
+}
+
+func (s *Store) Unknown(x string) error {
+	return thing.New("x: " + x)
+}
+
+func (s *Store) Local(x string) error {
+	return makeIt(x)
+}
+
+func (s *Store) Cycle() error {
+	return ping("x")
+}
+'''
+
+# (method, errorMessage, errorClass, the producers that write some of its text, by file and
+# line start (``wrap`` passes its parameters on as they are: none), a message Go prints)
+EXPECTED = [
+    ("Get", "no such item: %s", "NotFoundError", [("errors.go", "func (e *NotFoundError) Error")],
+     "no such item: k1"),
+    ("Open", "open failed: %w", None, [("errors.go", "func newErr(")],
+     "open failed: stat x: no such file or directory"),
+    ("Write", "store write: {err.Error()}", "OpError",
+     [("errors.go", "func (e *OpError) Error")], "store write: disk full"),
+    ("Parse", "[parse_error.101] unexpected token {tok}", None,
+     [("errors.go", "func parseError(")],
+     "[parse_error.101] unexpected token @"),
+    ("Sync", "store sync: failed", None, [("store.go", "func (s *Store) fail(")],
+     "store sync: failed"),
+]
+
+
+def _line(source: str, start: str) -> int:
+    return next(i for i, line in enumerate(source.splitlines(), 1) if line.startswith(start))
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
+    root = tmp_path_factory.mktemp("compose_go")
+    repo = GitRepo(root / "repo", "https://github.com/acme/composed-go.git")
+    repo.commit_files({"go.mod": "module example.com/store\n\ngo 1.22\n",
+                       "errors.go": ERRORS, "store.go": STORE})
+    db = root / "errdex.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return list(store.records(repo="acme/composed-go"))
+
+
+def _at(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
+    line = _line(STORE, f"func (s *Store) {method}(")
+    end = next(i for i, text in enumerate(STORE.splitlines(), 1) if i > line and text == "}")
+    return [r for r in records if r.record.file_path == "store.go"
+            and line < r.record.line_number < end]
+
+
+@pytest.mark.parametrize("case", EXPECTED, ids=[c[0] for c in EXPECTED])
+def test_every_composition_form_gives_the_return_site_the_printed_message(
+    records: list[errdex.StoredRecord],
+    case: tuple[str, str, str | None, list[tuple[str, str]], str],
+) -> None:
+    method, message, error_class, sources, sample = case
+    [found] = _at(records, method)
+    assert found.record.error_message == message
+    assert found.record.error_class == error_class
+    expected = [(path, _line(ERRORS if path == "errors.go" else STORE, start))
+                for path, start in sources]
+    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == expected
+    assert re.fullmatch(found.record.message_pattern, sample, re.DOTALL)
+
+
+def test_each_return_of_error_is_an_alternative_and_unkeyed_fields_go_in_order(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "Lock")
+    assert sorted(r.record.error_message for r in found) == [
+        "%s is locked by process 42", "{path} is locked"]
+    assert {r.record.error_class for r in found} == {"LockedError"}
+    patterns = [r.record.message_pattern for r in found]
+    assert any(re.fullmatch(p, "/var/db is locked by process 42") for p in patterns)
+
+
+def test_a_variable_assigned_in_a_branch_gives_each_value(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "Retry")
+    assert sorted(r.record.error_message for r in found) == [
+        "store gave up after %d retries: {os.ErrClosed.Error()}",
+        "store gave up: {os.ErrClosed.Error()}"]
+    for printed in ("store gave up: file already closed",
+                    "store gave up after 3 retries: file already closed"):
+        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found)
+
+
+def test_a_type_built_in_three_places_gives_three_records_sharing_the_template(
+    records: list[errdex.StoredRecord],
+) -> None:
+    same = [r for r in records if r.record.error_message == "no such item: %s"
+            and r.record.file_path == "store.go"]
+    assert len(same) == 3
+    assert len({r.record.id for r in same}) == 3
+    assert {(s.file_path, s.line_number) for r in same for s in r.extras.template_sources} == {
+        ("errors.go", _line(ERRORS, "func (e *NotFoundError) Error"))}
+
+
+def test_calls_that_reach_no_producer_and_a_cycle_make_no_record(
+    records: list[errdex.StoredRecord],
+) -> None:
+    assert _at(records, "Unknown") == []
+    assert _at(records, "Local") == []
+    assert _at(records, "Cycle") == []
+
+
+def test_the_error_methods_are_still_sites_of_their_own(
+    records: list[errdex.StoredRecord],
+) -> None:
+    own = {(r.record.error_class, r.record.error_message) for r in records
+           if r.record.file_path == "errors.go"}
+    assert ("NotFoundError", "no such item: %s") in own
