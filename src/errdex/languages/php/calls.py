@@ -57,14 +57,25 @@ def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Tem
         branches = _branches(node, file, depth)
         if branches:
             return branches
-    message = read(node, file)
-    if message is None and node.type == "variable_name":
         value = _assigned(node, file)
-        if value is not None and value.type in ("conditional_expression", "match_expression"):
+        if value is not None:  # what it was assigned, read where it was
             return alternatives(value, file, depth + 1)
+    message = read(node, file)
     if message is None:
         return []
     return _expanded(Template(message.written, message.parts), node, file, depth)
+
+
+def _sources(node: Node, file: FileIndex) -> list[Node]:
+    """What a message is built from: the expression, or for a variable (``$m = sprintf(…);
+    $m .= …;``) the values assigned to it above, in its function."""
+    if node.type != "variable_name":
+        return [node]
+    scope = next((a for a in ancestors(node) if a.type in FUNCTIONS), None)
+    return [v for a in file.assignments.get(text(node), [])
+            if a.end_byte <= node.start_byte
+            and next((s for s in ancestors(a) if s.type in FUNCTIONS), None) == scope
+            and (v := a.child_by_field_name("right")) is not None]
 
 
 def _assigned(node: Node, file: FileIndex) -> Node | None:
@@ -74,34 +85,34 @@ def _assigned(node: Node, file: FileIndex) -> Node | None:
 
 
 def _expanded(template: Template, node: Node, file: FileIndex, depth: int) -> list[Template]:
-    """``"{$reason} for {$url}"`` where ``$reason`` was assigned a ternary above: one
-    template per branch (the variables interpolated in a string are read as holes)."""
+    """``"{$reason} for {$url}"`` where ``$reason`` was assigned a ternary above, or in
+    several branches: one template per branch (the variables interpolated in a string,
+    or passed to ``sprintf``, are read as holes)."""
     out = [template]
-    for variable in _variables(node):
+    for variable in (v for source in _sources(node, file) for v in _variables(source)):
         name = text(variable)
         if not any(h.name == name for h in template.holes):
             continue
         value = _assigned(variable, file)
-        if value is None or value.type not in ("conditional_expression", "match_expression"):
-            continue
-        branches = alternatives(value, file, depth + 1)
+        branches = _branches(variable, file, depth) if value is None or value.type not in (
+            "conditional_expression", "match_expression") else alternatives(
+            value, file, depth + 1)
         if branches:
             out = [substitute(t, {name: b}) for t in out for b in branches][:16]
     return out
 
 
 def _variables(node: Node) -> list[Node]:
-    """The variables interpolated in a string (or concatenated) at ``node``."""
-    if node.type == "variable_name":
-        return []
+    """The variables interpolated in a string (or concatenated, or formatted) at ``node``."""
     found = []
-    stack = list(node.named_children)
+    stack = [node]
     while stack:
         child = stack.pop()
         if child.type == "variable_name":
             found.append(child)
         elif child.type in ("encapsed_string", "heredoc", "binary_expression", "string_value",
-                            "heredoc_body", "parenthesized_expression"):
+                            "heredoc_body", "parenthesized_expression", "arguments",
+                            "argument", "function_call_expression"):
             stack.extend(child.named_children)
     return found
 

@@ -287,10 +287,13 @@ def _is_error_class(node: Node) -> bool:
 
 
 def _created(node: Node) -> str | None:
-    """The class ``new`` makes, ``self``/``static`` the one it is written in."""
-    written = next((c for c in node.named_children if c.type in ("name", "qualified_name")),
-                   None)
-    return class_named(text(written), node) if written is not None else None
+    """The class ``new`` makes, ``self``/``static`` the one it is written in (and so
+    ``new $className``: a subclass chosen at run time, its message built the same)."""
+    written = next((c for c in node.named_children if c.type in (
+        "name", "qualified_name", "variable_name")), None)
+    if written is None:
+        return None
+    return class_named("static" if written.type == "variable_name" else text(written), node)
 
 
 def _arguments_node(node: Node) -> Node | None:
