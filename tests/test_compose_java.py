@@ -101,6 +101,8 @@ public class ParseError extends StoreException {
 ERRORS = """\
 package shop.errors;
 
+import java.text.MessageFormat;
+
 public final class Errors {
     public static final String OUT_OF_STOCK = "item is out of stock";
 
@@ -109,6 +111,14 @@ public final class Errors {
 
     public static ParseError parse(int id, String what) {
         return new ParseError("[parse_error." + id + "] " + what);
+    }
+
+    public static StoreException formatted(String format, Object... args) {
+        return new StoreException(String.format(format, args));
+    }
+
+    public static StoreException create(String pattern, Object... args) {
+        return new StoreException("parse: " + MessageFormat.format(pattern, args));
     }
 
     public static String missing(String key) {
@@ -164,6 +174,14 @@ public class Store {
 
     public void parse(String what) {
         throw Errors.parse(3, what); // site:factory
+    }
+
+    public void resize(int n, String what) {
+        throw Errors.formatted("bad size %d for %s", n, what); // site:printf-factory
+    }
+
+    public void token(String tok) {
+        throw Errors.create("Unexpected token {0}", tok); // site:message-format-factory
     }
 
     public void lookup(String key) {
@@ -230,6 +248,8 @@ public class Main {
         run("limit", () -> s.grow("cart"));
         run("factory", () -> s.parse("unexpected ]"));
         run("string-factory", () -> s.lookup("color"));
+        run("printf-factory", () -> s.resize(-2, "box"));
+        run("message-format-factory", () -> s.token("]"));
         run("through-class", () -> s.find("size"));
         run("helper", () -> s.flush());
         run("static-import", () -> s.print());
@@ -345,6 +365,18 @@ def test_factory_returning_an_error(mined):
             "factory") in sources(extras)
 
 
+def test_factories_formatting_what_the_caller_passes(mined):
+    record, extras = one(mined, "printf-factory")
+    assert record.message_pattern == "bad size (-?\\d+) for (.+?)"
+    assert record.error_class == "StoreException"
+    assert sources(extras) == []  # every word is the caller's: no producer wrote text
+    record, extras = one(mined, "message-format-factory")
+    assert record.error_message == "parse: Unexpected token {0}"
+    assert compile_pattern(record.message_pattern).fullmatch("parse: Unexpected token ]")
+    assert sources(extras) == [("src/shop/errors/Errors.java",
+                                line(ERRORS, "static StoreException create"), "factory")]
+
+
 def test_factory_returning_a_message_for_a_jdk_exception(mined):
     record, extras = one(mined, "string-factory")
     assert record.error_message == "missing key {key}"
@@ -430,7 +462,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 14
+    assert len(printed) == 16
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

@@ -49,6 +49,8 @@ object Errors {
 
     fun missing(key: String): String = "missing key $key"
 
+    fun formatted(format: String, vararg args: Any?) = StoreException(format.format(*args))
+
     fun fail(reason: String): Nothing {
         throw IllegalStateException("operation failed: $reason")
     }
@@ -91,6 +93,10 @@ class Store {
 
     fun parseIt(what: String) {
         throw Errors.parse(3, what) // site:factory
+    }
+
+    fun resize(n: Int, what: String) {
+        throw Errors.formatted("bad size %d for %s", n, what) // site:printf-factory
     }
 
     fun lookup(key: String) {
@@ -235,6 +241,13 @@ def test_object_factory_returning_an_error(mined):
     assert record.error_message == "[parse_error.3] $what"
     assert record.error_class == "ParseError"
     assert (ERRORS_PATH, line(ERRORS, "fun parse"), "factory") in sources(extras)
+
+
+def test_factory_formatting_what_the_caller_passes(mined):
+    record, extras = one(mined, "printf-factory")
+    assert record.message_pattern == "bad size (-?\\d+) for (.+?)"
+    assert record.error_class == "StoreException"
+    assert sources(extras) == []  # every word is the caller's: no producer wrote text
 
 
 def test_top_level_factory(mined):

@@ -12,10 +12,18 @@ constructors (overloads) are merged into one.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from errdex.languages.facts import Call, Producer, Result, substitute
+from errdex.languages._engine import Message
+from errdex.languages._jvm.libraries import (
+    literal_message,
+    message_format,
+    printf_message,
+    slf4j_message,
+)
+from errdex.languages.facts import Argument, Call, Producer, Result, substitute
 from errdex.templates.template import Hole, Literal, Part, Template
 
 # The hole a message override reads its base's message with (``super.getMessage()`` in
@@ -206,6 +214,52 @@ def bound(result: Result, bindings: dict[str, Template]) -> Result:
                                       for arg in result.args),
                    keywords=tuple((k, tuple(substitute(t, bindings) for t in arg))
                                   for k, arg in result.keywords))
+
+
+_PRINTF = re.compile(r"%(?:\d+\$)?[-#+ 0,(<]*\d*(?:\.\d+)?[a-zA-Z]")
+_INDEXED = re.compile(r"\{\d+(?:,[^}]*)?\}")
+
+
+def formatted(args: Sequence[Argument], texts: Sequence[str]) -> tuple[Argument, ...]:
+    """A call's arguments with a format string followed by its values read as it prints
+    once formatted (``Errors.create("Unexpected token {0}", tok)``, ``fail("bad %s", x)``):
+    a producer that formats its parameter (``String.format(format, args)``) prints it so.
+    The dialect is the one the text is written in: ``%s``, ``{0}``, else ``{}``."""
+    out = list(args)
+    for i, arg in enumerate(args[:-1]):
+        literals = [t.parts[0].text for t in arg if len(t.parts) == 1 and isinstance(
+            t.parts[0], Literal)]
+        if len(literals) != 1 or len(arg) != 1:
+            continue
+        text, rest = literals[0], list(texts[i + 1:])
+        base = literal_message(text)
+        message: Message | None = None
+        if _PRINTF.search(text):
+            message = printf_message(base, rest)
+        elif _INDEXED.search(text):
+            message = message_format(base, rest)
+        elif "{}" in text:
+            message = slf4j_message(base, rest, False)
+        if message is not None:
+            out[i] = (message.template(),)
+            break
+    return tuple(out)
+
+
+_FORMAT_CALL = re.compile(
+    r"(?:(?:String|MessageFormat)\.format\(\s*(?:Locale\.\w+\s*,\s*)?(\w+)\s*[,)]"
+    r"|(\w+)\.(?:formatted|format)\()")
+
+
+def format_holes(template: Template) -> Template:
+    """Holes spelled as formatting a variable (``MessageFormat.format(pattern, args)``)
+    named after it: a factory prints the format its caller passes, formatted."""
+    names = {}
+    for hole in template.holes:
+        found = _FORMAT_CALL.match(hole.name or "")
+        if found and (found.group(1) or found.group(2)) not in ("String", "MessageFormat"):
+            names[hole.name or ""] = found.group(1) or found.group(2)
+    return renamed(template, names) if names else template
 
 
 def capped(templates: Sequence[Template]) -> tuple[Template, ...]:

@@ -29,6 +29,8 @@ from errdex.languages._jvm.compose import (
     Constructor,
     capped,
     class_producer,
+    format_holes,
+    formatted,
     renamed,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
@@ -114,6 +116,10 @@ def alternatives(node: Node | None, file: JavaFile, depth: int = 0) -> list[Temp
         return list(capped([t for arm in _switch_values(node)
                             for t in alternatives(arm, file, depth + 1)]))
     message = read(node, file)
+    if message is None and node.type == "method_invocation":
+        passed = _format_parameter(node)
+        if passed is not None:  # ``String.format(format, args)``: what the caller formats
+            return [unknown(passed)]
     if node.type == "identifier":
         branches = _branches(node, file, depth)
         if len(branches) > 1:
@@ -122,7 +128,22 @@ def alternatives(node: Node | None, file: JavaFile, depth: int = 0) -> list[Temp
         if message is None and assigned is not None:  # ``String msg = c ? "a" : "b";``
             return alternatives(assigned.child_by_field_name("value")
                                 or assigned.child_by_field_name("right"), file, depth + 1)
-    return [message.template()] if message is not None else []
+    return [format_holes(message.template())] if message is not None else []
+
+
+def _format_parameter(node: Node) -> str | None:
+    """``String.format(format, args)`` / ``MessageFormat.format(pattern, args)`` /
+    ``format.formatted(args)`` of a variable: its name."""
+    name = text(node.child_by_field_name("name"))
+    receiver = node.child_by_field_name("object")
+    args = [a for a in arguments(node.child_by_field_name("arguments"))
+            if not text(a).startswith("Locale.")]
+    if name == "formatted" and receiver is not None and receiver.type == "identifier":
+        return text(receiver)
+    if name == "format" and text(receiver) in ("String", "MessageFormat") and args and (
+            args[0].type == "identifier"):
+        return text(args[0])
+    return None
 
 
 def _switch_values(node: Node) -> Iterator[Node]:
@@ -180,8 +201,10 @@ def argument(node: Node, file: JavaFile) -> Argument:
 
 def call_to(callee: str, args: list[Node], file: JavaFile, owner: str | None,
             path: str = "") -> Call:
-    """A call to a producer, each argument read as its alternatives."""
-    return Call(callee, tuple(argument(a, file) for a in args), owner=owner, path=path)
+    """A call to a producer, each argument read as its alternatives (a format string and
+    its values as they print formatted)."""
+    read_args = formatted([argument(a, file) for a in args], [text(a) for a in args])
+    return Call(callee, read_args, owner=owner, path=path)
 
 
 # --- classes -------------------------------------------------------------------------------

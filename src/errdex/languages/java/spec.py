@@ -46,7 +46,6 @@ Symbols are ``Outer.Inner.method``; constructors and instance initializers are
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
@@ -140,12 +139,8 @@ def _exception_sites(at: Node, error_class: str, args: list[Node], file: JavaFil
     if message is None:  # the branches of a ternary are the call's alternatives
         return [Site(CANDIDATE, "exception", line_of(at), error_class, symbol=_symbol(at),
                      call=call)] if call is not None else []
-    template = message.template()
-    if call is not None and call.callee == error_class and index < len(call.args):
-        call = dataclasses.replace(call, args=(
-            *call.args[:index], (template,), *call.args[index + 1:]))
-    return [Site(template, "exception", line_of(at), error_class, symbol=_symbol(at),
-                 call=call)]
+    return [Site(message.template(), "exception", line_of(at), error_class,
+                 symbol=_symbol(at), call=call)]
 
 
 def _producer_call(error_class: str, args: list[Node], index: int, file: JavaFile,

@@ -33,6 +33,8 @@ from errdex.languages._jvm.compose import (
     Constructor,
     capped,
     class_producer,
+    format_holes,
+    formatted,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
 from errdex.languages.base import ancestors, line_of, load_query, matches, text
@@ -114,11 +116,28 @@ def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Tem
         found = [alternatives(_value(b), file, depth + 1) for b in bodies]
         return list(capped([t for f in found for t in f]))
     message = read(node, file)
+    passed = _format_parameter(node) if message is None else None
+    if passed is not None:  # ``format.format(*args)``: what the caller formats
+        return [unknown(passed)]
     if message is None and node.type == "simple_identifier":
         assigned = assignment_of(node, file)
         if assigned is not None:
             return alternatives(assigned.named_children[-1], file, depth + 1)
-    return [message.template()] if message is not None else []
+    return [format_holes(message.template())] if message is not None else []
+
+
+def _format_parameter(node: Node) -> str | None:
+    """``format.format(*args)`` / ``String.format(format, *args)`` of a variable: its name."""
+    found = callee_of(node)
+    if found is None or found[1] is None or not found[0].endswith(".format"):
+        return None
+    receiver = text(found[1])
+    if found[1].type == "simple_identifier" and receiver not in ("String", "MessageFormat"):
+        return receiver
+    if receiver in ("String", "MessageFormat") and found[2] and (
+            found[2][0].type == "simple_identifier"):
+        return text(found[2][0])
+    return None
 
 
 def _branch_bodies(node: Node) -> Iterator[Node]:
@@ -166,9 +185,11 @@ def split(values: Node | None) -> tuple[list[Node], list[tuple[str, Node]]]:
 
 def call_to(callee: str, args: list[Node], file: FileIndex, owner: str | None,
             path: str = "", named: list[tuple[str, Node]] | None = None) -> Call:
-    """A call to a producer, each argument read as its alternatives."""
-    return Call(callee, tuple(argument(a, file) for a in args),
-                tuple((k, argument(v, file)) for k, v in named or []), owner=owner, path=path)
+    """A call to a producer, each argument read as its alternatives (a format string and
+    its values as they print formatted)."""
+    read_args = formatted([argument(a, file) for a in args], [text(a) for a in args])
+    return Call(callee, read_args, tuple((k, argument(v, file)) for k, v in named or []),
+                owner=owner, path=path)
 
 
 def values_of(node: Node) -> Node | None:

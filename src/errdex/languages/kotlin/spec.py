@@ -36,7 +36,6 @@ Symbols: ``Class.method``, ``Class.Companion.method`` (or the companion's own na
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -183,10 +182,7 @@ def _constructor_site(call: _Call, file: FileIndex) -> Site | None:
     if message is None:  # the branches of an ``if``/``when`` are the call's alternatives
         return Site(CANDIDATE, "exception", line_of(at), call.name, symbol=_symbol(at),
                     call=producer) if producer is not None else None
-    template = message.template()
-    if producer is not None and producer.callee == call.name:
-        producer = dataclasses.replace(producer, args=((template,), *producer.args[1:]))
-    return Site(template, "exception", line_of(at), call.name, symbol=_symbol(at),
+    return Site(message.template(), "exception", line_of(at), call.name, symbol=_symbol(at),
                 call=producer)
 
 
