@@ -39,7 +39,9 @@ class Call:
     """A call to a producer: its name as written, its arguments' templates, where it is.
 
     ``owner`` is the class the call is written in (``self._bad_option`` and ``super`` are
-    looked up there), ``path`` the file.
+    looked up there), ``path`` the file. ``method``: the language says it calls a function
+    or method, never a class, whatever its case (C#'s ``Errors.Create(…)``, Go's
+    ``NewError(…)``): reaching no producer, it prints nothing known (not its first argument).
     """
 
     callee: str
@@ -47,6 +49,7 @@ class Call:
     keywords: tuple[tuple[str, Argument], ...] = ()
     owner: str | None = None
     path: str = ""
+    method: bool = False
 
     def named(self) -> str:
         """The callee's last name: ``self._bad_option`` → ``_bad_option``; ``new X<T>`` → ``X``."""
@@ -146,7 +149,7 @@ def bind(result: Result, bindings: dict[str, Template]) -> Result:
         result.callee,
         tuple(tuple(substitute(t, bindings) for t in arg) for arg in result.args),
         tuple((k, tuple(substitute(t, bindings) for t in arg)) for k, arg in result.keywords),
-        result.owner, result.path,
+        result.owner, result.path, result.method,
     )
 
 

@@ -179,7 +179,7 @@ class Producers:
         assert isinstance(inner, Call)
         composed = self._compose(inner, depth + 1, visiting)
         if composed is None:  # a class from elsewhere (Exception, Error): its first argument
-            if not inner.args:
+            if not inner.args or inner.method:
                 return []
             inner_class = own_class or _class_name(inner.named())
             return [Composed(t, source, inner_class) for t in inner.args[0]]
@@ -316,7 +316,7 @@ def _first_argument(call: Call) -> list[Composed] | None:
     """What a class of another package prints, as the language's own errors do: its first
     argument (each alternative of it, e.g. the branches of a ternary)."""
     name = call.named()
-    if not name[:1].isupper() or not call.args:
+    if call.method or not name[:1].isupper() or not call.args:
         return None
     return [Composed(t, (), name) for t in call.args[0]]
 

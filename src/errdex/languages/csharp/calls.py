@@ -9,6 +9,7 @@ is read with them; what source does not spell is a hole named after the expressi
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -121,7 +122,8 @@ def invocation(node: Node, at: Node, path: str = "") -> Call | None:
         return None
     callee = text(function).split("<", 1)[0] if function.type == "generic_name" else text(
         function)
-    return call_of(callee, arguments(node.child_by_field_name("arguments")), at, path)
+    made = call_of(callee, arguments(node.child_by_field_name("arguments")), at, path)
+    return replace(made, method=True)  # PascalCase, yet no class: unresolved, says nothing
 
 
 def function_of(node: Node) -> Node | None:

@@ -10,6 +10,8 @@ are written in.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
@@ -192,4 +194,5 @@ def invocation(node: Node, file: FileIndex, at: Node, path: str = "") -> Call | 
     callee = callee_of(node, at)
     if callee is None:
         return None
-    return call_of(callee, node.child_by_field_name("arguments"), file, at, path)
+    made = call_of(callee, node.child_by_field_name("arguments"), file, at, path)
+    return replace(made, method=True)  # whatever its case: unresolved, it says nothing
