@@ -39,7 +39,7 @@ from errdex.languages.facts import (
     parameter,
     unknown,
 )
-from errdex.templates.template import Literal, Template
+from errdex.templates.template import Literal, Template, literal_template
 
 # How the language reads an expression's message (the spec's reader, given by the spec).
 Read = Callable[[Node | None, FileIndex], Message | None]
@@ -205,6 +205,29 @@ def _declared_cases(root: Node) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     return out
 
 
+def _raw_values(enum: Node, read: Read) -> list[tuple[str, Template, int]]:
+    """A ``String`` enum's cases and their raw values (the case's name when not written)."""
+    body = enum.child_by_field_name("body")
+    strings = any(text(c) == "String" for c in enum.named_children
+                  if c.type == "inheritance_specifier")
+    out: list[tuple[str, Template, int]] = []
+    for entry in (c for c in (body.named_children if body is not None else ())
+                  if c.type == "enum_entry"):
+        raw: dict[str, Template] = {}
+        names: list[str] = []
+        for i, child in enumerate(entry.named_children):
+            field = entry.field_name_for_named_child(i)
+            if field == "name":
+                names.append(text(child))
+            elif field == "raw_value" and names:
+                value = read(child, FileIndex())
+                if value is not None:
+                    raw[names[-1]] = Template(value.written, value.parts)
+        out.extend((name, raw[name] if name in raw else literal_template(name), line_of(entry))
+                   for name in names if name in raw or strings)
+    return out
+
+
 def _type(node: Node, path: str, file: FileIndex, read: Read,
           declared: dict[str, list[tuple[str, tuple[str, ...]]]]) -> list[Producer]:
     """An error type's producers: one per ``switch self`` case, or the type's own."""
@@ -221,6 +244,10 @@ def _type(node: Node, path: str, file: FileIndex, read: Read,
     switch = _switch_on_self(computed)
     if switch is not None:
         return _cases(switch, full, owner, path, file, read, declared.get(full, []))
+    if [text(v) for v in _values(computed)] in (["rawValue"], ["self.rawValue"]):
+        return [Producer(case, (), (raw,), "class message", path, line, owner=owner,
+                         error_class=f"{full}.{case}")
+                for case, raw, line in _raw_values(node, read)]
     params, defaults, fields = _initializer(members, file, read)
     results: list[Result] = []
     for value in _values(computed):
