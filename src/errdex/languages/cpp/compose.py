@@ -22,20 +22,31 @@ Strings are read as ``messages`` reads them, the file's string helpers inlined.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from tree_sitter import Node
 
 from errdex.languages.base import ancestors, line_of, parser_for, text
 from errdex.languages.c.compose import reporters
 from errdex.languages.c.family import arguments, function_name, message_string
-from errdex.languages.cpp.messages import MAX, Scope, arguments_of, locals_of, name_of, read
+from errdex.languages.cpp.messages import (
+    EMPTY_HELPER,
+    MAX,
+    Scope,
+    arguments_of,
+    locals_of,
+    name_of,
+    read,
+)
 from errdex.languages.facts import (
     Call,
     Composer,
     Producer,
     Result,
+    bind,
     constant_names,
     has_text,
+    unknown,
 )
 from errdex.templates.template import Literal, Template
 
@@ -49,15 +60,19 @@ _EXPORT = re.compile(rb"\b(?:class|struct)\s+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Z
                      rb"\s*(?:final\s*)?[:{])")
 
 
+# ``JSON_HEDLEY_NON_NULL(3)`` alone on the line before a declaration: an attribute macro.
+_ATTRIBUTE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?)[ \t]*\n(?![ \t]*\{)",
+                        re.MULTILINE)
+
+
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """The producers of one parsed C++ file (its C reporters included)."""
-    if _EXPORT.search(source):  # read again with the export macros blanked (same lines)
-        blanked = _EXPORT.sub(lambda m: m.group(0).replace(m.group(1), b" " * len(
-            m.group(1))), source)
+    blanked = _blanked(source)
+    if blanked is not None:  # read again with the macros blanked (the same lines)
         root = parser_for("cpp").parse(blanked).root_node
     found: list[Producer] = reporters(root, path, "cpp")
     classes, functions, constants = _declarations(root)
-    helpers: dict[str, Producer] = {}
+    helpers: dict[str, Producer] = {n: EMPTY_HELPER for n in _empty_returns(functions)}
     for _ in range(2):  # string helpers calling helpers defined later
         for node in functions:
             made = _function(node, path, helpers)
@@ -69,8 +84,57 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             found.append(made)
     found.extend(p for node in classes if (p := _class(node, path, helpers)) is not None)
     found.extend(constants)
-    return [p if p.path else Producer(p.name, p.params, p.results, p.role, path, p.line)
-            for p in found]
+    return _overloads_merged([
+        p if p.path else Producer(p.name, p.params, p.results, p.role, path, p.line)
+        for p in found])
+
+
+def _empty_returns(functions: list[Node]) -> set[str]:
+    """Functions that may return an empty string (``diagnostics(nullptr)`` returns ``""``
+    in one overload): what they print may be nothing."""
+    names: set[str] = set()
+    for node in functions:
+        body = node.child_by_field_name("body")
+        if body is not None and any(
+                r.type == "return_statement" and r.named_children and text(
+                    r.named_children[0]) == '""' for r in _walk(body)):
+            names.add(_last(function_name(node)))
+    return names
+
+
+def _overloads_merged(found: list[Producer]) -> list[Producer]:
+    """Overloads of one function (``parse_error::create`` at a position or a byte) as one
+    producer: which one a call picks is the compiler's choice by type, so each prints an
+    alternative, parameters matched by position (named after the longest's)."""
+    groups: dict[tuple[str, str | None, bool], list[Producer]] = {}
+    for p in found:
+        groups.setdefault((p.name, p.owner, p.is_class), []).append(p)
+    out: list[Producer] = []
+    for (_, _, is_class), same in groups.items():
+        if len(same) == 1 or is_class or len({(p.params, p.results) for p in same}) == 1:
+            out.extend(same)
+            continue
+        longest = max(same, key=lambda p: len(p.params))
+        results: list[Result] = []
+        for p in same:
+            renamed = {q: unknown(longest.params[i]) for i, q in enumerate(p.params)}
+            results.extend(r for r in (bind(r, renamed) for r in p.results) if r not in results)
+        out.append(replace(longest, results=tuple(results[:MAX])))
+    return out
+
+
+def _blanked(source: bytes) -> bytes | None:
+    """The source with export and attribute macros as spaces, or None when it has none."""
+    if not _EXPORT.search(source) and not _ATTRIBUTE.search(source):
+        return None
+
+    def blank(match: re.Match[bytes]) -> bytes:
+        start, end = match.span(1)
+        whole = match.group(0)
+        at = start - match.start()
+        return whole[:at] + b" " * (end - start) + whole[at + end - start:]
+
+    return _ATTRIBUTE.sub(blank, _EXPORT.sub(blank, source))
 
 
 def _declarations(root: Node) -> tuple[list[Node], list[Node], list[Producer]]:

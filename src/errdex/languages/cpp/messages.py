@@ -18,7 +18,7 @@ from errdex.languages.base import text
 from errdex.languages.c.family import STRING_TYPES, arguments, message_string
 from errdex.languages.facts import Argument, Producer, substitute, unknown
 from errdex.templates.formats import parse_rust_format
-from errdex.templates.template import Literal, Part, Template, merge_literals
+from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 _CONCATS = frozenset({"concat", "StrCat", "str_concat", "Concat", "strcat_str", "cat"})
 _TEXT_OF = frozenset({"c_str", "data", "str", "what", "toStdString", "message"})
@@ -26,6 +26,8 @@ _TO_TEXT = frozenset({"to_string", "to_wstring", "std::to_string", "std::to_wstr
 _STRINGS = frozenset({"std::string", "string", "std::string_view", "std::wstring", "QString"})
 _FORMATS = frozenset({"fmt::format", "std::format", "format"})
 MAX = 8
+# What a call to a function of the file that may return ``""`` prints (``messages._call``).
+EMPTY_HELPER = Producer("", (), (), "helper", "", 0)
 
 
 @dataclass
@@ -120,6 +122,9 @@ def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
             holes = [text(a) for a in args[1:]]
             return (Template(fmt.written, fmt.parts(parse_rust_format(fmt.text, holes))),)
     helper = scope.helpers.get(last)
+    if helper is EMPTY_HELPER:  # may print nothing: a hole that may be empty
+        name = text(node)
+        return (Template("{" + name + "}", (Hole(name, "{" + name + "}", regex=".*?"),)),)
     if helper is not None:
         given = [read(a, scope) for a in args]
         out: list[Template] = []
