@@ -1,6 +1,7 @@
 """Rust messages composed across error types, their ``Display`` and the functions that build
 them: golden records, each pattern checked against what the compiled fixture prints
-(thiserror's derive is not compiled here: its forms are checked against the text alone)."""
+(thiserror's and derive_more's derives are not compiled here: their forms are checked
+against the text they print, the attribute's format with the fields given)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,17 @@ use std::fmt;
 pub enum StoreError {
     NotFound { key: String },
     Locked(String, u32),
+    Other(String),
 }
+
+pub const MSG_CLOSED: &str = "the store is closed";
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::NotFound { key } => write!(f, "no such item: {}", key),
             Self::Locked(path, pid) => write!(f, "{} is locked by process {}", path, pid),
+            Self::Other(msg) => write!(f, "store: {}", msg),
         }
     }
 }
@@ -98,7 +103,7 @@ pub fn pong(x: &str) -> StoreError {
 '''
 
 STORE = '''\
-use crate::errors::{not_found, ping, ConfigError, ParseError, StoreError, Timeout};
+use crate::errors::{not_found, ping, ConfigError, ParseError, StoreError, Timeout, MSG_CLOSED};
 
 pub fn missing(key: &str) -> Result<(), StoreError> {
     Err(StoreError::NotFound { key: key.to_string() })
@@ -160,6 +165,10 @@ fn make_it(x: &str) -> String {
 pub fn cycle() -> Result<(), StoreError> {
     Err(ping("x"))
 }
+
+pub fn closed() -> Result<(), StoreError> {
+    Err(StoreError::Other(MSG_CLOSED.to_string()))
+}
 '''
 
 TAGGED = '''\
@@ -193,6 +202,22 @@ pub fn invalid() -> Result<(), TagError> {
 pub fn too_slow(ms: u64) -> Result<(), Slow> {
     Err(Slow { ms, limit: 100 })
 }
+
+#[derive(Debug, derive_more::Display)]
+pub enum Shape {
+    #[display("unknown shape {name}")]
+    Unknown { name: String },
+    #[display(fmt = "bad side count {}", _0)]
+    Sides(u32),
+}
+
+pub fn unknown_shape() -> Result<(), Shape> {
+    Err(Shape::Unknown { name: "hexagon".into() })
+}
+
+pub fn sides() -> Result<(), Shape> {
+    Err(Shape::Sides(7))
+}
 '''
 
 # (function, a Rust call printing its error, errorMessage, errorClass, where the producers
@@ -213,6 +238,8 @@ EXPECTED = [
      ["impl fmt::Display for ConfigError"]),
     ("lookup", 'lookup("k9")', "no such item: {} in get", "StoreError::NotFound",
      ["StoreError::NotFound { key } =>", "pub fn not_found("]),
+    ("closed", "closed()", "store: the store is closed", "StoreError::Other",
+     ["Self::Other(msg) =>"]),
 ]
 
 
@@ -312,8 +339,11 @@ def test_an_argument_assigned_by_an_if_gives_each_branch(
     ("invalid", "invalid tag `x-y`", "TagError::Invalid", "Invalid { name: String }",
      "invalid tag `x-y`"),
     ("too_slow", "took {ms}ms, limit 100ms", "Slow", "pub struct Slow", "took 250ms, limit 100ms"),
+    ("unknown_shape", "unknown shape hexagon", "Shape::Unknown", "Unknown { name: String }",
+     "unknown shape hexagon"),
+    ("sides", "bad side count 7", "Shape::Sides", "Sides(u32)", "bad side count 7"),
 ])
-def test_thiserror_variants_and_structs_print_their_attribute_with_the_fields_given(
+def test_derived_display_variants_and_structs_print_their_attribute_with_the_fields_given(
     mined: tuple[Path, list[errdex.StoredRecord]],
     function: str, message: str, error_class: str, start: str, sample: str,
 ) -> None:

@@ -237,7 +237,8 @@ def _tidy_name(name: str) -> str:
         for suffix in _SAME:
             if name.endswith(suffix):
                 name, changed = name[: -len(suffix)], True
-    return name.removeprefix("self.").lstrip(".") or name
+    name = name.removeprefix("self.").lstrip(".") or name
+    return name[1:] if name[:1] == "_" and name[1:].isdigit() else name  # derive_more `_0`
 
 
 def type_name(node: Node | None) -> str:

@@ -7,6 +7,8 @@ build them, for sites that construct an error the file alone cannot print.
   variant prints (an arm's pattern names the fields its bindings print; two arms of one
   variant, or an ``if`` in one, are alternatives); without a ``match``, what the type
   prints (``self.ms`` is the ``ms`` field);
+* a string constant (``const MSG_NOT_FOUND: &str = "…"``), spelled out where a composed
+  message prints it;
 * a factory: a function or method whose result is a variant, a struct, another factory's
   result or an ``anyhow!``/``format!`` of its parameters (``fn not_found(k: &str) -> Self {
   Self::NotFound(k.into()) }``).
@@ -18,6 +20,7 @@ or a function's parameter by its index (``"0"``, ``"1"``).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from tree_sitter import Node
@@ -38,8 +41,8 @@ from errdex.languages.rust.calls import (
     tree_of,
     type_name,
 )
-from errdex.languages.rust.syntax import COMMENTS, in_test_code, split_token_tree
-from errdex.templates.template import Template, merge_literals
+from errdex.languages.rust.syntax import COMMENTS, in_test_code, split_token_tree, string_value
+from errdex.templates.template import Literal, Template, merge_literals
 
 _WRITERS = frozenset({"write", "writeln"})
 
@@ -65,6 +68,8 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
                 found.extend(_factory(f, owner, path) for f in _functions(node))
         elif node.type == "function_item":
             found.append(_factory(node, None, path))
+        elif node.type in ("const_item", "static_item"):
+            found.append(_constant(node, path))
     return [p for p in found if p is not None]
 
 
@@ -76,8 +81,8 @@ def _items(node: Node) -> list[Node]:
             body = child.child_by_field_name("body")
             if body is not None and not in_test_code(child):
                 out.extend(_items(body))
-        elif child.type in ("struct_item", "enum_item", "impl_item", "function_item") and (
-                not in_test_code(child)):
+        elif child.type in ("struct_item", "enum_item", "impl_item", "function_item",
+                            "const_item", "static_item") and not in_test_code(child):
             out.append(child)
     return out
 
@@ -122,17 +127,31 @@ def _thiserror(item: Node, path: str) -> list[Producer]:
 
 
 def _error_attribute(item: Node) -> Template | None:
+    """thiserror's ``#[error("…")]`` (derive_more's ``#[display("…")]`` alike)."""
     sibling = item.prev_named_sibling
     while sibling is not None and sibling.type in ("attribute_item", *COMMENTS):
         attribute = sibling.named_children[0] if sibling.named_children else None
         if attribute is not None and attribute.type == "attribute" and text(
-                attribute.named_children[0]) == "error":
+                attribute.named_children[0]) in ("error", "display"):
             arguments = attribute.child_by_field_name("arguments")
             if arguments is None:
                 return None
-            return format_template(split_token_tree(arguments), 0)
+            groups = split_token_tree(arguments)
+            if groups and len(groups[0]) == 3 and text(groups[0][0]) == "fmt":
+                groups[0] = groups[0][2:]  # derive_more 0.99: `#[display(fmt = "…", …)]`
+            return format_template(groups, 0)
         sibling = sibling.prev_named_sibling
     return None
+
+
+def _constant(item: Node, path: str) -> Producer | None:
+    """``const MSG_NOT_FOUND: &str = "…"``: its text, for a composed message printing it."""
+    name, value = item.child_by_field_name("name"), item.child_by_field_name("value")
+    literal = string_value(value) if value is not None else None
+    if literal is None or not re.fullmatch(r"[A-Z][A-Z0-9_]*", text(name)):
+        return None
+    return Producer(text(name), (), (Template(literal, (Literal(literal),) if literal else ()),),
+                    "constant", path, line_of(item))
 
 
 # --- impl Display ------------------------------------------------------------------------
@@ -324,4 +343,5 @@ def _uses(result: Result, count: int) -> bool:
     return any(h.name in params or has_text(t) for a in arguments for t in a for h in t.holes)
 
 
-COMPOSER = Composer(producers=producers, triggers=(b"impl", b"#[error", b"fn "))
+COMPOSER = Composer(producers=producers, triggers=(b"impl", b"#[error", b"fn ", b"const ",
+                                                   b"static "))
