@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -90,22 +91,37 @@ def tracer_env(roots: list[Path], repo_dir: Path, out_dir: Path) -> dict[str, st
     return env
 
 
+def run_suite(command: list[str] | str, cwd: Path, env: dict[str, str],
+              timeout: int) -> tuple[int, str]:
+    """Exit status and last output line of the suite. Past ``timeout`` the whole process
+    group gets SIGINT (pytest then ends its session and the tracer writes), then SIGKILL."""
+    with subprocess.Popen(command, cwd=cwd, env=env, shell=isinstance(command, str),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          start_new_session=True) as process:
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGINT)
+            try:
+                process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.communicate()
+            return 124, f"timed out after {timeout}s"
+    lines = output.decode("utf-8", "replace").strip().splitlines()
+    return process.returncode, lines[-1] if lines else ""
+
+
 def trace(roots: list[Path], repo_dir: Path, out: Path, command: list[str] | str,
           timeout: int) -> int:
     """Run ``command`` in ``repo_dir`` under the tracers; merge what each process wrote."""
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="rt-obs-", dir=out.parent) as tmp:
         env = tracer_env(roots, repo_dir, Path(tmp))
-        try:
-            done = subprocess.run(command, cwd=repo_dir, env=env, timeout=timeout,
-                                  shell=isinstance(command, str), capture_output=True)
-            code = done.returncode
-            tail = done.stdout.decode("utf-8", "replace").strip().splitlines()[-1:]
-        except subprocess.TimeoutExpired:
-            code, tail = 124, [f"timed out after {timeout}s"]
+        code, tail = run_suite(command, repo_dir, env, timeout)
         observations = read_observations(Path(tmp))
     write_observations(observations, out)
-    print(f"traced: exit {code} ({' '.join(tail)[:120]}); {len(observations)} distinct "
+    print(f"traced: exit {code} ({tail[:120]}); {len(observations)} distinct "
           f"raises at {len({(o.file, o.line) for o in observations})} sites -> {out}")
     return code
 
