@@ -213,6 +213,26 @@ public class Store {
         throw new NotFound(msg); // site:branches
     }
 
+    public void pick(boolean bulk, int n) {
+        String msg;
+        if (bulk) {
+            msg = "bulk of " + n;
+        } else {
+            msg = "single";
+        }
+        throw new NotFound(msg); // site:if-branches
+    }
+
+    public void load(boolean first) {
+        if (first) {
+            String why = "first failed";
+            throw new NotFound(why);
+        } else {
+            String why = "second failed";
+            throw new NotFound(why); // site:own-block
+        }
+    }
+
     public void spin(String m) {
         throw Errors.ping(m); // site:cycle
     }
@@ -257,6 +277,9 @@ public class Main {
         run("constant", () -> s.buy());
         run("branches", () -> s.take(5));
         run("branches", () -> s.take(0));
+        run("if-branches", () -> s.pick(true, 3));
+        run("if-branches", () -> s.pick(false, 3));
+        run("own-block", () -> s.load(false));
     }
 }
 """
@@ -431,6 +454,15 @@ def test_each_branch_of_a_message_is_its_own_record(mined):
     assert {r.error_class for r, _ in found} == {"NotFound"}
 
 
+def test_each_branch_assigned_in_an_if_is_its_own_record(mined):
+    found = at(mined, STORE_PATH, line(STORE, "site:if-branches"))
+    assert sorted(r.error_message for r, _ in found) == [
+        "no such item: bulk of {n}", "no such item: single"]
+    # a local of a block the use is not in is no branch of it
+    assert [r.error_message for r, _ in at(mined, STORE_PATH, line(STORE, "site:own-block"))
+            ] == ["no such item: second failed"]
+
+
 def test_unresolved_candidates_and_cycles_give_no_record(mined):
     for marker in ("unresolved", "unresolved-factory", "cycle"):
         assert not at(mined, STORE_PATH, line(STORE, f"site:{marker}")), marker
@@ -462,7 +494,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 16
+    assert len(printed) == 19
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

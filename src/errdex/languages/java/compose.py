@@ -161,11 +161,19 @@ def _branches(node: Node, file: JavaFile, depth: int) -> list[Template]:
     """A local assigned in several branches above its use (``if (c) msg = "a"; else msg =
     "b";``): each assignment's text, when every one is known."""
     function = next((a for a in _ancestors(node) if a.type in FUNCTION_TYPES), None)
-    assigned = [a for a in file.assignments.get(text(node), [])
-                if a.end_byte <= node.start_byte
-                and next((f for f in _ancestors(a) if f.type in FUNCTION_TYPES), None) == function
-                and text(a.child_by_field_name("operator")) != "+="]
-    if function is None or len(assigned) < 2:
+    if function is None:
+        return []
+    mine = [a for a in file.assignments.get(text(node), []) if a.end_byte <= node.start_byte
+            and next((f for f in _ancestors(a) if f.type in FUNCTION_TYPES), None) == function]
+    if any(text(a.child_by_field_name("operator")) == "+=" for a in mine):
+        return []
+    declaration = _declaration(node, function)
+    if declaration is None:
+        return []
+    assigned = ([declaration] if declaration.child_by_field_name("value") is not None else []) + [
+        a for a in mine if a.type == "assignment_expression"
+        and a.start_byte > declaration.end_byte]
+    if len(assigned) < 2:
         return []
     out: list[Template] = []
     for assignment in assigned:
@@ -176,6 +184,20 @@ def _branches(node: Node, file: JavaFile, depth: int) -> list[Template]:
             return []
         out.extend(found)
     return list(capped(out))
+
+
+def _declaration(node: Node, function: Node) -> Node | None:
+    """The declarator of the local a name reads: in a block around it, above it."""
+    name = text(node)
+    for block in _ancestors(node):
+        if block == function:
+            return None
+        found = [d for c in block.named_children if c.type == "local_variable_declaration"
+                 and c.end_byte <= node.start_byte for d in c.children_by_field_name("declarator")
+                 if text(d.child_by_field_name("name")) == name]
+        if found:
+            return found[-1]
+    return None
 
 
 def enclosing_class(node: Node) -> str | None:
