@@ -649,3 +649,18 @@ def test_mined_patterns_match_what_node_prints(mined, tmp_path):
         assert patterns, name
         assert any(compile_pattern(p).fullmatch(printed[name]) for p in patterns), (
             name, printed[name], patterns)
+
+
+def test_changing_a_class_recomposes_its_callers_on_an_incremental_mine(make_repo, store):
+    repo = make_repo()
+    repo.commit_files({"lib/errors.js": ERRORS_JS, "lib/http.js": HTTP_JS,
+                       "lib/store.js": STORE_JS})
+    errdex.mine(repo.root, db=store, enrich="none")
+    repo.commit_files({"lib/errors.js": ERRORS_JS.replace("no such item: ${key}",
+                                                          "nothing under ${key}")})
+    summary = errdex.mine(repo.root, db=store, enrich="none")
+    assert summary.incremental
+    records = list(store.records())
+    record = one(records, STORE, line(STORE, "throw new NotFound(key)"))
+    assert record.record.error_message == "nothing under ${key}"
+    assert sources(record) == [NOT_FOUND]

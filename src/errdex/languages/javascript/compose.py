@@ -75,8 +75,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """The producers of one parsed file (a ``.d.ts`` declares, it runs nothing)."""
     if path.endswith((".d.ts", ".d.mts", ".d.cts")):
         return []
-    reading = _Reading(path)
-    reading.foreign = foreign_names(root)
+    reading = _Reading(path, root)
     declared = declarations(root, reading.index)
     classes, functions, constants = declared.classes, declared.functions, declared.constants
     reading.classes = Classes(
@@ -106,15 +105,18 @@ COMPOSER = Composer(producers=producers, triggers=(
 class _Reading:
     """One file's reading state: its variables, classes and reader."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, root: Node) -> None:
         self.path = path
+        self.root = root
         self.index = JsIndex()
         self.reader = Reader(self.index)
         self.classes: Classes
-        self.foreign: frozenset[str] = frozenset()
+        self.foreign: frozenset[str] | None = None
 
     def is_foreign(self, name: str) -> bool:
         """A class of a package: what it prints is no producer's of this repository."""
+        if self.foreign is None:
+            self.foreign = foreign_names(self.root)
         return name.split(".", 1)[0] in self.foreign or last_name(name) in _INDEXED
 
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from errdex.languages.base import text
-from errdex.languages.javascript.classes import own_nodes
 from errdex.languages.javascript.messages import JsIndex, arguments, string_value, unwrap
 
 # Errors whose constructor prints its first argument: no producer of the repository.
@@ -31,6 +30,13 @@ _HINT = re.compile(
     rb"\bthrow\b|\.(?:error|warn|fatal)\(|this\.message\b|\bnew\s+[\w.$]*(?:Error|Exception)\b"
     rb"|\breturn\s+(?:new\s|[`'\"]|[\w.$]*(?:[Ee]rr|[Ee]xception|[Ff]ail|[Ii]nvalid)"
     rb"|[\w.$]+\([^;{}]*?[`'\"])")
+# Statements that hold statements (their conditions and headers are not read).
+_BLOCKS = frozenset({
+    "statement_block", "if_statement", "else_clause", "try_statement", "catch_clause",
+    "finally_clause", "switch_statement", "switch_body", "switch_case", "switch_default",
+    "for_statement", "for_in_statement", "while_statement", "do_statement",
+    "labeled_statement",
+})
 CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
 
 
@@ -143,8 +149,10 @@ def _members(node: Node, found: Declared) -> None:
 
 
 def statements(function: Node) -> list[Node]:
-    """The nodes of a function body worth reading (none when it neither returns, throws
-    nor logs); an expression body is its own return value."""
+    """What a function body says, statement by statement (expressions are not walked):
+    its ``return``/``throw`` statements, the calls and assignments made as statements and
+    its variable declarators. None when it neither returns, throws nor logs what could be
+    a message; an expression body is its own return value."""
     body = function.child_by_field_name("body")
     if body is None:
         return []
@@ -152,7 +160,20 @@ def statements(function: Node) -> list[Node]:
         return [body]
     if not _HINT.search(body.text or b""):
         return []
-    return own_nodes(function)
+    out: list[Node] = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in _BLOCKS:
+            stack.extend(reversed(node.named_children))
+        elif kind in ("return_statement", "throw_statement"):
+            out.append(node)
+        elif kind == "expression_statement" and node.named_children:
+            out.append(node.named_children[0])
+        elif kind in ("lexical_declaration", "variable_declaration"):
+            out.extend(c for c in node.named_children if c.type == "variable_declarator")
+    return out
 
 
 def index_variables(nodes: list[Node], index: JsIndex) -> None:
@@ -175,7 +196,7 @@ def foreign_names(root: Node) -> frozenset[str]:
     out: set[str] = set()
     for node in root.named_children:
         if node.type == "import_statement":
-            source = string_value(node.child_by_field_name("source"))
+            source = text(node.child_by_field_name("source"))[1:-1] or None
             clause = next((c for c in node.named_children if c.type == "import_clause"), None)
             if source is not None and clause is not None and _package(source):
                 out.update(_bound_names(clause))
@@ -187,7 +208,7 @@ def foreign_names(root: Node) -> frozenset[str]:
                         value.child_by_field_name("function")) != "require":
                     continue
                 args = arguments(value)
-                source = string_value(args[0]) if args else None
+                source = text(args[0])[1:-1] if args and args[0].type == "string" else None
                 if source is not None and _package(source):
                     out.update(_bound_names(pattern))
     return frozenset(out)
