@@ -147,6 +147,10 @@ func (s *Store) Local(x string) error {
 func (s *Store) Cycle() error {
 	return ping("x")
 }
+
+func (s *Store) MustParse(tok string) {
+	panic(parseError(7, "bad token "+tok))
+}
 '''
 
 # (method, errorMessage, errorClass, the producers that write some of its text, by file and
@@ -252,3 +256,12 @@ def test_the_error_methods_are_still_sites_of_their_own(
     own = {(r.record.error_class, r.record.error_message) for r in records
            if r.record.file_path == "errors.go"}
     assert ("NotFoundError", "no such item: %s") in own
+
+
+def test_a_panic_with_a_factory_error_is_a_panic_site(
+    records: list[errdex.StoredRecord],
+) -> None:
+    [found] = _at(records, "MustParse")
+    assert found.record.error_type == "panic"
+    assert found.record.error_message == "[parse_error.7] bad token {tok}"
+    assert re.fullmatch(found.record.message_pattern, "[parse_error.7] bad token @")

@@ -44,10 +44,13 @@ from errdex.languages.go.messages import (
     hole_message,
     index_assigned,
 )
+from errdex.records.model import ErrorType
 from errdex.templates.template import Literal, Template
 
 _MAX = 16
 _ERROR = re.compile(r"\berror\b")
+# The last file's root and the package names it imports (the root held: compared by value).
+_IMPORTS: list[Node | frozenset[str] | None] = [None, None]
 _QUERY = Path(__file__).with_name("queries.scm")
 # Packages whose calls the site handlers read themselves, or that build no error.
 _KNOWN = frozenset({"fmt", "errors", "status", "grpc", "log", "http", "strings", "strconv",
@@ -317,15 +320,18 @@ def _enclosing_receiver(node: Node) -> str | None:
 
 def _imported(name: str, node: Node) -> bool:
     """Whether ``name`` is a package the file imports (its last path element or alias)."""
-    for declaration in _root(node).named_children:
-        if declaration.type != "import_declaration":
-            continue
-        for spec in _import_specs(declaration):
-            alias = spec.child_by_field_name("name")
-            path = text(spec.child_by_field_name("path")).strip('"`')
-            if (text(alias) if alias is not None else path.rsplit("/", 1)[-1]) == name:
-                return True
-    return False
+    root = _root(node)
+    if _IMPORTS[0] is None or _IMPORTS[0] != root:  # the last file's, kept while it is read
+        names = set()
+        for declaration in root.named_children:
+            for spec in _import_specs(declaration) if (
+                    declaration.type == "import_declaration") else ():
+                alias = spec.child_by_field_name("name")
+                path = text(spec.child_by_field_name("path")).strip('"`')
+                names.add(text(alias) if alias is not None else path.rsplit("/", 1)[-1])
+        _IMPORTS[:] = [root, frozenset(names)]
+    names_ = _IMPORTS[1]
+    return isinstance(names_, frozenset) and name in names_
 
 
 def _import_specs(declaration: Node) -> list[Node]:
@@ -338,21 +344,28 @@ def _import_specs(declaration: Node) -> list[Node]:
     return out
 
 
-def return_site(node: Node, file: GoFile, symbol: str | None) -> Site | None:
-    """``return …, &NotFoundError{Key: k}`` / ``return …, newErr("open", err)`` in a
-    function returning an error: a candidate whose message only a producer tells."""
+def returned_error(node: Node) -> Node | None:
+    """The last value of a ``return`` in a function whose results hold an ``error``."""
     values = [v for v in node.named_children[0].named_children if v.type != "comment"] if (
         node.named_children) else []
     function = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
     result = function.child_by_field_name("result") if function is not None else None
     if not values or result is None or not _ERROR.search(text(result)):
         return None
-    owner = _receiver(function)[1] if function is not None and (
-        function.type == "method_declaration") else None
-    made = built(values[-1], file, {}, owner)
+    return values[-1]
+
+
+def candidate(at: Node, value: Node, file: GoFile, symbol: str | None,
+              error_type: ErrorType = "error") -> Site | None:
+    """``return …, &NotFoundError{Key: k}``, ``panic(newErr("open", err))``: a site whose
+    message only a producer of the repository tells (kept only if one does)."""
+    method = next((a for a in ancestors(at) if a.type in FUNCTION_TYPES), None)
+    owner = _receiver(method)[1] if method is not None and (
+        method.type == "method_declaration") else None
+    made = built(value, file, {}, owner)
     if not made or not isinstance(made[0], Call):
         return None
-    return Site(Template("", ()), "error", line_of(node), symbol=symbol, call=made[0])
+    return Site(Template("", ()), error_type, line_of(at), symbol=symbol, call=made[0])
 
 
 def _root(node: Node) -> Node:

@@ -52,7 +52,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, LanguageSpec, Message, language
 from errdex.languages.base import Site, ancestors, line_of, text
-from errdex.languages.go.compose import COMPOSER, return_site
+from errdex.languages.go.compose import COMPOSER, candidate, returned_error
 from errdex.languages.go.evidence import EVIDENCE
 from errdex.languages.go.messages import (
     FUNCTION_TYPES,
@@ -140,7 +140,8 @@ def _panic_sites(captured: Captures, file: GoFile) -> list[Site]:
     _, _, args = call_parts(call)
     if len(args) != 1:
         return []
-    return _built(file, call, file.reader.read(args[0]), "panic")
+    found = _built(file, call, file.reader.read(args[0]), "panic")
+    return found or _candidate(call, args[0], file, "panic")  # panic(&ParseError{…})
 
 
 def _error_method_sites(captured: Captures, file: GoFile) -> list[Site]:
@@ -161,7 +162,12 @@ def _return_sites(captured: Captures, file: GoFile) -> list[Site]:
     """``return …, &NotFoundError{Key: k}`` / ``newErr("open", err)``: a candidate whose
     message the repository's producers tell (``compose.py``)."""
     node = captured["return"][0]
-    site = return_site(node, file, _symbol(node))
+    value = returned_error(node)
+    return _candidate(node, value, file, "error") if value is not None else []
+
+
+def _candidate(node: Node, value: Node, file: GoFile, error_type: ErrorType) -> list[Site]:
+    site = candidate(node, value, file, _symbol(node), error_type)
     if site is None:
         return []
     file.at[id(site)] = node
