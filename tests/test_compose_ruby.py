@@ -86,6 +86,15 @@ module MyLib
     def self.missing_message(key)
       "nothing stored under #{key}"
     end
+
+    def self.locate_message(file, safe)
+      message = "Could not locate #{file}."
+      message + if safe
+                  " Symlinks are not allowed."
+                else
+                  " It may point outside the source."
+                end
+    end
   end
 end
 '''
@@ -170,6 +179,10 @@ module MyLib
 
     def read_only
       raise StoreError, default_message
+    end
+
+    def locate(file, safe)
+      raise IOError, Errors.locate_message(file, safe)
     end
 
     def negative_message
@@ -320,20 +333,23 @@ def test_a_message_method_of_the_same_class_gives_the_text(
         assert _printed(root, "read_only", []) == ("StoreError", "store is read-only")
 
 
-def test_a_message_chosen_by_a_ternary_gives_one_record_per_branch(
+def test_a_message_chosen_by_a_branch_gives_one_record_per_branch(
     mined: tuple[Path, list[errdex.StoredRecord]],
 ) -> None:
     root, records = mined
-    for method, expected in (
-        ("retrying", ["gave up", "gave up after #{n} retries"]),
-        ("branchy", ["bad count", "bad count #{n}"]),
+    for method, expected, calls in (
+        ("retrying", ["gave up", "gave up after #{n} retries"], [[3], [0]]),
+        ("branchy", ["bad count", "bad count #{n}"], [[3], [0]]),
+        ("locate", ["Could not locate #{file}. It may point outside the source.",
+                    "Could not locate #{file}. Symlinks are not allowed."],
+         [["a.txt", True], ["b.txt", False]]),
     ):
         found = _at(records, method)
         assert sorted(r.record.error_message for r in found) == expected
         if shutil.which("ruby") is None:
             continue
-        for n in (3, 0):
-            _, printed = _printed(root, method, [n])
+        for args in calls:
+            _, printed = _printed(root, method, args)
             assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
 
 

@@ -39,7 +39,7 @@ from errdex.languages.facts import (
     parameter,
     unknown,
 )
-from errdex.templates.template import Hole, Literal, Template, literal_template
+from errdex.templates.template import Hole, Literal, Template, literal_template, merge_literals
 
 # How the language reads an expression's message (the spec's reader, given by the spec).
 Read = Callable[[Node | None, FileIndex], Message | None]
@@ -58,6 +58,9 @@ _MAX_ALTERNATIVES = 8
 
 def argument(node: Node | None, file: FileIndex, read: Read) -> Argument:
     """What an argument can print: a template per branch, a hole for what source hides."""
+    joined = _joined(node, file, read) if node is not None else None
+    if joined is not None:
+        return joined
     out: list[Template] = []
     for branch in _alternatives(node, file, 0) if node is not None else []:
         message = read(branch, file)
@@ -68,6 +71,30 @@ def argument(node: Node | None, file: FileIndex, read: Read) -> Argument:
         if template.normalized() not in {t.normalized() for t in out}:
             out.append(template)
     return tuple(out[:_MAX_ALTERNATIVES])
+
+
+def _joined(node: Node, file: FileIndex, read: Read) -> Argument | None:
+    """``message + (safe ? " a" : " b")``: each branch of an operand joined to the others;
+    None when no operand branches."""
+    operands = _plus_operands(node)
+    if len(operands) < 2 or all(len(_alternatives(op, file, 0)) < 2 for op in operands):
+        return None
+    combos: list[Template] = [Template("", ())]
+    for operand in operands:
+        combos = [Template(c.written + t.written, merge_literals([*c.parts, *t.parts]))
+                  for c in combos for t in argument(operand, file, read)][:_MAX_ALTERNATIVES]
+    return tuple(combos)
+
+
+def _plus_operands(node: Node) -> list[Node]:
+    if node.type == "parenthesized_statements" and node.named_child_count == 1:
+        return _plus_operands(node.named_children[0])
+    if node.type != "binary" or text(node.child_by_field_name("operator")) != "+":
+        return [node]
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None:
+        return [node]
+    return [*_plus_operands(left), *_plus_operands(right)]
 
 
 def call_of(callee: str, args: Node | None, file: FileIndex, at: Node, read: Read,
