@@ -113,6 +113,18 @@ namespace Acme.Store
 
         public static string Missing(string what) => "missing " + what;
 
+        public static Exception Tagged(string message)
+        {
+            message = "[store] " + message;
+            return new StoreException(message);
+        }
+
+        public static Exception Decorated(string message)
+        {
+            message = Decorate(message);
+            return new StoreException(message);
+        }
+
         public static void Fail(string message)
         {
             throw new StoreException("config: " + message);
@@ -203,6 +215,16 @@ namespace Acme.Store
             throw new NotFoundException(key);
         }
 
+        public void Tagged()
+        {
+            throw Errors.Tagged("disk full");
+        }
+
+        public void Decorated()
+        {
+            throw Errors.Decorated("disk full");
+        }
+
         public void Unknown(string x)
         {
             throw MakeIt(x);
@@ -239,6 +261,8 @@ EXPECTED = [
     ("Unconfigured", "config: no store configured", "StoreException",
      ["public static void Fail("],
      "config: no store configured"),
+    ("Tagged", "[store] disk full", "StoreException", ["public static Exception Tagged("],
+     "[store] disk full"),
     ("What", "missing {what}", "InvalidOperationException",
      ["public static string Missing("], "missing widget"),
     ("Constant", "the store is not configured", "InvalidOperationException",
@@ -324,5 +348,6 @@ def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
     records: list[errdex.StoredRecord],
 ) -> None:
     assert _at(records, "Unknown") == []
+    assert _at(records, "Decorated") == []  # its parameter given a value source can't read
     assert _at(records, "Loop") == []
     assert not any("Loop" in (r.record.error_class or "") for r in records)

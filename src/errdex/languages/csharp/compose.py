@@ -44,7 +44,16 @@ from errdex.languages.csharp.calls import (
     walk,
 )
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
-from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_text
+from errdex.languages.facts import (
+    Call,
+    Composer,
+    Producer,
+    Result,
+    bind,
+    has_text,
+    parameter,
+    substitute,
+)
 from errdex.templates.template import Template
 
 _CONTAINERS = frozenset({
@@ -99,19 +108,27 @@ def _overloads(found: list[Producer]) -> Producer:
     first = found[0]
     if len(found) == 1:
         return first
-    results: list[Result] = []
-    for result in first.results:
-        sibling = next((p for p in found if isinstance(result, Call) and p is not first
+    results = _inlined(first, first.results, found, 0)
+    return Producer(first.name, first.params, tuple(results[:MAX_BRANCHES]), first.role,
+                    first.path, first.line, first.owner)
+
+
+def _inlined(first: Producer, results: tuple[Result, ...], found: list[Producer],
+             depth: int) -> list[Result]:
+    """Results with each call to a sibling overload replaced by what it gives (taking
+    that many arguments), through a chain of overloads."""
+    out: list[Result] = []
+    for result in results:
+        sibling = next((p for p in found if isinstance(result, Call)
                         and result.named() == first.name and result.qualifier() in (
                             None, first.owner) and len(p.params) == len(result.args)), None)
         if sibling is None or not isinstance(result, Call):
-            results.append(result)
-            continue
-        bindings = {p: arg[0] for p, arg in zip(sibling.params, result.args, strict=True)}
-        results.extend(bind(r, bindings) for r in sibling.results
-                       if not (isinstance(r, Call) and r.named() == first.name))
-    return Producer(first.name, first.params, tuple(results[:MAX_BRANCHES]), first.role,
-                    first.path, first.line, first.owner)
+            out.append(result)
+        elif depth < 3:
+            bindings = {p: arg[0] for p, arg in zip(sibling.params, result.args, strict=True)}
+            out.extend(_inlined(first, tuple(bind(r, bindings) for r in sibling.results),
+                                found, depth + 1))
+    return out
 
 
 COMPOSER = Composer(producers=producers, triggers=(b"class ", b"struct ", b"record "))
@@ -215,11 +232,42 @@ def _method(node: Node, owner: str, path: str) -> list[Producer]:
         role = "helper"
         for statement in _statements(node):
             results.extend(_helper_result(statement, params, path))
+    results = _reassigned(node, params, results)
     if not results:
         return []
     name = text(node.child_by_field_name("name"))
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
                      owner)]
+
+
+def _reassigned(node: Node, params: tuple[str, ...], results: list[Result]) -> list[Result]:
+    """Results where a parameter given a new value (``message = "[x] " + message``) prints
+    that value; one whose new value source does not say (``message = Format(message)``)
+    drops the results that print it."""
+    values: dict[str, Template | None] = {}
+    for found in walk(node.child_by_field_name("body")):
+        left = found.child_by_field_name("left") if found.type == "assignment_expression" else (
+            None)
+        name = text(left) if left is not None else ""
+        if name not in params:
+            continue
+        read = alternatives(found.child_by_field_name("right"), found)
+        if text(found.child_by_field_name("operator")) == "+=" and len(read) == 1:
+            read = [Template("{" + name + "}" + read[0].written,
+                             (*parameter(name).parts, *read[0].parts))]
+        now = values.get(name, parameter(name))
+        values[name] = substitute(read[0], {name: now}) if len(read) == 1 and (
+            now is not None) else None
+    if not values:
+        return results
+    unknown_ = {n for n, v in values.items() if v is None}
+    kept = [r for r in results if not (_holes(r) & unknown_)]
+    return [bind(r, {n: v for n, v in values.items() if v is not None}) for r in kept]
+
+
+def _holes(result: Result) -> set[str]:
+    templates = [result] if isinstance(result, Template) else [t for a in result.args for t in a]
+    return {h.name for t in templates for h in t.holes if h.name}
 
 
 def _returned(value: Node, returns: str, params: tuple[str, ...], path: str) -> list[Result]:
