@@ -105,6 +105,18 @@ final class Messages
     }
 }
 
+function tagged(string $message): StoreException
+{
+    $message = '[store] ' . $message;
+    return new StoreException($message);
+}
+
+function decorated(string $message): StoreException
+{
+    $message = decorate($message);
+    return new StoreException($message);
+}
+
 function fail(string $message): never
 {
     throw new StoreException('config: ' . $message);
@@ -193,6 +205,16 @@ class Store
         throw new NotFound($key);
     }
 
+    public function tagged()
+    {
+        throw tagged('disk full');
+    }
+
+    public function decorated()
+    {
+        throw decorated('disk full');
+    }
+
     public function unknown($x)
     {
         throw makeIt($x);
@@ -216,6 +238,8 @@ EXPECTED = [
     ("forKey", "no such item: %s", "NotFound", ["class NotFound"], "no such item: k3"),
     ("unconfigured", "config: no store configured", "StoreException", ["function fail("],
      "config: no store configured"),
+    ("tagged", "[store] disk full", "StoreException", ["function tagged("],
+     "[store] disk full"),
     ("what", "missing {$what}", "LogicException", ["public static function missing("],
      "missing widget"),
     ("constant", "the store is not configured", "RuntimeException",
@@ -305,5 +329,6 @@ def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
     records: list[errdex.StoredRecord],
 ) -> None:
     assert _at(records, "unknown") == []
+    assert _at(records, "decorated") == []  # its parameter given a value source can't read
     assert _at(records, "loop") == []
     assert not any(r.record.error_class in ("Ping", "Pong") for r in records)

@@ -120,7 +120,8 @@ def _class(node: Node, name: str, file: FileIndex, path: str) -> Producer | None
         own: list[Result] = []
         for statement in _statements(constructor):
             own.extend(_handed_up(statement, base_name, name, file, path))
-        results = [bind(r, fields) for r in own][:MAX_BRANCHES]
+        unread = _unread(constructor, params, file)
+        results = [bind(r, fields) for r in own if not _holes(r) & unread][:MAX_BRANCHES]
         if any(isinstance(r, Template) for r in results):  # ``$this->message`` wins
             results = [r for r in results if isinstance(r, Template)]
         if not any(isinstance(r, Template) or r.args or r.keywords for r in results) and (
@@ -213,11 +214,31 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str,
         role = "helper"
         for statement in _statements(node):
             results.extend(_helper_result(statement, params, file, path))
+    unread = _unread(node, params, file)  # ``$message = self::format($message);``
+    results = [r for r in results if not _holes(r) & unread]
     if not results:
         return []
     name = text(node.child_by_field_name("name"))
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
                      owner)]
+
+
+def _unread(node: Node, params: tuple[str, ...], file: FileIndex) -> set[str]:
+    """Parameters given a new value source does not say: a result printing one is unknown
+    (a hole named after it would take the caller's argument)."""
+    out = set()
+    for param in params:
+        for assignment in file.assignments.get(param, []):
+            inside = node.start_byte <= assignment.start_byte < node.end_byte
+            if inside and not alternatives(assignment.child_by_field_name("right"), file):
+                out.add(param)
+    return out
+
+
+def _holes(result: Result) -> set[str]:
+    templates = [result] if isinstance(result, Template) else [
+        t for a in (*result.args, *(v for _, v in result.keywords)) for t in a]
+    return {h.name for t in templates for h in t.holes if h.name}
 
 
 def _returned(value: Node, returns: str, params: tuple[str, ...], file: FileIndex,
