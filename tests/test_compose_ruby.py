@@ -74,6 +74,14 @@ module MyLib
 
   class ParseError < StoreError; end
 
+  class Quota < StoreError
+    attr_reader :message
+
+    def initialize(limit)
+      @message = "quota of #{limit} exceeded"
+    end
+  end
+
   module Errors
     def self.parse_error(id, what)
       ParseError.new("[parse_error.#{id}] #{what}")
@@ -130,6 +138,10 @@ module MyLib
 
     def limited(n)
       raise Limited.new(n)
+    end
+
+    def quota(n)
+      raise Quota.new(n)
     end
 
     def token(tok)
@@ -236,6 +248,7 @@ EXPECTED = [
     ("timeout", [], "timed out", "Timeout", ["class Timeout "]),
     ("located", ["/etc/x"], "bad header at #{path}", "Located", ["class Located "]),
     ("limited", [3], "limit #{n} reached", "Limited", ["class Limited "]),
+    ("quota", [5], "quota of #{n} exceeded", "Quota", ["class Quota "]),
     ("token", [";"], "[parse_error.101] unexpected token #{tok}", "ParseError",
      ["def self.parse_error("]),
     ("unconfigured", [], "config: no store configured", "StoreError", ["def self.fail!("]),

@@ -260,9 +260,22 @@ def _class(node: Node, path: str, file: FileIndex, read: Read) -> Producer:
             role = "class decoration" if decorates else role
             if init is None and decorates:
                 params = ("message",)
+    elif "@message" in fields and _reads_message(node):  # attr_reader :message
+        results = [fields["@message"]]
     owner = _owner(node, written)
     return Producer(name, params, tuple(results), role, path, line_of(node), owner=owner,
                     bases=bases, is_class=True, defaults=tuple(defaults.items()))
+
+
+def _reads_message(cls: Node) -> bool:
+    """Whether ``attr_reader``/``attr_accessor`` makes ``@message`` the message."""
+    body = cls.child_by_field_name("body")
+    for call in (c for c in (body.named_children if body is not None else ()) if c.type == "call"):
+        if text(call.child_by_field_name("method")) in ("attr_reader", "attr_accessor"):
+            positional, _ = split_arguments(call.child_by_field_name("arguments"))
+            if any(text(a) in (":message", ":to_s") for a in positional):
+                return True
+    return False
 
 
 def _class_new(node: Node, path: str) -> Producer | None:
