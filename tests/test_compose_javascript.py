@@ -115,12 +115,30 @@ module.exports = {
 };
 """
 
+CODES_JS = """\
+const { format } = require('util');
+
+function createError(code, message) {
+  return class extends Error {
+    constructor(...args) {
+      super(format(message, ...args));
+      this.code = code;
+    }
+  };
+}
+
+module.exports = {
+  E_NO_ROUTE: createError('E_NO_ROUTE', "no route for '%s' with method %s"),
+};
+"""
+
 STORE_JS = """\
 const {
   NotFound, Timeout, Conflict, Quiet, ValidationError, DiskError, Errors, MSG_LOCKED, fail,
   warn, notFoundMessage,
 } = require('./errors');
 const http = require('./http');
+const codes = require('./codes');
 
 function get(key) {
   throw new NotFound(key);
@@ -201,6 +219,10 @@ function viaPrototype(key) {
   new http.Store().get(key);
 }
 
+function route(path) {
+  throw new codes.E_NO_ROUTE(path, 'GET');
+}
+
 function mystery(x) {
   throw new Mystery(x);
 }
@@ -211,7 +233,7 @@ function shout() {
 
 module.exports = {
   get, getAgain, getLater, wait, put, quiet, invalid, disk, parse, check, nearlyFull, lookup,
-  locked, notReady, many, choose, missing, viaPrototype,
+  locked, notReady, many, choose, missing, viaPrototype, route,
 };
 """
 
@@ -328,7 +350,8 @@ export class Vault {
 """
 
 FILES = {
-    "lib/errors.js": ERRORS_JS, "lib/http.js": HTTP_JS, "lib/store.js": STORE_JS,
+    "lib/errors.js": ERRORS_JS, "lib/http.js": HTTP_JS, "lib/codes.js": CODES_JS,
+    "lib/store.js": STORE_JS,
     "lib/cycle.js": CYCLE_JS, "lib/web.js": WEB_JS, "lib/pages.js": PAGES_JS,
     "src/errors.ts": ERRORS_TS, "src/vault.ts": VAULT_TS,
 }
@@ -489,6 +512,15 @@ def test_prototype_method_helper_through_this(mined):
         ("lib/http.js", line("lib/http.js", "Store.prototype.fail"), "helper")]
 
 
+def test_class_made_by_an_error_factory_formats_its_arguments(mined):
+    _, records = mined
+    record = one(records, STORE, line(STORE, "throw new codes.E_NO_ROUTE"))
+    assert record.record.message_pattern == "no route for '(.+?)' with method GET"
+    assert record.record.error_class == "codes.E_NO_ROUTE"
+    assert sources(record) == [("lib/codes.js", line("lib/codes.js", "E_NO_ROUTE:"),
+                                "class message")]
+
+
 def test_message_constants_from_another_file(mined):
     _, records = mined
     record = one(records, STORE, line(STORE, "new Error(MSG_LOCKED)"))
@@ -632,6 +664,7 @@ RUNS = {
     "many": ([3], "throw new NotFound(msg)"),
     "choose": ([1], "throw new NotFound(what)"),
     "missing": (["page"], "throw http.missing(key)"),
+    "route": (["/users"], "throw new codes.E_NO_ROUTE"),
 }
 
 

@@ -32,7 +32,7 @@ from errdex.templates.template import Hole
 
 _FIELDS = frozenset({"message", "code", "status", "statusCode"})
 _MAX_DEPTH = 12
-_CODE = re.compile(r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|E[A-Z]{3,})$")  # ERR_X, ENOENT
+CODE = re.compile(r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|E[A-Z]{3,})$")  # ERR_X, ENOENT
 # Built-in errors whose message is not their first argument.
 _MESSAGE_INDEX = {"AggregateError": 1, "SuppressedError": 2}
 
@@ -178,10 +178,10 @@ def code_of(message: Message | None, strict: bool = False) -> str | None:
     if message is None:
         return None
     if message.literal is not None:
-        return message.literal if not strict or _CODE.match(message.literal) else None
+        return message.literal if not strict or CODE.match(message.literal) else None
     if len(message.parts) == 1 and isinstance(hole := message.parts[0], Hole) and hole.name:
         last = hole.name.rsplit(".", 1)[-1]
-        return last if _CODE.match(last) else None
+        return last if CODE.match(last) else None
     return None
 
 

@@ -29,11 +29,12 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from errdex.languages._engine import Message
+from errdex.languages._engine import Message, constant
 from errdex.languages.base import line_of, text
 from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_text, parameter
 from errdex.languages.javascript.calls import alternatives, template
 from errdex.languages.javascript.classes import (
+    CODE,
     Built,
     Classes,
     constructor_of,
@@ -54,6 +55,7 @@ from errdex.languages.javascript.messages import (
     JsIndex,
     Reader,
     arguments,
+    node_format,
     parameters,
     string_value,
     unwrap,
@@ -68,6 +70,7 @@ _VALUES = frozenset({
     "AbortController", "TextEncoder", "TextDecoder", "Function", "String", "Number",
 })
 _ERRORISH = re.compile(r"err|exception|fail|invalid|panic", re.IGNORECASE)
+_CONVERSION = re.compile(r"%[sdifjoOc]")
 _LOGS = frozenset({"error", "warn", "fatal"})
 
 
@@ -318,12 +321,31 @@ def _uses(result: Result, params: tuple[str, ...]) -> bool:
 
 def _constant(name: str, owner: str | None, value: Node, path: str) -> Producer | None:
     """A string constant: any text when named like one (``NOT_FOUND``), else words."""
+    if value.type == "call_expression":
+        return _made_class(name, owner, value, path)
     literal = string_value(value)
     if literal is None or not any(c.isalpha() for c in literal) or (
             " " not in literal.strip() and not CONSTANT.match(name)):
         return None
     return Producer(name, (), (Template(literal, (Literal(literal),)),), "constant", path,
                     line_of(value), owner=owner)
+
+
+def _made_class(name: str, owner: str | None, call: Node, path: str) -> Producer | None:
+    """``FST_ERR_NOT_FN: createError('FST_ERR_NOT_FN', "expected a function, got '%s'")``:
+    a class made by an error factory from a code and a ``util.format`` message, which
+    ``new FST_ERR_NOT_FN(x)`` formats with its arguments."""
+    args = arguments(call)
+    if len(args) < 2 or "error" not in last_name(text(call.child_by_field_name(
+            "function"))).lower() or not CODE.match(string_value(args[0]) or ""):
+        return None
+    message = string_value(args[1])
+    if message is None or not any(c.isalpha() for c in message):
+        return None
+    params = tuple(f"arg{i}" for i in range(len(_CONVERSION.findall(message))))
+    formatted = node_format(constant(message), [_env(params)[p] for p in params], append=False)
+    return Producer(name, params, (template(formatted),), "class message", path,
+                    line_of(call), owner=owner, is_class=True)
 
 
 def _env(params: tuple[str, ...]) -> dict[str, Message]:

@@ -42,7 +42,8 @@ CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
 
 @dataclass
 class Declared:
-    """A module's classes, functions (node, name, owner) and constants (name, owner, value)."""
+    """A module's classes, functions (node, name, owner) and constants (name, owner, value:
+    a string, or a call that makes an error class)."""
 
     classes: list[Node] = field(default_factory=list)
     functions: list[tuple[Node, str, str | None]] = field(default_factory=list)
@@ -111,7 +112,7 @@ def _declarator(declarator: Node, index: JsIndex, found: Declared) -> None:
         _members(value, found)
     elif value.type == "object":
         _object(value, name, found)
-    elif CONSTANT.match(name):
+    elif CONSTANT.match(name) or value.type == "call_expression":
         found.constants.append((name, None, value))
 
 
@@ -129,7 +130,7 @@ def _object(value: Node, name: str | None, found: Declared) -> None:
         key_name = string_value(key) or text(key)
         if inner.type in FUNCTIONS:
             found.functions.append((inner, key_name, name))
-        elif namespace or CONSTANT.match(key_name):
+        elif namespace or CONSTANT.match(key_name) or inner.type == "call_expression":
             found.constants.append((key_name, name, inner))
 
 
