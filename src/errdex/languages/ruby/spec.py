@@ -58,7 +58,7 @@ from errdex.languages.base import (
     line_of,
     text,
 )
-from errdex.languages.ruby import compose
+from errdex.languages.ruby import calls, compose
 from errdex.languages.ruby.pastes import PASTES
 from errdex.languages.ruby.snippets import SNIPPETS
 from errdex.languages.ruby.strings import string
@@ -135,13 +135,13 @@ def _raise_site(node: Node, file: FileIndex) -> Site | None:
         message = _read(first, file)
         error_class = "RuntimeError"
         if message is None and first.type in (*_CLASS_NODES, "call") and not (
-                first.type in _CLASS_NODES and compose.is_constant(text(first).split("::")[-1])):
+                first.type in _CLASS_NODES and calls.is_constant(text(first).split("::")[-1])):
             # raise NotFound / raise not_found(key): the producer's message, if any
             error_class = text(first) if first.type in _CLASS_NODES else None
-    call = compose.raise_call(node, file, _read) if error_class != "RuntimeError" or (
+    call = calls.raise_call(node, file, _read) if error_class != "RuntimeError" or (
         message is None) else None
     if message is None and len(positional) >= 2:  # raise X, not_found(key): the method's text
-        call = compose.message_call(positional[1], file, _read, node) or call
+        call = calls.message_call(positional[1], file, _read, node) or call
     if message is None:
         if call is None:
             return None
@@ -166,7 +166,7 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
     if not any(m is not None and m.has_text() for m in map(lambda a: _read(a, file), positional)):
         return None
     callee = method if receiver is None else f"{text(receiver)}.{method}"
-    call = compose.call_of(callee, node.child_by_field_name("arguments"), file, node, _read)
+    call = calls.call_of(callee, node.child_by_field_name("arguments"), file, node, _read)
     return Site(Template("", ()), "exception", line_of(node), symbol=_symbol(node), call=call)
 
 
@@ -192,7 +192,7 @@ def _new_site(caps: Captures, file: FileIndex) -> Site | None:
     site = None if message is None else _make(node, message, "exception", error_class)
     if site is None:
         return None
-    call = compose.call_of(error_class, node.child_by_field_name("arguments"), file, node, _read)
+    call = calls.call_of(error_class, node.child_by_field_name("arguments"), file, node, _read)
     return replace(site, call=call)
 
 
