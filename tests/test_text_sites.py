@@ -251,3 +251,19 @@ def test_a_format_4_database_gains_the_table_and_the_next_mine_fills_it(
     summary = errdex.mine(repo.root, db=backend_db, repo="acme/vault", jobs=1)
     assert not summary.incremental and summary.text_sites == 1
     assert _explain(backend_db, PASTE)[1]["matches"][0]["candidate"]["lineNumber"] == 1
+
+
+def test_a_paste_holding_only_the_first_line_of_a_long_literal_lands_on_it(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"app/ctx.py": (
+        '_NO_APP = """Working outside of application context.\n\n'
+        'This typically means that you attempted to use functionality that needed\n'
+        'the current application."""\n\n\n'
+        "def proxy():\n    return Proxy(unbound_message=_NO_APP)\n")})
+    db = str(tmp_path / "t.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/ctx", jobs=1)
+    _, out = _explain(db, "RuntimeError: Working outside of application context.")
+    assert out["matches"][0]["candidate"]["lineNumber"] == 1
+    assert out["matches"][0]["candidate"]["text"] == "Working outside of application context."

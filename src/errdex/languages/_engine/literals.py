@@ -26,8 +26,9 @@ from errdex.templates.template import Literal
 MAX_PER_FILE = 200
 
 
-# Format placeholders (``%s``, ``{}``, ``{name}``, ``${x}``) split a literal into pieces: the
-# printed text has a value there, so each piece is matched on its own.
+# Format placeholders (``%s``, ``{}``, ``{name}``, ``${x}``) and line breaks split a literal
+# into pieces: the printed text has a value there (or a paste may stop at the line's end),
+# so each piece is matched on its own.
 # A literal whose source has fewer word-like runs than MIN_WORDS cannot decode to enough
 # words: most literals (keys, encodings, single words) are skipped without decoding.
 _RAW_WORD = re.compile(rb"[A-Za-z0-9\x80-\xff]+")
@@ -83,8 +84,9 @@ def _pieces(spec: LanguageSpec[Any], node: Node) -> list[str]:
         return []
     if message is None:
         return []
-    texts = (piece.strip() for part in message.parts if isinstance(part, Literal)
-             for piece in _PLACEHOLDER.split(part.text))
+    # Each line on its own too: a paste often holds only the first line of a long message.
+    texts = (line.strip() for part in message.parts if isinstance(part, Literal)
+             for piece in _PLACEHOLDER.split(part.text) for line in piece.split("\n"))
     return [t[:MAX_CHARS] for t in texts if is_worded(t)]
 
 
