@@ -113,6 +113,9 @@ namespace Acme.Store
 
         public static string Missing(string what) => "missing " + what;
 
+        public static Exception Unavailable(string extra = "") =>
+            new StoreException("store unavailable" + extra);
+
         public static Exception Tagged(string message)
         {
             message = "[store] " + message;
@@ -225,6 +228,11 @@ namespace Acme.Store
             throw Errors.Decorated("disk full");
         }
 
+        public void Unavailable()
+        {
+            throw Errors.Unavailable();
+        }
+
         public void Unknown(string x)
         {
             throw MakeIt(x);
@@ -263,6 +271,8 @@ EXPECTED = [
      "config: no store configured"),
     ("Tagged", "[store] disk full", "StoreException", ["public static Exception Tagged("],
      "[store] disk full"),
+    ("Unavailable", "store unavailable", "StoreException",
+     ["public static Exception Unavailable("], "store unavailable"),
     ("What", "missing {what}", "InvalidOperationException",
      ["public static string Missing("], "missing widget"),
     ("Constant", "the store is not configured", "InvalidOperationException",

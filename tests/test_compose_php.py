@@ -117,6 +117,11 @@ function decorated(string $message): StoreException
     return new StoreException($message);
 }
 
+function unavailable(string $extra = ''): StoreException
+{
+    return new StoreException('store unavailable' . $extra);
+}
+
 function fail(string $message): never
 {
     throw new StoreException('config: ' . $message);
@@ -215,6 +220,11 @@ class Store
         throw decorated('disk full');
     }
 
+    public function unavailable()
+    {
+        throw unavailable();
+    }
+
     public function unknown($x)
     {
         throw makeIt($x);
@@ -240,6 +250,8 @@ EXPECTED = [
      "config: no store configured"),
     ("tagged", "[store] disk full", "StoreException", ["function tagged("],
      "[store] disk full"),
+    ("unavailable", "store unavailable", "StoreException", ["function unavailable("],
+     "store unavailable"),
     ("what", "missing {$what}", "LogicException", ["public static function missing("],
      "missing widget"),
     ("constant", "the store is not configured", "RuntimeException",

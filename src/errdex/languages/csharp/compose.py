@@ -237,7 +237,21 @@ def _method(node: Node, owner: str, path: str) -> list[Producer]:
         return []
     name = text(node.child_by_field_name("name"))
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
-                     owner)]
+                     owner, defaults=_defaults(node))]
+
+
+def _defaults(function: Node) -> tuple[tuple[str, Template], ...]:
+    """Parameters whose default is a string (``string reason = ""``): what they print when
+    a call leaves them out."""
+    found = function.child_by_field_name("parameters")
+    out = []
+    for param in found.named_children if found is not None else ():
+        value = param.named_children[-1] if param.type == "parameter" else None
+        if value is not None and value.type in STRINGS:
+            read = alternatives(value, value)
+            if len(read) == 1 and not read[0].holes:
+                out.append((text(param.child_by_field_name("name")), read[0]))
+    return tuple(out)
 
 
 def _reassigned(node: Node, params: tuple[str, ...], results: list[Result]) -> list[Result]:

@@ -130,6 +130,8 @@ def _class(node: Node, name: str, file: FileIndex, path: str) -> Producer | None
     elif default is not None:  # ``protected $message = '…'``: printed unless one is passed
         params, defaults = ("$message",), (("$message", default),)
         results = [Call(base_name, ((parameter("$message"),),), owner=name, path=path)]
+    if constructor is not None:
+        defaults = _defaults(constructor)
     return Producer(name, params, tuple(results), "class message", path, line_of(node),
                     bases=(base_name,), is_class=True, defaults=defaults)
 
@@ -220,7 +222,21 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str,
         return []
     name = text(node.child_by_field_name("name"))
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
-                     owner)]
+                     owner, defaults=_defaults(node))]
+
+
+def _defaults(function: Node) -> tuple[tuple[str, Template], ...]:
+    """Parameters whose default is a string: what they print when a call leaves them out
+    (``string $extraReason = ''``)."""
+    found = function.child_by_field_name("parameters")
+    out = []
+    for param in found.named_children if found is not None else ():
+        value = param.child_by_field_name("default_value")
+        if value is not None and value.type in ("string", "encapsed_string"):
+            read = alternatives(value, FileIndex())
+            if len(read) == 1 and not read[0].holes:
+                out.append((text(param.child_by_field_name("name")), read[0]))
+    return tuple(out)
 
 
 def _unread(node: Node, params: tuple[str, ...], file: FileIndex) -> set[str]:
