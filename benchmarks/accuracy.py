@@ -3,7 +3,7 @@ language, against what grepping the message finds in the same run.
 
     .venv/bin/python benchmarks/accuracy.py --repos DIR --db FILE [--cases benchmarks/cases]
         [--baseline grep [--grep-strict]] [--split tune|heldout|all] [--language L ...]
-        [--tolerance 3] [--json] [--misses] [--remine]
+        [--scoped] [--tolerance 3] [--json] [--misses] [--remine]
     .venv/bin/python benchmarks/accuracy.py --repos DIR --check [--cases benchmarks/cases]
 
 Cases are ``cases/<language>.jsonl``, one pasted error a line (see accuracy_cases.py);
@@ -13,7 +13,8 @@ The git data of repository owner/name is the first of ``DIR/owner+name/repo`` (b
 cases' pinned commit (through ``errdex.mine``; a bare repository through a clone that
 shares its objects, made under the db's folder, with nothing checked out) unless the store
 already holds it at that commit. Each paste goes to ``errdex.resolve``: records, else text
-sites. A hit is a result of the case's repository at the expected file (or an
+sites, over every repository of the db (``--scoped``: the case's own, as grep searches
+only its tree). A hit is a result of the case's repository at the expected file (or an
 ``also_accept`` one) within ``--tolerance`` lines of the expected line; text-site hits are
 counted in errdex's figures and also shown apart. ``--baseline grep`` ranks the lines of
 the same tree that grepping the message finds (grep_baseline.py). ``--check`` validates
@@ -62,10 +63,11 @@ def hit(case: Case, repo: str, path: str, line: int, tolerance: int) -> bool:
     )
 
 
-def evaluate(index: errdex.Index, case: Case, tolerance: int) -> Outcome:
-    """errdex's answer to one paste: records, else the lines holding its text."""
+def evaluate(index: errdex.Index, case: Case, tolerance: int, scoped: bool) -> Outcome:
+    """errdex's answer to one paste: records, else the lines holding its text (of the
+    case's repository only when ``scoped``, as grep reads that one tree)."""
     try:
-        found = errdex.resolve(case.text, db=index, top=TOP)
+        found = errdex.resolve(case.text, db=index, top=TOP, repo=case.repo if scoped else None)
     except errdex.ErrdexError as exc:
         return Outcome(case, None, False, [f"error: {exc}"])
     results = [(m.record.repo, m.record.file_path, m.record.line_number,
@@ -144,7 +146,7 @@ def figure(k: int, n: int) -> str:
     return f"{k}/{n} = {k / n:.1%}" if n else "0/0 = -"
 
 
-def row(label: str, subset: str, group: list[Outcome], grep: bool) -> str:
+def row(label: str, subset: str, group: list[Outcome], grep: bool, width: int) -> str:
     n = len(group)
     cells = [figure(sum(o.rank == 1 for o in group), n),
              figure(sum(o.rank is not None for o in group), n)]
@@ -154,27 +156,31 @@ def row(label: str, subset: str, group: list[Outcome], grep: bool) -> str:
                   figure(sum(o.grep_rank is not None for o in group), n)]
     else:
         cells += ["-", "-"]
-    return f"{label[:14]:14} {subset:10} {n:>5}  " + "  ".join(
+    return f"{label:{width}} {subset:10} {n:>5}  " + "  ".join(
         f"{c:>{w}}" for c, w in zip(cells, (18, 18, 6, 18, 18), strict=True))
 
 
 def table(title: str, groups: Sequence[tuple[str, list[Outcome]]], grep: bool) -> list[str]:
-    lines = [f"{title:14} {'wording':10} {'cases':>5}  {'errdex top-1':>18}  "
+    width = max(len(title), *(len(label) for label, _ in groups))
+    lines = [f"{title:{width}} {'wording':10} {'cases':>5}  {'errdex top-1':>18}  "
              f"{'errdex top-5':>18}  {'text':>6}  {'grep top-1':>18}  {'grep top-5':>18}"]
     for label, group in groups:
         if not group:
             continue
-        lines.append(row(label, "all", group, grep))
+        lines.append(row(label, "all", group, grep, width))
         same = [o for o in group if not o.case.wording_changed]
-        lines.append(row("", "unchanged", same, grep))
+        lines.append(row("", "unchanged", same, grep, width))
     return lines
 
 
-def report(outcomes: list[Outcome], split: str, grep: bool, seconds: float) -> list[str]:
+def report(outcomes: list[Outcome], split: str, grep: bool, seconds: float,
+           scoped: bool) -> list[str]:
     n = len(outcomes)
+    scope = "its case's repository" if scoped else "every repository of the db"
     lines = [f"split {split}: {n} cases from {len({o.case.repo for o in outcomes})} "
-             f"repositories, {seconds / max(n, 1) * 1000:.0f} ms a case; 'text' = errdex "
-             "top-5 hits that are text sites, not records", ""]
+             f"repositories; errdex looks each paste up in {scope}, "
+             f"{seconds / max(n, 1) * 1000:.0f} ms a case; 'text' = errdex top-5 hits that "
+             "are text sites, not records", ""]
     languages = [(lang, [o for o in outcomes if o.case.language == lang])
                  for lang in cases_mod.LANGUAGES]
     lines += table("language", [*languages, ("total", outcomes)], grep)
@@ -222,6 +228,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--language", nargs="+", action="extend", choices=cases_mod.LANGUAGES)
     parser.add_argument("--grep-strict", action="store_true",
                         help="grep three-word windows only (no two-word messages)")
+    parser.add_argument("--scoped", action="store_true",
+                        help="look a paste up in its own repository only (grep's footing)")
     parser.add_argument("--tolerance", type=int, default=3, help="lines off still a hit")
     parser.add_argument("--json", action="store_true", help="one JSON object per case")
     parser.add_argument("--check", action="store_true", help="validate the cases; mine nothing")
@@ -269,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     git_dirs = mine_all(cases, args.repos, args.db, args.remine, say)
     index = errdex.open_index(args.db)
     started = time.perf_counter()
-    outcomes = [evaluate(index, c, args.tolerance) for c in cases]
+    outcomes = [evaluate(index, c, args.tolerance, args.scoped) for c in cases]
     seconds = time.perf_counter() - started
     if args.baseline == "grep":
         for o in outcomes:
@@ -278,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for o in outcomes:
             print(as_json(o))
         return 0
-    lines = report(outcomes, args.split, args.baseline == "grep", seconds)
+    lines = report(outcomes, args.split, args.baseline == "grep", seconds, args.scoped)
     print("\n".join(lines + (misses(outcomes) if args.misses else [])))
     return 0
 
