@@ -55,7 +55,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.facts import Call
-from errdex.languages.swift import compose
+from errdex.languages.swift import calls, compose
 from errdex.languages.swift.strings import Message, raw_string, string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
@@ -100,7 +100,7 @@ def _throw_sites(caps: Captures, file: FileIndex) -> list[Site]:
     if callee is None or suffix is None:
         return []
     error_class = text(callee)
-    made = compose.thrown_call(call, file, _read)
+    made = calls.thrown_call(call, file, _read)
     if not error_class.rsplit(".", 1)[-1][:1].isupper():
         # an enum case (E.bad("x")) or a factory: only the error type's text tells
         return [_candidate(node, made)] if made is not None else []
@@ -121,7 +121,7 @@ def _throw_sites(caps: Captures, file: FileIndex) -> list[Site]:
 def _throw_case_sites(caps: Captures, file: FileIndex) -> list[Site]:
     """``throw StoreError.closed``: a case without values, its text in the error type."""
     node, value = caps["throwcase"][0], caps["throwcase.value"][0]
-    made = compose.thrown_call(value, file, _read)
+    made = calls.thrown_call(value, file, _read)
     return [_candidate(node, made)] if made is not None else []
 
 
@@ -141,7 +141,7 @@ def _helper_sites(caps: Captures, file: FileIndex) -> list[Site]:
     args = _arguments(caps["helper.args"][0])
     if not any(m is not None and m.has_text() for m in (_read(a, file) for a in args.positional)):
         return []
-    made = compose.call_of(text(function), caps["helper.args"][0], file, node, _read)
+    made = calls.call_of(text(function), caps["helper.args"][0], file, node, _read)
     return [_candidate(node, made)]
 
 
