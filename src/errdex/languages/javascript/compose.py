@@ -6,9 +6,12 @@ Read per file, composed across the repository (``errdex.mining.compose``):
 * an error class: its constructor read as ``classes.py`` reads it, each parameter a hole
   named after it. ``this.message = …`` (or a ``message`` class field, or a TS ``message``
   parameter property) is the message; otherwise ``super(…)``'s arguments go to the base
-  (its producer when the repository has one; else, like ``Error``, the first argument).
-  A class without a constructor takes its base's. ``this.key = key`` makes
-  ``${this.key}`` the ``key`` argument;
+  (its producer when the repository has one; else, like ``Error``, the first argument;
+  a base imported from a package prints what it prints: ``super(404, msg)`` → ``msg``).
+  A ``get message()`` is the message when ``super`` is given none. A class without a
+  constructor takes its base's. ``this.key = key`` makes ``${this.key}`` the ``key``
+  argument. A pre-class constructor (``function FetchError(m) { this.message = m }``) and a
+  class made by an error factory (``E_X: createError('E_X', "… '%s'")``) are classes too;
 * a factory: a function, method, arrow function or object member that returns an error
   (``return new ParseError(`[${id}] ${what}`)``), an error-named call, or a string built
   from its parameters (``return `no such key ${k}` ``);
@@ -16,7 +19,9 @@ Read per file, composed across the repository (``errdex.mining.compose``):
   from its parameters (``function fail(msg) { throw new ConfigError("config: " + msg) }``);
 * a constant: a module ``const NOT_FOUND = "…"``, a string member of a TS enum, of a
   class (static) or of a module object named like a namespace (``Errors.NOT_FOUND``), for
-  ``new Error(NOT_FOUND)``.
+  ``new Error(NOT_FOUND)`` and for the holes a message spells with one.
+
+Where they are declared is ``declared.py``; what a call passes, ``calls.py``.
 
 Each return/throw/log of a function is an alternative, and so is each branch of an
 argument (``alternatives``: ``c ? a : b``, a variable assigned in ``if``/``switch`` arms).
@@ -121,9 +126,6 @@ class _Reading:
         if self.foreign is None:
             self.foreign = foreign_names(self.root)
         return name.split(".", 1)[0] in self.foreign or last_name(name) in _INDEXED
-
-
-# --- where producers are declared --------------------------------------------------------
 
 
 # --- classes -------------------------------------------------------------------------------
@@ -297,7 +299,9 @@ def _construct(callee: str, name: str, args: list[Node], reader: Reader, reading
     package the argument it prints (``new HttpError(404, msg)`` prints ``msg``)."""
     if reading.is_foreign(name):
         index = message_index(name, [reader.read_or_hole(a) for a in args])
-        return list(alternatives(args[index], reader)) if index < len(args) else []
+        if index >= len(args):
+            return [Template("", ())]  # no message: nothing that could be composed
+        return list(alternatives(args[index], reader))
     return [Call(callee, tuple(alternatives(a, reader) for a in args), owner=owner,
                  path=reading.path)]
 
