@@ -82,8 +82,9 @@ def _branches(node: Node, at: Node, depth: int) -> list[Template]:
                 and a.end_byte <= at.start_byte
                 and text(a.child_by_field_name("left")) == name
                 and text(a.child_by_field_name("operator")) == "="]
-    if len(assigned) < 2:
-        return []
+    if len(assigned) < 2 or any(name in _names(a.child_by_field_name("right"))
+                                for a in assigned):
+        return []  # ``message = message + …``: built up, not chosen
     out: list[Template] = []
     for assignment in assigned:
         found = alternatives(assignment.child_by_field_name("right"), assignment, depth + 1)
@@ -139,3 +140,7 @@ def walk(node: Node | None) -> Iterator[Node]:
         stack.extend(c for c in reversed(current.named_children)
                      if c.type not in ("lambda_expression", "local_function_statement",
                                        "anonymous_method_expression"))
+
+
+def _names(node: Node | None) -> set[str]:
+    return {text(n) for n in walk(node) if n.type == "identifier"}

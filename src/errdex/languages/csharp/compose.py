@@ -178,9 +178,12 @@ def _constructor(node: Node, owner: str, base: str, path: str) -> Constructor:
         results = (Call(made.callee, made.args, owner=owner, path=path),)
     fields = []
     body = node.child_by_field_name("body")
-    for statement in body.named_children if body is not None else ():
-        assignment = statement.named_children[0] if (
-            statement.type == "expression_statement" and statement.named_children) else None
+    statements = [body] if body is not None and body.type == "arrow_expression_clause" else (
+        body.named_children if body is not None else [])
+    for statement in statements:  # ``{ Key = key; }`` or ``=> _message = message;``
+        assignment = statement.named_children[0] if statement.type in (
+            "expression_statement", "arrow_expression_clause") and statement.named_children else (
+            None)
         if assignment is None or assignment.type != "assignment_expression":
             continue
         left, right = (assignment.child_by_field_name("left"),
