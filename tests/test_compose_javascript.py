@@ -305,6 +305,8 @@ export class Sealed extends VaultError {
 }
 
 export class ErrorFactory {
+  static readonly EXPIRED = 'the lease has expired';
+
   static denied(user: string, action: string): VaultError {
     return new VaultError(`user ${user} may not ${action}`);
   }
@@ -333,6 +335,26 @@ export class Vault {
 
   lock(): void {
     throw new Error(Messages.Locked);
+  }
+
+  renew(): void {
+    throw new Error(ErrorFactory.EXPIRED);
+  }
+
+  async unseal(): Promise<void> {
+    await raise('unsealing needs a key');
+  }
+
+  mount(kind: string): void {
+    let why: string;
+    switch (kind) {
+      case 'kv':
+        why = 'kv engine is busy';
+        break;
+      default:
+        why = `unknown engine ${kind}`;
+    }
+    throw new Sealed(why);
   }
 
   open(kind: number): void {
@@ -612,6 +634,22 @@ def test_typescript_enum_constant(mined):
     record = one(records, VAULT, line(VAULT, "Messages.Locked"))
     assert record.record.error_message == "the vault is locked"
     assert sources(record) == [(TS_ERR, line(TS_ERR, "Locked ="), "constant")]
+
+
+def test_typescript_static_field_constant_and_awaited_helper(mined):
+    _, records = mined
+    record = one(records, VAULT, line(VAULT, "ErrorFactory.EXPIRED"))
+    assert record.record.error_message == "the lease has expired"
+    assert sources(record) == [(TS_ERR, line(TS_ERR, "static readonly EXPIRED"), "constant")]
+    record = one(records, VAULT, line(VAULT, "await raise("))
+    assert record.record.error_message == "vault: unsealing needs a key"
+
+
+def test_typescript_switch_assigned_argument(mined):
+    _, records = mined
+    found = at(records, VAULT, line(VAULT, "throw new Sealed(why)"))
+    assert sorted(r.record.error_message for r in found) == [
+        "sealed: kv engine is busy", "sealed: unknown engine ${kind}"]
 
 
 def test_typescript_else_if_chain_is_three_records(mined):

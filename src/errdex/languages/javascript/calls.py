@@ -195,11 +195,15 @@ def message_call(node: Node, reader: Reader) -> Call | None:
 
 
 def helper(node: Node, reader: Reader) -> Site | None:
-    """``fail("no config")`` as a statement, with words in a string argument: a candidate,
-    kept only when composition finds ``fail`` a helper or factory of the repository."""
+    """``fail("no config")`` as a statement (or awaited, or returned), with words in a
+    string argument: a candidate, kept only when composition finds ``fail`` a helper or
+    factory of the repository."""
     statement = node.parent
+    if statement is not None and statement.type == "await_expression":
+        statement = statement.parent
     function = node.child_by_field_name("function")
-    if statement is None or statement.type != "expression_statement" or function is None:
+    if statement is None or function is None or statement.type not in (
+            "expression_statement", "return_statement"):
         return None
     if function.type == "member_expression":
         receiver = unwrap(function.child_by_field_name("object"))
