@@ -346,3 +346,38 @@ def test_an_incremental_mine_reads_constants_and_classes_from_files_it_did_not_r
                  if r.record.file_path == "app/pool.py"}
     assert found[7].error_message == "the pool is not ready yet"
     assert found[8].error_message == "no such item: {n}"
+
+
+def test_a_message_property_of_the_class_gives_a_record_per_return(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"tpl/runtime.py": (
+        "class UndefinedError(Exception):\n    pass\n\n\n"
+        "class Undefined:\n"
+        "    def __init__(self, name, obj=None, exc=UndefinedError):\n"
+        "        self._name = name\n        self._obj = obj\n        self._exc = exc\n\n"
+        "    @property\n"
+        "    def _message(self):\n"
+        "        if self._obj is None:\n"
+        "            return f'{self._name!r} is undefined'\n"
+        "        return f'{type(self._obj).__name__!r} object has no attribute {self._name!r}'\n\n"
+        "    def fail(self):\n"
+        "        raise self._exc(self._message)\n")})
+    db = tmp_path / "m.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        found = [r for r in store.records(repo="acme/widgets") if r.record.line_number == 18]
+    assert sorted(r.record.error_message for r in found) == [
+        "{self._name!r} is undefined",
+        "{type(self._obj).__name__!r} object has no attribute {self._name!r}"]
+    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+            "from tpl.runtime import Undefined\n"
+            "for u in (Undefined('x'), Undefined('get', {})):\n"
+            "    try:\n        u.fail()\n    except Exception as e:\n        print(str(e))\n")
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    assert printed == ["'x' is undefined", "'dict' object has no attribute 'get'"]
+    for line in printed:
+        assert any(re.fullmatch(r.record.message_pattern, line) for r in found), line
+    assert all(s.role == "message" for r in found for s in r.extras.template_sources)

@@ -50,6 +50,10 @@ class Call:
     owner: str | None = None
     path: str = ""
     method: bool = False
+    # The language knows the call makes an error that prints its first argument when no
+    # producer says otherwise, whatever the callee's case (Python's
+    # ``raise self._undefined_exception(msg)``: an attribute holding an error class).
+    makes_error: bool = False
 
     def named(self) -> str:
         """The callee's last name: ``self._bad_option`` → ``_bad_option``; ``new X<T>`` → ``X``."""
@@ -124,7 +128,7 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
     written: list[str] = []
     for part in template.message:
         bound = bindings.get(part.name) if isinstance(part, Hole) and part.name else None
-        if bound is not None and _quotes(part) and not bound.holes:
+        if bound is not None and isinstance(part, Hole) and _quotes(part) and not bound.holes:
             bound = None  # repr of a literal (``{key!r}``, ``{:?}``): quoted, kept a hole
         if bound is not None and isinstance(part, Hole) and len(bound.parts) == 1 and isinstance(
                 bound.parts[0], Hole) and part.name:  # a parameter for a field: renamed
@@ -149,7 +153,7 @@ def bind(result: Result, bindings: dict[str, Template]) -> Result:
         result.callee,
         tuple(tuple(substitute(t, bindings) for t in arg) for arg in result.args),
         tuple((k, tuple(substitute(t, bindings) for t in arg)) for k, arg in result.keywords),
-        result.owner, result.path, result.method,
+        result.owner, result.path, result.method, result.makes_error,
     )
 
 
@@ -189,12 +193,40 @@ def constant_names(template: Template) -> list[str]:
     return [n for h in template.holes if (n := constant_name(h)) is not None]
 
 
+def referenced_names(template: Template) -> list[str]:
+    """The constants and message methods a template's holes print (composition spells
+    them out once the repository is read)."""
+    names = constant_names(template)
+    names += [r[0] for h in template.holes if (r := message_reference(h)) is not None]
+    return names
+
+
 def with_constants(template: Template, texts: dict[str, str]) -> Template | None:
     """The template with each hole that prints a known constant replaced by its text;
     None when none is known."""
     bindings = {h.name: Template(texts[n], (Literal(texts[n]),)) for h in template.holes
                 if h.name and (n := constant_name(h)) is not None and n in texts}
     return substitute(template, bindings) if bindings else None
+
+
+# ``self.message``, ``self._message()``, ``this.describe()``, ``message()``: a hole printing
+# what a method (or property) of the caller's class, or a function, returns.
+_REFERENCE = re.compile(
+    r"(?:(?:self|this|cls|\$this)(?:\.|->))?([A-Za-z_][A-Za-z0-9_]*)(\(\))?")
+
+
+def message_reference(hole: Hole) -> tuple[str, bool] | None:
+    """``(name, through self)`` of the message method a hole prints, if it names one:
+    ``self.x`` / ``this.x()`` / ``x()`` (a bare ``x`` is a variable, not a call)."""
+    if not hole.name or _quotes(hole) or len(hole.name) > 200:
+        return None
+    found = _REFERENCE.fullmatch(hole.name)
+    if found is None:
+        return None
+    through_self = "." in hole.name or "->" in hole.name
+    if not through_self and not found.group(2):
+        return None
+    return found.group(1), through_self
 
 
 def has_text(template: Template) -> bool:

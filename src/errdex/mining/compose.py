@@ -31,6 +31,7 @@ from errdex.languages.facts import (
     bind,
     constant_names,
     has_text,
+    message_reference,
     substitute,
     with_constants,
 )
@@ -77,6 +78,35 @@ class Producers:
 
     def names(self) -> set[str]:
         return set(self.by_name)
+
+    def spelled(self, composed: Composed, owner: str | None, path: str) -> list[Composed]:
+        """``composed`` with the constants and message methods its holes print spelled out:
+        one alternative per template such a method can return (capped)."""
+        choices: list[list[tuple[str, Template]]] = []
+        sources: list[Source] = []
+        for hole in composed.template.holes:
+            reference = message_reference(hole)
+            if reference is None or hole.name is None:
+                continue
+            name, through_self = reference
+            found = self.find(Call(f"self.{name}" if through_self else name, owner=owner,
+                                   path=path))
+            if found is None or found.role != "message" or found.params:
+                continue
+            texts = [r for r in found.results if isinstance(r, Template)]
+            if texts:
+                choices.append([(hole.name, t) for t in texts])
+                sources.append(Source(found.path, found.line, found.role))
+        out = [composed]
+        if choices:
+            combos = itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES)
+            out = [Composed(substitute(composed.template, dict(combo)),
+                            (*composed.sources, *sources), composed.error_class)
+                   for combo in combos]
+        constants = self.constants()
+        return [Composed(t, c.sources, c.error_class)
+                if (t := with_constants(c.template, constants)) is not None else c
+                for c in out]
 
     def constants(self) -> dict[str, str]:
         """Each string constant's text (role ``constant``), leaving out a name defined with
@@ -282,14 +312,15 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
     the repository's string constants a message prints; the records changed."""
     out: list[MinedRecord] = []
     changed: list[MinedRecord] = []
-    constants = producers.constants()
     for m in mined:
         kept: list[Composed] = []
+        owner = m.call.owner if m.call is not None else _owner_of(m.extras.enclosing_symbol)
         if m.call is not None:
             composed = producers.compose(m.call)
             if composed is None and m.candidate:  # a class from elsewhere: its first argument
                 composed = _first_argument(m.call)
-            kept = [c for c in (_known(c, constants) for c in composed or [])
+            kept = [c for found in composed or []
+                    for c in producers.spelled(found, owner, m.record.file_path)
                     if worth_keeping(c)]
             m.call = None
         pending, m.pending = m.pending, None
@@ -297,9 +328,10 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
             if m.candidate:
                 continue
             if pending is not None and not _has_hook(m):
-                template = with_constants(pending[1], constants)
-                if template is not None:
-                    kept = [Composed(template, (), None)]
+                plain = Composed(pending[1], (), None)
+                spelled = producers.spelled(plain, owner, m.record.file_path)
+                if spelled != [plain]:
+                    kept = [c for c in spelled if worth_keeping(c)]
         if not kept:
             out.append(m)
             continue
@@ -316,9 +348,9 @@ def _first_argument(call: Call) -> list[Composed] | None:
     """What a class of another package prints, as the language's own errors do: its first
     argument (each alternative of it, e.g. the branches of a ternary)."""
     name = call.named()
-    if call.method or not name[:1].isupper() or not call.args:
+    if not call.args or (not call.makes_error and (call.method or not name[:1].isupper())):
         return None
-    return [Composed(t, (), name) for t in call.args[0]]
+    return [Composed(t, (), name if name[:1].isupper() else None) for t in call.args[0]]
 
 
 def _copy(m: MinedRecord, index: int) -> MinedRecord:
@@ -327,12 +359,12 @@ def _copy(m: MinedRecord, index: int) -> MinedRecord:
     return MinedRecord(record, m.extras.model_copy(deep=True), m.content_hash)
 
 
-def _known(composed: Composed, constants: dict[str, str]) -> Composed:
-    """A composed template with the constants it prints spelled out."""
-    template = with_constants(composed.template, constants)
-    if template is None:
-        return composed
-    return Composed(template, composed.sources, composed.error_class)
+def _owner_of(symbol: str | None) -> str | None:
+    """``Store.open`` → ``Store``; ``Flex::conv3d`` → ``Flex``; a function → None."""
+    if not symbol:
+        return None
+    head = symbol.replace("::", ".").rpartition(".")[0]
+    return head.rpartition(".")[2] or None
 
 
 def _has_hook(m: MinedRecord) -> bool:

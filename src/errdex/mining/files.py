@@ -22,7 +22,7 @@ from errdex.evidence.tests import Expectation, expectations
 from errdex.languages import LANGUAGES, Site, spec_for
 from errdex.languages._engine.literals import file_literals
 from errdex.languages.base import parse
-from errdex.languages.facts import Call, Producer, constant_names
+from errdex.languages.facts import Call, Producer, referenced_names
 from errdex.records.evidence import Evidence
 from errdex.records.model import (
     SCHEMA_VERSION,
@@ -206,7 +206,7 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
         rid = record_id(context.repo, path, site.error_class, normalized, site.symbol, occurrence)
         mined = _record(context, path, language, lines, site, rid)
         references = (hook.references(site.template) if hook is not None
-                      else constant_names(site.template))
+                      else referenced_names(site.template))
         if references:
             mined.pending = (references, site.template)
         if site.call is not None:

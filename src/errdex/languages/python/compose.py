@@ -51,9 +51,13 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     made: dict[int, tuple[Node, list[tuple[Node, Node]]]] = {}  # function → its statements
     assigned = _Assignments()
     classes: list[Node] = []
+    texts: list[Node] = []  # returned values: message methods (``_undefined_message``)
     for _, caps in matches(load_query("python", _QUERY), root):
         if "assign" in caps:
             assigned.nodes.append(caps["assign"][0])
+            continue
+        if "text" in caps:
+            texts.append(caps["text.value"][0])
             continue
         if "const" in caps:
             constant = _constant(caps, path)
@@ -77,7 +81,30 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         producer = _function(function, statements, path, assigned)
         if producer is not None:
             found.append(producer)
+    found.extend(_message_methods(texts, path, assigned))
     return found
+
+
+def _message_methods(values: list[Node], path: str, assigned: _Assignments) -> list[Producer]:
+    """Methods, properties and functions without parameters that return a message: what
+    ``raise Error(self._undefined_message)`` prints (every return an alternative)."""
+    by_function: dict[int, tuple[Node, list[Node]]] = {}
+    for value in values:
+        function = next((a for a in ancestors(value) if a.type in _NESTING), None)
+        if function is None or function.type != "function_definition":
+            continue
+        by_function.setdefault(function.start_byte, (function, []))[1].append(value)
+    out = []
+    for function, returned in by_function.values():
+        if _parameter_names(function):
+            continue
+        file = assigned.within(function)
+        results = [t for value in returned for t in _argument(value, file)][:16]
+        if any(has_text(t) for t in results):
+            out.append(Producer(text(function.child_by_field_name("name")), (),
+                                tuple(results), "message", path, line_of(function),
+                                owner=_owner_name(function)))
+    return out
 
 
 def _constant(caps: dict[str, list[Node]], path: str) -> Producer | None:

@@ -26,3 +26,7 @@
     (assignment
       left: (identifier) @const.name
       right: [(string) (concatenated_string)] @const.value) @const))
+
+; return <text>: what a message method or property builds
+(return_statement
+  [(string) (concatenated_string) (binary_operator) (call) (identifier)] @text.value) @text

@@ -34,6 +34,7 @@ prefix is never part of it):
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import errno
 import os
 from pathlib import Path
@@ -109,6 +110,10 @@ def _raise_site(caps: Captures, file: FileIndex) -> Site | list[Site] | None:
     args = caps["raise.args"][0]
     made = call_of(error_class, args, file, node)
     if not error_class.rsplit(".", 1)[-1][:1].isupper():  # factories: raise make_error(...)
+        held = error_class.rsplit(".", 1)[-1].lower()
+        if any(word in held for word in ("error", "exception", "exc")):
+            # ``raise self._undefined_exception(msg)``: an attribute holding an error class
+            made = dataclasses.replace(made, makes_error=True)
         return _candidate(node, made)
     call: Call | None = made
     framework = web.raise_class(error_class, args, file)
