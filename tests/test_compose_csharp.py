@@ -73,6 +73,11 @@ namespace Acme.Store
             : base(n > 0 ? "gave up after " + n + " retries" : "gave up") { }
     }
 
+    public class ExpiredException(string key, int days)
+        : StoreException($"{key} expired {days} days ago")
+    {
+    }
+
     public class ParseException : Exception
     {
         public ParseException(string message) : base(message) { }
@@ -233,6 +238,11 @@ namespace Acme.Store
             throw Errors.Unavailable();
         }
 
+        public void Expired(string key)
+        {
+            throw new ExpiredException(key, 3);
+        }
+
         public void Unknown(string x)
         {
             throw MakeIt(x);
@@ -273,6 +283,8 @@ EXPECTED = [
      "[store] disk full"),
     ("Unavailable", "store unavailable", "StoreException",
      ["public static Exception Unavailable("], "store unavailable"),
+    ("Expired", "{key} expired 3 days ago", "ExpiredException",
+     ["public class ExpiredException("], "k1 expired 3 days ago"),
     ("What", "missing {what}", "InvalidOperationException",
      ["public static string Missing("], "missing widget"),
     ("Constant", "the store is not configured", "InvalidOperationException",

@@ -87,13 +87,11 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     for declaration, outer in _declarations(root, None):
         name = text(declaration.child_by_field_name("name"))
         body = declaration.child_by_field_name("body")
-        if body is None:
-            continue
         made = _class(declaration, name, outer, body, path)
         if made is not None:
             out.append(made)
         methods: dict[str, list[Producer]] = {}
-        for member in body.named_children:
+        for member in body.named_children if body is not None else ():
             if member.type == "method_declaration":
                 for method in _method(member, name, path):
                     methods.setdefault(method.name, []).append(method)
@@ -149,15 +147,25 @@ def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | N
 # --- classes -------------------------------------------------------------------------------
 
 
-def _class(node: Node, name: str, outer: str | None, body: Node, path: str) -> Producer | None:
+def _class(node: Node, name: str, outer: str | None, body: Node | None,
+           path: str) -> Producer | None:
     bases = next((c for c in node.named_children if c.type == "base_list"), None)
     first = next((c for c in bases.named_children if c.type != "argument_list"), None) if (
         bases is not None) else None
-    if first is None or node.type == "struct_declaration":
+    if first is None or bases is None or node.type == "struct_declaration":
         return None
-    base = simple_name(text(first))
+    written = first.child_by_field_name("type") if (
+        first.type == "primary_constructor_base_type") else first
+    base = simple_name(text(written))
     facts = ClassFacts(name, (base,), path, line_of(node), outer)
-    for member in body.named_children:
+    primary = next((c for c in node.named_children if c.type == "parameter_list"), None)
+    if primary is not None:  # ``class NotFound(string key) : Base($"… {key}")``
+        handed = next((c for c in (*bases.named_children, *first.named_children)
+                       if c.type == "argument_list"), None)
+        made = call_of(base, arguments(handed), handed or node, path)
+        facts.constructors.append(Constructor(_names(primary), (
+            Call(base, made.args, owner=name, path=path),)))
+    for member in body.named_children if body is not None else ():
         if member.type == "constructor_declaration":
             facts.constructors.append(_constructor(member, name, base, path))
         elif member.type == "property_declaration" and text(
@@ -210,7 +218,10 @@ def _getter(prop: Node) -> list[Template]:
 
 
 def _parameters(node: Node) -> tuple[str, ...]:
-    params = node.child_by_field_name("parameters")
+    return _names(node.child_by_field_name("parameters"))
+
+
+def _names(params: Node | None) -> tuple[str, ...]:
     return tuple(text(p.child_by_field_name("name"))
                  for p in (params.named_children if params is not None else ())
                  if p.type == "parameter" and p.child_by_field_name("name") is not None)
