@@ -50,6 +50,12 @@ func (e LockedError) Error() string {
 	return fmt.Sprintf("%s is locked by process %d", e.Path, e.PID)
 }
 
+type ConfigTypeError string
+
+func (e ConfigTypeError) Error() string {
+	return fmt.Sprintf("unsupported config type %q", string(e))
+}
+
 func newErr(op string, err error) error {
 	return fmt.Errorf("%s failed: %w", op, err)
 }
@@ -148,6 +154,21 @@ func (s *Store) Cycle() error {
 	return ping("x")
 }
 
+func (s *Store) Load(ext string) error {
+	return ConfigTypeError(ext)
+}
+
+func (s *Store) save(key string) error {
+	if key == "" {
+		return fmt.Errorf("empty key in %s", s.dir)
+	}
+	return nil
+}
+
+func (s *Store) Save(key string) error {
+	return s.save(key)
+}
+
 func (s *Store) MustParse(tok string) {
 	panic(parseError(7, "bad token "+tok))
 }
@@ -167,6 +188,8 @@ EXPECTED = [
      "[parse_error.101] unexpected token @"),
     ("Sync", "store sync: failed", None, [("store.go", "func (s *Store) fail(")],
      "store sync: failed"),
+    ("Load", "unsupported config type %q", "ConfigTypeError",
+     [("errors.go", "func (e ConfigTypeError) Error")], 'unsupported config type "yml"'),
 ]
 
 
@@ -248,6 +271,15 @@ def test_calls_that_reach_no_producer_and_a_cycle_make_no_record(
     assert _at(records, "Unknown") == []
     assert _at(records, "Local") == []
     assert _at(records, "Cycle") == []
+
+
+def test_a_function_that_reports_an_error_it_may_return_nil_instead_is_no_factory(
+    records: list[errdex.StoredRecord],
+) -> None:
+    assert _at(records, "Save") == []  # its error is save's own site, not built for Save
+    [own] = _at(records, "save")
+    assert own.record.error_message == "empty key in %s"
+    assert own.extras.template_sources == []
 
 
 def test_the_error_methods_are_still_sites_of_their_own(

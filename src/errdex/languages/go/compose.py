@@ -130,6 +130,8 @@ def _error_type(method: Node, structs: dict[str, tuple[str, ...]], file: GoFile,
         return None
     params = structs.get(owner) or tuple(sorted({
         h.name for r in results if isinstance(r, Template) for h in r.holes if h.name}))
+    if "0" in params:  # `type ConfigTypeError string`: its value is what a conversion gives
+        params = ("0",)
     return Producer(owner, params, tuple(results[:_MAX]), "class message", path,
                     line_of(method), is_class=True)
 
@@ -139,6 +141,8 @@ def _fields_of(template: Template, receiver: str) -> Template:
     renames = {h.name: unknown(h.name.removeprefix(receiver + ".")) for h in template.holes
                if receiver and h.name and h.name.startswith(receiver + ".")
                and h.name.removeprefix(receiver + ".").isidentifier()}
+    renames.update({h.name: unknown("0") for h in template.holes if receiver and h.name and (
+        h.name == receiver or re.fullmatch(rf"\w+\({re.escape(receiver)}\)", h.name))})
     bound = bind(template, renames) if renames else template
     assert isinstance(bound, Template)
     return bound
@@ -166,10 +170,13 @@ def _factory(function: Node, file: GoFile, structs: dict[str, tuple[str, ...]], 
     returns = function.child_by_field_name("result")
     if not params or body is None or returns is None or returns.type == "parameter_list":
         return None  # `(T, error)`: the error is the function's own site, not a product
+    values = _returned(body, nil=True)
+    if not values or not all(_constructs(v, file) for v in values):
+        return None  # it returns nil, or what another call gave: it reports, it builds nothing
     renames = {name: unknown(str(i)) for i, name in enumerate(params)}
     owner = _receiver(function)[1] if function.type == "method_declaration" else None
     results: list[Result] = []
-    for value in _returned(body):
+    for value in values:
         for result in built(value, file, structs, owner, factory=True):
             bound = bind(result, renames)
             if _uses(bound, len(params)):
@@ -188,7 +195,7 @@ def parameters(function: Node) -> tuple[str, ...]:
                  for n in p.children_by_field_name("name"))
 
 
-def _returned(body: Node) -> list[Node]:
+def _returned(body: Node, nil: bool = False) -> list[Node]:
     """The last value of each ``return`` of a body (nested closures' left out)."""
     out: list[Node] = []
     stack = [body]
@@ -196,11 +203,28 @@ def _returned(body: Node) -> list[Node]:
         node = stack.pop()
         if node.type == "return_statement" and node.named_children:
             values = [v for v in node.named_children[0].named_children if v.type != "comment"]
-            if values and values[-1].type != "nil":
+            if values and (nil or values[-1].type != "nil"):
                 out.append(values[-1])
         elif node.type != "func_literal":
             stack.extend(reversed(node.named_children))
     return out
+
+
+def _constructs(value: Node, file: GoFile) -> bool:
+    """Whether a returned value is built here: an error constructor's call, a composite
+    literal, a conversion or a call of a function (not of a variable's method)."""
+    while value.type in ("parenthesized_expression", "unary_expression") and (
+            value.named_children):
+        value = value.named_children[-1]
+    if value.type == "composite_literal":
+        return True
+    if value.type != "call_expression":
+        return False
+    function = value.child_by_field_name("function")
+    if function is None or function.type == "identifier":
+        return function is not None
+    receiver, _, _ = call_parts(value)
+    return file.reader.error_value(value) is not None or _imported(receiver, value)
 
 
 def _uses(result: Result, count: int) -> bool:
