@@ -17,9 +17,10 @@ expression, or a local assigned in several branches gives one template per branc
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from functools import cache
 
-from tree_sitter import Node
+from tree_sitter import Node, Query
+from tree_sitter_language_pack import get_language
 
 from errdex.languages._engine.files import index_assignment
 from errdex.languages._jvm.compose import (
@@ -34,7 +35,7 @@ from errdex.languages._jvm.compose import (
     renamed,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
-from errdex.languages.base import line_of, load_query, matches, text
+from errdex.languages.base import line_of, matches, text
 from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
 from errdex.languages.java.messages import JavaFile, arguments, index_import, read
 from errdex.languages.java.scopes import (
@@ -45,7 +46,6 @@ from errdex.languages.java.scopes import (
 )
 from errdex.templates.template import Literal, Template
 
-QUERY = Path(__file__).with_name("queries.scm")
 MAX_BRANCHES = 16
 _OVERRIDES = ("getMessage", "getLocalizedMessage")
 _LOG_METHODS = frozenset({"error", "warn", "warning", "severe", "fatal"})
@@ -53,10 +53,26 @@ _SUPER_SPELLINGS = {"super.getMessage()": SUPER_MESSAGE, "getMessage()": SUPER_M
                     "super.getLocalizedMessage()": SUPER_MESSAGE}
 
 
+# The patterns of ``queries.scm`` the file's index reads (message variables, static imports).
+_INDEX = """
+(variable_declarator name: (identifier) @assign.name value: (_) @assign.value) @assign
+(assignment_expression left: (identifier) @assign.name operator: "=" right: (_) @assign.value
+  ) @assign
+(assignment_expression left: (identifier) @assign.name operator: "+=" right: (_) @assign.value
+  ) @assign.add
+(import_declaration "static" (scoped_identifier) @import.name (asterisk)? @import.all) @import
+"""
+
+
+@cache
+def _index_query() -> Query:
+    return Query(get_language("java"), _INDEX)
+
+
 def index(root: Node) -> JavaFile:
     """The file's message variables and static imports, as the site reader has them."""
     file = JavaFile()
-    for _, caps in matches(load_query("java", QUERY), root):
+    for _, caps in matches(_index_query(), root):
         if not index_assignment(caps, file):
             index_import(caps, file)
     file.sort()
@@ -299,12 +315,13 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
     if body is None:
         return []
     params = _parameters(node)
-    returns = text(node.child_by_field_name("type"))
+    returns = simple_name(text(node.child_by_field_name("type")))
     results: list[Result] = []
-    for value in _returns(node):
-        results.extend(_returned(value, simple_name(returns), params, file, owner, path))
+    if _may_return_a_message(returns, params, body):
+        for value in _returns(node):
+            results.extend(_returned(value, returns, params, file, owner, path))
     role = "factory"
-    if not results:
+    if not results and params:
         role = "helper"
         for statement in body.named_children:
             results.extend(_helper_result(statement, params, file, owner, path))
@@ -313,6 +330,15 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
     name = text(node.child_by_field_name("name"))
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
                      owner)]
+
+
+def _may_return_a_message(returns: str, params: tuple[str, ...], body: Node) -> bool:
+    """Whether a method's returns are worth reading (most are not: ``void``, getters)."""
+    if is_exception_name(returns):
+        return True
+    if returns == "String":
+        return bool(params)
+    return returns[:1].isupper() and ("new " + returns).encode() in (body.text or b"")
 
 
 def _returned(value: Node, returns: str, params: tuple[str, ...], file: JavaFile,
