@@ -107,6 +107,15 @@ Store.prototype.get = function (key) {
   this.fail(`no key ${key}`);
 };
 
+function trimmed(key) {
+  if (!key) throw new NotFound(key);
+  return key.trim();
+}
+
+Store.prototype.peek = function () {
+  trimmed('front shelf item');
+};
+
 module.exports = {
   Store,
   missing(key) {
@@ -573,6 +582,8 @@ def test_unresolved_candidates_give_no_record(mined):
     _, records = mined
     assert at(records, STORE, line(STORE, "throw new Mystery(x)")) == []
     assert at(records, STORE, line(STORE, "announce(")) == []
+    # trimmed() returns a value and throws only without one: no helper of its callers
+    assert at(records, "lib/http.js", line("lib/http.js", "trimmed('front")) == []
 
 
 def test_constructor_cycle_terminates(mined):

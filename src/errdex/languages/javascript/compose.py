@@ -217,6 +217,8 @@ def _function(function: Node, name: str, owner: str | None, nodes: list[Node],
             classes.add(error_class or "")
     if not results or not any(_uses(r, params) or isinstance(r, Call) for r in results):
         return None
+    if not returns and any(kind == "return" for kind, _ in _outcomes(nodes, body)):
+        return None  # get(key) returns a value, and throws only when it has none: no helper
     error_class = next(iter(classes)) if len(classes) == 1 else None
     return Producer(name, params, tuple(results[:16]), "factory" if returns else "helper",
                     reading.path, line_of(function), owner=owner, error_class=error_class or None)
