@@ -7,6 +7,8 @@ by hand from the fixture and must be matched by the mined pattern."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -373,3 +375,19 @@ def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
     assert _at(records, "Decorated") == []  # its parameter given a value source can't read
     assert _at(records, "Loop") == []
     assert not any("Loop" in (r.record.error_class or "") for r in records)
+
+
+def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/Store/Errors.cs": ERRORS, "src/Store/Store.cs": STORE})
+    db = tmp_path / "inc.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files({"src/Store/Errors.cs": ERRORS.replace("no such item", "nothing under")})
+    summary = errdex.mine(repo.root, db=db, jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    assert messages.count("nothing under: {key}") == 4  # Missing, Gone, Again, OnceMore
+    assert not any("no such item" in m for m in messages)

@@ -8,6 +8,8 @@ the mined pattern."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -344,3 +346,19 @@ def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
     assert _at(records, "decorated") == []  # its parameter given a value source can't read
     assert _at(records, "loop") == []
     assert not any(r.record.error_class in ("Ping", "Pong") for r in records)
+
+
+def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/Errors.php": ERRORS, "src/Store.php": STORE})
+    db = tmp_path / "inc.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files({"src/Errors.php": ERRORS.replace("no such item", "nothing under")})
+    summary = errdex.mine(repo.root, db=db, jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    assert messages.count("nothing under: %s") == 5  # missing, gone, forKey, again, onceMore
+    assert not any("no such item" in m for m in messages)
