@@ -24,7 +24,10 @@ int error(const char *err, ...);
 void yyerror(const char *s);
 void set_error_callback(error_fn callback);
 void input_error(int code, const char *format, ...);
-#define BUG(fmt, ...) die("BUG: " fmt, ##__VA_ARGS__)
+void warning(const char *warn, ...);
+void BUG_fl(const char *file, int line, const char *fmt, ...);
+#define BUG(...) BUG_fl(__FILE__, __LINE__, __VA_ARGS__)
+#define DIE_BUG(fmt, ...) die("BUG: " fmt, ##__VA_ARGS__)
 #define LOG_ERR(fmt, ...) \\
     fprintf(stderr, "[ERR] %s:%d: " fmt "\\n", __FILE__, __LINE__, ##__VA_ARGS__)
 #define INVALID_ENUM 0x10003
@@ -42,7 +45,7 @@ USAGE_C = """\
 
 typedef void (*report_fn)(const char *, va_list);
 
-static void vreportf(const char *prefix, const char *err, va_list params)
+static void vfreportf(FILE *f, const char *prefix, const char *err, va_list params)
 {
 \tchar msg[4096];
 \tchar *p, *pend = msg + sizeof(msg);
@@ -58,13 +61,32 @@ static void vreportf(const char *prefix, const char *err, va_list params)
 \t\t*p = '\\0';
 \tp += strlen(p);
 \t*(p++) = '\\n';
-\tif (write(2, msg, p - msg) < 0)
+\tfflush(f);
+\tif (write(fileno(f), msg, p - msg) < 0)
 \t\texit(2);
+}
+
+static void vreportf(const char *prefix, const char *err, va_list params)
+{
+\tvfreportf(stderr, prefix, err, params);
+}
+
+static void die_message_builtin(const char *err, va_list params)
+{
+\tvreportf("fatal: ", err, params);
+}
+
+static report_fn die_message_routine = die_message_builtin;
+
+static report_fn get_die_message_routine(void)
+{
+\treturn die_message_routine;
 }
 
 static void die_builtin(const char *err, va_list params)
 {
-\tvreportf("fatal: ", err, params);
+\treport_fn die_message_fn = get_die_message_routine();
+\tdie_message_fn(err, params);
 \texit(128);
 }
 
@@ -85,6 +107,25 @@ int error(const char *err, ...)
 \tvreportf("error: ", err, params);
 \tva_end(params);
 \treturn -1;
+}
+
+void warning(const char *warn, ...)
+{
+\tva_list params;
+\tva_start(params, warn);
+\tvreportf("warning: ", warn, params);
+\tva_end(params);
+}
+
+void BUG_fl(const char *file, int line, const char *fmt, ...)
+{
+\tva_list params;
+\tfprintf(stderr, "BUG: %s:%d: ", file, line);
+\tva_start(params, fmt);
+\tvfprintf(stderr, fmt, params);
+\tva_end(params);
+\tfputc('\\n', stderr);
+\texit(99);
 }
 
 int yylineno = 3;
@@ -146,6 +187,10 @@ int main(int argc, char **argv)
 \t\tyyerror("syntax error");
 \tif (!strcmp(what, "bug"))
 \t\tBUG("impossible state %s", "idle");
+\tif (!strcmp(what, "die_bug"))
+\t\tDIE_BUG("lost track of %s", "HEAD");
+\tif (!strcmp(what, "warning"))
+\t\twarning("ignoring %s", "ref");
 \tif (!strcmp(what, "log"))
 \t\tLOG_ERR("lost %d packets", 3);
 \tif (!strcmp(what, "input"))
@@ -390,13 +435,17 @@ FILES = {
 }
 
 # (the call in main.c, the record's errorMessage, its errorCode, the producers it names:
-# (file, start of the line))
+# (file, start of the line); a reporter's calls to the file's other reporters are read into
+# it, so ``die`` is named for the ``fatal: `` its message routine writes)
 C_EXPECTED = [
     ("die", "fatal: cannot open %s", None, [("src/usage.c", "void die(")]),
     ("error", "error: bad count %d", None, [("src/usage.c", "int error(")]),
     ("yyerror", "line %d: syntax error", None, [("src/usage.c", "void yyerror(")]),
-    ("bug", "fatal: BUG: impossible state %s", None,
-     [("src/usage.c", "void die("), ("src/usage.h", "#define BUG(")]),
+    ("bug", "BUG: %s:%d: impossible state %s", None,
+     [("src/usage.c", "void BUG_fl(")]),
+    ("die_bug", "fatal: BUG: lost track of %s", None,
+     [("src/usage.c", "void die("), ("src/usage.h", "#define DIE_BUG(")]),
+    ("warning", "warning: ignoring %s", None, [("src/usage.c", "void warning(")]),
     ("log", "[ERR] %s:%d: lost %d packets", None, [("src/usage.h", "#define LOG_ERR(")]),
     ("input", "Invalid window hint 0x%08X", "INVALID_ENUM", []),  # it hands the text on as is
 ]

@@ -35,6 +35,8 @@ class Reading:
     printed: list[Template] = field(default_factory=list)
     guarded: list[Template] = field(default_factory=list)  # printed under an ``if``
     forwarded: list[Call] = field(default_factory=list)
+    streams: set[str] = field(default_factory=set)  # what prints to stderr: ``stderr``, ``2``…
+    pointers: dict[str, str] = field(default_factory=dict)  # local function pointers' targets
 
 
 def folded(args: list[Node], reading: Reading | None = None) -> list[tuple[Template, ...]]:
@@ -110,7 +112,7 @@ def helper_call(name: str, args: list[Node], text_arg: Node) -> tuple[Call, str 
     """``yyerror("syntax error")``, ``_glfwInputError(GLFW_INVALID_ENUM, "bad %d", x)``: the
     call a reporter of the repository may print (a candidate; composition drops it unless
     ``name`` is a reporter), and the error code named before the text (``GLFW_…``)."""
-    if name in CALLS or _NOT_REPORTERS.match(name):
+    if name in CALLS or _NOT_REPORTERS.match(name) or any(text(a) == "stdout" for a in args):
         return None
     first = next((a for a in args if a.type in STRING_TYPES), None)
     if first is None or first != text_arg:

@@ -61,11 +61,13 @@ def producers(grammar: str) -> Composer:
 def reporters(root: Node, path: str, grammar: str) -> list[Producer]:
     """The file's reporter functions and macros (``producers``)."""
     functions, macros, pointers = _definitions(root)
+    getters = {name: target for node in functions if (found := _getter(node)) is not None
+               for name, target in (found,)}
     known: dict[str, Producer] = {}
     for _ in range(_MAX_PASSES):  # reporters calling reporters defined later in the file
         before = dict(known)
         for node in functions:
-            made = _function(node, path, known)
+            made = _function(node, path, known, getters)
             if made is not None:
                 known[made.name] = made
         for name, target, line in pointers:  # ``static report_fn die_routine = die_builtin;``
@@ -145,7 +147,38 @@ def _declared_name(node: Node | None) -> str | None:
     return text(node) if node is not None else None
 
 
-def _function(node: Node, path: str, known: dict[str, Producer]) -> Producer | None:
+def _getter(node: Node) -> tuple[str, str] | None:
+    """``report_fn get_die_message_routine(void) { return die_message_routine; }``."""
+    body = node.child_by_field_name("body")
+    statements = body.named_children if body is not None else []
+    if len(statements) != 1 or statements[0].type != "return_statement" or not (
+            statements[0].named_children) or statements[0].named_children[0].type != "identifier":
+        return None
+    name = function_name(node)
+    return (name, text(statements[0].named_children[0])) if name else None
+
+
+def _local_pointers(body: Node, getters: dict[str, str]) -> dict[str, str]:
+    """``report_fn fn = get_die_message_routine();``: what a local function pointer calls."""
+    out: dict[str, str] = {}
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type != "init_declarator":
+            continue
+        value = node.child_by_field_name("value")
+        name = _declared_name(node.child_by_field_name("declarator"))
+        if value is not None and value.type == "call_expression" and name and not arguments(
+                value.child_by_field_name("arguments")):
+            target = getters.get(text(value.child_by_field_name("function")))
+            if target is not None:
+                out[name] = target
+    return out
+
+
+def _function(node: Node, path: str, known: dict[str, Producer],
+              getters: dict[str, str]) -> Producer | None:
     name = function_name(node)
     body = node.child_by_field_name("body")
     if not name or body is None or "::" in name:
@@ -154,16 +187,35 @@ def _function(node: Node, path: str, known: dict[str, Producer]) -> Producer | N
     if not params:
         return None
     others = {k: v for k, v in known.items() if k != name}
-    return _producer(name, params, variadic, body, path, line_of(node), others)
+    return _producer(name, params, variadic, body, path, line_of(node), others,
+                     _file_params(node), _local_pointers(body, getters))
+
+
+def _file_params(definition: Node) -> set[str]:
+    """``FILE *f`` parameters: a reporter printing to ``f`` prints to what it is given."""
+    declarator = definition.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    return {name for p in (params.named_children if params is not None else ())
+            if p.type == "parameter_declaration" and text(p.child_by_field_name("type")) == "FILE"
+            and (name := _declared_name(p.child_by_field_name("declarator")))}
 
 
 def _producer(name: str, params: tuple[str, ...], variadic: bool, body: Node, path: str,
-              line: int, known: dict[str, Producer]) -> Producer | None:
-    reading = Reading(params, known, aliases=_aliases(body))
+              line: int, known: dict[str, Producer], files: set[str] | None = None,
+              pointers: dict[str, str] | None = None) -> Producer | None:
+    streams = {*_STDERR, *(files or ()), *(f"fileno({f})" for f in files or ())}
+    reading = Reading(params, known, aliases=_aliases(body), streams=streams,
+                      pointers=pointers or {})
     for call in _calls(body):
+        if _failing(call, body):
+            continue  # the reporter's own error path (``if (too long) { fprintf…; abort(); }``)
         _statement(call, reading, reading.guarded if _guarded(call, body) else reading.printed)
     names = set(params)
-    printed = reading.printed or reading.guarded
+    # what it prints under a condition counts when that is all it prints, in one place
+    # (``if (callback) callback(code, description);``)
+    printed = reading.printed or (reading.guarded if len(reading.guarded) == 1 else [])
     if printed:
         template = _chomped(_joined(printed))
         shown = {h.name for h in template.holes}
@@ -205,11 +257,9 @@ def _statement(call: Node, reading: Reading, out: list[Template]) -> None:
     if printed is not None:
         out.append(printed)
         return
-    inlined = reading.known.get(name)
+    inlined = reading.known.get(reading.pointers.get(name, name))
     if inlined is not None and inlined.results and isinstance(inlined.results[0], Template):
-        given = folded(args, reading)
-        bindings = {p: given[i][0] for i, p in enumerate(inlined.params) if i < len(given)}
-        out.append(substitute(inlined.results[0], bindings))
+        out.append(substitute(inlined.results[0], _bound(inlined.params, args, reading)))
         return
     if function is not None and (function.type != "identifier" or _CALLBACK.search(name)):
         buffered = [reading.buffers[text(a)] for a in args if text(a) in reading.buffers]
@@ -218,6 +268,18 @@ def _statement(call: Node, reading: Reading, out: list[Template]) -> None:
         return
     if REPORTERISH.search(name) or name in CALLS:
         reading.forwarded.append(Call(name, tuple(folded(args, reading))))
+
+
+def _bound(params: tuple[str, ...], args: list[Node], reading: Reading) -> dict[str, Template]:
+    """A known reporter's parameters bound to a call's arguments, one by one; its last takes
+    the format with the arguments after it (``vreportf(_("warning: "), warn, params)``)."""
+    bound: dict[str, Template] = {}
+    for i, (param, arg) in enumerate(zip(params, args, strict=False)):
+        last = i == len(params) - 1
+        made = formatted(arg, args[i + 1:], reading) if last else value(arg, reading)
+        if made is not None:
+            bound[param] = made
+    return bound
 
 
 def _buffer(name: str, args: list[Node], reading: Reading) -> None:
@@ -264,6 +326,27 @@ def _aliases(body: Node) -> dict[str, str]:
     return out
 
 
+_ENDS = frozenset({"abort", "exit", "_exit", "BUG", "assert"})
+
+
+def _failing(call: Node, body: Node) -> bool:
+    """Whether a call is in a block (inside the body) that aborts, exits or returns."""
+    node = call.parent
+    while node is not None and node != body and node.type != "compound_statement":
+        node = node.parent
+    if node is None or node == body:
+        return False
+    for statement in node.named_children:
+        if statement.type == "return_statement":
+            return True
+        inner = statement.named_children[0] if statement.named_children else None
+        if statement.type == "expression_statement" and inner is not None and (
+                inner.type == "call_expression") and text(
+                inner.child_by_field_name("function")) in _ENDS:
+            return True
+    return False
+
+
 def _guarded(call: Node, body: Node) -> bool:
     """Whether a call runs only under a condition of the body (an error path of its own)."""
     child, node = call, call.parent
@@ -279,13 +362,14 @@ def _guarded(call: Node, body: Node) -> bool:
 def _printed(name: str, args: list[Node], reading: Reading) -> Template | None:
     """What a call prints on stderr, or None when it prints nothing there."""
     first = text(args[0]) if args else ""
-    if name in ("fprintf", "dprintf") and first in _STDERR and len(args) > 1:
+    streams = reading.streams
+    if name in ("fprintf", "dprintf") and first in streams and len(args) > 1:
         return formatted(args[1], args[2:], reading)
-    if name in ("vfprintf", "vdprintf") and first in _STDERR and len(args) > 1:
+    if name in ("vfprintf", "vdprintf") and first in streams and len(args) > 1:
         return value(args[1], reading)
-    if name in ("fputs", "fputc", "putc") and len(args) == 2 and text(args[1]) in _STDERR:
+    if name in ("fputs", "fputc", "putc") and len(args) == 2 and text(args[1]) in streams:
         return value(args[0], reading)
-    if name in ("write", "write_in_full", "xwrite", "write_or_die") and first in _STDERR and (
+    if name in ("write", "write_in_full", "xwrite", "write_or_die") and first in streams and (
             len(args) > 1):
         return value(args[1], reading)
     if name in ("vsyslog", "syslog") and len(args) > 1:
@@ -318,6 +402,8 @@ def _macro(node: Node, path: str, grammar: str, known: dict[str, Producer]) -> P
         return None
     params = tuple(text(p) for p in params_node.named_children if p.type == "identifier")
     variadic = "..." in text(params_node)
+    if variadic and not params:  # ``#define BUG(...) BUG_fl(__FILE__, __LINE__, __VA_ARGS__)``
+        params = ("__VA_ARGS__",)
     if not params:
         return None
     body = value.replace("\\\n", "\n").replace("##__VA_ARGS__", "__VA_ARGS__")
