@@ -21,9 +21,10 @@ the ``val`` a name reads, gives one template per branch.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from functools import cache
 
-from tree_sitter import Node
+from tree_sitter import Node, Query
+from tree_sitter_language_pack import get_language
 
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.files import index_assignment
@@ -37,7 +38,7 @@ from errdex.languages._jvm.compose import (
     formatted,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
-from errdex.languages.base import ancestors, line_of, load_query, matches, text
+from errdex.languages.base import ancestors, line_of, matches, text
 from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
 from errdex.languages.kotlin.messages import (
     TYPE_TYPES,
@@ -47,15 +48,26 @@ from errdex.languages.kotlin.messages import (
 )
 from errdex.templates.template import Literal, Template
 
-QUERY = Path(__file__).with_name("queries.scm")
 MAX_BRANCHES = 16
 _LOG_METHODS = frozenset({"error", "warn", "warning", "severe", "fatal"})
+
+
+# The pattern of ``queries.scm`` the file's index reads (message ``val``s).
+_INDEX = """
+(property_declaration (variable_declaration (simple_identifier) @assign.name) "="
+  (_) @assign.value) @assign
+"""
+
+
+@cache
+def _index_query() -> Query:
+    return Query(get_language("kotlin"), _INDEX)
 
 
 def index(root: Node) -> FileIndex:
     """The file's ``val``s by name, as the site reader has them."""
     file = FileIndex()
-    for _, caps in matches(load_query("kotlin", QUERY), root):
+    for _, caps in matches(_index_query(), root):
         index_assignment(caps, file)
     file.sort()
     return file
@@ -337,9 +349,10 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str) -> list
         return []
     results: list[Result] = []
     role = "factory"
-    for value in _returns(body):
-        results.extend(_returned(value, returns, params, file, owner, path))
-    if not results:
+    if _may_return_a_message(returns, params, body):
+        for value in _returns(body):
+            results.extend(_returned(value, returns, params, file, owner, path))
+    if not results and params:
         role = "helper"
         statements = body.named_children[0]
         for statement in statements.named_children if statements.type == "statements" else [
@@ -349,6 +362,15 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str) -> list
         return []
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
                      owner)]
+
+
+def _may_return_a_message(returns: str, params: tuple[str, ...], body: Node) -> bool:
+    """Whether a function's returns are worth reading (an expression body always is)."""
+    if body.named_children[0].type != "statements" or is_exception_name(returns):
+        return True
+    if returns == "String":
+        return bool(params)
+    return returns[:1].isupper() and (returns + "(").encode() in (body.text or b"")
 
 
 def _returns(body: Node) -> Iterator[Node]:
