@@ -159,8 +159,10 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     receiver = text(function.child_by_field_name("expression")) if (
         function.type == "member_access_expression") else ""
     if name in _NOT_HELPERS or receiver.split(".", 1)[0] in _NOT_HELPERS or (
-            "log" in receiver.rsplit(".", 1)[-1].lower()):
+            "log" in receiver.rsplit(".", 1)[-1].lower()) or "Assert" in receiver + name:
         return None
+    if receiver and receiver != "this" and not receiver[:1].isupper():
+        return None  # an instance's method: composition reaches it by its class only
     args = arguments(value.child_by_field_name("arguments"))
     if not any(_worded(a) for a in args):
         return None
