@@ -79,10 +79,10 @@ def runtime_wrote(o: Observation) -> bool:
 
 
 def miss_kind(line: str) -> str:
-    """Why a site may be missed, guessed from its raise statement: a string literal in it (the
-    miner should have read it), a message passed in by name (the raise is inside a
-    factory or helper: the literal is at its callers), or neither (the class writes the
-    message, as in ``__init__``)."""
+    """Why a site may be missed, guessed from its raise statement: a string literal in it
+    (given to the class, or to a factory call that builds the exception), a message passed
+    in by name (the raise is inside a helper: the literal is at its callers), a factory
+    call without literal, or none of these (the class writes the message, in ``__init__``)."""
     text = line.strip()
     if re.fullmatch(r"(raise|throw)(\s+[\w.\[\]]+)?\s*;?", text):
         return "re-raise"
@@ -90,10 +90,11 @@ def miss_kind(line: str) -> str:
     call = re.search(r"\b(?:raise|throw)\s+(?:new\s+)?([\w.]+)\s*\(|\bnew\s+([\w.]+)\s*\(", text)
     if call is None:
         return "literal, no raise on line" if has_literal else "no raise on line"
-    if has_literal:
-        return "literal in raise statement"
     callee = (call.group(1) or call.group(2)).rsplit(".", 1)[-1]
-    if not callee[:1].isupper():
+    factory = not callee[:1].isupper()
+    if has_literal:
+        return "literal, factory call" if factory else "literal, class call"
+    if factory:
         return "factory call"
     if MESSAGE_NAME.search(text[call.end():]):
         return "message passed in"
