@@ -91,6 +91,10 @@ module MyLib
       raise StoreError, "config: #{msg}"
     end
 
+    def self.undefined_message(name)
+      "Don't know how to build task '#{name}'"
+    end
+
     def self.missing_message(key)
       "nothing stored under #{key}"
     end
@@ -193,6 +197,10 @@ module MyLib
       raise StoreError, default_message
     end
 
+    def undefined(name)
+      fail Errors.undefined_message(name)
+    end
+
     def locate(file, safe)
       raise IOError, Errors.locate_message(file, safe)
     end
@@ -255,6 +263,8 @@ EXPECTED = [
     ("decorated", [], "[mylib] disk full", "Decorated", ["class Decorated "]),
     ("not_ready", [], "store not ready", "StoreError", []),
     ("not_ready_plain", [], "store not ready", "RuntimeError", []),
+    ("undefined", ["t1"], "Don't know how to build task '#{name}'", "RuntimeError",
+     ["def self.undefined_message("]),
     ("built", ["k4"], "nothing stored under #{key}", "StoreError",
      ["def self.missing_message("]),
 ]

@@ -297,8 +297,11 @@ def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | 
         results = list(_texts(node, params, file, read))
     if not results:
         return None
+    # ``raise message_for(key)`` raises the text: a RuntimeError (``raise X, …`` keeps X).
+    texts = any(isinstance(r, Template) for r in results)
     return Producer(text(node.child_by_field_name("name")), params, tuple(results[:16]), role,
-                    path, line_of(node), owner=owner, defaults=tuple(defaults.items()))
+                    path, line_of(node), owner=owner, defaults=tuple(defaults.items()),
+                    error_class="RuntimeError" if texts else None)
 
 
 def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
