@@ -7,7 +7,9 @@ Read per file, composed across the repository (``errdex.mining.compose``):
   ``localizedDescription``, else ``description``) ``switch self`` is the case's message,
   its bound values the case's parameters by position (``case .notFound(let key): return
   "no such item: \\(key)"``; ``case let .http(code, message)``); a ``default`` arm serves
-  the cases the file declares and no arm names. ``errorClass`` is ``Type.case``;
+  the cases the file declares and no arm names; a ``String`` enum whose text is its
+  ``rawValue`` gives each case its raw value (its name when none is written).
+  ``errorClass`` is ``Type.case``;
 * a struct or class: the same property without a ``switch``, its stored properties
   (``self.x`` or ``x``) the memberwise initializer's parameters, or the ``init``'s through
   ``self.x = param``;
