@@ -152,6 +152,20 @@ import shop.errors.NotFound;
 import shop.errors.StoreException;
 
 public class Store {
+    private int line = 7;
+
+    private String where() {
+        return " at line " + line;
+    }
+
+    public void expect(String what) {
+        throw new IllegalStateException("Expected " + what + where()); // site:message-method
+    }
+
+    public void side(boolean left) {
+        throw new IllegalArgumentException(left ? "left side" : "right side"); // site:jdk-branches
+    }
+
     public void get(String key) {
         throw new NotFound(key); // site:get
     }
@@ -280,6 +294,9 @@ public class Main {
         run("if-branches", () -> s.pick(true, 3));
         run("if-branches", () -> s.pick(false, 3));
         run("own-block", () -> s.load(false));
+        run("message-method", () -> s.expect("a name"));
+        run("jdk-branches", () -> s.side(true));
+        run("jdk-branches", () -> s.side(false));
     }
 }
 """
@@ -463,6 +480,19 @@ def test_each_branch_assigned_in_an_if_is_its_own_record(mined):
             ] == ["no such item: second failed"]
 
 
+def test_a_message_method_of_the_class_is_spelled_out(mined):
+    record, extras = one(mined, "message-method")
+    assert record.error_message == "Expected {what} at line {line}"
+    assert record.error_class == "IllegalStateException"
+    assert (STORE_PATH, line(STORE, "String where()"), "message") in sources(extras)
+
+
+def test_branches_of_a_jdk_exception_message(mined):
+    found = at(mined, STORE_PATH, line(STORE, "site:jdk-branches"))
+    assert sorted(r.error_message for r, _ in found) == ["left side", "right side"]
+    assert {r.error_class for r, _ in found} == {"IllegalArgumentException"}
+
+
 def test_unresolved_candidates_and_cycles_give_no_record(mined):
     for marker in ("unresolved", "unresolved-factory", "cycle"):
         assert not at(mined, STORE_PATH, line(STORE, f"site:{marker}")), marker
@@ -494,7 +524,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 19
+    assert len(printed) == 22
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

@@ -17,6 +17,7 @@ expression, or a local assigned in several branches gives one template per branc
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache
 
 from tree_sitter import Node, Query
@@ -316,6 +317,9 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
         return []
     params = _parameters(node)
     returns = simple_name(text(node.child_by_field_name("type")))
+    name = text(node.child_by_field_name("name"))
+    if returns == "String" and not params:
+        return _message_method(node, name, owner, file, path)
     results: list[Result] = []
     if _may_return_a_message(returns, params, body):
         for value in _returns(node):
@@ -327,9 +331,18 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
             results.extend(_helper_result(statement, params, file, owner, path))
     if not results:
         return []
-    name = text(node.child_by_field_name("name"))
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
                      owner)]
+
+
+def _message_method(node: Node, name: str, owner: str, file: JavaFile, path: str
+                    ) -> list[Producer]:
+    """``String locationString()``: what a hole printing ``locationString()`` or
+    ``this.describe()`` in a message of its class prints (each return an alternative)."""
+    results = [t for value in _returns(node) for t in argument(value, file)][:MAX_BRANCHES]
+    if not any(has_text(t) for t in results):
+        return []
+    return [Producer(name, (), tuple(results), "message", path, line_of(node), owner)]
 
 
 def _may_return_a_message(returns: str, params: tuple[str, ...], body: Node) -> bool:
@@ -389,7 +402,8 @@ def invocation(node: Node, file: JavaFile, owner: str | None, path: str = "") ->
     callee = f"{text(receiver)}.{name}" if receiver is not None else name
     if receiver is None and name in file.imports:  # ``import static a.Reporter.fail;``
         callee = f"{file.imports[name]}.{name}"
-    return call_to(callee, arguments(node.child_by_field_name("arguments")), file, owner, path)
+    made = call_to(callee, arguments(node.child_by_field_name("arguments")), file, owner, path)
+    return replace(made, method=True)  # a method, never a class, whatever its case
 
 
 def _passes(call: Call, params: tuple[str, ...]) -> bool:

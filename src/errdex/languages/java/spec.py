@@ -147,7 +147,8 @@ def _producer_call(error_class: str, args: list[Node], index: int, file: JavaFil
                    at: Node) -> Call | None:
     """The method or constant the message comes from when source does not spell it
     (``new IllegalStateException(notFound(key))``: what ``notFound`` returns is printed,
-    through any class that passes it on), else the class's constructor (not the JDK's)."""
+    through any class that passes it on), else the class's constructor (a JDK exception's
+    only when composition can say more than the site: the branches of its message)."""
     owner = enclosing_class(at)
     given = args[index] if index < len(args) else None
     if given is not None and read(given, file) is None:
@@ -157,7 +158,9 @@ def _producer_call(error_class: str, args: list[Node], index: int, file: JavaFil
             text(given))
         if given.type in ("identifier", "field_access") and last.isupper():
             return Call(text(given), owner=owner)
-    return call_to(error_class, args, file, owner) if error_class not in JDK_EXCEPTIONS else None
+    if error_class in JDK_EXCEPTIONS and (given is None or read(given, file) is not None):
+        return None  # the site's own message is the JDK exception's
+    return call_to(error_class, args, file, owner)  # a JDK one's: its first argument's branches
 
 
 def _message_method(node: Node) -> bool:
