@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from errdex.languages.base import line_of, text
+from errdex.languages.base import Site, line_of, text
 from errdex.languages.facts import Composer, Producer, Result, bind, has_text, unknown
 from errdex.languages.rust.calls import (
     ERROR_MACROS,
@@ -170,20 +170,56 @@ def _display(impl: Node, owner: str, fields: tuple[str, ...] | None, path: str
         if not written:
             return []
         params = fields if fields is not None else _holes(written)
+        first = next(c for c in body.named_children if c.type not in COMMENTS)
         return [Producer(owner, params, tuple(written), "class message", path,
-                         line_of(impl), is_class=True)]
+                         line_of(first), is_class=True)]
     arms: dict[str, tuple[list[Result], int]] = {}
-    for arm in match.named_children:
-        value = arm.child_by_field_name("value")
-        pattern = arm.child_by_field_name("pattern")
-        written = _writes(value) if value is not None else None
-        for variant, renames in _variants(pattern) if written else ():
-            bound = [bind(t, renames) for t in written or ()]
-            results, line = arms.get(variant, ([], line_of(arm)))
-            arms[variant] = (results + bound, line)
+    for variant, bound, arm_line in _arms(match):
+        results, line = arms.get(variant, ([], arm_line))
+        arms[variant] = (results + bound, line)
     return [Producer(variant, _holes(results), tuple(results[:MAX]), "class message", path,
                      line, owner=owner, error_class=f"{owner}::{variant}")
             for variant, (results, line) in arms.items()]
+
+
+def _arms(match: Node) -> list[tuple[str, list[Result], int]]:
+    """Each arm of a ``match self``: the variant, what it writes, its line."""
+    out: list[tuple[str, list[Result], int]] = []
+    for arm in match.named_children:
+        value = arm.child_by_field_name("value")
+        written = _writes(value) if value is not None else None
+        for variant, renames in _variants(arm.child_by_field_name("pattern")) if written else ():
+            out.append((variant, [bind(t, renames) for t in written or ()], line_of(arm)))
+    return out
+
+
+def display_sites(impl: Node) -> list[Site]:
+    """An error type's ``impl Display``: what each arm (or the body) writes is a site of its
+    own, as a thiserror attribute is (where the error is built, composition gives it too).
+    A type is an error when its name says so or the module implements ``Error`` for it."""
+    if text(impl.child_by_field_name("trait")).rsplit("::", 1)[-1] != "Display":
+        return []
+    owner = type_name(impl.child_by_field_name("type"))
+    if "Error" not in owner and not _implements_error(impl, owner):
+        return []
+    fmt = next((f for f in _functions(impl) if text(f.child_by_field_name("name")) == "fmt"),
+               None)
+    body = fmt.child_by_field_name("body") if fmt is not None else None
+    match = _self_match(body) if body is not None else None
+    found: list[tuple[str, list[Result], int]] = [
+        (f"{owner}::{variant}", written, line) for variant, written, line in _arms(match)
+    ] if match is not None else [(owner, list(p.results), p.line)
+                                 for p in _display(impl, owner, None, "")]
+    return [Site(result, "error", line, error_class, symbol=f"{owner}::fmt")
+            for error_class, results, line in found for result in results
+            if isinstance(result, Template) and has_text(result)]
+
+
+def _implements_error(impl: Node, owner: str) -> bool:
+    siblings = impl.parent.named_children if impl.parent is not None else []
+    return any(s.type == "impl_item" and type_name(s.child_by_field_name("type")) == owner
+               and text(s.child_by_field_name("trait")).rsplit("::", 1)[-1] == "Error"
+               for s in siblings)
 
 
 def _self_match(body: Node) -> Node | None:
