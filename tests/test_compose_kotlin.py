@@ -71,6 +71,18 @@ package shop
 import shop.errors.*
 
 class Store {
+    private val line = 7
+
+    private fun where(): String = " at line $line"
+
+    fun expect(what: String) {
+        throw IllegalStateException("Expected $what${where()}") // site:message-method
+    }
+
+    fun side(left: Boolean) {
+        throw IllegalArgumentException(if (left) "left side" else "right side") // site:jdk-branches
+    }
+
     fun get(key: String) {
         throw NotFound(key) // site:get
     }
@@ -299,6 +311,19 @@ def test_each_branch_of_a_message_is_its_own_record(mined, marker, expected):
     found = at(mined, STORE_PATH, line(STORE, f"site:{marker}"))
     assert sorted(r.error_message for r, _ in found) == expected
     assert {r.error_class for r, _ in found} == {"NotFound"}
+
+
+def test_a_message_method_of_the_class_is_spelled_out(mined):
+    record, extras = one(mined, "message-method")
+    assert record.error_message == "Expected $what at line $line"
+    assert record.error_class == "IllegalStateException"
+    assert (STORE_PATH, line(STORE, "fun where()"), "message") in sources(extras)
+
+
+def test_branches_of_a_jdk_exception_message(mined):
+    found = at(mined, STORE_PATH, line(STORE, "site:jdk-branches"))
+    assert sorted(r.error_message for r, _ in found) == ["left side", "right side"]
+    assert {r.error_class for r, _ in found} == {"IllegalArgumentException"}
 
 
 def test_unresolved_candidates_and_cycles_give_no_record(mined):

@@ -198,10 +198,10 @@ def split(values: Node | None) -> tuple[list[Node], list[tuple[str, Node]]]:
 def call_to(callee: str, args: list[Node], file: FileIndex, owner: str | None,
             path: str = "", named: list[tuple[str, Node]] | None = None) -> Call:
     """A call to a producer, each argument read as its alternatives (a format string and
-    its values as they print formatted)."""
+    its values as they print formatted); a lowercase callee is a function, not a class."""
     read_args = formatted([argument(a, file) for a in args], [text(a) for a in args])
     return Call(callee, read_args, tuple((k, argument(v, file)) for k, v in named or []),
-                owner=owner, path=path)
+                owner=owner, path=path, method=callee.rsplit(".", 1)[-1][:1].islower())
 
 
 def values_of(node: Node) -> Node | None:
@@ -347,6 +347,8 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str) -> list
     body = next((c for c in node.named_children if c.type == "function_body"), None)
     if body is None or not body.named_children:
         return []
+    if returns == "String" and not params:
+        return _message_method(node, name, body, owner, file, path)
     results: list[Result] = []
     role = "factory"
     if _may_return_a_message(returns, params, body):
@@ -362,6 +364,16 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str) -> list
         return []
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
                      owner)]
+
+
+def _message_method(node: Node, name: str, body: Node, owner: str | None, file: FileIndex,
+                    path: str) -> list[Producer]:
+    """``fun where(): String``: what a hole printing ``${where()}`` in a message of its class
+    prints (each return an alternative)."""
+    results = [t for value in _returns(body) for t in argument(value, file)][:MAX_BRANCHES]
+    if not any(has_text(t) for t in results):
+        return []
+    return [Producer(name, (), tuple(results), "message", path, line_of(node), owner)]
 
 
 def _may_return_a_message(returns: str, params: tuple[str, ...], body: Node) -> bool:

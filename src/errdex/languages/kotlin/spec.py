@@ -177,8 +177,8 @@ def _constructor_site(call: _Call, file: FileIndex) -> Site | None:
     # on; else the class's constructor (not the JDK's)
     producer = _message_call(call.args[0], file, owner) if call.args and message is None else (
         None)
-    if producer is None and call.name not in JDK_EXCEPTIONS:
-        producer = call_to(call.name, call.args, file, owner)
+    if producer is None and (call.name not in JDK_EXCEPTIONS or message is None):
+        producer = call_to(call.name, call.args, file, owner)  # a JDK one's: its branches
     if message is None:  # the branches of an ``if``/``when`` are the call's alternatives
         return Site(CANDIDATE, "exception", line_of(at), call.name, symbol=_symbol(at),
                     call=producer) if producer is not None else None
