@@ -175,6 +175,8 @@ static void report_nothing(const char *s)
 \t(void)s;
 }
 
+#define OPTION_HELP(s, h) ((void)(s), (void)(h))
+
 int main(int argc, char **argv)
 {
 \tconst char *what = argc > 1 ? argv[1] : "";
@@ -197,6 +199,8 @@ int main(int argc, char **argv)
 \t\tinput_error(INVALID_ENUM, "Invalid window hint 0x%08X", 0x2100);
 \tif (!strcmp(what, "unknown"))
 \t\treport_nothing("no reporter here");
+\tif (!strcmp(what, "option"))
+\t\tOPTION_HELP("verbose", "be more verbose");
 \treturn 0;
 }
 """
@@ -600,6 +604,7 @@ def test_calls_that_reach_no_producer_and_a_constructor_cycle_make_no_record(
 ) -> None:
     _, records = mined
     assert _at(records, "src/main.c", _c_line("unknown")) == []
+    assert _at(records, "src/main.c", _c_line("option")) == []  # a macro is no error class
     assert [r.record.line_number for r in records if r.record.file_path == "lib/cycle.cpp"] == []
 
 

@@ -123,4 +123,4 @@ def helper_call(name: str, args: list[Node], text_arg: Node) -> tuple[Call, str 
     before = args[:args.index(first)]
     code = next((text(a) for a in before if a.type == "identifier" and _CODE.match(text(a))),
                 None)
-    return Call(name, tuple(folded(args))), code
+    return Call(name, tuple(folded(args)), method=True), code  # a function, never a class

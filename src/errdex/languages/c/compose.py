@@ -267,7 +267,7 @@ def _statement(call: Node, reading: Reading, out: list[Template]) -> None:
             out.append(buffered[0])
         return
     if REPORTERISH.search(name) or name in CALLS:
-        reading.forwarded.append(Call(name, tuple(folded(args, reading))))
+        reading.forwarded.append(Call(name, tuple(folded(args, reading)), method=True))
 
 
 def _bound(params: tuple[str, ...], args: list[Node], reading: Reading) -> dict[str, Template]:

@@ -252,7 +252,8 @@ def call_site(
     )
     # The project's own ``die``/``error`` may prefix it (``fatal: ``): composed when the
     # repository defines it (``c.compose``), the message itself otherwise.
-    composed = Call(name, ((bare,),)) if name in _OWN and spec.format_index == 0 else None
+    composed = (Call(name, ((bare,),), method=True) if name in _OWN and spec.format_index == 0
+                else None)
     return Site(template, spec.error_type, line_of(call), severity=spec.severity,
                 symbol=symbol(call), call=composed)
 

@@ -374,10 +374,10 @@ def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
                 text(function).startswith("std::")):
             return None
         return Call(text(function), arguments_of(arguments(
-            first.child_by_field_name("arguments")), scope), owner=owner)
+            first.child_by_field_name("arguments")), scope), owner=owner, method=True)
     if first.type in ("identifier", "qualified_identifier") and _CONSTANT.match(
             _last(text(first))):
-        return Call(text(first), owner=owner)
+        return Call(text(first), owner=owner, method=True)
     return None
 
 
