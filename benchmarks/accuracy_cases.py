@@ -99,8 +99,10 @@ def _parse(line: str, where: str, stem: str) -> tuple[Case | None, list[str]]:
         return None, [f"not JSON ({exc.msg}, column {exc.colno})"]
     if not isinstance(raw, dict):
         return None, ["not a JSON object"]
-    wrong = [f"missing key {key!r}" for key in _REQUIRED if key not in raw]
-    wrong += [f"unknown key {key!r}" for key in raw if key not in _REQUIRED | _OPTIONAL]
+    missing = ", ".join(repr(key) for key in _REQUIRED if key not in raw)
+    unknown = ", ".join(repr(key) for key in raw if key not in _REQUIRED | _OPTIONAL)
+    wrong = [f"missing {missing}"] if missing else []
+    wrong += [f"unknown {unknown}"] if unknown else []
     for key, kind in (_REQUIRED | _OPTIONAL).items():
         if key in raw and type(raw[key]) is not kind:  # bool is not an int here
             wrong.append(f"{key} should be {_KIND_NAMES[kind]}, not {type(raw[key]).__name__}")
@@ -155,8 +157,8 @@ def consistency(cases: list[Case]) -> list[str]:
     for case in cases:
         seen = first.setdefault(case.repo, case)
         if case.commit != seen.commit:
-            problems.append(f"{case.where}: {case.repo} pinned at {case.commit[:12]} here but at "
-                            f"{seen.commit[:12]} in {seen.where} (cases of one repo must share a "
+            problems.append(f"{case.where}: {case.repo} pinned at {case.commit} here but at "
+                            f"{seen.commit} in {seen.where} (cases of one repo must share a "
                             "commit)")
         if case.split != seen.split:
             problems.append(f"{case.where}: {case.repo} is {case.split} here but {seen.split} in "
