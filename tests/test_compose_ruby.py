@@ -66,6 +66,12 @@ module MyLib
     end
   end
 
+  class Invalid < StoreError
+    def initialize(token, reason = "")
+      super("store '#{token}' is invalid#{reason.empty? ? "." : ": #{reason}"}")
+    end
+  end
+
   class Decorated < StoreError
     def message
       "[mylib] #{super}"
@@ -199,6 +205,10 @@ module MyLib
 
     def undefined(name)
       fail Errors.undefined_message(name)
+    end
+
+    def invalid(name, reason)
+      raise Invalid.new(name, reason)
     end
 
     def locate(file, safe)
@@ -366,6 +376,8 @@ def test_a_message_chosen_by_a_branch_gives_one_record_per_branch(
         ("locate", ["Could not locate #{file}. It may point outside the source.",
                     "Could not locate #{file}. Symlinks are not allowed."],
          [["a.txt", True], ["b.txt", False]]),
+        ("invalid", ["store '#{name}' is invalid.", "store '#{name}' is invalid: #{reason}"],
+         [["s1", ""], ["s2", "bad key"]]),
     ):
         found = _at(records, method)
         assert sorted(r.record.error_message for r in found) == expected

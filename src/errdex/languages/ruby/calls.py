@@ -17,7 +17,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, Message
 from errdex.languages.base import ancestors, text
-from errdex.languages.facts import Argument, Call, constant_name, unknown
+from errdex.languages.facts import Argument, Call, constant_name, substitute, unknown
 from errdex.templates.template import Hole, Literal, Template, merge_literals
 
 # How the language reads an expression's message (the spec's reader, given by the spec).
@@ -43,9 +43,27 @@ def argument(node: Node | None, file: FileIndex, read: Read) -> Argument:
             message = Message(text(branch), (Literal(text(branch)),), text(branch))
         template = (Template(message.written, message.parts) if message is not None
                     else unknown(_name(branch)))
-        if template.normalized() not in {t.normalized() for t in out}:
-            out.append(template)
+        for each in _interpolated_branches(branch, template, file, read):
+            if each.normalized() not in {t.normalized() for t in out}:
+                out.append(each)
     return tuple(out[:_MAX_ALTERNATIVES])
+
+
+def _interpolated_branches(node: Node, template: Template, file: FileIndex, read: Read
+                           ) -> list[Template]:
+    """``"invalid#{reason.empty? ? "." : ": #{reason}"}"``: a template per branch of each
+    interpolated ``c ? a : b`` / ``if``."""
+    out = [template]
+    for interpolation in (c for c in node.named_children if c.type == "interpolation"):
+        inner = [c for c in interpolation.named_children if c.type != "comment"]
+        if node.type != "string" or len(inner) != 1 or inner[0].type not in (
+                "conditional", "if", "unless"):
+            continue
+        branches = argument(inner[0], file, read)
+        if len(branches) > 1:
+            name = text(inner[0]).strip()
+            out = [substitute(t, {name: b}) for t in out for b in branches][:_MAX_ALTERNATIVES]
+    return out
 
 
 def _joined(node: Node, file: FileIndex, read: Read) -> Argument | None:
