@@ -35,6 +35,11 @@ POOL = """function connect(pool) {
 }
 module.exports = { connect };
 """
+# A literal errdex does not see raised: only a text site explains a paste of it.
+MESSAGES = """MESSAGES = {
+    "full": "the widget cache is full and cannot grow",
+}
+"""
 # The test file quotes the whole message: more windows match here than on the raising line.
 TEST_CATALOG = """from catalog import find
 
@@ -74,7 +79,7 @@ def repos(make_repo: Callable[..., GitRepo], tmp_path: Path) -> tuple[Path, str]
     """A folder holding acme/widgets as a bare repository, and its commit."""
     repo = make_repo()
     sha = repo.commit_files({"src/catalog.py": CATALOG, "src/pool.js": POOL,
-                             "tests/test_catalog.py": TEST_CATALOG})
+                             "src/messages.py": MESSAGES, "tests/test_catalog.py": TEST_CATALOG})
     folder = tmp_path / "repos"
     subprocess.run(["git", "clone", "--quiet", "--bare", str(repo.root),
                     str(folder / "acme+widgets" / "repo")], check=True)
@@ -163,3 +168,25 @@ def test_a_full_run_mines_the_bare_repository_and_reports_top_1_per_language(
     (result,) = [json.loads(line) for line in captured.out.splitlines()]
     assert (result["language"], result["rank"], result["grep_rank"]) == ("python", 1, 1)
     assert result["got"][0].startswith("src/catalog.py:6 ")
+
+
+def test_a_text_site_at_the_expected_line_is_a_hit_shown_apart(
+        bench: ModuleType, repos: tuple[Path, str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder, sha = repos
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    paste = "CacheError: the widget cache is full and cannot grow"
+    (cases / "python.jsonl").write_text(case(sha, text=paste, expected_file="src/messages.py",
+                                             expected_line=2) + "\n", encoding="utf-8")
+    argv = ["--repos", str(folder), "--db", str(tmp_path / "eval.sqlite"), "--cases",
+            str(cases), "--scoped"]
+
+    assert bench.main(argv) == 0
+
+    full = r"1/1 = 100\.0%"
+    out = capsys.readouterr().out
+    assert re.search(rf"^python\s+all\s+1\s+{full}\s+{full}\s+1\s+-\s+-$", out, re.M), out
+    assert bench.main([*argv, "--json"]) == 0
+    (result,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (result["rank"], result["text_site"], result["grep_rank"]) == (1, True, None)
