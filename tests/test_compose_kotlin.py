@@ -33,6 +33,8 @@ class LimitExceeded : StoreException {
 
 class ParseError(message: String) : StoreException(message)
 
+class ApiError(val code: Int, override val message: String) : RuntimeException()
+
 class Conflict private constructor(message: String, code: Int) :
     StoreException("$message ($code)") {
     constructor(key: String) : this(code = 409, message = "conflict on $key")
@@ -129,6 +131,10 @@ class Store {
 
     fun clash(key: String) {
         throw Conflict(key) // site:private-constructor
+    }
+
+    fun call(code: Int) {
+        throw ApiError(code, "upstream refused the call") // site:override-parameter
     }
 
     fun buy() {
@@ -294,6 +300,12 @@ def test_public_constructor_delegating_to_a_private_one_by_name(mined):
     assert record.error_class == "Conflict"
     assert (EXCEPTIONS_PATH, line(EXCEPTIONS, "class Conflict"), "class message") in sources(
         extras)
+
+
+def test_message_overridden_by_a_constructor_parameter(mined):
+    record, _ = one(mined, "override-parameter")
+    assert record.error_message == "upstream refused the call"
+    assert record.error_class == "ApiError"
 
 
 def test_constant_of_an_object_in_another_file(mined):

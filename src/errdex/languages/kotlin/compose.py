@@ -248,6 +248,9 @@ def _class(node: Node, outer: str | None, file: FileIndex, path: str) -> Produce
         args, named = split(values_of(invoked))
         results: tuple[Result, ...] = (call_to(base, args, file, name, path, named),)
         facts.constructors.append(Constructor(params, results, fields, _private(primary)))
+    for param in primary.named_children if primary is not None else []:
+        if param.type == "class_parameter" and _overrides_message(param):
+            facts.override.append(unknown("message"))  # ``(override val message: String)``
     body = next((c for c in node.named_children if c.type == "class_body"), None)
     members = body.named_children if body is not None else []
     for i, member in enumerate(members):
@@ -301,10 +304,11 @@ def _parameters(params: Node | None) -> tuple[str, ...]:
 
 
 def _overrides_message(node: Node) -> bool:
-    declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    """``override val message …``, in the class body or the primary constructor."""
+    declared = next((c for c in node.named_children if c.type == "variable_declaration"), node)
+    name = next((c for c in declared.named_children if c.type == "simple_identifier"), None)
     modifiers = next((c for c in node.named_children if c.type == "modifiers"), None)
-    return text(declared.named_children[0]) == "message" if declared is not None and (
-        declared.named_children) and "override" in text(modifiers) else False
+    return text(name) == "message" and "override" in text(modifiers).split()
 
 
 def _property_value(node: Node, after: Node | None) -> Node | None:
