@@ -75,6 +75,8 @@ def load(cases: Path) -> tuple[list[Case], list[str]]:
     problems: list[str] = []
     if not cases.exists():
         return [], [f"{cases}: no such case file or folder"]
+    if not case_files(cases):
+        return [], [f"{cases}: no *.jsonl case file in this folder"]
     for path in case_files(cases):
         try:
             lines = path.read_text(encoding="utf-8").splitlines()
