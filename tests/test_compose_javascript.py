@@ -141,6 +141,32 @@ module.exports = {
 };
 """
 
+SHELF_JS = """\
+class Shelf {
+  constructor(name) {
+    this.name = name;
+  }
+
+  get label() {
+    return this.full ? 'full shelf' : 'empty shelf';
+  }
+
+  describe() {
+    return `shelf ${this.name}`;
+  }
+
+  open() {
+    throw new Error(`cannot open ${this.describe()}`);
+  }
+
+  close() {
+    throw new Error(`cannot close the ${this.label}`);
+  }
+}
+
+module.exports = { Shelf };
+"""
+
 STORE_JS = """\
 const {
   NotFound, Timeout, Conflict, Quiet, ValidationError, DiskError, Errors, MSG_LOCKED, fail,
@@ -148,6 +174,7 @@ const {
 } = require('./errors');
 const http = require('./http');
 const codes = require('./codes');
+const { Shelf } = require('./shelf');
 
 function get(key) {
   throw new NotFound(key);
@@ -232,6 +259,14 @@ function route(path) {
   throw new codes.E_NO_ROUTE(path, 'GET');
 }
 
+function openShelf(name) {
+  new Shelf(name).open();
+}
+
+function closeShelf() {
+  new Shelf('b').close();
+}
+
 function mystery(x) {
   throw new Mystery(x);
 }
@@ -242,7 +277,7 @@ function shout() {
 
 module.exports = {
   get, getAgain, getLater, wait, put, quiet, invalid, disk, parse, check, nearlyFull, lookup,
-  locked, notReady, many, choose, missing, viaPrototype, route,
+  locked, notReady, many, choose, missing, viaPrototype, route, openShelf, closeShelf,
 };
 """
 
@@ -313,6 +348,12 @@ export class Sealed extends VaultError {
   }
 }
 
+export class Busy extends VaultError {
+  constructor(message = 'the vault is busy, try again later') {
+    super(message);
+  }
+}
+
 export class ErrorFactory {
   static readonly EXPIRED = 'the lease has expired';
 
@@ -327,7 +368,7 @@ export const raise = (what: string): never => {
 """
 
 VAULT_TS = """\
-import { MissingSecret, ErrorFactory, raise, Messages, Sealed } from './errors';
+import { Busy, MissingSecret, ErrorFactory, raise, Messages, Sealed } from './errors';
 
 export class Vault {
   read(path: string): string {
@@ -344,6 +385,10 @@ export class Vault {
 
   lock(): void {
     throw new Error(Messages.Locked);
+  }
+
+  touch(): void {
+    throw new Busy();
   }
 
   renew(): void {
@@ -382,7 +427,7 @@ export class Vault {
 
 FILES = {
     "lib/errors.js": ERRORS_JS, "lib/http.js": HTTP_JS, "lib/codes.js": CODES_JS,
-    "lib/store.js": STORE_JS,
+    "lib/shelf.js": SHELF_JS, "lib/store.js": STORE_JS,
     "lib/cycle.js": CYCLE_JS, "lib/web.js": WEB_JS, "lib/pages.js": PAGES_JS,
     "src/errors.ts": ERRORS_TS, "src/vault.ts": VAULT_TS,
 }
@@ -552,6 +597,17 @@ def test_class_made_by_an_error_factory_formats_its_arguments(mined):
                                 "class message")]
 
 
+def test_message_methods_and_getters_of_the_class(mined):
+    _, records = mined
+    shelf = "lib/shelf.js"
+    record = one(records, shelf, line(shelf, "cannot open"))
+    assert record.record.error_message == "cannot open shelf ${this.name}"
+    assert sources(record) == [(shelf, line(shelf, "describe()"), "message")]
+    found = at(records, shelf, line(shelf, "cannot close"))
+    assert sorted(r.record.error_message for r in found) == [
+        "cannot close the empty shelf", "cannot close the full shelf"]
+
+
 def test_message_constants_from_another_file(mined):
     _, records = mined
     record = one(records, STORE, line(STORE, "new Error(MSG_LOCKED)"))
@@ -656,6 +712,14 @@ def test_typescript_static_field_constant_and_awaited_helper(mined):
     assert record.record.error_message == "vault: unsealing needs a key"
 
 
+def test_typescript_default_message_when_none_is_passed(mined):
+    _, records = mined
+    record = one(records, VAULT, line(VAULT, "throw new Busy()"))
+    assert record.record.error_message == "the vault is busy, try again later"
+    assert record.record.error_class == "Busy"
+    assert sources(record) == [(TS_ERR, line(TS_ERR, "class Busy"), "class message")]
+
+
 def test_typescript_switch_assigned_argument(mined):
     _, records = mined
     found = at(records, VAULT, line(VAULT, "throw new Sealed(why)"))
@@ -695,8 +759,8 @@ const out = {};
 })();
 """
 
-# function → (arguments, the statement its message is mined at)
-RUNS = {
+# function → (arguments, the statement its message is mined at[, in which file])
+RUNS: dict[str, tuple[list[object], str] | tuple[list[object], str, str]] = {
     "get": (["shelf"], "throw new NotFound(key)"),
     "getLater": (["crate"], "Promise.reject(new NotFound(key))"),
     "wait": ([250], "throw new Timeout(ms)"),
@@ -714,6 +778,8 @@ RUNS = {
     "choose": ([1], "throw new NotFound(what)"),
     "missing": (["page"], "throw http.missing(key)"),
     "route": (["/users"], "throw new codes.E_NO_ROUTE"),
+    "openShelf": (["a"], "cannot open", "lib/shelf.js"),
+    "closeShelf": ([], "cannot close", "lib/shelf.js"),
 }
 
 
@@ -722,12 +788,13 @@ def test_mined_patterns_match_what_node_prints(mined, tmp_path):
     root, records = mined
     runner = tmp_path / "run.js"
     runner.write_text(RUNNER, encoding="utf-8")
-    calls = [[name, args] for name, (args, _) in RUNS.items()]
+    calls = [[name, run[0]] for name, run in RUNS.items()]
     done = subprocess.run(["node", str(runner), str(root / STORE), json.dumps(calls)],
                           capture_output=True, text=True, check=True, timeout=60)
     printed = json.loads(done.stdout)
-    for name, (_, marker) in RUNS.items():
-        patterns = [r.record.message_pattern for r in at(records, STORE, line(STORE, marker))]
+    for name, (_, marker, *where) in RUNS.items():
+        path = where[0] if where else STORE
+        patterns = [r.record.message_pattern for r in at(records, path, line(path, marker))]
         assert patterns, name
         assert any(compile_pattern(p).fullmatch(printed[name]) for p in patterns), (
             name, printed[name], patterns)

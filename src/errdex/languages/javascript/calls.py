@@ -109,10 +109,12 @@ def _covers(branch: Node) -> bool:
     return inner is None or inner.type != "if_statement" or _covers(inner)
 
 
-def call_of(callee: str, call: Node, reader: Reader) -> Call:
-    """The ``Call`` a site makes (``throw new NotFound(key)``, ``fail("…")``)."""
+def call_of(callee: str, call: Node, reader: Reader, method: bool | None = None) -> Call:
+    """The ``Call`` a site makes (``throw new NotFound(key)``, ``fail("…")``): a call
+    without ``new`` calls a function (``method``) unless told it makes a class."""
     return Call(callee, tuple(alternatives(a, reader) for a in arguments(call)),
-                owner=owner_of(call))
+                owner=owner_of(call),
+                method=call.type == "call_expression" if method is None else method)
 
 
 def owner_of(node: Node) -> str | None:
@@ -151,7 +153,7 @@ def construction(name: str, node: Node, reader: Reader, said: bool) -> Call | No
         return None if said else message_call(node, reader)
     if name.split(".", 1)[0] in package_names(reader.index, node):
         return None
-    return call_of(name, node, reader)
+    return call_of(name, node, reader, method=False)
 
 
 def called(node: Node, reader: Reader) -> Call | None:

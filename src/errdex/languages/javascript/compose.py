@@ -215,6 +215,8 @@ def _function(function: Node, name: str, owner: str | None, nodes: list[Node],
             results.extend(found)
             returns = returns or kind == "return"
             classes.add(error_class or "")
+    if not results and not any(params):
+        return _message_method(function, name, owner, nodes, reading)
     if not results or not any(_uses(r, params) or isinstance(r, Call) for r in results):
         return None
     if not returns and any(kind == "return" for kind, _ in _outcomes(nodes, body)):
@@ -222,6 +224,18 @@ def _function(function: Node, name: str, owner: str | None, nodes: list[Node],
     error_class = next(iter(classes)) if len(classes) == 1 else None
     return Producer(name, params, tuple(results[:16]), "factory" if returns else "helper",
                     reading.path, line_of(function), owner=owner, error_class=error_class or None)
+
+
+def _message_method(function: Node, name: str, owner: str | None, nodes: list[Node],
+                    reading: _Reading) -> Producer | None:
+    """``describe() { return `store ${this.path}` }``, ``get label()``: what a hole
+    ``${this.describe()}`` prints (each return an alternative)."""
+    texts = [t for kind, value in _outcomes(nodes, function.child_by_field_name("body"))
+             if kind == "return" for t in alternatives(value, reading.reader) if has_text(t)]
+    if not texts:
+        return None
+    return Producer(name, (), tuple(texts[:16]), "message", reading.path, line_of(function),
+                    owner=owner)
 
 
 def _constructor_function(function: Node, name: str, params: tuple[str, ...], reader: Reader,
@@ -283,7 +297,7 @@ def _value(value: Node, reader: Reader, reading: _Reading, owner: str | None, th
         head = callee.split(".", 1)[0]
         if node.type == "call_expression" and (thrown or _ERRORISH.search(short) or (
                 head in ("this", owner) and any(has_text(t) for a in args for t in a))):
-            return [Call(callee, args, owner=owner, path=reading.path)], None
+            return [Call(callee, args, owner=owner, path=reading.path, method=True)], None
     if node.type == "identifier" and text(node) not in (reader.env or {}):
         assignment = reading.index.sees(text(node), node)
         if assignment is not None and assignment.type == "variable_declarator":

@@ -28,8 +28,7 @@ FUNCTIONS = frozenset({
 # with a string in it (a template of its parameters).
 _HINT = re.compile(
     rb"\bthrow\b|\.(?:error|warn|fatal)\(|this\.message\b|\bnew\s+[\w.$]*(?:Error|Exception)\b"
-    rb"|\breturn\s+(?:new\s|[`'\"]|[\w.$]*(?:[Ee]rr|[Ee]xception|[Ff]ail|[Ii]nvalid)"
-    rb"|[\w.$]+\([^;{}]*?[`'\"])")
+    rb"|\breturn\b[^;{}\n]*?(?:[`'\"]|\bnew\s|[Ee]rr|[Ee]xception|[Ff]ail|[Ii]nvalid)")
 # Statements that hold statements (their conditions and headers are not read).
 _BLOCKS = frozenset({
     "statement_block", "if_statement", "else_clause", "try_statement", "catch_clause",
