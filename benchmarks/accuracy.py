@@ -262,7 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problems:
         for line in problems:
             print(line, file=sys.stderr)
-        print(f"{len(problems)} problems in the case files; see --check", file=sys.stderr)
+        print(f"{len(problems)} problem{'s' * (len(problems) != 1)} in the case files; "
+              "see --check", file=sys.stderr)
         return 2
     cases = [c for c in cases if args.split in ("all", c.split)
              and (not args.language or c.language in args.language)]
