@@ -396,3 +396,4 @@ def test_an_error_types_display_arms_are_sites_of_their_own(
     assert (_line(ERRORS, "ParseError::Retry(_) =>"), "ParseError::Retry", "gave up") in own
     assert (_line(ERRORS, 'write!(f, "config: {}"'), "ConfigError", "config: {}") in own
     assert not any(m == "red" for _, _, m in own)  # Color is no error
+    assert not any(m == "{} is locked by process {}" for _, _, m in own)  # decorates a path

@@ -42,7 +42,7 @@ from errdex.languages.rust.calls import (
     type_name,
 )
 from errdex.languages.rust.syntax import COMMENTS, in_test_code, split_token_tree, string_value
-from errdex.templates.template import Literal, Template, merge_literals
+from errdex.templates.template import Hole, Literal, Template, merge_literals
 
 _WRITERS = frozenset({"write", "writeln"})
 
@@ -196,7 +196,8 @@ def _arms(match: Node) -> list[tuple[str, list[Result], int]]:
 def display_sites(impl: Node) -> list[Site]:
     """An error type's ``impl Display``: what each arm (or the body) writes is a site of its
     own, as a thiserror attribute is (where the error is built, composition gives it too).
-    A type is an error when its name says so or the module implements ``Error`` for it."""
+    A type is an error when its name says so or the module implements ``Error`` for it; a
+    text that starts with another value's (``"{} at line {}"``) decorates it, no site."""
     if text(impl.child_by_field_name("trait")).rsplit("::", 1)[-1] != "Display":
         return []
     owner = type_name(impl.child_by_field_name("type"))
@@ -212,7 +213,13 @@ def display_sites(impl: Node) -> list[Site]:
                                  for p in _display(impl, owner, None, "")]
     return [Site(result, "error", line, error_class, symbol=f"{owner}::fmt")
             for error_class, results, line in found for result in results
-            if isinstance(result, Template) and has_text(result)]
+            if isinstance(result, Template) and has_text(result) and not _decorates(result)]
+
+
+def _decorates(template: Template) -> bool:
+    """``"{} at line {} column {}"``: another value's text with some of its own around it,
+    no site of its own (its pattern would outmatch the inner message's own site)."""
+    return bool(template.message) and isinstance(template.message[0], Hole)
 
 
 def _implements_error(impl: Node, owner: str) -> bool:
