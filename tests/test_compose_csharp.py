@@ -80,6 +80,14 @@ namespace Acme.Store
     {
     }
 
+    public class TimedOutException : StoreException
+    {
+        public TimedOutException() : base("the operation timed out") { }
+        public TimedOutException(TimeSpan after) : base("the operation timed out") { }
+        public TimedOutException(string message) : base(message) { }
+        public TimedOutException(string message, Exception inner) : base(message, inner) { }
+    }
+
     public class ParseException : Exception
     {
         public ParseException(string message) : base(message) { }
@@ -245,6 +253,16 @@ namespace Acme.Store
             throw new ExpiredException(key, 3);
         }
 
+        public void TimedOut()
+        {
+            throw new TimedOutException();
+        }
+
+        public void TooSlow()
+        {
+            throw new TimedOutException("the delegate did not complete in time");
+        }
+
         public void Unknown(string x)
         {
             throw MakeIt(x);
@@ -273,7 +291,7 @@ EXPECTED = [
      ["public static ParseException Create("],
      "Unexpected token ; Path 'a.b'."),
     ("ReadIt", "Bad read Path '$'.", "ParseException",
-     ["public static ParseException Read(string message) =>"],
+     ["public static ParseException Read(string message, string path) =>"],
      "Bad read Path '$'."),
     ("Option", "option --name needs a value", "ParseException",
      ["public static Exception Option("],
@@ -287,6 +305,10 @@ EXPECTED = [
      ["public static Exception Unavailable("], "store unavailable"),
     ("Expired", "{key} expired 3 days ago", "ExpiredException",
      ["public class ExpiredException("], "k1 expired 3 days ago"),
+    ("TimedOut", "the operation timed out", "TimedOutException",
+     ["public class TimedOutException"], "the operation timed out"),
+    ("TooSlow", "the delegate did not complete in time", "TimedOutException", [],
+     "the delegate did not complete in time"),
     ("What", "missing {what}", "InvalidOperationException",
      ["public static string Missing("], "missing widget"),
     ("Constant", "the store is not configured", "InvalidOperationException",

@@ -10,6 +10,8 @@ language (``errdex.languages.facts`` holds the facts):
   ``super``), then the qualifier's class (``ParseError::create``), then the caller's file,
   then the one producer of that name in the repository; several with that name and none
   nearer: not composed (which one runs depends on imports the facts do not hold);
+  overloads (namesakes of one file and owner) are told apart by how many arguments the
+  call passes;
 * a class with no message of its own takes its base's; a class whose bases are not in the
   repository prints its first argument, as the language's own error classes do;
 * depth is bounded (``MAX_DEPTH``), results are memoized per (producer, arguments), a cycle
@@ -20,11 +22,12 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from errdex.languages import SPECS
 from errdex.languages.base import Language
 from errdex.languages.facts import (
+    Argument,
     Call,
     Producer,
     Result,
@@ -38,7 +41,7 @@ from errdex.languages.facts import (
 from errdex.mining.files import MinedRecord, hole_names, producers_of
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
-from errdex.templates.template import Template
+from errdex.templates.template import Hole, Template
 
 MAX_DEPTH = 6
 MAX_ALTERNATIVES = 16
@@ -139,6 +142,9 @@ class Producers:
         distinct = {(p.params, p.results, p.bases) for p in found}
         if len(distinct) == 1:
             return found[0]
+        overload = _overload(found, call)
+        if overload is not None:
+            return overload
         nearest = _nearest(found, call.path)
         return nearest
 
@@ -182,9 +188,10 @@ class Producers:
                     return [_with_class(c, producer.name) for c in inherited]
             return None
         out: list[Composed] = []
+        spread = _spread(producer, call)
         for bindings in _bindings(producer, call):
             for result in producer.results:
-                out.extend(self._result(producer, result, bindings, depth, visiting))
+                out.extend(self._result(producer, result, bindings, spread, depth, visiting))
                 if len(out) > MAX_ALTERNATIVES:
                     break
         if len(out) > MAX_ALTERNATIVES:
@@ -193,7 +200,8 @@ class Producers:
         return _unique(out) or None
 
     def _result(self, producer: Producer, result: Result, bindings: dict[str, Template],
-                depth: int, visiting: frozenset[Producer]) -> list[Composed]:
+                spread: dict[str, tuple[tuple[str | None, Argument], ...]], depth: int,
+                visiting: frozenset[Producer]) -> list[Composed]:
         # A producer is a source of the message only where it writes some of its text (a
         # default it fills in counts); a class that passes its message on as it is adds
         # nothing the site did not say.
@@ -207,6 +215,8 @@ class Producers:
             return [Composed(substitute(result, bindings), source, own_class)]
         inner = bind(result, bindings)
         assert isinstance(inner, Call)
+        if spread or inner.callee in bindings:
+            inner = _forwarded(inner, spread, bindings)
         composed = self._compose(inner, depth + 1, visiting)
         if composed is None:  # a class from elsewhere (Exception, Error): its first argument
             if not inner.args or inner.method:
@@ -248,6 +258,21 @@ def _fits(producer: Producer, call: Call) -> bool:
     return not method or producer.owner == call.owner
 
 
+def _overload(found: list[Producer], call: Call) -> Producer | None:
+    """Among overloads (one file, one owner: a class's constructors, a method's signatures,
+    as C# and Java declare them), the one taking as many arguments as the call passes, else
+    the fewest that take them all (the rest defaulted), else the longest (a variadic
+    tail); None when they are no overloads or two fit as well."""
+    if len({(p.path, p.owner) for p in found}) != 1:
+        return None
+    given = len(call.args) + len(call.keywords)
+    fitting = [p for p in found if len(p.params) >= given]
+    size = min(len(p.params) for p in fitting) if fitting else max(
+        len(p.params) for p in found)
+    best = [p for p in found if len(p.params) == size]
+    return best[0] if len(best) == 1 else None
+
+
 def _nearest(found: list[Producer], path: str) -> Producer | None:
     """The one producer whose file is nearest the caller's (same file, then the most
     folders shared): a namesake in another package is another class (imports say which)."""
@@ -268,11 +293,16 @@ def _shared_depth(a: str, b: str) -> int:
 
 
 def _bindings(producer: Producer, call: Call) -> list[dict[str, Template]]:
-    """Each parameter bound to an alternative of what the call passes (product, capped)."""
+    """Each parameter bound to an alternative of what the call passes (product, capped).
+    ``*args`` / ``**kwargs`` parameters take what is left over (``_spread``)."""
     defaults = dict(producer.defaults)
     keywords = dict(call.keywords)
     choices: list[list[tuple[str, Template]]] = []
-    for i, param in enumerate(producer.params):
+    positional = _positional(producer.params)
+    for param in producer.params:
+        if param.startswith("*"):
+            continue
+        i = positional.index(param) if param in positional else len(call.args)
         given = call.args[i] if i < len(call.args) else keywords.get(param)
         if given:
             choices.append([(param, t) for t in given])
@@ -280,6 +310,63 @@ def _bindings(producer: Producer, call: Call) -> list[dict[str, Template]]:
             choices.append([(param, defaults[param])])
     combos = itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1)
     return [dict(combo) for combo in combos]
+
+
+def _positional(params: tuple[str, ...]) -> list[str]:
+    """The parameters a positional argument can fill: those before a ``*args``."""
+    out = []
+    for param in params:
+        if param.startswith("*"):
+            break
+        out.append(param)
+    return out
+
+
+def _spread(producer: Producer, call: Call) -> dict[str, tuple[tuple[str | None, Argument], ...]]:
+    """What a producer's ``*args`` and ``**kwargs`` receive: the arguments no named
+    parameter took (a keyword's name kept), by the parameter's name."""
+    out: dict[str, tuple[tuple[str | None, Argument], ...]] = {}
+    named = {p for p in producer.params if not p.startswith("*")}
+    for param in producer.params:
+        if param.startswith("**"):
+            out[param] = tuple((k, a) for k, a in call.keywords if k not in named)
+        elif param.startswith("*"):
+            rest = call.args[len(_positional(producer.params)):]
+            out[param] = tuple((None, a) for a in rest)
+    return out
+
+
+def _forwarded(inner: Call, spread: dict[str, tuple[tuple[str | None, Argument], ...]],
+               bindings: dict[str, Template]) -> Call:
+    """A call a producer makes with its ``*args``/``**kwargs`` expanded, and its callee
+    replaced when it is a parameter the caller passed a class name in
+    (``def parse_error(self, exception, *args): return exception(line, col, *args)``)."""
+    args: list[Argument] = []
+    keywords = [(k, a) for k, a in inner.keywords if not k.startswith("**")]
+    for arg in inner.args:
+        name = _splat(arg)
+        if name is None:
+            args.append(arg)
+        else:
+            args.extend(a for k, a in spread.get(name, ()) if k is None)
+    for key, arg in inner.keywords:
+        if key.startswith("**"):
+            keywords.extend((k, a) for k, a in spread.get(key, ()) if k is not None)
+    callee = inner.callee
+    bound = bindings.get(callee)
+    if bound is not None and len(bound.parts) == 1 and isinstance(bound.parts[0], Hole) and (
+            bound.parts[0].name):
+        callee = bound.parts[0].name
+    return replace(inner, callee=callee, args=tuple(args), keywords=tuple(keywords))
+
+
+def _splat(arg: Argument) -> str | None:
+    """``*args`` passed on: the argument is one hole named with its star."""
+    if len(arg) == 1 and len(arg[0].parts) == 1 and isinstance(arg[0].parts[0], Hole):
+        name = arg[0].parts[0].name
+        if name and name.startswith("*") and not name.startswith("**"):
+            return name
+    return None
 
 
 def _with_class(composed: Composed, name: str) -> Composed:

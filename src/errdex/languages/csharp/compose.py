@@ -4,9 +4,10 @@ prints when the class or the factory is written in another file.
 Read per file for composition (``errdex.languages.facts``):
 
 * an exception class (one with a base): its constructors' ``: base(…)`` / ``: this(…)``
-  initializers (merged into one producer by ``_jvm.compose``: composition finds a class
-  by name), properties and fields set from parameters (``Key = key``), and a ``Message``
-  override, whose ``base.Message`` is what the constructor handed up;
+  initializers (those taking as many parameters merged by ``_jvm.compose``), a primary
+  constructor's base arguments, properties and fields set from parameters (``Key =
+  key``), and a ``Message`` override, whose ``base.Message`` is what the constructor
+  handed up;
 * a factory: a method that returns ``new X(…)`` of an exception (or of its declared
   type), another factory's result, or a ``string`` built from its parameters; a format
   parameter (``string.Format(culture, message, args)``) prints what the caller passes,
@@ -14,15 +15,15 @@ Read per file for composition (``errdex.languages.facts``):
 * a helper: a method whose body throws, or logs, a message built from its parameters;
 * a constant: a ``const`` / ``static readonly`` string with text.
 
-Arguments are read as their alternatives (``calls.py``). Overloads of a method are one
-producer, as composition finds a method by name: a call to a sibling overload is
-replaced by what that overload (taking that many arguments) gives, and the first
-overload stands for all (its parameters bind a call's arguments by position).
+Arguments are read as their alternatives (``calls.py``). Each overload of a method, and
+each constructor arity of a class, is a producer of its own: composition tells a file's
+namesakes of one owner apart by how many arguments a call passes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -87,45 +88,12 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     for declaration, outer in _declarations(root, None):
         name = text(declaration.child_by_field_name("name"))
         body = declaration.child_by_field_name("body")
-        made = _class(declaration, name, outer, body, path)
-        if made is not None:
-            out.append(made)
-        methods: dict[str, list[Producer]] = {}
+        out.extend(_class(declaration, name, outer, body, path))
         for member in body.named_children if body is not None else ():
             if member.type == "method_declaration":
-                for method in _method(member, name, path):
-                    methods.setdefault(method.name, []).append(method)
+                out.extend(_method(member, name, path))
             elif member.type == "field_declaration":
                 out.extend(_constants(member, name, path))
-        out.extend(_overloads(found) for found in methods.values())
-    return out
-
-
-def _overloads(found: list[Producer]) -> Producer:
-    """One producer for a method's overloads (module docstring)."""
-    first = found[0]
-    if len(found) == 1:
-        return first
-    results = _inlined(first, first.results, found, 0)
-    return Producer(first.name, first.params, tuple(results[:MAX_BRANCHES]), first.role,
-                    first.path, first.line, first.owner)
-
-
-def _inlined(first: Producer, results: tuple[Result, ...], found: list[Producer],
-             depth: int) -> list[Result]:
-    """Results with each call to a sibling overload replaced by what it gives (taking
-    that many arguments), through a chain of overloads."""
-    out: list[Result] = []
-    for result in results:
-        sibling = next((p for p in found if isinstance(result, Call)
-                        and result.named() == first.name and result.qualifier() in (
-                            None, first.owner) and len(p.params) == len(result.args)), None)
-        if sibling is None or not isinstance(result, Call):
-            out.append(result)
-        elif depth < 3:
-            bindings = {p: arg[0] for p, arg in zip(sibling.params, result.args, strict=True)}
-            out.extend(_inlined(first, tuple(bind(r, bindings) for r in sibling.results),
-                                found, depth + 1))
     return out
 
 
@@ -148,12 +116,12 @@ def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | N
 
 
 def _class(node: Node, name: str, outer: str | None, body: Node | None,
-           path: str) -> Producer | None:
+           path: str) -> list[Producer]:
     bases = next((c for c in node.named_children if c.type == "base_list"), None)
     first = next((c for c in bases.named_children if c.type != "argument_list"), None) if (
         bases is not None) else None
     if first is None or bases is None or node.type == "struct_declaration":
-        return None
+        return []
     written = first.child_by_field_name("type") if (
         first.type == "primary_constructor_base_type") else first
     base = simple_name(text(written))
@@ -171,7 +139,25 @@ def _class(node: Node, name: str, outer: str | None, body: Node | None,
         elif member.type == "property_declaration" and text(
                 member.child_by_field_name("name")) == "Message":
             facts.override.extend(renamed(t, _BASE_MESSAGE) for t in _getter(member))
-    return class_producer(facts)
+    return _by_arity(facts)
+
+
+def _by_arity(facts: ClassFacts) -> list[Producer]:
+    """The class as one producer per number of constructor parameters (composition picks
+    the one a call's arguments fit); among constructors taking as many, those that hand
+    a parameter up win over one that hands up a text of its own (``(string message)``
+    over ``(TimeSpan timeout) : base("The operation didn't complete…")``)."""
+    arities = sorted({len(c.params) for c in facts.constructors})
+    out: list[Producer] = []
+    for arity in arities if len(arities) > 1 else ():
+        group = [c for c in facts.constructors if len(c.params) == arity]
+        passing = [c for c in group if any(_holes(r) & set(c.params) for r in c.results)]
+        rest = [c for c in facts.constructors if c not in group]
+        made = class_producer(replace(facts, constructors=(passing or group) + rest))
+        if made is not None and len(made.params) == arity:
+            out.append(made)
+    made = class_producer(facts) if not out else None
+    return out or ([made] if made is not None else [])
 
 
 def _constructor(node: Node, owner: str, base: str, path: str) -> Constructor:
