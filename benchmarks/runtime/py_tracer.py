@@ -110,7 +110,7 @@ def write() -> None:
         return
     _written = True
     sys.settrace(None)
-    threading.settrace(None)  # type: ignore[arg-type]
+    threading.settrace(None)
     os.makedirs(_OUT, exist_ok=True)
     path = os.path.join(_OUT, f"py-{os.getpid()}.jsonl")
     with open(path, "w", encoding="utf-8") as out:
