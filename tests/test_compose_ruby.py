@@ -97,6 +97,12 @@ module MyLib
       raise StoreError, "config: #{msg}"
     end
 
+    def self.fetch(url)
+      Integer(url)
+    rescue ArgumentError => e
+      raise StoreError, "failed to read #{url}: #{e.message}"
+    end
+
     def self.undefined_message(name)
       "Don't know how to build task '#{name}'"
     end
@@ -213,6 +219,10 @@ module MyLib
 
     def locate(file, safe)
       raise IOError, Errors.locate_message(file, safe)
+    end
+
+    def fetching
+      Errors.fetch("http://example.invalid")
     end
 
     def negative_message
@@ -405,6 +415,7 @@ def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
     assert _at(records, "unknown") == []
     assert _at(records, "bare") == []
     assert _at(records, "negative_message") == []  # a message method's value: no raise
+    assert _at(records, "fetching") == []  # a method that raises in a rescue is no helper
     assert not [r for r in records if r.record.file_path == "lib/loop.rb"]
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages.base import line_of, text
+from errdex.languages.base import ancestors, line_of, text
 from errdex.languages.facts import (
     Argument,
     Call,
@@ -285,7 +285,7 @@ def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | 
             calls.append(made)
     for raised in _own(node, ("call",)):
         if text(raised.child_by_field_name("method")) in ("raise", "fail") and (
-                raised.child_by_field_name("receiver") is None):
+                raised.child_by_field_name("receiver") is None) and _guarded(raised, node):
             made = raise_call(raised, file, read)
             if made is not None:
                 calls.append(made)
@@ -302,6 +302,21 @@ def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | 
     return Producer(text(node.child_by_field_name("name")), params, tuple(results[:16]), role,
                     path, line_of(node), owner=owner, defaults=tuple(defaults.items()),
                     error_class="RuntimeError" if texts else None)
+
+
+def _guarded(raised: Node, method: Node) -> bool:
+    """Whether a ``raise`` is what the method is for: a statement of its own or under one
+    guard (``raise X, "…" unless ok``), not deep in a rescue, loop or block of a method that
+    raises on the way (``open_rest``'s JSON error)."""
+    guards = 0
+    for ancestor in ancestors(raised):
+        if ancestor == method:
+            return guards <= 1
+        if ancestor.type in ("rescue", "ensure", "begin", "block", "do_block", "while",
+                             "until", "for", "lambda", "case"):
+            return False
+        guards += ancestor.type in ("if", "unless", "elsif", "conditional")
+    return False
 
 
 def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
