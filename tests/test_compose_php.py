@@ -64,6 +64,25 @@ class Closed extends StoreException
     protected $message = 'the store is closed';
 }
 
+class Expired extends StoreException
+{
+    public function __construct(private string $key)
+    {
+        parent::__construct(message: "{$this->key} expired");
+    }
+}
+
+class Level extends StoreException
+{
+    public function __construct(int $n)
+    {
+        parent::__construct(match ($n) {
+            1 => 'quota almost used',
+            default => 'quota exceeded',
+        });
+    }
+}
+
 class FetchError extends \\Exception
 {
     public static function create($request, $response): static
@@ -227,6 +246,26 @@ class Store
         throw unavailable();
     }
 
+    public function expired(string $key)
+    {
+        throw new Expired($key);
+    }
+
+    public function level(int $n)
+    {
+        throw new Level($n);
+    }
+
+    public function invalidKey()
+    {
+        throw $this->invalid('bad key');
+    }
+
+    private function invalid(string $why): StoreException
+    {
+        return new StoreException("invalid: $why");
+    }
+
     public function unknown($x)
     {
         throw makeIt($x);
@@ -254,6 +293,7 @@ EXPECTED = [
      "[store] disk full"),
     ("unavailable", "store unavailable", "StoreException", ["function unavailable("],
      "store unavailable"),
+    ("expired", "{$key} expired", "Expired", ["class Expired"], "k1 expired"),
     ("what", "missing {$what}", "LogicException", ["public static function missing("],
      "missing widget"),
     ("constant", "the store is not configured", "RuntimeException",
@@ -319,6 +359,23 @@ def test_a_ternary_passed_to_the_parent_constructor_gives_one_record_per_branch(
         "gave up", "gave up after $n retries"]
     for printed in ("gave up after 3 retries", "gave up"):
         assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+
+
+def test_a_factory_method_found_through_this(records: list[errdex.StoredRecord]) -> None:
+    [found] = _at(records, "invalidKey")
+    assert found.record.error_message == "invalid: bad key"
+    assert found.record.error_class == "StoreException"
+    assert [(s.file_path, s.line_number, s.role) for s in found.extras.template_sources] == [
+        ("src/Store.php", _line(STORE, "private function invalid("), "factory")]
+
+
+def test_a_match_passed_to_the_parent_constructor_gives_one_record_per_arm(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "level")
+    assert sorted(r.record.error_message for r in found) == [
+        "quota almost used", "quota exceeded"]
+    assert {r.record.error_class for r in found} == {"Level"}
 
 
 def test_a_message_assigned_in_branches_gives_one_record_per_branch(

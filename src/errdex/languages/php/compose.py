@@ -161,6 +161,10 @@ def _handed_up(statement: Node, base: str, owner: str, file: FileIndex,
             inner.child_by_field_name("scope")) == "parent" and text(
             inner.child_by_field_name("name")) == "__construct":
         made = call_of(base, inner.child_by_field_name("arguments"), file, inner, path)
+        named = dict(made.keywords)
+        if not made.args and "$message" in named:  # ``parent::__construct(message: …)``
+            return [Call(made.callee, (named.pop("$message"),), tuple(named.items()), owner,
+                         path)]
         return [Call(made.callee, made.args, made.keywords, owner, path)]
     if inner.type == "assignment_expression" and text(
             inner.child_by_field_name("left")) == "$this->message":
