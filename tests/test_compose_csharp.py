@@ -88,6 +88,19 @@ namespace Acme.Store
         public TimedOutException(string message, Exception inner) : base(message, inner) { }
     }
 
+    public class QuotaException : StoreException
+    {
+        public QuotaException(string tenant) : this(tenant, 0) { }
+        public QuotaException(string tenant, int used)
+            : base($"quota exceeded for {tenant}") { }
+    }
+
+    public class LevelException : StoreException
+    {
+        public LevelException(int n)
+            : base(n switch { 1 => "quota almost used", _ => "quota exceeded" }) { }
+    }
+
     public class ParseException : Exception
     {
         public ParseException(string message) : base(message) { }
@@ -141,6 +154,11 @@ namespace Acme.Store
         {
             message = Decorate(message);
             return new StoreException(message);
+        }
+
+        public static void Warn(ILogger logger, string what)
+        {
+            logger.LogWarning("store warning: " + what);
         }
 
         public static void Fail(string message)
@@ -263,6 +281,21 @@ namespace Acme.Store
             throw new TimedOutException("the delegate did not complete in time");
         }
 
+        public void Quota(string tenant)
+        {
+            throw new QuotaException(tenant);
+        }
+
+        public void Level(int n)
+        {
+            throw new LevelException(n);
+        }
+
+        public void Warned(ILogger logger)
+        {
+            Errors.Warn(logger, "disk almost full");
+        }
+
         public void Unknown(string x)
         {
             throw MakeIt(x);
@@ -309,6 +342,8 @@ EXPECTED = [
      ["public class TimedOutException"], "the operation timed out"),
     ("TooSlow", "the delegate did not complete in time", "TimedOutException", [],
      "the delegate did not complete in time"),
+    ("Quota", "quota exceeded for {tenant}", "QuotaException",
+     ["public class QuotaException"], "quota exceeded for acme"),
     ("What", "missing {what}", "InvalidOperationException",
      ["public static string Missing("], "missing widget"),
     ("Constant", "the store is not configured", "InvalidOperationException",
@@ -370,6 +405,25 @@ def test_a_ternary_in_the_base_initializer_gives_one_record_per_branch(
     assert {r.record.error_class for r in found} == {"RetryException"}
     for printed in ("gave up after 3 retries", "gave up"):
         assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+
+
+def test_a_switch_expression_in_the_base_initializer_gives_one_record_per_arm(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "Level")
+    assert sorted(r.record.error_message for r in found) == [
+        "quota almost used", "quota exceeded"]
+    assert {r.record.error_class for r in found} == {"LevelException"}
+
+
+def test_a_logging_helper_gives_its_caller_a_warning(
+    records: list[errdex.StoredRecord],
+) -> None:
+    [found] = _at(records, "Warned")
+    assert found.record.error_message == "store warning: disk almost full"
+    assert (found.record.error_type, found.record.severity) == ("log", "warning")
+    assert [(s.line_number, s.role) for s in found.extras.template_sources] == [
+        (_line(ERRORS, "public static void Warn("), "helper")]
 
 
 def test_a_message_assigned_in_branches_gives_one_record_per_branch(
