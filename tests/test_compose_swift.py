@@ -177,6 +177,20 @@ final class Store {
 }
 '''
 
+VIEWS = '''\
+import SwiftUI
+
+struct MainView: View {
+    var body: some View {
+        VStack {
+            Text("Basic Image")
+            Label("Sizing Toggle", systemImage: "photo")
+            helperless("not a helper of the repository")
+        }
+    }
+}
+'''
+
 # (method, the record's errorMessage, its errorClass, where the producers are written in
 # Sources/Store/Errors.swift, by the line's start once stripped)
 EXPECTED = [
@@ -203,7 +217,7 @@ def mined(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]
     root = tmp_path_factory.mktemp("compose_swift")
     repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
     repo.commit_files({"Sources/Store/Errors.swift": ERRORS,
-                       "Sources/Store/Store.swift": STORE})
+                       "Sources/Store/Store.swift": STORE, "Sources/App/MainView.swift": VIEWS})
     db = root / "errdex.sqlite"
     errdex.mine(repo.root, db=db, jobs=1)
     with errdex.open_store(db) as store:
@@ -266,6 +280,8 @@ def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
 ) -> None:
     assert _at(mined, "unknown") == []
     assert _at(mined, "cycle") == []
+    # a view's Text("…") statements call a type of another package: no helper, no record
+    assert not [r for r in mined if r.record.file_path == "Sources/App/MainView.swift"]
 
 
 def test_the_description_arms_stay_sites_of_their_own(

@@ -132,11 +132,15 @@ def _helper_sites(caps: Captures, file: FileIndex) -> list[Site]:
     parent = node.parent
     if parent is not None and parent.type == "try_expression":
         parent = parent.parent
-    if parent is None or parent.type != "statements" or _last_name(function) in _NOT_HELPERS:
-        return []
+    name = _last_name(function)
+    if parent is None or parent.type != "statements" or name in _NOT_HELPERS or (
+            not name[:1].islower()):
+        return []  # a type's initializer as a statement is a SwiftUI view (Text("…")), no helper
     if function.type == "navigation_expression":
-        receiver = text(function.child_by_field_name("target"))
-        if not receiver[:1].isupper() and receiver != "self":
+        target = function.child_by_field_name("target")
+        receiver = text(target)
+        if target is None or target.type not in ("simple_identifier", "self_expression") or (
+                not receiver[:1].isupper() and receiver != "self"):
             return []
     args = _arguments(caps["helper.args"][0])
     if not any(m is not None and m.has_text() for m in (_read(a, file) for a in args.positional)):
