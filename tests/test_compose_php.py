@@ -83,6 +83,14 @@ class Level extends StoreException
     }
 }
 
+class TooLarge extends \\Symfony\\Component\\HttpKernel\\Exception\\HttpException
+{
+    public function __construct()
+    {
+        parent::__construct(413, 'The upload is too large.');
+    }
+}
+
 class FetchError extends \\Exception
 {
     public static function create($request, $response): static
@@ -266,6 +274,11 @@ class Store
         return new StoreException("invalid: $why");
     }
 
+    public function tooLarge()
+    {
+        throw new TooLarge();
+    }
+
     public function unknown($x)
     {
         throw makeIt($x);
@@ -294,6 +307,8 @@ EXPECTED = [
     ("unavailable", "store unavailable", "StoreException", ["function unavailable("],
      "store unavailable"),
     ("expired", "{$key} expired", "Expired", ["class Expired"], "k1 expired"),
+    ("tooLarge", "The upload is too large.", "TooLarge", ["class TooLarge"],
+     "The upload is too large."),
     ("what", "missing {$what}", "LogicException", ["public static function missing("],
      "missing widget"),
     ("constant", "the store is not configured", "RuntimeException",

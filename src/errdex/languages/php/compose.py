@@ -162,6 +162,9 @@ def _handed_up(statement: Node, base: str, owner: str, file: FileIndex,
             inner.child_by_field_name("name")) == "__construct":
         made = call_of(base, inner.child_by_field_name("arguments"), file, inner, path)
         named = dict(made.keywords)
+        status = made.args[0][0].written if made.args and made.args[0] else ""
+        if base.endswith("HttpException") and status.isdigit():  # Symfony's (status, message)
+            return [Call(made.callee, made.args[1:], made.keywords, owner, path)]
         if not made.args and "$message" in named:  # ``parent::__construct(message: …)``
             return [Call(made.callee, (named.pop("$message"),), tuple(named.items()), owner,
                          path)]
