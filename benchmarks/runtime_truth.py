@@ -220,7 +220,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="library source folder, relative to --repo-dir (repeatable)")
     t.add_argument("--config", type=Path, default=DEFAULT_CONFIG)
     t.add_argument("--timeout", type=int, default=900)
-    t.add_argument("test", nargs=argparse.REMAINDER, help="-- the test command")
+    t.add_argument("test", nargs=argparse.REMAINDER,
+                   help="-- the test command (its words, or one quoted shell line)")
     s = sub.add_parser("score", help="mine (if needed) and score against observations")
     s.add_argument("--db", required=True)
     s.add_argument("--repo", required=True, help="owner/name")
@@ -239,6 +240,8 @@ def main(argv: list[str] | None = None) -> None:
 
     if args.command == "trace":
         command = args.test[1:] if args.test[:1] == ["--"] else args.test
+        if len(command) == 1 and " " in command[0]:
+            command = command[0]  # one quoted command line: the shell runs it
         if not command:
             parser.error("trace needs a test command after --")
         repo_dir = args.repo_dir.resolve()
