@@ -381,3 +381,41 @@ def test_a_message_property_of_the_class_gives_a_record_per_return(
     for line in printed:
         assert any(re.fullmatch(r.record.message_pattern, line) for r in found), line
     assert all(s.role == "message" for r in found for s in r.extras.template_sources)
+
+
+def test_a_factory_given_the_class_and_its_arguments_to_pass_on(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"toml/errors.py": (
+        "class ParseError(ValueError):\n"
+        "    def __init__(self, line, col, message=None):\n"
+        "        self.line = line\n        self.col = col\n"
+        "        if message is None:\n            message = 'TOML parse error'\n"
+        "        super().__init__(f'{message} at line {self.line} col {self.col}')\n\n\n"
+        "class UnexpectedCharError(ParseError):\n"
+        "    def __init__(self, line, col, char):\n"
+        "        message = f'Unexpected character: {char!r}'\n"
+        "        super().__init__(line, col, message=message)\n"),
+        "toml/parser.py": (
+        "from toml.errors import ParseError, UnexpectedCharError\n\n\n"
+        "class Parser:\n"
+        "    def parse_error(self, exception=ParseError, *args, **kwargs):\n"
+        "        line, col = 1, 4\n"
+        "        return exception(line, col, *args, **kwargs)\n\n"
+        "    def value(self, c):\n"
+        "        raise self.parse_error(UnexpectedCharError, char=c)\n"),
+    })
+    db = tmp_path / "f.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        [found] = [r.record for r in store.records(repo="acme/widgets")
+                   if r.record.file_path == "toml/parser.py"]
+    assert found.error_class == "UnexpectedCharError"
+    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+            "from toml.parser import Parser\n"
+            "try:\n    Parser().value('-')\nexcept Exception as e:\n    print(str(e))\n")
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout.strip()
+    assert printed == "Unexpected character: '-' at line 1 col 4"
+    assert re.fullmatch(found.message_pattern, printed), found.message_pattern

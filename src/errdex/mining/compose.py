@@ -349,7 +349,7 @@ def _forwarded(inner: Call, spread: dict[str, tuple[tuple[str | None, Argument],
             args.append(arg)
         else:
             args.extend(a for k, a in spread.get(name, ()) if k is None)
-    for key, arg in inner.keywords:
+    for key, _ in inner.keywords:
         if key.startswith("**"):
             keywords.extend((k, a) for k, a in spread.get(key, ()) if k is not None)
     callee = inner.callee

@@ -33,7 +33,7 @@ from errdex.languages.facts import (
     parameter,
     unknown,
 )
-from errdex.languages.python.messages import arguments, read, read_alternatives, unwrap
+from errdex.languages.python.messages import read, read_alternatives, unwrap
 from errdex.templates.template import Hole, Template, literal_template
 
 _FUNCTIONS = frozenset({"function_definition"})
@@ -68,11 +68,13 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             classes.append(caps["class"][0])
             continue
         statement, call = caps["made"][0], caps["made.call"][0]
-        if not text(caps["made.class"][0]).rsplit(".", 1)[-1][:1].isupper():
-            continue
         function = next((a for a in ancestors(statement) if a.type in _NESTING), None)
         if function is None or function.type != "function_definition" or text(
                 function.child_by_field_name("name")) in ("__init__", "__str__", "__repr__"):
+            continue
+        callee = text(caps["made.class"][0])
+        if not callee.rsplit(".", 1)[-1][:1].isupper() and (
+                callee not in _parameter_names(function)):  # a class, or one passed in
             continue
         made.setdefault(function.start_byte, (function, []))[1].append((statement, call))
     assigned.nodes.sort(key=lambda n: n.start_byte)
@@ -142,12 +144,24 @@ class _Assignments:
 def arguments_of(args: Node | None, file: FileIndex) -> tuple[
         tuple[Argument, ...], tuple[tuple[str, Argument], ...]]:
     """A call's arguments as template alternatives (a hole named after what source does not
-    spell), positional and by keyword."""
-    positional, keywords = arguments(args)
-    return (
-        tuple(_argument(a, file) for a in positional),
-        tuple((k, _argument(v, file)) for k, v in keywords.items()),
-    )
+    spell), positional and by keyword; ``*args`` / ``**kwargs`` passed on as a hole named
+    with its stars (composition expands them)."""
+    positional: list[Argument] = []
+    keywords: list[tuple[str, Argument]] = []
+    for child in args.named_children if args is not None else ():
+        if child.type == "keyword_argument":
+            name, value = child.child_by_field_name("name"), child.child_by_field_name("value")
+            if name is not None and value is not None:
+                keywords.append((text(name), _argument(value, file)))
+        elif child.type == "list_splat":
+            positional.append((unknown("*" + text(child.named_children[0])),)
+                              if child.named_children else (unknown("*"),))
+        elif child.type == "dictionary_splat":
+            inner = text(child.named_children[0]) if child.named_children else ""
+            keywords.append(("**" + inner, (unknown("**" + inner),)))
+        elif child.type != "comment":
+            positional.append(_argument(child, file))
+    return tuple(positional), tuple(keywords)
 
 
 def call_of(callee: str, args: Node | None, file: FileIndex, at: Node) -> Call:
@@ -319,6 +333,10 @@ def _parameter_names(function: Node) -> tuple[str, ...]:
                 (c for c in param.named_children if c.type == "identifier"), None)
             if ident is not None:
                 names.append(text(ident))
+        elif param.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+            stars = "*" if param.type == "list_splat_pattern" else "**"
+            names.append(stars + text(param.named_children[0]) if param.named_children
+                         else stars)
     if names and names[0] in ("self", "cls") and _owner_class(function) is not None:
         names = names[1:]
     return tuple(names)
@@ -332,28 +350,19 @@ def _uses(positional: tuple[Argument, ...], keywords: tuple[tuple[str, Argument]
 
 
 def _parameters(function: Node) -> tuple[tuple[str, ...], tuple[tuple[str, Template], ...]]:
-    """Parameter names (``self``/``cls`` and splats left out) and defaults that are strings."""
+    """Parameter names (``_parameter_names``) and the defaults that are known texts."""
     params = function.child_by_field_name("parameters")
-    names: list[str] = []
     defaults: list[tuple[str, Template]] = []
     empty = FileIndex()
     for param in params.named_children if params is not None else ():
-        if param.type == "identifier":
-            names.append(text(param))
-        elif param.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
-            ident = param.child_by_field_name("name") or next(
-                (c for c in param.named_children if c.type == "identifier"), None)
-            if ident is None:
-                continue
-            names.append(text(ident))
-            value = param.child_by_field_name("value")
-            if value is not None:
-                read = _argument(value, empty)
-                if read and not read[0].holes:
-                    defaults.append((text(ident), read[0]))
-    if names and names[0] in ("self", "cls") and _owner_class(function) is not None:
-        names = names[1:]
-    return tuple(names), tuple(defaults)
+        if param.type not in ("default_parameter", "typed_default_parameter"):
+            continue
+        ident, value = param.child_by_field_name("name"), param.child_by_field_name("value")
+        if ident is not None and value is not None:
+            read = _argument(value, empty)
+            if read and not read[0].holes:
+                defaults.append((text(ident), read[0]))
+    return _parameter_names(function), tuple(defaults)
 
 
 # --- walking ---------------------------------------------------------------------------
