@@ -275,6 +275,8 @@ def test_top_level_factory(mined):
     # the factory passes the class's message on: only the class is named as its source
     assert sources(extras) == [(EXCEPTIONS_PATH, line(EXCEPTIONS, "class NotFound"),
                                 "class message")]
+    # the factory's own 'return NotFound(key)' is no record: its callers print it
+    assert not at(mined, ERRORS_PATH, line(ERRORS, "return NotFound(key)"))
 
 
 def test_factory_returning_a_message_for_jdk_and_own_exceptions_and_error(mined):

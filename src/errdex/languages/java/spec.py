@@ -136,6 +136,8 @@ def _exception_sites(at: Node, error_class: str, args: list[Node], file: JavaFil
     message = _message_argument(args, file)
     index = 1 if message is not None and len(args) > 1 and read(args[0], file) is None else 0
     call = _producer_call(error_class, args, index, file, at)
+    if message is None and at.parent is not None and at.parent.type == "return_statement":
+        return []  # a factory's: its callers' sites print what it makes
     if message is None:  # the branches of a ternary are the call's alternatives
         return [Site(CANDIDATE, "exception", line_of(at), error_class, symbol=_symbol(at),
                      call=call)] if call is not None else []

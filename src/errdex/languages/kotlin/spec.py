@@ -179,11 +179,20 @@ def _constructor_site(call: _Call, file: FileIndex) -> Site | None:
         None)
     if producer is None and (call.name not in JDK_EXCEPTIONS or message is None):
         producer = call_to(call.name, call.args, file, owner)  # a JDK one's: its branches
+    if message is None and _returned(call.node):
+        return None  # a factory's: its callers' sites print what it makes
     if message is None:  # the branches of an ``if``/``when`` are the call's alternatives
         return Site(CANDIDATE, "exception", line_of(at), call.name, symbol=_symbol(at),
                     call=producer) if producer is not None else None
     return Site(message.template(), "exception", line_of(at), call.name, symbol=_symbol(at),
                 call=producer)
+
+
+def _returned(node: Node) -> bool:
+    """Whether a call is what its function returns (``= X(..)``, ``return X(..)``)."""
+    parent = node.parent
+    return parent is not None and (parent.type == "function_body" or (
+        parent.type == "jump_expression" and text(parent).startswith("return")))
 
 
 def _message_call(node: Node | None, file: FileIndex, owner: str | None) -> Call | None:
