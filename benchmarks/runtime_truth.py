@@ -186,14 +186,18 @@ def run_all(config: Path, work: Path, db: str, only: list[str], retrace: bool,
 
 
 def table(rows: list[tuple[Library, str, Score]]) -> str:
-    header = (f"{'library':<14} {'language':<11} {'commit':<11} {'sites':>6}  "
+    """One line a library and a total a language: 'raised' counts every observed raise site,
+    'sites' those whose message is written in a source literal (recall's denominator),
+    'messages' the distinct messages at mined sites (precision's)."""
+    header = (f"{'library':<14} {'language':<11} {'commit':<11} {'raised':>6} {'sites':>6}  "
               f"{'recall (<=5 lines)':<22} {'recall (statement)':<22} {'messages':>8}  "
               "precision")
     lines = [header, "-" * len(header)]
 
     def row(name: str, language: str, commit: str, scores: list[Score]) -> str:
         n = sum(s.eligible for s in scores)
-        return (f"{name:<14} {language:<11} {commit:<11} {n:>6}  "
+        raised = sum(s.sites for s in scores)
+        return (f"{name:<14} {language:<11} {commit:<11} {raised:>6} {n:>6}  "
                 f"{ratio(sum(s.recalled_window for s in scores), n):<22} "
                 f"{ratio(sum(s.recalled_statement for s in scores), n):<22} "
                 f"{sum(s.pairs for s in scores):>8}  "
