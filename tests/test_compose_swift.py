@@ -63,6 +63,12 @@ struct ParseError: Error, CustomStringConvertible {
     var description: String { "line \\(line): \\(self.message)" }
 }
 
+struct Timeout: Error, CustomStringConvertible {
+    var limit = "30 seconds"
+
+    var description: String { "timed out after \\(limit)" }
+}
+
 final class Located: Error, CustomStringConvertible {
     let path: String
 
@@ -142,6 +148,14 @@ final class Store {
         throw ParseError(line: 7)
     }
 
+    func timeout() throws {
+        throw Timeout()
+    }
+
+    func status() throws {
+        throw HTTPStatus(code: 500)
+    }
+
     func located(path: String) throws {
         throw Located(path)
     }
@@ -203,7 +217,7 @@ EXPECTED = [
     ("tooLong", "longer than 80 bytes", "Reason.tooLong", ["case .tooLong(limit: let n):"]),
     ("parse", "line \\(line): unexpected token", "ParseError",
      ["struct ParseError"]),
-    ("parseDefault", "line 7: syntax error", "ParseError", ["struct ParseError"]),
+    ("timeout", "timed out after 30 seconds", "Timeout", ["struct Timeout"]),
     ("located", "bad header in \\(path)", "Located", ["final class Located"]),
     ("factory", "no such item: \\(key)", "StoreError.notFound",
      ["case .notFound(let key):"]),  # the factory passes the key on: it writes no text
@@ -280,6 +294,10 @@ def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
 ) -> None:
     assert _at(mined, "unknown") == []
     assert _at(mined, "cycle") == []
+    # a type of no producer whose first argument says nothing (HTTPStatus(code: 500)), and
+    # one whose producer needs text the site does not give: no record "500" or "7"
+    assert _at(mined, "status") == []
+    assert _at(mined, "parseDefault") == []
     # a view's Text("…") statements call a type of another package: no helper, no record
     assert not [r for r in mined if r.record.file_path == "Sources/App/MainView.swift"]
 

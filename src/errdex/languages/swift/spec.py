@@ -44,7 +44,7 @@ from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger, nth
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import joined
-from errdex.languages._engine.pieces import concatenation, message_site
+from errdex.languages._engine.pieces import concatenation, has_words, message_site
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages._engine.snippets import Snippets, braced_if, catch_block
 from errdex.languages.base import (
@@ -115,7 +115,15 @@ def _throw_sites(caps: Captures, file: FileIndex) -> list[Site]:
     sites = _make(node, message, "exception", error_class)
     if made is None:
         return sites
-    return [replace(s, call=made) for s in sites] or [_candidate(node, made, error_class)]
+    if sites:
+        return [replace(s, call=made) for s in sites]
+    # Only the type can tell (a Swift type prints no argument of its own): a candidate,
+    # unless its first argument is a number (``HTTPError(code: 500)`` is no message "500"
+    # when the type is another package's).
+    first = made.args[0] if made.args else ()
+    if first and all(not t.holes and not has_words(t.parts) for t in first):
+        return []
+    return [_candidate(node, made, error_class)]
 
 
 def _throw_case_sites(caps: Captures, file: FileIndex) -> list[Site]:
