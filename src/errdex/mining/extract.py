@@ -24,12 +24,7 @@ from errdex.evidence.tests import Expectation
 from errdex.languages import SPECS, Language
 from errdex.languages._engine.constants import unique_values
 from errdex.languages.facts import Producer
-from errdex.mining.compose import (
-    Producers,
-    callers_of,
-    compose_records,
-    producers_elsewhere,
-)
+from errdex.mining.compose import callers_of, compose_records, producers_elsewhere
 from errdex.mining.files import (
     TEST,
     FileContext,
@@ -38,6 +33,7 @@ from errdex.mining.files import (
     hole_names,
     mine_files,
 )
+from errdex.mining.producers import Producers
 from errdex.records.model import Record, RecordExtras, content_hash, now_iso
 from errdex.records.text_sites import TextSite
 from errdex.repo.git import Tree
