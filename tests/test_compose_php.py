@@ -91,6 +91,23 @@ class TooLarge extends \\Symfony\\Component\\HttpKernel\\Exception\\HttpExceptio
     }
 }
 
+class ModelMissing extends \\RuntimeException
+{
+    protected $model;
+
+    public function setModel($model, $ids = [])
+    {
+        $this->model = $model;
+        $this->message = "No query results for model [{$model}]";
+        if (count($ids) > 0) {
+            $this->message .= ' ' . implode(', ', $ids);
+        } else {
+            $this->message .= '.';
+        }
+        return $this;
+    }
+}
+
 class FetchError extends \\Exception
 {
     public static function create($request, $response): static
@@ -279,6 +296,11 @@ class Store
         throw new TooLarge();
     }
 
+    public function find(string $model, array $ids)
+    {
+        throw (new ModelMissing())->setModel($model, $ids);
+    }
+
     public function unknown($x)
     {
         throw makeIt($x);
@@ -382,6 +404,20 @@ def test_a_factory_method_found_through_this(records: list[errdex.StoredRecord])
     assert found.record.error_class == "StoreException"
     assert [(s.file_path, s.line_number, s.role) for s in found.extras.template_sources] == [
         ("src/Store.php", _line(STORE, "private function invalid("), "factory")]
+
+
+def test_a_message_setter_returning_this_gives_one_record_per_if_arm(
+    records: list[errdex.StoredRecord],
+) -> None:
+    found = _at(records, "find")
+    assert sorted(r.record.error_message for r in found) == [
+        "No query results for model [{$model}] {implode(', ', $ids)}",
+        "No query results for model [{$model}].",
+    ]
+    assert {r.record.error_class for r in found} == {"ModelMissing"}
+    for printed in ("No query results for model [App\\User] 1, 2",
+                    "No query results for model [App\\User]."):
+        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
 
 
 def test_a_match_passed_to_the_parent_constructor_gives_one_record_per_arm(

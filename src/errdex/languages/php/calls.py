@@ -167,7 +167,8 @@ def call_of(callee: str, args: Node | None, file: FileIndex, at: Node, path: str
 
 def callee_of(node: Node, at: Node) -> str | None:
     """The name a call is made by: ``fail``, ``self::fail``, ``Errors::create``,
-    ``$this->error``; None for a call through a variable or a closure."""
+    ``$this->error``, ``X::setModel`` for ``(new X)->setModel(…)``; None for a call
+    through a variable or a closure."""
     if node.type == "function_call_expression":
         function = node.child_by_field_name("function")
         return text(function).lstrip("\\") if function is not None and function.type in (
@@ -184,6 +185,13 @@ def callee_of(node: Node, at: Node) -> str | None:
         return f"{class_named(written, at)}::{text(name)}"
     if node.type in ("member_call_expression", "nullsafe_member_call_expression"):
         receiver = node.child_by_field_name("object")
+        while receiver is not None and receiver.type == "parenthesized_expression" and (
+                receiver.named_children):
+            receiver = receiver.named_children[0]
+        if receiver is not None and receiver.type == "object_creation_expression":
+            made = next((c for c in receiver.named_children
+                         if c.type in ("name", "qualified_name")), None)  # ``(new X)->set(…)``
+            return f"{class_named(text(made), at)}::{text(name)}" if made is not None else None
         return f"$this->{text(name)}" if receiver is not None and text(
             receiver) == "$this" else None
     return None
