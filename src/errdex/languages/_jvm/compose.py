@@ -262,6 +262,16 @@ def format_holes(template: Template) -> Template:
     return renamed(template, names) if names else template
 
 
+def uses(template: Template, params: Sequence[str]) -> bool:
+    """Whether a template prints one of the parameters (it decorates what it is given)."""
+    return any(h.name in params for h in template.holes)
+
+
+def passes(call: Call, params: Sequence[str]) -> bool:
+    """Whether a call hands on one of the parameters (a helper decorates what it is given)."""
+    return any(uses(t, params) for arg in call.args for t in arg)
+
+
 def capped(templates: Sequence[Template]) -> tuple[Template, ...]:
     """At most ``MAX_ALTERNATIVES`` distinct templates, in order."""
     out: list[Template] = []

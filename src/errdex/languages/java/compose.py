@@ -29,21 +29,19 @@ from errdex.languages._jvm.compose import (
     THIS,
     ClassFacts,
     Constructor,
-    capped,
     class_producer,
-    format_holes,
     formatted,
+    passes,
     renamed,
+    uses,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
-from errdex.languages.base import line_of, matches, text
+from errdex.languages.base import ancestors, line_of, matches, text
 from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
-from errdex.languages.java.messages import JavaFile, arguments, index_import, read
+from errdex.languages.java.messages import JavaFile, alternatives, arguments, index_import
 from errdex.languages.java.scopes import (
     BODY_TYPES,
     CLASS_TYPES,
-    FUNCTION_TYPES,
-    nearest_assignment,
 )
 from errdex.templates.template import Literal, Template
 
@@ -117,117 +115,10 @@ def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | N
 # --- arguments ---------------------------------------------------------------------------
 
 
-def alternatives(node: Node | None, file: JavaFile, depth: int = 0) -> list[Template]:
-    """The templates an expression prints, one per branch (a ternary, a ``switch``
-    expression, a local assigned in several branches); empty when source does not say."""
-    while node is not None and node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
-    if node is None or depth > 4:
-        return []
-    if node.type == "ternary_expression":
-        return list(capped([*alternatives(node.child_by_field_name("consequence"), file,
-                                          depth + 1),
-                            *alternatives(node.child_by_field_name("alternative"), file,
-                                          depth + 1)]))
-    if node.type == "switch_expression":
-        return list(capped([t for arm in _switch_values(node)
-                            for t in alternatives(arm, file, depth + 1)]))
-    message = read(node, file)
-    if message is None and node.type == "method_invocation":
-        passed = _format_parameter(node)
-        if passed is not None:  # ``String.format(format, args)``: what the caller formats
-            return [unknown(passed)]
-    if node.type == "identifier":
-        branches = _branches(node, file, depth)
-        if len(branches) > 1:
-            return branches
-        assigned = nearest_assignment(text(node), node, file.assignments.get(text(node), []))
-        if message is None and assigned is not None:  # ``String msg = c ? "a" : "b";``
-            return alternatives(assigned.child_by_field_name("value")
-                                or assigned.child_by_field_name("right"), file, depth + 1)
-    return [format_holes(message.template())] if message is not None else []
-
-
-def _format_parameter(node: Node) -> str | None:
-    """``String.format(format, args)`` / ``MessageFormat.format(pattern, args)`` /
-    ``format.formatted(args)`` of a variable: its name."""
-    name = text(node.child_by_field_name("name"))
-    receiver = node.child_by_field_name("object")
-    args = [a for a in arguments(node.child_by_field_name("arguments"))
-            if not text(a).startswith("Locale.")]
-    if name == "formatted" and receiver is not None and receiver.type == "identifier":
-        return text(receiver)
-    if name == "format" and text(receiver) in ("String", "MessageFormat") and args and (
-            args[0].type == "identifier"):
-        return text(args[0])
-    return None
-
-
-def _switch_values(node: Node) -> Iterator[Node]:
-    body = node.child_by_field_name("body")
-    for rule in body.named_children if body is not None else ():
-        if rule.type == "switch_rule" and rule.named_children:
-            value = rule.named_children[-1]
-            if value.type == "expression_statement" and value.named_children:
-                value = value.named_children[0]
-            if value.type not in ("block", "throw_statement"):
-                yield value
-
-
-def _branches(node: Node, file: JavaFile, depth: int) -> list[Template]:
-    """A local assigned in several branches above its use (``if (c) msg = "a"; else msg =
-    "b";``): each assignment's text, when every one is known."""
-    function = next((a for a in _ancestors(node) if a.type in FUNCTION_TYPES), None)
-    if function is None:
-        return []
-    mine = [a for a in file.assignments.get(text(node), []) if a.end_byte <= node.start_byte
-            and next((f for f in _ancestors(a) if f.type in FUNCTION_TYPES), None) == function]
-    if any(text(a.child_by_field_name("operator")) == "+=" for a in mine):
-        return []
-    declaration = _declaration(node, function)
-    if declaration is None:
-        return []
-    assigned = ([declaration] if declaration.child_by_field_name("value") is not None else []) + [
-        a for a in mine if a.type == "assignment_expression"
-        and a.start_byte > declaration.end_byte]
-    if len(assigned) < 2:
-        return []
-    out: list[Template] = []
-    for assignment in assigned:
-        value = assignment.child_by_field_name("value") or assignment.child_by_field_name(
-            "right")
-        found = alternatives(value, file, depth + 1)
-        if not found:
-            return []
-        out.extend(found)
-    return list(capped(out))
-
-
-def _declaration(node: Node, function: Node) -> Node | None:
-    """The declarator of the local a name reads: in a block around it, above it."""
-    name = text(node)
-    for block in _ancestors(node):
-        if block == function:
-            return None
-        found = [d for c in block.named_children if c.type == "local_variable_declaration"
-                 and c.end_byte <= node.start_byte for d in c.children_by_field_name("declarator")
-                 if text(d.child_by_field_name("name")) == name]
-        if found:
-            return found[-1]
-    return None
-
-
 def enclosing_class(node: Node) -> str | None:
     """The name of the class a node is written in (calls on ``this`` are looked up there)."""
-    owner = next((a for a in _ancestors(node) if a.type in CLASS_TYPES), None)
+    owner = next((a for a in ancestors(node) if a.type in CLASS_TYPES), None)
     return text(owner.child_by_field_name("name")) if owner is not None else None
-
-
-def _ancestors(node: Node) -> Iterator[Node]:
-    parent = node.parent
-    while parent is not None:
-        yield parent
-        parent = parent.parent
 
 
 def argument(node: Node, file: JavaFile) -> Argument:
@@ -366,7 +257,7 @@ def _returned(value: Node, returns: str, params: tuple[str, ...], file: JavaFile
     if value.type == "method_invocation" and is_exception_name(returns):
         return [invocation(value, file, owner, path)]
     if returns == "String":
-        return [t for t in alternatives(value, file) if has_text(t) and _uses(t, params)]
+        return [t for t in alternatives(value, file) if has_text(t) and uses(t, params)]
     return []
 
 
@@ -379,10 +270,10 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
             made = simple_name(text(inner.child_by_field_name("type")))
             args = arguments(inner.child_by_field_name("arguments"))
             made_call = call_to(made, args, file, owner, path)
-            return [made_call] if made[:1].isupper() and _passes(made_call, params) else []
+            return [made_call] if made[:1].isupper() and passes(made_call, params) else []
         if inner.type == "method_invocation":
             called = invocation(inner, file, owner, path)
-            return [called] if _passes(called, params) else []
+            return [called] if passes(called, params) else []
     if statement.type == "expression_statement" and inner is not None and (
             inner.type == "method_invocation"):
         receiver = text(inner.child_by_field_name("object"))
@@ -391,7 +282,7 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
             receiver == "System.err" and method in ("println", "print"))
         args = arguments(inner.child_by_field_name("arguments"))
         if logged and args:
-            return [t for t in alternatives(args[0], file) if has_text(t) and _uses(t, params)]
+            return [t for t in alternatives(args[0], file) if has_text(t) and uses(t, params)]
     return []
 
 
@@ -404,16 +295,6 @@ def invocation(node: Node, file: JavaFile, owner: str | None, path: str = "") ->
         callee = f"{file.imports[name]}.{name}"
     made = call_to(callee, arguments(node.child_by_field_name("arguments")), file, owner, path)
     return replace(made, method=True)  # a method, never a class, whatever its case
-
-
-def _passes(call: Call, params: tuple[str, ...]) -> bool:
-    """Whether a call hands on one of the parameters (a helper decorates what it is given)."""
-    return any(_uses(t, params) for arg in call.args for t in arg)
-
-
-def _uses(template: Template, params: tuple[str, ...]) -> bool:
-    """Whether a template prints one of the parameters (it decorates what it is given)."""
-    return any(h.name in params for h in template.holes)
 
 
 def _returns(method: Node) -> Iterator[Node]:

@@ -1,4 +1,5 @@
-"""Reading Java message expressions: literals, ``+``, ``String.format``, message variables.
+"""Reading Java message expressions: literals, ``+``, ``String.format``, message variables,
+and the branches an argument may print (``alternatives``, for composition).
 
 ``spec.py`` decides what is a site; this module says what text an expression prints.
 Messages are read from string literals and text blocks (``strings.py``), ``+``
@@ -9,12 +10,14 @@ and a local variable or ``final`` field holding one of those (``scopes.py``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, Message, joined, operand_hole
 from errdex.languages._engine.reader import MessageTable, Reader
+from errdex.languages._jvm.compose import capped, format_holes
 from errdex.languages._jvm.libraries import (
     literal_message,
     message_format,
@@ -23,8 +26,16 @@ from errdex.languages._jvm.libraries import (
     string_concatenation,
 )
 from errdex.languages.base import text
-from errdex.languages.java.scopes import CLASS_TYPES, is_constant, nearest_assignment, scope_of
+from errdex.languages.facts import unknown
+from errdex.languages.java.scopes import (
+    CLASS_TYPES,
+    FUNCTION_TYPES,
+    is_constant,
+    nearest_assignment,
+    scope_of,
+)
 from errdex.languages.java.strings import decode_java_string
+from errdex.templates.template import Template
 
 GUAVA_OWNERS = frozenset({"Preconditions", "Verify"})
 
@@ -160,6 +171,117 @@ _TABLE: MessageTable[JavaFile] = MessageTable(
 
 def _literal(value: str | None) -> Message | None:
     return None if value is None else literal_message(value)
+
+# --- branches: what an argument may print, one template per branch ---------------------
+
+
+def alternatives(node: Node | None, file: JavaFile, depth: int = 0) -> list[Template]:
+    """The templates an expression prints, one per branch (a ternary, a ``switch``
+    expression, a local assigned in several branches); empty when source does not say."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node is None or depth > 4:
+        return []
+    if node.type == "ternary_expression":
+        return list(capped([*alternatives(node.child_by_field_name("consequence"), file,
+                                          depth + 1),
+                            *alternatives(node.child_by_field_name("alternative"), file,
+                                          depth + 1)]))
+    if node.type == "switch_expression":
+        return list(capped([t for arm in _switch_values(node)
+                            for t in alternatives(arm, file, depth + 1)]))
+    message = read(node, file)
+    if message is None and node.type == "method_invocation":
+        passed = _format_parameter(node)
+        if passed is not None:  # ``String.format(format, args)``: what the caller formats
+            return [unknown(passed)]
+    if node.type == "identifier":
+        branches = _branches(node, file, depth)
+        if len(branches) > 1:
+            return branches
+        assigned = nearest_assignment(text(node), node, file.assignments.get(text(node), []))
+        if message is None and assigned is not None:  # ``String msg = c ? "a" : "b";``
+            return alternatives(assigned.child_by_field_name("value")
+                                or assigned.child_by_field_name("right"), file, depth + 1)
+    return [format_holes(message.template())] if message is not None else []
+
+
+def _format_parameter(node: Node) -> str | None:
+    """``String.format(format, args)`` / ``MessageFormat.format(pattern, args)`` /
+    ``format.formatted(args)`` of a variable: its name."""
+    name = text(node.child_by_field_name("name"))
+    receiver = node.child_by_field_name("object")
+    args = [a for a in arguments(node.child_by_field_name("arguments"))
+            if not text(a).startswith("Locale.")]
+    if name == "formatted" and receiver is not None and receiver.type == "identifier":
+        return text(receiver)
+    if name == "format" and text(receiver) in ("String", "MessageFormat") and args and (
+            args[0].type == "identifier"):
+        return text(args[0])
+    return None
+
+
+def _switch_values(node: Node) -> Iterator[Node]:
+    body = node.child_by_field_name("body")
+    for rule in body.named_children if body is not None else ():
+        if rule.type == "switch_rule" and rule.named_children:
+            value = rule.named_children[-1]
+            if value.type == "expression_statement" and value.named_children:
+                value = value.named_children[0]
+            if value.type not in ("block", "throw_statement"):
+                yield value
+
+
+def _branches(node: Node, file: JavaFile, depth: int) -> list[Template]:
+    """A local assigned in several branches above its use (``if (c) msg = "a"; else msg =
+    "b";``): each assignment's text, when every one is known."""
+    function = next((a for a in _ancestors(node) if a.type in FUNCTION_TYPES), None)
+    if function is None:
+        return []
+    mine = [a for a in file.assignments.get(text(node), []) if a.end_byte <= node.start_byte
+            and next((f for f in _ancestors(a) if f.type in FUNCTION_TYPES), None) == function]
+    if any(text(a.child_by_field_name("operator")) == "+=" for a in mine):
+        return []
+    declaration = _declaration(node, function)
+    if declaration is None:
+        return []
+    assigned = ([declaration] if declaration.child_by_field_name("value") is not None else []) + [
+        a for a in mine if a.type == "assignment_expression"
+        and a.start_byte > declaration.end_byte]
+    if len(assigned) < 2:
+        return []
+    out: list[Template] = []
+    for assignment in assigned:
+        value = assignment.child_by_field_name("value") or assignment.child_by_field_name(
+            "right")
+        found = alternatives(value, file, depth + 1)
+        if not found:
+            return []
+        out.extend(found)
+    return list(capped(out))
+
+
+def _declaration(node: Node, function: Node) -> Node | None:
+    """The declarator of the local a name reads: in a block around it, above it."""
+    name = text(node)
+    for block in _ancestors(node):
+        if block == function:
+            return None
+        found = [d for c in block.named_children if c.type == "local_variable_declaration"
+                 and c.end_byte <= node.start_byte for d in c.children_by_field_name("declarator")
+                 if text(d.child_by_field_name("name")) == name]
+        if found:
+            return found[-1]
+    return None
+
+
+def _ancestors(node: Node) -> Iterator[Node]:
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
 
 # The string literal decoders, for the text sites of a file (``LanguageSpec.strings``).
 STRINGS = _TABLE.strings

@@ -66,7 +66,6 @@ from errdex.languages._jvm.libraries import (
 from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.facts import Call, Composer, has_text
 from errdex.languages.java.compose import (
-    alternatives,
     call_to,
     enclosing_class,
     invocation,
@@ -77,6 +76,7 @@ from errdex.languages.java.messages import (
     GUAVA_OWNERS,
     STRINGS,
     JavaFile,
+    alternatives,
     arguments,
     format_arguments,
     index_import,

@@ -32,19 +32,21 @@ from errdex.languages._jvm.compose import (
     THIS,
     ClassFacts,
     Constructor,
-    capped,
     class_producer,
-    format_holes,
     formatted,
+    passes,
+    uses,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
 from errdex.languages.base import ancestors, line_of, matches, text
 from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
 from errdex.languages.kotlin.messages import (
     TYPE_TYPES,
-    assignment_of,
+    alternatives,
+    callee_of,
     name_of,
-    read,
+    split,
+    values_of,
 )
 from errdex.templates.template import Literal, Template
 
@@ -116,83 +118,11 @@ def enclosing_class(node: Node) -> str | None:
 # --- arguments ---------------------------------------------------------------------------
 
 
-def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Template]:
-    """The templates an expression prints, one per branch of an ``if``/``when`` (directly
-    or in the ``val`` a name reads); empty when source does not say."""
-    while node is not None and node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
-    if node is None or depth > 4:
-        return []
-    if node.type in ("if_expression", "when_expression"):
-        bodies = [c for c in _branch_bodies(node)]
-        found = [alternatives(_value(b), file, depth + 1) for b in bodies]
-        return list(capped([t for f in found for t in f]))
-    message = read(node, file)
-    passed = _format_parameter(node) if message is None else None
-    if passed is not None:  # ``format.format(*args)``: what the caller formats
-        return [unknown(passed)]
-    if message is None and node.type == "simple_identifier":
-        assigned = assignment_of(node, file)
-        if assigned is not None:
-            return alternatives(assigned.named_children[-1], file, depth + 1)
-    return [format_holes(message.template())] if message is not None else []
-
-
-def _format_parameter(node: Node) -> str | None:
-    """``format.format(*args)`` / ``String.format(format, *args)`` of a variable: its name."""
-    found = callee_of(node)
-    if found is None or found[1] is None or not found[0].endswith(".format"):
-        return None
-    receiver = text(found[1])
-    if found[1].type == "simple_identifier" and receiver not in ("String", "MessageFormat"):
-        return receiver
-    if receiver in ("String", "MessageFormat") and found[2] and (
-            found[2][0].type == "simple_identifier"):
-        return text(found[2][0])
-    return None
-
-
-def _branch_bodies(node: Node) -> Iterator[Node]:
-    if node.type == "if_expression":
-        for name in ("consequence", "alternative"):
-            body = node.child_by_field_name(name)
-            if body is not None:
-                yield body
-        return
-    for entry in node.named_children:
-        if entry.type == "when_entry":
-            yield from (c for c in entry.named_children if c.type == "control_structure_body")
-
-
-def _value(body: Node) -> Node | None:
-    """The value of a branch body: its expression, or a block's last statement."""
-    inner = body.named_children[-1] if body.named_children else None
-    if inner is not None and inner.type == "statements":
-        inner = inner.named_children[-1] if inner.named_children else None
-    if inner is not None and inner.type == "jump_expression":
-        return None  # a branch that throws or returns prints nothing here
-    return inner
-
-
 def argument(node: Node, file: FileIndex) -> Argument:
     """What one argument prints: its alternatives, a number as written, or a hole."""
     if node.type == "integer_literal" and text(node).isdigit():
         return (Template(text(node), (Literal(text(node)),)),)
     return tuple(alternatives(node, file)) or (unknown(text(node)),)
-
-
-def split(values: Node | None) -> tuple[list[Node], list[tuple[str, Node]]]:
-    """A call's value arguments: positional expressions, and ``name = value`` ones."""
-    positional: list[Node] = []
-    named: list[tuple[str, Node]] = []
-    for arg in values.named_children if values is not None else []:
-        if arg.type != "value_argument" or not arg.named_children:
-            continue
-        if any(c.type == "=" for c in arg.children) and arg.named_child_count >= 2:
-            named.append((text(arg.named_children[0]), arg.named_children[-1]))
-        else:
-            positional.append(arg.named_children[-1])
-    return positional, named
 
 
 def call_to(callee: str, args: list[Node], file: FileIndex, owner: str | None,
@@ -202,26 +132,6 @@ def call_to(callee: str, args: list[Node], file: FileIndex, owner: str | None,
     read_args = formatted([argument(a, file) for a in args], [text(a) for a in args])
     return Call(callee, read_args, tuple((k, argument(v, file)) for k, v in named or []),
                 owner=owner, path=path, method=callee.rsplit(".", 1)[-1][:1].islower())
-
-
-def values_of(node: Node) -> Node | None:
-    """The ``value_arguments`` of a call suffix, constructor invocation or delegation."""
-    return next((c for c in node.named_children if c.type == "value_arguments"), None)
-
-
-def callee_of(call: Node) -> tuple[str, Node | None, list[Node], list[tuple[str, Node]]] | None:
-    """``Errors.create(a, b)`` → (``Errors.create``, the receiver, positional and named
-    arguments)."""
-    if call.type != "call_expression" or call.named_child_count < 2:
-        return None
-    head, suffix = call.named_children[0], call.named_children[-1]
-    args, named = split(values_of(suffix))
-    if head.type == "simple_identifier":
-        return text(head), None, args, named
-    if head.type == "navigation_expression" and head.named_child_count == 2:
-        receiver, name = head.named_children
-        return f"{text(receiver)}.{text(name)[1:].strip()}", receiver, args, named
-    return None
 
 
 def invocation(call: Node, file: FileIndex, owner: str | None, path: str = "") -> Call | None:
@@ -418,7 +328,7 @@ def _returned(value: Node, returns: str, params: tuple[str, ...], file: FileInde
         if is_exception_name(returns):
             return [call_to(found[0], found[2], file, owner, path, found[3])]
     if returns in ("String", ""):
-        return [t for t in alternatives(value, file) if has_text(t) and _uses(t, params)]
+        return [t for t in alternatives(value, file) if has_text(t) and uses(t, params)]
     return []
 
 
@@ -428,7 +338,7 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: FileIndex,
     if statement.type == "jump_expression" and text(statement).startswith("throw") and (
             statement.named_children):
         called = invocation(statement.named_children[0], file, owner, path)
-        return [called] if called is not None and _passes(called, params) else []
+        return [called] if called is not None and passes(called, params) else []
     found = callee_of(statement)
     if found is None or found[1] is None or not found[2]:
         return []
@@ -437,16 +347,7 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: FileIndex,
         receiver == "System.err" and method in ("println", "print"))
     if not logged:
         return []
-    return [t for t in alternatives(found[2][0], file) if has_text(t) and _uses(t, params)]
-
-
-def _uses(template: Template, params: tuple[str, ...]) -> bool:
-    """Whether a template prints one of the parameters (it decorates what it is given)."""
-    return any(h.name in params for h in template.holes)
-
-
-def _passes(call: Call, params: tuple[str, ...]) -> bool:
-    return any(_uses(t, params) for arg in call.args for t in arg)
+    return [t for t in alternatives(found[2][0], file) if has_text(t) and uses(t, params)]
 
 
 def _constant(node: Node, owner: str | None, file: FileIndex, path: str) -> list[Producer]:

@@ -1,4 +1,5 @@
-"""Reading Kotlin message expressions: string templates, ``+``, ``format``, message ``val``s.
+"""Reading Kotlin message expressions: string templates, ``+``, ``format``, message ``val``s,
+the arguments a call passes and the branches an argument may print (for composition).
 
 ``spec.py`` decides what is a site; this module says what text an expression prints.
 Messages are read from string templates (``strings.py``: ``$name`` and ``${expr}`` become
@@ -9,10 +10,13 @@ and ``val``s (or a local ``var`` above) holding one of those.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, Message, operand_hole
 from errdex.languages._engine.reader import MessageTable, Reader
+from errdex.languages._jvm.compose import capped, format_holes
 from errdex.languages._jvm.libraries import (
     literal_message,
     message_format,
@@ -21,7 +25,9 @@ from errdex.languages._jvm.libraries import (
     visible_assignment,
 )
 from errdex.languages.base import ancestors, text
+from errdex.languages.facts import unknown
 from errdex.languages.kotlin.strings import kotlin_string, map_text, trim_indent, trim_margin
+from errdex.templates.template import Template
 
 FUNCTION_TYPES = frozenset({
     "function_declaration", "lambda_literal", "anonymous_initializer", "secondary_constructor",
@@ -147,6 +153,102 @@ def _parameters(scope: Node) -> set[str]:
     if scope.type == "lambda_literal" and not holders:
         names.add("it")
     return names
+
+
+# --- calls and branches: what a call passes, what an argument may print ---------------
+
+
+def split(values: Node | None) -> tuple[list[Node], list[tuple[str, Node]]]:
+    """A call's value arguments: positional expressions, and ``name = value`` ones."""
+    positional: list[Node] = []
+    named: list[tuple[str, Node]] = []
+    for arg in values.named_children if values is not None else []:
+        if arg.type != "value_argument" or not arg.named_children:
+            continue
+        if any(c.type == "=" for c in arg.children) and arg.named_child_count >= 2:
+            named.append((text(arg.named_children[0]), arg.named_children[-1]))
+        else:
+            positional.append(arg.named_children[-1])
+    return positional, named
+
+
+def values_of(node: Node) -> Node | None:
+    """The ``value_arguments`` of a call suffix, constructor invocation or delegation."""
+    return next((c for c in node.named_children if c.type == "value_arguments"), None)
+
+
+def callee_of(call: Node) -> tuple[str, Node | None, list[Node], list[tuple[str, Node]]] | None:
+    """``Errors.create(a, b)`` → (``Errors.create``, the receiver, positional and named
+    arguments)."""
+    if call.type != "call_expression" or call.named_child_count < 2:
+        return None
+    head, suffix = call.named_children[0], call.named_children[-1]
+    args, named = split(values_of(suffix))
+    if head.type == "simple_identifier":
+        return text(head), None, args, named
+    if head.type == "navigation_expression" and head.named_child_count == 2:
+        receiver, name = head.named_children
+        return f"{text(receiver)}.{text(name)[1:].strip()}", receiver, args, named
+    return None
+
+
+def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Template]:
+    """The templates an expression prints, one per branch of an ``if``/``when`` (directly
+    or in the ``val`` a name reads); empty when source does not say."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node is None or depth > 4:
+        return []
+    if node.type in ("if_expression", "when_expression"):
+        bodies = [c for c in _branch_bodies(node)]
+        found = [alternatives(_value(b), file, depth + 1) for b in bodies]
+        return list(capped([t for f in found for t in f]))
+    message = read(node, file)
+    passed = _format_parameter(node) if message is None else None
+    if passed is not None:  # ``format.format(*args)``: what the caller formats
+        return [unknown(passed)]
+    if message is None and node.type == "simple_identifier":
+        assigned = assignment_of(node, file)
+        if assigned is not None:
+            return alternatives(assigned.named_children[-1], file, depth + 1)
+    return [format_holes(message.template())] if message is not None else []
+
+
+def _format_parameter(node: Node) -> str | None:
+    """``format.format(*args)`` / ``String.format(format, *args)`` of a variable: its name."""
+    found = callee_of(node)
+    if found is None or found[1] is None or not found[0].endswith(".format"):
+        return None
+    receiver = text(found[1])
+    if found[1].type == "simple_identifier" and receiver not in ("String", "MessageFormat"):
+        return receiver
+    if receiver in ("String", "MessageFormat") and found[2] and (
+            found[2][0].type == "simple_identifier"):
+        return text(found[2][0])
+    return None
+
+
+def _branch_bodies(node: Node) -> Iterator[Node]:
+    if node.type == "if_expression":
+        for name in ("consequence", "alternative"):
+            body = node.child_by_field_name(name)
+            if body is not None:
+                yield body
+        return
+    for entry in node.named_children:
+        if entry.type == "when_entry":
+            yield from (c for c in entry.named_children if c.type == "control_structure_body")
+
+
+def _value(body: Node) -> Node | None:
+    """The value of a branch body: its expression, or a block's last statement."""
+    inner = body.named_children[-1] if body.named_children else None
+    if inner is not None and inner.type == "statements":
+        inner = inner.named_children[-1] if inner.named_children else None
+    if inner is not None and inner.type == "jump_expression":
+        return None  # a branch that throws or returns prints nothing here
+    return inner
+
 
 
 _TABLE: MessageTable[FileIndex] = MessageTable(

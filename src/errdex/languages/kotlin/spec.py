@@ -54,19 +54,15 @@ from errdex.languages._jvm.libraries import (
 from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.facts import Call, Composer, has_text
 from errdex.languages.java.pastes import PASTES as JVM_PASTES
-from errdex.languages.kotlin.compose import (
-    alternatives,
-    call_to,
-    callee_of,
-    enclosing_class,
-    producers,
-)
+from errdex.languages.kotlin.compose import call_to, enclosing_class, producers
 from errdex.languages.kotlin.messages import (
     BODY_TYPES,
     FUNCTION_TYPES,
     STRINGS,
     TYPE_TYPES,
+    alternatives,
     arguments,
+    callee_of,
     name_of,
     read,
 )
