@@ -205,6 +205,30 @@ int main(int argc, char **argv)
 }
 """
 
+# A tool of its own, with a file-local ``die`` of the same name: only its own calls reach it.
+TOOL_C = """\
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void die(const char *fmt, ...)
+{
+\tva_list ap;
+\tfprintf(stderr, "tool: ");
+\tva_start(ap, fmt);
+\tvfprintf(stderr, fmt, ap);
+\tva_end(ap);
+\tfputc('\\n', stderr);
+\texit(1);
+}
+
+int main(void)
+{
+\tdie("no input given");
+\treturn 0;
+}
+"""
+
 ERRORS_HPP = """\
 #pragma once
 #include <cstddef>
@@ -434,6 +458,7 @@ int main(int argc, char** argv) {
 
 FILES = {
     "src/usage.h": USAGE_H, "src/usage.c": USAGE_C, "src/main.c": MAIN_C,
+    "src/tool.c": TOOL_C,
     "include/mylib/errors.hpp": ERRORS_HPP, "lib/store.cpp": STORE_CPP,
     "lib/cycle.cpp": CYCLE_CPP, "lib/main.cpp": MAIN_CPP,
 }
@@ -506,7 +531,9 @@ def built(tmp_path_factory: pytest.TempPathFactory,
                    cwd=root, check=True, capture_output=True)
     subprocess.run(["g++", "-std=c++17", "-Iinclude", "-o", str(out / "cpp"), "lib/store.cpp",
                     "lib/main.cpp"], cwd=root, check=True, capture_output=True)
-    return {"c": out / "c", "cpp": out / "cpp"}
+    subprocess.run(["gcc", "-o", str(out / "tool"), "src/tool.c"], cwd=root, check=True,
+                   capture_output=True)
+    return {"c": out / "c", "cpp": out / "cpp", "tool": out / "tool"}
 
 
 def _line(path: str, start: str) -> int:
@@ -622,3 +649,17 @@ def test_an_incremental_mine_recomposes_the_throws_of_a_changed_class(
         messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
     assert messages.count("nothing stored under: {key}") == 4  # missing, again, once_more, gone
     assert not any("no such item" in m for m in messages)
+
+
+def test_a_static_reporter_is_reached_from_its_own_file_only(
+    mined: tuple[Path, list[errdex.StoredRecord]], built: dict[str, Path],
+) -> None:
+    _, records = mined
+    tool = "src/tool.c"
+    [found] = _at(records, tool, _line(tool, '\tdie("'))
+    assert found.record.error_message == "tool: no input given"
+    assert _sources(found) == [(tool, _line(tool, "static void die("))]
+    [elsewhere] = _at(records, "src/main.c", _c_line("die"))
+    assert elsewhere.record.error_message == "fatal: cannot open %s"
+    done = subprocess.run([str(built["tool"])], capture_output=True, text=True, check=False)
+    assert _fullmatches(found, done.stderr.removesuffix("\n"))

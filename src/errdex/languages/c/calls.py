@@ -10,8 +10,9 @@ format each as they are; a ``va_list`` ends them.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
@@ -93,7 +94,28 @@ _NOT_REPORTERS = re.compile(
 _CODE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 
 
-def helper_site(captured: Captures, symbol: Callable[[Node], str | None]) -> Site | None:
+_LAST: list[tuple[object, str]] = []  # the file index last asked, and its file's token
+
+
+def file_scope(file: object, node: Node) -> str:
+    """A token naming the file ``node`` is in: the owner of its ``static`` reporters and of
+    its calls, so a ``static`` function is reached from its own file only (``compose``)."""
+    if _LAST and _LAST[0][0] is file:
+        return _LAST[0][1]
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    token = scope_of(root.text or b"")
+    _LAST[:] = [(file, token)]
+    return token
+
+
+def scope_of(source: bytes) -> str:
+    return f"<file {zlib.crc32(source):08x}>"
+
+
+def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str | None]
+                ) -> Site | None:
     """The candidate site of a ``helper`` match (``helper_call``)."""
     call = captured["helper"][0]
     if call.parent is not None and call.parent.type == "throw_statement":
@@ -104,6 +126,7 @@ def helper_site(captured: Captures, symbol: Callable[[Node], str | None]) -> Sit
     if found is None:
         return None
     made, code = found
+    made = replace(made, owner=file_scope(file, call))
     return Site(Template("", ()), "log", line_of(call), error_code=code, symbol=symbol(call),
                 call=made)
 

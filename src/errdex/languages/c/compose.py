@@ -23,13 +23,22 @@ reporter's parameters are those up to its format (``va_list``/``...`` dropped).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from tree_sitter import Node
 
 from errdex.languages.base import line_of, parser_for, text
-from errdex.languages.c.calls import Reading, folded, formatted, value
+from errdex.languages.c.calls import Reading, folded, formatted, scope_of, value
 from errdex.languages.c.family import CALLS, arguments, function_name
-from errdex.languages.facts import Call, Composer, Producer, Result, has_text, substitute
+from errdex.languages.facts import (
+    Call,
+    Composer,
+    Producer,
+    Result,
+    has_text,
+    substitute,
+    unknown,
+)
 from errdex.templates.template import Literal, Part, Template, merge_literals
 
 # A function whose name says it reports (a call forwarding a format to it is a report).
@@ -46,21 +55,22 @@ _BUFFERS: dict[str, tuple[int, bool, bool]] = {
     "strlcat": (1, False, True), "strbuf_vaddf": (1, True, True), "strbuf_addf": (1, True, True),
     "strbuf_addstr": (1, False, True),
 }
-_MAX_PASSES = 3
+_MAX_PASSES = 6
 
 
 def producers(grammar: str) -> Composer:
     """The C reporters of a file parsed with ``grammar`` (C, or C++ for headers)."""
 
     def read(root: Node, source: bytes, path: str) -> list[Producer]:
-        return reporters(root, path, grammar)
+        return reporters(root, path, grammar, scope_of(source))
 
     return Composer(producers=read, triggers=(b"stderr", b"#define", b"printf", b"(2,"))
 
 
-def reporters(root: Node, path: str, grammar: str) -> list[Producer]:
-    """The file's reporter functions and macros (``producers``)."""
-    functions, macros, pointers = _definitions(root)
+def reporters(root: Node, path: str, grammar: str, scope: str | None = None) -> list[Producer]:
+    """The file's reporter functions and macros (``producers``); a ``static`` one is owned by
+    the file's ``scope`` (``calls.file_scope``): no other file's call reaches it."""
+    functions, macros, pointers, statics = _definitions(root)
     getters = {name: target for node in functions if (found := _getter(node)) is not None
                for name, target in (found,)}
     known: dict[str, Producer] = {}
@@ -71,7 +81,7 @@ def reporters(root: Node, path: str, grammar: str) -> list[Producer]:
             if made is not None:
                 known[made.name] = made
         for name, target, line in pointers:  # ``static report_fn die_routine = die_builtin;``
-            if target in known and name not in known:
+            if target in known:
                 known[name] = Producer(name, known[target].params, known[target].results,
                                        "helper", path, line)
         if known == before:
@@ -80,15 +90,24 @@ def reporters(root: Node, path: str, grammar: str) -> list[Producer]:
         made = _macro(node, path, grammar, known)
         if made is not None:
             known[made.name] = made
-    return list(known.values())
+    local = {function_name(n) for n in functions if _static(n)} | {
+        name for name, _, _ in pointers if name in statics}
+    return [replace(p, owner=scope) if p.name in local and scope else p for p in known.values()]
 
 
-def _definitions(root: Node) -> tuple[list[Node], list[Node], list[tuple[str, str, int]]]:
-    """Free function definitions, function-like macros (not inside classes) and function
-    pointers set to a function by name."""
+def _static(node: Node) -> bool:
+    return any(c.type == "storage_class_specifier" and text(c) == "static"
+               for c in node.children)
+
+
+def _definitions(root: Node) -> tuple[
+        list[Node], list[Node], list[tuple[str, str, int]], set[str]]:
+    """Free function definitions, function-like macros (not inside classes), function
+    pointers set to a function by name, and which of those pointers are ``static``."""
     functions: list[Node] = []
     macros: list[Node] = []
     pointers: list[tuple[str, str, int]] = []
+    statics: set[str] = set()
     stack = [root]
     while stack:
         node = stack.pop()
@@ -103,6 +122,8 @@ def _definitions(root: Node) -> tuple[list[Node], list[Node], list[tuple[str, st
             name = _declared_name(node.child_by_field_name("declarator"))
             if value is not None and value.type == "identifier" and name:
                 pointers.append((name, text(value), line_of(node)))
+                if node.parent is not None and _static(node.parent):
+                    statics.add(name)
             continue
         if node.type in ("class_specifier", "struct_specifier", "compound_statement",
                          "field_declaration_list"):
@@ -110,7 +131,7 @@ def _definitions(root: Node) -> tuple[list[Node], list[Node], list[tuple[str, st
         stack.extend(node.named_children)
     functions.sort(key=lambda n: n.start_byte)
     macros.sort(key=lambda n: n.start_byte)
-    return functions, macros, pointers
+    return functions, macros, pointers, statics
 
 
 # --- functions -----------------------------------------------------------------------------
@@ -222,7 +243,10 @@ def _producer(name: str, params: tuple[str, ...], variadic: bool, body: Node, pa
         if shown & names and (has_text(template) or variadic):
             return Producer(name, params, (template,), "helper", path, line)
         return None
-    results: list[Result] = [c for c in reading.forwarded if _passes(c, names)]
+    # a variadic reporter forwards its format (``vdie(fmt, ap)``), not a detail of its own
+    # failure (``BUG("for key '%s' …", key)``)
+    handed = {params[-1]} if variadic else names
+    results: list[Result] = [c for c in reading.forwarded if _passes(c, handed)]
     if not results:
         return None
     return Producer(name, params, tuple(results[:1]), "helper", path, line)
@@ -263,8 +287,9 @@ def _statement(call: Node, reading: Reading, out: list[Template]) -> None:
         return
     if function is not None and (function.type != "identifier" or _CALLBACK.search(name)):
         buffered = [reading.buffers[text(a)] for a in args if text(a) in reading.buffers]
-        if buffered:  # an error callback handed the buffer
-            out.append(buffered[0])
+        handed = [unknown(text(a)) for a in args if text(a) == reading.params[-1:][0]]
+        if buffered or handed:  # an error callback handed the buffer, or the format
+            out.append((buffered or handed)[0])
         return
     if REPORTERISH.search(name) or name in CALLS:
         reading.forwarded.append(Call(name, tuple(folded(args, reading)), method=True))

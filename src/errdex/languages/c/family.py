@@ -225,7 +225,8 @@ _STRERROR: tuple[Part, ...] = (Literal(": "), Hole.of("strerror(errno)", "%m"))
 
 
 def call_site(
-    name: str, call: Node, args: list[Node], symbol: Callable[[Node], str | None]
+    name: str, call: Node, args: list[Node], symbol: Callable[[Node], str | None],
+    owner: str | None = None,
 ) -> Site | None:
     """The site of a printf-style C library or helper call; None when it prints no message."""
     name = name.removeprefix("::").removeprefix("std::")
@@ -252,8 +253,8 @@ def call_site(
     )
     # The project's own ``die``/``error`` may prefix it (``fatal: ``): composed when the
     # repository defines it (``c.compose``), the message itself otherwise.
-    composed = (Call(name, ((bare,),), method=True) if name in _OWN and spec.format_index == 0
-                else None)
+    composed = (Call(name, ((bare,),), owner=owner, method=True)
+                if name in _OWN and spec.format_index == 0 else None)
     return Site(template, spec.error_type, line_of(call), severity=spec.severity,
                 symbol=symbol(call), call=composed)
 

@@ -18,7 +18,7 @@ from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
 from errdex.languages.base import Site, text
-from errdex.languages.c.calls import helper_site
+from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site
 from errdex.languages.c.snippets import C_SNIPPETS
@@ -27,14 +27,13 @@ from errdex.languages.c.snippets import C_SNIPPETS
 def _call_site(captured: Captures, file: FileIndex) -> Site | None:
     """A printf-style C library or project helper call (``c.family.CALLS``)."""
     call = captured["call"][0]
-    return call_site(
-        text(captured["call.name"][0]), call, arguments(captured["call.args"][0]), c_symbol
-    )
+    return call_site(text(captured["call.name"][0]), call, arguments(captured["call.args"][0]),
+                     c_symbol, file_scope(file, call))
 
 
 def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     """A call passing text to a function that may be one of the repository's reporters."""
-    return helper_site(captured, c_symbol)
+    return helper_site(captured, file, c_symbol)
 
 
 def _string(node: Node) -> Message | None:

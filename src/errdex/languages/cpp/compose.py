@@ -27,6 +27,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages.base import ancestors, line_of, parser_for, text
+from errdex.languages.c.calls import scope_of
 from errdex.languages.c.compose import reporters
 from errdex.languages.c.family import arguments, function_name, message_string
 from errdex.languages.cpp.messages import (
@@ -70,7 +71,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     blanked = _blanked(source)
     if blanked is not None:  # read again with the macros blanked (the same lines)
         root = parser_for("cpp").parse(blanked).root_node
-    found: list[Producer] = reporters(root, path, "cpp")
+    found: list[Producer] = reporters(root, path, "cpp", scope_of(source))
     classes, functions, constants = _declarations(root)
     helpers: dict[str, Producer] = {n: EMPTY_HELPER for n in _empty_returns(functions)}
     for _ in range(2):  # string helpers calling helpers defined later

@@ -49,7 +49,7 @@ from errdex.languages.base import (
     line_of,
     text,
 )
-from errdex.languages.c.calls import helper_site
+from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.family import (
     STRING_TYPES,
     arguments,
@@ -92,12 +92,12 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
         return _thrown(call, args[0]) if len(args) == 1 else None
     if name in ("fmt::print", "std::print", "fmt::println", "std::println"):
         return _print_site(call, args)
-    return call_site(name, call, args, cpp_symbol)
+    return call_site(name, call, args, cpp_symbol, file_scope(file, call))
 
 
 def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     """A call passing text to a function that may be one of the repository's reporters."""
-    return helper_site(captured, cpp_symbol)
+    return helper_site(captured, file, cpp_symbol)
 
 
 def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
