@@ -37,6 +37,7 @@ import builtins
 import dataclasses
 import errno
 import os
+import re
 from pathlib import Path
 
 from tree_sitter import Node
@@ -64,6 +65,10 @@ from errdex.templates.formats import brace_hole, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 _LOG_METHODS = frozenset({"error", "exception", "critical"})
+# A lowercase name that holds an error class: ``exc``, ``self._undefined_exception``,
+# ``error_class``, ``exc_type``.
+_HOLDS_CLASS = re.compile(r"(?:^|_)(?:exc|exception|exc_class|exception_class|error_class|"
+                          r"exc_type|exception_type|error_type|error_cls|exc_cls)$")
 # Calls that pass text but are no helper of a repository's: printing, logging, the stdlib.
 _NOT_HELPERS = frozenset({
     "print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log",
@@ -110,9 +115,9 @@ def _raise_site(caps: Captures, file: FileIndex) -> Site | list[Site] | None:
     args = caps["raise.args"][0]
     made = call_of(error_class, args, file, node)
     if not error_class.rsplit(".", 1)[-1][:1].isupper():  # factories: raise make_error(...)
-        held = error_class.rsplit(".", 1)[-1].lower()
-        if any(word in held for word in ("error", "exception", "exc")):
+        if _HOLDS_CLASS.search(error_class.rsplit(".", 1)[-1]):
             # ``raise self._undefined_exception(msg)``: an attribute holding an error class
+            # (not ``self.make_error(key)``, a method whose text composition must tell)
             made = dataclasses.replace(made, makes_error=True)
         return _candidate(node, made)
     call: Call | None = made
