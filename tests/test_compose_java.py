@@ -547,3 +547,15 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))
         assert any(compile_pattern(r.message_pattern).fullmatch(message) for r, _ in records), (
             label, message, [r.message_pattern for r, _ in records])
+
+
+def test_an_incremental_mine_recomposes_the_callers_of_a_changed_class(make_repo, store):
+    repo = make_repo()
+    repo.commit_files(FILES)
+    errdex.mine(repo.root, db=store)
+    repo.commit_files({"src/shop/errors/NotFound.java": NOT_FOUND.replace(
+        '"no such item: "', '"unknown item: "')}, "reword")
+    errdex.mine(repo.root, db=store)
+    mined = [(s.record, s.extras) for s in store.records()]
+    record, _ = one(mined, "get")
+    assert record.error_message == "unknown item: {key}"

@@ -345,3 +345,15 @@ def test_unresolved_candidates_and_cycles_give_no_record(mined):
         assert not at(mined, STORE_PATH, line(STORE, f"site:{marker}")), marker
     # the class cycle is cut where it closes: what was handed up to there is printed
     assert len(at(mined, "cycles/Loop.kt", line(LOOP, "site:loop"))) <= 1
+
+
+def test_an_incremental_mine_recomposes_the_callers_of_a_changed_factory(make_repo, store):
+    repo = make_repo()
+    repo.commit_files(FILES)
+    errdex.mine(repo.root, db=store)
+    repo.commit_files({ERRORS_PATH: ERRORS.replace('"missing key $key"', '"no key $key"')},
+                      "reword")
+    errdex.mine(repo.root, db=store)
+    mined = [(s.record, s.extras) for s in store.records()]
+    record, _ = one(mined, "string-factory")
+    assert record.error_message == "no key $key"
