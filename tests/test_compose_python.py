@@ -419,3 +419,27 @@ def test_a_factory_given_the_class_and_its_arguments_to_pass_on(
                              check=True).stdout.strip()
     assert printed == "Unexpected character: '-' at line 1 col 4"
     assert re.fullmatch(found.message_pattern, printed), found.message_pattern
+
+
+def test_a_raise_inside_a_helper_that_passes_its_parameter_on_prints_what_callers_pass(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"app/check.py": (
+        "class ValidationError(Exception):\n    pass\n\n\n"
+        "def fail(message):\n"
+        "    raise ValidationError(message)\n\n\n"
+        "def check(value):\n"
+        "    if value is None:\n"
+        "        fail('Field may not be null.')\n"
+        "    if not value:\n"
+        "        fail(f'Length must be at least {len(value)}.')\n")})
+    db = tmp_path / "h.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        inside = sorted(r.record.error_message for r in store.records(repo="acme/widgets")
+                        if r.record.line_number == 6)
+        sources = {s.role for r in store.records(repo="acme/widgets")
+                   if r.record.line_number == 6 for s in r.extras.template_sources}
+    assert inside == ["Field may not be null.", "Length must be at least {len(value)}."]
+    assert sources == {"callers"}

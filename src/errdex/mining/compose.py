@@ -16,7 +16,7 @@ from errdex.languages import SPECS
 from errdex.languages.base import Language
 from errdex.languages.facts import Call, Producer, constant_names, has_text
 from errdex.mining.files import MinedRecord, hole_names, producers_of
-from errdex.mining.producers import MAX_DEPTH, Composed, Producers
+from errdex.mining.producers import MAX_ALTERNATIVES, MAX_DEPTH, Composed, Producers, Source
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
 
@@ -32,6 +32,7 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
     the repository's string constants a message prints; the records changed."""
     out: list[MinedRecord] = []
     changed: list[MinedRecord] = []
+    passed_in: list[MinedRecord] = []  # candidates inside a helper: what its callers pass
     for m in mined:
         kept: list[Composed] = []
         owner = m.call.owner if m.call is not None else _owner_of(m.extras.enclosing_symbol)
@@ -46,6 +47,7 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         pending, m.pending = m.pending, None
         if not kept:
             if m.candidate:
+                passed_in.append(m)
                 continue
             if pending is not None and not _has_hook(m):
                 plain = Composed(pending[1], (), None)
@@ -60,8 +62,35 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
             _retemplate(target, alternative)
             out.append(target)
             changed.append(target)
+    for m in passed_in:
+        kept = _from_callers(m, producers)
+        for i, alternative in enumerate(kept):
+            target = m if i == 0 else _copy(m, i)
+            _retemplate(target, alternative)
+            out.append(target)
+            changed.append(target)
     mined[:] = out
     return changed
+
+
+def _from_callers(m: MinedRecord, producers: Producers) -> list[Composed]:
+    """What a raise inside a helper prints when it only passes a parameter on
+    (``def fail(msg): raise ConfigError(msg)``): each message the helper's callers make
+    it print (at most ``MAX_ALTERNATIVES``; a cut is counted)."""
+    helper = producers.helper_at(m.record.file_path, m.extras.enclosing_symbol)
+    if helper is None:
+        return []
+    seen: dict[str, Composed] = {}
+    for composed in producers.reached.get(helper, ()):
+        if worth_keeping(composed):
+            seen.setdefault(composed.template.normalized(), composed)
+    kept = list(seen.values())
+    if len(kept) > MAX_ALTERNATIVES:
+        producers.capped += 1
+        kept = kept[:MAX_ALTERNATIVES]
+    source = Source(helper.path, helper.line, "callers")
+    return [Composed(c.template, (source,), m.record.error_class or c.error_class)
+            for c in kept]
 
 
 def _first_argument(call: Call) -> list[Composed] | None:

@@ -67,6 +67,9 @@ class Producers:
     _memo: dict[tuple[Producer, tuple[object, ...]], list[Composed] | None] = field(
         default_factory=dict)
     _constants: dict[str, str] | None = None
+    # What each helper printed for the calls that reached it: the raise inside a helper
+    # that only passes its parameter on prints these (``compose_records``).
+    reached: dict[Producer, list[Composed]] = field(default_factory=dict)
 
     def add(self, producers: list[Producer]) -> None:
         for producer in producers:
@@ -168,7 +171,18 @@ class Producers:
         self._memo[key] = None  # a cycle through the memo composes nothing
         composed = self._apply(producer, call, depth, visiting | {producer})
         self._memo[key] = composed
+        if composed and producer.role == "helper":
+            self.reached.setdefault(producer, []).extend(composed)
         return composed
+
+    def helper_at(self, path: str, symbol: str | None) -> Producer | None:
+        """The helper a site is written in (by file and enclosing symbol), if it is one."""
+        if not symbol:
+            return None
+        parts = symbol.replace("::", ".").split(".")
+        found = [p for p in self.by_name.get(parts[-1], ()) if p.role == "helper"
+                 and p.path == path and (p.owner is None or p.owner in parts[:-1])]
+        return found[0] if len(found) == 1 else None
 
     def _apply(self, producer: Producer, call: Call, depth: int,
                visiting: frozenset[Producer]) -> list[Composed] | None:
