@@ -32,6 +32,13 @@ Runtime text around the message (modern .NET, ``System.Private.CoreLib`` resourc
 * ``ObjectDisposedException(objectName[, msg])`` prints
   ``Cannot access a disposed object.`` (or ``msg``) ``<NewLine>Object name: 'X'.``
 
+Composition (``compose.py``): a ``throw new X(…)`` carries its call, so an exception class
+of the repository that writes its own message (``: base($"no such item: {key}")``, a
+``Message`` override) gives the site that message; ``throw Errors.Create(…)``, a
+``throw new X(key)`` whose text only the class tells, and a statement like
+``Fail("…")`` are candidates, kept when a producer of the repository tells their message
+(``new InvalidOperationException(Messages.NotFound)``: the constant's).
+
 Symbols are ``Class.Method`` (nested types and local functions included, namespaces
 left out); constructors are ``Class.Class``, properties ``Class.Property``.
 """

@@ -33,6 +33,13 @@ file:line`` and ``trigger_error`` prints ``PHP Warning:  msg in file on line N``
 pattern is the message alone, the text a log/trace parser extracts. A printed line
 loses its trailing newline, so a message's final ``\\n`` is dropped from the pattern.
 
+Composition (``compose.py``, ``classes.py``): a ``throw new X(…)`` carries its call, so
+an exception class of the repository that writes its own message gives the site that
+message; ``throw X::create(…)``, ``throw $this->error(…)``, a ``throw new X($key)`` whose
+text only the class tells, and a statement like ``fail('…')`` are candidates, kept when
+a producer of the repository tells their message (``\\RuntimeException(self::NOT_FOUND)``
+or ``(Messages::missing($k))``: the constant's, the factory's).
+
 ``symbol`` is ``Class.method`` (classes, traits, interfaces and enums alike; no
 namespace), a function's name for functions; closures belong to the function around them.
 """
@@ -198,7 +205,8 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
     if callee is None:
         return None
     name = callee.rsplit(":", 1)[-1].rsplit(">", 1)[-1]
-    if name in _NOT_HELPERS or name in _ABORT_STATUS_INDEX or name.startswith(_NOT_PREFIXES):
+    if name in _NOT_HELPERS or name in _ABORT_STATUS_INDEX or name.startswith(
+            ("__", *_NOT_PREFIXES)):
         return None
     found = arguments(value.child_by_field_name("arguments"))
     if not any(_worded(a) for a in [*found.positional, *found.named.values()]):
