@@ -89,18 +89,6 @@ impl fmt::Display for ConfigError {
     }
 }
 
-pub enum Color {
-    Red,
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Color::Red => f.write_str("red"),
-        }
-    }
-}
-
 pub fn not_found(op: &str, key: &str) -> StoreError {
     StoreError::NotFound { key: format!("{} in {}", key, op) }
 }
@@ -385,15 +373,3 @@ def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
     assert _at(records, "unknown") == []
     assert _at(records, "cycle") == []
 
-
-def test_an_error_types_display_arms_are_sites_of_their_own(
-    mined: tuple[Path, list[errdex.StoredRecord]],
-) -> None:
-    _, records = mined
-    own = {(r.record.line_number, r.record.error_class, r.record.error_message)
-           for r in records if r.record.file_path == "src/errors.rs"}
-    assert (_line(ERRORS, "Self::Eof =>"), "ParseError::Eof", "unexpected end of input") in own
-    assert (_line(ERRORS, "ParseError::Retry(_) =>"), "ParseError::Retry", "gave up") in own
-    assert (_line(ERRORS, 'write!(f, "config: {}"'), "ConfigError", "config: {}") in own
-    assert not any(m == "red" for _, _, m in own)  # Color is no error
-    assert not any(m == "{} is locked by process {}" for _, _, m in own)  # decorates a path

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from errdex.languages.base import Site, line_of, text
+from errdex.languages.base import line_of, text
 from errdex.languages.facts import Composer, Producer, Result, bind, has_text, unknown
 from errdex.languages.rust.calls import (
     ERROR_MACROS,
@@ -42,7 +42,7 @@ from errdex.languages.rust.calls import (
     type_name,
 )
 from errdex.languages.rust.syntax import COMMENTS, in_test_code, split_token_tree, string_value
-from errdex.templates.template import Hole, Literal, Template, merge_literals
+from errdex.templates.template import Literal, Template, merge_literals
 
 _WRITERS = frozenset({"write", "writeln"})
 
@@ -191,42 +191,6 @@ def _arms(match: Node) -> list[tuple[str, list[Result], int]]:
         for variant, renames in _variants(arm.child_by_field_name("pattern")) if written else ():
             out.append((variant, [bind(t, renames) for t in written or ()], line_of(arm)))
     return out
-
-
-def display_sites(impl: Node) -> list[Site]:
-    """An error type's ``impl Display``: what each arm (or the body) writes is a site of its
-    own, as a thiserror attribute is (where the error is built, composition gives it too).
-    A type is an error when its name says so or the module implements ``Error`` for it; a
-    text that starts with another value's (``"{} at line {}"``) decorates it, no site."""
-    if text(impl.child_by_field_name("trait")).rsplit("::", 1)[-1] != "Display":
-        return []
-    owner = type_name(impl.child_by_field_name("type"))
-    if "Error" not in owner and not _implements_error(impl, owner):
-        return []
-    fmt = next((f for f in _functions(impl) if text(f.child_by_field_name("name")) == "fmt"),
-               None)
-    body = fmt.child_by_field_name("body") if fmt is not None else None
-    match = _self_match(body) if body is not None else None
-    found: list[tuple[str, list[Result], int]] = [
-        (f"{owner}::{variant}", written, line) for variant, written, line in _arms(match)
-    ] if match is not None else [(owner, list(p.results), p.line)
-                                 for p in _display(impl, owner, None, "")]
-    return [Site(result, "error", line, error_class, symbol=f"{owner}::fmt")
-            for error_class, results, line in found for result in results
-            if isinstance(result, Template) and has_text(result) and not _decorates(result)]
-
-
-def _decorates(template: Template) -> bool:
-    """``"{} at line {} column {}"``: another value's text with some of its own around it,
-    no site of its own (its pattern would outmatch the inner message's own site)."""
-    return bool(template.message) and isinstance(template.message[0], Hole)
-
-
-def _implements_error(impl: Node, owner: str) -> bool:
-    siblings = impl.parent.named_children if impl.parent is not None else []
-    return any(s.type == "impl_item" and type_name(s.child_by_field_name("type")) == owner
-               and text(s.child_by_field_name("trait")).rsplit("::", 1)[-1] == "Error"
-               for s in siblings)
 
 
 def _self_match(body: Node) -> Node | None:

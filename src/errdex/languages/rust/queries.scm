@@ -36,6 +36,3 @@
   (attribute
     (identifier) @thiserror.name (#eq? @thiserror.name "error")
     arguments: (token_tree) @thiserror.args)) @thiserror
-
-; `impl Display for X`: an error type's messages, arm by arm (compose.py reads them).
-(impl_item trait: (_) body: (declaration_list)) @display

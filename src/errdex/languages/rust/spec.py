@@ -27,9 +27,6 @@ What is a site (``errorType``):
   payload, and serde's ``T::custom(msg)`` for any ``T`` (``format_args!`` reads like
   ``format!``). ``errorClass`` is the type path as written, or the ``ErrorKind`` given
   to ``io::Error::new(kind, msg)`` (whose Display is just ``msg``).
-  An error type's ``impl Display``: what each ``match self`` arm (or the body) writes,
-  ``errorClass`` ``Type::Variant`` (a type named ``…Error…`` or one the module implements
-  ``Error`` for); sites that build such an error get the message composed (``compose.py``).
 * ``log``: ``error!`` (``log``, ``tracing``, also path-qualified) and ``eprintln!``. The
   message is the first argument that is a lone string literal — tracing's
   ``field = value``, ``?debug`` and ``%display`` fields and log's ``target: ".."`` come
@@ -80,7 +77,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.rust import calls as composed
-from errdex.languages.rust.compose import COMPOSER, display_sites
+from errdex.languages.rust.compose import COMPOSER
 from errdex.languages.rust.constants import CONSTANTS, constant_template, is_bare_reference
 from errdex.languages.rust.evidence import EVIDENCE
 from errdex.languages.rust.pastes import PASTES
@@ -473,7 +470,6 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     handlers=(
         ("macro", _macro_site), ("method", _method_site), ("ctor", _constructor_site),
         ("err", _err_site), ("thiserror", _thiserror_site),
-        ("display", lambda caps, _: display_sites(caps["display"][0])),
     ),
     new_index=FileIndex, triggers=_TRIGGERS, skip=_skip,
     nested=_macro_bodies, nested_depth=_MACRO_DEPTH,
