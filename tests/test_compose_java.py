@@ -133,6 +133,10 @@ public final class Errors {
         throw new IllegalStateException("operation failed: " + reason);
     }
 
+    public static void require(String what) {
+        fail("missing " + what);
+    }
+
     public static RuntimeException ping(String m) {
         return pong(m);
     }
@@ -218,6 +222,10 @@ public class Store {
         Errors.fail("disk full"); // site:helper
     }
 
+    public void ready() {
+        Errors.require("paper tray"); // site:helper-chain
+    }
+
     public void print() {
         fail("out of paper"); // site:static-import
     }
@@ -295,6 +303,7 @@ public class Main {
         run("message-format-factory", () -> s.token("]"));
         run("through-class", () -> s.find("size"));
         run("helper", () -> s.flush());
+        run("helper-chain", () -> s.ready());
         run("static-import", () -> s.print());
         run("private-constructor", () -> s.clash("bolt"));
         run("constant", () -> s.buy());
@@ -458,6 +467,14 @@ def test_helper_that_throws_what_it_is_given(mined):
                                 line(ERRORS, "static void fail"), "helper")]
 
 
+def test_helper_calling_a_helper(mined):
+    record, extras = one(mined, "helper-chain")
+    assert record.error_message == "operation failed: missing paper tray"
+    assert record.error_class == "IllegalStateException"
+    assert ("src/shop/errors/Errors.java", line(ERRORS, "static void require"),
+            "helper") in sources(extras)
+
+
 def test_statically_imported_helper(mined):
     record, extras = one(mined, "static-import")
     assert record.error_message == "operation failed: out of paper"
@@ -541,7 +558,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 23
+    assert len(printed) == 24
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

@@ -57,6 +57,8 @@ object Errors {
         throw IllegalStateException("operation failed: $reason")
     }
 
+    fun need(what: String): Nothing = error("missing $what")
+
     fun ping(m: String): RuntimeException = pong(m)
 
     fun pong(m: String): RuntimeException = ping(m)
@@ -123,6 +125,10 @@ class Store {
 
     fun find(key: String) {
         throw StoreException(Errors.missing(key)) // site:through-class
+    }
+
+    fun ready() {
+        Errors.need("paper tray") // site:error-helper
     }
 
     fun flush() {
@@ -308,6 +314,13 @@ def test_message_overridden_by_a_constructor_parameter(mined):
     record, _ = one(mined, "override-parameter")
     assert record.error_message == "upstream refused the call"
     assert record.error_class == "ApiError"
+
+
+def test_helper_calling_error(mined):
+    record, extras = one(mined, "error-helper")
+    assert record.error_message == "missing paper tray"
+    assert record.error_class == "IllegalStateException"
+    assert sources(extras) == [(ERRORS_PATH, line(ERRORS, "fun need"), "helper")]
 
 
 def test_constant_of_an_object_in_another_file(mined):

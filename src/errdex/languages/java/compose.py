@@ -283,7 +283,15 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
         args = arguments(inner.child_by_field_name("arguments"))
         if logged and args:
             return [t for t in alternatives(args[0], file) if has_text(t) and uses(t, params)]
+        chained = invocation(inner, file, owner, path)  # ``fail("bad " + x)``: another helper
+        if _static_or_own(inner.child_by_field_name("object")) and passes(chained, params):
+            return [chained]
     return []
+
+
+def _static_or_own(receiver: Node | None) -> bool:
+    """A receiver a producer is found on: none, ``this``, or a class (``Errors.fail``)."""
+    return receiver is None or receiver.type == "this" or text(receiver)[:1].isupper()
 
 
 def invocation(node: Node, file: JavaFile, owner: str | None, path: str = "") -> Call:

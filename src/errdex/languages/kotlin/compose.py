@@ -340,7 +340,16 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: FileIndex,
         called = invocation(statement.named_children[0], file, owner, path)
         return [called] if called is not None and passes(called, params) else []
     found = callee_of(statement)
-    if found is None or found[1] is None or not found[2]:
+    if found is None or not found[2]:
+        return []
+    if found[0] == "error":  # ``error(msg)`` throws an IllegalStateException of it
+        made = call_to("IllegalStateException", found[2], file, owner, path)
+        return [made] if passes(made, params) else []
+    chained = call_to(found[0], found[2], file, owner, path, found[3])  # another helper
+    if (found[1] is None or found[1].type == "this_expression" or text(found[1])[:1].isupper()
+            ) and chained.method and passes(chained, params):
+        return [chained]
+    if found[1] is None:
         return []
     receiver, method = text(found[1]), found[0].rsplit(".", 1)[-1]
     logged = (method in _LOG_METHODS and "log" in receiver.rsplit(".", 1)[-1].lower()) or (
