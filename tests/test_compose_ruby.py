@@ -103,6 +103,10 @@ module MyLib
       raise StoreError, "failed to read #{url}: #{e.message}"
     end
 
+    def self.sys_fail(call)
+      raise SystemCallError.new(call, 1)
+    end
+
     def self.undefined_message(name)
       "Don't know how to build task '#{name}'"
     end
@@ -219,6 +223,14 @@ module MyLib
 
     def locate(file, safe)
       raise IOError, Errors.locate_message(file, safe)
+    end
+
+    def no_file(path)
+      raise Errno::ENOENT, "config at #{path}"
+    end
+
+    def sys_failing
+      Errors.sys_fail("prctl")
     end
 
     def fetching
@@ -361,6 +373,27 @@ def test_the_composed_pattern_matches_what_ruby_prints(
     printed_class, printed = _printed(root, method, args)
     assert printed_class == error_class
     assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+
+
+def test_system_call_errors_print_the_platform_text_before_the_message(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    root, records = mined
+    [own] = _at(records, "no_file")
+    assert (own.record.error_message, own.record.error_class) == (
+        "config at #{path}", "Errno::ENOENT")
+    [helped] = _at(records, "sys_failing")
+    assert (helped.record.error_message, helped.record.error_class) == (
+        "prctl", "SystemCallError")
+    assert [s.line_number for s in helped.extras.template_sources] == [
+        _line(ERRORS, "def self.sys_fail(")]
+    if shutil.which("ruby") is None:
+        return
+    for found, method, args, printed_class in ((own, "no_file", ["/etc/x"], "ENOENT"),
+                                                (helped, "sys_failing", [], "EPERM")):
+        name, printed = _printed(root, method, args)
+        assert name == printed_class
+        assert re.fullmatch(found.record.message_pattern, printed), printed
 
 
 def test_a_message_method_of_the_same_class_gives_the_text(

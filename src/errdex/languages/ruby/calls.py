@@ -11,6 +11,8 @@ method builds (``raise X, not_found(key)``) calls that method. Kept apart from
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Callable
 
 from tree_sitter import Node
@@ -18,7 +20,7 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex, Message
 from errdex.languages.base import ancestors, text
 from errdex.languages.facts import Argument, Call, constant_name, substitute, unknown
-from errdex.templates.template import Hole, Literal, Template, merge_literals
+from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 # How the language reads an expression's message (the spec's reader, given by the spec).
 Read = Callable[[Node | None, FileIndex], Message | None]
@@ -208,9 +210,32 @@ def message_call(node: Node, file: FileIndex, read: Read, at: Node) -> Call | No
     return call_of(callee, node.child_by_field_name("arguments"), file, at, read)
 
 
+def errno_prefix(error_class: str | None) -> tuple[Part, ...]:
+    """What ``SystemCallError`` and ``Errno::X`` print before the message: ``strerror - ``
+    (this platform's text for a known ``Errno`` constant)."""
+    name = (error_class or "").removeprefix("::")
+    if name == "SystemCallError":
+        return (Hole.of("strerror", "{strerror}"), Literal(" - "))
+    number = getattr(errno, name.removeprefix("Errno::"), None) if name.startswith(
+        "Errno::") else None
+    if isinstance(number, int):
+        return (Literal(os.strerror(number) + " - "),)
+    return ()
+
+
 def raise_call(node: Node, file: FileIndex, read: Read) -> Call | None:
     """The producer call ``raise X, msg`` / ``raise X.new(…)`` / ``raise X`` / ``raise "…"`` /
-    ``raise factory(…)`` makes (None for ``raise e``)."""
+    ``raise factory(…)`` makes (None for ``raise e``); ``Errno`` classes' message prefixed."""
+    call = _raise_call(node, file, read)
+    prefix = errno_prefix(call.callee) if call is not None else ()
+    if call is None or not prefix or not call.args:
+        return call
+    first = tuple(Template(t.written, t.message, (*prefix, *t.prefix), t.suffix)
+                  for t in call.args[0])
+    return Call(call.callee, (first, *call.args[1:]), call.keywords, call.owner, call.path)
+
+
+def _raise_call(node: Node, file: FileIndex, read: Read) -> Call | None:
     positional, _ = split_arguments(node.child_by_field_name("arguments"))
     if not positional:
         return None

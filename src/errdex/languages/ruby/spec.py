@@ -147,7 +147,7 @@ def _raise_site(node: Node, file: FileIndex) -> Site | None:
             return None
         return Site(Template("", ()), "exception", line_of(node), error_class,
                     symbol=_symbol(node), call=call)
-    site = _make(node, message, "exception", error_class)
+    site = _make(node, message, "exception", error_class, prefix=calls.errno_prefix(error_class))
     return replace(site, call=call) if site is not None and call is not None else site
 
 
