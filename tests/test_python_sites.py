@@ -475,6 +475,26 @@ def test_gettext_wrappers_read_their_text() -> None:
     ]
 
 
+def test_plural_forms_are_a_site_each_and_print_what_python_prints() -> None:
+    source = (
+        "from gettext import ngettext\n"
+        "def f(args):\n"
+        "    raise ValueError(ngettext('Got unexpected extra argument ({args})',\n"
+        "                              'Got unexpected extra arguments ({args})',\n"
+        "                              len(args)).format(args=' '.join(args)))\n"
+    )
+    found = sites_of(source)
+    assert [s.template.written for s in found] == [
+        "Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"]
+    namespace: dict[str, object] = {}
+    exec(source, namespace)  # the fixture above, written here: Python's own printing
+    for args in (["gibbs"], ["a", "b"]):
+        try:
+            namespace["f"](args)  # type: ignore[operator]
+        except ValueError as err:
+            assert any(compile_pattern(s.template.pattern()).fullmatch(str(err)) for s in found)
+
+
 def test_class_attribute_messages() -> None:
     source = (
         "from rest_framework.exceptions import NotFound\n"

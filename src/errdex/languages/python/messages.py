@@ -34,6 +34,9 @@ _GETTEXT = frozenset({
     "lazy_gettext", "N_",
 })
 _GETTEXT_CONTEXT = frozenset({"pgettext", "pgettext_lazy"})
+# Plural forms: how many leading arguments (a context) come before singular and plural.
+_NGETTEXT = {"ngettext": 0, "ungettext": 0, "ngettext_lazy": 0, "npgettext": 1,
+             "npgettext_lazy": 1}
 
 
 # --- arguments and names ---------------------------------------------------------------
@@ -166,6 +169,8 @@ def _gettext(node: Node, file: FileIndex, depth: int) -> Message | None:
         return read(positional[0], file, depth + 1)
     if name in _GETTEXT_CONTEXT and len(positional) == 2:
         return read(positional[1], file, depth + 1)
+    if name in _NGETTEXT and len(positional) == _NGETTEXT[name] + 3:  # the singular
+        return read(positional[_NGETTEXT[name]], file, depth + 1)
     return None
 
 
@@ -206,8 +211,43 @@ def read_alternatives(node: Node | None, file: FileIndex) -> list[Message]:
             messages = [m for m in found if m is not None and _has_text(m)]
             if len(messages) > 1:
                 return messages
+    plural = _plural_forms(node, file)
+    if plural:
+        return plural
     message = read(node, file)
     return [message] if message is not None else []
+
+
+def _plural_forms(node: Node | None, file: FileIndex) -> list[Message]:
+    """``ngettext("…argument…", "…arguments…", n)`` (optionally ``.format(…)``-ed): the
+    singular and the plural text, each a message of its own."""
+    call, formatted = unwrap(node), None
+    if call is not None and call.type == "call":
+        function = call.child_by_field_name("function")
+        if function is not None and function.type == "attribute" and text(
+                function.child_by_field_name("attribute")) == "format":
+            formatted, call = call, unwrap(function.child_by_field_name("object"))
+    forms = _ngettext_forms(call, file) if call is not None else None
+    if not forms:
+        return []
+    if formatted is None:
+        return forms
+    positional, keywords = arguments(formatted.child_by_field_name("arguments"))
+    return [Message(form.literal, parse_brace_format(
+        form.literal, [text(a) for a in positional], {k: text(v) for k, v in keywords.items()}))
+        for form in forms if form.literal is not None]
+
+
+def _ngettext_forms(node: Node, file: FileIndex) -> list[Message] | None:
+    function = node.child_by_field_name("function") if node.type == "call" else None
+    if function is None or function.type not in ("identifier", "attribute"):
+        return None
+    positional, _ = arguments(node.child_by_field_name("arguments"))
+    skip = _NGETTEXT.get(last_name(function))
+    if skip is None or len(positional) != skip + 3:
+        return None
+    forms = [read(positional[skip], file), read(positional[skip + 1], file)]
+    return [f for f in forms if f is not None] or None
 
 
 def _clause(node: Node) -> tuple[Node, Node] | None:
