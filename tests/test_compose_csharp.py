@@ -301,6 +301,16 @@ namespace Acme.Store
             throw MakeIt(x);
         }
 
+        public void Elsewhere()
+        {
+            throw Outside.Create("the widget is broken");
+        }
+
+        public void ElsewhereHelper()
+        {
+            Outside.Report("the widget is broken");
+        }
+
         public void Loop(string x)
         {
             throw new LoopException(x);
@@ -448,6 +458,9 @@ def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
     records: list[errdex.StoredRecord],
 ) -> None:
     assert _at(records, "Unknown") == []
+    # PascalCase methods of no producer: no record under their name as a class
+    assert _at(records, "Elsewhere") == _at(records, "ElsewhereHelper") == []
+    assert not any(r.record.error_class in ("Create", "Report") for r in records)
     assert _at(records, "Decorated") == []  # its parameter given a value source can't read
     assert _at(records, "Loop") == []
     assert not any("Loop" in (r.record.error_class or "") for r in records)
