@@ -88,6 +88,20 @@ public class Conflict extends StoreException {
 }
 """
 
+TIMEOUT = """\
+package shop.errors;
+
+public class Timeout extends StoreException {
+    public Timeout(String op) {
+        super(op + " timed out");
+    }
+
+    public Timeout(String op, int ms) {
+        super(op + " timed out after " + ms + "ms");
+    }
+}
+"""
+
 PARSE_ERROR = """\
 package shop.errors;
 
@@ -158,6 +172,7 @@ import shop.errors.Errors;
 import shop.errors.LimitExceeded;
 import shop.errors.NotFound;
 import shop.errors.StoreException;
+import shop.errors.Timeout;
 
 public class Store {
     private int line = 7;
@@ -234,6 +249,14 @@ public class Store {
         throw new Conflict(key); // site:private-constructor
     }
 
+    public void read() {
+        throw new Timeout("read"); // site:overload-1
+    }
+
+    public void write() {
+        throw new Timeout("write", 30); // site:overload-2
+    }
+
     public void buy() {
         throw new IllegalArgumentException(Errors.OUT_OF_STOCK); // site:constant
     }
@@ -303,6 +326,8 @@ public class Main {
         run("message-format-factory", () -> s.token("]"));
         run("through-class", () -> s.find("size"));
         run("helper", () -> s.flush());
+        run("overload-1", () -> s.read());
+        run("overload-2", () -> s.write());
         run("helper-chain", () -> s.ready());
         run("static-import", () -> s.print());
         run("private-constructor", () -> s.clash("bolt"));
@@ -349,6 +374,7 @@ FILES = {
     "src/shop/errors/LimitExceeded.java": LIMIT,
     "src/shop/errors/ParseError.java": PARSE_ERROR,
     "src/shop/errors/Conflict.java": CONFLICT,
+    "src/shop/errors/Timeout.java": TIMEOUT,
     "src/shop/errors/Errors.java": ERRORS,
     "src/shop/Store.java": STORE,
     "src/shop/Main.java": MAIN,
@@ -490,6 +516,15 @@ def test_public_constructor_delegating_to_a_private_one(mined):
             "class message") in sources(extras)
 
 
+def test_the_constructor_a_call_fits_by_its_arguments(mined):
+    assert one(mined, "overload-1")[0].error_message == "read timed out"
+    record, extras = one(mined, "overload-2")
+    assert record.error_message == "write timed out after 30ms"
+    assert record.error_class == "Timeout"
+    assert sources(extras) == [("src/shop/errors/Timeout.java", line(TIMEOUT, "class Timeout"),
+                                "class message")]
+
+
 def test_constant_of_another_file(mined):
     record, extras = one(mined, "constant")
     assert record.error_message == "item is out of stock"
@@ -558,7 +593,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 24
+    assert len(printed) == 26
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

@@ -33,6 +33,11 @@ class LimitExceeded : StoreException {
 
 class ParseError(message: String) : StoreException(message)
 
+class Timeout : StoreException {
+    constructor(op: String) : super("$op timed out")
+    constructor(op: String, ms: Int) : super("$op timed out after ${ms}ms")
+}
+
 class ApiError(val code: Int, override val message: String) : RuntimeException()
 
 class Conflict private constructor(message: String, code: Int) :
@@ -141,6 +146,14 @@ class Store {
 
     fun call(code: Int) {
         throw ApiError(code, "upstream refused the call") // site:override-parameter
+    }
+
+    fun read() {
+        throw Timeout("read") // site:overload-1
+    }
+
+    fun write() {
+        throw Timeout("write", 30) // site:overload-2
     }
 
     fun buy() {
@@ -321,6 +334,13 @@ def test_helper_calling_error(mined):
     assert record.error_message == "missing paper tray"
     assert record.error_class == "IllegalStateException"
     assert sources(extras) == [(ERRORS_PATH, line(ERRORS, "fun need"), "helper")]
+
+
+def test_the_constructor_a_call_fits_by_its_arguments(mined):
+    assert one(mined, "overload-1")[0].error_message == "read timed out"
+    record, _ = one(mined, "overload-2")
+    assert record.error_message == "write timed out after 30ms"
+    assert record.error_class == "Timeout"
 
 
 def test_constant_of_an_object_in_another_file(mined):

@@ -69,9 +69,22 @@ class ClassFacts:
     override: list[Template] = field(default_factory=list)  # getMessage() / message
 
 
+def class_producers(facts: ClassFacts) -> list[Producer]:
+    """The class as one producer per number of constructor parameters: composition picks
+    the one a call's arguments fit (``new Timeout(op)`` / ``new Timeout(op, ms)``)."""
+    constructors = _inlined(facts.constructors)
+    arities = sorted({len(c.params) for c in constructors})
+    groups = [[c for c in constructors if len(c.params) == a] for a in arities] or [[]]
+    made = [_producer_of(facts, group) for group in groups]
+    return [p for p in made if p is not None]
+
+
 def class_producer(facts: ClassFacts) -> Producer | None:
     """The class as one producer; None when it says nothing of its message."""
-    constructors = _inlined(facts.constructors)
+    return _producer_of(facts, _inlined(facts.constructors))
+
+
+def _producer_of(facts: ClassFacts, constructors: list[Constructor]) -> Producer | None:
     params, results = _merged(constructors)
     role = "class message"
     if facts.override:

@@ -29,7 +29,7 @@ from errdex.languages._jvm.compose import (
     THIS,
     ClassFacts,
     Constructor,
-    class_producer,
+    class_producers,
     formatted,
     passes,
     renamed,
@@ -88,9 +88,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         if body is None:
             continue
         if declaration.type == "class_declaration":
-            made = _class(declaration, name, outer, body, file, path)
-            if made is not None:
-                out.append(made)
+            out.extend(_class(declaration, name, outer, body, file, path))
         for member in body.named_children:
             if member.type == "method_declaration" and text(
                     member.child_by_field_name("name")) not in _OVERRIDES:
@@ -141,10 +139,10 @@ def call_to(callee: str, args: list[Node], file: JavaFile, owner: str | None,
 
 
 def _class(node: Node, name: str, outer: str | None, body: Node, file: JavaFile,
-           path: str) -> Producer | None:
+           path: str) -> list[Producer]:
     superclass = node.child_by_field_name("superclass")
     if superclass is None or not superclass.named_children:
-        return None
+        return []
     base = simple_name(text(superclass.named_children[-1]))
     facts = ClassFacts(name, (base,), path, line_of(node), outer)
     for member in body.named_children:
@@ -154,7 +152,7 @@ def _class(node: Node, name: str, outer: str | None, body: Node, file: JavaFile,
                 member.child_by_field_name("name")) in _OVERRIDES and not _parameters(member):
             returned = [t for r in _returns(member) for t in alternatives(r, file)]
             facts.override.extend(renamed(t, _SUPER_SPELLINGS) for t in returned)
-    return class_producer(facts)
+    return class_producers(facts)
 
 
 def _constructor(node: Node, owner: str, base: str, file: JavaFile, file_path: str

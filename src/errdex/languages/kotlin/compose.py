@@ -32,7 +32,7 @@ from errdex.languages._jvm.compose import (
     THIS,
     ClassFacts,
     Constructor,
-    class_producer,
+    class_producers,
     formatted,
     passes,
     uses,
@@ -81,9 +81,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     out: list[Producer] = []
     for node, owner, constants in _members(root, None, True):
         if node.type == "class_declaration":
-            made = _class(node, owner, file, path)
-            if made is not None:
-                out.append(made)
+            out.extend(_class(node, owner, file, path))
         elif node.type == "function_declaration":
             out.extend(_function(node, owner, file, path))
         elif node.type == "property_declaration" and constants:
@@ -143,11 +141,11 @@ def invocation(call: Node, file: FileIndex, owner: str | None, path: str = "") -
 # --- classes -------------------------------------------------------------------------------
 
 
-def _class(node: Node, outer: str | None, file: FileIndex, path: str) -> Producer | None:
+def _class(node: Node, outer: str | None, file: FileIndex, path: str) -> list[Producer]:
     name = name_of(node)
     specifier = next((c for c in node.named_children if c.type == "delegation_specifier"), None)
     if name is None or specifier is None or not specifier.named_children:
-        return None
+        return []
     invoked = specifier.named_children[0]
     base_type = invoked.named_children[0] if invoked.type == "constructor_invocation" else invoked
     base = simple_name(text(base_type))
@@ -169,7 +167,7 @@ def _class(node: Node, outer: str | None, file: FileIndex, path: str) -> Produce
         elif member.type == "property_declaration" and _overrides_message(member):
             value = _property_value(member, members[i + 1] if i + 1 < len(members) else None)
             facts.override.extend(alternatives(value, file))
-    return class_producer(facts)
+    return class_producers(facts)
 
 
 def _class_parameters(primary: Node | None) -> tuple[tuple[str, ...], tuple[tuple[str, str],
