@@ -32,6 +32,7 @@ from errdex.languages.facts import (
     has_text,
     message_reference,
     substitute,
+    table_key,
     with_constants,
 )
 from errdex.templates.template import Hole, Template
@@ -84,6 +85,14 @@ class Producers:
         choices: list[list[tuple[str, Template]]] = []
         sources: list[Source] = []
         for hole in composed.template.holes:
+            key = table_key(hole)
+            if key is not None and hole.name is not None:
+                entry = self._table_entry(key, owner, path)
+                if entry is not None:
+                    choices.append([(hole.name, t) for t in entry.results
+                                    if isinstance(t, Template)])
+                    sources.append(Source(entry.path, entry.line, entry.role))
+                continue
             reference = message_reference(hole)
             if reference is None or hole.name is None:
                 continue
@@ -107,6 +116,21 @@ class Producers:
                 if (t := with_constants(c.template, constants)) is not None else c
                 for c in out]
 
+    def _table_entry(self, key: str, owner: str | None, path: str) -> Producer | None:
+        """The ``key`` entry of the message table of ``owner`` or its nearest base that has
+        one (``default_error_messages`` merged down a field's classes)."""
+        entries = [p for p in self.by_name.get(key, ()) if p.role == "table"]
+        name: str | None = owner
+        seen: set[str] = set()
+        while name and name not in seen and len(seen) < MAX_DEPTH:
+            seen.add(name)
+            here = [p for p in entries if p.owner == name]
+            if here:
+                return _nearest(here, path) if len(here) > 1 else here[0]
+            cls = self.find(Call(name, path=path))
+            name = cls.bases[0] if cls is not None and cls.is_class and cls.bases else None
+        return None
+
     def constants(self) -> dict[str, str]:
         """Each string constant's text (role ``constant``), leaving out a name defined with
         different texts (which one a site prints depends on imports)."""
@@ -128,7 +152,7 @@ class Producers:
         found = self.by_name.get(name)
         if not found:
             return None
-        found = [p for p in found if _fits(p, call)]
+        found = [p for p in found if _fits(p, call) and _same_family(p, call)]
         qualified = [p for p in found if p.owner is not None and p.owner == call.qualifier()]
         found = qualified or found
         if not found:
@@ -263,6 +287,33 @@ def _fits(producer: Producer, call: Call) -> bool:
     if qualifier is not None:
         return not method or producer.owner == qualifier
     return not method or producer.owner == call.owner
+
+
+# Languages whose code calls each other's (C and C++ through headers, JavaScript and
+# TypeScript, Java and Kotlin); any other extension is a family of its own.
+_FAMILIES = {
+    **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".ipp"),
+                    "c"),
+    **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"), "js"),
+    **dict.fromkeys((".java", ".kt", ".kts"), "jvm"), ".pyi": ".py",
+}
+
+
+def _same_family(producer: Producer, call: Call) -> bool:
+    """Whether a call can reach a producer of that file's language at all: C's ``die(…)``
+    never runs a Python script's ``def die(msg)`` (a call or producer of no known file:
+    any)."""
+    mine, theirs = _family(call.path), _family(producer.path)
+    return mine is None or theirs is None or mine == theirs
+
+
+def _family(path: str) -> str | None:
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    if dot <= 0:
+        return None
+    extension = name[dot:].lower()
+    return _FAMILIES.get(extension, extension)
 
 
 def _overload(found: list[Producer], call: Call) -> Producer | None:

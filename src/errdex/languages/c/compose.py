@@ -92,7 +92,14 @@ def reporters(root: Node, path: str, grammar: str, scope: str | None = None) -> 
             known[made.name] = made
     local = {function_name(n) for n in functions if _static(n)} | {
         name for name, _, _ in pointers if name in statics}
-    return [replace(p, owner=scope) if p.name in local and scope else p for p in known.values()]
+    return placed([replace(p, owner=scope) if p.name in local and scope else p
+                   for p in known.values()], path)
+
+
+def placed(found: list[Producer], path: str) -> list[Producer]:
+    """Producers whose calls say the file they are written in (what they can reach)."""
+    return [replace(p, results=tuple(replace(r, path=path) if isinstance(r, Call) and not r.path
+                                     else r for r in p.results)) for p in found]
 
 
 def _static(node: Node) -> bool:

@@ -28,7 +28,7 @@ from tree_sitter import Node
 
 from errdex.languages.base import ancestors, line_of, parser_for, text
 from errdex.languages.c.calls import scope_of
-from errdex.languages.c.compose import reporters
+from errdex.languages.c.compose import placed, reporters
 from errdex.languages.c.family import arguments, function_name, message_string
 from errdex.languages.cpp.messages import (
     EMPTY_HELPER,
@@ -85,9 +85,9 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             found.append(made)
     found.extend(p for node in classes if (p := _class(node, path, helpers)) is not None)
     found.extend(constants)
-    return _overloads_merged([
+    return placed(_overloads_merged([
         p if p.path else Producer(p.name, p.params, p.results, p.role, path, p.line)
-        for p in found])
+        for p in found]), path)
 
 
 def _empty_returns(functions: list[Node]) -> set[str]:
