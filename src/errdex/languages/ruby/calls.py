@@ -277,18 +277,3 @@ def owner_name(node: Node) -> str | None:
     """The class or module ``node`` is written in (its last name)."""
     owner = next((a for a in ancestors(node) if a.type in OWNERS), None)
     return last(text(owner.child_by_field_name("name"))) if owner is not None else None
-
-
-def index_assignments(root: Node) -> FileIndex:
-    """Every local variable assignment of the file (``nearest`` keeps each to its method)."""
-    file = FileIndex()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in ("assignment", "operator_assignment"):
-            left = node.child_by_field_name("left")
-            if left is not None and left.type == "identifier":
-                file.add(text(left), node)
-        stack.extend(node.named_children)
-    file.sort()
-    return file

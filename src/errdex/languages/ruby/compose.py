@@ -42,7 +42,6 @@ from errdex.languages.ruby.calls import (
     argument,
     branch_values,
     call_of,
-    index_assignments,
     is_constant,
     last,
     owner_name,
@@ -58,24 +57,33 @@ _MESSAGE_METHODS = ("message", "to_s")
 
 
 def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Producer]:
-    """The producers of one parsed file."""
-    file = index_assignments(root)
-    found: list[Producer] = []
+    """The producers of one parsed file (one walk finds the declarations and the local
+    variables their messages may read)."""
+    file = FileIndex()
+    classes: list[Node] = []
+    constants: list[Node] = []
+    methods: list[Node] = []
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "class":
-            found.append(_class(node, path, file, read))
-        elif node.type == "assignment":
-            made = _class_new(node, path) or _constant(node, path, read)
-            if made is not None:
-                found.append(made)
-        elif node.type in METHODS and text(node.child_by_field_name("name")) not in (
+        kind = node.type
+        if kind == "class":
+            classes.append(node)
+        elif kind in ("assignment", "operator_assignment"):
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "identifier":
+                file.add(text(left), node)
+            elif left is not None and left.type == "constant" and kind == "assignment":
+                constants.append(node)
+        elif kind in METHODS and text(node.child_by_field_name("name")) not in (
                 "initialize", *_MESSAGE_METHODS):
-            function = _function(node, path, file, read)
-            if function is not None:
-                found.append(function)
+            methods.append(node)
         stack.extend(node.named_children)
+    file.sort()
+    found = [_class(node, path, file, read) for node in classes]
+    found.extend(p for node in constants
+                 if (p := _class_new(node, path) or _constant(node, path, read)) is not None)
+    found.extend(p for node in methods if (p := _function(node, path, file, read)) is not None)
     return found
 
 
@@ -279,11 +287,13 @@ def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | 
     owner = owner_name(node)
     calls: list[Call] = []
     role = "factory"
-    for value in _values(node):
+    source = node.text or b""
+    for value in _values(node, b"return" in source):
         made = _constructed(value, node, owner, file, read)
         if made is not None:
             calls.append(made)
-    for raised in _own(node, ("call",)):
+    raises = b"raise" in source or b"fail" in source
+    for raised in _own(node, ("call",)) if raises else []:
         if text(raised.child_by_field_name("method")) in ("raise", "fail") and (
                 raised.child_by_field_name("receiver") is None) and _guarded(raised, node):
             made = raise_call(raised, file, read)
@@ -322,7 +332,7 @@ def _guarded(raised: Node, method: Node) -> bool:
 def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
     """The messages a method returns: text, built from its parameters when it has some."""
     out: list[Template] = []
-    for value in _values(node):
+    for value in _values(node, b"return" in (node.text or b"")):
         if value.type not in ("string", "chained_string", "binary", "call", "conditional",
                               "if", "case", "identifier"):
             continue
@@ -357,10 +367,11 @@ def _uses(call: Call, params: set[str]) -> bool:
 # --- walking ---------------------------------------------------------------------------
 
 
-def _values(method: Node) -> list[Node]:
-    """What a method returns: each ``return``'s value and its last expression's branches."""
+def _values(method: Node, returns: bool = True) -> list[Node]:
+    """What a method returns: each ``return``'s value (``returns``: it may have one) and its
+    last expression's branches."""
     out: list[Node] = []
-    for node in _own(method, ("return",)):
+    for node in _own(method, ("return",)) if returns else []:
         args = node.named_children[0] if node.named_children else None
         if args is not None and args.type == "argument_list" and args.named_children:
             out.append(args.named_children[0])

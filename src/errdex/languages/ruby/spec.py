@@ -79,6 +79,9 @@ _NOT_HELPERS = frozenset({
     "error", "fatal", "info", "debug", "warning", "log", "write", "exit", "system",
     "private_constant", "autoload", "include?", "start_with?", "end_with?", "join",
 })
+# What a helper's text argument may be (a number, symbol or hash is no message).
+_TEXTUAL = frozenset({"string", "chained_string", "binary", "identifier", "call",
+                      "parenthesized_statements"})
 # Words in a method's name that say it makes text (its value is a message, not a raise).
 _TEXT_WORDS = ("message", "msg", "text", "description", "to_s", "inspect", "label")
 # Where a call is a statement of its own (a helper's result is not used).
@@ -163,7 +166,8 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
     if _returns_text(node, method):
         return None
     positional, _ = _arguments(node.child_by_field_name("arguments"))
-    if not any(m is not None and m.has_text() for m in map(lambda a: _read(a, file), positional)):
+    if not any(m is not None and m.has_text() for m in (
+            _read(a, file) for a in positional if a.type in _TEXTUAL)):
         return None
     callee = method if receiver is None else f"{text(receiver)}.{method}"
     call = calls.call_of(callee, node.child_by_field_name("arguments"), file, node, _read)
