@@ -147,6 +147,10 @@ public final class Errors {
         throw new IllegalStateException("operation failed: " + reason);
     }
 
+    public static void reject(String reason) {
+        throw new IllegalArgumentException(reason); // raise:reject
+    }
+
     public static void require(String what) {
         fail("missing " + what);
     }
@@ -235,6 +239,10 @@ public class Store {
 
     public void flush() {
         Errors.fail("disk full"); // site:helper
+    }
+
+    public void sell() {
+        Errors.reject("no stock left"); // site:pass-through-helper
     }
 
     public void ready() {
@@ -329,6 +337,7 @@ public class Main {
         run("overload-1", () -> s.read());
         run("overload-2", () -> s.write());
         run("helper-chain", () -> s.ready());
+        run("pass-through-helper", () -> s.sell());
         run("static-import", () -> s.print());
         run("private-constructor", () -> s.clash("bolt"));
         run("constant", () -> s.buy());
@@ -501,6 +510,17 @@ def test_helper_calling_a_helper(mined):
             "helper") in sources(extras)
 
 
+def test_a_helper_passing_its_parameter_on_prints_what_its_callers_pass(mined):
+    record, _ = one(mined, "pass-through-helper")
+    assert record.error_message == "no stock left"
+    assert record.error_class == "IllegalArgumentException"
+    inside = at(mined, "src/shop/errors/Errors.java", line(ERRORS, "raise:reject"))
+    assert [(r.error_message, r.error_class) for r, _ in inside] == [
+        ("no stock left", "IllegalArgumentException")]
+    assert sources(inside[0][1]) == [("src/shop/errors/Errors.java",
+                                      line(ERRORS, "static void reject"), "callers")]
+
+
 def test_statically_imported_helper(mined):
     record, extras = one(mined, "static-import")
     assert record.error_message == "operation failed: out of paper"
@@ -593,7 +613,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 26
+    assert len(printed) == 27
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

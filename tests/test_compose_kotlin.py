@@ -69,6 +69,10 @@ object Errors {
     fun pong(m: String): RuntimeException = ping(m)
 }
 
+fun refuse(reason: String): Nothing {
+    throw IllegalArgumentException(reason) // raise:refuse
+}
+
 fun notFound(key: String): NotFound {
     return NotFound(key)
 }
@@ -130,6 +134,10 @@ class Store {
 
     fun find(key: String) {
         throw StoreException(Errors.missing(key)) // site:through-class
+    }
+
+    fun sell() {
+        refuse("no stock left") // site:pass-through-helper
     }
 
     fun ready() {
@@ -341,6 +349,16 @@ def test_the_constructor_a_call_fits_by_its_arguments(mined):
     record, _ = one(mined, "overload-2")
     assert record.error_message == "write timed out after 30ms"
     assert record.error_class == "Timeout"
+
+
+def test_a_helper_passing_its_parameter_on_prints_what_its_callers_pass(mined):
+    record, _ = one(mined, "pass-through-helper")
+    assert record.error_message == "no stock left"
+    assert record.error_class == "IllegalArgumentException"
+    inside = at(mined, ERRORS_PATH, line(ERRORS, "raise:refuse"))
+    assert [(r.error_message, r.error_class) for r, _ in inside] == [
+        ("no stock left", "IllegalArgumentException")]
+    assert sources(inside[0][1]) == [(ERRORS_PATH, line(ERRORS, "fun refuse"), "callers")]
 
 
 def test_constant_of_an_object_in_another_file(mined):
