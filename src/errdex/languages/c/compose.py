@@ -450,4 +450,7 @@ def _macro(node: Node, path: str, grammar: str, known: dict[str, Producer]) -> P
     if block is None:
         return None
     others = {k: v for k, v in known.items() if k != name}
-    return _producer(name, params, variadic, block, path, line_of(node), others)
+    made = _producer(name, params, variadic, block, path, line_of(node), others)
+    if made is not None and any(isinstance(r, Call) and r.named() == name for r in made.results):
+        return None  # ``#define error(...) (error(__VA_ARGS__), const_error())``: the function's
+    return made
