@@ -39,6 +39,10 @@ extension StoreError: LocalizedError {
     }
 }
 
+extension StoreError {
+    static let _closed: any Error = StoreError.closed
+}
+
 enum Reason: Error, CustomStringConvertible {
     case tooLong(limit: Int)
 
@@ -122,6 +126,10 @@ final class Store {
 
     func closed() throws {
         throw StoreError.closed
+    }
+
+    func closedAlias() throws {
+        throw StoreError._closed
     }
 
     func busy(n: Int) throws {
@@ -211,6 +219,7 @@ EXPECTED = [
     ("missing", "no such item: \\(key)", "StoreError.notFound", ["case .notFound(let key):"]),
     ("http", "HTTP 404: gone", "StoreError.http", ["case let .http(code, message):"]),
     ("closed", "store closed", "StoreError.closed", ["case .closed:"]),
+    ("closedAlias", "store closed", "StoreError.closed", ["case .closed:"]),
     ("busy", "store unavailable", "StoreError.busy", ["default:"]),
     ("quota", "quota exceeded", "Quota.exceeded", ["case exceeded"]),
     ("plan", "unknownPlan", "Quota.unknownPlan", ["case unknownPlan"]),

@@ -61,8 +61,28 @@ def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Produ
             made = _function(node, path, file, read)
             if made is not None:
                 found.append(made)
+        elif node.type == "property_declaration":
+            alias = _alias(node, path, file, read)
+            if alias is not None:
+                found.append(alias)
         stack.extend(node.named_children)
     return found
+
+
+def _alias(node: Node, path: str, file: FileIndex, read: Read) -> Producer | None:
+    """``static let _ioOnClosedChannel: any Error = ChannelError.ioOnClosedChannel``: a
+    type's error value under another name (``throw ChannelError._ioOnClosedChannel``)."""
+    value = node.child_by_field_name("value")
+    modifiers = next((c for c in node.named_children if c.type == "modifiers"), None)
+    if value is None or "static" not in text(modifiers) or value.type not in (
+            "navigation_expression", "call_expression"):
+        return None
+    made = thrown_call(value, file, read)
+    if made is None or not _capitalized(made) or "." not in made.callee:
+        return None
+    return Producer(_property_name(node), (), (Call(made.callee, made.args, made.keywords,
+                                                    made.owner, path),),
+                    "factory", path, line_of(node), owner=owner_name(node))
 
 
 def type_name(node: Node) -> str:
