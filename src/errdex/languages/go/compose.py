@@ -20,12 +20,15 @@ then nearly always the repository's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
+from tree_sitter_language_pack import get_language
 
 from errdex.languages._engine.files import index_assignment
-from errdex.languages.base import Site, ancestors, line_of, load_query, matches, text
+from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.facts import (
     Argument,
     Call,
@@ -52,6 +55,10 @@ _ERROR = re.compile(r"\berror\b")
 # The last file's root and the package names it imports (the root held: compared by value).
 _IMPORTS: list[Node | frozenset[str] | None] = [None, None]
 _QUERY = Path(__file__).with_name("queries.scm")
+_ASSIGNMENTS = "; Message constants and variables"
+# What a returned value a factory builds may be (``&T{…}``, ``(…)``, a call).
+_BUILT = frozenset({"call_expression", "composite_literal", "unary_expression",
+                    "parenthesized_expression"})
 # Packages whose calls the site handlers read themselves, or that build no error.
 _KNOWN = frozenset({"fmt", "errors", "status", "grpc", "log", "http", "strings", "strconv",
                     "os", "io", "context", "time", "filepath", "path", "json", "bytes"})
@@ -60,23 +67,34 @@ _KNOWN = frozenset({"fmt", "errors", "status", "grpc", "log", "http", "strings",
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """The producers of one parsed file."""
     structs = struct_fields(root)
-    file: GoFile | None = None
+    index: list[GoFile] = []
+
+    def file() -> GoFile:  # the file's constants and variables, read once a function needs
+        if not index:
+            index.append(_index(root))
+        return index[0]
+
     found: list[Producer] = []
     for node in root.named_children:
         if node.type not in ("function_declaration", "method_declaration"):
             continue
-        if file is None:  # the file's constants and variables, read once a function is
-            file = _index(root)
-        made = _error_type(node, structs, file, path) if _is_error_method(node) else (
+        made = _error_type(node, structs, file(), path) if _is_error_method(node) else (
             _factory(node, file, structs, path))
         if made is not None:
             found.append(made)
     return found
 
 
+@cache
+def _assignments() -> Query:
+    """The part of the site query that indexes a file's constants and variables."""
+    text_ = _QUERY.read_text(encoding="utf-8")
+    return Query(get_language("go"), text_[text_.index(_ASSIGNMENTS):])
+
+
 def _index(root: Node) -> GoFile:
     file = GoFile()
-    for _, caps in matches(load_query("go", _QUERY), root):
+    for _, caps in QueryCursor(_assignments()).matches(root):
         if not index_assignment(caps, file):
             index_assigned(caps, file)
     file.sort()
@@ -162,8 +180,8 @@ def _receiver(method: Node) -> tuple[str, str]:
 # --- factories ---------------------------------------------------------------------------
 
 
-def _factory(function: Node, file: GoFile, structs: dict[str, tuple[str, ...]], path: str
-             ) -> Producer | None:
+def _factory(function: Node, read: Callable[[], GoFile], structs: dict[str, tuple[str, ...]],
+             path: str) -> Producer | None:
     """A function whose last returned value is an error built from its parameters."""
     params = parameters(function)
     body = function.child_by_field_name("body")
@@ -171,8 +189,11 @@ def _factory(function: Node, file: GoFile, structs: dict[str, tuple[str, ...]], 
     if not params or body is None or returns is None or returns.type == "parameter_list":
         return None  # `(T, error)`: the error is the function's own site, not a product
     values = _returned(body, nil=True)
-    if not values or not all(_constructs(v, file) for v in values):
-        return None  # it returns nil, or what another call gave: it reports, it builds nothing
+    if not values or any(v.type not in _BUILT for v in values):
+        return None  # it returns nil, a variable: it reports, it builds nothing
+    file = read()
+    if not all(_constructs(v, file) for v in values):
+        return None  # it returns what another call gave
     renames = {name: unknown(str(i)) for i, name in enumerate(params)}
     owner = _receiver(function)[1] if function.type == "method_declaration" else None
     results: list[Result] = []
