@@ -443,3 +443,43 @@ def test_a_raise_inside_a_helper_that_passes_its_parameter_on_prints_what_caller
                    if r.record.line_number == 6 for s in r.extras.template_sources}
     assert inside == ["Field may not be null.", "Length must be at least {len(value)}."]
     assert sources == {"callers"}
+
+
+def test_a_message_looked_up_by_key_in_the_class_table(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"forms/fields.py": (
+        "class ValidationError(Exception):\n    pass\n\n\n"
+        "class Field:\n"
+        "    default_error_messages = {'required': 'Missing data for required field.',\n"
+        "                              'null': 'Field may not be null.'}\n\n"
+        "    def __init__(self):\n"
+        "        self.error_messages = {}\n"
+        "        for cls in reversed(type(self).__mro__):\n"
+        "            self.error_messages.update(getattr(cls, 'default_error_messages', {}))\n\n"
+        "    def make_error(self, key, **kwargs):\n"
+        "        msg = self.error_messages[key]\n"
+        "        return ValidationError(msg.format(**kwargs))\n\n"
+        "    def need(self, value):\n"
+        "        if value is None:\n"
+        "            raise self.make_error('null')\n\n\n"
+        "class Date(Field):\n"
+        "    default_error_messages = {'invalid': 'Not a valid {kind}.'}\n\n"
+        "    def parse(self, value):\n"
+        "        raise self.make_error('invalid', kind='date')\n")})
+    db = tmp_path / "k.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        found = {r.record.line_number: r.record for r in store.records(repo="acme/widgets")}
+    assert found[20].error_message == "Field may not be null."
+    assert found[27].error_message == "Not a valid {kind}."
+    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+            "from forms.fields import Date, Field\n"
+            "for call in (lambda: Field().need(None), lambda: Date().parse('x')):\n"
+            "    try:\n        call()\n    except Exception as e:\n        print(str(e))\n")
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    assert printed == ["Field may not be null.", "Not a valid date."]
+    assert re.fullmatch(found[20].message_pattern, printed[0])
+    assert re.fullmatch(found[27].message_pattern, printed[1])

@@ -127,6 +127,10 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
     parts: list[Part] = []
     written: list[str] = []
     for part in template.message:
+        if isinstance(part, Hole) and part.name and (keyed := _KEYED.fullmatch(part.name)):
+            key = bindings.get(keyed.group(2))
+            if key is not None and not key.holes:  # the table entry the caller names
+                part = replace(part, name=f"{keyed.group(1)}[{key.written!r}]")
         bound = bindings.get(part.name) if isinstance(part, Hole) and part.name else None
         if bound is not None and isinstance(part, Hole) and _quotes(part) and not bound.holes:
             bound = None  # repr of a literal (``{key!r}``, ``{:?}``): quoted, kept a hole
@@ -168,6 +172,18 @@ def _renamed(spec: str, old: str, new: str) -> str:
     if spec.startswith("%") and "(" not in spec:
         return spec
     return re.sub(rf"(?<![\w.]){re.escape(old)}(?!\w)", lambda _: new, spec, count=1)
+
+
+# ``self.error_messages[key]``: a message looked up in a table of the class by a parameter;
+# once the key is known, ``self.error_messages['invalid']`` (``table_key`` reads it).
+_KEYED = re.compile(r"((?:self|this|cls)\.[A-Za-z_][A-Za-z0-9_]*)\[([A-Za-z_][A-Za-z0-9_]*)\]")
+_TABLE_KEY = re.compile(r"(?:self|this|cls)\.[A-Za-z_][A-Za-z0-9_]*\[(['\"])([^'\"]{1,100})\1\]")
+
+
+def table_key(hole: Hole) -> str | None:
+    """The key of the class's message table a hole prints (``self.error_messages['invalid']``)."""
+    found = _TABLE_KEY.fullmatch(hole.name or "")
+    return found.group(2) if found else None
 
 
 def _quotes(hole: Hole) -> bool:

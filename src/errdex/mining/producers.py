@@ -120,15 +120,10 @@ class Producers:
         """The ``key`` entry of the message table of ``owner`` or its nearest base that has
         one (``default_error_messages`` merged down a field's classes)."""
         entries = [p for p in self.by_name.get(key, ()) if p.role == "table"]
-        name: str | None = owner
-        seen: set[str] = set()
-        while name and name not in seen and len(seen) < MAX_DEPTH:
-            seen.add(name)
+        for name in self.chain(owner, path) if entries else ():
             here = [p for p in entries if p.owner == name]
             if here:
                 return _nearest(here, path) if len(here) > 1 else here[0]
-            cls = self.find(Call(name, path=path))
-            name = cls.bases[0] if cls is not None and cls.is_class and cls.bases else None
         return None
 
     def constants(self) -> dict[str, str]:
@@ -152,7 +147,13 @@ class Producers:
         found = self.by_name.get(name)
         if not found:
             return None
+        inherited = [p for p in found if _inherits(call) and p.owner is not None
+                     and p.owner != call.owner and not p.is_class]
         found = [p for p in found if _fits(p, call) and _same_family(p, call)]
+        if not found and inherited:  # ``self.make_error`` defined in a base class
+            chain = self.chain(call.owner, call.path)
+            ranked = [p for name in chain for p in inherited if p.owner == name]
+            found = ranked[:1]
         qualified = [p for p in found if p.owner is not None and p.owner == call.qualifier()]
         found = qualified or found
         if not found:
@@ -167,6 +168,16 @@ class Producers:
             return overload
         nearest = _nearest(found, call.path)
         return nearest
+
+    def chain(self, owner: str | None, path: str) -> list[str]:
+        """``owner`` and its bases in the repository, nearest first (bounded)."""
+        out: list[str] = []
+        name = owner
+        while name and name not in out and len(out) <= MAX_DEPTH:
+            out.append(name)
+            cls = self.find(Call(name, path=path))
+            name = cls.bases[0] if cls is not None and cls.is_class and cls.bases else None
+        return out
 
     def _base_of(self, call: Call) -> Producer | None:
         if call.owner is None:
@@ -274,6 +285,11 @@ def _writes_text(result: Result) -> bool:
 
 
 _SELF = frozenset({"self", "this", "cls", "$this", "static", "Self"})
+
+
+def _inherits(call: Call) -> bool:
+    """A call through ``self``/``this``: it may reach a method of a base class."""
+    return call.owner is not None and call.callee.split(".", 1)[0].split("->", 1)[0] in _SELF
 
 
 def _fits(producer: Producer, call: Call) -> bool:

@@ -33,7 +33,8 @@ from errdex.languages.facts import (
     parameter,
     unknown,
 )
-from errdex.languages.python.messages import read, read_alternatives, unwrap
+from errdex.languages.python.messages import dict_items, read, read_alternatives, unwrap
+from errdex.templates.formats import parse_brace_format
 from errdex.templates.template import Hole, Template, literal_template
 
 _FUNCTIONS = frozenset({"function_definition"})
@@ -58,6 +59,9 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             continue
         if "text" in caps:
             texts.append(caps["text.value"][0])
+            continue
+        if "table" in caps:
+            found.extend(_table(caps, path))
             continue
         if "const" in caps:
             constant = _constant(caps, path)
@@ -119,6 +123,21 @@ def _constant(caps: dict[str, list[Node]], path: str) -> Producer | None:
                     line_of(caps["const"][0]), owner=_owner_name(caps["const"][0]))
 
 
+def _table(caps: dict[str, list[Node]], path: str) -> list[Producer]:
+    """``default_error_messages = {"invalid": "Not a valid date."}`` in a class: each entry
+    a message that ``self.error_messages["invalid"]`` looks up (role ``table``)."""
+    owner = _owner_name(caps["table"][0])
+    out = []
+    for key, value in dict_items(caps["table.value"][0]).items():
+        message = read(value, FileIndex())
+        if message is not None and message.literal is not None and message.has_text():
+            # a table's texts are format strings: ``msg.format(**kwargs)`` fills them
+            template = Template(message.written, parse_brace_format(message.literal, [], {}))
+            out.append(Producer(key, (), (template,), "table", path, line_of(value),
+                                owner=owner))
+    return out
+
+
 class _Assignments:
     """A file's message variable assignments in source order, indexed per function on
     demand (most functions build no error)."""
@@ -177,7 +196,40 @@ def _argument(node: Node, file: FileIndex) -> Argument:
     messages = read_alternatives(node, file)
     if messages:
         return tuple(Template(m.written, m.parts) for m in messages)
-    return (unknown(text(unwrap(node) or node)),)
+    keyed = _keyed(node, file)
+    return (unknown(keyed or text(unwrap(node) or node)),)
+
+
+def _keyed(node: Node, file: FileIndex) -> str | None:
+    """``self.error_messages[key]`` (or a variable assigned it, ``.format``-ed or not): a
+    message looked up by key in a table of the class (composition reads the table)."""
+    node = unwrap(node) or node
+    for _ in range(3):
+        if node.type == "identifier":
+            assigned = file.nearest(node, _SCOPES)
+            right = assigned.child_by_field_name("right") if assigned is not None and (
+                assigned.type == "assignment") else None
+            if right is None:
+                return None
+            node = unwrap(right) or right
+        elif node.type == "call":
+            function = node.child_by_field_name("function")
+            if function is None or function.type != "attribute" or text(
+                    function.child_by_field_name("attribute")) not in ("format", "format_map"):
+                return None
+            target = function.child_by_field_name("object")
+            if target is None:
+                return None
+            node = unwrap(target) or target
+        else:
+            break
+    if node.type != "subscript":
+        return None
+    table, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
+    if table is None or index is None or table.type != "attribute" or text(
+            table.child_by_field_name("object")) != "self":
+        return None
+    return f"{text(table)}[{text(index)}]" if index.type in ("identifier", "string") else None
 
 
 def _ternary(node: Node, file: FileIndex) -> tuple[Node, Node] | None:
@@ -346,7 +398,8 @@ def _uses(positional: tuple[Argument, ...], keywords: tuple[tuple[str, Argument]
           params: set[str]) -> bool:
     """Whether a call's arguments print one of the parameters."""
     arguments_ = [*positional, *(a for _, a in keywords)]
-    return any(h.name in params for a in arguments_ for t in a for h in t.holes)
+    return any(h.name in params or any(f"[{p}]" in (h.name or "") for p in params)
+               for a in arguments_ for t in a for h in t.holes)
 
 
 def _parameters(function: Node) -> tuple[tuple[str, ...], tuple[tuple[str, Template], ...]]:

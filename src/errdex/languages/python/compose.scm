@@ -30,3 +30,10 @@
 ; return <text>: what a message method or property builds
 (return_statement
   [(string) (concatenated_string) (binary_operator) (call) (identifier)] @text.value) @text
+
+; error_messages = {"invalid": "Not a valid date."} in a class: messages looked up by key
+(class_definition
+  body: (block
+    (assignment
+      left: (identifier) @table.name
+      right: (dictionary) @table.value) @table))
