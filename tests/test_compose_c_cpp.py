@@ -25,6 +25,7 @@ void yyerror(const char *s);
 void set_error_callback(error_fn callback);
 void input_error(int code, const char *format, ...);
 void warning(const char *warn, ...);
+int xsnprintf(char *dst, size_t max, const char *fmt, ...);
 void BUG_fl(const char *file, int line, const char *fmt, ...);
 #define BUG(...) BUG_fl(__FILE__, __LINE__, __VA_ARGS__)
 #define DIE_BUG(fmt, ...) die("BUG: " fmt, ##__VA_ARGS__)
@@ -128,6 +129,18 @@ void BUG_fl(const char *file, int line, const char *fmt, ...)
 \texit(99);
 }
 
+int xsnprintf(char *dst, size_t max, const char *fmt, ...)
+{
+\tva_list ap;
+\tint len;
+\tva_start(ap, fmt);
+\tlen = vsnprintf(dst, max, fmt, ap);
+\tva_end(ap);
+\tif (len < 0)
+\t\tdie("unable to format message: %s", fmt);
+\treturn len;
+}
+
 int yylineno = 3;
 
 void yyerror(const char *s)
@@ -180,6 +193,7 @@ static void report_nothing(const char *s)
 int main(int argc, char **argv)
 {
 \tconst char *what = argc > 1 ? argv[1] : "";
+\tchar slot[16];
 \tset_error_callback(print_error);
 \tif (!strcmp(what, "die"))
 \t\tdie("cannot open %s", "/etc/x.conf");
@@ -199,6 +213,8 @@ int main(int argc, char **argv)
 \t\tinput_error(INVALID_ENUM, "Invalid window hint 0x%08X", 0x2100);
 \tif (!strcmp(what, "unknown"))
 \t\treport_nothing("no reporter here");
+\tif (!strcmp(what, "format"))
+\t\treturn xsnprintf(slot, sizeof(slot), "slot %d", 3) < 0;
 \tif (!strcmp(what, "option"))
 \t\tOPTION_HELP("verbose", "be more verbose");
 \treturn 0;
@@ -634,6 +650,7 @@ def test_calls_that_reach_no_producer_and_a_constructor_cycle_make_no_record(
     _, records = mined
     assert _at(records, "src/main.c", _c_line("unknown")) == []
     assert _at(records, "src/main.c", _c_line("option")) == []  # a macro is no error class
+    assert _at(records, "src/main.c", _c_line("format")) == []  # it dies only if it fails
     assert [r.record.line_number for r in records if r.record.file_path == "lib/cycle.cpp"] == []
 
 

@@ -239,7 +239,7 @@ def _producer(name: str, params: tuple[str, ...], variadic: bool, body: Node, pa
     for call in _calls(body):
         if _failing(call, body):
             continue  # the reporter's own error path (``if (too long) { fprintf…; abort(); }``)
-        _statement(call, reading, reading.guarded if _guarded(call, body) else reading.printed)
+        _statement(call, reading, _guarded(call, body))
     names = set(params)
     # what it prints under a condition counts when that is all it prints, in one place
     # (``if (callback) callback(code, description);``)
@@ -276,8 +276,11 @@ def _calls(body: Node) -> list[Node]:
     return out
 
 
-def _statement(call: Node, reading: Reading, out: list[Template]) -> None:
-    """One call of a reporter's body: a buffer filled, a text printed, a report forwarded."""
+def _statement(call: Node, reading: Reading, guarded: bool) -> None:
+    """One call of a reporter's body: a buffer filled, a text printed, a report forwarded
+    (not under a condition: ``if (len < 0) die("unable to format message: %s", fmt)`` is
+    how ``xsnprintf`` fails, not what it reports)."""
+    out = reading.guarded if guarded else reading.printed
     function = call.child_by_field_name("function")
     name = text(function).removeprefix("::").removeprefix("std::")
     args = arguments(call.child_by_field_name("arguments"))
@@ -298,7 +301,7 @@ def _statement(call: Node, reading: Reading, out: list[Template]) -> None:
         if buffered or handed:  # an error callback handed the buffer, or the format
             out.append((buffered or handed)[0])
         return
-    if REPORTERISH.search(name) or name in CALLS:
+    if (REPORTERISH.search(name) or name in CALLS) and not guarded:
         reading.forwarded.append(Call(name, tuple(folded(args, reading)), method=True))
 
 
