@@ -5,6 +5,8 @@ text Go's fmt rules print for a sample call (``%s``/``%d``/``%w`` of the values 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -297,3 +299,21 @@ def test_a_panic_with_a_factory_error_is_a_panic_site(
     assert found.record.error_type == "panic"
     assert found.record.error_message == "[parse_error.7] bad token {tok}"
     assert re.fullmatch(found.record.message_pattern, "[parse_error.7] bad token @")
+
+
+def test_an_incremental_mine_recomposes_the_returns_of_a_changed_error_type(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"go.mod": "module example.com/store\n", "errors.go": ERRORS,
+                       "store.go": STORE})
+    db = tmp_path / "inc.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files({"errors.go": ERRORS.replace("no such item: %s", "nothing under %s")})
+    summary = errdex.mine(repo.root, db=db, jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        found = [r.record.error_message for r in store.records(repo="acme/widgets")
+                 if r.record.file_path == "store.go"]
+    assert found.count("nothing under %s") == 3  # Get, Has, Delete
+    assert "no such item: %s" not in found

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -373,3 +374,20 @@ def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
     assert _at(records, "unknown") == []
     assert _at(records, "cycle") == []
 
+
+
+def test_an_incremental_mine_recomposes_the_callers_of_a_changed_display(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/errors.rs": ERRORS, "src/store.rs": STORE,
+                       "src/lib.rs": "pub mod errors;\npub mod store;\n"})
+    db = tmp_path / "inc.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files({"src/errors.rs": ERRORS.replace("no such item: {}", "nothing under {}")})
+    summary = errdex.mine(repo.root, db=db, jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        found = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    assert found.count("nothing under {}") == 3  # missing, again, once_more
+    assert not any("no such item" in m for m in found)
