@@ -293,6 +293,8 @@ def _statement(call: Node, reading: Reading, guarded: bool) -> None:
         return
     inlined = reading.known.get(reading.pointers.get(name, name))
     if inlined is not None and inlined.results and isinstance(inlined.results[0], Template):
+        if guarded:
+            return  # another reporter called under a condition: a failure of this one
         out.append(substitute(inlined.results[0], _bound(inlined.params, args, reading)))
         return
     if function is not None and (function.type != "identifier" or _CALLBACK.search(name)):
