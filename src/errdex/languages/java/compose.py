@@ -16,6 +16,7 @@ expression, or a local assigned in several branches gives one template per branc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
@@ -122,8 +123,10 @@ def enclosing_class(node: Node) -> str | None:
 def argument(node: Node, file: JavaFile) -> Argument:
     """What one argument of a call prints: its alternatives, a number as written, or a
     hole named after it."""
-    if node.type == "decimal_integer_literal" and text(node).isdigit():
-        return (Template(text(node), (Literal(text(node)),)),)
+    number = text(node).replace(" ", "")
+    if node.type in ("decimal_integer_literal", "unary_expression") and re.fullmatch(
+            r"-?\d+", number):
+        return (Template(number, (Literal(number),)),)  # ``-1`` prints as it is written
     return tuple(alternatives(node, file)) or (unknown(text(node)),)
 
 

@@ -20,6 +20,7 @@ the ``val`` a name reads, gives one template per branch.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import cache
 
@@ -118,8 +119,9 @@ def enclosing_class(node: Node) -> str | None:
 
 def argument(node: Node, file: FileIndex) -> Argument:
     """What one argument prints: its alternatives, a number as written, or a hole."""
-    if node.type == "integer_literal" and text(node).isdigit():
-        return (Template(text(node), (Literal(text(node)),)),)
+    number = text(node).replace(" ", "")
+    if node.type in ("integer_literal", "prefix_expression") and re.fullmatch(r"-?\d+", number):
+        return (Template(number, (Literal(number),)),)  # ``-1`` prints as it is written
     return tuple(alternatives(node, file)) or (unknown(text(node)),)
 
 
