@@ -189,6 +189,18 @@ final class Store {
         throw StoreError.notFound(key)
     }
 
+    func handed(promise: Promise, key: String) {
+        promise.fail(StoreError.notFound(key))
+    }
+
+    func failed() -> Result<Int, any Error> {
+        return .failure(StoreError._closed)
+    }
+
+    func resumed(continuation: Continuation) {
+        continuation.resume(throwing: Reason.tooLong(limit: 9))
+    }
+
     func unknown(x: String) throws {
         throw Elsewhere.failed(x)
     }
@@ -230,6 +242,9 @@ EXPECTED = [
     ("located", "bad header in \\(path)", "Located", ["final class Located"]),
     ("factory", "no such item: \\(key)", "StoreError.notFound",
      ["case .notFound(let key):"]),  # the factory passes the key on: it writes no text
+    ("handed", "no such item: \\(key)", "StoreError.notFound", ["case .notFound(let key):"]),
+    ("failed", "store closed", "StoreError.closed", ["case .closed:"]),
+    ("resumed", "longer than 9 bytes", "Reason.tooLong", ["case .tooLong(limit: let n):"]),
     ("unconfigured", "line 0: config: no store configured", "ParseError",
      ["struct ParseError", "static func config("]),
 ]
@@ -294,8 +309,8 @@ def test_an_enum_case_thrown_from_three_places_gives_three_records_sharing_the_t
     same = [r for r in mined if r.record.file_path == "Sources/Store/Store.swift"
             and r.record.error_message == "no such item: \\(key)"
             and r.record.error_class == "StoreError.notFound"]
-    assert len(same) == 4  # missing, again, once_more and the factory's
-    assert len({r.record.id for r in same}) == 4
+    assert len(same) == 5  # missing, again, once_more, the factory's and the promise's
+    assert len({r.record.id for r in same}) == 5
 
 
 def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
@@ -334,5 +349,5 @@ def test_an_incremental_mine_recomposes_callers_of_a_changed_enum(
     with errdex.open_store(db) as store:
         messages = [r.record.error_message for r in store.records(repo="acme/widgets")
                     if r.record.file_path.endswith("Store.swift")]
-    assert messages.count("nothing under: \\(key)") == 4
+    assert messages.count("nothing under: \\(key)") == 5
     assert not any("no such item" in m for m in messages)

@@ -42,3 +42,8 @@
 (call_expression
   [(simple_identifier) (navigation_expression)] @helper.function
   (call_suffix (value_arguments) @helper.args)) @helper
+
+; promise.fail(E.x), makeFailedFuture(E.x), .failure(E.x), resume(throwing: E.x)
+(call_expression
+  [(simple_identifier) (navigation_expression) (prefix_expression)] @deliver.function
+  (call_suffix (value_arguments (value_argument value: (_) @deliver.value)))) @deliver

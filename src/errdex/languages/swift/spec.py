@@ -12,8 +12,10 @@ What is a site (``errorType``):
   each ``return "msg"`` (or single-expression ``case``) of a ``LocalizedError``'s
   ``errorDescription`` or an error type's ``localizedDescription`` property
   (``errorClass`` ``E.case`` from the ``switch self`` entry, ``E`` outside one). Swift's ``throw``
-  unwinds to a ``catch`` like an exception, hence the type. ``throw E.case`` alone is
-  no site: its text, if any, is the ``errorDescription`` site.
+  unwinds to a ``catch`` like an exception, hence the type. ``throw E.case(…)``, an error
+  handed on (``promise.fail(E.case)``, ``.failure(E.case)``, ``resume(throwing: E.case)``,
+  ``makeFailedFuture``) and a call statement passing text are candidates: the error
+  type's text, composed across the repository (``compose.py``), is their message.
 * ``log``: ``error``/``fault``/``critical`` on a receiver whose name says log.
 
 A message is read only when source says what it is: string literals (``\\(expr)``
@@ -73,6 +75,8 @@ _FUNCTIONS = (
     "subscript_declaration", "lambda_literal", "computed_property", "source_file",
 )
 _TYPES = ("class_declaration", "protocol_declaration")
+# Calls that hand an error on: a promise's, a Result's, a continuation's.
+_DELIVERS = frozenset({"fail", "failure", "makeFailedFuture", "resume"})
 # Calls that pass text but are no helper of a repository's: printing, traps, logging.
 _NOT_HELPERS = frozenset({
     "print", "debugPrint", "NSLog", "fatalError", "precondition", "preconditionFailure",
@@ -154,6 +158,31 @@ def _helper_sites(caps: Captures, file: FileIndex) -> list[Site]:
     if not any(m is not None and m.has_text() for m in (_read(a, file) for a in args.positional)):
         return []
     made = calls.call_of(text(function), caps["helper.args"][0], file, node, _read)
+    return [_candidate(node, made)]
+
+
+def _deliver_sites(caps: Captures, file: FileIndex) -> list[Site]:
+    """``promise.fail(E.x)``, ``makeFailedFuture(E.x)``, ``.failure(E.x)``,
+    ``resume(throwing: E.x)``: an error handed on rather than thrown, its text the type's."""
+    node, function, value = caps["deliver"][0], caps["deliver.function"][0], caps[
+        "deliver.value"][0]
+    name = text(function).lstrip(".") if function.type == "prefix_expression" else (
+        _last_name(function))
+    argument = value.parent
+    arguments = argument.parent if argument is not None else None
+    if name not in _DELIVERS or arguments is None or sum(
+            1 for c in arguments.named_children if c.type == "value_argument") != 1:
+        return []
+    label = text(argument.child_by_field_name("name")).strip() if argument is not None else ""
+    if label != ("throwing" if name == "resume" else ""):
+        return []
+    made = calls.thrown_call(value, file, _read) if value.type in (
+        "navigation_expression", "call_expression") else None
+    if made is None or not made.callee[:1].isupper() or "(" in made.callee:
+        return []
+    first = made.args[0] if made.args and made.named()[:1].isupper() else ()
+    if first and all(not t.holes and not has_words(t.parts) for t in first):
+        return []  # a type's init given a number (see ``_throw_sites``)
     return [_candidate(node, made)]
 
 
@@ -406,7 +435,7 @@ SPEC = LanguageSpec(
     handlers=(
         ("trap", _trap_sites), ("throw", _throw_sites), ("log", _log_sites),
         ("describe", _describe_sites), ("throwcase", _throw_case_sites),
-        ("helper", _helper_sites),
+        ("helper", _helper_sites), ("deliver", _deliver_sites),
     ),
     new_index=FileIndex,
     function_types=frozenset(_FUNCTIONS) - {"lambda_literal", "source_file"},
