@@ -94,6 +94,10 @@ pub fn not_found(op: &str, key: &str) -> StoreError {
     StoreError::NotFound { key: format!("{} in {}", key, op) }
 }
 
+pub fn fail(msg: &str) -> ! {
+    panic!("config: {}", msg)
+}
+
 pub fn ping(x: &str) -> StoreError {
     pong(x)
 }
@@ -104,7 +108,9 @@ pub fn pong(x: &str) -> StoreError {
 '''
 
 STORE = '''\
-use crate::errors::{not_found, ping, ConfigError, ParseError, StoreError, Timeout, MSG_CLOSED};
+use crate::errors::{
+    fail, not_found, ping, ConfigError, ParseError, StoreError, Timeout, MSG_CLOSED,
+};
 
 pub fn missing(key: &str) -> Result<(), StoreError> {
     Err(StoreError::NotFound { key: key.to_string() })
@@ -165,6 +171,19 @@ fn make_it(x: &str) -> String {
 
 pub fn cycle() -> Result<(), StoreError> {
     Err(ping("x"))
+}
+
+pub fn abort() {
+    fail("no store configured");
+}
+
+pub fn log_it() {
+    println_twice("not a helper of ours");
+}
+
+fn println_twice(s: &str) {
+    println!("{}", s);
+    println!("{}", s);
 }
 
 pub fn closed() -> Result<(), StoreError> {
@@ -288,12 +307,15 @@ def printed(mined: tuple[Path, list[errdex.StoredRecord]],
         f'#[path = "{root}/src/store.rs"] mod store;\n'
         "fn main() {\n"
         + "".join(f'    println!("{{}}", store::{c}.unwrap_err());\n' for c in calls)
+        + "    std::panic::set_hook(Box::new(|_| {}));\n"
+        + "    let payload = std::panic::catch_unwind(store::abort).unwrap_err();\n"
+        + '    println!("{}", payload.downcast_ref::<String>().unwrap());\n'
         + "}\n")
     binary = build / "main"
     subprocess.run(["rustc", "--edition", "2021", "-o", str(binary), str(main)], check=True,
                    capture_output=True)
     out = subprocess.run([str(binary)], check=True, capture_output=True, text=True).stdout
-    return dict(zip(calls, out.splitlines(), strict=True))
+    return dict(zip([*calls, "abort()"], out.splitlines(), strict=True))
 
 
 @pytest.mark.parametrize("case", EXPECTED, ids=[c[0] for c in EXPECTED])
@@ -365,6 +387,19 @@ def test_a_variant_built_in_three_places_gives_three_records_sharing_the_templat
             and r.record.file_path == "src/store.rs"]
     assert len(same) == 3
     assert len({r.record.id for r in same}) == 3
+
+
+def test_a_helper_that_panics_with_its_argument_makes_its_call_a_panic_site(
+    mined: tuple[Path, list[errdex.StoredRecord]], printed: dict[str, str],
+) -> None:
+    _, records = mined
+    [found] = _at(records, "abort")
+    assert found.record.error_type == "panic"
+    assert found.record.error_message == "config: no store configured"
+    assert [(s.line_number, s.role) for s in found.extras.template_sources] == [
+        (_line(ERRORS, "pub fn fail("), "helper")]
+    assert re.fullmatch(found.record.message_pattern, printed["abort()"])
+    assert _at(records, "log_it") == []  # println_twice is no helper that panics
 
 
 def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(

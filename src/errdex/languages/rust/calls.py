@@ -53,6 +53,17 @@ def candidate(value: Node, at: Node, from_err: bool) -> Site | None:
     return Site(Template("", ()), "error", line_of(at), symbol=function_symbol(at), call=made)
 
 
+def helper_call(statement: Node) -> Site | None:
+    """``fail("no store configured");``: a candidate in case the callee is a helper of the
+    repository's that panics with what it is given (no producer: no site)."""
+    made = call_of(statement.named_children[0], owner_of(statement)) if (
+        statement.named_children) else None
+    if made is None:
+        return None
+    return Site(Template("", ()), "panic", line_of(statement), symbol=function_symbol(statement),
+                call=made)
+
+
 def call_of(value: Node, owner: str | None) -> Call | None:
     """``X::Variant(a, b)``, ``X { f: a }``, ``factory(a)``: the call, arguments by name."""
     value = stripped(value)

@@ -9,6 +9,8 @@ build them, for sites that construct an error the file alone cannot print.
   prints (``self.ms`` is the ``ms`` field);
 * a string constant (``const MSG_NOT_FOUND: &str = "…"``), spelled out where a composed
   message prints it;
+* a helper: one that panics with a message built from its parameters (``fn fail(msg:
+  &str) -> ! { panic!("config: {}", msg) }``), for the call statements that pass it text;
 * a factory: a function or method whose result is a variant, a struct, another factory's
   result or an ``anyhow!``/``format!`` of its parameters (``fn not_found(k: &str) -> Self {
   Self::NotFound(k.into()) }``).
@@ -299,11 +301,33 @@ def _factory(function: Node, owner: str | None, path: str) -> Producer | None:
             bound = bind(result, renames)
             if _uses(bound, len(params)):
                 results.append(bound)
+    role = "factory"
+    if not results:  # a helper: `fn fail(msg: &str) -> ! { panic!("config: {}", msg) }`
+        role = "helper"
+        for node in _panics(body):
+            tree = tree_of(node)
+            template = format_template(split_token_tree(tree), 0) if tree is not None else None
+            bound_panic = bind(template, renames) if template is not None else None
+            if bound_panic is not None and _uses(bound_panic, len(params)):
+                results.append(bound_panic)
     if not results:
         return None
     return Producer(text(function.child_by_field_name("name")),
                     tuple(str(i) for i in range(len(params))), tuple(results[:MAX]),
-                    "factory", path, line_of(function), owner=owner)
+                    role, path, line_of(function), owner=owner)
+
+
+def _panics(body: Node) -> list[Node]:
+    """The ``panic!`` invocations of a body (closures' and nested functions' left out)."""
+    out: list[Node] = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "macro_invocation" and macro(node) == "panic":
+            out.append(node)
+        elif node.type not in ("closure_expression", "function_item"):
+            stack.extend(node.named_children)
+    return sorted(out, key=lambda n: n.start_byte)
 
 
 def _parameters(function: Node) -> tuple[str, ...]:

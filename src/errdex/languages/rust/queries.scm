@@ -36,3 +36,10 @@
   (attribute
     (identifier) @thiserror.name (#eq? @thiserror.name "error")
     arguments: (token_tree) @thiserror.args)) @thiserror
+
+; `fail("…");`: a call statement passing text, a candidate in case the callee is a helper
+; of the repository's that panics with it (compose.py).
+(expression_statement
+  (call_expression
+    function: (identifier)
+    arguments: (arguments (string_literal)))) @helper

@@ -8,6 +8,8 @@ What is a site (``errorType``):
   ``debug_assert!(cond)`` (it panics with ``assertion failed: cond``, the condition as
   the compiler prints its tokens: rustfmt's spacing), and ``.expect(msg)`` where
   ``msg`` is a literal, ``&format!(…)`` or ``format!(…).as_str()``.
+* ``panic`` too: a call statement passing text (``fail("no store configured");``) when the
+  callee is a helper of the repository's that panics with it (``compose.py``).
 * A message that prints an UPPER_SNAKE string constant (``panic!("{}", error::MSG)``,
   ``"{MSG}"`` in a format string, ``Err(MSG)``, ``.expect(MSG)``, a constructor's
   ``error::MSG``) gets the constant's text when mining ends, wherever in the repository
@@ -470,6 +472,7 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     handlers=(
         ("macro", _macro_site), ("method", _method_site), ("ctor", _constructor_site),
         ("err", _err_site), ("thiserror", _thiserror_site),
+        ("helper", lambda caps, _: composed.helper_call(caps["helper"][0])),
     ),
     new_index=FileIndex, triggers=_TRIGGERS, skip=_skip,
     nested=_macro_bodies, nested_depth=_MACRO_DEPTH,
