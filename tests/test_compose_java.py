@@ -444,10 +444,12 @@ def test_getmessage_override_decorates_the_message(mined):
 
 
 def test_string_format_in_the_constructor(mined):
-    record, _ = one(mined, "limit")
+    record, extras = one(mined, "limit")
     assert record.error_message == "%s exceeds the limit of 10"
     assert compile_pattern(record.message_pattern).fullmatch("cart exceeds the limit of 10")
     assert record.error_class == "LimitExceeded"
+    assert sources(extras) == [("src/shop/errors/LimitExceeded.java",
+                                line(LIMIT, "class LimitExceeded"), "class message")]
 
 
 def test_factory_returning_an_error(mined):
@@ -558,6 +560,8 @@ def test_each_branch_of_a_message_is_its_own_record(mined):
     assert sorted(r.error_message for r, _ in found) == [
         "no such item: none left", "no such item: too many: {n}"]
     assert {r.error_class for r, _ in found} == {"NotFound"}
+    assert all(("src/shop/errors/NotFound.java", line(NOT_FOUND, "class NotFound"),
+                "class message") in sources(e) for _, e in found)
 
 
 def test_each_branch_assigned_in_an_if_is_its_own_record(mined):

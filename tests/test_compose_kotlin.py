@@ -275,10 +275,12 @@ def test_message_override_decorates_what_the_constructor_hands_up(mined):
 
 
 def test_secondary_constructor_with_string_format(mined):
-    record, _ = one(mined, "limit")
+    record, extras = one(mined, "limit")
     assert compile_pattern(record.message_pattern).fullmatch("cart exceeds the limit of 10")
     assert not compile_pattern(record.message_pattern).fullmatch("cart exceeds the limit of 1")
     assert record.error_class == "LimitExceeded"
+    assert sources(extras) == [(EXCEPTIONS_PATH, line(EXCEPTIONS, "class LimitExceeded"),
+                                "class message")]
 
 
 def test_object_factory_returning_an_error(mined):
@@ -376,6 +378,8 @@ def test_each_branch_of_a_message_is_its_own_record(mined, marker, expected):
     found = at(mined, STORE_PATH, line(STORE, f"site:{marker}"))
     assert sorted(r.error_message for r, _ in found) == expected
     assert {r.error_class for r, _ in found} == {"NotFound"}
+    assert all((EXCEPTIONS_PATH, line(EXCEPTIONS, "class NotFound"), "class message")
+               in sources(e) for _, e in found)
 
 
 def test_a_message_method_of_the_class_is_spelled_out(mined):
