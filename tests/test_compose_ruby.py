@@ -72,6 +72,14 @@ module MyLib
     end
   end
 
+  class UndefinedCommand < StoreError
+    def initialize(command, namespace)
+      message = "Could not find command #{command.inspect}"
+      message = namespace ? "#{message} in #{namespace.inspect} namespace." : "#{message}."
+      super(message)
+    end
+  end
+
   class Decorated < StoreError
     def message
       "[mylib] #{super}"
@@ -215,6 +223,10 @@ module MyLib
 
     def undefined(name)
       fail Errors.undefined_message(name)
+    end
+
+    def undefined_command(name, namespace)
+      raise UndefinedCommand.new(name, namespace)
     end
 
     def invalid(name, reason)
@@ -421,6 +433,9 @@ def test_a_message_chosen_by_a_branch_gives_one_record_per_branch(
          [["a.txt", True], ["b.txt", False]]),
         ("invalid", ["store '#{name}' is invalid.", "store '#{name}' is invalid: #{reason}"],
          [["s1", ""], ["s2", "bad key"]]),
+        ("undefined_command", [
+            "Could not find command #{command.inspect} in #{namespace.inspect} namespace.",
+            "Could not find command #{command.inspect}."], [["build", "app"], ["build", None]]),
     ):
         found = _at(records, method)
         assert sorted(r.record.error_message for r in found) == expected

@@ -45,10 +45,26 @@ def argument(node: Node | None, file: FileIndex, read: Read) -> Argument:
             message = Message(text(branch), (Literal(text(branch)),), text(branch))
         template = (Template(message.written, message.parts) if message is not None
                     else unknown(_name(branch)))
+        template = _resolved(branch, template, file, read)
         for each in _interpolated_branches(branch, template, file, read):
             if each.normalized() not in {t.normalized() for t in out}:
                 out.append(each)
     return tuple(out[:_MAX_ALTERNATIVES])
+
+
+def _resolved(node: Node, template: Template, file: FileIndex, read: Read) -> Template:
+    """``"#{message} in #{namespace}"`` where ``message`` was assigned text above: that text
+    in place of the hole (thor's ``message = "Could not find …"; message = "#{message} …"``)."""
+    if node.type != "string":
+        return template
+    bindings: dict[str, Template] = {}
+    for interpolation in (c for c in node.named_children if c.type == "interpolation"):
+        inner = [c for c in interpolation.named_children if c.type != "comment"]
+        if len(inner) == 1 and inner[0].type == "identifier":
+            value = read(inner[0], file)
+            if value is not None and value.has_text():
+                bindings[text(inner[0])] = Template(value.written, value.parts)
+    return substitute(template, bindings) if bindings else template
 
 
 def _interpolated_branches(node: Node, template: Template, file: FileIndex, read: Read
