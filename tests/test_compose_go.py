@@ -74,6 +74,14 @@ func parseError(id int, what string) error {
 	return errors.New(fmt.Sprintf("[parse_error.%d] %s", id, what))
 }
 
+func fail(msg string) {
+	panic("config: " + msg)
+}
+
+func note(s string) {
+	fmt.Println(s)
+}
+
 func ping(x string) error {
 	return pong(x)
 }
@@ -169,6 +177,14 @@ func (s *Store) save(key string) error {
 
 func (s *Store) Save(key string) error {
 	return s.save(key)
+}
+
+func (s *Store) Abort() {
+	fail("no store configured")
+}
+
+func (s *Store) Note() {
+	note("not a helper of ours")
 }
 
 func (s *Store) MustParse(tok string) {
@@ -290,6 +306,17 @@ def test_the_error_methods_are_still_sites_of_their_own(
     own = {(r.record.error_class, r.record.error_message) for r in records
            if r.record.file_path == "errors.go"}
     assert ("NotFoundError", "no such item: %s") in own
+
+
+def test_a_helper_that_panics_with_its_argument_makes_its_call_a_panic_site(
+    records: list[errdex.StoredRecord],
+) -> None:
+    [found] = _at(records, "Abort")
+    assert found.record.error_type == "panic"
+    assert found.record.error_message == "config: no store configured"
+    assert [(s.line_number, s.role) for s in found.extras.template_sources] == [
+        (_line(ERRORS, "func fail("), "helper")]
+    assert _at(records, "Note") == []
 
 
 def test_a_panic_with_a_factory_error_is_a_panic_site(

@@ -5,6 +5,8 @@ newErr("open", err)`` sites whose message the file alone cannot print.
 * an error type: ``func (e *NotFoundError) Error() string { return fmt.Sprintf("no such
   item: %s", e.Key) }`` prints ``no such item: <Key>``; each ``return`` is an alternative,
   ``e.Key`` the ``Key`` field (``e.Err.Error()`` the ``Err`` field);
+* a helper: one that panics with a message of its parameters (``func fail(msg string) {
+  panic("config: " + msg) }``), for the call statements that pass it text;
 * a factory: a function or method whose last returned value is ``fmt.Errorf``/``errors.New``
   (or pkg/errors) of its parameters, a composite literal of an error type (``&OpError{Op:
   op, Err: err}``) or another factory's call (``func newErr(op string, err error) error {
@@ -186,6 +188,8 @@ def _factory(function: Node, read: Callable[[], GoFile], structs: dict[str, tupl
     params = parameters(function)
     body = function.child_by_field_name("body")
     returns = function.child_by_field_name("result")
+    if params and body is not None and returns is None:
+        return _helper(function, body, params, read, path)
     if not params or body is None or returns is None or returns.type == "parameter_list":
         return None  # `(T, error)`: the error is the function's own site, not a product
     values = _returned(body, nil=True)
@@ -207,6 +211,36 @@ def _factory(function: Node, read: Callable[[], GoFile], structs: dict[str, tupl
     return Producer(text(function.child_by_field_name("name")),
                     tuple(str(i) for i in range(len(params))), tuple(results[:_MAX]),
                     "factory", path, line_of(function), owner=owner)
+
+
+def _helper(function: Node, body: Node, params: tuple[str, ...], read: Callable[[], GoFile],
+            path: str) -> Producer | None:
+    """``func fail(msg string) { panic("config: " + msg) }``: it panics with a message of its
+    parameters (each ``panic`` an alternative)."""
+    panics: list[Node] = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "call_expression" and text(node.child_by_field_name("function")) == (
+                "panic"):
+            panics.append(node)
+        elif node.type != "func_literal":
+            stack.extend(node.named_children)
+    renames = {name: unknown(str(i)) for i, name in enumerate(params)}
+    results: list[Result] = []
+    for node in sorted(panics, key=lambda n: n.start_byte):
+        _, _, args = call_parts(node)
+        message = read().reader.read(args[0]) if len(args) == 1 else None
+        if message is not None:
+            bound = bind(_template(message.written, message.parts, message.suffix), renames)
+            if _uses(bound, len(params)):
+                results.append(bound)
+    if not results:
+        return None
+    owner = _receiver(function)[1] if function.type == "method_declaration" else None
+    return Producer(text(function.child_by_field_name("name")),
+                    tuple(str(i) for i in range(len(params))), tuple(results[:_MAX]),
+                    "helper", path, line_of(function), owner=owner)
 
 
 def parameters(function: Node) -> tuple[str, ...]:
@@ -287,7 +321,8 @@ def built(value: Node, file: GoFile, structs: dict[str, tuple[str, ...]], owner:
         if arg.type == "variadic_argument":
             break
         keywords.append((str(index), argument_of(arg, file)))
-    return [Call(callee, (), tuple(keywords), owner=owner)]
+    # A bare call in Go never reaches a method, whatever type it is written in.
+    return [Call(callee, (), tuple(keywords), owner=owner if callee.startswith("self.") else None)]
 
 
 def _literal(value: Node, structs: dict[str, tuple[str, ...]], file: GoFile) -> Call | None:

@@ -33,6 +33,12 @@
 ; return ..., &NotFoundError{...} / newErr(...): a producer's call (compose.py).
 (return_statement (expression_list)) @return
 
+; fail("..."): a call statement passing text, a helper's call if the callee panics with it.
+(expression_statement
+  (call_expression
+    function: (identifier) @helper.function
+    arguments: (argument_list (interpreted_string_literal))) @helper.call) @helper
+
 ; Message constants and variables: const msg = "...", var msg = "...", msg := "...", msg = "...".
 (const_spec
   name: (identifier) @assign.name

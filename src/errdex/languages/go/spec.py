@@ -31,6 +31,12 @@ What is a site (``errorType``):
   ``os.Exit(n)``, n ≠ 0; kingpin's ``Fatalf`` (printed ``<app>: error: <msg>``). A logger's
   error level directly followed by ``os.Exit`` has severity ``fatal``.
 
+Composed (``compose.py``): the last value a function returning an ``error`` returns, and
+the value ``panic`` is given, when it is an error type's literal (``&NotFoundError{Key:
+k}``) or a call of the repository's factory (``newErr("open", err)``), and a call statement
+passing text to a helper that panics with it: each a site only when a producer of the
+repository tells its message.
+
 Not sites: a message with no letters in its literal text (``fmt.Errorf("%s: %w", op, err)``,
 ``e.Op + ": " + e.Err.Error()``): its pattern would match nearly any message.
 
@@ -164,6 +170,15 @@ def _return_sites(captured: Captures, file: GoFile) -> list[Site]:
     node = captured["return"][0]
     value = returned_error(node)
     return _candidate(node, value, file, "error") if value is not None else []
+
+
+def _helper_sites(captured: Captures, file: GoFile) -> list[Site]:
+    """``fail("no store configured")``: a panic candidate, kept when the callee is a helper
+    of the repository's that panics with what it is given (``compose.py``)."""
+    node = captured["helper"][0]
+    if text(captured["helper.function"][0]) in ("panic", "print", "println"):
+        return []
+    return _candidate(node, captured["helper.call"][0], file, "panic")
 
 
 def _candidate(node: Node, value: Node, file: GoFile, error_type: ErrorType) -> list[Site]:
@@ -406,7 +421,7 @@ SPEC: LanguageSpec[GoFile] = LanguageSpec(
     strings=STRINGS, name="go", grammar="go", extensions=(".go",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_sites), ("panic", _panic_sites), ("method", _error_method_sites),
-              ("return", _return_sites)),
+              ("return", _return_sites), ("helper", _helper_sites)),
     new_index=GoFile, index=index_assigned, finish=_unconsumed,
     function_types=frozenset(FUNCTION_TYPES), scope_types=frozenset(SCOPE_TYPES),
     evidence=EVIDENCE, snippets=SNIPPETS,
