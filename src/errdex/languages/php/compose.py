@@ -51,7 +51,7 @@ from errdex.languages.php.classes import (
 from errdex.languages.php.messages import arguments
 from errdex.templates.template import Template
 
-QUERY = Path(__file__).with_name("queries.scm")
+QUERY = Path(__file__).with_name("assignments.scm")
 MAX_BRANCHES = 16
 _CALLS = ("function_call_expression", "scoped_call_expression", "member_call_expression",
           "nullsafe_member_call_expression")
@@ -72,7 +72,7 @@ PHP_EXCEPTIONS = frozenset({
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """Every producer the file declares (module docstring)."""
-    file = FileIndex.of(matches(load_query("php", QUERY), root))
+    file = _LazyIndex(root)
     out: list[Producer] = []
     declared = list(_declarations(root))
     errors = frozenset(text(n.child_by_field_name("name")) for n in declared
@@ -99,6 +99,21 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
 COMPOSER = Composer(producers=producers, triggers=(b"class ", b"function "))
 
 
+class _LazyIndex(FileIndex):
+    """The file's message variables, read when a producer first needs one (most functions
+    of a file are no producer: their bodies are not read)."""
+
+    def __init__(self, root: Node) -> None:  # the fields are set on first use
+        self._root = root
+
+    def __getattr__(self, name: str) -> object:
+        if name not in ("assignments", "imports"):
+            raise AttributeError(name)
+        built = FileIndex.of(matches(load_query("php", QUERY), self._root))
+        self.assignments, self.imports = built.assignments, built.imports
+        return getattr(self, name)
+
+
 def _declarations(node: Node) -> Iterator[Node]:
     """Classes (traits, enums) and functions, top level or in a namespace block."""
     for child in node.named_children:
@@ -115,8 +130,12 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str,
               errors: frozenset[str]) -> list[Producer]:
     """A factory (returns an error or a message built from its parameters) or a helper
     (throws or logs one built from what it is given)."""
-    params = parameters(node)
     returns = text(node.child_by_field_name("return_type")).lstrip("?\\")
+    body = (node.child_by_field_name("body") or node).text or b""
+    if not errorish(returns) and returns not in ("self", "static") and not any(
+            word in body for word in _WORDS):
+        return []  # builds no error and no text
+    params = parameters(node)
     results: list[Result] = []
     for value in _returns(node):
         results.extend(_returned(value, returns, params, file, path, errors))
@@ -128,7 +147,7 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str,
         role = "helper"
         for statement in statements(node):
             results.extend(_helper_result(statement, params, file, path))
-    unknown = unread(node, params, file)  # ``$message = self::format($message);``
+    unknown = unread(node, params, file) if results else set()  # ``$m = f($m);``
     results = [r for r in results if not holes(r) & unknown]
     if not results:
         return []
@@ -148,9 +167,24 @@ def _returned(value: Node, returns: str, params: tuple[str, ...], file: FileInde
             returns in ("self", "static") and owner_of(value) in errors)):
         called = invocation(value, file, value, path)
         return [called] if called is not None else []
-    if returns in ("string", ""):
+    if returns == "string" or (not returns and value.type in _TEXTS):
         return [t for t in alternatives(value, file) if has_text(t) and _uses(t, params)]
     return []
+
+
+# What a function that builds an error or a text holds somewhere in its body.
+_WORDS = (b"new ", b"throw", b"'", b'"', b"<<<", b"error", b"warn", b"alert", b"critical",
+          b"emergency")
+# What a function without a declared return type returns that may be a message.
+_TEXTS = frozenset({"string", "encapsed_string", "heredoc", "binary_expression",
+                    "function_call_expression", "conditional_expression"})
+# Statements a ``return`` may sit in (expressions are not walked into).
+_BLOCKS = frozenset({
+    "compound_statement", "if_statement", "else_clause", "else_if_clause", "colon_block",
+    "foreach_statement", "for_statement", "while_statement", "do_statement",
+    "switch_statement", "switch_block", "case_statement", "default_statement",
+    "try_statement", "catch_clause", "finally_clause", "declare_statement",
+})
 
 
 def _helper_result(statement: Node, params: tuple[str, ...], file: FileIndex,
@@ -225,13 +259,12 @@ def _uses(template: Template, params: tuple[str, ...]) -> bool:
 
 def _returns(function: Node) -> Iterator[Node]:
     """The values a function's own ``return`` statements give (not a closure's)."""
-    stack = [function.child_by_field_name("body")]
+    body = function.child_by_field_name("body")
+    stack = [body] if body is not None and b"return" in (body.text or b"") else []
     while stack:
         node = stack.pop()
-        if node is None:
-            continue
         if node.type == "return_statement" and node.named_children:
             yield node.named_children[0]
             continue
-        stack.extend(c for c in reversed(node.named_children) if c.type not in (
-            "anonymous_function", "arrow_function", "anonymous_class", "function_definition"))
+        stack.extend(c for c in reversed(node.named_children)
+                     if c.type in _BLOCKS or c.type == "return_statement")
