@@ -6,6 +6,12 @@ prints around their message (``perror``'s ``: <strerror>``, ``err``'s ``prog: ``
 stringified condition), nothing written in the repository explains it. An
 ``fprintf(stderr, …)`` followed by ``exit(1)`` stays a ``log`` site: the statements are
 not tied together, and the message is what matters for lookup.
+
+A project's own reporters decorate what they are given (git's ``die`` prints ``fatal: ``,
+a parser's ``yyerror`` its line): a ``die``/``error``/``warning`` site carries its call, and
+a call passing text to any other function (``yyerror("syntax error")``) is a candidate;
+composition across the repository (``compose``, ``calls``) gives them the reporter's text
+when the repository defines it, the candidates nothing otherwise.
 """
 
 from __future__ import annotations
