@@ -38,6 +38,10 @@ class Timeout : StoreException {
     constructor(op: String, ms: Int) : super("$op timed out after ${ms}ms")
 }
 
+sealed class AuthError(message: String) : StoreException(message) {
+    object InvalidToken : AuthError("invalid token")
+}
+
 class ApiError(val code: Int, override val message: String) : RuntimeException()
 
 class Conflict private constructor(message: String, code: Int) :
@@ -162,6 +166,10 @@ class Store {
 
     fun write() {
         throw Timeout("write", 30) // site:overload-2
+    }
+
+    fun login() {
+        throw AuthError.InvalidToken // site:object
     }
 
     fun buy() {
@@ -361,6 +369,14 @@ def test_a_helper_passing_its_parameter_on_prints_what_its_callers_pass(mined):
     assert [(r.error_message, r.error_class) for r, _ in inside] == [
         ("no stock left", "IllegalArgumentException")]
     assert sources(inside[0][1]) == [(ERRORS_PATH, line(ERRORS, "fun refuse"), "callers")]
+
+
+def test_an_error_object(mined):
+    record, extras = one(mined, "object")
+    assert record.error_message == "invalid token"
+    assert record.error_class == "InvalidToken"
+    assert sources(extras) == [(EXCEPTIONS_PATH, line(EXCEPTIONS, "object InvalidToken"),
+                                "class message")]
 
 
 def test_constant_of_an_object_in_another_file(mined):

@@ -81,7 +81,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     file = index(root)
     out: list[Producer] = []
     for node, owner, constants in _members(root, None, True):
-        if node.type == "class_declaration":
+        if node.type in ("class_declaration", "object_declaration"):  # ``object Gone : E(..)``
             out.extend(_class(node, owner, file, path))
         elif node.type == "function_declaration":
             out.extend(_function(node, owner, file, path))

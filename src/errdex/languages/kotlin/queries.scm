@@ -19,6 +19,10 @@
 (jump_expression
   (call_expression) @throwcall.call) @throwcall
 
+; throw Gone / throw AuthError.InvalidToken: an error object of the repository
+(jump_expression
+  [(simple_identifier) (navigation_expression)] @throwobject.name) @throwobject
+
 ; fail("no config") as a statement: a helper of the repository that throws or logs it
 (statements
   (call_expression

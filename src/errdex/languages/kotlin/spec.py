@@ -224,6 +224,17 @@ def _throw_call_site(caps: Captures, file: FileIndex) -> Site | None:
                 call=call_to(found[0], found[2], file, enclosing_class(node), named=found[3]))
 
 
+def _throw_object_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``throw AuthError.InvalidToken``: an ``object`` of the repository that extends an
+    exception, a candidate kept when it is one."""
+    node, name = caps["throwobject"][0], text(caps["throwobject.name"][0])
+    last = name.rsplit(".", 1)[-1]
+    if not text(node).startswith("throw") or not last[:1].isupper() or "(" in name:
+        return None
+    return Site(CANDIDATE, "exception", line_of(node), last, symbol=_symbol(node),
+                call=Call(name, owner=enclosing_class(node), path=""))
+
+
 def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
     """``fail("no config")`` as a statement: a candidate, kept when ``fail`` is a helper
     of the repository that throws or logs what it is given."""
@@ -366,7 +377,7 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     strings=STRINGS, name="kotlin", grammar="kotlin", extensions=(".kt", ".kts"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site), ("super", _super_site), ("throwcall", _throw_call_site),
-              ("helper", _helper_site)),
+              ("helper", _helper_site), ("throwobject", _throw_object_site)),
     new_index=FileIndex, function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
     evidence=EvidenceRules(frozenset({"function_declaration", "secondary_constructor"})),
     snippets=SNIPPETS,
