@@ -293,3 +293,38 @@ def owner_name(node: Node) -> str | None:
     """The class or module ``node`` is written in (its last name)."""
     owner = next((a for a in ancestors(node) if a.type in OWNERS), None)
     return last(text(owner.child_by_field_name("name"))) if owner is not None else None
+
+
+def values(method: Node, returns: bool = True) -> list[Node]:
+    """What a method returns: each ``return``'s value (``returns``: it may have one) and its
+    last expression's branches."""
+    out: list[Node] = []
+    for node in own(method, ("return",)) if returns else []:
+        args = node.named_children[0] if node.named_children else None
+        if args is not None and args.type == "argument_list" and args.named_children:
+            out.append(args.named_children[0])
+        elif args is not None and args.type != "argument_list":
+            out.append(args)
+    body = method.child_by_field_name("body")
+    if body is not None and body.type != "body_statement":
+        last: Node | None = body
+    else:
+        statements = [c for c in (body.named_children if body is not None else ())
+                      if c.type not in ("comment", "rescue", "ensure", "else")]
+        last = statements[-1] if statements else None
+    if last is not None and last.type not in ("return", "if_modifier", "unless_modifier"):
+        out.extend(branch_values(last) if last.type in ("if", "unless", "case") else [last])
+    return out
+
+
+def own(node: Node, types: tuple[str, ...]) -> list[Node]:
+    """The nodes of ``types`` in a method, not inside a nested method or class."""
+    out: list[Node] = []
+    stack = list(node.named_children)
+    while stack:
+        child = stack.pop()
+        if child.type in types:
+            out.append(child)
+        if child.type not in (*METHODS, *OWNERS):
+            stack.extend(child.named_children)
+    return sorted(out, key=lambda n: n.start_byte)

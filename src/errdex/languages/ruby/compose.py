@@ -37,16 +37,16 @@ from errdex.languages.facts import (
 from errdex.languages.ruby.calls import (
     CLASS_NODES,
     METHODS,
-    OWNERS,
     Read,
     argument,
-    branch_values,
     call_of,
     is_constant,
     last,
+    own,
     owner_name,
     raise_call,
     split_arguments,
+    values,
 )
 from errdex.templates.template import Template, literal_template
 
@@ -190,7 +190,7 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex, read: Read
     """What ``@fields`` print: ``@key = key`` the ``key`` argument (and so does an
     ``attr_reader`` ``key``), ``@msg = "…"`` that template."""
     mapping: dict[str, Template] = {}
-    for node in _own(init, ("assignment",)):
+    for node in own(init, ("assignment",)):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is None or right is None or left.type != "instance_variable":
             continue
@@ -210,7 +210,7 @@ def _super_calls(init: Node, name: str, params: tuple[str, ...], defaults: dict[
                  file: FileIndex, read: Read) -> list[Result]:
     """What ``initialize`` passes up: ``super(…)``'s arguments, a bare ``super``'s all."""
     out: list[Result] = []
-    for node in _own(init, ("super", "call")):
+    for node in own(init, ("super", "call")):
         if node.type == "super":
             if node.parent is not None and node.parent.type == "call":
                 continue  # ``super(…)``: the call's
@@ -263,7 +263,7 @@ def _message_results(method: Node, fields: dict[str, Template], file: FileIndex,
     constructor's)."""
     out: list[Result] = []
     decorates = False
-    for value in _values(method):
+    for value in values(method):
         for template in argument(value, file, read):
             if any(h.name == "super" for h in template.holes):
                 if "super" not in fields:
@@ -288,12 +288,12 @@ def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | 
     calls: list[Call] = []
     role = "factory"
     source = node.text or b""
-    for value in _values(node, b"return" in source):
+    for value in values(node, b"return" in source):
         made = _constructed(value, node, owner, file, read)
         if made is not None:
             calls.append(made)
     raises = b"raise" in source or b"fail" in source
-    for raised in _own(node, ("call",)) if raises else []:
+    for raised in own(node, ("call",)) if raises else []:
         if text(raised.child_by_field_name("method")) in ("raise", "fail") and (
                 raised.child_by_field_name("receiver") is None) and _guarded(raised, node):
             made = raise_call(raised, file, read)
@@ -332,7 +332,7 @@ def _guarded(raised: Node, method: Node) -> bool:
 def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
     """The messages a method returns: text, built from its parameters when it has some."""
     out: list[Template] = []
-    for value in _values(node, b"return" in (node.text or b"")):
+    for value in values(node, b"return" in (node.text or b"")):
         if value.type not in ("string", "chained_string", "binary", "call", "conditional",
                               "if", "case", "identifier"):
             continue
@@ -365,41 +365,6 @@ def _uses(call: Call, params: set[str]) -> bool:
 
 
 # --- walking ---------------------------------------------------------------------------
-
-
-def _values(method: Node, returns: bool = True) -> list[Node]:
-    """What a method returns: each ``return``'s value (``returns``: it may have one) and its
-    last expression's branches."""
-    out: list[Node] = []
-    for node in _own(method, ("return",)) if returns else []:
-        args = node.named_children[0] if node.named_children else None
-        if args is not None and args.type == "argument_list" and args.named_children:
-            out.append(args.named_children[0])
-        elif args is not None and args.type != "argument_list":
-            out.append(args)
-    body = method.child_by_field_name("body")
-    if body is not None and body.type != "body_statement":
-        last: Node | None = body
-    else:
-        statements = [c for c in (body.named_children if body is not None else ())
-                      if c.type not in ("comment", "rescue", "ensure", "else")]
-        last = statements[-1] if statements else None
-    if last is not None and last.type not in ("return", "if_modifier", "unless_modifier"):
-        out.extend(branch_values(last) if last.type in ("if", "unless", "case") else [last])
-    return out
-
-
-def _own(node: Node, types: tuple[str, ...]) -> list[Node]:
-    """The nodes of ``types`` in a method, not inside a nested method or class."""
-    out: list[Node] = []
-    stack = list(node.named_children)
-    while stack:
-        child = stack.pop()
-        if child.type in types:
-            out.append(child)
-        if child.type not in (*METHODS, *OWNERS):
-            stack.extend(child.named_children)
-    return sorted(out, key=lambda n: n.start_byte)
 
 
 def _owner(node: Node, written: str) -> str | None:
