@@ -2,10 +2,12 @@
 producer call a ``raise`` makes.
 
 An argument is a template per branch (``c ? a : b``, an ``if`` expression, ``a || b``, a
-variable assigned per branch of an ``if``/``case``, and a ``+`` chain with such an
-operand), a hole named after what source does not spell. ``raise X, msg`` / ``raise
-X.new(…)`` / ``raise X`` / ``raise factory(…)`` call ``X`` or the factory; a message a
-method builds (``raise X, not_found(key)``) calls that method. Kept apart from
+variable assigned per branch of an ``if``/``case``, a ``+`` chain with such an operand,
+an interpolated ``c ? a : b``), a hole named after what source does not spell (a variable
+assigned text above is that text). ``raise X, msg`` / ``raise X.new(…)`` / ``raise X`` /
+``raise factory(…)`` call ``X`` or the factory (``SystemCallError``/``Errno::X`` print
+``strerror - `` first); a message a method builds (``raise X, not_found(key)``) calls that
+method. Also the walking of a method's own nodes and values. Kept apart from
 ``compose.py``, which reads the producers.
 """
 
