@@ -298,6 +298,8 @@ def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | 
         value = statement.named_children[-1] if statement.named_child_count else None
         if value is None or (not throws and statement.child_by_field_name("result") is None):
             continue
+        if throws and not _guarded(statement, node):
+            continue
         made = thrown_call(value, file, read, result_type)
         if made is None or not _capitalized(made) or not _uses(made, set(params)):
             continue
@@ -312,6 +314,21 @@ def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | 
         return None
     return Producer(text(node.child_by_field_name("name")), params, tuple(results[:16]), role,
                     path, line_of(node), owner=owner_name(node))
+
+
+def _guarded(statement: Node, function: Node) -> bool:
+    """Whether a ``throw`` is what the function is for: a statement of its own or under one
+    ``guard``/``if``, not in a ``catch``, loop or ``switch`` of a function that throws on
+    the way."""
+    guards = 0
+    for ancestor in ancestors(statement):
+        if ancestor == function:
+            return guards <= 1
+        if ancestor.type in ("catch_block", "do_statement", "for_statement", "while_statement",
+                             "repeat_while_statement", "switch_statement"):
+            return False
+        guards += ancestor.type in ("if_statement", "guard_statement")
+    return False
 
 
 def _capitalized(call: Call) -> bool:
