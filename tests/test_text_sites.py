@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 import errdex
 from errdex.interfaces.cli import main
-from errdex.lookup.text_sites import MAX_LEADS, REASON
+from errdex.lookup.text_sites import MAX_LEADS, PART_REASON, REASON
 from errdex.records.text_sites import TextSite
 from errdex.store.text_sites import PER_LEAD
 from tests.conftest import GitRepo, sql
@@ -87,7 +87,7 @@ def test_record_templates_docstrings_and_tests_are_not_text_sites(
     make_repo: Callable[..., GitRepo], backend_db: str
 ) -> None:
     _mined(make_repo, backend_db)
-    texts = sorted(str(row[0]) for row in sql(backend_db, "SELECT text FROM text_sites"))
+    texts = sorted(str(row[0]) for row in sql(backend_db, "SELECT DISTINCT text FROM text_sites"))
     assert texts == ["could not open the vault"]
     # the record's own literal is found as a record, not as a text site
     matches = errdex.explain("VaultError: the vault key is missing", db=backend_db)
@@ -119,7 +119,7 @@ def test_incremental_mine_replaces_a_changed_files_text_sites(
     summary = errdex.mine(repo.root, db=backend_db, repo="acme/vault", jobs=1)
     assert summary.incremental
     texts = sorted((str(r[0]), str(r[1])) for r in
-                   sql(backend_db, "SELECT file_path, text FROM text_sites"))
+                   sql(backend_db, "SELECT DISTINCT file_path, text FROM text_sites"))
     assert texts == [("src/other.py", "try the spare key first"),
                      ("src/vault.py", "the vault stays sealed")]
     assert errdex.text_sites(PASTE, db=backend_db) == []
@@ -267,3 +267,23 @@ def test_a_paste_holding_only_the_first_line_of_a_long_literal_lands_on_it(
     _, out = _explain(db, "RuntimeError: Working outside of application context.")
     assert out["matches"][0]["candidate"]["lineNumber"] == 1
     assert out["matches"][0]["candidate"]["text"] == "Working outside of application context."
+
+
+def test_a_paste_holding_part_of_a_literal_lands_on_it_below_a_whole_one(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/pool.c": (
+        "static const char *MSG = \"Connection is not available, request timed out after\";\n"
+        "static const char *OTHER = \"request timed out while waiting for the pool\";\n")})
+    db = str(tmp_path / "p.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/pool", jobs=1)
+    # cut short, with the user's own words around it: only some of its word windows
+    paste = "SQLTransientConnectionException: HikariPool-1 - Connection is not available, " \
+            "request timed out"
+    found = errdex.text_sites(paste, db=db)
+    assert [(m.site.line_number, m.reason) for m in found][:1] == [(1, PART_REASON)]
+    # a reworded tail shares too few windows with the other literal: it is not offered
+    assert all(m.site.line_number == 1 for m in found)
+    whole = errdex.text_sites("error: request timed out while waiting for the pool", db=db)
+    assert whole[0].reason == REASON and whole[0].score > found[0].score

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from errdex.lookup.parse import main_event
-from errdex.records.text_sites import KEY_WORDS, TextSite, contained, spaced, words
+from errdex.records.text_sites import TextSite, contained, spaced, windows, words
 from errdex.store.protocol import Store
 
 REASON = "the text appears here; errdex did not see how it is raised"
@@ -22,6 +22,12 @@ MAX_LEADS = 128  # windows of the message probed; a longer message's tail is not
 _MAX_WORDS = 4_000  # words of the message read at all
 # Below every record match: approximate ones start at 0.6 similarity.
 _TOP_SCORE = 0.5
+# A text the message holds only part of: this many of its word windows at least (all of
+# them when it has fewer), scored below any text it holds whole.
+_PART_WINDOWS = 2
+_PART_SCORE = 0.3
+PART_REASON = ("part of the text appears here (the paste is cut short or reworded); errdex "
+               "did not see how it is raised")
 
 
 @dataclass(frozen=True)
@@ -52,28 +58,27 @@ def find_text_sites(
     the longest literals first."""
     message = main_event(text).message or text
     found = words(message[: _MAX_WORDS * 16])[:_MAX_WORDS]
-    leads: list[str] = []
-    seen: set[str] = set()
-    for start in range(max(len(found) - KEY_WORDS + 1, 0)):
-        key = " ".join(found[start : start + KEY_WORDS])
-        if key not in seen:
-            seen.add(key)
-            leads.append(key)
-            if len(leads) == MAX_LEADS:
-                break
+    leads = windows(found)[:MAX_LEADS]
     haystack = spaced(found)
+    probed = set(leads)
     matches: dict[tuple[str, str, int], TextSiteMatch] = {}
     for site_repo, site in store.text_sites(leads, repo):
         site_words = words(site.text)
-        if not contained(site_words, haystack):
-            continue
-        share = len(site_words) / max(len(found), 1)
-        matches.setdefault((site_repo, site.file_path, site.line_number),
-                           TextSiteMatch(round(_TOP_SCORE * min(share, 1.0), 4), REASON,
-                                         site_repo, site))
+        if contained(site_words, haystack):
+            share = len(site_words) / max(len(found), 1)
+            score, reason = _TOP_SCORE * min(share, 1.0), REASON
+        else:  # part of it: as many of its word windows as grep would need
+            own = windows(site_words)
+            shared = sum(1 for w in own if w in probed)
+            if shared < min(_PART_WINDOWS, len(own)):
+                continue
+            score, reason = _PART_SCORE * shared / len(own), PART_REASON
+        where = (site_repo, site.file_path, site.line_number)
+        if where not in matches or matches[where].score < score:
+            matches[where] = TextSiteMatch(round(score, 4), reason, site_repo, site)
     ordered = sorted(matches.values(), key=lambda m: (
         -m.score, m.repo, m.site.file_path, m.site.line_number))
     return ordered[:top]
 
 
-__all__ = ["MAX_LEADS", "REASON", "TextSiteMatch", "find_text_sites"]
+__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "find_text_sites"]

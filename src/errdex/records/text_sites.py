@@ -5,8 +5,10 @@ a helper several calls away). A paste that matches no record should still land o
 line whose text it contains, as a plain search would; these are those lines. They are
 never records: not exported, not counted, no explanation.
 
-A text is filed under its first ``KEY_WORDS`` normalized words (its *lead*), so a lookup
-probes the leads of the message's word windows instead of scanning every text.
+A text is filed under its first word windows of ``KEY_WORDS`` normalized words (its
+*leads*), so a lookup probes the message's word windows instead of scanning every text,
+and a paste holding only part of a literal (cut short, or reworded at its end) still
+finds it, as grepping a few of its words would.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 
 MIN_WORDS = 3  # fewer words than this is too common to point at one line
 KEY_WORDS = 3
+LEADS_PER_TEXT = 8  # windows a text is filed under: its first words, where pastes agree most
 MAX_CHARS = 300  # a text site keeps this much of a long literal
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -47,6 +50,20 @@ def lead(value: str) -> str:
     return " ".join(words(value)[:KEY_WORDS])
 
 
+def windows(found: list[str]) -> list[str]:
+    """Every run of ``KEY_WORDS`` adjacent words, in order, each once."""
+    out: dict[str, None] = {}
+    for start in range(max(len(found) - KEY_WORDS + 1, 0)):
+        out.setdefault(" ".join(found[start:start + KEY_WORDS]), None)
+    return list(out)
+
+
+def leads(value: str) -> list[str]:
+    """The keys a text is filed under: its first ``LEADS_PER_TEXT`` word windows, so a paste
+    holding only part of it (a truncated or reworded message) still finds it, as grep does."""
+    return windows(words(value))[:LEADS_PER_TEXT]
+
+
 def spaced(found: list[str]) -> str:
     """Words joined for :func:`contained`, a space at each end: built once per message or
     template, then searched for every text."""
@@ -58,5 +75,5 @@ def contained(text_words: list[str], haystack: str) -> bool:
     return bool(text_words) and spaced(text_words) in haystack
 
 
-__all__ = ["KEY_WORDS", "MAX_CHARS", "MIN_WORDS", "TextSite", "contained", "is_worded",
-           "lead", "spaced", "words"]
+__all__ = ["KEY_WORDS", "LEADS_PER_TEXT", "MAX_CHARS", "MIN_WORDS", "TextSite", "contained",
+           "is_worded", "lead", "leads", "spaced", "windows", "words"]

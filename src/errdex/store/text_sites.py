@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from errdex.records.text_sites import TextSite, lead, words
+from errdex.records.text_sites import TextSite, leads, words
 
 # Most rows a probe reads per lead (longest texts first): a lead shared by thousands of
 # literals ("could not find …") still costs a bounded read.
@@ -33,12 +33,12 @@ def replace_text_sites(
     elif files:
         condition, values = store._in("file_path", sorted(files))
         store._execute(f"DELETE FROM text_sites WHERE repo = ? AND {condition}", [repo, *values])
-    if texts:
+    if texts:  # one row per lead: a probe by any of a text's first windows finds it
         store._execute_many(
             "INSERT INTO text_sites (repo, file_path, line_number, text, lead, word_count, "
             "github_url) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            ((repo, t.file_path, t.line_number, t.text, lead(t.text), len(words(t.text)),
-              t.github_url) for t in texts),
+            ((repo, t.file_path, t.line_number, t.text, key, len(words(t.text)),
+              t.github_url) for t in texts for key in leads(t.text)),
         )
 
 
@@ -64,9 +64,11 @@ def text_sites_by_lead(
 
 def text_site_count(store: _Runs, repo: str | None = None) -> int:
     """How many text sites are stored (of one repository)."""
+    distinct = "SELECT DISTINCT repo, file_path, line_number, text FROM text_sites"
     if repo is None:
-        return int(store._execute("SELECT COUNT(*) FROM text_sites").fetchone()[0])
-    row = store._execute("SELECT COUNT(*) FROM text_sites WHERE repo = ?", (repo,)).fetchone()
+        return int(store._execute(f"SELECT COUNT(*) FROM ({distinct}) AS d").fetchone()[0])
+    row = store._execute(f"SELECT COUNT(*) FROM ({distinct} WHERE repo = ?) AS d",
+                         (repo,)).fetchone()
     return int(row[0])
 
 
