@@ -408,6 +408,29 @@ void option() { throw make_config_error("--name"); }
 void unconfigured() { fail("no store configured"); }
 
 void retry(int n) { throw Retry(n); }
+
+void limit(int n) {
+  std::string msg;
+  if (n > 0) {
+    msg = "too many: " + std::to_string(n);
+  } else {
+    msg = "none left";
+  }
+  throw std::runtime_error(msg);
+}
+
+void pick(int n) {
+  std::string key;
+  switch (n) {
+    case 1:
+      key = "first";
+      break;
+    default:
+      key = "other";
+      break;
+  }
+  throw NotFound(key);
+}
 """
 
 # Not built: the constructors call each other, and make_it is nowhere.
@@ -445,6 +468,8 @@ void bare();
 void option();
 void unconfigured();
 void retry(int n);
+void limit(int n);
+void pick(int n);
 
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "";
@@ -462,6 +487,8 @@ int main(int argc, char** argv) {
     if (what == "option") option();
     if (what == "unconfigured") unconfigured();
     if (what == "retry") retry(std::stoi(arg));
+    if (what == "limit") limit(std::stoi(arg));
+    if (what == "pick") pick(std::stoi(arg));
   } catch (const std::exception& e) {
     int status = 0;
     char* name = abi::__cxa_demangle(typeid(e).name(), nullptr, nullptr, &status);
@@ -682,3 +709,25 @@ def test_a_static_reporter_is_reached_from_its_own_file_only(
     assert elsewhere.record.error_message == "fatal: cannot open %s"
     done = subprocess.run([str(built["tool"])], capture_output=True, text=True, check=False)
     assert _fullmatches(found, done.stderr.removesuffix("\n"))
+
+
+@pytest.mark.parametrize(("function", "messages", "error_class"), [
+    ("limit", ["none left", "too many: {n}"], "std::runtime_error"),
+    ("pick", ["no such item: first", "no such item: other"], "NotFound"),
+])
+def test_a_message_assigned_in_branches_gives_one_record_per_branch(
+    mined: tuple[Path, list[errdex.StoredRecord]], built: dict[str, Path],
+    function: str, messages: list[str], error_class: str,
+) -> None:
+    _, records = mined
+    line = _line("lib/store.cpp", f"void {function}(")
+    throw = next(i for i, text in enumerate(STORE_CPP.splitlines(), 1)
+                 if i > line and text.lstrip().startswith("throw "))
+    found = _at(records, "lib/store.cpp", throw)
+    assert sorted(r.record.error_message for r in found) == messages
+    assert {r.record.error_class for r in found} == {error_class}
+    for n in ("3", "1", "0"):
+        done = subprocess.run([str(built["cpp"]), function, n], capture_output=True, text=True,
+                              check=False)
+        printed = done.stdout.partition("\n")[2]
+        assert any(_fullmatches(r, printed) for r in found), printed

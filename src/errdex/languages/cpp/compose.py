@@ -364,9 +364,13 @@ def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
     if not written.startswith("std::"):
         return Call(written, arguments_of(args, scope), owner=owner)
     first = args[0] if args else None
-    while first is not None and first.type == "identifier" and first.parent is not None and (
-            text(first) in scope.locals):
-        first = scope.locals[text(first)]
+    if first is not None and first.type == "identifier" and text(first) in scope.locals:
+        values = scope.locals[text(first)]
+        if len(values) > 1:  # a message assigned in branches: each its own record
+            shown = read(first, scope)
+            return Call(written, (shown, *arguments_of(args[1:], scope)), owner=owner,
+                        makes_error=True) if any(says(t) for t in shown) else None
+        first = values[0]
     if first is None:
         return None
     if first.type == "call_expression":

@@ -37,7 +37,7 @@ class Scope:
     params: tuple[str, ...] = ()
     fields: dict[str, Template] = field(default_factory=dict)
     helpers: dict[str, Producer] = field(default_factory=dict)
-    locals: dict[str, Node] = field(default_factory=dict)
+    locals: dict[str, list[Node]] = field(default_factory=dict)  # each value assigned
     streams: dict[str, list[Node]] = field(default_factory=dict)
     depth: int = 0
 
@@ -87,11 +87,11 @@ def _name(node: Node, scope: Scope) -> tuple[Template, ...]:
     if name in scope.fields:
         return (scope.fields[name],)
     if name in scope.locals and name not in scope.params:
-        value = scope.locals.pop(name)  # read once: ``w = w + x`` does not loop
-        try:
-            return read(value, scope)
+        values = scope.locals.pop(name)  # read once: ``w = w + x`` does not loop
+        try:  # assigned in branches (``if … msg = "a"; else msg = "b";``): each one
+            return tuple(t for value in values for t in read(value, scope))[:MAX]
         finally:
-            scope.locals[name] = value
+            scope.locals[name] = values
     return (unknown(name),)
 
 
@@ -165,7 +165,12 @@ def locals_of(body: Node | None, scope: Scope) -> None:
                 value = inner[0] if len(inner) == 1 else None
             name = name_of(node.child_by_field_name("declarator"))
             if value is not None and name:
-                scope.locals.setdefault(name, value)
+                scope.locals.setdefault(name, []).append(value)
+        elif node.type == "assignment_expression" and text(
+                node.child_by_field_name("operator")) == "=":
+            left, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and left.type == "identifier" and value is not None:
+                scope.locals.setdefault(text(left), []).append(value)
         elif node.type == "declaration" and "stream" in text(node.child_by_field_name("type")):
             for declarator in node.children_by_field_name("declarator"):
                 scope.streams[name_of(declarator) or text(declarator)] = []
