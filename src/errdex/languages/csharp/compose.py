@@ -219,8 +219,12 @@ def _names(params: Node | None) -> tuple[str, ...]:
 def _method(node: Node, owner: str, path: str) -> list[Producer]:
     """A factory (returns an error or a message built from its parameters) or a helper
     (throws or logs one built from what it is given)."""
-    params = _parameters(node)
     returns = simple_name(text(node.child_by_field_name("returns")))
+    body = (node.child_by_field_name("body") or node).text or b""
+    if not is_exception_name(returns) and returns not in ("string", "String") and not any(
+            word in body for word in _WORDS):
+        return []  # builds no error and no text
+    params = _parameters(node)
     results: list[Result] = []
     for value in _returns(node):
         results.extend(_returned(value, returns, params, path))
@@ -232,7 +236,7 @@ def _method(node: Node, owner: str, path: str) -> list[Producer]:
         role = "helper"
         for statement in _statements(node):
             results.extend(_helper_result(statement, params, path))
-    results = _reassigned(node, params, results)
+    results = _reassigned(node, params, results) if results else []
     if not results:
         return []
     name = text(node.child_by_field_name("name"))
@@ -371,9 +375,24 @@ def _returns(function: Node) -> Iterator[Node]:
         if body.named_children:
             yield body.named_children[-1]
         return
-    for node in walk(body):
+    stack = [body] if body is not None and b"return" in (body.text or b"") else []
+    while stack:  # through statements only: a return is no expression's part
+        node = stack.pop()
         if node.type == "return_statement" and node.named_children:
             yield node.named_children[0]
+            continue
+        stack.extend(c for c in reversed(node.named_children)
+                     if c.type in _BLOCKS or c.type == "return_statement")
+
+
+_BLOCKS = frozenset({
+    "block", "if_statement", "switch_statement", "switch_body", "switch_section",
+    "for_statement", "foreach_statement", "while_statement", "do_statement",
+    "try_statement", "catch_clause", "finally_clause", "using_statement", "lock_statement",
+    "checked_statement", "unsafe_statement", "fixed_statement", "labeled_statement",
+})
+# What a method that builds an error or a text holds somewhere in its body.
+_WORDS = (b"new ", b"throw", b'"', b"Log", b"Error", b"Warn", b"Fatal", b"Console")
 
 
 def _statements(function: Node) -> list[Node]:
