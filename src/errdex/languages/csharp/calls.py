@@ -8,6 +8,7 @@ is read with them; what source does not spell is a hole named after the expressi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -65,6 +66,8 @@ def _initialiser(node: Node, at: Node) -> Node | None:
     """The value a local is declared with, above ``at`` in its method."""
     scope = function_of(at)
     name = text(node)
+    if not _assigns(scope, name):
+        return None
     found = [d for d in walk(scope) if d.type == "variable_declarator"
              and text(d.child_by_field_name("name")) == name
              and d.end_byte <= at.start_byte] if scope is not None else []
@@ -75,9 +78,9 @@ def _branches(node: Node, at: Node, depth: int) -> list[Template]:
     """A local assigned in several branches above its use (``if (c) msg = "a"; else msg =
     "b";``): each assignment's text, when every one is known."""
     scope = function_of(at)
-    if scope is None:
-        return []
     name = text(node)
+    if scope is None or not _assigns(scope, name):
+        return []
     assigned = [a for a in walk(scope) if a.type == "assignment_expression"
                 and a.end_byte <= at.start_byte
                 and text(a.child_by_field_name("left")) == name
@@ -92,6 +95,12 @@ def _branches(node: Node, at: Node, depth: int) -> list[Template]:
             return []
         out.extend(found)
     return list(capped(out))
+
+
+def _assigns(scope: Node | None, name: str) -> bool:
+    """Whether ``name =`` is written in ``scope`` at all (before walking its nodes)."""
+    source = scope.text or b"" if scope is not None else b""
+    return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*=[^=>]", source) is not None
 
 
 def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:

@@ -159,7 +159,7 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     arguments: a candidate, kept when composition finds a helper of the repository."""
     node, value = captured["helper"][0], captured["helper.call"][0]
     function = value.child_by_field_name("function")
-    if function is None:
+    if function is None or b'"' not in (value.text or b""):
         return None
     name = text(function.child_by_field_name("name")) if (
         function.type == "member_access_expression") else text(function).split("<", 1)[0]
