@@ -147,6 +147,12 @@ public final class Errors {
         throw new IllegalStateException("operation failed: " + reason);
     }
 
+    public static void checkNotNull(String name, Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException("argument \\"" + name + "\\" is null");
+        }
+    }
+
     public static void reject(String reason) {
         throw new IllegalArgumentException(reason); // raise:reject
     }
@@ -239,6 +245,10 @@ public class Store {
 
     public void flush() {
         Errors.fail("disk full"); // site:helper
+    }
+
+    public void order(Object item) {
+        Errors.checkNotNull("item", item); // site:guard-helper
     }
 
     public void sell() {
@@ -338,6 +348,7 @@ public class Main {
         run("overload-2", () -> s.write());
         run("helper-chain", () -> s.ready());
         run("pass-through-helper", () -> s.sell());
+        run("guard-helper", () -> s.order(null));
         run("static-import", () -> s.print());
         run("private-constructor", () -> s.clash("bolt"));
         run("constant", () -> s.buy());
@@ -523,6 +534,14 @@ def test_a_helper_passing_its_parameter_on_prints_what_its_callers_pass(mined):
                                       line(ERRORS, "static void reject"), "callers")]
 
 
+def test_a_checker_made_of_guards_raises_what_they_say(mined):
+    record, extras = one(mined, "guard-helper")
+    assert record.error_message == 'argument "item" is null'
+    assert record.error_class == "IllegalArgumentException"
+    assert sources(extras) == [("src/shop/errors/Errors.java",
+                                line(ERRORS, "static void checkNotNull"), "helper")]
+
+
 def test_statically_imported_helper(mined):
     record, extras = one(mined, "static-import")
     assert record.error_message == "operation failed: out of paper"
@@ -617,7 +636,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 27
+    assert len(printed) == 28
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

@@ -73,6 +73,11 @@ object Errors {
     fun pong(m: String): RuntimeException = ping(m)
 }
 
+fun checkId(name: String, id: Int) {
+    if (id < 0) throw IllegalArgumentException("negative $name")
+    require(id < 1000) { "$name is too large" }
+}
+
 fun refuse(reason: String): Nothing {
     throw IllegalArgumentException(reason) // raise:refuse
 }
@@ -138,6 +143,10 @@ class Store {
 
     fun find(key: String) {
         throw StoreException(Errors.missing(key)) // site:through-class
+    }
+
+    fun order(id: Int) {
+        checkId("order id", id) // site:guard-helper
     }
 
     fun sell() {
@@ -377,6 +386,15 @@ def test_an_error_object(mined):
     assert record.error_class == "InvalidToken"
     assert sources(extras) == [(EXCEPTIONS_PATH, line(EXCEPTIONS, "object InvalidToken"),
                                 "class message")]
+
+
+def test_a_checker_made_of_guards_raises_what_they_say(mined):
+    found = at(mined, STORE_PATH, line(STORE, "site:guard-helper"))
+    assert sorted((r.error_message, r.error_class) for r, _ in found) == [
+        ("negative order id", "IllegalArgumentException"),
+        ("order id is too large", "IllegalArgumentException")]
+    assert all(sources(e) == [(ERRORS_PATH, line(ERRORS, "fun checkId"), "helper")]
+               for _, e in found)
 
 
 def test_constant_of_an_object_in_another_file(mined):

@@ -221,6 +221,8 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
         role = "helper"
         for statement in body.named_children:
             results.extend(_helper_result(statement, params, file, owner, path))
+        if not results:
+            results = _guards(body, params, file, owner, path)
     if not results:
         return []
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
@@ -288,6 +290,27 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
         if _static_or_own(inner.child_by_field_name("object")) and passes(chained, params):
             return [chained]
     return []
+
+
+def _guards(body: Node, params: tuple[str, ...], file: JavaFile, owner: str, path: str
+            ) -> list[Result]:
+    """A checker's throws: a body of nothing but ``if (src == null) throw new X(..)``
+    (``_assertNotNull(name, src)``) raises what each guard says, given the caller's
+    arguments."""
+    statements = [c for c in body.named_children if c.type not in ("line_comment",
+                                                                   "block_comment")]
+    if not statements or any(c.type != "if_statement" or c.child_by_field_name("alternative")
+                             for c in statements):
+        return []
+    results: list[Result] = []
+    for guard in statements:
+        then = guard.child_by_field_name("consequence")
+        inner = then.named_children if then is not None and then.type == "block" else [then]
+        throws = [c for c in inner if c is not None and c.type == "throw_statement"]
+        if len(throws) != 1:
+            return []
+        results.extend(_helper_result(throws[0], params, file, owner, path))
+    return results
 
 
 def _static_or_own(receiver: Node | None) -> bool:

@@ -104,8 +104,8 @@ _INDEX_CHECKS = {  # method → the message when the index is too large
     "checkPositionIndex": " must not be greater than size ",
 }
 _LOG_METHODS = frozenset({"error", "fatal", "severe"})
-_NOT_HELPERS = frozenset({*_GUAVA, *_INDEX_CHECKS, "requireNonNull", "println", "print",
-                          "printf", "format", "append", "put", "add", "set"})
+_NOT_HELPERS = frozenset({"println", "print", "printf", "format", "append", "put", "add",
+                          "set"})
 _JDK_CLASSES = frozenset({"String", "MessageFormat", "Objects", "Arrays", "Collections",
                           "Integer", "Long", "Math", "System", "Thread", "Locale", "List"})
 CANDIDATE = Template("", ())  # a site whose message only composition can tell
@@ -194,9 +194,10 @@ def _helper_site(caps: Captures, file: JavaFile) -> list[Site]:
     node, called = caps["helper"][0], caps["helper.call"][0]
     method = text(called.child_by_field_name("name"))
     receiver = called.child_by_field_name("object")
+    owner = simple_name(text(receiver)) if receiver is not None else file.owner(method)
     if method in _NOT_HELPERS or method.startswith(("report", "_report")) or not (
-            _static_or_own(receiver)):
-        return []
+            _static_or_own(receiver)) or _call_handler(method, receiver, owner) is not None:
+        return []  # a site of its own (Guava's checkNotNull, Objects.requireNonNull)
     args = arguments(called.child_by_field_name("arguments"))
     if not any(has_text(t) for a in args for t in alternatives(a, file)):
         return []

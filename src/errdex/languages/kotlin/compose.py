@@ -274,6 +274,8 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str) -> list
         for statement in statements.named_children if statements.type == "statements" else [
                 statements]:
             results.extend(_helper_result(statement, params, file, owner, path))
+        if not results and statements.type == "statements":
+            results = _guards(statements, params, file, owner, path)
     if not results:
         return []
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
@@ -357,6 +359,46 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: FileIndex,
     if not logged:
         return []
     return [t for t in alternatives(found[2][0], file) if has_text(t) and uses(t, params)]
+
+
+_CHECKS = {"require": "IllegalArgumentException", "check": "IllegalStateException"}
+
+
+def _guards(statements: Node, params: tuple[str, ...], file: FileIndex, owner: str | None,
+            path: str) -> list[Result]:
+    """A checker's throws: a body of nothing but ``if (id < 0) throw X(..)`` and
+    ``require(c) { "…" }`` raises what each guard says, given the caller's arguments."""
+    results: list[Result] = []
+    for guard in statements.named_children:
+        found = callee_of(guard)
+        if guard.type == "if_expression" and guard.child_by_field_name("alternative") is None:
+            body = guard.child_by_field_name("consequence")
+            inner = body.named_children[-1] if body is not None and body.named_children else None
+            if inner is not None and inner.type == "statements" and inner.named_children:
+                inner = inner.named_children[-1]
+            made = _helper_result(inner, params, file, owner, path) if inner else []
+        elif found is not None and found[0] in _CHECKS and found[1] is None:
+            message = _lambda_value(guard)
+            made = [Call(_CHECKS[found[0]], (tuple(alternatives(message, file)),), owner=owner,
+                         path=path)] if message is not None else []
+            made = [m for m in made if isinstance(m, Call) and passes(m, params)]
+        else:
+            return []
+        if not made:
+            return []
+        results.extend(made)
+    return results
+
+
+def _lambda_value(call: Node) -> Node | None:
+    """The value of a call's trailing lambda (``require(c) { "…" }``)."""
+    suffix = call.named_children[-1]
+    lam = next((c for c in suffix.named_children if c.type == "annotated_lambda"), None)
+    literal = next((c for c in lam.named_children if c.type == "lambda_literal"), None) if (
+        lam is not None) else None
+    body = next((c for c in literal.named_children if c.type == "statements"), None) if (
+        literal is not None) else None
+    return body.named_children[-1] if body is not None and body.named_children else None
 
 
 def _constant(node: Node, owner: str | None, file: FileIndex, path: str) -> list[Producer]:
