@@ -44,7 +44,9 @@ from errdex.languages.facts import Argument, Call, Producer, Result, has_text, u
 from errdex.languages.kotlin.messages import (
     TYPE_TYPES,
     alternatives,
+    body_value,
     callee_of,
+    lambda_value,
     name_of,
     split,
     values_of,
@@ -230,21 +232,7 @@ def _property_value(node: Node, after: Node | None) -> Node | None:
         last = node.named_children[-1]
         return last if last.type not in ("variable_declaration", "modifiers") else None
     body = next((c for c in getter.named_children if c.type == "function_body"), None)
-    return _body_value(body)
-
-
-def _body_value(body: Node | None) -> Node | None:
-    """An expression body's expression, or a block's ``return`` value."""
-    if body is None or not body.named_children:
-        return None
-    inner = body.named_children[0]
-    if inner.type != "statements":
-        return inner
-    for statement in inner.named_children:
-        if statement.type == "jump_expression" and text(statement).startswith("return") and (
-                statement.named_children):
-            return statement.named_children[0]
-    return None
+    return body_value(body)
 
 
 # --- factories, helpers, constants -----------------------------------------------------------
@@ -378,7 +366,7 @@ def _guards(statements: Node, params: tuple[str, ...], file: FileIndex, owner: s
                 inner = inner.named_children[-1]
             made = _helper_result(inner, params, file, owner, path) if inner else []
         elif found is not None and found[0] in _CHECKS and found[1] is None:
-            message = _lambda_value(guard)
+            message = lambda_value(guard)
             made = [Call(_CHECKS[found[0]], (tuple(alternatives(message, file)),), owner=owner,
                          path=path)] if message is not None else []
             made = [m for m in made if isinstance(m, Call) and passes(m, params)]
@@ -388,17 +376,6 @@ def _guards(statements: Node, params: tuple[str, ...], file: FileIndex, owner: s
             return []
         results.extend(made)
     return results
-
-
-def _lambda_value(call: Node) -> Node | None:
-    """The value of a call's trailing lambda (``require(c) { "…" }``)."""
-    suffix = call.named_children[-1]
-    lam = next((c for c in suffix.named_children if c.type == "annotated_lambda"), None)
-    literal = next((c for c in lam.named_children if c.type == "lambda_literal"), None) if (
-        lam is not None) else None
-    body = next((c for c in literal.named_children if c.type == "statements"), None) if (
-        literal is not None) else None
-    return body.named_children[-1] if body is not None and body.named_children else None
 
 
 def _constant(node: Node, owner: str | None, file: FileIndex, path: str) -> list[Producer]:

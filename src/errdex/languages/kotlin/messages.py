@@ -251,6 +251,32 @@ def _value(body: Node) -> Node | None:
 
 
 
+def body_value(body: Node | None) -> Node | None:
+    """An expression body's expression, or a block's ``return`` value."""
+    if body is None or not body.named_children:
+        return None
+    inner = body.named_children[0]
+    if inner.type != "statements":
+        return inner
+    for statement in inner.named_children:
+        if statement.type == "jump_expression" and text(statement).startswith("return") and (
+                statement.named_children):
+            return statement.named_children[0]
+    return None
+
+
+def lambda_value(call: Node) -> Node | None:
+    """The value of a call's trailing lambda (``require(c) { "…" }``)."""
+    suffix = call.named_children[-1]
+    lam = next((c for c in suffix.named_children if c.type == "annotated_lambda"), None)
+    literal = next((c for c in lam.named_children if c.type == "lambda_literal"), None) if (
+        lam is not None) else None
+    body = next((c for c in literal.named_children if c.type == "statements"), None) if (
+        literal is not None) else None
+    return body.named_children[-1] if body is not None and body.named_children else None
+
+
+
 _TABLE: MessageTable[FileIndex] = MessageTable(
     strings={"string_literal": kotlin_string},
     wrappers=frozenset({"parenthesized_expression"}),
