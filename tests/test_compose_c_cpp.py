@@ -371,6 +371,8 @@ inline std::runtime_error make_config_error(const std::string& option) {
   return std::runtime_error("option " + option + " needs a value");
 }
 
+#define MYLIB_FAIL(what) throw std::runtime_error(std::string("mylib failure: ") + what)
+
 [[noreturn]] inline void fail(const std::string& msg) {
   throw std::logic_error("config: " + msg);
 }
@@ -408,6 +410,8 @@ void option() { throw make_config_error("--name"); }
 void unconfigured() { fail("no store configured"); }
 
 void retry(int n) { throw Retry(n); }
+
+void macro_fail() { MYLIB_FAIL("disk full"); }
 
 void limit(int n) {
   std::string msg;
@@ -468,6 +472,7 @@ void bare();
 void option();
 void unconfigured();
 void retry(int n);
+void macro_fail();
 void limit(int n);
 void pick(int n);
 
@@ -488,6 +493,7 @@ int main(int argc, char** argv) {
     if (what == "unconfigured") unconfigured();
     if (what == "retry") retry(std::stoi(arg));
     if (what == "limit") limit(std::stoi(arg));
+    if (what == "macro_fail") macro_fail();
     if (what == "pick") pick(std::stoi(arg));
   } catch (const std::exception& e) {
     int status = 0;
@@ -546,6 +552,8 @@ CPP_EXPECTED = [
      [(H, "inline std::runtime_error make_config_error(")]),
     ("unconfigured", "", "config: no store configured", "std::logic_error",
      [(H, "[[noreturn]] inline void fail(")]),
+    ("macro_fail", "", "mylib failure: disk full", "std::runtime_error",
+     [(H, "#define MYLIB_FAIL(")]),
 ]
 
 
@@ -635,6 +643,7 @@ def test_a_cpp_throw_gives_the_message_its_class_or_factory_builds(
     [found] = [r for r in at if r.record.error_message == message]
     others = {r.record.error_message for r in at} - {message}
     assert others == OTHER_BRANCHES.get(function, set())
+    assert found.record.error_type == "exception"  # a throwing macro's call too
     assert found.record.error_class == error_class
     assert _sources(found) == [(path, _line(path, start)) for path, start in sources]
     done = subprocess.run([str(built["cpp"]), function, argument], capture_output=True,

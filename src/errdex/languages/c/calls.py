@@ -4,7 +4,8 @@ keeps when the repository defines the callee as a reporter (``compose``).
 
 A reporter gets its printf format folded with the arguments it consumes (``die("cannot
 open %s", path)`` passes one template, ``cannot open <path>``); the arguments before the
-format each as they are; a ``va_list`` ends them.
+format each as they are; a ``va_list`` ends them. Also what reading a reporter's body
+needs: pointers into a buffer, calls under a condition or on a failing path, macro bodies.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field, replace
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures
-from errdex.languages.base import Site, line_of, text
+from errdex.languages.base import Site, line_of, parser_for, text
 from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, message_string, printf_parts
 from errdex.languages.facts import Call, Producer, substitute, unknown
+from errdex.records.model import ErrorType
 from errdex.templates.template import Literal, Template, merge_literals
 
 _VA_LISTS = ("ap", "args", "params", "vl", "va", "argp")
@@ -90,7 +92,9 @@ _NOT_REPORTERS = re.compile(
     r"^(?:v?[sfd]?n?printf|str\w*|mem\w*|f?open\w*|[gs]etenv|f?puts|v?[sf]?scanf|system|exec\w*"
     r"|popen|dl\w+|access|l?stat|unlink|mkdir|rmdir|chdir|rename|remove|assert|static_assert"
     r"|_|N_|Q_|gettext|n?gettext|dgettext|tr|sizeof|fwrite|write|x?strdup|setlocale|getopt\w*"
-    r"|[A-Z_]*THROW\w*|TEXT|_T|L|QStringLiteral|QLatin1String|defined)$")
+    r"|[A-Z_]*THROW(?:_EXCEPTION)?|TEXT|_T|L|QStringLiteral|QLatin1String|defined)$")
+# C++ helpers named for throwing what they are given (``MYLIB_FAIL("…")``, ``fail("…")``)
+_THROWS = re.compile(r"(?i)throw|raise|fail")
 _CODE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 
 
@@ -114,9 +118,10 @@ def scope_of(source: bytes) -> str:
     return f"<file {zlib.crc32(source):08x}>"
 
 
-def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str | None]
-                ) -> Site | None:
-    """The candidate site of a ``helper`` match (``helper_call``)."""
+def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str | None],
+                throws: bool = False) -> Site | None:
+    """The candidate site of a ``helper`` match (``helper_call``); ``throws``: the language
+    throws, and a helper named so is an exception site."""
     call = captured["helper"][0]
     if call.parent is not None and call.parent.type == "throw_statement":
         return None  # the throw's own site
@@ -127,7 +132,8 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
         return None
     made, code = found
     made = replace(made, owner=file_scope(file, call))
-    return Site(Template("", ()), "log", line_of(call), error_code=code, symbol=symbol(call),
+    kind: ErrorType = "exception" if throws and _THROWS.search(name) else "log"
+    return Site(Template("", ()), kind, line_of(call), error_code=code, symbol=symbol(call),
                 call=made)
 
 
@@ -147,3 +153,96 @@ def helper_call(name: str, args: list[Node], text_arg: Node) -> tuple[Call, str 
     code = next((text(a) for a in before if a.type == "identifier" and _CODE.match(text(a))),
                 None)
     return Call(name, tuple(folded(args)), method=True), code  # a function, never a class
+
+
+# --- reporter bodies ----------------------------------------------------------------------
+
+
+def aliases_of(body: Node) -> dict[str, str]:
+    """Pointers into a buffer: ``p = msg + len`` makes a write through ``p`` an append."""
+    out: dict[str, str] = {}
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type == "assignment_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        elif node.type == "init_declarator":
+            left, right = node.child_by_field_name("declarator"), node.child_by_field_name(
+                "value")
+        else:
+            continue
+        if left is None or right is None or right.type != "binary_expression":
+            continue
+        base = right.child_by_field_name("left")
+        if base is not None and base.type == "identifier" and text(
+                right.child_by_field_name("operator")) == "+":
+            out[declared_name(left) or text(left)] = text(base)
+    return out
+
+
+_ENDS = frozenset({"abort", "exit", "_exit", "BUG", "assert"})
+
+
+def failing(call: Node, body: Node) -> bool:
+    """Whether a call is in a block (inside the body) that aborts, exits or returns."""
+    node = call.parent
+    while node is not None and node != body and node.type != "compound_statement":
+        node = node.parent
+    if node is None or node == body:
+        return False
+    for statement in node.named_children:
+        if statement.type == "return_statement":
+            return True
+        inner = statement.named_children[0] if statement.named_children else None
+        if statement.type == "expression_statement" and inner is not None and (
+                inner.type == "call_expression") and text(
+                inner.child_by_field_name("function")) in _ENDS:
+            return True
+    return False
+
+
+def guarded(call: Node, body: Node) -> bool:
+    """Whether a call runs only under a condition of the body (an error path of its own)."""
+    child, node = call, call.parent
+    while node is not None and node != body:
+        if node.type in ("if_statement", "switch_statement", "conditional_expression",
+                         "while_statement", "for_statement") and (
+                node.child_by_field_name("condition") != child):
+            return True  # in a branch or loop body, not the condition that chooses it
+        child, node = node, node.parent
+    return False
+
+
+def macro_body(node: Node, grammar: str) -> tuple[str, tuple[str, ...], bool, Node] | None:
+    """A function-like macro's name, parameters, whether it is variadic, and its body parsed
+    as a function's block (None when it does not parse as statements)."""
+    name = text(node.child_by_field_name("name"))
+    params_node = node.child_by_field_name("parameters")
+    value = text(node.child_by_field_name("value"))
+    if not name or params_node is None or not value or "#" in value.replace("##", ""):
+        return None
+    params = tuple(text(p) for p in params_node.named_children if p.type == "identifier")
+    variadic = "..." in text(params_node)
+    if variadic and not params:  # ``#define BUG(...) BUG_fl(__FILE__, __LINE__, __VA_ARGS__)``
+        params = ("__VA_ARGS__",)
+    if not params:
+        return None
+    body = value.replace("\\\n", "\n").replace("##__VA_ARGS__", "__VA_ARGS__")
+    wrapped = f"void m(void) {{\n{body};\n}}\n".encode()
+    tree = parser_for(grammar).parse(wrapped)  # not ``parse``: the file's tree stays cached
+    if tree.root_node.has_error:  # C++ reads no ``"BUG: " fmt`` concatenation; C does
+        tree = parser_for("c").parse(wrapped)
+    if tree.root_node.has_error:
+        return None
+    definition = tree.root_node.named_children[0] if tree.root_node.named_children else None
+    block = definition.child_by_field_name("body") if definition is not None else None
+    return None if block is None else (name, params, variadic, block)
+
+
+def declared_name(node: Node | None) -> str | None:
+    """The name a declarator declares (``*p``, ``msg[4096]``, ``(*fn)(…)``)."""
+    while node is not None and node.type not in ("identifier", "field_identifier"):
+        node = node.child_by_field_name("declarator") or (
+            node.named_children[-1] if node.named_children else None)
+    return text(node) if node is not None else None

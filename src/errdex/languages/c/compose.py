@@ -27,8 +27,19 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from errdex.languages.base import line_of, parser_for, text
-from errdex.languages.c.calls import Reading, folded, formatted, scope_of, value
+from errdex.languages.base import line_of, text
+from errdex.languages.c.calls import (
+    Reading,
+    aliases_of,
+    declared_name,
+    failing,
+    folded,
+    formatted,
+    guarded,
+    macro_body,
+    scope_of,
+    value,
+)
 from errdex.languages.c.family import CALLS, arguments, function_name
 from errdex.languages.facts import (
     Call,
@@ -126,7 +137,7 @@ def _definitions(root: Node) -> tuple[
             continue
         if node.type == "init_declarator":
             value = node.child_by_field_name("value")
-            name = _declared_name(node.child_by_field_name("declarator"))
+            name = declared_name(node.child_by_field_name("declarator"))
             if value is not None and value.type == "identifier" and name:
                 pointers.append((name, text(value), line_of(node)))
                 if node.parent is not None and _static(node.parent):
@@ -162,17 +173,10 @@ def parameters(definition: Node) -> tuple[tuple[str, ...], bool]:
         if "va_list" in text(param.child_by_field_name("type")):
             variadic = True
             continue
-        name = _declared_name(param.child_by_field_name("declarator"))
+        name = declared_name(param.child_by_field_name("declarator"))
         if name:
             names.append(name)
     return tuple(names), variadic
-
-
-def _declared_name(node: Node | None) -> str | None:
-    while node is not None and node.type not in ("identifier", "field_identifier"):
-        node = node.child_by_field_name("declarator") or (
-            node.named_children[-1] if node.named_children else None)
-    return text(node) if node is not None else None
 
 
 def _getter(node: Node) -> tuple[str, str] | None:
@@ -196,7 +200,7 @@ def _local_pointers(body: Node, getters: dict[str, str]) -> dict[str, str]:
         if node.type != "init_declarator":
             continue
         value = node.child_by_field_name("value")
-        name = _declared_name(node.child_by_field_name("declarator"))
+        name = declared_name(node.child_by_field_name("declarator"))
         if value is not None and value.type == "call_expression" and name and not arguments(
                 value.child_by_field_name("arguments")):
             target = getters.get(text(value.child_by_field_name("function")))
@@ -227,19 +231,19 @@ def _file_params(definition: Node) -> set[str]:
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
     return {name for p in (params.named_children if params is not None else ())
             if p.type == "parameter_declaration" and text(p.child_by_field_name("type")) == "FILE"
-            and (name := _declared_name(p.child_by_field_name("declarator")))}
+            and (name := declared_name(p.child_by_field_name("declarator")))}
 
 
 def _producer(name: str, params: tuple[str, ...], variadic: bool, body: Node, path: str,
               line: int, known: dict[str, Producer], files: set[str] | None = None,
               pointers: dict[str, str] | None = None) -> Producer | None:
     streams = {*_STDERR, *(files or ()), *(f"fileno({f})" for f in files or ())}
-    reading = Reading(params, known, aliases=_aliases(body), streams=streams,
+    reading = Reading(params, known, aliases=aliases_of(body), streams=streams,
                       pointers=pointers or {})
     for call in _calls(body):
-        if _failing(call, body):
+        if failing(call, body):
             continue  # the reporter's own error path (``if (too long) { fprintf…; abort(); }``)
-        _statement(call, reading, _guarded(call, body))
+        _statement(call, reading, guarded(call, body))
     names = set(params)
     # what it prints under a condition counts when that is all it prints, in one place
     # (``if (callback) callback(code, description);``)
@@ -340,62 +344,6 @@ def _buffer(name: str, args: list[Node], reading: Reading) -> None:
         reading.buffers[base] = written
 
 
-def _aliases(body: Node) -> dict[str, str]:
-    """Pointers into a buffer: ``p = msg + len`` makes a write through ``p`` an append."""
-    out: dict[str, str] = {}
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        if node.type == "assignment_expression":
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        elif node.type == "init_declarator":
-            left, right = node.child_by_field_name("declarator"), node.child_by_field_name(
-                "value")
-        else:
-            continue
-        if left is None or right is None or right.type != "binary_expression":
-            continue
-        base = right.child_by_field_name("left")
-        if base is not None and base.type == "identifier" and text(
-                right.child_by_field_name("operator")) == "+":
-            out[_declared_name(left) or text(left)] = text(base)
-    return out
-
-
-_ENDS = frozenset({"abort", "exit", "_exit", "BUG", "assert"})
-
-
-def _failing(call: Node, body: Node) -> bool:
-    """Whether a call is in a block (inside the body) that aborts, exits or returns."""
-    node = call.parent
-    while node is not None and node != body and node.type != "compound_statement":
-        node = node.parent
-    if node is None or node == body:
-        return False
-    for statement in node.named_children:
-        if statement.type == "return_statement":
-            return True
-        inner = statement.named_children[0] if statement.named_children else None
-        if statement.type == "expression_statement" and inner is not None and (
-                inner.type == "call_expression") and text(
-                inner.child_by_field_name("function")) in _ENDS:
-            return True
-    return False
-
-
-def _guarded(call: Node, body: Node) -> bool:
-    """Whether a call runs only under a condition of the body (an error path of its own)."""
-    child, node = call, call.parent
-    while node is not None and node != body:
-        if node.type in ("if_statement", "switch_statement", "conditional_expression",
-                         "while_statement", "for_statement") and (
-                node.child_by_field_name("condition") != child):
-            return True  # in a branch or loop body, not the condition that chooses it
-        child, node = node, node.parent
-    return False
-
-
 def _printed(name: str, args: list[Node], reading: Reading) -> Template | None:
     """What a call prints on stderr, or None when it prints nothing there."""
     first = text(args[0]) if args else ""
@@ -432,28 +380,10 @@ def _chomped(template: Template) -> Template:
 
 def _macro(node: Node, path: str, grammar: str, known: dict[str, Producer]) -> Producer | None:
     """``#define BUG(fmt, ...) die("BUG: " fmt, ##__VA_ARGS__)``, read as a function."""
-    name = text(node.child_by_field_name("name"))
-    params_node = node.child_by_field_name("parameters")
-    value = text(node.child_by_field_name("value"))
-    if not name or params_node is None or not value or "#" in value.replace("##", ""):
+    read = macro_body(node, grammar)
+    if read is None:
         return None
-    params = tuple(text(p) for p in params_node.named_children if p.type == "identifier")
-    variadic = "..." in text(params_node)
-    if variadic and not params:  # ``#define BUG(...) BUG_fl(__FILE__, __LINE__, __VA_ARGS__)``
-        params = ("__VA_ARGS__",)
-    if not params:
-        return None
-    body = value.replace("\\\n", "\n").replace("##__VA_ARGS__", "__VA_ARGS__")
-    wrapped = f"void m(void) {{\n{body};\n}}\n".encode()
-    tree = parser_for(grammar).parse(wrapped)  # not ``parse``: the file's tree stays cached
-    if tree.root_node.has_error:  # C++ reads no ``"BUG: " fmt`` concatenation; C does
-        tree = parser_for("c").parse(wrapped)
-    if tree.root_node.has_error:
-        return None
-    definition = tree.root_node.named_children[0] if tree.root_node.named_children else None
-    block = definition.child_by_field_name("body") if definition is not None else None
-    if block is None:
-        return None
+    name, params, variadic, block = read
     others = {k: v for k, v in known.items() if k != name}
     made = _producer(name, params, variadic, block, path, line_of(node), others)
     if made is not None and any(isinstance(r, Call) and r.named() == name for r in made.results):

@@ -26,18 +26,25 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from errdex.languages.base import ancestors, line_of, parser_for, text
-from errdex.languages.c.calls import scope_of
+from errdex.languages.base import line_of, parser_for, text
+from errdex.languages.c.calls import macro_body, scope_of
 from errdex.languages.c.compose import placed, reporters
 from errdex.languages.c.family import arguments, function_name, message_string
 from errdex.languages.cpp.messages import (
+    CLASSES,
     EMPTY_HELPER,
     MAX,
     Scope,
     arguments_of,
+    class_of,
+    last_name,
     locals_of,
     name_of,
+    parameters_of,
     read,
+    says,
+    scope_owner,
+    walk,
 )
 from errdex.languages.facts import (
     Call,
@@ -45,13 +52,10 @@ from errdex.languages.facts import (
     Producer,
     Result,
     bind,
-    constant_names,
-    has_text,
     unknown,
 )
 from errdex.templates.template import Literal, Template
 
-CLASSES = ("class_specifier", "struct_specifier")
 _ERRORISH = re.compile(r"(?i)error|exception|fail")
 _STRING_TYPE = re.compile(r"(?:^|::|\b)(?:string|string_view|char\s*\*|QString|String)\b|char")
 
@@ -86,8 +90,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     found.extend(p for node in classes if (p := _class(node, path, helpers)) is not None)
     found.extend(constants)
     return placed(_overloads_merged([
-        p if p.path else Producer(p.name, p.params, p.results, p.role, path, p.line)
-        for p in found]), path)
+        p if p.path else replace(p, path=path) for p in found]), path)
 
 
 def _empty_returns(functions: list[Node]) -> set[str]:
@@ -98,8 +101,8 @@ def _empty_returns(functions: list[Node]) -> set[str]:
         body = node.child_by_field_name("body")
         if body is not None and any(
                 r.type == "return_statement" and r.named_children and text(
-                    r.named_children[0]) == '""' for r in _walk(body)):
-            names.add(_last(function_name(node)))
+                    r.named_children[0]) == '""' for r in walk(body)):
+            names.add(last_name(function_name(node)))
     return names
 
 
@@ -155,6 +158,11 @@ def _declarations(root: Node) -> tuple[list[Node], list[Node], list[Producer]]:
             if constant is not None:
                 constants.append(constant)
             continue
+        elif node.type == "preproc_function_def":
+            thrower = _throwing_macro(node)
+            if thrower is not None:
+                constants.append(thrower)
+            continue
         stack.extend(node.named_children)
     return classes, sorted(functions, key=lambda n: n.start_byte), constants
 
@@ -169,8 +177,8 @@ def _class(node: Node, path: str, helpers: dict[str, Producer]) -> Producer | No
         return None
     bases = _bases(node)
     methods = [m for m in _members(body) if m.type == "function_definition"]
-    ctors = [m for m in methods if _last(function_name(m)) == name]
-    declared = any(_last(function_name(m)) == name for m in _members(body)
+    ctors = [m for m in methods if last_name(function_name(m)) == name]
+    declared = any(last_name(function_name(m)) == name for m in _members(body)
                    if m.type in ("declaration", "field_declaration"))
     params: tuple[str, ...] = ()
     results: list[Result] = []
@@ -181,7 +189,7 @@ def _class(node: Node, path: str, helpers: dict[str, Producer]) -> Producer | No
             params, results, fields = made
         if any((isinstance(r, Template) and says(r)) or isinstance(r, Call) for r in results):
             break
-    what = next((m for m in methods if _last(function_name(m)) == "what"), None)
+    what = next((m for m in methods if last_name(function_name(m)) == "what"), None)
     if what is not None:
         shown = _returned(what, Scope(params, fields, helpers))
         if any(says(t) or {h.name for h in t.holes} <= set(params) for t in shown):
@@ -191,7 +199,7 @@ def _class(node: Node, path: str, helpers: dict[str, Producer]) -> Producer | No
     if not bases and not results:
         return None
     return Producer(name, params, tuple(results), "class message", path, line_of(node),
-                    owner=_owner(node), bases=bases, is_class=True)
+                    owner=class_of(node), bases=bases, is_class=True)
 
 
 def _bases(node: Node) -> tuple[str, ...]:
@@ -213,27 +221,27 @@ def _members(body: Node) -> list[Node]:
 def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[str, Producer]
                  ) -> tuple[tuple[str, ...], list[Result], dict[str, Template]]:
     """A constructor's parameters, what it passes its base, and the fields it sets."""
-    params = _parameters(ctor)
+    params = parameters_of(ctor)
     scope = Scope(params, {}, helpers)
     body = ctor.child_by_field_name("body")
     locals_of(body, scope)
     results: list[Result] = []
     initializers = next((c for c in ctor.named_children if c.type == "field_initializer_list"),
                         None)
-    base_names = {_last(b.split("<", 1)[0]) for b in bases}
+    base_names = {last_name(b.split("<", 1)[0]) for b in bases}
     for init in initializers.named_children if initializers is not None else ():
         target = init.named_children[0] if init.named_children else None
         args = arguments(init.named_children[-1]) if len(init.named_children) > 1 else []
         called = text(target)
-        is_base = _last(called.split("<", 1)[0]) in base_names or (not bases and (
+        is_base = last_name(called.split("<", 1)[0]) in base_names or (not bases and (
             called[:1].isupper() or "::" in called or _ERRORISH.search(called)))
-        if target is None or _last(called) == name:
+        if target is None or last_name(called) == name:
             continue
         if is_base:
             results.append(Call(called, arguments_of(args, scope), owner=name))
         elif len(args) == 1:
             scope.fields[called] = read(args[0], scope)[0]
-    for node in _walk(body):
+    for node in walk(body):
         if node.type == "assignment_expression" and text(
                 node.child_by_field_name("operator")) == "=":
             left = text(node.child_by_field_name("left")).removeprefix("this->")
@@ -246,7 +254,7 @@ def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[st
 def _returned(function: Node, scope: Scope) -> list[Template]:
     body = function.child_by_field_name("body")
     locals_of(body, scope)
-    return [t for node in _walk(body) if node.type == "return_statement" and node.named_children
+    return [t for node in walk(body) if node.type == "return_statement" and node.named_children
             for t in read(node.named_children[0], scope)]
 
 
@@ -256,15 +264,15 @@ def _returned(function: Node, scope: Scope) -> list[Template]:
 def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer | None:
     """A factory, a helper that throws, a string helper or an out-of-class constructor."""
     full = function_name(node) or ""
-    name = _last(full)
-    owner = _owner(node) or (full.rsplit("::", 1)[0].rsplit("::", 1)[-1] if "::" in full
+    name = last_name(full)
+    owner = class_of(node) or (full.rsplit("::", 1)[0].rsplit("::", 1)[-1] if "::" in full
                              else None)
     if not name or name == "what" or name.startswith("~") or name.startswith("operator"):
         return None
-    params = _parameters(node)
+    params = parameters_of(node)
     if not params:
         return None
-    if owner is not None and name == _last(owner) and _owner(node) is None:
+    if owner is not None and name == last_name(owner) and class_of(node) is None:
         params_, initialized, _ = _constructor(node, name, (), helpers)
         if not initialized:
             return None
@@ -279,7 +287,7 @@ def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer |
     returns = text(node.child_by_field_name("type"))
     results: list[Result] = []
     role, error_class = "factory", None
-    for statement in _walk(body):
+    for statement in walk(body):
         if statement.type not in ("return_statement", "throw_statement"):
             continue
         value = statement.named_children[0] if statement.named_children else None
@@ -309,14 +317,9 @@ def _made(value: Node | None, returns: str, scope: Scope) -> Call | tuple[Templa
         args = value.child_by_field_name("arguments") or value.child_by_field_name("value")
         name = text(callee)
         if callee is not None and callee.type != "field_expression" and (
-                _ERRORISH.search(name) or _last(name) == _last(returns.split("<", 1)[0])):
+                _ERRORISH.search(name) or last_name(name) == last_name(returns.split("<", 1)[0])):
             return Call(name, arguments_of(arguments(args), scope), owner=scope_owner(value))
     return read(value, scope)
-
-
-def says(template: Template) -> bool:
-    """Some text, or a constant that composition fills in (``KEY_NOT_FOUND << ": " << k``)."""
-    return has_text(template) or bool(constant_names(template))
 
 
 def _uses(template: Template, params: tuple[str, ...]) -> bool:
@@ -327,62 +330,25 @@ def _passes(call: Call, params: tuple[str, ...]) -> bool:
     return any(_uses(t, params) for arg in call.args for t in arg)
 
 
-def _parameters(definition: Node) -> tuple[str, ...]:
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    names = [name_of(p.child_by_field_name("declarator"))
-             for p in (params.named_children if params is not None else ())
-             if p.type in ("parameter_declaration", "optional_parameter_declaration")]
-    return tuple(n for n in names if n)
+# --- macros -------------------------------------------------------------------------------
 
 
-# --- sites -------------------------------------------------------------------------------
-
-_FACTORY = re.compile(r"^(?:create\w*|make\w*|build|from\w*|of|[Nn]ew\w*|error)$")
-_CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
-
-
-def thrown_class(written: str) -> str | None:
-    """``parse_error::create`` → ``parse_error`` (a static factory's class), ``make_error`` →
-    None (what it makes composition tells); else the class as written."""
-    head, separator, last = written.rpartition("::")
-    if _FACTORY.match(last):
-        return head if separator else None
-    return written
-
-
-def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
-    """The call composition follows for ``throw X(args)``: ``X``'s own (a class or factory of
-    the repository may build the message), or for a standard exception the function or
-    constant its message comes from (``std::runtime_error(not_found(key))``)."""
-    definition = next((a for a in ancestors(at) if a.type == "function_definition"), None)
-    scope = Scope(_parameters(definition) if definition is not None else ())
-    locals_of(definition.child_by_field_name("body") if definition is not None else None, scope)
-    owner = scope_owner(at)
-    if not written.startswith("std::"):
-        return Call(written, arguments_of(args, scope), owner=owner)
-    first = args[0] if args else None
-    if first is not None and first.type == "identifier" and text(first) in scope.locals:
-        values = scope.locals[text(first)]
-        if len(values) > 1:  # a message assigned in branches: each its own record
-            shown = read(first, scope)
-            return Call(written, (shown, *arguments_of(args[1:], scope)), owner=owner,
-                        makes_error=True) if any(says(t) for t in shown) else None
-        first = values[0]
-    if first is None:
+def _throwing_macro(node: Node) -> Producer | None:
+    """``#define THROW_ERR(msg) throw std::runtime_error(std::string("mylib: ") + msg)``: a
+    helper that throws what its arguments build."""
+    if "throw" not in text(node.child_by_field_name("value")):
         return None
-    if first.type == "call_expression":
-        function = first.child_by_field_name("function")
-        if function is None or function.type not in ("identifier", "qualified_identifier") or (
-                text(function).startswith("std::")):
-            return None
-        return Call(text(function), arguments_of(arguments(
-            first.child_by_field_name("arguments")), scope), owner=owner, method=True)
-    if first.type in ("identifier", "qualified_identifier") and _CONSTANT.match(
-            _last(text(first))):
-        return Call(text(first), owner=owner, method=True)
+    read_ = macro_body(node, "cpp")
+    if read_ is None:
+        return None
+    name, params, _, block = read_
+    scope = Scope(params)
+    for statement in walk(block):
+        if statement.type == "throw_statement" and statement.named_children:
+            made = _made(statement.named_children[0], "", scope)
+            if isinstance(made, Call) and _passes(made, params):
+                return Producer(name, params, (made,), "helper", "", line_of(node),
+                                error_class=made.callee)
     return None
 
 
@@ -410,44 +376,6 @@ def _constant(node: Node) -> Producer | None:
         return None
     return Producer(name, (), (Template(literal, (Literal(literal),)),), "constant", "",
                     line_of(node))
-
-
-# --- walking ------------------------------------------------------------------------------
-
-
-def _walk(node: Node | None) -> list[Node]:
-    """The nodes of a body in source order, nested lambdas and classes left out."""
-    out: list[Node] = []
-    stack = [node] if node is not None else []
-    while stack:
-        child = stack.pop()
-        out.append(child)
-        if child.type not in ("lambda_expression", "class_specifier", "struct_specifier"):
-            stack.extend(reversed(child.named_children))
-    return out
-
-
-def _last(name: str | None) -> str:
-    return (name or "").rsplit("::", 1)[-1]
-
-
-def _owner(node: Node) -> str | None:
-    """The class a definition is written in."""
-    for ancestor in ancestors(node):
-        if ancestor is not node and ancestor.type in CLASSES:
-            return text(ancestor.child_by_field_name("name")) or None
-    return None
-
-
-def scope_owner(node: Node) -> str | None:
-    """The class the code at ``node`` belongs to: its enclosing class, or the qualifier of an
-    out-of-class method (``Store::open`` → ``Store``)."""
-    owner = _owner(node)
-    if owner is not None:
-        return owner
-    definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)
-    full = function_name(definition) if definition is not None else None
-    return full.rsplit("::", 1)[0].rsplit("::", 1)[-1] if full and "::" in full else None
 
 
 COMPOSER = Composer(producers=producers)

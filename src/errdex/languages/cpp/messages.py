@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from errdex.languages.base import text
-from errdex.languages.c.family import STRING_TYPES, arguments, message_string
-from errdex.languages.facts import Argument, Producer, substitute, unknown
+from errdex.languages.base import ancestors, text
+from errdex.languages.c.family import STRING_TYPES, arguments, function_name, message_string
+from errdex.languages.facts import Argument, Producer, constant_names, has_text, substitute, unknown
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
@@ -26,6 +26,7 @@ _TO_TEXT = frozenset({"to_string", "to_wstring", "std::to_string", "std::to_wstr
 _STRINGS = frozenset({"std::string", "string", "std::string_view", "std::wstring", "QString"})
 _FORMATS = frozenset({"fmt::format", "std::format", "format"})
 MAX = 8
+CLASSES = ("class_specifier", "struct_specifier")
 # What a call to a function of the file that may return ``""`` prints (``messages._call``).
 EMPTY_HELPER = Producer("", (), (), "helper", "", 0)
 
@@ -196,3 +197,59 @@ def name_of(node: Node | None) -> str | None:
         node = node.child_by_field_name("declarator") or (
             node.named_children[0] if node.named_children else None)
     return text(node) if node is not None else None
+
+
+def says(template: Template) -> bool:
+    """Some text, or a constant that composition fills in (``KEY_NOT_FOUND << ": " << k``)."""
+    return has_text(template) or bool(constant_names(template))
+
+
+def parameters_of(definition: Node) -> tuple[str, ...]:
+    """A function's parameter names, in order."""
+    declarator = definition.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    names = [name_of(p.child_by_field_name("declarator"))
+             for p in (params.named_children if params is not None else ())
+             if p.type in ("parameter_declaration", "optional_parameter_declaration")]
+    return tuple(n for n in names if n)
+
+
+# --- where code is ------------------------------------------------------------------------
+
+
+def walk(node: Node | None) -> list[Node]:
+    """The nodes of a body in source order, nested lambdas and classes left out."""
+    out: list[Node] = []
+    stack = [node] if node is not None else []
+    while stack:
+        child = stack.pop()
+        out.append(child)
+        if child.type not in ("lambda_expression", "class_specifier", "struct_specifier"):
+            stack.extend(reversed(child.named_children))
+    return out
+
+
+def last_name(name: str | None) -> str:
+    """``mylib::NotFound`` → ``NotFound``."""
+    return (name or "").rsplit("::", 1)[-1]
+
+
+def class_of(node: Node) -> str | None:
+    """The class a definition is written in."""
+    for ancestor in ancestors(node):
+        if ancestor is not node and ancestor.type in CLASSES:
+            return text(ancestor.child_by_field_name("name")) or None
+    return None
+
+
+def scope_owner(node: Node) -> str | None:
+    """The class the code at ``node`` belongs to: its enclosing class, or the qualifier of an
+    out-of-class method (``Store::open`` → ``Store``)."""
+    owner = class_of(node)
+    if owner is not None:
+        return owner
+    definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)
+    full = function_name(definition) if definition is not None else None
+    return full.rsplit("::", 1)[0].rsplit("::", 1)[-1] if full and "::" in full else None

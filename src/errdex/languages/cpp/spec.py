@@ -60,7 +60,8 @@ from errdex.languages.c.family import (
     unescape,
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
-from errdex.languages.cpp.compose import COMPOSER, thrown_call, thrown_class
+from errdex.languages.cpp.calls import thrown_call, thrown_class
+from errdex.languages.cpp.compose import COMPOSER
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
@@ -97,7 +98,7 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
 
 def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     """A call passing text to a function that may be one of the repository's reporters."""
-    return helper_site(captured, file, cpp_symbol)
+    return helper_site(captured, file, cpp_symbol, throws=True)
 
 
 def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
