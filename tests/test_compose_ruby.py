@@ -111,6 +111,10 @@ module MyLib
       raise StoreError, "failed to read #{url}: #{e.message}"
     end
 
+    def self.deprecate(what)
+      warn "[DEPRECATION] #{what} is deprecated" unless $quiet
+    end
+
     def self.sys_fail(call)
       raise SystemCallError.new(call, 1)
     end
@@ -243,6 +247,10 @@ module MyLib
 
     def sys_failing
       Errors.sys_fail("prctl")
+    end
+
+    def old_api
+      Errors.deprecate("Store#get")
     end
 
     def fetching
@@ -406,6 +414,24 @@ def test_system_call_errors_print_the_platform_text_before_the_message(
         name, printed = _printed(root, method, args)
         assert name == printed_class
         assert re.fullmatch(found.record.message_pattern, printed), printed
+
+
+def test_a_warning_helper_gives_its_callers_a_warning(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    root, records = mined
+    [found] = _at(records, "old_api")
+    assert found.record.error_message == "[DEPRECATION] Store#get is deprecated"
+    assert (found.record.error_type, found.record.severity) == ("warning", "warning")
+    assert [s.line_number for s in found.extras.template_sources] == [
+        _line(ERRORS, "def self.deprecate(")]
+    ruby = shutil.which("ruby")
+    if ruby is None:
+        return
+    code = f"require {str(root / 'lib/mylib/store.rb')!r}\nMyLib::Store.new.old_api\n"
+    printed = subprocess.run([ruby, "-e", code], capture_output=True, text=True,
+                             check=True).stderr.strip()
+    assert re.fullmatch(found.record.message_pattern, printed), printed
 
 
 def test_a_message_method_of_the_same_class_gives_the_text(

@@ -8,12 +8,11 @@ Read per file, composed across the repository (``errdex.mining.compose``):
   parameters on (``def initialize(msg = "timed out"); super; end``: the default when no
   message is given), ``super(msg || "text")`` makes ``text`` ``msg``'s default; a ``def
   message`` or ``def to_s`` returning a template of ``@fields`` set from parameters wins
-  (``#{super}`` in it is the message passed up). ``X = Class.new(Base)`` is a class too,
-  and one with no message of its own takes its base's;
-* a factory: a method (``def self.not_found(key)``, a module's) whose value, or a
-  ``return``, is ``X.new(…)`` built from its parameters (``new(…)`` in a class method is its
-  own class);
-* a helper: one that raises it itself (``def fail!(msg) raise ConfigError, "config: " + msg``).
+  (``#{super}`` in it is the message passed up), and so does ``attr_reader :message`` of an
+  ``@message`` set from them. ``X = Class.new(Base)`` is a class too, and one with no
+  message of its own takes its base's;
+* a string constant: ``NOT_FOUND = "no such item".freeze`` (UPPER_SNAKE names);
+* factories, helpers and message builders: methods, read in ``helpers.py``.
 
 What a site or a producer passes is read in ``calls.py``.
 """
@@ -23,7 +22,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.base import line_of, text
 from errdex.languages.facts import (
     Argument,
     Call,
@@ -39,15 +38,14 @@ from errdex.languages.ruby.calls import (
     METHODS,
     Read,
     argument,
-    call_of,
     is_constant,
     last,
     own,
     owner_name,
-    raise_call,
     split_arguments,
     values,
 )
+from errdex.languages.ruby.helpers import function, parameters
 from errdex.templates.template import Template, literal_template
 
 _MESSAGE_METHODS = ("message", "to_s")
@@ -83,7 +81,7 @@ def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Produ
     found = [_class(node, path, file, read) for node in classes]
     found.extend(p for node in constants
                  if (p := _class_new(node, path) or _constant(node, path, read)) is not None)
-    found.extend(p for node in methods if (p := _function(node, path, file, read)) is not None)
+    found.extend(p for node in methods if (p := function(node, path, file, read)) is not None)
     return found
 
 
@@ -101,7 +99,7 @@ def _class(node: Node, path: str, file: FileIndex, read: Read) -> Producer:
     fields: dict[str, Template] = {}
     results: list[Result] = []
     if init is not None:
-        params, defaults = _parameters(init, read)
+        params, defaults = parameters(init, read)
         fields = _fields(init, params, file, read)
         results = [bind(r, fields) for r in _super_calls(init, name, params, defaults, file, read)]
     shown = next((m for m in map(methods.get, _MESSAGE_METHODS) if m is not None), None)
@@ -166,23 +164,6 @@ def _methods(cls: Node) -> dict[str, Node]:
     body = cls.child_by_field_name("body")
     return {text(m.child_by_field_name("name")): m
             for m in (body.named_children if body is not None else ()) if m.type == "method"}
-
-
-def _parameters(method: Node, read: Read) -> tuple[tuple[str, ...], dict[str, Template]]:
-    """Parameter names (splats and blocks left out) and the defaults that are text."""
-    names: list[str] = []
-    defaults: dict[str, Template] = {}
-    params = method.child_by_field_name("parameters")
-    for param in params.named_children if params is not None else ():
-        if param.type == "identifier":
-            names.append(text(param))
-        elif param.type in ("optional_parameter", "keyword_parameter"):
-            name = text(param.child_by_field_name("name"))
-            names.append(name)
-            value = read(param.child_by_field_name("value"), FileIndex())
-            if value is not None and has_text(Template(value.written, value.parts)):
-                defaults[name] = Template(value.written, value.parts)
-    return tuple(names), defaults
 
 
 def _fields(init: Node, params: tuple[str, ...], file: FileIndex, read: Read
@@ -275,93 +256,6 @@ def _message_results(method: Node, fields: dict[str, Template], file: FileIndex,
     if not any(isinstance(r, Template) and has_text(r) for r in out):
         return [], False
     return out, decorates
-
-
-# --- factories and helpers -------------------------------------------------------------
-
-
-def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | None:
-    """A factory (its value or a ``return`` is ``X.new(…)``), a helper (it raises), or a
-    message builder (it returns text: ``def not_found_message(key) "no such #{key}" end``)."""
-    params, defaults = _parameters(node, read)
-    owner = owner_name(node)
-    calls: list[Call] = []
-    role = "factory"
-    source = node.text or b""
-    for value in values(node, b"return" in source):
-        made = _constructed(value, node, owner, file, read)
-        if made is not None:
-            calls.append(made)
-    raises = b"raise" in source or b"fail" in source
-    for raised in own(node, ("call",)) if raises else []:
-        if text(raised.child_by_field_name("method")) in ("raise", "fail") and (
-                raised.child_by_field_name("receiver") is None) and _guarded(raised, node):
-            made = raise_call(raised, file, read)
-            if made is not None:
-                calls.append(made)
-                role = "helper"
-    results: list[Result] = [
-        Call(c.callee, c.args, c.keywords, c.owner, path) for c in calls
-        if _uses(c, set(params)) and last(c.callee)[:1].isupper()]  # a method is no producer
-    if not results and not calls:
-        results = list(_texts(node, params, file, read))
-    if not results:
-        return None
-    # ``raise message_for(key)`` raises the text: a RuntimeError (``raise X, …`` keeps X).
-    texts = any(isinstance(r, Template) for r in results)
-    return Producer(text(node.child_by_field_name("name")), params, tuple(results[:16]), role,
-                    path, line_of(node), owner=owner, defaults=tuple(defaults.items()),
-                    error_class="RuntimeError" if texts else None)
-
-
-def _guarded(raised: Node, method: Node) -> bool:
-    """Whether a ``raise`` is what the method is for: a statement of its own or under one
-    guard (``raise X, "…" unless ok``), not deep in a rescue, loop or block of a method that
-    raises on the way (``open_rest``'s JSON error)."""
-    guards = 0
-    for ancestor in ancestors(raised):
-        if ancestor == method:
-            return guards <= 1
-        if ancestor.type in ("rescue", "ensure", "begin", "block", "do_block", "while",
-                             "until", "for", "lambda", "case"):
-            return False
-        guards += ancestor.type in ("if", "unless", "elsif", "conditional")
-    return False
-
-
-def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
-    """The messages a method returns: text, built from its parameters when it has some."""
-    out: list[Template] = []
-    for value in values(node, b"return" in (node.text or b"")):
-        if value.type not in ("string", "chained_string", "binary", "call", "conditional",
-                              "if", "case", "identifier"):
-            continue
-        for template in argument(value, file, read):
-            if has_text(template) and (not params or any(h.name in params
-                                                         for h in template.holes)):
-                out.append(template)
-    return out
-
-
-def _constructed(value: Node, method: Node, owner: str | None, file: FileIndex, read: Read
-                 ) -> Call | None:
-    """``X.new(…)`` (``new(…)`` in a class method: its class)."""
-    if value.type != "call" or text(value.child_by_field_name("method")) != "new":
-        return None
-    receiver = value.child_by_field_name("receiver")
-    if receiver is None and method.type == "singleton_method" and owner is not None:
-        callee = owner
-    elif receiver is not None and receiver.type in CLASS_NODES:
-        callee = text(receiver)
-    else:
-        return None
-    return call_of(callee, value.child_by_field_name("arguments"), file, value, read)
-
-
-def _uses(call: Call, params: set[str]) -> bool:
-    """Whether a call's arguments print one of the parameters."""
-    arguments_ = [*call.args, *(a for _, a in call.keywords)]
-    return any(h.name in params for a in arguments_ for t in a for h in t.holes)
 
 
 # --- walking ---------------------------------------------------------------------------

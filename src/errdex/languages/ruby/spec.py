@@ -171,7 +171,11 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
         return None
     callee = method if receiver is None else f"{text(receiver)}.{method}"
     call = calls.call_of(callee, node.child_by_field_name("arguments"), file, node, _read)
-    return Site(Template("", ()), "exception", line_of(node), symbol=_symbol(node), call=call)
+    # A helper named to warn or log prints (``deprecate``, ``warn_once``, ``log_failure``).
+    warns = any(w in method for w in ("warn", "deprecat"))
+    kind: ErrorType = "warning" if warns else "log" if "log" in method else "exception"
+    return Site(Template("", ()), kind, line_of(node), symbol=_symbol(node), call=call,
+                severity="warning" if warns else "error")
 
 
 def _returns_text(node: Node, method: str) -> bool:

@@ -1,0 +1,160 @@
+"""Ruby factories and helpers: methods whose result, or what they raise or log, is an error
+message built from their parameters.
+
+* a factory: its value, or a ``return``, is ``X.new(…)`` (``new(…)`` in a class method is
+  its own class): ``def self.not_found(key) NotFound.new("no such #{key}") end``;
+* a helper: it raises (``def fail!(msg) raise ConfigError, "config: #{msg}" end``), the
+  ``raise`` a statement of its own or under one guard, or it logs (``warn "[DEPRECATION]
+  #{what}"``, ``logger.error``, ``$stderr.puts``);
+* a message builder: it returns text (``def undefined_message(name) "no task #{name}"
+  end``); raising its value raises a ``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from errdex.languages._engine import FileIndex
+from errdex.languages._engine.calls import names_a_logger
+from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.facts import Call, Producer, Result, has_text
+from errdex.languages.ruby.calls import (
+    CLASS_NODES,
+    Read,
+    argument,
+    call_of,
+    last,
+    own,
+    owner_name,
+    raise_call,
+    split_arguments,
+    values,
+)
+from errdex.templates.template import Template
+
+
+def parameters(method: Node, read: Read) -> tuple[tuple[str, ...], dict[str, Template]]:
+    """Parameter names (splats and blocks left out) and the defaults that are text."""
+    names: list[str] = []
+    defaults: dict[str, Template] = {}
+    params = method.child_by_field_name("parameters")
+    for param in params.named_children if params is not None else ():
+        if param.type == "identifier":
+            names.append(text(param))
+        elif param.type in ("optional_parameter", "keyword_parameter"):
+            name = text(param.child_by_field_name("name"))
+            names.append(name)
+            value = read(param.child_by_field_name("value"), FileIndex())
+            if value is not None and has_text(Template(value.written, value.parts)):
+                defaults[name] = Template(value.written, value.parts)
+    return tuple(names), defaults
+
+
+def function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | None:
+    """A factory (its value or a ``return`` is ``X.new(…)``), a helper (it raises), or a
+    message builder (it returns text: ``def not_found_message(key) "no such #{key}" end``)."""
+    params, defaults = parameters(node, read)
+    owner = owner_name(node)
+    calls: list[Call] = []
+    role = "factory"
+    source = node.text or b""
+    for value in values(node, b"return" in source):
+        made = _constructed(value, node, owner, file, read)
+        if made is not None:
+            calls.append(made)
+    raises = b"raise" in source or b"fail" in source
+    for raised in own(node, ("call",)) if raises else []:
+        if text(raised.child_by_field_name("method")) in ("raise", "fail") and (
+                raised.child_by_field_name("receiver") is None) and _guarded(raised, node):
+            made = raise_call(raised, file, read)
+            if made is not None:
+                calls.append(made)
+                role = "helper"
+    results: list[Result] = [
+        Call(c.callee, c.args, c.keywords, c.owner, path) for c in calls
+        if _uses(c, set(params)) and last(c.callee)[:1].isupper()]  # a method is no producer
+    if not results and not calls:
+        logged = _logged(node, params, file, read)
+        results = list(logged or _texts(node, params, file, read))
+        role = "helper" if logged else role
+    if not results:
+        return None
+    # ``raise message_for(key)`` raises the text: a RuntimeError (``raise X, …`` keeps X).
+    texts = role != "helper" and any(isinstance(r, Template) for r in results)
+    return Producer(text(node.child_by_field_name("name")), params, tuple(results[:16]), role,
+                    path, line_of(node), owner=owner, defaults=tuple(defaults.items()),
+                    error_class="RuntimeError" if texts else None)
+
+
+def _logged(node: Node, params: tuple[str, ...], file: FileIndex, read: Read
+            ) -> list[Template]:
+    """What a log helper prints of its parameters: ``warn "[DEPRECATION] #{what}"``,
+    ``logger.error("sync: #{msg}")``, ``$stderr.puts …`` (``def deprecate(what)``)."""
+    source = node.text or b""
+    if not any(w in source for w in (b"warn", b"log", b"LOG", b"stderr", b"STDERR")):
+        return []
+    out: list[Template] = []
+    for call in own(node, ("call",)):
+        method = text(call.child_by_field_name("method"))
+        receiver = call.child_by_field_name("receiver")
+        name = text(receiver) if receiver is not None else ""
+        if not (method == "warn" and name in ("", "Kernel")) and not (
+                method in ("error", "fatal", "warn") and names_a_logger(name.rsplit(".", 1)[-1])
+        ) and not (method == "puts" and name in ("$stderr", "STDERR")):
+            continue
+        positional, _ = split_arguments(call.child_by_field_name("arguments"))
+        if not positional or not _guarded(call, node):
+            continue
+        out.extend(t for t in argument(positional[0], file, read)
+                   if has_text(t) and any(h.name in params for h in t.holes))
+    return out
+
+
+def _guarded(raised: Node, method: Node) -> bool:
+    """Whether a ``raise`` is what the method is for: a statement of its own or under one
+    guard (``raise X, "…" unless ok``), not deep in a rescue, loop or block of a method that
+    raises on the way (``open_rest``'s JSON error)."""
+    guards = 0
+    for ancestor in ancestors(raised):
+        if ancestor == method:
+            return guards <= 1
+        if ancestor.type in ("rescue", "ensure", "begin", "block", "do_block", "while",
+                             "until", "for", "lambda", "case"):
+            return False
+        guards += ancestor.type in ("if", "unless", "elsif", "conditional")
+    return False
+
+
+def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
+    """The messages a method returns: text, built from its parameters when it has some."""
+    out: list[Template] = []
+    for value in values(node, b"return" in (node.text or b"")):
+        if value.type not in ("string", "chained_string", "binary", "call", "conditional",
+                              "if", "case", "identifier"):
+            continue
+        for template in argument(value, file, read):
+            if has_text(template) and (not params or any(h.name in params
+                                                         for h in template.holes)):
+                out.append(template)
+    return out
+
+
+def _constructed(value: Node, method: Node, owner: str | None, file: FileIndex, read: Read
+                 ) -> Call | None:
+    """``X.new(…)`` (``new(…)`` in a class method: its class)."""
+    if value.type != "call" or text(value.child_by_field_name("method")) != "new":
+        return None
+    receiver = value.child_by_field_name("receiver")
+    if receiver is None and method.type == "singleton_method" and owner is not None:
+        callee = owner
+    elif receiver is not None and receiver.type in CLASS_NODES:
+        callee = text(receiver)
+    else:
+        return None
+    return call_of(callee, value.child_by_field_name("arguments"), file, value, read)
+
+
+def _uses(call: Call, params: set[str]) -> bool:
+    """Whether a call's arguments print one of the parameters."""
+    arguments_ = [*call.args, *(a for _, a in call.keywords)]
+    return any(h.name in params for a in arguments_ for t in a for h in t.holes)
