@@ -8,7 +8,7 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -346,7 +346,7 @@ def _at(records: list[errdex.StoredRecord], method: str,
             and line < r.record.line_number <= line + 2]
 
 
-def _printed(root: Path, method: str, args: list[object]) -> tuple[str, str]:
+def _printed(root: Path, method: str, args: Sequence[object]) -> tuple[str, str]:
     """What Ruby prints for the fixture method's exception: its class, its message."""
     code = (
         "require 'json'\n"
@@ -451,7 +451,7 @@ def test_a_message_chosen_by_a_branch_gives_one_record_per_branch(
     mined: tuple[Path, list[errdex.StoredRecord]],
 ) -> None:
     root, records = mined
-    for method, expected, calls in (
+    cases: list[tuple[str, list[str], list[list[object]]]] = [
         ("retrying", ["gave up", "gave up after #{n} retries"], [[3], [0]]),
         ("branchy", ["bad count", "bad count #{n}"], [[3], [0]]),
         ("locate", ["Could not locate #{file}. It may point outside the source.",
@@ -462,7 +462,8 @@ def test_a_message_chosen_by_a_branch_gives_one_record_per_branch(
         ("undefined_command", [
             "Could not find command #{command.inspect} in #{namespace.inspect} namespace.",
             "Could not find command #{command.inspect}."], [["build", "app"], ["build", None]]),
-    ):
+    ]
+    for method, expected, calls in cases:
         found = _at(records, method)
         assert sorted(r.record.error_message for r in found) == expected
         if shutil.which("ruby") is None:
