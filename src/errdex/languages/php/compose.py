@@ -3,11 +3,10 @@ $response)`` prints when the class or the factory is written in another file.
 
 Read per file for composition (``errdex.languages.facts``):
 
-* an exception class (one that ``extends``): what its ``__construct`` hands
-  ``parent::__construct(…)``, or assigns ``$this->message`` (which wins: it is what
-  ``getMessage()`` returns); ``$this->key = $key`` and promoted parameters (``private
-  string $key``) make ``$this->key`` the ``$key`` argument. A class without a
-  constructor takes its base's;
+* an exception class (one that ``extends``; read in ``classes.py``): what its
+  ``__construct`` hands ``parent::__construct(…)`` or assigns ``$this->message``, or its
+  ``$message`` default; a class without a constructor takes its base's. A method of an
+  error class that sets ``$this->message`` and returns ``$this`` is a factory of it;
 * a factory: a function or method that returns ``new self(…)``/``new static(…)``/``new
   X(…)`` of an exception (or of its declared return type), another factory's result, or
   a string built from its parameters;
@@ -15,7 +14,9 @@ Read per file for composition (``errdex.languages.facts``):
   ``$this->logger->error``), a message built from its parameters;
 * a constant: a class ``const`` with text (``self::NOT_FOUND``, ``Messages::NOT_FOUND``).
 
-Parameters keep their ``$`` (``$key``), as holes read from source are named.
+Parameters keep their ``$`` (``$key``), as holes read from source are named; a string
+default prints when a call leaves its parameter out. A parameter given a value source
+can't read (``$message = decorate($message)``) makes what prints it unknown.
 """
 
 from __future__ import annotations
