@@ -58,7 +58,8 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, LanguageSpec, Message, language
 from errdex.languages.base import Site, ancestors, line_of, text
-from errdex.languages.go.compose import COMPOSER, candidate, returned_error
+from errdex.languages.go.calls import candidate, returned_error
+from errdex.languages.go.compose import COMPOSER
 from errdex.languages.go.evidence import EVIDENCE
 from errdex.languages.go.messages import (
     FUNCTION_TYPES,
