@@ -33,6 +33,10 @@ from errdex.languages.ruby.calls import (
 from errdex.templates.template import Template
 
 
+# Words in the name of a method without parameters that returns a message.
+_MESSAGE_WORDS = ("message", "msg", "text", "descr", "reason", "error", "warning", "hint")
+
+
 def parameters(method: Node, read: Read) -> tuple[tuple[str, ...], dict[str, Template]]:
     """Parameter names (splats and blocks left out) and the defaults that are text."""
     names: list[str] = []
@@ -126,7 +130,11 @@ def _guarded(raised: Node, method: Node) -> bool:
 
 
 def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
-    """The messages a method returns: text, built from its parameters when it has some."""
+    """The messages a method returns: text, built from its parameters when it has some, or
+    named as a message when it has none (``default_message``, not any ``name``)."""
+    name = text(node.child_by_field_name("name")).lower()
+    if not params and not any(w in name for w in _MESSAGE_WORDS):
+        return []
     out: list[Template] = []
     for value in values(node, b"return" in (node.text or b"")):
         if value.type not in ("string", "chained_string", "binary", "call", "conditional",
