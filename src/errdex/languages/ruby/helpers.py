@@ -32,7 +32,6 @@ from errdex.languages.ruby.calls import (
 )
 from errdex.templates.template import Template
 
-
 # Words in the name of a method without parameters that returns a message.
 _MESSAGE_WORDS = ("message", "msg", "text", "descr", "reason", "error", "warning", "hint")
 
