@@ -99,22 +99,6 @@ def thrown_call(value: Node, file: FileIndex, read: Read, result_type: str | Non
     return call_of(callee, args, file, value, read)
 
 
-def index_lets(root: Node) -> FileIndex:
-    """Every ``let``/``var`` with a value (``nearest`` keeps each to its scope)."""
-    file = FileIndex()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "property_declaration" and node.child_by_field_name("value") is not None:
-            pattern = node.child_by_field_name("name")
-            name = pattern.child_by_field_name("bound_identifier") if pattern is not None else None
-            if name is not None:
-                file.add(text(name), node)
-        stack.extend(node.named_children)
-    file.sort()
-    return file
-
-
 def own_name(node: Node) -> str:
     name = node.child_by_field_name("name")
     if name is not None and name.type == "user_type":

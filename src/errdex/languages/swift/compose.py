@@ -31,7 +31,6 @@ from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_t
 from errdex.languages.swift.calls import (
     Read,
     argument,
-    index_lets,
     own_name,
     owner_name,
     thrown_call,
@@ -48,24 +47,36 @@ _ERRORISH = ("Error", "Exception", "Failure")
 
 
 def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Producer]:
-    """The producers of one parsed file."""
-    file = index_lets(root)
-    declared = _declared_cases(root)
-    found: list[Producer] = []
+    """The producers of one parsed file (one walk finds the declarations, the enum cases
+    and the ``let``s their messages may read)."""
+    file = FileIndex()
+    types: list[Node] = []
+    functions: list[Node] = []
+    properties: list[Node] = []
+    entries: list[Node] = []
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "class_declaration" and _is_error(node):
-            found.extend(_type(node, path, file, read, declared))
-        elif node.type == "function_declaration":
-            made = _function(node, path, file, read)
-            if made is not None:
-                found.append(made)
-        elif node.type == "property_declaration":
-            alias = _alias(node, path, file, read)
-            if alias is not None:
-                found.append(alias)
+        kind = node.type
+        if kind == "class_declaration":
+            types.append(node)
+        elif kind == "function_declaration":
+            functions.append(node)
+        elif kind == "enum_entry":
+            entries.append(node)
+        elif kind == "property_declaration":
+            properties.append(node)
+            pattern = node.child_by_field_name("name")
+            name = pattern.child_by_field_name("bound_identifier") if pattern else None
+            if name is not None and node.child_by_field_name("value") is not None:
+                file.add(text(name), node)
         stack.extend(node.named_children)
+    file.sort()
+    declared = _declared_cases(entries)
+    found = [p for node in types if _is_error(node)
+             for p in _type(node, path, file, read, declared)]
+    found.extend(p for node in functions if (p := _function(node, path, file, read)) is not None)
+    found.extend(p for node in properties if (p := _alias(node, path, file, read)) is not None)
     return found
 
 
@@ -98,22 +109,18 @@ def _is_error(node: Node) -> bool:
         w in own_name(node) for w in _ERRORISH)
 
 
-def _declared_cases(root: Node) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+def _declared_cases(entries: list[Node]) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """The cases each enum of the file declares: (name, its values' labels or ``_i``)."""
     out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "enum_entry":
-            enum = next((a for a in ancestors(node) if a.type == "class_declaration"), None)
-            data = node.child_by_field_name("data_contents")
-            count = sum(1 for c in data.named_children if c.type != "simple_identifier"
-                        ) if data is not None else 0
-            params = tuple(f"_{i}" for i in range(count))
-            for name in node.children_by_field_name("name"):
-                if enum is not None:
-                    out.setdefault(type_name(enum), []).append((text(name), params))
-        stack.extend(node.named_children)
+    for node in entries:
+        enum = next((a for a in ancestors(node) if a.type == "class_declaration"), None)
+        data = node.child_by_field_name("data_contents")
+        count = sum(1 for c in data.named_children if c.type != "simple_identifier"
+                    ) if data is not None else 0
+        params = tuple(f"_{i}" for i in range(count))
+        for name in node.children_by_field_name("name"):
+            if enum is not None:
+                out.setdefault(type_name(enum), []).append((text(name), params))
     return out
 
 
