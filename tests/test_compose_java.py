@@ -102,6 +102,23 @@ public class Timeout extends StoreException {
 }
 """
 
+BAD_INPUT = """\
+package shop.errors;
+
+public class BadInput extends RuntimeException {
+    private final String detail;
+
+    public BadInput(String field) {
+        this.detail = "field " + field + " is malformed";
+    }
+
+    @Override
+    public String getMessage() {
+        return detail;
+    }
+}
+"""
+
 PARSE_ERROR = """\
 package shop.errors;
 
@@ -176,6 +193,7 @@ package shop;
 
 import static shop.errors.Errors.fail;
 
+import shop.errors.BadInput;
 import shop.errors.CodedError;
 import shop.errors.Conflict;
 import shop.errors.Errors;
@@ -275,6 +293,10 @@ public class Store {
         throw new Timeout("write", 30); // site:overload-2
     }
 
+    public void submit(String field) {
+        throw new BadInput(field); // site:computed-field
+    }
+
     public void buy() {
         throw new IllegalArgumentException(Errors.OUT_OF_STOCK); // site:constant
     }
@@ -346,6 +368,7 @@ public class Main {
         run("helper", () -> s.flush());
         run("overload-1", () -> s.read());
         run("overload-2", () -> s.write());
+        run("computed-field", () -> s.submit("email"));
         run("helper-chain", () -> s.ready());
         run("pass-through-helper", () -> s.sell());
         run("guard-helper", () -> s.order(null));
@@ -395,6 +418,7 @@ FILES = {
     "src/shop/errors/ParseError.java": PARSE_ERROR,
     "src/shop/errors/Conflict.java": CONFLICT,
     "src/shop/errors/Timeout.java": TIMEOUT,
+    "src/shop/errors/BadInput.java": BAD_INPUT,
     "src/shop/errors/Errors.java": ERRORS,
     "src/shop/Store.java": STORE,
     "src/shop/Main.java": MAIN,
@@ -566,6 +590,14 @@ def test_the_constructor_a_call_fits_by_its_arguments(mined):
                                 "class message")]
 
 
+def test_getmessage_returning_a_field_the_constructor_words(mined):
+    record, extras = one(mined, "computed-field")
+    assert record.error_message == "field {field} is malformed"
+    assert record.error_class == "BadInput"
+    assert sources(extras) == [("src/shop/errors/BadInput.java",
+                                line(BAD_INPUT, "class BadInput"), "class message")]
+
+
 def test_constant_of_another_file(mined):
     record, extras = one(mined, "constant")
     assert record.error_message == "item is out of stock"
@@ -636,7 +668,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 28
+    assert len(printed) == 29
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

@@ -38,7 +38,15 @@ from errdex.languages._jvm.compose import (
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
 from errdex.languages.base import ancestors, line_of, matches, text
-from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
+from errdex.languages.facts import (
+    Argument,
+    Call,
+    Producer,
+    Result,
+    has_text,
+    substitute,
+    unknown,
+)
 from errdex.languages.java.messages import JavaFile, alternatives, arguments, index_import
 from errdex.languages.java.scopes import (
     BODY_TYPES,
@@ -148,14 +156,38 @@ def _class(node: Node, name: str, outer: str | None, body: Node, file: JavaFile,
         return []
     base = simple_name(text(superclass.named_children[-1]))
     facts = ClassFacts(name, (base,), path, line_of(node), outer)
+    computed: dict[str, Template] = {}  # ``this.message = "bad " + key;``
     for member in body.named_children:
         if member.type == "constructor_declaration":
             facts.constructors.append(_constructor(member, name, base, file, path))
+            computed.update(_computed_fields(member, file))
         elif member.type == "method_declaration" and text(
                 member.child_by_field_name("name")) in _OVERRIDES and not _parameters(member):
-            returned = [t for r in _returns(member) for t in alternatives(r, file)]
+            returned = [t for r in _returns(member)
+                        for t in alternatives(r, file) or [unknown(text(r))]]
             facts.override.extend(renamed(t, _SUPER_SPELLINGS) for t in returned)
+    facts.override = [substitute(t, computed) for t in facts.override]
     return class_producers(facts)
+
+
+def _computed_fields(constructor: Node, file: JavaFile) -> dict[str, Template]:
+    """Fields a constructor sets to a text of its own (``this.message = "bad " + key``),
+    by the names a message override reads them with (``message``, ``this.message``)."""
+    out: dict[str, Template] = {}
+    body = constructor.child_by_field_name("body")
+    for statement in body.named_children if body is not None else []:
+        assignment = statement.named_children[0] if statement.named_children else None
+        if statement.type != "expression_statement" or assignment is None or (
+                assignment.type != "assignment_expression"):
+            continue
+        left = assignment.child_by_field_name("left")
+        found = [t for t in alternatives(assignment.child_by_field_name("right"), file)
+                 if has_text(t)]
+        if left is not None and found:
+            field = text(left.child_by_field_name("field") or left)
+            out.setdefault(field, found[0])
+            out.setdefault(f"this.{field}", found[0])
+    return out
 
 
 def _constructor(node: Node, owner: str, base: str, file: JavaFile, file_path: str
