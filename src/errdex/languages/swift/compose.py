@@ -298,6 +298,9 @@ def _function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | 
         return None
     result_type = next((text(c) for c in node.children_by_field_name("name")
                         if c.type == "user_type"), None)
+    throwing = b"throw " in (node.text or b"")
+    if not throwing and not any(w in (result_type or "") for w in _ERRORISH):
+        return None  # neither throws nor returns an error: no factory nor helper
     results: list[Result] = []
     role = "factory"
     for statement in _own(node, ("control_transfer_statement",)):
