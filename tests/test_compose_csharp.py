@@ -1,12 +1,18 @@
 """C# messages composed across a repository: exception classes (constructor initializers,
-fields, a ``Message`` override), factories (overloads, a format passed on), helpers,
-constants and branches, mined from a small fixture repository. No .NET runtime is
-installed here: what .NET prints for each raise (``Exception.Message``) is written out
-by hand from the fixture and must be matched by the mined pattern."""
+fields, a ``Message`` override, primary constructors), factories (overloads, a format
+passed on), helpers, constants and branches, mined from a small fixture repository.
+What .NET prints for each raise (``Exception.Message``) is written out by hand from the
+fixture and must be matched by the mined pattern; where Mono's compiler is installed,
+the fixture's C# 7 files are built and run, and what they really throw is matched too
+(C# 8+ forms, ``Modern.cs``, and code that never builds, ``Broken.cs``, are mined only).
+"""
 
 from __future__ import annotations
 
+import base64
 import re
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,6 +27,10 @@ using System.Globalization;
 
 namespace Acme.Store
 {
+    public interface ILogger
+    {
+        void LogWarning(string message);
+    }
     public class StoreException : Exception
     {
         public StoreException(string message) : base(message) { }
@@ -75,11 +85,6 @@ namespace Acme.Store
             : base(n > 0 ? "gave up after " + n + " retries" : "gave up") { }
     }
 
-    public class ExpiredException(string key, int days)
-        : StoreException($"{key} expired {days} days ago")
-    {
-    }
-
     public class TimedOutException : StoreException
     {
         public TimedOutException() : base("the operation timed out") { }
@@ -95,30 +100,9 @@ namespace Acme.Store
             : base($"quota exceeded for {tenant}") { }
     }
 
-    public class LevelException : StoreException
-    {
-        public LevelException(int n)
-            : base(n switch { 1 => "quota almost used", _ => "quota exceeded" }) { }
-    }
-
     public class ParseException : Exception
     {
         public ParseException(string message) : base(message) { }
-    }
-
-    public class PingException : Exception
-    {
-        public PingException(string x) : base(new PongException(x).Message) { }
-    }
-
-    public class LoopException : LoopTwoException
-    {
-        public LoopException(string x) : base(x) { }
-    }
-
-    public class LoopTwoException : LoopException
-    {
-        public LoopTwoException(string x) : base(x) { }
     }
 
     public static class Errors
@@ -150,12 +134,6 @@ namespace Acme.Store
             return new StoreException(message);
         }
 
-        public static Exception Decorated(string message)
-        {
-            message = Decorate(message);
-            return new StoreException(message);
-        }
-
         public static void Warn(ILogger logger, string what)
         {
             logger.LogWarning("store warning: " + what);
@@ -174,7 +152,7 @@ using System;
 
 namespace Acme.Store
 {
-    public class Store
+    public partial class Store
     {
         public void Missing(string key)
         {
@@ -256,19 +234,9 @@ namespace Acme.Store
             throw Errors.Tagged("disk full");
         }
 
-        public void Decorated()
-        {
-            throw Errors.Decorated("disk full");
-        }
-
         public void Unavailable()
         {
             throw Errors.Unavailable();
-        }
-
-        public void Expired(string key)
-        {
-            throw new ExpiredException(key, 3);
         }
 
         public void TimedOut()
@@ -285,6 +253,68 @@ namespace Acme.Store
         {
             throw new QuotaException(tenant);
         }
+    }
+}
+'''
+
+# A switch expression (C# 8) and a primary constructor (C# 12).
+MODERN = '''\
+namespace Acme.Store
+{
+    public class ExpiredException(string key, int days)
+        : StoreException($"{key} expired {days} days ago")
+    {
+    }
+
+    public class LevelException : StoreException
+    {
+        public LevelException(int n)
+            : base(n switch { 1 => "quota almost used", _ => "quota exceeded" }) { }
+    }
+}
+'''
+
+# A constructor cycle, and calls to what no file declares.
+BROKEN = '''\
+using System;
+
+namespace Acme.Store
+{
+    public class PingException : Exception
+    {
+        public PingException(string x) : base(new PongException(x).Message) { }
+    }
+
+    public class LoopException : LoopTwoException
+    {
+        public LoopException(string x) : base(x) { }
+    }
+
+    public class LoopTwoException : LoopException
+    {
+        public LoopTwoException(string x) : base(x) { }
+    }
+
+    public static class Unfinished
+    {
+        public static Exception Decorated(string message)
+        {
+            message = Decorate(message);
+            return new StoreException(message);
+        }
+    }
+}
+'''
+
+STORE_MORE = '''\
+namespace Acme.Store
+{
+    public partial class Store
+    {
+        public void Expired(string key)
+        {
+            throw new ExpiredException(key, 3);
+        }
 
         public void Level(int n)
         {
@@ -294,6 +324,11 @@ namespace Acme.Store
         public void Warned(ILogger logger)
         {
             Errors.Warn(logger, "disk almost full");
+        }
+
+        public void Decorated()
+        {
+            throw Unfinished.Decorated("disk full");
         }
 
         public void Unknown(string x)
@@ -319,8 +354,13 @@ namespace Acme.Store
 }
 '''
 
-# (method in Store.cs, the record's errorMessage, errorClass, where the producers are
-# written in Errors.cs (by a line's start), what .NET prints for sample arguments)
+FILES = {
+    "src/Store/Errors.cs": ERRORS, "src/Store/Store.cs": STORE, "src/Store/Modern.cs": MODERN,
+    "src/Store/Broken.cs": BROKEN, "src/Store/StoreMore.cs": STORE_MORE,
+}
+
+# (method of Store, the record's errorMessage, errorClass, where the producers are
+# written (by a line's start), what .NET prints for sample arguments)
 EXPECTED = [
     ("Missing", "no such item: {key}", "NotFoundException",
      ["public class NotFoundException"], "no such item: k1"),
@@ -365,7 +405,7 @@ EXPECTED = [
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
     root = tmp_path_factory.mktemp("compose_cs")
     repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
-    repo.commit_files({"src/Store/Errors.cs": ERRORS, "src/Store/Store.cs": STORE})
+    repo.commit_files(FILES)
     db = root / "errdex.sqlite"
     errdex.mine(repo.root, db=db, jobs=1)
     with errdex.open_store(db) as store:
@@ -377,10 +417,16 @@ def _line(text: str, start: str) -> int:
                 if line.strip().startswith(start))
 
 
+def _where(start: str) -> tuple[str, int]:
+    """The fixture file and line that start so."""
+    return next((path, _line(text, start)) for path, text in FILES.items()
+                if any(line.strip().startswith(start) for line in text.splitlines()))
+
+
 def _at(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
     """The records of the raise in ``Store.<method>`` (its body's third line)."""
-    line = _line(STORE, f"public void {method}(")
-    return [r for r in records if r.record.file_path == "src/Store/Store.cs"
+    path, line = _where(f"public void {method}(")
+    return [r for r in records if r.record.file_path == path
             and line < r.record.line_number <= line + 8 and r.extras.enclosing_symbol
             == f"Store.{method}"]
 
@@ -391,11 +437,11 @@ def test_every_composition_form_gives_the_raise_site_the_printed_message(
 ) -> None:
     method, message, error_class, sources, printed = case
     [found] = _at(records, method)
-    assert found.record.line_number == _line(STORE, f"public void {method}(") + 2
+    assert found.record.line_number == _where(f"public void {method}(")[1] + 2
     assert found.record.error_message == message
     assert found.record.error_class == error_class
     assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
-        ("src/Store/Errors.cs", _line(ERRORS, start)) for start in sources]
+        _where(start) for start in sources]
     assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
 
 
@@ -470,7 +516,7 @@ def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
     repo = make_repo()
-    repo.commit_files({"src/Store/Errors.cs": ERRORS, "src/Store/Store.cs": STORE})
+    repo.commit_files(FILES)
     db = tmp_path / "inc.sqlite"
     errdex.mine(repo.root, db=db, jobs=1)
     repo.commit_files({"src/Store/Errors.cs": ERRORS.replace("no such item", "nothing under")})
@@ -480,3 +526,80 @@ def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
         messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
     assert messages.count("nothing under: {key}") == 4  # Missing, Gone, Again, OnceMore
     assert not any("no such item" in m for m in messages)
+
+
+# Every raise of the built files, with sample arguments, for the runtime check.
+RUNS = [
+    ("Missing", "k1"), ("Gone", "k2"), ("Header", "/etc/x"), ("Coded", "42"),
+    ("Token", "a.b", ";"), ("ReadIt",), ("Option",), ("Unconfigured",), ("Tagged",),
+    ("Unavailable",), ("TimedOut",), ("TooSlow",), ("Quota", "acme"), ("What", "widget"),
+    ("Constant",), ("Retry", "3"), ("Retry", "0"), ("Branch", "2"), ("Branch", "0"),
+    ("Again", "k3"), ("OnceMore", "k4"),
+]
+# Reads ``Method<TAB>arg…`` lines, calls ``Store.Method``, prints what it throws.
+PROGRAM = """\
+using System;
+using System.Reflection;
+using System.Text;
+
+public static class Program
+{
+    public static void Main()
+    {
+        string line;
+        while ((line = Console.ReadLine()) != null)
+        {
+            var parts = line.Split('\\t');
+            var method = typeof(Acme.Store.Store).GetMethod(parts[0]);
+            var types = method.GetParameters();
+            var args = new object[types.Length];
+            for (var i = 0; i < types.Length; i++)
+                args[i] = Convert.ChangeType(parts[i + 1], types[i].ParameterType);
+            try
+            {
+                method.Invoke(new Acme.Store.Store(), args);
+                Console.WriteLine("-");
+            }
+            catch (TargetInvocationException e)
+            {
+                var thrown = e.InnerException;
+                Console.WriteLine(thrown.GetType().Name + "\\t"
+                    + Convert.ToBase64String(Encoding.UTF8.GetBytes(thrown.Message)));
+            }
+        }
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def thrown(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, ...], tuple[str, str]]:
+    """What each run throws (class, message), the built files run by Mono."""
+    if shutil.which("mcs") is None or shutil.which("mono") is None:
+        pytest.skip("no C# compiler and runtime (Mono) installed")
+    root = tmp_path_factory.mktemp("cs_runtime")
+    for name, text in (("Errors.cs", ERRORS), ("Store.cs", STORE), ("Program.cs", PROGRAM)):
+        (root / name).write_text(text)
+    subprocess.run(["mcs", "-out:store.exe", "Errors.cs", "Store.cs", "Program.cs"],
+                   cwd=root, capture_output=True, check=True)
+    lines = "".join("\t".join(run) + "\n" for run in RUNS)
+    done = subprocess.run(["mono", str(root / "store.exe")], input=lines, capture_output=True,
+                          text=True, check=True)
+    out = {}
+    for run, printed in zip(RUNS, done.stdout.splitlines(), strict=True):
+        name, _, message = printed.partition("\t")
+        out[run] = (name, base64.b64decode(message).decode())
+    return out
+
+
+@pytest.mark.parametrize("run", RUNS, ids=["-".join(r) for r in RUNS])
+def test_the_mined_patterns_match_what_dotnet_throws(
+    records: list[errdex.StoredRecord], thrown: dict[tuple[str, ...], tuple[str, str]],
+    run: tuple[str, ...],
+) -> None:
+    name, message = thrown[run]
+    found = _at(records, run[0])
+    assert found, run
+    assert any(r.record.error_class == name
+               and re.fullmatch(r.record.message_pattern, message, re.DOTALL)
+               for r in found), (name, message, [r.record.message_pattern for r in found])
