@@ -483,3 +483,46 @@ def test_a_message_looked_up_by_key_in_the_class_table(
     assert printed == ["Field may not be null.", "Not a valid date."]
     assert re.fullmatch(found[20].message_pattern, printed[0])
     assert re.fullmatch(found[27].message_pattern, printed[1])
+
+
+def test_a_factory_delegating_to_another_objects_method_of_that_name(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({
+        "toml/errors.py": (
+            "class ParseError(ValueError):\n"
+            "    def __init__(self, line: int, col: int, message: str = 'TOML parse error'):\n"
+            "        super().__init__(f'{message} at line {line} col {col}')\n\n\n"
+            "class InvalidNumberError(ParseError):\n"
+            "    def __init__(self, line: int, col: int) -> None:\n"
+            "        super().__init__(line, col, message='Invalid number')\n"),
+        "toml/source.py": (
+            "from toml.errors import ParseError\n\n\n"
+            "class Source:\n"
+            "    def parse_error(self, exception: type = ParseError, *args: object,\n"
+            "                    **kwargs: object) -> ParseError:\n"
+            "        line, col = 1, 14\n"
+            "        return exception(line, col, *args, **kwargs)\n"),
+        "toml/parser.py": (
+            "from toml.errors import InvalidNumberError\nfrom toml.source import Source\n\n\n"
+            "class Parser:\n"
+            "    def __init__(self) -> None:\n        self._src = Source()\n\n"
+            "    def parse_error(self, exception, *args, **kwargs):\n"
+            "        return self._src.parse_error(exception, *args, **kwargs)\n\n"
+            "    def number(self):\n"
+            "        raise self.parse_error(InvalidNumberError)\n"),
+    })
+    db = tmp_path / "d.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        [found] = [r.record for r in store.records(repo="acme/widgets")
+                   if r.record.file_path == "toml/parser.py"]
+    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+            "from toml.parser import Parser\n"
+            "try:\n    Parser().number()\nexcept Exception as e:\n    print(str(e))\n")
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout.strip()
+    assert printed == "Invalid number at line 1 col 14"
+    assert found.error_class == "InvalidNumberError"
+    assert re.fullmatch(found.message_pattern, printed), found.message_pattern

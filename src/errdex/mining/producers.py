@@ -139,21 +139,26 @@ class Producers:
             self._constants = {n: next(iter(t)) for n, t in texts.items() if len(t) == 1}
         return self._constants
 
-    def find(self, call: Call) -> Producer | None:
-        """The producer a call reaches (module docstring), or None."""
+    def find(self, call: Call, outside: frozenset[Producer] = frozenset()) -> Producer | None:
+        """The producer a call reaches (module docstring), or None; ``outside``: producers
+        the call is made from, which it does not reach again."""
         name = call.named()
         if name == "super" or call.callee.startswith("super"):
             return self._base_of(call)
-        found = self.by_name.get(name)
+        found = [p for p in self.by_name.get(name, ()) if p not in outside]
         if not found:
             return None
         inherited = [p for p in found if _inherits(call) and p.owner is not None
                      and p.owner != call.owner and not p.is_class]
+        delegated = [p for p in found if _on_an_object(call) and p.owner is not None
+                     and not p.is_class and _same_family(p, call)]
         found = [p for p in found if _fits(p, call) and _same_family(p, call)]
         if not found and inherited:  # ``self.make_error`` defined in a base class
             chain = self.chain(call.owner, call.path)
             ranked = [p for name in chain for p in inherited if p.owner == name]
             found = ranked[:1]
+        if not found and len(delegated) == 1:  # ``self._src.parse_error(…)``: the one such
+            found = delegated
         qualified = [p for p in found if p.owner is not None and p.owner == call.qualifier()]
         found = qualified or found
         if not found:
@@ -197,7 +202,7 @@ class Producers:
 
     def _compose(self, call: Call, depth: int, visiting: frozenset[Producer]
                  ) -> list[Composed] | None:
-        producer = self.find(call)
+        producer = self.find(call, visiting)
         if producer is None or producer in visiting or depth > MAX_DEPTH:
             return None
         key = (producer, (call.args, call.keywords))
@@ -290,6 +295,16 @@ _SELF = frozenset({"self", "this", "cls", "$this", "static", "Self"})
 def _inherits(call: Call) -> bool:
     """A call through ``self``/``this``: it may reach a method of a base class."""
     return call.owner is not None and call.callee.split(".", 1)[0].split("->", 1)[0] in _SELF
+
+
+def _on_an_object(call: Call) -> bool:
+    """``self._src.parse_error(…)``, ``parser.fail(…)``: a method of some object whose class
+    the facts do not know (its receiver names no class, and is not ``self`` itself)."""
+    head, dot, _ = call.callee.replace("->", ".").replace("::", ".").rpartition(".")
+    if not dot or head in _SELF:
+        return False
+    receiver = head.rsplit(".", 1)[-1]
+    return receiver[:1].islower() or receiver[:1] == "_"
 
 
 def _fits(producer: Producer, call: Call) -> bool:

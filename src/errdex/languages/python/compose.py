@@ -77,9 +77,9 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
                 function.child_by_field_name("name")) in ("__init__", "__str__", "__repr__"):
             continue
         callee = text(caps["made.class"][0])
-        if not callee.rsplit(".", 1)[-1][:1].isupper() and (
-                callee not in _parameter_names(function)):  # a class, or one passed in
-            continue
+        if not callee.rsplit(".", 1)[-1][:1].isupper() and "." not in callee and (
+                callee not in _parameter_names(function)):
+            continue  # a class, a class passed in, or a method it delegates to
         made.setdefault(function.start_byte, (function, []))[1].append((statement, call))
     assigned.nodes.sort(key=lambda n: n.start_byte)
     found.extend(_class(node, path, assigned) for node in classes)
@@ -381,14 +381,17 @@ def _parameter_names(function: Node) -> tuple[str, ...]:
         if param.type == "identifier":
             names.append(text(param))
         elif param.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
+            first = param.named_children[0] if param.named_children else None
+            if first is not None and first.type in ("list_splat_pattern",
+                                                    "dictionary_splat_pattern"):
+                names.append(_splat_name(first))  # ``*args: Any``
+                continue
             ident = param.child_by_field_name("name") or next(
                 (c for c in param.named_children if c.type == "identifier"), None)
             if ident is not None:
                 names.append(text(ident))
         elif param.type in ("list_splat_pattern", "dictionary_splat_pattern"):
-            stars = "*" if param.type == "list_splat_pattern" else "**"
-            names.append(stars + text(param.named_children[0]) if param.named_children
-                         else stars)
+            names.append(_splat_name(param))
     if names and names[0] in ("self", "cls") and _owner_class(function) is not None:
         names = names[1:]
     return tuple(names)
@@ -400,6 +403,12 @@ def _uses(positional: tuple[Argument, ...], keywords: tuple[tuple[str, Argument]
     arguments_ = [*positional, *(a for _, a in keywords)]
     return any(h.name in params or any(f"[{p}]" in (h.name or "") for p in params)
                for a in arguments_ for t in a for h in t.holes)
+
+
+def _splat_name(param: Node) -> str:
+    """``*args`` / ``**kwargs`` as a parameter name, stars kept."""
+    stars = "*" if param.type == "list_splat_pattern" else "**"
+    return stars + text(param.named_children[0]) if param.named_children else stars
 
 
 def _parameters(function: Node) -> tuple[tuple[str, ...], tuple[tuple[str, Template], ...]]:
