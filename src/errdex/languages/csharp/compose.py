@@ -67,19 +67,6 @@ _LOG_METHODS = frozenset({
 })
 MAX_BRANCHES = 16
 
-# .NET exceptions a repository does not define: ``throw new InvalidOperationException(
-# Messages.NotFound(key))`` prints what the factory or constant gives.
-DOTNET_EXCEPTIONS = frozenset({
-    "Exception", "SystemException", "ApplicationException", "InvalidOperationException",
-    "NotSupportedException", "NotImplementedException", "FormatException",
-    "KeyNotFoundException", "IOException", "FileNotFoundException",
-    "DirectoryNotFoundException", "TimeoutException", "UnauthorizedAccessException",
-    "InvalidCastException", "IndexOutOfRangeException", "OverflowException",
-    "HttpRequestException", "JsonException", "InvalidDataException",
-    "NullReferenceException", "OperationCanceledException", "SecurityException",
-    "InvalidProgramException", "PlatformNotSupportedException", "ArithmeticException",
-    "DivideByZeroException", "EndOfStreamException", "SerializationException",
-})
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:

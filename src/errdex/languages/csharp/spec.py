@@ -61,7 +61,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.csharp.calls import call_of, invocation, owner_of
-from errdex.languages.csharp.compose import COMPOSER, DOTNET_EXCEPTIONS
+from errdex.languages.csharp.compose import COMPOSER
 from errdex.languages.csharp.messages import (
     MESSAGES,
     NEWLINE,
@@ -83,6 +83,19 @@ _FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat"})
 _PARAM_EXCEPTIONS = frozenset({
     "ArgumentException", "ArgumentNullException", "ArgumentOutOfRangeException",
     "InvalidEnumArgumentException", "DuplicateWaitObjectException",
+})
+# .NET exceptions a repository does not define: ``throw new InvalidOperationException(
+# Messages.NotFound(key))`` prints what the factory or constant gives.
+DOTNET_EXCEPTIONS = frozenset({
+    "Exception", "SystemException", "ApplicationException", "InvalidOperationException",
+    "NotSupportedException", "NotImplementedException", "FormatException",
+    "KeyNotFoundException", "IOException", "FileNotFoundException",
+    "DirectoryNotFoundException", "TimeoutException", "UnauthorizedAccessException",
+    "InvalidCastException", "IndexOutOfRangeException", "OverflowException",
+    "HttpRequestException", "JsonException", "InvalidDataException",
+    "NullReferenceException", "OperationCanceledException", "SecurityException",
+    "InvalidProgramException", "PlatformNotSupportedException", "ArithmeticException",
+    "DivideByZeroException", "EndOfStreamException", "SerializationException",
 })
 # Calls that pass text but are no helper of a repository's: printing, tracing, testing.
 _NOT_HELPERS = frozenset({
