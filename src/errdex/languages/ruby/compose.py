@@ -19,10 +19,12 @@ What a site or a producer passes is read in ``calls.py``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages.base import line_of, text
+from errdex.languages.base import captures, line_of, load_query, text
 from errdex.languages.facts import (
     Argument,
     Call,
@@ -35,7 +37,6 @@ from errdex.languages.facts import (
 )
 from errdex.languages.ruby.calls import (
     CLASS_NODES,
-    METHODS,
     Read,
     argument,
     is_constant,
@@ -49,34 +50,27 @@ from errdex.languages.ruby.helpers import function, parameters
 from errdex.templates.template import Template, literal_template
 
 _MESSAGE_METHODS = ("message", "to_s")
+_QUERY = Path(__file__).with_name("compose.scm")
 
 
 # --- producers -------------------------------------------------------------------------
 
 
 def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Producer]:
-    """The producers of one parsed file (one walk finds the declarations and the local
+    """The producers of one parsed file (a query finds the declarations and the local
     variables their messages may read)."""
+    found_nodes = captures(load_query("ruby", _QUERY), root)
+    classes = found_nodes.get("class", [])
+    methods = [m for m in found_nodes.get("method", []) if text(
+        m.child_by_field_name("name")) not in ("initialize", *_MESSAGE_METHODS)]
     file = FileIndex()
-    classes: list[Node] = []
     constants: list[Node] = []
-    methods: list[Node] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        kind = node.type
-        if kind == "class":
-            classes.append(node)
-        elif kind in ("assignment", "operator_assignment"):
-            left = node.child_by_field_name("left")
-            if left is not None and left.type == "identifier":
-                file.add(text(left), node)
-            elif left is not None and left.type == "constant" and kind == "assignment":
-                constants.append(node)
-        elif kind in METHODS and text(node.child_by_field_name("name")) not in (
-                "initialize", *_MESSAGE_METHODS):
-            methods.append(node)
-        stack.extend(node.named_children)
+    for node in found_nodes.get("assign", []):
+        left = node.child_by_field_name("left")
+        if left is not None and left.type == "identifier":
+            file.add(text(left), node)
+        elif left is not None and left.type == "constant" and node.type == "assignment":
+            constants.append(node)
     file.sort()
     found = [_class(node, path, file, read) for node in classes]
     found.extend(p for node in constants

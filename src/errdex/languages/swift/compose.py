@@ -23,10 +23,12 @@ What a site or a producer passes is read in ``calls.py``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages.base import ancestors, line_of, text
+from errdex.languages.base import ancestors, captures, line_of, load_query, text
 from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_text, parameter
 from errdex.languages.swift.calls import (
     Read,
@@ -37,6 +39,7 @@ from errdex.languages.swift.calls import (
 )
 from errdex.templates.template import Template, literal_template
 
+_QUERY = Path(__file__).with_name("compose.scm")
 _DESCRIBE = ("errorDescription", "localizedDescription", "description")
 _NESTED = frozenset({"function_declaration", "init_declaration", "lambda_literal",
                      "class_declaration", "computed_property", "property_declaration"})
@@ -47,30 +50,17 @@ _ERRORISH = ("Error", "Exception", "Failure")
 
 
 def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Producer]:
-    """The producers of one parsed file (one walk finds the declarations, the enum cases
+    """The producers of one parsed file (a query finds the declarations, the enum cases
     and the ``let``s their messages may read)."""
+    found_nodes = captures(load_query("swift", _QUERY), root)
+    types, functions = found_nodes.get("type", []), found_nodes.get("function", [])
+    properties, entries = found_nodes.get("property", []), found_nodes.get("entry", [])
     file = FileIndex()
-    types: list[Node] = []
-    functions: list[Node] = []
-    properties: list[Node] = []
-    entries: list[Node] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        kind = node.type
-        if kind == "class_declaration":
-            types.append(node)
-        elif kind == "function_declaration":
-            functions.append(node)
-        elif kind == "enum_entry":
-            entries.append(node)
-        elif kind == "property_declaration":
-            properties.append(node)
-            pattern = node.child_by_field_name("name")
-            name = pattern.child_by_field_name("bound_identifier") if pattern else None
-            if name is not None and node.child_by_field_name("value") is not None:
-                file.add(text(name), node)
-        stack.extend(node.named_children)
+    for node in properties:
+        pattern = node.child_by_field_name("name")
+        name = pattern.child_by_field_name("bound_identifier") if pattern else None
+        if name is not None and node.child_by_field_name("value") is not None:
+            file.add(text(name), node)
     file.sort()
     declared = _declared_cases(entries)
     found = [p for node in types if _is_error(node)
