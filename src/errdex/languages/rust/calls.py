@@ -9,7 +9,10 @@ crate prints what its own ``Display`` says, which source here does not hold.
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from functools import cache
+
+from tree_sitter import Node, Query, QueryCursor
+from tree_sitter_language_pack import get_language
 
 from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.facts import Call, bind, has_text, unknown
@@ -67,15 +70,24 @@ def helper_call(statement: Node) -> Site | None:
 def call_of(value: Node, owner: str | None) -> Call | None:
     """``X::Variant(a, b)``, ``X { f: a }``, ``factory(a)``: the call, arguments by name."""
     value = stripped(value)
-    keywords: list[tuple[str, tuple[Template, ...]]] = []
     if value.type == "call_expression":
         function = value.child_by_field_name("function")
         if function is None or function.type not in ("identifier", "scoped_identifier"):
             return None
         callee = text(function)
-        keywords = [(str(i), arguments_of(a)) for i, a in enumerate(args(value))]
     elif value.type == "struct_expression":
         callee = text(value.child_by_field_name("name"))
+    elif value.type == "scoped_identifier" and _camel(text(value.child_by_field_name("name"))):
+        callee = text(value)  # a unit variant: `ParseError::Eof`
+    else:
+        return None
+    callee = callee.split("<", 1)[0]
+    if callee.split("::", 1)[0] in _FOREIGN:
+        return None  # (before its arguments are read: they are what costs)
+    keywords: list[tuple[str, tuple[Template, ...]]] = []
+    if value.type == "call_expression":
+        keywords = [(str(i), arguments_of(a)) for i, a in enumerate(args(value))]
+    elif value.type == "struct_expression":
         body = value.child_by_field_name("body")
         for field in body.named_children if body is not None else ():
             if field.type == "shorthand_field_initializer":
@@ -85,13 +97,6 @@ def call_of(value: Node, owner: str | None) -> Call | None:
                 if initial is not None:
                     keywords.append((text(field.child_by_field_name("field")),
                                      arguments_of(initial)))
-    elif value.type == "scoped_identifier" and _camel(text(value.child_by_field_name("name"))):
-        callee = text(value)  # a unit variant: `ParseError::Eof`
-    else:
-        return None
-    callee = callee.split("<", 1)[0]
-    if callee.split("::", 1)[0] in _FOREIGN:
-        return None
     if owner is not None and (callee == "Self" or callee.startswith("Self::")):
         callee = owner + callee.removeprefix("Self")
     return Call(callee, (), tuple(keywords), owner=owner)
@@ -158,19 +163,48 @@ def tails(node: Node) -> list[Node]:
 
 
 def _let_value(use: Node) -> Node | None:
-    """The value of the last ``let name = …`` above ``use`` in its function."""
+    """The value of the last ``let name = …`` above ``use`` in its function (a closure's
+    own ``let``s left out, those of a function nested in it kept)."""
     function = next((a for a in ancestors(use) if a.type in ("function_item",
                                                              "closure_expression")), None)
+    if function is None:
+        return None
     best: Node | None = None
-    stack = [function] if function is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type == "let_declaration" and node.end_byte <= use.start_byte and text(
-                node.child_by_field_name("pattern")) == text(use) and (
-                best is None or node.start_byte > best.start_byte):
+    for node in _lets(function).get(text(use), ()):
+        if node.end_byte <= use.start_byte and (
+                best is None or node.start_byte > best.start_byte) and _reached(node, function):
             best = node
-        stack.extend(c for c in node.named_children if c.type != "closure_expression")
     return best.child_by_field_name("value") if best is not None else None
+
+
+# The ``let``s of the function last asked about, by the name each binds: the arguments of
+# one function's calls ask again and again.
+_LAST_LETS: list[tuple[Node, dict[str, list[Node]]]] = []
+
+
+def _lets(function: Node) -> dict[str, list[Node]]:
+    if _LAST_LETS and _LAST_LETS[0][0] == function:
+        return _LAST_LETS[0][1]
+    found: dict[str, list[Node]] = {}
+    for node in QueryCursor(_let_query()).captures(function).get("let", ()):
+        found.setdefault(text(node.child_by_field_name("pattern")), []).append(node)
+    _LAST_LETS[:] = [(function, found)]
+    return found
+
+
+@cache
+def _let_query() -> Query:
+    return Query(get_language("rust"), "(let_declaration) @let")
+
+
+def _reached(node: Node, function: Node) -> bool:
+    """Whether no closure lies between ``function`` and a ``let`` inside it."""
+    parent = node.parent
+    while parent is not None and parent != function:
+        if parent.type == "closure_expression":
+            return False
+        parent = parent.parent
+    return True
 
 
 def stripped(value: Node) -> Node:

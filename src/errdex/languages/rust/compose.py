@@ -67,9 +67,9 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             if trait.rsplit("::", 1)[-1] == "Display":
                 found.extend(_display(node, owner, structs.get(owner), path))
             else:
-                found.extend(_factory(f, owner, path) for f in _functions(node))
+                found.extend(_factory(f, owner, path, source) for f in _functions(node))
         elif node.type == "function_item":
-            found.append(_factory(node, None, path))
+            found.append(_factory(node, None, path, source))
         elif node.type in ("const_item", "static_item"):
             found.append(_constant(node, path))
     return [p for p in found if p is not None]
@@ -288,7 +288,7 @@ def _holes(results: Sequence[Result]) -> tuple[str, ...]:
 # --- factories ---------------------------------------------------------------------------
 
 
-def _factory(function: Node, owner: str | None, path: str) -> Producer | None:
+def _factory(function: Node, owner: str | None, path: str, source: bytes) -> Producer | None:
     """A function whose result is an error (or message) built from its parameters."""
     params = _parameters(function)
     body = function.child_by_field_name("body")
@@ -296,7 +296,8 @@ def _factory(function: Node, owner: str | None, path: str) -> Producer | None:
         return None
     renames = {name: unknown(str(i)) for i, name in enumerate(params)}
     results: list[Result] = []
-    for value in _results(body):
+    returns = source.find(b"return", body.start_byte, body.end_byte) >= 0
+    for value in _results(body, returns):
         for result in _built(value, owner):
             bound = bind(result, renames)
             if _uses(bound, len(params)):
@@ -304,7 +305,8 @@ def _factory(function: Node, owner: str | None, path: str) -> Producer | None:
     role = "factory"
     if not results:  # a helper: `fn fail(msg: &str) -> ! { panic!("config: {}", msg) }`
         role = "helper"
-        for node in _panics(body):
+        panics = source.find(b"panic", body.start_byte, body.end_byte) >= 0
+        for node in _panics(body) if panics else ():
             tree = tree_of(node)
             template = format_template(split_token_tree(tree), 0) if tree is not None else None
             bound_panic = bind(template, renames) if template is not None else None
@@ -337,14 +339,15 @@ def _parameters(function: Node) -> tuple[str, ...]:
                  if p.type == "parameter")
 
 
-def _results(body: Node) -> list[Node]:
-    """A body's tail expression and ``return`` values (closures' left out)."""
+def _results(body: Node, returns: bool) -> list[Node]:
+    """A body's tail expression and ``return`` values (closures' left out); ``returns``:
+    whether its text holds one (else the tail alone, without a walk)."""
     out: list[Node] = []
     tail = body.named_children[-1] if body.named_children else None
     if tail is not None and tail.type not in ("expression_statement", "let_declaration",
                                               *COMMENTS):
         out.append(tail)
-    stack = list(body.named_children)
+    stack = list(body.named_children) if returns else []
     while stack:
         node = stack.pop()
         if node.type == "return_expression" and node.named_children:
