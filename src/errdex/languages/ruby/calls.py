@@ -297,11 +297,11 @@ def owner_name(node: Node) -> str | None:
     return last(text(owner.child_by_field_name("name"))) if owner is not None else None
 
 
-def values(method: Node, returns: bool = True) -> list[Node]:
-    """What a method returns: each ``return``'s value (``returns``: it may have one) and its
-    last expression's branches."""
+def values(method: Node, returns: list[Node] | None = None) -> list[Node]:
+    """What a method returns: each ``return``'s value (``returns``, when the caller found
+    them) and its last expression's branches."""
     out: list[Node] = []
-    for node in own(method, ("return",)) if returns else []:
+    for node in own(method, ("return",)) if returns is None else returns:
         args = node.named_children[0] if node.named_children else None
         if args is not None and args.type == "argument_list" and args.named_children:
             out.append(args.named_children[0])

@@ -24,7 +24,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages.base import captures, line_of, load_query, text
+from errdex.languages.base import ancestors, captures, line_of, load_query, text
 from errdex.languages.facts import (
     Argument,
     Call,
@@ -37,6 +37,8 @@ from errdex.languages.facts import (
 )
 from errdex.languages.ruby.calls import (
     CLASS_NODES,
+    METHODS,
+    OWNERS,
     Read,
     argument,
     is_constant,
@@ -75,7 +77,14 @@ def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Produ
     found = [_class(node, path, file, read) for node in classes]
     found.extend(p for node in constants
                  if (p := _class_new(node, path) or _constant(node, path, read)) is not None)
-    found.extend(p for node in methods if (p := function(node, path, file, read)) is not None)
+    inner: dict[int, list[Node]] = {}
+    for node in found_nodes.get("inner", []):
+        method = next((a for a in ancestors(node) if a.type in (*METHODS, *OWNERS)), None)
+        if method is not None and method.type in METHODS:
+            inner.setdefault(method.id, []).append(node)
+    found.extend(p for node in methods if (p := function(
+        node, path, file, read, sorted(inner.get(node.id, []), key=lambda n: n.start_byte))
+    ) is not None)
     return found
 
 

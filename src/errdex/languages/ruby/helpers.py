@@ -24,7 +24,6 @@ from errdex.languages.ruby.calls import (
     argument,
     call_of,
     last,
-    own,
     owner_name,
     raise_call,
     split_arguments,
@@ -53,20 +52,22 @@ def parameters(method: Node, read: Read) -> tuple[tuple[str, ...], dict[str, Tem
     return tuple(names), defaults
 
 
-def function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | None:
+def function(node: Node, path: str, file: FileIndex, read: Read, inner: list[Node]
+             ) -> Producer | None:
     """A factory (its value or a ``return`` is ``X.new(…)``), a helper (it raises), or a
-    message builder (it returns text: ``def not_found_message(key) "no such #{key}" end``)."""
+    message builder (it returns text: ``def not_found_message(key) "no such #{key}" end``).
+    ``inner`` are the method's own ``return``s and raise or log calls, in source order."""
     params, defaults = parameters(node, read)
     owner = owner_name(node)
     calls: list[Call] = []
     role = "factory"
-    source = node.text or b""
-    for value in values(node, b"return" in source):
+    returns = [n for n in inner if n.type == "return"]
+    inner_calls = [n for n in inner if n.type == "call"]
+    for value in values(node, returns):
         made = _constructed(value, node, owner, file, read)
         if made is not None:
             calls.append(made)
-    raises = b"raise" in source or b"fail" in source
-    for raised in own(node, ("call",)) if raises else []:
+    for raised in inner_calls:
         if text(raised.child_by_field_name("method")) in ("raise", "fail") and (
                 raised.child_by_field_name("receiver") is None) and _guarded(raised, node):
             made = raise_call(raised, file, read)
@@ -77,8 +78,8 @@ def function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | N
         Call(c.callee, c.args, c.keywords, c.owner, path) for c in calls
         if _uses(c, set(params)) and last(c.callee)[:1].isupper()]  # a method is no producer
     if not results and not calls:
-        logged = _logged(node, params, file, read)
-        results = list(logged or _texts(node, params, file, read))
+        logged = _logged(node, params, file, read, inner_calls)
+        results = list(logged or _texts(node, params, file, read, returns))
         role = "helper" if logged else role
     if not results:
         return None
@@ -89,15 +90,12 @@ def function(node: Node, path: str, file: FileIndex, read: Read) -> Producer | N
                     error_class="RuntimeError" if texts else None)
 
 
-def _logged(node: Node, params: tuple[str, ...], file: FileIndex, read: Read
-            ) -> list[Template]:
+def _logged(node: Node, params: tuple[str, ...], file: FileIndex, read: Read,
+            inner_calls: list[Node]) -> list[Template]:
     """What a log helper prints of its parameters: ``warn "[DEPRECATION] #{what}"``,
     ``logger.error("sync: #{msg}")``, ``$stderr.puts …`` (``def deprecate(what)``)."""
-    source = node.text or b""
-    if not any(w in source for w in (b"warn", b"log", b"LOG", b"stderr", b"STDERR")):
-        return []
     out: list[Template] = []
-    for call in own(node, ("call",)):
+    for call in inner_calls:
         method = text(call.child_by_field_name("method"))
         receiver = call.child_by_field_name("receiver")
         name = text(receiver) if receiver is not None else ""
@@ -128,14 +126,15 @@ def _guarded(raised: Node, method: Node) -> bool:
     return False
 
 
-def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read) -> list[Template]:
+def _texts(node: Node, params: tuple[str, ...], file: FileIndex, read: Read,
+           returns: list[Node]) -> list[Template]:
     """The messages a method returns: text, built from its parameters when it has some, or
     named as a message when it has none (``default_message``, not any ``name``)."""
     name = text(node.child_by_field_name("name")).lower()
     if not params and not any(w in name for w in _MESSAGE_WORDS):
         return []
     out: list[Template] = []
-    for value in values(node, b"return" in (node.text or b"")):
+    for value in values(node, returns):
         if value.type not in ("string", "chained_string", "binary", "call", "conditional",
                               "if", "case", "identifier"):
             continue
