@@ -287,3 +287,21 @@ def test_a_paste_holding_part_of_a_literal_lands_on_it_below_a_whole_one(
     assert all(m.site.line_number == 1 for m in found)
     whole = errdex.text_sites("error: request timed out while waiting for the pool", db=db)
     assert whole[0].reason == REASON and whole[0].score > found[0].score
+
+
+def test_a_literal_the_paste_holds_whole_ranks_above_one_it_holds_part_of(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/Reader.cs": (
+        'class R {\n'
+        '  string A = "Unexpected character encountered while parsing value:";\n'
+        '  string B = "Unexpected character encountered while parsing number: the digits '
+        'ran out before the exponent was read";\n}\n')})
+    db = str(tmp_path / "w.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/reader", jobs=1)
+    paste = ("Newtonsoft.Json.JsonReaderException: Unexpected character encountered while "
+             "parsing value: <. Path '', line 0, position 0. " + "and a long tail " * 40)
+    found = errdex.text_sites(paste, db=db)
+    assert [m.site.line_number for m in found][:2] == [2, 3]
+    assert found[0].reason == REASON and found[1].reason == PART_REASON

@@ -64,15 +64,17 @@ def find_text_sites(
     matches: dict[tuple[str, str, int], TextSiteMatch] = {}
     for site_repo, site in store.text_sites(leads, repo):
         site_words = words(site.text)
-        if contained(site_words, haystack):
+        if contained(site_words, haystack):  # whole: above any part, longest first
             share = len(site_words) / max(len(found), 1)
-            score, reason = _TOP_SCORE * min(share, 1.0), REASON
+            score, reason = _PART_SCORE + (_TOP_SCORE - _PART_SCORE) * min(share, 1.0), REASON
         else:  # part of it: as many of its word windows as grep would need
             own = windows(site_words)
             shared = sum(1 for w in own if w in probed)
             if shared < min(_PART_WINDOWS, len(own)):
                 continue
-            score, reason = _PART_SCORE * shared / len(own), PART_REASON
+            # more windows shared first (as grep ranks lines), then more of the text
+            score = _PART_SCORE * min(shared, 8) / 8 * (0.5 + 0.5 * shared / len(own))
+            reason = PART_REASON
         where = (site_repo, site.file_path, site.line_number)
         if where not in matches or matches[where].score < score:
             matches[where] = TextSiteMatch(round(score, 4), reason, site_repo, site)
