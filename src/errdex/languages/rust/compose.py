@@ -47,6 +47,11 @@ from errdex.languages.rust.syntax import COMMENTS, in_test_code, split_token_tre
 from errdex.templates.template import Literal, Template, merge_literals
 
 _WRITERS = frozenset({"write", "writeln"})
+_ITEMS = frozenset({"mod_item", "struct_item", "enum_item", "impl_item", "function_item",
+                    "const_item", "static_item"})
+# A body without these words holds no ``return`` (no ``panic!``): no walk to find one.
+_RETURN = re.compile(rb"\breturn\b")
+_PANIC = re.compile(rb"\bpanic\b")
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
@@ -78,15 +83,26 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
 def _items(node: Node) -> list[Node]:
     """The items of a file and its inline modules, test code left out."""
     out: list[Node] = []
+    # An item with no attribute of its own in a module with none is no test code (the
+    # module is not, or it would not be read): ``in_test_code`` need not look again.
+    inner = any(c.type == "inner_attribute_item" for c in node.named_children)
     for child in node.named_children:
+        if child.type not in _ITEMS:
+            continue
+        if (inner or _attributed(child)) and in_test_code(child):
+            continue
         if child.type == "mod_item":
             body = child.child_by_field_name("body")
-            if body is not None and not in_test_code(child):
+            if body is not None:
                 out.extend(_items(body))
-        elif child.type in ("struct_item", "enum_item", "impl_item", "function_item",
-                            "const_item", "static_item") and not in_test_code(child):
+        else:
             out.append(child)
     return out
+
+
+def _attributed(item: Node) -> bool:
+    sibling = item.prev_named_sibling
+    return sibling is not None and sibling.type in ("attribute_item", *COMMENTS)
 
 
 def _functions(impl: Node) -> list[Node]:
@@ -294,21 +310,23 @@ def _factory(function: Node, owner: str | None, path: str, source: bytes) -> Pro
     body = function.child_by_field_name("body")
     if not params or body is None:
         return None
-    renames = {name: unknown(str(i)) for i, name in enumerate(params)}
+    renames: dict[str, Template] = {}
     results: list[Result] = []
-    returns = source.find(b"return", body.start_byte, body.end_byte) >= 0
+    returns = _RETURN.search(source, body.start_byte, body.end_byte) is not None
     for value in _results(body, returns):
         for result in _built(value, owner):
+            renames = renames or {name: unknown(str(i)) for i, name in enumerate(params)}
             bound = bind(result, renames)
             if _uses(bound, len(params)):
                 results.append(bound)
     role = "factory"
     if not results:  # a helper: `fn fail(msg: &str) -> ! { panic!("config: {}", msg) }`
         role = "helper"
-        panics = source.find(b"panic", body.start_byte, body.end_byte) >= 0
+        panics = _PANIC.search(source, body.start_byte, body.end_byte) is not None
         for node in _panics(body) if panics else ():
             tree = tree_of(node)
             template = format_template(split_token_tree(tree), 0) if tree is not None else None
+            renames = renames or {name: unknown(str(i)) for i, name in enumerate(params)}
             bound_panic = bind(template, renames) if template is not None else None
             if bound_panic is not None and _uses(bound_panic, len(params)):
                 results.append(bound_panic)
