@@ -25,4 +25,10 @@
 ; fail_with "no config": a call statement passing text, in case the callee is a helper
 (call
   method: (identifier) @helper.method
-  arguments: (argument_list)) @helper
+  arguments: (argument_list
+    .
+    [(string) (chained_string) (binary) (identifier) (parenthesized_statements)])
+  (#not-any-of? @helper.method
+    "raise" "fail" "warn" "abort" "puts" "print" "p" "pp" "require" "require_relative"
+    "describe" "it" "context" "let" "include" "extend" "attr_reader" "attr_accessor"
+    "error" "fatal" "info" "debug" "format" "sprintf" "send" "public_send")) @helper
