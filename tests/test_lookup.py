@@ -401,3 +401,21 @@ def _store_many(store, count):
     store.upsert([(Record.model_validate(dict(
         seed, id=f"{n:016x}", slug=f"zork-{n}", errorMessage=f"zork{n} value {{}}",
         messagePattern=f"zork{n} value (.+?)")), None) for n in range(count)])
+
+
+def test_a_jvm_frame_naming_the_file_alone_decides_between_sites_of_one_template(
+    make_repo, tmp_path
+):
+    repo = make_repo()
+    body = ('package shop\n\n'
+            'fun get(key: String): Nothing = throw IllegalStateException("no such item: $key")\n')
+    repo.commit_files({"src/main/kotlin/shop/Cache.kt": body,
+                       "src/main/kotlin/shop/Store.kt": body})
+    db = tmp_path / "jvm.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    paste = ("java.lang.IllegalStateException: no such item: abc\n"
+             "\tat shop.StoreKt.get(Store.kt:3)\n\tat shop.MainKt.main(Main.kt:9)\n")
+    for first in ("Store.kt", "Cache.kt"):
+        matches = errdex.explain(paste.replace("Store.kt", first), db=db)
+        assert matches[0].record.file_path == f"src/main/kotlin/shop/{first}"
+        assert f"frame src/main/kotlin/shop/{first}:3" in matches[0].reason

@@ -133,6 +133,8 @@ def same_file(frame_path: str, record_path: str) -> bool:
     """Whether a frame's path (absolute, or relative to a crate) names the record's file."""
     frame_parts = PurePosixPath(frame_path).parts
     record_parts = PurePosixPath(record_path).parts
+    if len(frame_parts) == 1:  # a JVM or .NET frame names the file alone (``Store.kt:90``)
+        return bool(record_parts) and frame_parts[0] == record_parts[-1]
     common = 0
     for a, b in zip(reversed(frame_parts), reversed(record_parts), strict=False):
         if a != b:
