@@ -147,116 +147,88 @@ module MyLib
     def missing(key)
       raise NotFound.new(key)
     end
-
     def missing_comma(key)
       raise NotFound, key
     end
-
     def gone(key)
       raise Gone.new(key)
     end
-
     def missing_class(key)
       raise Missing.new(key)
     end
-
     def timeout
       raise Timeout
     end
-
     def located(path)
       raise Located.new("bad header", path)
     end
-
     def limited(n)
       raise Limited.new(n)
     end
-
     def quota(n)
       raise Quota.new(n)
     end
-
     def token(tok)
       raise Errors.parse_error(101, "unexpected token #{tok}")
     end
-
     def unconfigured
       Errors.fail!("no store configured")
     end
-
     def decorated
       raise Decorated, "disk full"
     end
-
     def retrying(n)
       raise Retry.new(n)
     end
-
     def branchy(n)
       msg = n > 1 ? "bad count #{n}" : "bad count"
       raise StoreError, msg
     end
-
     def again(key)
       raise NotFound.new(key)
     end
-
     def unknown(x)
       raise make_it(x)
     end
-
     def not_ready
       raise StoreError, NOT_READY
     end
-
     def not_ready_plain
       raise NOT_READY
     end
-
     def bare(x)
       raise StoreError
     end
-
     def built(key)
       raise StoreError, Errors.missing_message(key)
     end
-
     def read_only
       raise StoreError, default_message
     end
-
     def undefined(name)
       fail Errors.undefined_message(name)
     end
-
     def undefined_command(name, namespace)
       raise UndefinedCommand.new(name, namespace)
     end
-
     def invalid(name, reason)
       raise Invalid.new(name, reason)
     end
-
     def locate(file, safe)
       raise IOError, Errors.locate_message(file, safe)
     end
-
     def no_file(path)
       raise Errno::ENOENT, "config at #{path}"
     end
-
     def sys_failing
       Errors.sys_fail("prctl")
     end
-
     def old_api
       Errors.deprecate("Store#get")
     end
-
     def fetching
       Errors.fetch("http://example.invalid")
     end
-
     def negative_message
       failure_message_helper(" not")
     end
@@ -266,7 +238,6 @@ module MyLib
     def default_message
       "store is read-only"
     end
-
     def failure_message_helper(negated = "")
       "expected the store#{negated} to be open"
     end
