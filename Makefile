@@ -25,6 +25,7 @@ demo: $(INSTALLED)
 
 test: $(INSTALLED) lint install-check
 	bash scripts/install-browser.sh
+	bash scripts/install-toolchains.sh
 	bash scripts/start-postgres.sh
 	$(BIN)/pytest -q -n 2
 
