@@ -24,10 +24,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages.base import line_of, text
+from errdex.languages.base import captures, line_of, load_query, text
 from errdex.languages.facts import Composer, Producer, Result, bind, has_text, unknown
 from errdex.languages.rust.calls import (
     ERROR_MACROS,
@@ -50,6 +51,7 @@ _WRITERS = frozenset({"write", "writeln"})
 _ITEMS = frozenset({"mod_item", "struct_item", "enum_item", "impl_item", "function_item",
                     "const_item", "static_item"})
 # A body without these words holds no ``return`` (no ``panic!``): no walk to find one.
+_QUERY = Path(__file__).with_name("compose.scm")
 _RETURN = re.compile(rb"\breturn\b")
 _PANIC = re.compile(rb"\bpanic\b")
 
@@ -312,7 +314,7 @@ def _factory(function: Node, owner: str | None, path: str, source: bytes) -> Pro
         return None
     renames: dict[str, Template] = {}
     results: list[Result] = []
-    returns = _RETURN.search(source, body.start_byte, body.end_byte) is not None
+    returns, panics = _owned(body, source)
     for value in _results(body, returns):
         for result in _built(value, owner):
             renames = renames or {name: unknown(str(i)) for i, name in enumerate(params)}
@@ -322,8 +324,7 @@ def _factory(function: Node, owner: str | None, path: str, source: bytes) -> Pro
     role = "factory"
     if not results:  # a helper: `fn fail(msg: &str) -> ! { panic!("config: {}", msg) }`
         role = "helper"
-        panics = _PANIC.search(source, body.start_byte, body.end_byte) is not None
-        for node in _panics(body) if panics else ():
+        for node in panics:
             tree = tree_of(node)
             template = format_template(split_token_tree(tree), 0) if tree is not None else None
             renames = renames or {name: unknown(str(i)) for i, name in enumerate(params)}
@@ -337,19 +338,6 @@ def _factory(function: Node, owner: str | None, path: str, source: bytes) -> Pro
                     role, path, line_of(function), owner=owner)
 
 
-def _panics(body: Node) -> list[Node]:
-    """The ``panic!`` invocations of a body (closures' and nested functions' left out)."""
-    out: list[Node] = []
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if node.type == "macro_invocation" and macro(node) == "panic":
-            out.append(node)
-        elif node.type not in ("closure_expression", "function_item"):
-            stack.extend(node.named_children)
-    return sorted(out, key=lambda n: n.start_byte)
-
-
 def _parameters(function: Node) -> tuple[str, ...]:
     params = function.child_by_field_name("parameters")
     return tuple(text(p.child_by_field_name("pattern")).removeprefix("mut ").strip()
@@ -357,22 +345,39 @@ def _parameters(function: Node) -> tuple[str, ...]:
                  if p.type == "parameter")
 
 
-def _results(body: Node, returns: bool) -> list[Node]:
-    """A body's tail expression and ``return`` values (closures' left out); ``returns``:
-    whether its text holds one (else the tail alone, without a walk)."""
+def _results(body: Node, returns: list[Node]) -> list[Node]:
+    """A body's tail expression and ``return`` values (a ``return`` inside another's value
+    left out), as a walk from its last statement back finds them."""
     out: list[Node] = []
     tail = body.named_children[-1] if body.named_children else None
     if tail is not None and tail.type not in ("expression_statement", "let_declaration",
                                               *COMMENTS):
         out.append(tail)
-    stack = list(body.named_children) if returns else []
-    while stack:
-        node = stack.pop()
-        if node.type == "return_expression" and node.named_children:
-            out.append(node.named_children[0])
-        elif node.type not in ("closure_expression", "function_item"):
-            stack.extend(node.named_children)
+    values: list[Node] = []
+    end = -1
+    for node in returns:
+        if node.start_byte >= end and node.named_children:
+            values.append(node.named_children[0])
+            end = node.end_byte
+    out.extend(reversed(values))
     return out
+
+
+def _owned(body: Node, source: bytes) -> tuple[list[Node], list[Node]]:
+    """The ``return``s and ``panic!``s of a body, in source order, those of the closures
+    and functions in it left out: one query, only for a body whose text holds one."""
+    if _RETURN.search(source, body.start_byte, body.end_byte) is None and _PANIC.search(
+            source, body.start_byte, body.end_byte) is None:
+        return [], []
+    found = captures(load_query("rust", _QUERY), body)
+    scopes = found.get("scope", [])
+
+    def own(nodes: list[Node]) -> list[Node]:
+        return sorted((n for n in nodes if not any(
+            s.start_byte <= n.start_byte and n.end_byte <= s.end_byte for s in scopes)),
+            key=lambda n: n.start_byte)
+
+    return own(found.get("return", [])), own(found.get("panic", []))
 
 
 def _built(value: Node, owner: str | None) -> list[Result]:
