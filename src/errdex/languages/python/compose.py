@@ -357,7 +357,11 @@ def _function(node: Node, statements: list[tuple[Node, Node]], path: str,
     file = assigned.within(node)
     results: list[Result] = []
     role = "factory"
-    for statement, value in sorted(statements, key=lambda item: item[0].start_byte):
+    ordered = sorted(statements, key=lambda item: item[0].start_byte)
+    plain = [(s, v) for s, v in ordered if not _handling(s, node)]
+    # ``except KeyError: raise AssertionError(…)`` beside a ``return Error(…)``: the
+    # factory's own failure, not what its callers raise (a handler alone is the helper)
+    for statement, value in plain or ordered:
         positional, keywords = arguments_of(value.child_by_field_name("arguments"), file)
         if not _uses(positional, keywords, set(params)):
             continue
@@ -395,6 +399,16 @@ def _parameter_names(function: Node) -> tuple[str, ...]:
     if names and names[0] in ("self", "cls") and _owner_class(function) is not None:
         names = names[1:]
     return tuple(names)
+
+
+def _handling(statement: Node, function: Node) -> bool:
+    """Whether a statement sits in an ``except`` clause of the function (not a nested one)."""
+    for ancestor in ancestors(statement):
+        if ancestor == function:
+            return False
+        if ancestor.type == "except_clause":
+            return True
+    return False
 
 
 def _uses(positional: tuple[Argument, ...], keywords: tuple[tuple[str, Argument], ...],
