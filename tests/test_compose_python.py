@@ -13,6 +13,15 @@ from pathlib import Path
 import pytest
 
 import errdex
+from tests.compose_steps import (
+    fullmatches,
+    line_starting,
+    mine_changed,
+    mine_fixture,
+    mine_once,
+    source_lines,
+    with_message,
+)
 from tests.conftest import GitRepo
 
 ERRORS = '''\
@@ -146,19 +155,12 @@ EXPECTED = [
 ]
 
 
+FILES = {"pkg/__init__.py": "", "pkg/errors.py": ERRORS, "pkg/store.py": STORE}
+
+
 @pytest.fixture(scope="module")
 def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
-    root = tmp_path_factory.mktemp("compose")
-    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
-    repo.commit_files({"pkg/__init__.py": "", "pkg/errors.py": ERRORS, "pkg/store.py": STORE})
-    db = root / "errdex.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        return repo.root, list(store.records(repo="acme/composed"))
-
-
-def _line(text: str, start: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith(start))
+    return mine_fixture(tmp_path_factory, "compose", "composed", FILES)
 
 
 def _at(records: list[errdex.StoredRecord], function: str) -> list[errdex.StoredRecord]:
@@ -196,11 +198,11 @@ def test_every_composition_form_gives_the_raise_site_the_printed_message(
     [found] = _at(records, function)
     assert found.record.error_message == message
     assert found.record.error_class == error_class
-    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
-        ("pkg/errors.py", _line(ERRORS, start)) for start in sources]
+    assert source_lines(found.extras) == [
+        ("pkg/errors.py", line_starting(ERRORS, start)) for start in sources]
     printed_class, printed = _printed(root, function, args)
     assert printed_class == error_class
-    assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+    assert fullmatches(found, printed), printed
 
 
 def test_a_message_chosen_by_a_ternary_in_the_class_gives_one_record_per_branch(
@@ -229,8 +231,7 @@ def test_a_class_raised_from_three_places_gives_three_records_sharing_the_templa
     mined: tuple[Path, list[errdex.StoredRecord]],
 ) -> None:
     _, records = mined
-    same = [r for r in records if r.record.error_message == "no such item: {key}"
-            and r.record.error_class == "NotFound"]
+    same = with_message(records, "no such item: {key}", "NotFound")
     assert len(same) == 3
     assert len({r.record.id for r in same}) == 3
 
@@ -246,15 +247,8 @@ def test_a_call_that_reaches_no_producer_and_a_cycle_make_no_record(
 def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({"pkg/__init__.py": "", "pkg/errors.py": ERRORS, "pkg/store.py": STORE})
-    db = tmp_path / "inc.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    repo.commit_files({"pkg/errors.py": ERRORS.replace("no such item", "nothing stored under")})
-    summary = errdex.mine(repo.root, db=db, jobs=1)
-    assert summary.incremental
-    with errdex.open_store(db) as store:
-        messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    messages = [r.record.error_message for r in mine_changed(make_repo, tmp_path, FILES, {
+        "pkg/errors.py": ERRORS.replace("no such item", "nothing stored under")})]
     assert messages.count("nothing stored under: {key}") == 4  # missing, gone, again, once_more
     assert not any("no such item" in m for m in messages)
 
@@ -262,15 +256,11 @@ def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
 def test_a_ternary_message_passed_to_a_class_of_another_package_gives_both_branches(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({"retry.py": (
+    _, stored = mine_once(make_repo, tmp_path, {"retry.py": (
         "def retry(n):\n"
         "    msg = 'gave up after ' + str(n) + ' retries' if n else 'gave up'\n"
         "    raise RuntimeError(msg)\n")})
-    db = tmp_path / "t.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        found = sorted(r.record.error_message for r in store.records(repo="acme/widgets"))
+    found = sorted(r.record.error_message for r in stored)
     assert found == ["gave up", "gave up after {n} retries"]
 
 
@@ -284,7 +274,7 @@ def test_the_record_page_and_the_mine_summary_say_where_the_message_is_written(
     from errdex.interfaces.web.app import create_app
 
     repo = make_repo()
-    repo.commit_files({"pkg/__init__.py": "", "pkg/errors.py": ERRORS, "pkg/store.py": STORE})
+    repo.commit_files(FILES)
     db = tmp_path / "page.sqlite"
     mined = CliRunner().invoke(main, ["--db", str(db), "mine", str(repo.root), "--jobs", "1"])
     assert mined.exit_code == 0, mined.output
@@ -296,16 +286,15 @@ def test_the_record_page_and_the_mine_summary_say_where_the_message_is_written(
     page = client.get(f"/acme/widgets/{record.slug}")
     assert page.status_code == 200
     assert "Message written in" in page.text
-    assert f"pkg/errors.py:{_line(ERRORS, 'class ParseError(')}" in page.text
-    assert f"pkg/errors.py:{_line(ERRORS, 'def config_error(')}</span> " \
+    assert f"pkg/errors.py:{line_starting(ERRORS, 'class ParseError(')}" in page.text
+    assert f"pkg/errors.py:{line_starting(ERRORS, 'def config_error(')}</span> " \
            "<span class=\"muted\">(factory)" in page.text
 
 
 def test_a_constant_of_another_module_is_printed_as_its_text(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({
+    _, stored = mine_once(make_repo, tmp_path, {
         "app/messages.py": 'NOT_READY = "the pool is not ready yet"\n\n\n'
                            'class Texts:\n    GAVE_UP = "gave up waiting"\n',
         "app/pool.py": "from app import messages\nfrom app.messages import Texts\n\n\n"
@@ -314,10 +303,7 @@ def test_a_constant_of_another_module_is_printed_as_its_text(
                        "        raise RuntimeError(messages.NOT_READY)\n"
                        "    raise TimeoutError(f'{Texts.GAVE_UP} after {n}s')\n",
     })
-    db = tmp_path / "c.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        found = {r.record.line_number: r.record for r in store.records(repo="acme/widgets")}
+    found = {r.record.line_number: r.record for r in stored}
     assert found[7].error_message == "the pool is not ready yet"
     assert found[8].error_message == "gave up waiting after {n}s"
     assert re.fullmatch(found[8].message_pattern, "gave up waiting after 3s")
@@ -351,8 +337,7 @@ def test_an_incremental_mine_reads_constants_and_classes_from_files_it_did_not_r
 def test_a_message_property_of_the_class_gives_a_record_per_return(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({"tpl/runtime.py": (
+    root, stored = mine_once(make_repo, tmp_path, {"tpl/runtime.py": (
         "class UndefinedError(Exception):\n    pass\n\n\n"
         "class Undefined:\n"
         "    def __init__(self, name, obj=None, exc=UndefinedError):\n"
@@ -364,14 +349,11 @@ def test_a_message_property_of_the_class_gives_a_record_per_return(
         "        return f'{type(self._obj).__name__!r} object has no attribute {self._name!r}'\n\n"
         "    def fail(self):\n"
         "        raise self._exc(self._message)\n")})
-    db = tmp_path / "m.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        found = [r for r in store.records(repo="acme/widgets") if r.record.line_number == 18]
+    found = [r for r in stored if r.record.line_number == 18]
     assert sorted(r.record.error_message for r in found) == [
         "{self._name!r} is undefined",
         "{type(self._obj).__name__!r} object has no attribute {self._name!r}"]
-    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
             "from tpl.runtime import Undefined\n"
             "for u in (Undefined('x'), Undefined('get', {})):\n"
             "    try:\n        u.fail()\n    except Exception as e:\n        print(str(e))\n")
@@ -386,8 +368,7 @@ def test_a_message_property_of_the_class_gives_a_record_per_return(
 def test_a_factory_given_the_class_and_its_arguments_to_pass_on(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({"toml/errors.py": (
+    root, stored = mine_once(make_repo, tmp_path, {"toml/errors.py": (
         "class ParseError(ValueError):\n"
         "    def __init__(self, line, col, message=None):\n"
         "        self.line = line\n        self.col = col\n"
@@ -406,13 +387,10 @@ def test_a_factory_given_the_class_and_its_arguments_to_pass_on(
         "    def value(self, c):\n"
         "        raise self.parse_error(UnexpectedCharError, char=c)\n"),
     })
-    db = tmp_path / "f.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        [found] = [r.record for r in store.records(repo="acme/widgets")
-                   if r.record.file_path == "toml/parser.py"]
+    [found] = [r.record for r in stored
+               if r.record.file_path == "toml/parser.py"]
     assert found.error_class == "UnexpectedCharError"
-    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
             "from toml.parser import Parser\n"
             "try:\n    Parser().value('-')\nexcept Exception as e:\n    print(str(e))\n")
     printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -424,8 +402,7 @@ def test_a_factory_given_the_class_and_its_arguments_to_pass_on(
 def test_a_raise_inside_a_helper_that_passes_its_parameter_on_prints_what_callers_pass(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({"app/check.py": (
+    _, stored = mine_once(make_repo, tmp_path, {"app/check.py": (
         "class ValidationError(Exception):\n    pass\n\n\n"
         "def fail(message):\n"
         "    raise ValidationError(message)\n\n\n"
@@ -434,13 +411,10 @@ def test_a_raise_inside_a_helper_that_passes_its_parameter_on_prints_what_caller
         "        fail('Field may not be null.')\n"
         "    if not value:\n"
         "        fail(f'Length must be at least {len(value)}.')\n")})
-    db = tmp_path / "h.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        inside = sorted(r.record.error_message for r in store.records(repo="acme/widgets")
-                        if r.record.line_number == 6)
-        sources = {s.role for r in store.records(repo="acme/widgets")
-                   if r.record.line_number == 6 for s in r.extras.template_sources}
+    inside = sorted(r.record.error_message for r in stored
+                    if r.record.line_number == 6)
+    sources = {s.role for r in stored
+               if r.record.line_number == 6 for s in r.extras.template_sources}
     assert inside == ["Field may not be null.", "Length must be at least {len(value)}."]
     assert sources == {"callers"}
 
@@ -448,8 +422,7 @@ def test_a_raise_inside_a_helper_that_passes_its_parameter_on_prints_what_caller
 def test_a_message_looked_up_by_key_in_the_class_table(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({"forms/fields.py": (
+    root, stored = mine_once(make_repo, tmp_path, {"forms/fields.py": (
         "class ValidationError(Exception):\n    pass\n\n\n"
         "class Field:\n"
         "    default_error_messages = {'required': 'Missing data for required field.',\n"
@@ -468,13 +441,10 @@ def test_a_message_looked_up_by_key_in_the_class_table(
         "    default_error_messages = {'invalid': 'Not a valid {kind}.'}\n\n"
         "    def parse(self, value):\n"
         "        raise self.make_error('invalid', kind='date')\n")})
-    db = tmp_path / "k.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        found = {r.record.line_number: r.record for r in store.records(repo="acme/widgets")}
+    found = {r.record.line_number: r.record for r in stored}
     assert found[20].error_message == "Field may not be null."
     assert found[27].error_message == "Not a valid {kind}."
-    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
             "from forms.fields import Date, Field\n"
             "for call in (lambda: Field().need(None), lambda: Date().parse('x')):\n"
             "    try:\n        call()\n    except Exception as e:\n        print(str(e))\n")
@@ -488,8 +458,7 @@ def test_a_message_looked_up_by_key_in_the_class_table(
 def test_a_factory_delegating_to_another_objects_method_of_that_name(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({
+    root, stored = mine_once(make_repo, tmp_path, {
         "toml/errors.py": (
             "class ParseError(ValueError):\n"
             "    def __init__(self, line: int, col: int, message: str = 'TOML parse error'):\n"
@@ -513,12 +482,9 @@ def test_a_factory_delegating_to_another_objects_method_of_that_name(
             "    def number(self):\n"
             "        raise self.parse_error(InvalidNumberError)\n"),
     })
-    db = tmp_path / "d.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        [found] = [r.record for r in store.records(repo="acme/widgets")
-                   if r.record.file_path == "toml/parser.py"]
-    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+    [found] = [r.record for r in stored
+               if r.record.file_path == "toml/parser.py"]
+    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
             "from toml.parser import Parser\n"
             "try:\n    Parser().number()\nexcept Exception as e:\n    print(str(e))\n")
     printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -1,0 +1,124 @@
+"""Steps the composition tests of every language share: mine a fixture repository, find
+the records at a line, read their template sources, check a printed message.
+
+Each language's test module keeps its own fixtures and assertions; these steps are the
+plumbing they wrote alike, kept in one place so that a change to how a fixture is mined
+or read reaches every language at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+import errdex
+from errdex.records.model import Record, RecordExtras
+from tests.conftest import GitRepo
+
+# A mined record with its extras, as the JVM tests read them from a store.
+Pair = tuple[Record, RecordExtras]
+
+
+def mine_fixture(tmp_path_factory: pytest.TempPathFactory, folder: str, name: str,
+                 files: dict[str, str]) -> tuple[Path, list[errdex.StoredRecord]]:
+    """The fixture repository ``acme/<name>`` committed and mined once, in one job (so a
+    module-scoped fixture costs one mine), with its root for running the fixture."""
+    root = tmp_path_factory.mktemp(folder)
+    repo = GitRepo(root / "repo", f"https://github.com/acme/{name}.git")
+    repo.commit_files(files)
+    db = root / "errdex.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return repo.root, list(store.records(repo=f"acme/{name}"))
+
+
+def mine_once(make_repo: Callable[..., GitRepo], tmp_path: Path, files: dict[str, str]
+              ) -> tuple[Path, list[errdex.StoredRecord]]:
+    """The records of ``files`` committed to a fresh ``acme/widgets`` and mined once (a
+    test's own small repository, for one composition form), with its root."""
+    repo = make_repo()
+    repo.commit_files(files)
+    db = tmp_path / "once.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        return repo.root, list(store.records(repo="acme/widgets"))
+
+
+def mine_changed(make_repo: Callable[..., GitRepo], tmp_path: Path, files: dict[str, str],
+                 changed: dict[str, str]) -> list[errdex.StoredRecord]:
+    """The records after a second, incremental mine of ``files`` with ``changed`` committed
+    over them: the case where composition must reach callers in files not read again."""
+    repo = make_repo()
+    repo.commit_files(files)
+    db = tmp_path / "inc.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    repo.commit_files(changed)
+    summary = errdex.mine(repo.root, db=db, jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        return list(store.records(repo="acme/widgets"))
+
+
+def mine_pairs(make_repo: Callable[..., GitRepo], store: errdex.Store,
+               files: dict[str, str]) -> list[Pair]:
+    """Every record of ``files`` mined into ``store``, with its extras."""
+    repo = make_repo()
+    repo.commit_files(files)
+    errdex.mine(repo.root, db=store)
+    return [(s.record, s.extras) for s in store.records()]
+
+
+def line_starting(text: str, start: str, *, stripped: bool = False) -> int:
+    """The 1-based line of ``text`` that starts with ``start`` (after its indent when
+    ``stripped``): where a fixture's producer or site is written."""
+    return next(i for i, line in enumerate(text.splitlines(), 1)
+                if (line.strip() if stripped else line).startswith(start))
+
+
+def line_with(text: str, needle: str) -> int:
+    """The 1-based line of ``text`` that holds ``needle`` (a marker comment)."""
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def records_at(records: list[errdex.StoredRecord], path: str, number: int
+               ) -> list[errdex.StoredRecord]:
+    """The records of one line: a site with branches has one record per message."""
+    return [r for r in records if r.record.file_path == path and r.record.line_number == number]
+
+
+def pairs_at(mined: list[Pair], path: str, number: int) -> list[Pair]:
+    """``records_at`` for records read with their extras."""
+    return [(r, e) for r, e in mined if r.file_path == path and r.line_number == number]
+
+
+def source_lines(extras: RecordExtras) -> list[tuple[str, int]]:
+    """Where the record's message is written, outermost first."""
+    return [(s.file_path, s.line_number) for s in extras.template_sources]
+
+
+def source_roles(extras: RecordExtras) -> list[tuple[str, int, str]]:
+    """``source_lines`` with what each place gave the message (class message, factory…)."""
+    return [(s.file_path, s.line_number, s.role) for s in extras.template_sources]
+
+
+def with_message(records: Iterable[errdex.StoredRecord], message: str,
+                 error_class: str | None = None) -> list[errdex.StoredRecord]:
+    """The records of one template (and class): a producer used at several sites gives a
+    record per site, all sharing it."""
+    return [r for r in records if r.record.error_message == message
+            and (error_class is None or r.record.error_class == error_class)]
+
+
+def fullmatches(record: errdex.StoredRecord, printed: str) -> bool:
+    """Whether the mined pattern matches the whole message the program printed: the
+    check that a composed template is the message the code really builds."""
+    return re.fullmatch(record.record.message_pattern, printed, re.DOTALL) is not None
+
+
+def any_thrown(found: list[errdex.StoredRecord], error_class: str, printed: str) -> bool:
+    """Whether one of a site's records names the class the runtime threw and matches
+    what it printed (a site with branches has a record per branch)."""
+    return any(r.record.error_class == error_class and fullmatches(r, printed) for r in found)
