@@ -305,3 +305,25 @@ def test_a_literal_the_paste_holds_whole_ranks_above_one_it_holds_part_of(
     found = errdex.text_sites(paste, db=db)
     assert [m.site.line_number for m in found][:2] == [2, 3]
     assert found[0].reason == REASON and found[1].reason == PART_REASON
+
+
+def test_a_thin_record_match_gives_way_to_a_line_holding_more_of_the_message(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({
+        "app/files.py": "def load(p):\n    raise OSError('Could not read %s' % p)\n",
+        "app/remote.py": ("MESSAGES = {'remote': 'Could not read from remote repository.'}\n\n\n"
+                          "def fetch(kind):\n    raise RuntimeError(MESSAGES[kind])\n"),
+    })
+    db = str(tmp_path / "thin.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/thin", jobs=1)
+    paste = "fatal: Could not read from remote repository."
+    assert errdex.explain(paste, db=db)[0].record.file_path == "app/files.py"  # thin
+    found = errdex.resolve(paste, db=db)
+    assert found.matches == []
+    assert (found.text_sites[0].site.file_path, found.text_sites[0].site.line_number) == (
+        "app/remote.py", 1)
+    # a record that says as much as the literal keeps its place
+    kept = errdex.resolve("OSError: Could not read /etc/x", db=db)
+    assert kept.matches and kept.matches[0].record.file_path == "app/files.py"

@@ -13,7 +13,7 @@ from errdex.api._stores import Db, open_index, using_store
 from errdex.errors import UsageError
 from errdex.lookup import scan as _scan
 from errdex.lookup.index import Index, Match
-from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
+from errdex.lookup.text_sites import TextSiteMatch, find_text_sites, outranks
 from errdex.store.protocol import StoredRecord
 
 ScannedEvent = _scan.ScannedEvent
@@ -59,13 +59,17 @@ class Resolution:
 
 def resolve(text: str, *, db: Db | Index = None, top: int = 5,
             repo: str | None = None) -> Resolution:
-    """:func:`explain`, then :func:`text_sites` only when no record matched: what every
-    interface shows for a paste, from one store."""
+    """:func:`explain`, then :func:`text_sites` when no record matched, or when every
+    record matched thinly and a line holds more of the message whole (``outranks``): what
+    every interface shows for a paste, from one store."""
     if not isinstance(db, Index):
         with using_store(db) as store:
             return resolve(text, db=open_index(store), top=top, repo=repo)
     matches = db.explain(text, top=top, repo=repo)
-    return Resolution(matches, [] if matches else db.text_sites(text, top=top, repo=repo))
+    texts = db.text_sites(text, top=top, repo=repo)
+    if matches and outranks(texts, matches, text):
+        return Resolution([], texts)  # thin matches: the line holding more of the message
+    return Resolution(matches, [] if matches else texts)
 
 
 def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None,

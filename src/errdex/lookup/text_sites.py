@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from errdex.lookup.parse import main_event
+from errdex.lookup.ranking import Match
 from errdex.records.text_sites import TextSite, contained, spaced, windows, words
 from errdex.store.protocol import Store
+from errdex.templates.analysis import shape_of
 
 REASON = "the text appears here; errdex did not see how it is raised"
 MAX_LEADS = 128  # windows of the message probed; a longer message's tail is not probed
@@ -83,4 +85,30 @@ def find_text_sites(
     return ordered[:top]
 
 
-__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "find_text_sites"]
+# A record match this thin (its template's literal text under this share of the message,
+# or approximate) gives way to a text site holding more of the message (``outranks``).
+_THIN = 0.4
+_MIN_TEXT_WORDS = 4
+
+
+def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str) -> bool:
+    """Whether the best text site says more of the pasted message than any record match:
+    every match is approximate or matched with little literal text of its own (``Could not
+    read %s`` against "Could not read from remote repository"), while a literal holding at
+    least ``_MIN_TEXT_WORDS`` words more of the message lies in the paste whole. Grep
+    would land on that literal; so does errdex."""
+    if not texts or not matches or texts[0].reason != REASON:
+        return False
+    message = main_event(text).message or text
+    site_words = len(words(texts[0].site.text))
+    if site_words < _MIN_TEXT_WORDS:
+        return False
+    for match in matches:
+        literal = " ".join(f for f in shape_of(match.record.message_pattern).fragments if f)
+        thin = len(literal) < _THIN * len(message)
+        if not match.approximate and not (thin and len(words(literal)) < site_words):
+            return False
+    return True
+
+
+__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "find_text_sites", "outranks"]
