@@ -3,7 +3,6 @@ golden records, each pattern checked against what the fixture prints when gcc/g+
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -12,6 +11,14 @@ from pathlib import Path
 import pytest
 
 import errdex
+from tests.compose_steps import (
+    fullmatches,
+    line_starting,
+    mine_changed,
+    mine_fixture,
+    records_at,
+    source_lines,
+)
 from tests.conftest import GitRepo
 
 USAGE_H = """\
@@ -563,13 +570,7 @@ OTHER_BRANCHES = {"directive": {"directives must have exactly one argument"}}
 
 @pytest.fixture(scope="module")
 def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
-    root = tmp_path_factory.mktemp("compose_c")
-    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
-    repo.commit_files(FILES)
-    db = root / "errdex.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        return repo.root, list(store.records(repo="acme/composed"))
+    return mine_fixture(tmp_path_factory, "compose_c", "composed", FILES)
 
 
 @pytest.fixture(scope="module")
@@ -590,12 +591,7 @@ def built(tmp_path_factory: pytest.TempPathFactory,
 
 
 def _line(path: str, start: str) -> int:
-    return next(i for i, line in enumerate(FILES[path].splitlines(), 1)
-                if line.startswith(start))
-
-
-def _at(records: list[errdex.StoredRecord], path: str, line: int) -> list[errdex.StoredRecord]:
-    return [r for r in records if r.record.file_path == path and r.record.line_number == line]
+    return line_starting(FILES[path], start)
 
 
 def _c_line(case: str) -> int:
@@ -608,14 +604,6 @@ def _cpp_line(function: str) -> int:
         "}") else 0)
 
 
-def _sources(record: errdex.StoredRecord) -> list[tuple[str, int]]:
-    return [(s.file_path, s.line_number) for s in record.extras.template_sources]
-
-
-def _fullmatches(record: errdex.StoredRecord, printed: str) -> bool:
-    return re.fullmatch(record.record.message_pattern, printed, re.DOTALL) is not None
-
-
 @pytest.mark.parametrize("case", C_EXPECTED, ids=[c[0] for c in C_EXPECTED])
 def test_a_c_call_to_a_reporter_gives_the_message_it_prints(
     mined: tuple[Path, list[errdex.StoredRecord]], built: dict[str, Path],
@@ -623,13 +611,13 @@ def test_a_c_call_to_a_reporter_gives_the_message_it_prints(
 ) -> None:
     _, records = mined
     name, message, code, sources = case
-    [found] = _at(records, "src/main.c", _c_line(name))
+    [found] = records_at(records, "src/main.c", _c_line(name))
     assert found.record.error_message == message
     assert found.record.error_code == code
-    assert _sources(found) == [(path, _line(path, start)) for path, start in sources]
+    assert source_lines(found.extras) == [(path, _line(path, start)) for path, start in sources]
     done = subprocess.run([str(built["c"]), name], capture_output=True, text=True, check=False)
     printed = done.stderr.removesuffix("\n")
-    assert printed and _fullmatches(found, printed), (printed, found.record.message_pattern)
+    assert printed and fullmatches(found, printed), (printed, found.record.message_pattern)
 
 
 @pytest.mark.parametrize("case", CPP_EXPECTED, ids=[c[0] for c in CPP_EXPECTED])
@@ -639,25 +627,25 @@ def test_a_cpp_throw_gives_the_message_its_class_or_factory_builds(
 ) -> None:
     _, records = mined
     function, argument, message, error_class, sources = case
-    at = _at(records, "lib/store.cpp", _cpp_line(function))
+    at = records_at(records, "lib/store.cpp", _cpp_line(function))
     [found] = [r for r in at if r.record.error_message == message]
     others = {r.record.error_message for r in at} - {message}
     assert others == OTHER_BRANCHES.get(function, set())
     assert found.record.error_type == "exception"  # a throwing macro's call too
     assert found.record.error_class == error_class
-    assert _sources(found) == [(path, _line(path, start)) for path, start in sources]
+    assert source_lines(found.extras) == [(path, _line(path, start)) for path, start in sources]
     done = subprocess.run([str(built["cpp"]), function, argument], capture_output=True,
                           text=True, check=False)
     printed_class, _, printed = done.stdout.partition("\n")
     assert printed_class.rsplit("::", 1)[-1] == error_class.rsplit("::", 1)[-1]
-    assert _fullmatches(found, printed), (printed, found.record.message_pattern)
+    assert fullmatches(found, printed), (printed, found.record.message_pattern)
 
 
 def test_a_message_chosen_by_a_ternary_in_the_constructor_gives_one_record_per_branch(
     mined: tuple[Path, list[errdex.StoredRecord]], built: dict[str, Path],
 ) -> None:
     _, records = mined
-    found = _at(records, "lib/store.cpp", _cpp_line("retry"))
+    found = records_at(records, "lib/store.cpp", _cpp_line("retry"))
     assert sorted(r.record.error_message for r in found) == [
         "gave up", "gave up after {n} retries"]
     assert {r.record.error_class for r in found} == {"Retry"}
@@ -665,7 +653,7 @@ def test_a_message_chosen_by_a_ternary_in_the_constructor_gives_one_record_per_b
         done = subprocess.run([str(built["cpp"]), "retry", n], capture_output=True, text=True,
                               check=False)
         printed = done.stdout.partition("\n")[2]
-        assert any(_fullmatches(r, printed) for r in found), printed
+        assert any(fullmatches(r, printed) for r in found), printed
 
 
 def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_template(
@@ -684,24 +672,18 @@ def test_calls_that_reach_no_producer_and_a_constructor_cycle_make_no_record(
     mined: tuple[Path, list[errdex.StoredRecord]],
 ) -> None:
     _, records = mined
-    assert _at(records, "src/main.c", _c_line("unknown")) == []
-    assert _at(records, "src/main.c", _c_line("option")) == []  # a macro is no error class
-    assert _at(records, "src/main.c", _c_line("format")) == []  # it dies only if it fails
+    assert records_at(records, "src/main.c", _c_line("unknown")) == []
+    assert records_at(records, "src/main.c", _c_line("option")) == []  # a macro is no error class
+    assert records_at(records, "src/main.c", _c_line("format")) == []  # it dies only if it fails
     assert [r.record.line_number for r in records if r.record.file_path == "lib/cycle.cpp"] == []
 
 
 def test_an_incremental_mine_recomposes_the_throws_of_a_changed_class(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files(FILES)
-    db = tmp_path / "inc.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    repo.commit_files({H: ERRORS_HPP.replace('"no such item: "', '"nothing stored under: "')})
-    summary = errdex.mine(repo.root, db=db, jobs=1)
-    assert summary.incremental
-    with errdex.open_store(db) as store:
-        messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    changed = mine_changed(make_repo, tmp_path, FILES,
+                           {H: ERRORS_HPP.replace('"no such item: "', '"nothing stored under: "')})
+    messages = [r.record.error_message for r in changed]
     assert messages.count("nothing stored under: {key}") == 4  # missing, again, once_more, gone
     assert not any("no such item" in m for m in messages)
 
@@ -711,13 +693,13 @@ def test_a_static_reporter_is_reached_from_its_own_file_only(
 ) -> None:
     _, records = mined
     tool = "src/tool.c"
-    [found] = _at(records, tool, _line(tool, '\tdie("'))
+    [found] = records_at(records, tool, _line(tool, '\tdie("'))
     assert found.record.error_message == "tool: no input given"
-    assert _sources(found) == [(tool, _line(tool, "static void die("))]
-    [elsewhere] = _at(records, "src/main.c", _c_line("die"))
+    assert source_lines(found.extras) == [(tool, _line(tool, "static void die("))]
+    [elsewhere] = records_at(records, "src/main.c", _c_line("die"))
     assert elsewhere.record.error_message == "fatal: cannot open %s"
     done = subprocess.run([str(built["tool"])], capture_output=True, text=True, check=False)
-    assert _fullmatches(found, done.stderr.removesuffix("\n"))
+    assert fullmatches(found, done.stderr.removesuffix("\n"))
 
 
 @pytest.mark.parametrize(("function", "messages", "error_class"), [
@@ -732,11 +714,11 @@ def test_a_message_assigned_in_branches_gives_one_record_per_branch(
     line = _line("lib/store.cpp", f"void {function}(")
     throw = next(i for i, text in enumerate(STORE_CPP.splitlines(), 1)
                  if i > line and text.lstrip().startswith("throw "))
-    found = _at(records, "lib/store.cpp", throw)
+    found = records_at(records, "lib/store.cpp", throw)
     assert sorted(r.record.error_message for r in found) == messages
     assert {r.record.error_class for r in found} == {error_class}
     for n in ("3", "1", "0"):
         done = subprocess.run([str(built["cpp"]), function, n], capture_output=True, text=True,
                               check=False)
         printed = done.stdout.partition("\n")[2]
-        assert any(_fullmatches(r, printed) for r in found), printed
+        assert any(fullmatches(r, printed) for r in found), printed

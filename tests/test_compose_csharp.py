@@ -19,6 +19,14 @@ from pathlib import Path
 import pytest
 
 import errdex
+from tests.compose_steps import (
+    any_thrown,
+    fullmatches,
+    line_starting,
+    mine_changed,
+    mine_fixture,
+    source_lines,
+)
 from tests.conftest import GitRepo
 
 ERRORS = '''\
@@ -403,18 +411,11 @@ EXPECTED = [
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
-    root = tmp_path_factory.mktemp("compose_cs")
-    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
-    repo.commit_files(FILES)
-    db = root / "errdex.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        return list(store.records(repo="acme/composed"))
+    return mine_fixture(tmp_path_factory, "compose_cs", "composed", FILES)[1]
 
 
 def _line(text: str, start: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1)
-                if line.strip().startswith(start))
+    return line_starting(text, start, stripped=True)
 
 
 def _where(start: str) -> tuple[str, int]:
@@ -440,9 +441,9 @@ def test_every_composition_form_gives_the_raise_site_the_printed_message(
     assert found.record.line_number == _where(f"public void {method}(")[1] + 2
     assert found.record.error_message == message
     assert found.record.error_class == error_class
-    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
+    assert source_lines(found.extras) == [
         _where(start) for start in sources]
-    assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+    assert fullmatches(found, printed), printed
 
 
 def test_a_message_override_decorating_the_base_message_is_a_class_decoration(
@@ -515,15 +516,9 @@ def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
 def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files(FILES)
-    db = tmp_path / "inc.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    repo.commit_files({"src/Store/Errors.cs": ERRORS.replace("no such item", "nothing under")})
-    summary = errdex.mine(repo.root, db=db, jobs=1)
-    assert summary.incremental
-    with errdex.open_store(db) as store:
-        messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    changed = mine_changed(make_repo, tmp_path, FILES,
+                           {"src/Store/Errors.cs": ERRORS.replace("no such item", "nothing under")})
+    messages = [r.record.error_message for r in changed]
     assert messages.count("nothing under: {key}") == 4  # Missing, Gone, Again, OnceMore
     assert not any("no such item" in m for m in messages)
 
@@ -600,6 +595,5 @@ def test_the_mined_patterns_match_what_dotnet_throws(
     name, message = thrown[run]
     found = _at(records, run[0])
     assert found, run
-    assert any(r.record.error_class == name
-               and re.fullmatch(r.record.message_pattern, message, re.DOTALL)
-               for r in found), (name, message, [r.record.message_pattern for r in found])
+    assert any_thrown(found, name, message), (
+        name, message, [r.record.message_pattern for r in found])

@@ -11,6 +11,13 @@ from pathlib import Path
 import pytest
 
 import errdex
+from tests.compose_steps import (
+    fullmatches,
+    line_starting,
+    mine_changed,
+    mine_fixture,
+    source_lines,
+)
 from tests.conftest import GitRepo
 
 ERRORS = '''\
@@ -211,24 +218,15 @@ EXPECTED = [
 ]
 
 
-def _line(source: str, start: str) -> int:
-    return next(i for i, line in enumerate(source.splitlines(), 1) if line.startswith(start))
-
-
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
-    root = tmp_path_factory.mktemp("compose_go")
-    repo = GitRepo(root / "repo", "https://github.com/acme/composed-go.git")
-    repo.commit_files({"go.mod": "module example.com/store\n\ngo 1.22\n",
-                       "errors.go": ERRORS, "store.go": STORE})
-    db = root / "errdex.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        return list(store.records(repo="acme/composed-go"))
+    return mine_fixture(tmp_path_factory, "compose_go", "composed-go", {
+        "go.mod": "module example.com/store\n\ngo 1.22\n", "errors.go": ERRORS, "store.go": STORE,
+    })[1]
 
 
 def _at(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
-    line = _line(STORE, f"func (s *Store) {method}(")
+    line = line_starting(STORE, f"func (s *Store) {method}(")
     end = next(i for i, text in enumerate(STORE.splitlines(), 1) if i > line and text == "}")
     return [r for r in records if r.record.file_path == "store.go"
             and line < r.record.line_number < end]
@@ -243,10 +241,10 @@ def test_every_composition_form_gives_the_return_site_the_printed_message(
     [found] = _at(records, method)
     assert found.record.error_message == message
     assert found.record.error_class == error_class
-    expected = [(path, _line(ERRORS if path == "errors.go" else STORE, start))
+    expected = [(path, line_starting(ERRORS if path == "errors.go" else STORE, start))
                 for path, start in sources]
-    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == expected
-    assert re.fullmatch(found.record.message_pattern, sample, re.DOTALL)
+    assert source_lines(found.extras) == expected
+    assert fullmatches(found, sample)
 
 
 def test_each_return_of_error_is_an_alternative_and_unkeyed_fields_go_in_order(
@@ -280,7 +278,7 @@ def test_a_type_built_in_three_places_gives_three_records_sharing_the_template(
     assert len(same) == 3
     assert len({r.record.id for r in same}) == 3
     assert {(s.file_path, s.line_number) for r in same for s in r.extras.template_sources} == {
-        ("errors.go", _line(ERRORS, "func (e *NotFoundError) Error"))}
+        ("errors.go", line_starting(ERRORS, "func (e *NotFoundError) Error"))}
 
 
 def test_calls_that_reach_no_producer_and_a_cycle_make_no_record(
@@ -315,7 +313,7 @@ def test_a_helper_that_panics_with_its_argument_makes_its_call_a_panic_site(
     assert found.record.error_type == "panic"
     assert found.record.error_message == "config: no store configured"
     assert [(s.line_number, s.role) for s in found.extras.template_sources] == [
-        (_line(ERRORS, "func fail("), "helper")]
+        (line_starting(ERRORS, "func fail("), "helper")]
     assert _at(records, "Note") == []
 
 
@@ -331,16 +329,10 @@ def test_a_panic_with_a_factory_error_is_a_panic_site(
 def test_an_incremental_mine_recomposes_the_returns_of_a_changed_error_type(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({"go.mod": "module example.com/store\n", "errors.go": ERRORS,
-                       "store.go": STORE})
-    db = tmp_path / "inc.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    repo.commit_files({"errors.go": ERRORS.replace("no such item: %s", "nothing under %s")})
-    summary = errdex.mine(repo.root, db=db, jobs=1)
-    assert summary.incremental
-    with errdex.open_store(db) as store:
-        found = [r.record.error_message for r in store.records(repo="acme/widgets")
-                 if r.record.file_path == "store.go"]
+    changed = mine_changed(make_repo, tmp_path, {
+        "go.mod": "module example.com/store\n", "errors.go": ERRORS, "store.go": STORE,
+    }, {"errors.go": ERRORS.replace("no such item: %s", "nothing under %s")})
+    found = [r.record.error_message for r in changed
+             if r.record.file_path == "store.go"]
     assert found.count("nothing under %s") == 3  # Get, Has, Delete
     assert "no such item: %s" not in found

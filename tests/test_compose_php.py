@@ -17,6 +17,15 @@ from pathlib import Path
 import pytest
 
 import errdex
+from tests.compose_steps import (
+    any_thrown,
+    fullmatches,
+    line_starting,
+    mine_changed,
+    mine_fixture,
+    source_lines,
+    source_roles,
+)
 from tests.conftest import GitRepo
 
 ERRORS = '''\
@@ -341,20 +350,16 @@ EXPECTED = [
 ]
 
 
+FILES = {"src/Errors.php": ERRORS, "src/Store.php": STORE}
+
+
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
-    root = tmp_path_factory.mktemp("compose_php")
-    repo = GitRepo(root / "repo", "https://github.com/acme/composed.git")
-    repo.commit_files({"src/Errors.php": ERRORS, "src/Store.php": STORE})
-    db = root / "errdex.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    with errdex.open_store(db) as store:
-        return list(store.records(repo="acme/composed"))
+    return mine_fixture(tmp_path_factory, "compose_php", "composed", FILES)[1]
 
 
 def _line(text: str, start: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1)
-                if line.strip().startswith(start))
+    return line_starting(text, start, stripped=True)
 
 
 def _at(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
@@ -372,9 +377,9 @@ def test_every_composition_form_gives_the_raise_site_the_printed_message(
     assert found.record.line_number == _line(STORE, f"public function {method}(") + 2
     assert found.record.error_message == message
     assert found.record.error_class == error_class
-    assert [(s.file_path, s.line_number) for s in found.extras.template_sources] == [
+    assert source_lines(found.extras) == [
         ("src/Errors.php", _line(ERRORS, start)) for start in sources]
-    assert re.fullmatch(found.record.message_pattern, printed, re.DOTALL), printed
+    assert fullmatches(found, printed), printed
 
 
 def test_a_static_factory_with_a_ternary_gives_one_record_per_branch(
@@ -405,7 +410,7 @@ def test_a_factory_method_found_through_this(records: list[errdex.StoredRecord])
     [found] = _at(records, "invalidKey")
     assert found.record.error_message == "invalid: bad key"
     assert found.record.error_class == "StoreException"
-    assert [(s.file_path, s.line_number, s.role) for s in found.extras.template_sources] == [
+    assert source_roles(found.extras) == [
         ("src/Store.php", _line(STORE, "private function invalid("), "factory")]
 
 
@@ -462,15 +467,9 @@ def test_an_unresolved_call_and_a_constructor_cycle_make_no_record(
 def test_an_incremental_mine_recomposes_callers_of_a_changed_class(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
-    repo = make_repo()
-    repo.commit_files({"src/Errors.php": ERRORS, "src/Store.php": STORE})
-    db = tmp_path / "inc.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    repo.commit_files({"src/Errors.php": ERRORS.replace("no such item", "nothing under")})
-    summary = errdex.mine(repo.root, db=db, jobs=1)
-    assert summary.incremental
-    with errdex.open_store(db) as store:
-        messages = [r.record.error_message for r in store.records(repo="acme/widgets")]
+    changed = mine_changed(make_repo, tmp_path, FILES,
+                           {"src/Errors.php": ERRORS.replace("no such item", "nothing under")})
+    messages = [r.record.error_message for r in changed]
     assert messages.count("nothing under: %s") == 5  # missing, gone, forKey, again, onceMore
     assert not any("no such item" in m for m in messages)
 
@@ -531,6 +530,5 @@ def test_the_mined_patterns_match_what_php_throws(
     thrown, message = json.loads(done.stdout)
     found = _at(records, method)
     assert found, method
-    assert any(r.record.error_class == thrown
-               and re.fullmatch(r.record.message_pattern, message, re.DOTALL)
-               for r in found), (thrown, message, [r.record.message_pattern for r in found])
+    assert any_thrown(found, thrown, message), (
+        thrown, message, [r.record.message_pattern for r in found])
