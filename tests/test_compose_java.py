@@ -13,6 +13,10 @@ import pytest
 import errdex
 from errdex.records.model import Record, RecordExtras
 from errdex.templates.template import compile_pattern
+from tests.compose_steps import line_with as line
+from tests.compose_steps import mine_pairs
+from tests.compose_steps import pairs_at as at
+from tests.compose_steps import source_roles as sources
 
 STORE_EXCEPTION = """\
 package shop.errors;
@@ -427,32 +431,15 @@ FILES = {
 STORE_PATH = "src/shop/Store.java"
 
 
-def line(source: str, needle: str) -> int:
-    """The 1-based line of ``needle`` in ``source``."""
-    return next(i for i, text in enumerate(source.splitlines(), 1) if needle in text)
-
-
 @pytest.fixture
 def mined(make_repo, store) -> list[tuple[Record, RecordExtras]]:
-    repo = make_repo()
-    repo.commit_files(FILES)
-    errdex.mine(repo.root, db=store)
-    return [(s.record, s.extras) for s in store.records()]
-
-
-def at(mined: list[tuple[Record, RecordExtras]], path: str, number: int
-       ) -> list[tuple[Record, RecordExtras]]:
-    return [(r, e) for r, e in mined if r.file_path == path and r.line_number == number]
+    return mine_pairs(make_repo, store, FILES)
 
 
 def one(mined: list[tuple[Record, RecordExtras]], marker: str) -> tuple[Record, RecordExtras]:
     found = at(mined, STORE_PATH, line(STORE, f"site:{marker}"))
     assert len(found) == 1, [r.error_message for r, _ in found]
     return found[0]
-
-
-def sources(extras: RecordExtras) -> list[tuple[str, int, str]]:
-    return [(s.file_path, s.line_number, s.role) for s in extras.template_sources]
 
 
 def test_class_message_through_its_base(mined):
