@@ -15,6 +15,8 @@ import pytest
 import errdex
 from errdex.records.stored import StoredRecord
 from errdex.templates.template import compile_pattern
+from tests.compose_steps import records_at as at
+from tests.compose_steps import source_roles
 
 ERRORS_JS = """\
 class StoreError extends Error {
@@ -453,10 +455,6 @@ def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[StoredRe
         return repo.root, list(store.records())
 
 
-def at(records: list[StoredRecord], path: str, number: int) -> list[StoredRecord]:
-    return [r for r in records if r.record.file_path == path and r.record.line_number == number]
-
-
 def one(records: list[StoredRecord], path: str, number: int) -> StoredRecord:
     found = at(records, path, number)
     assert len(found) == 1, [r.record.error_message for r in found]
@@ -464,7 +462,7 @@ def one(records: list[StoredRecord], path: str, number: int) -> StoredRecord:
 
 
 def sources(record: StoredRecord) -> list[tuple[str, int, str]]:
-    return [(s.file_path, s.line_number, s.role) for s in record.extras.template_sources]
+    return source_roles(record.extras)
 
 
 ERR = "lib/errors.js"
