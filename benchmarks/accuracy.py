@@ -12,7 +12,8 @@ The git data of repository owner/name is the first of ``DIR/owner+name/repo`` (b
 ``DIR/owner+name``, ``DIR/owner/name``. Each repository is mined into ``--db`` at its
 cases' pinned commit (through ``errdex.mine``; a bare repository through a clone that
 shares its objects, made under the db's folder, with nothing checked out) unless the store
-already holds it at that commit. Each paste goes to ``errdex.resolve``: records, else text
+already holds it at that commit, mined by this miner version (``--remine``: always, in
+full). Each paste goes to ``errdex.resolve``: records, else text
 sites, over every repository of the db (``--scoped``: the case's own, as grep searches
 only its tree). A hit is a result of the case's repository at the expected file (or an
 ``also_accept`` one) within ``--tolerance`` lines of the expected line; text-site hits are
@@ -37,6 +38,7 @@ import accuracy_cases as cases_mod
 import grep_baseline
 
 import errdex
+from errdex.mining.run import miner_version
 from errdex.repo.git import run_git
 
 TOP = 5
@@ -129,12 +131,13 @@ def mine_all(cases: list[Case], repos: Path, db: Path, remine: bool,
         found[repo] = git_dir
         with errdex.open_store(db) as store:
             state = store.repo_state(repo)
-        if not remine and state is not None and state.analyzed_sha == sha:
+        current = state is not None and state.miner_version == miner_version("static")
+        if not remine and current and state is not None and state.analyzed_sha == sha:
             say(f"[{number}/{len(pinned)}] {repo} at {sha[:12]}: already mined")
             continue
         say(f"[{number}/{len(pinned)}] mining {repo} at {sha[:12]}…")
         summary = errdex.mine(mineable(git_dir, repo, cache), db=db, repo=repo, sha=sha,
-                              enrich="static")
+                              enrich="static", full=remine)
         say(f"    {summary.records} records in {summary.seconds:.0f}s")
     return found
 
@@ -235,7 +238,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--check", action="store_true", help="validate the cases; mine nothing")
     parser.add_argument("--misses", action="store_true", help="list each non-first case")
     parser.add_argument("--remine", action="store_true",
-                        help="mine even a repository stored at its commit (incremental)")
+                        help="mine every repository again in full, even one stored at its "
+                             "commit by this miner version")
     args = parser.parse_args(argv)
     if not args.check and args.db is None:
         parser.error("--db is required (except with --check)")
