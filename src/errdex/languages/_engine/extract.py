@@ -6,7 +6,7 @@ import dataclasses
 
 from tree_sitter import Node
 
-from errdex.languages._engine.files import Captures, index_assignment
+from errdex.languages._engine.files import Captures, filled
 from errdex.languages._engine.spec import F, LanguageSpec
 from errdex.languages.base import (
     FileSites,
@@ -31,12 +31,7 @@ def extract(spec: LanguageSpec[F], source: bytes) -> FileSites:
 
 def index_file(spec: LanguageSpec[F], found: list[tuple[int, Captures]]) -> F:
     """The file's index: its assignments, and what the spec's ``index`` hook reads."""
-    file = spec.new_index()
-    for _, caps in found:
-        if not index_assignment(caps, file) and spec.index is not None:
-            spec.index(caps, file)
-    file.sort()
-    return file
+    return filled(spec.new_index(), found, spec.index)
 
 
 def _sites_in(

@@ -9,10 +9,13 @@ hook; the engine fills ``assignments`` and ``imports`` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
+from typing import TypeVar
 
-from tree_sitter import Node
+from tree_sitter import Node, Query
+from tree_sitter_language_pack import get_language
 
 from errdex.languages.base import ancestors, text
 
@@ -75,11 +78,28 @@ class FileIndex:
     @classmethod
     def of(cls, found: list[tuple[int, Captures]]) -> FileIndex:
         """The index of a file's ``assign``/``assign.name`` captures alone."""
-        index = cls()
-        for _, caps in found:
-            index_assignment(caps, index)
-        index.sort()
-        return index
+        return filled(cls(), found)
+
+
+IndexT = TypeVar("IndexT", bound=FileIndex)
+
+
+def filled(index: IndexT, found: Iterable[tuple[int, Captures]],
+           more: Callable[[Captures, IndexT], None] | None = None) -> IndexT:
+    """``index`` with each match's assignment, or what ``more`` reads from a match that is
+    none (a static import, an assigned name), each name's in source order: the site
+    reader and a composer reading a file on its own index it alike."""
+    for _, caps in found:
+        if not index_assignment(caps, index) and more is not None:
+            more(caps, index)
+    index.sort()
+    return index
+
+
+@cache
+def index_query(grammar: str, patterns: str) -> Query:
+    """The patterns of a site query that a composer's file index reads, compiled once."""
+    return Query(get_language(grammar), patterns)  # type: ignore[arg-type]
 
 
 def index_assignment(caps: Captures, index: FileIndex) -> bool:

@@ -26,7 +26,7 @@ from pathlib import Path
 from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
-from errdex.languages._engine.files import index_assignment
+from errdex.languages._engine.files import filled
 from errdex.languages.base import line_of, text
 from errdex.languages.facts import Composer, Producer, Result, bind, unknown
 from errdex.languages.go.calls import (
@@ -76,12 +76,7 @@ def _assignments() -> Query:
 
 
 def _index(root: Node) -> GoFile:
-    file = GoFile()
-    for _, caps in QueryCursor(_assignments()).matches(root):
-        if not index_assignment(caps, file):
-            index_assigned(caps, file)
-    file.sort()
-    return file
+    return filled(GoFile(), QueryCursor(_assignments()).matches(root), index_assigned)
 
 
 def struct_fields(root: Node) -> dict[str, tuple[str, ...]]:

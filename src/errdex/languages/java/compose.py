@@ -19,12 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import cache
 
-from tree_sitter import Node, Query
-from tree_sitter_language_pack import get_language
+from tree_sitter import Node
 
-from errdex.languages._engine.files import index_assignment
+from errdex.languages._engine.files import filled, index_query
 from errdex.languages._jvm.compose import (
     SUPER_MESSAGE,
     THIS,
@@ -72,19 +70,9 @@ _INDEX = """
 """
 
 
-@cache
-def _index_query() -> Query:
-    return Query(get_language("java"), _INDEX)
-
-
 def index(root: Node) -> JavaFile:
     """The file's message variables and static imports, as the site reader has them."""
-    file = JavaFile()
-    for _, caps in matches(_index_query(), root):
-        if not index_assignment(caps, file):
-            index_import(caps, file)
-    file.sort()
-    return file
+    return filled(JavaFile(), matches(index_query("java", _INDEX), root), index_import)
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:

@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
 
-from tree_sitter import Node, Query
-from tree_sitter_language_pack import get_language
+from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages._engine.files import index_assignment
+from errdex.languages._engine.files import filled, index_query
 from errdex.languages._jvm.compose import (
     THIS,
     ClassFacts,
@@ -64,18 +62,9 @@ _INDEX = """
 """
 
 
-@cache
-def _index_query() -> Query:
-    return Query(get_language("kotlin"), _INDEX)
-
-
 def index(root: Node) -> FileIndex:
     """The file's ``val``s by name, as the site reader has them."""
-    file = FileIndex()
-    for _, caps in matches(_index_query(), root):
-        index_assignment(caps, file)
-    file.sort()
-    return file
+    return filled(FileIndex(), matches(index_query("kotlin", _INDEX), root))
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
