@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.producing import builds_nothing, factory_or_helper
 from errdex.languages._jvm.compose import (
     SUPER_MESSAGE,
     THIS,
@@ -207,22 +208,14 @@ def _method(node: Node, owner: str, path: str) -> list[Producer]:
     """A factory (returns an error or a message built from its parameters) or a helper
     (throws or logs one built from what it is given)."""
     returns = simple_name(text(node.child_by_field_name("returns")))
-    body = (node.child_by_field_name("body") or node).text or b""
-    if not is_exception_name(returns) and returns not in ("string", "String") and not any(
-            word in body for word in _WORDS):
-        return []  # builds no error and no text
+    if builds_nothing(node, is_exception_name(returns) or returns in ("string", "String"),
+                      _WORDS):
+        return []
     params = _parameters(node)
-    results: list[Result] = []
-    for value in _returns(node):
-        results.extend(_returned(value, returns, params, path))
-    if not params:  # ``static Exception NoElements() => new InvalidOperationException("…")``
-        results = [r for r in results if isinstance(r, Call) and any(
-            has_text(t) for arg in r.args for t in arg)]
-    role = "factory"
-    if not results and params:
-        role = "helper"
-        for statement in _statements(node):
-            results.extend(_helper_result(statement, params, path))
+    results, role = factory_or_helper(
+        (r for value in _returns(node) for r in _returned(value, returns, params, path)),
+        params, lambda: (r for statement in _statements(node)
+                         for r in _helper_result(statement, params, path)))
     results = _reassigned(node, params, results) if results else []
     if not results:
         return []

@@ -28,6 +28,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.calls import names_a_logger
+from errdex.languages._engine.producing import builds_nothing, factory_or_helper
 from errdex.languages.base import line_of, load_query, matches, text
 from errdex.languages.facts import Call, Composer, Producer, Result, has_text
 from errdex.languages.php.calls import (
@@ -132,22 +133,14 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str,
     """A factory (returns an error or a message built from its parameters) or a helper
     (throws or logs one built from what it is given)."""
     returns = text(node.child_by_field_name("return_type")).lstrip("?\\")
-    body = (node.child_by_field_name("body") or node).text or b""
-    if not errorish(returns) and returns not in ("self", "static") and not any(
-            word in body for word in _WORDS):
-        return []  # builds no error and no text
+    if builds_nothing(node, errorish(returns) or returns in ("self", "static"), _WORDS):
+        return []
     params = parameters(node)
-    results: list[Result] = []
-    for value in _returns(node):
-        results.extend(_returned(value, returns, params, file, path, errors))
-    if not params:  # ``static function closed(): self { return new self('…'); }``
-        results = [r for r in results if isinstance(r, Call) and any(
-            has_text(t) for arg in r.args for t in arg)]
-    role = "factory"
-    if not results and params:
-        role = "helper"
-        for statement in statements(node):
-            results.extend(_helper_result(statement, params, file, path))
+    results, role = factory_or_helper(
+        (r for value in _returns(node) for r in _returned(value, returns, params, file, path,
+                                                          errors)),
+        params, lambda: (r for statement in statements(node)
+                         for r in _helper_result(statement, params, file, path)))
     unknown = unread(node, params, file) if results else set()  # ``$m = f($m);``
     results = [r for r in results if not holes(r) & unknown]
     if not results:
