@@ -419,3 +419,16 @@ def test_a_jvm_frame_naming_the_file_alone_decides_between_sites_of_one_template
         matches = errdex.explain(paste.replace("Store.kt", first), db=db)
         assert matches[0].record.file_path == f"src/main/kotlin/shop/{first}"
         assert f"frame src/main/kotlin/shop/{first}:3" in matches[0].reason
+
+
+def test_a_record_printing_the_level_prefix_itself_matches_the_line_as_printed(
+    make_repo, tmp_path
+):
+    repo = make_repo()
+    repo.commit_files({"app/store.py": (
+        "def lock(path):\n    raise SystemExit(f'fatal: the store at {path} is locked')\n")})
+    db = tmp_path / "prefix.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    [match] = errdex.explain("fatal: the store at /srv/db is locked", db=db)[:1]
+    assert (match.record.file_path, match.approximate) == ("app/store.py", False)
+    assert match.bound == {"path": "/srv/db"}

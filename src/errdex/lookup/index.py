@@ -391,6 +391,13 @@ def _variants(event: ErrorEvent) -> list[str]:
     for segment in getattr(event, "segments", ()) or ():
         if not add(segment):
             return variants
+    # The line as printed, when reading it took a prefix off (``fatal: ``, ``error: ``):
+    # a record whose reporter prints that prefix (git's ``die``) matches it whole.
+    printed = event.text.strip().partition("\n")[0]
+    first = event.message.partition("\n")[0]
+    if event.kind == "message" and printed != first and printed.endswith(first) and (
+            len(printed) - len(first) <= _MAX_PREFIX) and not add(printed):
+        return variants
     message = event.message
     if "\n" in message:
         paragraphs = message.split("\n\n")
@@ -417,6 +424,7 @@ def _variants(event: ErrorEvent) -> list[str]:
     return variants
 
 
+_MAX_PREFIX = 40  # a level or program prefix, not a message of its own
 _DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
 
 

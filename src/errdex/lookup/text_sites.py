@@ -105,8 +105,9 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str) -> boo
         return False
     for match in matches:
         literal = " ".join(f for f in shape_of(match.record.message_pattern).fragments if f)
-        thin = len(literal) < _THIN * len(message)
-        if not match.approximate and not (thin and len(words(literal)) < site_words):
+        if len(words(literal)) >= site_words:
+            return False  # the record says as much of it (a ``fatal: `` prefix aside)
+        if not match.approximate and len(literal) >= _THIN * len(message):
             return False
     return True
 
