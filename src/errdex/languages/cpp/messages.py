@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import ancestors, text
 from errdex.languages.c.family import STRING_TYPES, arguments, function_name, message_string
 from errdex.languages.facts import Argument, Producer, constant_names, has_text, substitute, unknown
@@ -221,14 +222,8 @@ def parameters_of(definition: Node) -> tuple[str, ...]:
 
 def walk(node: Node | None) -> list[Node]:
     """The nodes of a body in source order, nested lambdas and classes left out."""
-    out: list[Node] = []
-    stack = [node] if node is not None else []
-    while stack:
-        child = stack.pop()
-        out.append(child)
-        if child.type not in ("lambda_expression", "class_specifier", "struct_specifier"):
-            stack.extend(reversed(child.named_children))
-    return out
+    return nodes_from(node, ("lambda_expression", "class_specifier", "struct_specifier"),
+                      keep_nested=True)
 
 
 def last_name(name: str | None) -> str:

@@ -9,11 +9,11 @@ is read with them; what source does not spell is a hole named after the expressi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.walk import nodes_from
 from errdex.languages._jvm.compose import capped
 from errdex.languages.base import ancestors, text
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value, hole, read
@@ -140,15 +140,10 @@ def function_of(node: Node) -> Node | None:
     return next((a for a in ancestors(node) if a.type in FUNCTIONS), None)
 
 
-def walk(node: Node | None) -> Iterator[Node]:
+def walk(node: Node | None) -> list[Node]:
     """Nodes under ``node`` in source order, not inside a nested lambda or local function."""
-    stack = [node] if node is not None else []
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(c for c in reversed(current.named_children)
-                     if c.type not in ("lambda_expression", "local_function_statement",
-                                       "anonymous_method_expression"))
+    return nodes_from(node, ("lambda_expression", "local_function_statement",
+                             "anonymous_method_expression"))
 
 
 def _names(node: Node | None) -> set[str]:

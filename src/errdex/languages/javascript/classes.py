@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from errdex.languages._engine import Message
+from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import text
 from errdex.languages.javascript.messages import (
     SCOPES,
@@ -211,14 +212,7 @@ def constructor_of(body: Node) -> Node | None:
 
 def own_nodes(function: Node) -> list[Node]:
     """Nodes of a function's body, not those of functions nested in it."""
-    out: list[Node] = []
-    body = function.child_by_field_name("body")
-    stack = [body] if body is not None else []
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(reversed([c for c in node.named_children if c.type not in SCOPES]))
-    return out
+    return nodes_from(function.child_by_field_name("body"), SCOPES)
 
 
 def super_call(constructor: Node) -> Node | None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
+from errdex.languages._engine.walk import nodes_below
 from errdex.languages.base import ancestors, line_of, load_query, matches, text
 from errdex.languages.facts import (
     Argument,
@@ -329,7 +330,8 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, T
     mapping: dict[str, Template] = {}
     if params:
         mapping["self.args[0]"] = parameter(params[0])
-    for node in _walk(init):
+    # last first, as ever: of two assignments of one field, the first is the one kept
+    for node in reversed(nodes_below(init, _NESTED, keep_nested=True)):
         if node.type != "assignment":
             continue
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -444,20 +446,12 @@ def _parameters(function: Node) -> tuple[tuple[str, ...], tuple[tuple[str, Templ
 # --- walking ---------------------------------------------------------------------------
 
 
-def _walk(node: Node) -> list[Node]:
-    """Every node under ``node`` that is not inside a nested function or class."""
-    out: list[Node] = []
-    stack = list(node.named_children)
-    while stack:
-        child = stack.pop()
-        out.append(child)
-        if child.type not in ("function_definition", "class_definition", "lambda"):
-            stack.extend(child.named_children)
-    return out
+_NESTED = ("function_definition", "class_definition", "lambda")
 
 
 def _own(node: Node, types: tuple[str, ...]) -> list[Node]:
-    return sorted((n for n in _walk(node) if n.type in types), key=lambda n: n.start_byte)
+    """The nodes of ``types`` under ``node``, in source order, none of a nested function."""
+    return [n for n in nodes_below(node, _NESTED, keep_nested=True) if n.type in types]
 
 
 def _calls_in(node: Node) -> list[Node]:
