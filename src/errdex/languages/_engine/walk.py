@@ -8,9 +8,11 @@ itself (a lambda passed as an argument is still an argument).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 from tree_sitter import Node
+
+from errdex.languages.base import text
 
 
 def nodes_below(node: Node | None, nested: Collection[str], *,
@@ -36,3 +38,31 @@ def nodes_from(node: Node | None, nested: Collection[str], *,
     if node is None:
         return []
     return [node, *nodes_below(node, nested, keep_nested=keep_nested)]
+
+
+def returned_values(body: Node | None, blocks: Collection[str]) -> Iterator[Node]:
+    """The values of the ``return`` statements in ``body`` reached through statements of
+    ``blocks`` types only: a return is no expression's part, and a closure's is its own."""
+    stack = [body] if body is not None and b"return" in (body.text or b"") else []
+    while stack:
+        node = stack.pop()
+        if node.type == "return_statement" and node.named_children:
+            yield node.named_children[0]
+            continue
+        stack.extend(c for c in reversed(node.named_children)
+                     if c.type in blocks or c.type == "return_statement")
+
+
+def class_declarations(node: Node, outer: str | None, classes: Collection[str],
+                       containers: Collection[str]) -> Iterator[tuple[Node, str | None]]:
+    """Declarations of ``classes`` types under ``node``, through ``containers`` (a
+    namespace, a body) and nested in class bodies, each with the class it is written in."""
+    for child in node.named_children:
+        if child.type in classes:
+            yield child, outer
+            body = child.child_by_field_name("body")
+            if body is not None:
+                yield from class_declarations(body, text(child.child_by_field_name("name")),
+                                              classes, containers)
+        elif child.type in containers:
+            yield from class_declarations(child, outer, classes, containers)

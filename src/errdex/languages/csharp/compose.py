@@ -28,6 +28,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._engine.producing import builds_nothing, factory_or_helper
+from errdex.languages._engine.walk import class_declarations, returned_values
 from errdex.languages._jvm.compose import (
     SUPER_MESSAGE,
     THIS,
@@ -90,14 +91,7 @@ COMPOSER = Composer(producers=producers, triggers=(b"class ", b"struct ", b"reco
 
 def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | None]]:
     """Class-like declarations in namespaces and nested in class bodies."""
-    for child in node.named_children:
-        if child.type in CLASSES:
-            yield child, outer
-            body = child.child_by_field_name("body")
-            if body is not None:
-                yield from _declarations(body, text(child.child_by_field_name("name")))
-        elif child.type in _CONTAINERS:
-            yield from _declarations(child, outer)
+    return class_declarations(node, outer, CLASSES, _CONTAINERS)
 
 
 # --- classes -------------------------------------------------------------------------------
@@ -355,14 +349,7 @@ def _returns(function: Node) -> Iterator[Node]:
         if body.named_children:
             yield body.named_children[-1]
         return
-    stack = [body] if body is not None and b"return" in (body.text or b"") else []
-    while stack:  # through statements only: a return is no expression's part
-        node = stack.pop()
-        if node.type == "return_statement" and node.named_children:
-            yield node.named_children[0]
-            continue
-        stack.extend(c for c in reversed(node.named_children)
-                     if c.type in _BLOCKS or c.type == "return_statement")
+    yield from returned_values(body, _BLOCKS)
 
 
 _BLOCKS = frozenset({

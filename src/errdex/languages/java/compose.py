@@ -23,6 +23,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._engine.files import filled, index_query
+from errdex.languages._engine.walk import class_declarations
 from errdex.languages._jvm.compose import (
     SUPER_MESSAGE,
     THIS,
@@ -97,14 +98,10 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
 
 def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | None]]:
     """Class-like declarations at the top level and nested in class bodies."""
-    for child in node.named_children:
-        if child.type in CLASS_TYPES:
-            yield child, outer
-            body = child.child_by_field_name("body")
-            if body is not None:
-                yield from _declarations(body, text(child.child_by_field_name("name")))
-        elif child.type in BODY_TYPES or child.type == "enum_body_declarations":
-            yield from _declarations(child, outer)
+    return class_declarations(node, outer, CLASS_TYPES, _CONTAINERS)
+
+
+_CONTAINERS = BODY_TYPES | {"enum_body_declarations"}
 
 
 # --- arguments ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.calls import names_a_logger
 from errdex.languages._engine.producing import builds_nothing, factory_or_helper
+from errdex.languages._engine.walk import returned_values
 from errdex.languages.base import line_of, load_query, matches, text
 from errdex.languages.facts import Call, Composer, Producer, Result, has_text
 from errdex.languages.php.calls import (
@@ -253,12 +254,4 @@ def _uses(template: Template, params: tuple[str, ...]) -> bool:
 
 def _returns(function: Node) -> Iterator[Node]:
     """The values a function's own ``return`` statements give (not a closure's)."""
-    body = function.child_by_field_name("body")
-    stack = [body] if body is not None and b"return" in (body.text or b"") else []
-    while stack:
-        node = stack.pop()
-        if node.type == "return_statement" and node.named_children:
-            yield node.named_children[0]
-            continue
-        stack.extend(c for c in reversed(node.named_children)
-                     if c.type in _BLOCKS or c.type == "return_statement")
+    return returned_values(function.child_by_field_name("body"), _BLOCKS)
