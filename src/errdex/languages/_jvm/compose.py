@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from errdex.languages._engine import Message
@@ -211,21 +211,20 @@ def renamed(template: Template, names: dict[str, str]) -> Template:
 
 
 def renamed_result(result: Result, names: dict[str, str]) -> Result:
-    if isinstance(result, Template):
-        return renamed(result, names)
-    return replace(result, args=tuple(tuple(renamed(t, names) for t in arg)
-                                      for arg in result.args),
-                   keywords=tuple((k, tuple(renamed(t, names) for t in arg))
-                                  for k, arg in result.keywords))
+    return _each_template(result, lambda t: renamed(t, names))
 
 
 def bound(result: Result, bindings: dict[str, Template]) -> Result:
     """A result with its parameter holes filled by what a call passes."""
+    return _each_template(result, lambda t: substitute(t, bindings))
+
+
+def _each_template(result: Result, change: Callable[[Template], Template]) -> Result:
+    """``result`` with ``change`` made to it, or to each of a call's argument templates."""
     if isinstance(result, Template):
-        return substitute(result, bindings)
-    return replace(result, args=tuple(tuple(substitute(t, bindings) for t in arg)
-                                      for arg in result.args),
-                   keywords=tuple((k, tuple(substitute(t, bindings) for t in arg))
+        return change(result)
+    return replace(result, args=tuple(tuple(change(t) for t in arg) for arg in result.args),
+                   keywords=tuple((k, tuple(change(t) for t in arg))
                                   for k, arg in result.keywords))
 
 
