@@ -122,3 +122,19 @@ def any_thrown(found: list[errdex.StoredRecord], error_class: str, printed: str)
     """Whether one of a site's records names the class the runtime threw and matches
     what it printed (a site with branches has a record per branch)."""
     return any(r.record.error_class == error_class and fullmatches(r, printed) for r in found)
+
+
+def messages(found: Iterable[errdex.StoredRecord]) -> list[str]:
+    """The messages of a site's records, sorted: a site with branches has one per branch."""
+    return sorted(r.record.error_message for r in found)
+
+
+def classes(found: Iterable[errdex.StoredRecord]) -> set[str | None]:
+    """The error classes of a site's records (one class for every branch, as a rule)."""
+    return {r.record.error_class for r in found}
+
+
+def any_fullmatch(found: Iterable[errdex.StoredRecord], printed: str) -> bool:
+    """Whether one of a site's records matches the whole one-line message a run printed:
+    which branch ran is the runtime's choice."""
+    return any(re.fullmatch(r.record.message_pattern, printed) for r in found)

@@ -12,8 +12,10 @@ import pytest
 
 import errdex
 from tests.compose_steps import (
+    classes,
     fullmatches,
     line_starting,
+    messages,
     mine_changed,
     mine_fixture,
     records_at,
@@ -646,9 +648,9 @@ def test_a_message_chosen_by_a_ternary_in_the_constructor_gives_one_record_per_b
 ) -> None:
     _, records = mined
     found = records_at(records, "lib/store.cpp", _cpp_line("retry"))
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "gave up", "gave up after {n} retries"]
-    assert {r.record.error_class for r in found} == {"Retry"}
+    assert classes(found) == {"Retry"}
     for n in ("3", "0"):
         done = subprocess.run([str(built["cpp"]), "retry", n], capture_output=True, text=True,
                               check=False)
@@ -716,7 +718,7 @@ def test_a_message_assigned_in_branches_gives_one_record_per_branch(
                  if i > line and text.lstrip().startswith("throw "))
     found = records_at(records, "lib/store.cpp", throw)
     assert sorted(r.record.error_message for r in found) == messages
-    assert {r.record.error_class for r in found} == {error_class}
+    assert classes(found) == {error_class}
     for n in ("3", "1", "0"):
         done = subprocess.run([str(built["cpp"]), function, n], capture_output=True, text=True,
                               check=False)

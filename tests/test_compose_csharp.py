@@ -10,7 +10,6 @@ the fixture's C# 7 files are built and run, and what they really throw is matche
 from __future__ import annotations
 
 import base64
-import re
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -20,9 +19,12 @@ import pytest
 
 import errdex
 from tests.compose_steps import (
+    any_fullmatch,
     any_thrown,
+    classes,
     fullmatches,
     line_starting,
+    messages,
     mine_changed,
     mine_fixture,
     source_lines,
@@ -457,20 +459,20 @@ def test_a_ternary_in_the_base_initializer_gives_one_record_per_branch(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "Retry")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "gave up", "gave up after {n} retries"]
-    assert {r.record.error_class for r in found} == {"RetryException"}
+    assert classes(found) == {"RetryException"}
     for printed in ("gave up after 3 retries", "gave up"):
-        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+        assert any_fullmatch(found, printed), printed
 
 
 def test_a_switch_expression_in_the_base_initializer_gives_one_record_per_arm(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "Level")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "quota almost used", "quota exceeded"]
-    assert {r.record.error_class for r in found} == {"LevelException"}
+    assert classes(found) == {"LevelException"}
 
 
 def test_a_logging_helper_gives_its_caller_a_warning(
@@ -487,8 +489,8 @@ def test_a_message_assigned_in_branches_gives_one_record_per_branch(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "Branch")
-    assert sorted(r.record.error_message for r in found) == ["no widgets", "too many widgets"]
-    assert {r.record.error_class for r in found} == {"InvalidOperationException"}
+    assert messages(found) == ["no widgets", "too many widgets"]
+    assert classes(found) == {"InvalidOperationException"}
 
 
 def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_template(

@@ -12,8 +12,11 @@ import pytest
 
 import errdex
 from tests.compose_steps import (
+    any_fullmatch,
+    classes,
     fullmatches,
     line_starting,
+    messages,
     mine_changed,
     mine_fixture,
     source_lines,
@@ -251,9 +254,9 @@ def test_each_return_of_error_is_an_alternative_and_unkeyed_fields_go_in_order(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "Lock")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "%s is locked by process 42", "{path} is locked"]
-    assert {r.record.error_class for r in found} == {"LockedError"}
+    assert classes(found) == {"LockedError"}
     patterns = [r.record.message_pattern for r in found]
     assert any(re.fullmatch(p, "/var/db is locked by process 42") for p in patterns)
 
@@ -262,12 +265,12 @@ def test_a_variable_assigned_in_a_branch_gives_each_value(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "Retry")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "store gave up after %d retries: {os.ErrClosed.Error()}",
         "store gave up: {os.ErrClosed.Error()}"]
     for printed in ("store gave up: file already closed",
                     "store gave up after 3 retries: file already closed"):
-        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found)
+        assert any_fullmatch(found, printed)
 
 
 def test_a_type_built_in_three_places_gives_three_records_sharing_the_template(

@@ -15,8 +15,8 @@ import pytest
 import errdex
 from errdex.records.stored import StoredRecord
 from errdex.templates.template import compile_pattern
+from tests.compose_steps import classes, messages, source_roles
 from tests.compose_steps import records_at as at
-from tests.compose_steps import source_roles
 
 ERRORS_JS = """\
 class StoreError extends Error {
@@ -487,7 +487,7 @@ def test_a_class_raised_from_three_places_shares_its_template(mined):
     assert len(set(numbers)) == 3
     found = [one(records, STORE, n) for n in numbers]
     assert {r.record.message_pattern for r in found} == {"no such item: (.+?)"}
-    assert {r.record.error_class for r in found} == {"NotFound"}
+    assert classes(found) == {"NotFound"}
     assert all(sources(r) == [NOT_FOUND] for r in found)
 
 
@@ -518,9 +518,9 @@ def test_class_without_constructor_takes_its_base(mined):
 def test_message_getter_over_fields_set_from_parameters(mined):
     _, records = mined
     found = at(records, STORE, line(STORE, "throw new ValidationError"))
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "${count} problems with ${field}", "a problem with ${field}"]
-    assert {r.record.error_class for r in found} == {"ValidationError"}
+    assert classes(found) == {"ValidationError"}
     assert all(sources(r) == [(ERR, line(ERR, "class ValidationError"), "class message")]
                for r in found)
 
@@ -602,7 +602,7 @@ def test_message_methods_and_getters_of_the_class(mined):
     assert record.record.error_message == "cannot open shelf ${this.name}"
     assert sources(record) == [(shelf, line(shelf, "describe()"), "message")]
     found = at(records, shelf, line(shelf, "cannot close"))
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "cannot close the empty shelf", "cannot close the full shelf"]
 
 
@@ -619,7 +619,7 @@ def test_message_constants_from_another_file(mined):
 def test_ternary_argument_gives_one_record_per_branch(mined):
     _, records = mined
     found = at(records, STORE, line(STORE, "throw new NotFound(msg)"))
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "no such item: none left", "no such item: too many: ${n}"]
     assert all(sources(r) == [NOT_FOUND] for r in found)
     assert len({r.record.id for r in found}) == 2
@@ -628,7 +628,7 @@ def test_ternary_argument_gives_one_record_per_branch(mined):
 def test_if_else_assigned_argument_gives_one_record_per_branch(mined):
     _, records = mined
     found = at(records, STORE, line(STORE, "throw new NotFound(what)"))
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "no such item: first shelf", "no such item: shelf ${kind}"]
 
 
@@ -721,17 +721,17 @@ def test_typescript_default_message_when_none_is_passed(mined):
 def test_typescript_switch_assigned_argument(mined):
     _, records = mined
     found = at(records, VAULT, line(VAULT, "throw new Sealed(why)"))
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "sealed: kv engine is busy", "sealed: unknown engine ${kind}"]
 
 
 def test_typescript_else_if_chain_is_three_records(mined):
     _, records = mined
     found = at(records, VAULT, line(VAULT, "throw new Sealed(reason)"))
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "sealed: vault already open", "sealed: vault cannot open",
         "sealed: vault opened by ${kind}"]
-    assert {r.record.error_class for r in found} == {"Sealed"}
+    assert classes(found) == {"Sealed"}
     assert all(sources(r) == [(TS_ERR, line(TS_ERR, "class Sealed"), "class message")]
                for r in found)
 

@@ -18,9 +18,12 @@ import pytest
 
 import errdex
 from tests.compose_steps import (
+    any_fullmatch,
     any_thrown,
+    classes,
     fullmatches,
     line_starting,
+    messages,
     mine_changed,
     mine_fixture,
     source_lines,
@@ -386,24 +389,24 @@ def test_a_static_factory_with_a_ternary_gives_one_record_per_branch(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "fetch")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "bad response for {$request}", "no response for {$request}"]
-    assert {r.record.error_class for r in found} == {"FetchError"}
+    assert classes(found) == {"FetchError"}
     assert {(s.file_path, s.line_number, s.role) for r in found
             for s in r.extras.template_sources} == {
         ("src/Errors.php", _line(ERRORS, "public static function create("), "factory")}
     for printed in ("bad response for https://x", "no response for https://x"):
-        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+        assert any_fullmatch(found, printed), printed
 
 
 def test_a_ternary_passed_to_the_parent_constructor_gives_one_record_per_branch(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "retry")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "gave up", "gave up after $n retries"]
     for printed in ("gave up after 3 retries", "gave up"):
-        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+        assert any_fullmatch(found, printed), printed
 
 
 def test_a_factory_method_found_through_this(records: list[errdex.StoredRecord]) -> None:
@@ -418,31 +421,31 @@ def test_a_message_setter_returning_this_gives_one_record_per_if_arm(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "find")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "No query results for model [{$model}] {implode(', ', $ids)}",
         "No query results for model [{$model}].",
     ]
-    assert {r.record.error_class for r in found} == {"ModelMissing"}
+    assert classes(found) == {"ModelMissing"}
     for printed in ("No query results for model [App\\User] 1, 2",
                     "No query results for model [App\\User]."):
-        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+        assert any_fullmatch(found, printed), printed
 
 
 def test_a_match_passed_to_the_parent_constructor_gives_one_record_per_arm(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "level")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "quota almost used", "quota exceeded"]
-    assert {r.record.error_class for r in found} == {"Level"}
+    assert classes(found) == {"Level"}
 
 
 def test_a_message_assigned_in_branches_gives_one_record_per_branch(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "branch")
-    assert sorted(r.record.error_message for r in found) == ["no widgets", "too many widgets"]
-    assert {r.record.error_class for r in found} == {"RuntimeException"}
+    assert messages(found) == ["no widgets", "too many widgets"]
+    assert classes(found) == {"RuntimeException"}
 
 
 def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_template(

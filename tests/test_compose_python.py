@@ -14,8 +14,10 @@ import pytest
 
 import errdex
 from tests.compose_steps import (
+    any_fullmatch,
     fullmatches,
     line_starting,
+    messages,
     mine_changed,
     mine_fixture,
     mine_once,
@@ -210,11 +212,11 @@ def test_a_message_chosen_by_a_ternary_in_the_class_gives_one_record_per_branch(
 ) -> None:
     root, records = mined
     found = _at(records, "retry")
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "gave up", "gave up after %d retries"]
     for n in ("3", "0"):
         _, printed = _printed(root, "retry", (int(n),))  # type: ignore[arg-type]
-        assert any(re.fullmatch(r.record.message_pattern, printed) for r in found), printed
+        assert any_fullmatch(found, printed), printed
 
 
 def test_a_factory_method_found_through_self(
@@ -260,7 +262,7 @@ def test_a_ternary_message_passed_to_a_class_of_another_package_gives_both_branc
         "def retry(n):\n"
         "    msg = 'gave up after ' + str(n) + ' retries' if n else 'gave up'\n"
         "    raise RuntimeError(msg)\n")})
-    found = sorted(r.record.error_message for r in stored)
+    found = messages(stored)
     assert found == ["gave up", "gave up after {n} retries"]
 
 
@@ -350,7 +352,7 @@ def test_a_message_property_of_the_class_gives_a_record_per_return(
         "    def fail(self):\n"
         "        raise self._exc(self._message)\n")})
     found = [r for r in stored if r.record.line_number == 18]
-    assert sorted(r.record.error_message for r in found) == [
+    assert messages(found) == [
         "{self._name!r} is undefined",
         "{type(self._obj).__name__!r} object has no attribute {self._name!r}"]
     code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
@@ -361,7 +363,7 @@ def test_a_message_property_of_the_class_gives_a_record_per_return(
                              check=True).stdout.splitlines()
     assert printed == ["'x' is undefined", "'dict' object has no attribute 'get'"]
     for line in printed:
-        assert any(re.fullmatch(r.record.message_pattern, line) for r in found), line
+        assert any_fullmatch(found, line), line
     assert all(s.role == "message" for r in found for s in r.extras.template_sources)
 
 
