@@ -432,3 +432,18 @@ def test_a_record_printing_the_level_prefix_itself_matches_the_line_as_printed(
     [match] = errdex.explain("fatal: the store at /srv/db is locked", db=db)[:1]
     assert (match.record.file_path, match.approximate) == ("app/store.py", False)
     assert match.bound == {"path": "/srv/db"}
+
+
+def test_a_template_of_holes_around_a_short_word_matches_no_long_paste(make_repo, tmp_path):
+    repo = make_repo()
+    repo.commit_files({"app/repo.py": (
+        "def where(error, location):\n    raise RuntimeError(f'{error} in {location}')\n\n\n"
+        "def owner(path):\n    raise RuntimeError(f'detected dubious ownership in repository "
+        "at {path!r}')\n")})
+    db = tmp_path / "bare.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    paste = "fatal: unable to open the configuration file in the current directory"
+    assert all(m.record.line_number != 2 for m in errdex.explain(paste, db=db))
+    found = errdex.explain("fatal: detected dubious ownership in repository at '/w'", db=db)
+    assert found[0].record.line_number == 6
+    assert errdex.explain("x in y", db=db)[0].record.line_number == 2  # short: still matched

@@ -50,6 +50,7 @@ APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
 _MAX_VARIANTS = 24
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
+_BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
 SNAPSHOT_FORMAT = 5
@@ -231,6 +232,8 @@ class Index:
                 # More literal text explains more: the specific site beats a template
                 # that only re-prints what it was given (``Error: {msg}``).
                 literal = details[row.pattern_id][1]
+                if literal < _BARE_LITERAL and len(message) > 3 * _BARE_LITERAL:
+                    continue  # ``{error} in {location}`` fullmatches any text with " in "
                 score += 0.3 * min(1.0, literal / 80)
                 if literal < _WRAPPER_LITERAL:
                     score -= 0.3
