@@ -138,3 +138,18 @@ def any_fullmatch(found: Iterable[errdex.StoredRecord], printed: str) -> bool:
     """Whether one of a site's records matches the whole one-line message a run printed:
     which branch ran is the runtime's choice."""
     return any(re.fullmatch(r.record.message_pattern, printed) for r in found)
+
+
+def one_pair_at(mined: list[Pair], path: str, number: int) -> Pair:
+    """The one record of a line that must have exactly one (its messages when not)."""
+    found = pairs_at(mined, path, number)
+    assert len(found) == 1, [r.error_message for r, _ in found]
+    return found[0]
+
+
+def one_record_at(records: list[errdex.StoredRecord], path: str, number: int
+                  ) -> errdex.StoredRecord:
+    """``one_pair_at`` for stored records."""
+    found = records_at(records, path, number)
+    assert len(found) == 1, [r.record.error_message for r in found]
+    return found[0]

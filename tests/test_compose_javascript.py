@@ -16,6 +16,7 @@ import errdex
 from errdex.records.stored import StoredRecord
 from errdex.templates.template import compile_pattern
 from tests.compose_steps import classes, messages, source_roles
+from tests.compose_steps import one_record_at as one
 from tests.compose_steps import records_at as at
 
 ERRORS_JS = """\
@@ -453,12 +454,6 @@ def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[StoredRe
     with SQLiteStore(root / "errdex.sqlite") as store:
         errdex.mine(repo.root, db=store, enrich="none")
         return repo.root, list(store.records())
-
-
-def one(records: list[StoredRecord], path: str, number: int) -> StoredRecord:
-    found = at(records, path, number)
-    assert len(found) == 1, [r.record.error_message for r in found]
-    return found[0]
 
 
 def sources(record: StoredRecord) -> list[tuple[str, int, str]]:

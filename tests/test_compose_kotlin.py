@@ -12,7 +12,7 @@ import errdex
 from errdex.records.model import Record, RecordExtras
 from errdex.templates.template import compile_pattern
 from tests.compose_steps import line_with as line
-from tests.compose_steps import mine_pairs
+from tests.compose_steps import mine_pairs, one_pair_at
 from tests.compose_steps import pairs_at as at
 from tests.compose_steps import source_roles as sources
 
@@ -249,9 +249,7 @@ def mined(make_repo, store) -> list[tuple[Record, RecordExtras]]:
 
 
 def one(mined: list[tuple[Record, RecordExtras]], marker: str) -> tuple[Record, RecordExtras]:
-    found = at(mined, STORE_PATH, line(STORE, f"site:{marker}"))
-    assert len(found) == 1, [r.error_message for r, _ in found]
-    return found[0]
+    return one_pair_at(mined, STORE_PATH, line(STORE, f"site:{marker}"))
 
 
 def test_primary_constructor_message_through_the_base(mined):
