@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import line_of, text
 from errdex.languages.c.calls import (
     Reading,
@@ -269,15 +270,8 @@ def _passes(call: Call, names: set[str]) -> bool:
 
 def _calls(body: Node) -> list[Node]:
     """The calls of a body in source order (nested calls after their callers' heads)."""
-    out: list[Node] = []
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if node.type == "call_expression":
-            out.append(node)
-        if node.type not in ("function_definition", "lambda_expression"):
-            stack.extend(reversed(node.named_children))
-    return out
+    return [n for n in nodes_from(body, ("function_definition", "lambda_expression"))
+            if n.type == "call_expression"]
 
 
 def _statement(call: Node, reading: Reading, guarded: bool) -> None:

@@ -152,14 +152,7 @@ def arguments_of(args: list[Node], scope: Scope) -> tuple[Argument, ...]:
 
 def locals_of(body: Node | None, scope: Scope) -> None:
     """Locals assigned a value (``std::string w = …;``) and streams fed with ``<<``."""
-    stack = [body] if body is not None else []
-    found: list[Node] = []
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if node.type not in ("lambda_expression", "class_specifier"):
-            stack.extend(node.named_children)
-    for node in sorted(found, key=lambda n: n.start_byte):
+    for node in nodes_from(body, ("lambda_expression", "class_specifier"), keep_nested=True):
         if node.type == "init_declarator":
             value = node.child_by_field_name("value")
             if value is not None and value.type in ("argument_list", "initializer_list"):

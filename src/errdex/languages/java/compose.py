@@ -23,7 +23,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._engine.files import filled, index_query
-from errdex.languages._engine.walk import class_declarations
+from errdex.languages._engine.walk import class_declarations, nodes_from
 from errdex.languages._jvm.compose import (
     SUPER_MESSAGE,
     THIS,
@@ -349,16 +349,9 @@ def invocation(node: Node, file: JavaFile, owner: str | None, path: str = "") ->
 def _returns(method: Node) -> Iterator[Node]:
     """The values a method's own ``return`` statements give (not a lambda's, not a local
     class's)."""
-    stack = [method.child_by_field_name("body")]
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        if node.type == "return_statement" and node.named_children:
-            yield node.named_children[0]
-            continue
-        stack.extend(c for c in reversed(node.named_children)
-                     if c.type not in ("lambda_expression", "class_body"))
+    return (n.named_children[0] for n in nodes_from(method.child_by_field_name("body"),
+                                                    ("lambda_expression", "class_body"))
+            if n.type == "return_statement" and n.named_children)
 
 
 def _constants(node: Node, owner: str, holder: str, file: JavaFile,
