@@ -50,8 +50,8 @@ from errdex.templates.template import Literal, Template, merge_literals
 _WRITERS = frozenset({"write", "writeln"})
 _ITEMS = frozenset({"mod_item", "struct_item", "enum_item", "impl_item", "function_item",
                     "const_item", "static_item"})
-# A body without these words holds no ``return`` (no ``panic!``): no walk to find one.
 _QUERY = Path(__file__).with_name("compose.scm")
+# A body without these words holds no ``return`` (no ``panic!``): no query to find one.
 _RETURN = re.compile(rb"\breturn\b")
 _PANIC = re.compile(rb"\bpanic\b")
 
