@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from errdex.languages._engine import Message
 from errdex.languages._jvm.libraries import (
@@ -291,3 +292,19 @@ def capped(templates: Sequence[Template]) -> tuple[Template, ...]:
         if t not in out:
             out.append(t)
     return tuple(out[:MAX_ALTERNATIVES])
+
+
+T = TypeVar("T")
+
+
+def every_alternative(values: Iterable[T], read: Callable[[T], Sequence[Template]]
+                      ) -> list[Template]:
+    """Each value's alternatives in order, capped: a variable assigned in branches prints
+    one of them; none when a value has none (then which it prints is not known)."""
+    out: list[Template] = []
+    for value in values:
+        found = read(value)
+        if not found:
+            return []
+        out.extend(found)
+    return list(capped(out))

@@ -14,7 +14,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._engine.walk import nodes_from
-from errdex.languages._jvm.compose import capped
+from errdex.languages._jvm.compose import capped, every_alternative
 from errdex.languages.base import ancestors, text
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value, hole, read
 from errdex.languages.csharp.strings import composite_format, string_value
@@ -88,13 +88,8 @@ def _branches(node: Node, at: Node, depth: int) -> list[Template]:
     if len(assigned) < 2 or any(name in _names(a.child_by_field_name("right"))
                                 for a in assigned):
         return []  # ``message = message + …``: built up, not chosen
-    out: list[Template] = []
-    for assignment in assigned:
-        found = alternatives(assignment.child_by_field_name("right"), assignment, depth + 1)
-        if not found:
-            return []
-        out.extend(found)
-    return list(capped(out))
+    return every_alternative(assigned, lambda a: alternatives(
+        a.child_by_field_name("right"), a, depth + 1))
 
 
 def _assigns(scope: Node | None, name: str) -> bool:

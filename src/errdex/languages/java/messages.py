@@ -17,7 +17,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, Message, joined, operand_hole
 from errdex.languages._engine.reader import MessageTable, Reader
-from errdex.languages._jvm.compose import capped, format_holes
+from errdex.languages._jvm.compose import capped, every_alternative, format_holes
 from errdex.languages._jvm.libraries import (
     literal_message,
     message_format,
@@ -250,15 +250,8 @@ def _branches(node: Node, file: JavaFile, depth: int) -> list[Template]:
         and a.start_byte > declaration.end_byte]
     if len(assigned) < 2:
         return []
-    out: list[Template] = []
-    for assignment in assigned:
-        value = assignment.child_by_field_name("value") or assignment.child_by_field_name(
-            "right")
-        found = alternatives(value, file, depth + 1)
-        if not found:
-            return []
-        out.extend(found)
-    return list(capped(out))
+    return every_alternative(assigned, lambda a: alternatives(
+        a.child_by_field_name("value") or a.child_by_field_name("right"), file, depth + 1))
 
 
 def _declaration(node: Node, function: Node) -> Node | None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages._jvm.compose import capped
+from errdex.languages._jvm.compose import capped, every_alternative
 from errdex.languages.base import ancestors, text
 from errdex.languages.facts import Argument, Call, substitute, unknown
 from errdex.languages.php.messages import FUNCTIONS, arguments, read
@@ -128,13 +128,8 @@ def _branches(node: Node, file: FileIndex, depth: int) -> list[Template]:
                 and next((s for s in ancestors(a) if s.type in FUNCTIONS), None) == scope]
     if len(assigned) < 2 or not all(_in_branch(a, scope) for a in assigned):
         return []
-    out: list[Template] = []
-    for assignment in assigned:
-        found = alternatives(assignment.child_by_field_name("right"), file, depth + 1)
-        if not found:
-            return []
-        out.extend(found)
-    return list(capped(out))
+    return every_alternative(assigned, lambda a: alternatives(
+        a.child_by_field_name("right"), file, depth + 1))
 
 
 def _in_branch(node: Node, scope: Node | None) -> bool:
