@@ -9,6 +9,7 @@ or read reaches every language at once.
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -153,3 +154,9 @@ def one_record_at(records: list[errdex.StoredRecord], path: str, number: int
     found = records_at(records, path, number)
     assert len(found) == 1, [r.record.error_message for r in found]
     return found[0]
+
+
+def missing(*programs: str) -> bool:
+    """Whether a program a runtime check needs (a compiler, an interpreter) is not installed:
+    the check is skipped then, the mined records are still checked."""
+    return any(shutil.which(p) is None for p in programs)

@@ -3,7 +3,6 @@ golden records, each pattern checked against what the fixture prints when gcc/g+
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +17,7 @@ from tests.compose_steps import (
     messages,
     mine_changed,
     mine_fixture,
+    missing,
     records_at,
     source_lines,
 )
@@ -579,7 +579,7 @@ def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.S
 def built(tmp_path_factory: pytest.TempPathFactory,
           mined: tuple[Path, list[errdex.StoredRecord]]) -> dict[str, Path]:
     """The fixture's C and C++ programs (skipped where no compiler is installed)."""
-    if shutil.which("gcc") is None or shutil.which("g++") is None:
+    if missing("gcc", "g++"):
         pytest.skip("gcc/g++ not installed")
     root, _ = mined
     out = tmp_path_factory.mktemp("built")

@@ -10,7 +10,6 @@ the fixture's C# 7 files are built and run, and what they really throw is matche
 from __future__ import annotations
 
 import base64
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +26,7 @@ from tests.compose_steps import (
     messages,
     mine_changed,
     mine_fixture,
+    missing,
     source_lines,
 )
 from tests.conftest import GitRepo
@@ -572,7 +572,7 @@ public static class Program
 @pytest.fixture(scope="module")
 def thrown(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, ...], tuple[str, str]]:
     """What each run throws (class, message), the built files run by Mono."""
-    if shutil.which("mcs") is None or shutil.which("mono") is None:
+    if missing("mcs", "mono"):
         pytest.skip("no C# compiler and runtime (Mono) installed")
     root = tmp_path_factory.mktemp("cs_runtime")
     for name, text in (("Errors.cs", ERRORS), ("Store.cs", STORE), ("Program.cs", PROGRAM)):

@@ -4,7 +4,6 @@ installed, checked against what the JVM prints for the same code."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import errdex
 from errdex.records.model import Record, RecordExtras
 from errdex.templates.template import compile_pattern
 from tests.compose_steps import line_with as line
-from tests.compose_steps import mine_pairs, one_pair_at
+from tests.compose_steps import mine_pairs, missing, one_pair_at
 from tests.compose_steps import pairs_at as at
 from tests.compose_steps import source_roles as sources
 
@@ -634,8 +633,7 @@ def test_the_super_call_is_still_a_site_of_its_own(mined):
     assert [r.error_message for r, _ in found] == ["no such item: {key}"]
 
 
-@pytest.mark.skipif(shutil.which("javac") is None or shutil.which("java") is None,
-                    reason="no JDK installed")
+@pytest.mark.skipif(missing("javac", "java"), reason="no JDK installed")
 def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
     sources_dir = tmp_path / "java"
     for path, text in FILES.items():

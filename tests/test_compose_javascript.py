@@ -6,7 +6,6 @@ they print."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 import errdex
 from errdex.records.stored import StoredRecord
 from errdex.templates.template import compile_pattern
-from tests.compose_steps import classes, messages, source_roles
+from tests.compose_steps import classes, messages, missing, source_roles
 from tests.compose_steps import one_record_at as one
 from tests.compose_steps import records_at as at
 
@@ -776,7 +775,7 @@ RUNS: dict[str, tuple[list[object], str] | tuple[list[object], str, str]] = {
 }
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.skipif(missing("node"), reason="node is not installed")
 def test_mined_patterns_match_what_node_prints(mined, tmp_path):
     root, records = mined
     runner = tmp_path / "run.js"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +25,7 @@ from tests.compose_steps import (
     messages,
     mine_changed,
     mine_fixture,
+    missing,
     source_lines,
     source_roles,
 )
@@ -512,7 +512,7 @@ namespace {
 
 @pytest.fixture(scope="module")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if shutil.which("php") is None:
+    if missing("php"):
         pytest.skip("no PHP interpreter installed")
     root = tmp_path_factory.mktemp("php_runtime")
     cycle = re.compile(r"class Ping extends Pong.*?\n}\n\nclass Pong extends Ping.*?\n}\n",
