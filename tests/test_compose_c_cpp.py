@@ -20,6 +20,7 @@ from tests.compose_steps import (
     missing,
     records_at,
     source_lines,
+    with_message,
 )
 from tests.conftest import GitRepo
 
@@ -662,8 +663,7 @@ def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_templa
     mined: tuple[Path, list[errdex.StoredRecord]],
 ) -> None:
     _, records = mined
-    same = [r for r in records if r.record.error_message == "no such item: {key}"
-            and r.record.error_class == "NotFound"]
+    same = with_message(records, "no such item: {key}", "NotFound")
     assert sorted(r.record.line_number for r in same) == [
         _cpp_line("missing"), _cpp_line("again"), _cpp_line("once_more")]
     assert len({r.record.id for r in same}) == 3

@@ -28,6 +28,7 @@ from tests.compose_steps import (
     mine_fixture,
     missing,
     source_lines,
+    with_message,
 )
 from tests.conftest import GitRepo
 
@@ -496,8 +497,7 @@ def test_a_message_assigned_in_branches_gives_one_record_per_branch(
 def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_template(
     records: list[errdex.StoredRecord],
 ) -> None:
-    same = [r for r in records if r.record.error_message == "no such item: {key}"
-            and r.record.error_class == "NotFoundException"]
+    same = with_message(records, "no such item: {key}", "NotFoundException")
     assert sorted(r.extras.enclosing_symbol or "" for r in same) == [
         "Store.Again", "Store.Missing", "Store.OnceMore"]
     assert len({r.record.id for r in same}) == 3

@@ -20,6 +20,7 @@ from tests.compose_steps import (
     mine_changed,
     mine_fixture,
     source_lines,
+    with_message,
 )
 from tests.conftest import GitRepo
 
@@ -276,8 +277,8 @@ def test_a_variable_assigned_in_a_branch_gives_each_value(
 def test_a_type_built_in_three_places_gives_three_records_sharing_the_template(
     records: list[errdex.StoredRecord],
 ) -> None:
-    same = [r for r in records if r.record.error_message == "no such item: %s"
-            and r.record.file_path == "store.go"]
+    same = [r for r in with_message(records, "no such item: %s")
+            if r.record.file_path == "store.go"]
     assert len(same) == 3
     assert len({r.record.id for r in same}) == 3
     assert {(s.file_path, s.line_number) for r in same for s in r.extras.template_sources} == {

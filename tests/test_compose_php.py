@@ -28,6 +28,7 @@ from tests.compose_steps import (
     missing,
     source_lines,
     source_roles,
+    with_message,
 )
 from tests.conftest import GitRepo
 
@@ -451,9 +452,8 @@ def test_a_message_assigned_in_branches_gives_one_record_per_branch(
 def test_a_class_thrown_from_three_places_gives_three_records_sharing_the_template(
     records: list[errdex.StoredRecord],
 ) -> None:
-    same = [r for r in records if r.record.error_message == "no such item: %s"
-            and r.record.error_class == "NotFound"
-            and r.extras.enclosing_symbol in ("Store.missing", "Store.again", "Store.onceMore")]
+    same = [r for r in with_message(records, "no such item: %s", "NotFound")
+            if r.extras.enclosing_symbol in ("Store.missing", "Store.again", "Store.onceMore")]
     assert len(same) == 3
     assert len({r.record.id for r in same}) == 3
 
