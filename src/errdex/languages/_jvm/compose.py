@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from tree_sitter import Node
+
 from errdex.languages._engine import Message
 from errdex.languages._jvm.libraries import (
     literal_message,
@@ -24,7 +26,8 @@ from errdex.languages._jvm.libraries import (
     printf_message,
     slf4j_message,
 )
-from errdex.languages.facts import Argument, Call, Producer, Result, substitute
+from errdex.languages.base import line_of
+from errdex.languages.facts import Argument, Call, Producer, Result, has_text, substitute
 from errdex.templates.template import Hole, Literal, Part, Template
 
 # The hole a message override reads its base's message with (``super.getMessage()`` in
@@ -308,3 +311,20 @@ def every_alternative(values: Iterable[T], read: Callable[[T], Sequence[Template
             return []
         out.extend(found)
     return list(capped(out))
+
+
+def unparenthesized(node: Node | None) -> Node | None:
+    """``node`` without the parentheses around it: ``(a ? b : c)`` has the ternary's branches."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def message_method(name: str, results: Sequence[Template], node: Node, owner: str | None,
+                   path: str) -> list[Producer]:
+    """A method without parameters returning text (``String where()``): what a hole that
+    calls it prints in a message of its class, each return an alternative; none when no
+    return has text of its own."""
+    if not any(has_text(t) for t in results):
+        return []
+    return [Producer(name, (), tuple(results), "message", path, line_of(node), owner)]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._engine.walk import nodes_from
-from errdex.languages._jvm.compose import capped, every_alternative
+from errdex.languages._jvm.compose import capped, every_alternative, unparenthesized
 from errdex.languages.base import ancestors, text
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value, hole, read
 from errdex.languages.csharp.strings import composite_format, string_value
@@ -38,8 +38,7 @@ def alternatives(node: Node | None, at: Node, depth: int = 0) -> list[Template]:
     """The templates an expression prints, one per branch (a ternary, a ``switch``
     expression, a local initialised with one or assigned in several branches); empty
     when source does not say."""
-    while node is not None and node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
+    node = unparenthesized(node)
     if node is None or depth > 4:
         return []
     if node.type == "conditional_expression":

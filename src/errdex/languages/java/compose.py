@@ -31,6 +31,7 @@ from errdex.languages._jvm.compose import (
     Constructor,
     class_producers,
     formatted,
+    message_method,
     passes,
     renamed,
     uses,
@@ -250,10 +251,8 @@ def _message_method(node: Node, name: str, owner: str, file: JavaFile, path: str
                     ) -> list[Producer]:
     """``String locationString()``: what a hole printing ``locationString()`` or
     ``this.describe()`` in a message of its class prints (each return an alternative)."""
-    results = [t for value in _returns(node) for t in argument(value, file)][:MAX_BRANCHES]
-    if not any(has_text(t) for t in results):
-        return []
-    return [Producer(name, (), tuple(results), "message", path, line_of(node), owner)]
+    return message_method(name, [t for value in _returns(node) for t in argument(value, file)
+                                 ][:MAX_BRANCHES], node, owner, path)
 
 
 def _may_return_a_message(returns: str, params: tuple[str, ...], body: Node) -> bool:

@@ -17,7 +17,12 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, Message, joined, operand_hole
 from errdex.languages._engine.reader import MessageTable, Reader
-from errdex.languages._jvm.compose import capped, every_alternative, format_holes
+from errdex.languages._jvm.compose import (
+    capped,
+    every_alternative,
+    format_holes,
+    unparenthesized,
+)
 from errdex.languages._jvm.libraries import (
     literal_message,
     message_format,
@@ -178,8 +183,7 @@ def _literal(value: str | None) -> Message | None:
 def alternatives(node: Node | None, file: JavaFile, depth: int = 0) -> list[Template]:
     """The templates an expression prints, one per branch (a ternary, a ``switch``
     expression, a local assigned in several branches); empty when source does not say."""
-    while node is not None and node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
+    node = unparenthesized(node)
     if node is None or depth > 4:
         return []
     if node.type == "ternary_expression":

@@ -33,6 +33,7 @@ from errdex.languages._jvm.compose import (
     Constructor,
     class_producers,
     formatted,
+    message_method,
     passes,
     uses,
 )
@@ -263,10 +264,8 @@ def _message_method(node: Node, name: str, body: Node, owner: str | None, file: 
                     path: str) -> list[Producer]:
     """``fun where(): String``: what a hole printing ``${where()}`` in a message of its class
     prints (each return an alternative)."""
-    results = [t for value in _returns(body) for t in argument(value, file)][:MAX_BRANCHES]
-    if not any(has_text(t) for t in results):
-        return []
-    return [Producer(name, (), tuple(results), "message", path, line_of(node), owner)]
+    return message_method(name, [t for value in _returns(body) for t in argument(value, file)
+                                 ][:MAX_BRANCHES], node, owner, path)
 
 
 def _may_return_a_message(returns: str, params: tuple[str, ...], body: Node) -> bool:

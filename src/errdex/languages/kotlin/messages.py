@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, Message, operand_hole
 from errdex.languages._engine.reader import MessageTable, Reader
-from errdex.languages._jvm.compose import capped, format_holes
+from errdex.languages._jvm.compose import capped, format_holes, unparenthesized
 from errdex.languages._jvm.libraries import (
     literal_message,
     message_format,
@@ -195,8 +195,7 @@ def callee_of(call: Node) -> tuple[str, Node | None, list[Node], list[tuple[str,
 def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Template]:
     """The templates an expression prints, one per branch of an ``if``/``when`` (directly
     or in the ``val`` a name reads); empty when source does not say."""
-    while node is not None and node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
+    node = unparenthesized(node)
     if node is None or depth > 4:
         return []
     if node.type in ("if_expression", "when_expression"):

@@ -15,7 +15,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages._jvm.compose import capped, every_alternative
+from errdex.languages._jvm.compose import capped, every_alternative, unparenthesized
 from errdex.languages.base import ancestors, text
 from errdex.languages.facts import Argument, Call, substitute, unknown
 from errdex.languages.php.messages import FUNCTIONS, arguments, read
@@ -41,8 +41,7 @@ def class_named(written: str, at: Node) -> str:
 
 def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Template]:
     """The templates an expression prints, one per branch; empty when source does not say."""
-    while node is not None and node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
+    node = unparenthesized(node)
     if node is None or depth > 4:
         return []
     if node.type == "conditional_expression":
