@@ -494,3 +494,38 @@ def test_a_factory_delegating_to_another_objects_method_of_that_name(
     assert printed == "Invalid number at line 1 col 14"
     assert found.error_class == "InvalidNumberError"
     assert re.fullmatch(found.message_pattern, printed), found.message_pattern
+
+
+def test_a_str_override_with_an_optional_context_gives_both_readings(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"lock/errors.py": (
+        "class LockError(Exception):\n"
+        "    def __init__(self, cause, *, context=None):\n"
+        "        self.context = context\n"
+        "        self.message = str(cause)\n\n"
+        "    def __str__(self):\n"
+        "        if self.context:\n"
+        "            return f'{self.message} in {self.context!r}'\n"
+        "        return self.message\n\n\n"
+        "def check(name, key):\n"
+        "    if key:\n"
+        "        raise LockError('Missing required value', context=key)\n"
+        "    raise LockError(f'Name {name!r} is not normalized')\n")})
+    db = tmp_path / "s.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    with errdex.open_store(db) as store:
+        by_line: dict[int, list[str]] = {}
+        for r in store.records(repo="acme/widgets"):
+            by_line.setdefault(r.record.line_number, []).append(r.record.message_pattern)
+    code = (f"import sys; sys.path.insert(0, {str(repo.root)!r})\n"
+            "from lock.errors import check\n"
+            "for args in (('x', 'packages[0]'), ('Example', None)):\n"
+            "    try:\n        check(*args)\n    except Exception as e:\n        print(str(e))\n")
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    assert printed == ["Missing required value in 'packages[0]'",
+                       "Name 'Example' is not normalized"]
+    assert any(re.fullmatch(p, printed[0]) for p in by_line[14])
+    assert any(re.fullmatch(p, printed[1]) for p in by_line[15])

@@ -324,6 +324,16 @@ def _str_results(method: Node, fields: dict[str, Template], file: FileIndex) -> 
     return out if any(isinstance(r, Template) and has_text(r) for r in out) else []
 
 
+def _shown_parameter(node: Node) -> str:
+    """``message`` or ``str(message)``: the name whose text the expression prints."""
+    if node.type == "call" and text(node.child_by_field_name("function")) == "str":
+        args = node.child_by_field_name("arguments")
+        named = args.named_children if args is not None else []
+        if len(named) == 1 and named[0].type == "identifier":
+            return text(named[0])
+    return text(node)
+
+
 def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, Template]:
     """What ``self`` fields print: ``self.path = path`` the ``path`` argument, ``self.msg =
     f"…"`` that template; ``self.args[0]`` the first argument passed up."""
@@ -338,8 +348,9 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, T
         if left is None or right is None or left.type != "attribute" or text(
                 left.child_by_field_name("object")) != "self":
             continue
-        if text(right) in params:
-            mapping[text(left)] = parameter(text(right))
+        shown = _shown_parameter(right)
+        if shown in params:  # ``self.message = message`` / ``= str(cause)``
+            mapping[text(left)] = parameter(shown)
         else:
             read = _argument(right, file)
             if len(read) == 1 and has_text(read[0]):
