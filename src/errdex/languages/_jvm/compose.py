@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
@@ -26,7 +26,7 @@ from errdex.languages._jvm.libraries import (
     printf_message,
     slf4j_message,
 )
-from errdex.languages.base import line_of
+from errdex.languages.base import line_of, text
 from errdex.languages.facts import Argument, Call, Producer, Result, has_text, substitute
 from errdex.templates.template import Hole, Literal, Part, Template
 
@@ -328,3 +328,22 @@ def message_method(name: str, results: Sequence[Template], node: Node, owner: st
     if not any(has_text(t) for t in results):
         return []
     return [Producer(name, (), tuple(results), "message", path, line_of(node), owner)]
+
+
+def fields_set(statements: Iterable[Node], params: Sequence[str], wrappers: Collection[str],
+               member: str, field_name: str) -> tuple[tuple[str, str], ...]:
+    """``this.key = key;``: each field a constructor's statements (of ``wrappers`` types)
+    set to a parameter, with it; a ``member`` access names its field by ``field_name``."""
+    fields = []
+    for statement in statements:
+        assignment = statement.named_children[0] if (
+            statement.type in wrappers and statement.named_children) else None
+        if assignment is None or assignment.type != "assignment_expression":
+            continue
+        left, right = (assignment.child_by_field_name("left"),
+                       assignment.child_by_field_name("right"))
+        if left is not None and right is not None and text(right) in params:
+            field = text(left.child_by_field_name(field_name)) if left.type == member else (
+                text(left))
+            fields.append((field, text(right)))
+    return tuple(fields)

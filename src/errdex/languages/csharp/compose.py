@@ -35,6 +35,7 @@ from errdex.languages._jvm.compose import (
     ClassFacts,
     Constructor,
     class_producer,
+    fields_set,
     renamed,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
@@ -152,23 +153,13 @@ def _constructor(node: Node, owner: str, base: str, path: str) -> Constructor:
                                if c.type == "argument_list"), None))
         made = call_of(THIS if which == "this" else base, args, initializer, path)
         results = (Call(made.callee, made.args, owner=owner, path=path),)
-    fields = []
     body = node.child_by_field_name("body")
     statements = [body] if body is not None and body.type == "arrow_expression_clause" else (
         body.named_children if body is not None else [])
-    for statement in statements:  # ``{ Key = key; }`` or ``=> _message = message;``
-        assignment = statement.named_children[0] if statement.type in (
-            "expression_statement", "arrow_expression_clause") and statement.named_children else (
-            None)
-        if assignment is None or assignment.type != "assignment_expression":
-            continue
-        left, right = (assignment.child_by_field_name("left"),
-                       assignment.child_by_field_name("right"))
-        if left is not None and right is not None and text(right) in params:
-            field = text(left.child_by_field_name("name")) if (
-                left.type == "member_access_expression") else text(left)
-            fields.append((field, text(right)))
-    return Constructor(params, results, tuple(fields))
+    # ``{ Key = key; }`` or ``=> _message = message;``
+    fields = fields_set(statements, params, ("expression_statement", "arrow_expression_clause"),
+                        "member_access_expression", "name")
+    return Constructor(params, results, fields)
 
 
 def _getter(prop: Node) -> list[Template]:

@@ -30,6 +30,7 @@ from errdex.languages._jvm.compose import (
     ClassFacts,
     Constructor,
     class_producers,
+    fields_set,
     formatted,
     message_method,
     passes,
@@ -189,21 +190,10 @@ def _constructor(node: Node, owner: str, base: str, file: JavaFile, file_path: s
         args = arguments(first.child_by_field_name("arguments"))
         callee = THIS if which is not None and which.type == "this" else base
         results = (call_to(callee, args, file, owner, file_path),)
-    fields = []
-    for statement in statements:
-        assignment = statement.named_children[0] if (
-            statement.type == "expression_statement" and statement.named_children) else None
-        if assignment is None or assignment.type != "assignment_expression":
-            continue
-        left, right = (assignment.child_by_field_name("left"),
-                       assignment.child_by_field_name("right"))
-        if left is not None and right is not None and text(right) in params:
-            field = text(left.child_by_field_name("field")) if left.type == "field_access" else (
-                text(left))
-            fields.append((field, text(right)))
+    fields = fields_set(statements, params, ("expression_statement",), "field_access", "field")
     modifiers = next((c for c in node.children if c.type == "modifiers"), None)
     private = modifiers is not None and any(c.type == "private" for c in modifiers.children)
-    return Constructor(params, results, tuple(fields), private)
+    return Constructor(params, results, fields, private)
 
 
 def _parameters(node: Node) -> tuple[str, ...]:
