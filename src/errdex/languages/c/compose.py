@@ -41,7 +41,7 @@ from errdex.languages.c.calls import (
     scope_of,
     value,
 )
-from errdex.languages.c.family import CALLS, arguments, function_name
+from errdex.languages.c.family import CALLS, arguments, function_name, parameter_list
 from errdex.languages.facts import (
     Call,
     Composer,
@@ -159,10 +159,7 @@ def _definitions(root: Node) -> tuple[
 def parameters(definition: Node) -> tuple[tuple[str, ...], bool]:
     """A function's parameter names up to its format (``va_list`` ones dropped), and
     whether it takes a format's arguments (``...`` or a ``va_list``)."""
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    params = parameter_list(definition)
     names: list[str] = []
     variadic = False
     for param in params.named_children if params is not None else ():
@@ -226,10 +223,7 @@ def _function(node: Node, path: str, known: dict[str, Producer],
 
 def _file_params(definition: Node) -> set[str]:
     """``FILE *f`` parameters: a reporter printing to ``f`` prints to what it is given."""
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    params = parameter_list(definition)
     return {name for p in (params.named_children if params is not None else ())
             if p.type == "parameter_declaration" and text(p.child_by_field_name("type")) == "FILE"
             and (name := declared_name(p.child_by_field_name("declarator")))}

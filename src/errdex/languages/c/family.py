@@ -287,11 +287,24 @@ def arguments(args: Node | None) -> list[Node]:
 # --- symbols ----------------------------------------------------------------------------
 
 
-def function_name(definition: Node) -> str | None:
-    """The declared name of a ``function_definition``: ``open``, ``Store::open``, ``~Store``."""
+def function_declarator(definition: Node) -> Node | None:
+    """The ``function_declarator`` of a definition, below the pointer and reference
+    declarators of what it returns (``char *name(int n)``): its name and parameters."""
     declarator = definition.child_by_field_name("declarator")
     while declarator is not None and declarator.type != "function_declarator":
         declarator = declarator.child_by_field_name("declarator")
+    return declarator
+
+
+def parameter_list(definition: Node) -> Node | None:
+    """A function definition's ``parameter_list``."""
+    declarator = function_declarator(definition)
+    return declarator.child_by_field_name("parameters") if declarator is not None else None
+
+
+def function_name(definition: Node) -> str | None:
+    """The declared name of a ``function_definition``: ``open``, ``Store::open``, ``~Store``."""
+    declarator = function_declarator(definition)
     if declarator is None:
         return None
     name = declarator.child_by_field_name("declarator")

@@ -16,7 +16,13 @@ from tree_sitter import Node
 
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import ancestors, text
-from errdex.languages.c.family import STRING_TYPES, arguments, function_name, message_string
+from errdex.languages.c.family import (
+    STRING_TYPES,
+    arguments,
+    function_name,
+    message_string,
+    parameter_list,
+)
 from errdex.languages.facts import Argument, Producer, constant_names, has_text, substitute, unknown
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -200,10 +206,7 @@ def says(template: Template) -> bool:
 
 def parameters_of(definition: Node) -> tuple[str, ...]:
     """A function's parameter names, in order."""
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    params = parameter_list(definition)
     names = [name_of(p.child_by_field_name("declarator"))
              for p in (params.named_children if params is not None else ())
              if p.type in ("parameter_declaration", "optional_parameter_declaration")]
