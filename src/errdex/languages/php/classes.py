@@ -76,8 +76,7 @@ def _message_default(body: Node | None) -> Template | None:
 def _handed_up(statement: Node, base: str, owner: str, file: FileIndex,
                path: str) -> list[Result]:
     """``parent::__construct(…)`` (a call to the base) or ``$this->message = …``."""
-    inner = statement.named_children[0] if (
-        statement.type == "expression_statement" and statement.named_children) else None
+    inner = expression_of(statement)
     if inner is None:
         return []
     if inner.type == "scoped_call_expression" and text(
@@ -170,6 +169,12 @@ def errorish(name: str) -> bool:
     return short[:1].isupper() and short.endswith(("Exception", "Error", "Throwable"))
 
 
+def expression_of(statement: Node) -> Node | None:
+    """The expression an expression statement is (``$m = 'a';``); None for any other."""
+    return statement.named_children[0] if (
+        statement.type == "expression_statement" and statement.named_children) else None
+
+
 def statements(function: Node) -> list[Node]:
     body = function.child_by_field_name("body")
     return list(body.named_children) if body is not None else []
@@ -210,8 +215,7 @@ _EMPTY = Template("", ())
 
 def _message_assignment(statement: Node) -> tuple[str, Node | None]:
     """``$this->message = …`` / ``.= …``: the operator and the value."""
-    inner = statement.named_children[0] if (
-        statement.type == "expression_statement" and statement.named_children) else None
+    inner = expression_of(statement)
     if inner is None or text(inner.child_by_field_name("left")) != "$this->message":
         return "", None
     if inner.type == "assignment_expression":

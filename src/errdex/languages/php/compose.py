@@ -44,6 +44,7 @@ from errdex.languages.php.classes import (
     class_producer,
     defaults,
     errorish,
+    expression_of,
     holes,
     is_error_class,
     message_setter,
@@ -185,8 +186,7 @@ _BLOCKS = frozenset({
 def _helper_result(statement: Node, params: tuple[str, ...], file: FileIndex,
                    path: str) -> list[Result]:
     """A statement of a helper's body that throws or logs what the helper is given."""
-    inner = statement.named_children[0] if (
-        statement.type == "expression_statement" and statement.named_children) else None
+    inner = expression_of(statement)
     if inner is None:
         return []
     if inner.type == "throw_expression" and inner.named_children:
