@@ -47,13 +47,19 @@ def receiver_of(method: Node) -> tuple[str, str]:
     return name, kind
 
 
+def operand(value: Node) -> Node:
+    """The value under parentheses and ``&``: ``&NotFoundError{key}`` is the literal."""
+    while value.type in ("parenthesized_expression", "unary_expression") and (
+            value.named_children):
+        value = value.named_children[-1]
+    return value
+
+
 def built(value: Node, file: GoFile, structs: dict[str, tuple[str, ...]], owner: str | None,
           factory: bool = False) -> list[Result]:
     """An error value: a constructor's message (a factory's alone: a site reads it
     itself), a composite literal of a type, or a call to a function of the repository."""
-    while value.type in ("parenthesized_expression", "unary_expression") and (
-            value.named_children):
-        value = value.named_children[-1]
+    value = operand(value)
     if value.type == "composite_literal":
         call = _literal(value, structs, file)
         return [call] if call is not None else []

@@ -35,6 +35,7 @@ from errdex.languages.go.calls import (
     argument_of,
     built,
     imported,
+    operand,
     receiver_of,
     template_of,
 )
@@ -164,19 +165,9 @@ def _factory(function: Node, read: Callable[[], GoFile], structs: dict[str, tupl
     file = read()
     if not all(_constructs(v, file) for v in values):
         return None  # it returns what another call gave
-    renames = {name: unknown(str(i)) for i, name in enumerate(params)}
-    owner = receiver_of(function)[1] if function.type == "method_declaration" else None
-    results: list[Result] = []
-    for value in values:
-        for result in built(value, file, structs, owner, factory=True):
-            bound = bind(result, renames)
-            if _uses(bound, len(params)):
-                results.append(bound)
-    if not results:
-        return None
-    return Producer(text(function.child_by_field_name("name")),
-                    tuple(str(i) for i in range(len(params))), tuple(results[:MAX]),
-                    "factory", path, line_of(function), owner=owner)
+    owner = _owner(function)
+    return _producer(function, params, [r for value in values for r in built(
+        value, file, structs, owner, factory=True)], "factory", path)
 
 
 def _helper(function: Node, body: Node, params: tuple[str, ...], read: Callable[[], GoFile],
@@ -192,21 +183,32 @@ def _helper(function: Node, body: Node, params: tuple[str, ...], read: Callable[
             panics.append(node)
         elif node.type != "func_literal":
             stack.extend(node.named_children)
-    renames = {name: unknown(str(i)) for i, name in enumerate(params)}
     results: list[Result] = []
     for node in sorted(panics, key=lambda n: n.start_byte):
         _, _, args = call_parts(node)
         message = read().reader.read(args[0]) if len(args) == 1 else None
         if message is not None:
-            bound = bind(template_of(message.written, message.parts, message.suffix), renames)
-            if _uses(bound, len(params)):
-                results.append(bound)
-    if not results:
+            results.append(template_of(message.written, message.parts, message.suffix))
+    return _producer(function, params, results, "helper", path)
+
+
+def _owner(function: Node) -> str | None:
+    """The receiver type of a method; None for a function."""
+    return receiver_of(function)[1] if function.type == "method_declaration" else None
+
+
+def _producer(function: Node, params: tuple[str, ...], results: list[Result], role: str,
+              path: str) -> Producer | None:
+    """A function's producer: its parameters by position (``{0}``) in what it builds, each
+    result kept only where it uses one; None when none does."""
+    renames = {name: unknown(str(i)) for i, name in enumerate(params)}
+    kept = [bound for result in results
+            if _uses(bound := bind(result, renames), len(params))]
+    if not kept:
         return None
-    owner = receiver_of(function)[1] if function.type == "method_declaration" else None
     return Producer(text(function.child_by_field_name("name")),
-                    tuple(str(i) for i in range(len(params))), tuple(results[:MAX]),
-                    "helper", path, line_of(function), owner=owner)
+                    tuple(str(i) for i in range(len(params))), tuple(kept[:MAX]),
+                    role, path, line_of(function), owner=_owner(function))
 
 
 def parameters(function: Node) -> tuple[str, ...]:
@@ -233,9 +235,7 @@ _CLOSURES = ("func_literal",)
 def _constructs(value: Node, file: GoFile) -> bool:
     """Whether a returned value is built here: an error constructor's call, a composite
     literal, a conversion or a call of a function (not of a variable's method)."""
-    while value.type in ("parenthesized_expression", "unary_expression") and (
-            value.named_children):
-        value = value.named_children[-1]
+    value = operand(value)
     if value.type == "composite_literal":
         return True
     if value.type != "call_expression":
