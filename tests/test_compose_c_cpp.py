@@ -597,6 +597,14 @@ def _line(path: str, start: str) -> int:
     return line_starting(FILES[path], start)
 
 
+def _cpp_throws(built: dict[str, Path], *args: str) -> tuple[str, str]:
+    """What the C++ program prints for what a fixture function throws: its class, what()."""
+    done = subprocess.run([str(built["cpp"]), *args], capture_output=True, text=True,
+                          check=False)
+    printed_class, _, printed = done.stdout.partition("\n")
+    return printed_class, printed
+
+
 def _c_line(case: str) -> int:
     return _line("src/main.c", f'\tif (!strcmp(what, "{case}"))') + 1
 
@@ -637,9 +645,7 @@ def test_a_cpp_throw_gives_the_message_its_class_or_factory_builds(
     assert found.record.error_type == "exception"  # a throwing macro's call too
     assert found.record.error_class == error_class
     assert source_lines(found.extras) == [(path, _line(path, start)) for path, start in sources]
-    done = subprocess.run([str(built["cpp"]), function, argument], capture_output=True,
-                          text=True, check=False)
-    printed_class, _, printed = done.stdout.partition("\n")
+    printed_class, printed = _cpp_throws(built, function, argument)
     assert printed_class.rsplit("::", 1)[-1] == error_class.rsplit("::", 1)[-1]
     assert fullmatches(found, printed), (printed, found.record.message_pattern)
 
@@ -653,9 +659,7 @@ def test_a_message_chosen_by_a_ternary_in_the_constructor_gives_one_record_per_b
         "gave up", "gave up after {n} retries"]
     assert classes(found) == {"Retry"}
     for n in ("3", "0"):
-        done = subprocess.run([str(built["cpp"]), "retry", n], capture_output=True, text=True,
-                              check=False)
-        printed = done.stdout.partition("\n")[2]
+        _, printed = _cpp_throws(built, "retry", n)
         assert any(fullmatches(r, printed) for r in found), printed
 
 
@@ -720,7 +724,5 @@ def test_a_message_assigned_in_branches_gives_one_record_per_branch(
     assert sorted(r.record.error_message for r in found) == messages
     assert classes(found) == {error_class}
     for n in ("3", "1", "0"):
-        done = subprocess.run([str(built["cpp"]), function, n], capture_output=True, text=True,
-                              check=False)
-        printed = done.stdout.partition("\n")[2]
+        _, printed = _cpp_throws(built, function, n)
         assert any(fullmatches(r, printed) for r in found), printed
