@@ -18,12 +18,11 @@ from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.facts import Call, bind, has_text, unknown
 from errdex.languages.rust.syntax import (
     COMMENTS,
+    format_string_template,
     function_symbol,
-    group_text,
     split_token_tree,
     string_value,
 )
-from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Literal, Template
 
 MAX = 16
@@ -253,19 +252,9 @@ def tree_of(node: Node) -> Node | None:
 
 def format_template(args: list[list[Node]], index: int) -> Template | None:
     """A format string's template, holes named after the fields or arguments they print."""
-    if len(args) <= index or len(args[index]) != 1:
+    template = format_string_template(args, index)
+    if template is None:
         return None
-    written = string_value(args[index][0])
-    if written is None:
-        return None
-    positional: list[str] = []
-    named: dict[str, str] = {}
-    for group in args[index + 1:]:
-        if len(group) > 2 and group[0].type == "identifier" and group[1].type == "=":
-            named[text(group[0])] = group_text(group[2:])
-        else:
-            positional.append(group_text(group))
-    template = Template(written, parse_rust_format(written, positional, named))
     renames = {h.name: unknown(_tidy_name(h.name)) for h in template.holes
                if h.name and _tidy_name(h.name) != h.name}
     bound = bind(template, renames) if renames else template

@@ -87,6 +87,7 @@ from errdex.languages.rust.snippets import SNIPPETS
 from errdex.languages.rust.syntax import (
     COMMENTS,
     attribute_target,
+    format_string_template,
     function_symbol,
     group_text,
     in_test_code,
@@ -96,7 +97,6 @@ from errdex.languages.rust.syntax import (
     thiserror_class,
 )
 from errdex.records.model import ErrorType
-from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, literal_template
 
 _MACRO_DEPTH = 3  # item macros inside item macros (``cfg_net! { cfg_rt! { … } }``)
@@ -231,7 +231,7 @@ def _macro_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | Non
     node = captured["macro"][0]
     args = split_token_tree(captured["macro.args"][0])
     index = macro.format_index if macro.format_index >= 0 else _first_literal(args)
-    template = _format_template(args, index)
+    template = format_string_template(args, index)
     if template is None and text(captured["macro.name"][0]) in _BARE_ASSERTS and len(args) == 1:
         template = _assertion(args[0])
     if template is None or (macro.error_type == "log" and not _has_text(template)):
@@ -308,7 +308,7 @@ def _thiserror_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site |
     if error_class is None:
         return None
     args = split_token_tree(captured["thiserror.args"][0])
-    template = _format_template(args, 0)
+    template = format_string_template(args, 0)
     if template is None:  # `#[error(transparent)]`, `#[error(fmt = ..)]`
         return None
     type_name = error_class.partition("::")[0]
@@ -348,23 +348,6 @@ def _assertion(condition: list[Node]) -> Template:
     return literal_template("assertion failed: " + " ".join(group_text(condition).split()))
 
 
-def _format_template(args: list[list[Node]], index: int) -> Template | None:
-    """The template of a format string at argument ``index``, holes named after the args."""
-    if len(args) <= index or len(args[index]) != 1:
-        return None
-    written = string_value(args[index][0])
-    if written is None:
-        return None
-    positional: list[str] = []
-    named: dict[str, str] = {}
-    for group in args[index + 1 :]:
-        if len(group) > 2 and group[0].type == "identifier" and group[1].type == "=":
-            named[text(group[0])] = group_text(group[2:])
-        else:
-            positional.append(group_text(group))
-    return Template(written, parse_rust_format(written, positional, named))
-
-
 def _fields_by_index(template: Template) -> Template:
     """thiserror's ``{0}`` names tuple field 0, not the first extra argument."""
     message = tuple(
@@ -401,7 +384,7 @@ def _payload(value: Node) -> Template | None:
         tree = next((c for c in value.named_children if c.type == "token_tree"), None)
         if text(name) not in _FORMAT_MACROS or tree is None:
             return None  # anyhow!/eyre! are sites of their own
-        return _format_template(split_token_tree(tree), 0)
+        return format_string_template(split_token_tree(tree), 0)
     message = string_value(value)
     if message is not None:
         return literal_template(message)

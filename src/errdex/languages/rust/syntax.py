@@ -12,6 +12,8 @@ from tree_sitter import Node
 
 from errdex.languages._engine.strings import C_ESCAPES, Escapes, unescape
 from errdex.languages.base import ancestors, text
+from errdex.templates.formats import parse_rust_format
+from errdex.templates.template import Template
 
 COMMENTS = ("line_comment", "block_comment")
 
@@ -178,3 +180,21 @@ def _cfg_requires_test(tree: Node) -> bool:
         ):
             return True
     return False
+
+
+def format_string_template(args: list[list[Node]], index: int) -> Template | None:
+    """The template of the format string at argument ``index`` of a macro's token groups
+    (``format!``, ``panic!``, ``#[error(…)]``), holes named after the arguments they print."""
+    if len(args) <= index or len(args[index]) != 1:
+        return None
+    written = string_value(args[index][0])
+    if written is None:
+        return None
+    positional: list[str] = []
+    named: dict[str, str] = {}
+    for group in args[index + 1 :]:
+        if len(group) > 2 and group[0].type == "identifier" and group[1].type == "=":
+            named[text(group[0])] = group_text(group[2:])
+        else:
+            positional.append(group_text(group))
+    return Template(written, parse_rust_format(written, positional, named))
