@@ -20,6 +20,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, Message
+from errdex.languages._engine.walk import nodes_below
 from errdex.languages.base import ancestors, text
 from errdex.languages.facts import Argument, Call, constant_name, substitute, unknown
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -321,12 +322,5 @@ def values(method: Node, returns: list[Node] | None = None) -> list[Node]:
 
 def own(node: Node, types: tuple[str, ...]) -> list[Node]:
     """The nodes of ``types`` in a method, not inside a nested method or class."""
-    out: list[Node] = []
-    stack = list(node.named_children)
-    while stack:
-        child = stack.pop()
-        if child.type in types:
-            out.append(child)
-        if child.type not in (*METHODS, *OWNERS):
-            stack.extend(child.named_children)
-    return sorted(out, key=lambda n: n.start_byte)
+    return [n for n in nodes_below(node, (*METHODS, *OWNERS), keep_nested=True)
+            if n.type in types]

@@ -28,6 +28,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
+from errdex.languages._engine.walk import nodes_below
 from errdex.languages.base import ancestors, captures, line_of, load_query, text
 from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_text, parameter
 from errdex.languages.swift.calls import (
@@ -363,15 +364,7 @@ def _values(node: Node | None) -> list[Node]:
 
 def _own(node: Node, types: tuple[str, ...]) -> list[Node]:
     """The nodes of ``types`` under ``node``, not inside a nested function, closure or type."""
-    out: list[Node] = []
-    stack = list(node.named_children)
-    while stack:
-        child = stack.pop()
-        if child.type in types:
-            out.append(child)
-        if child.type not in _NESTED:
-            stack.extend(child.named_children)
-    return sorted(out, key=lambda n: n.start_byte)
+    return [n for n in nodes_below(node, _NESTED, keep_nested=True) if n.type in types]
 
 
 def _outer(node: Node) -> str | None:
