@@ -447,3 +447,18 @@ def test_a_template_of_holes_around_a_short_word_matches_no_long_paste(make_repo
     found = errdex.explain("fatal: detected dubious ownership in repository at '/w'", db=db)
     assert found[0].record.line_number == 6
     assert errdex.explain("x in y", db=db)[0].record.line_number == 2  # short: still matched
+
+
+def test_a_one_word_template_does_not_explain_a_long_message(make_repo, tmp_path):
+    repo = make_repo()
+    repo.commit_files({"app/report.py": (
+        "def fail(err):\n    raise SystemExit(f'fatal: {err}')\n\n\n"
+        "def owned(path):\n    raise SystemExit(f'fatal: detected dubious ownership in "
+        "repository at {path!r}')\n")})
+    db = tmp_path / "word.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    long_one = "fatal: Could not read from remote repository, please check the access rights"
+    assert all(m.record.line_number != 2 for m in errdex.explain(long_one, db=db))
+    found = errdex.explain("fatal: detected dubious ownership in repository at '/w'", db=db)
+    assert found[0].record.line_number == 6
+    assert errdex.explain("fatal: oops", db=db)[0].record.line_number == 2  # short: matched

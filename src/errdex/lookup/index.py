@@ -51,6 +51,7 @@ _MAX_FUZZY_CANDIDATES = 16
 _MAX_VARIANTS = 24
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
+_LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word template
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
 SNAPSHOT_FORMAT = 5
@@ -234,6 +235,9 @@ class Index:
                 literal = details[row.pattern_id][1]
                 if literal < _BARE_LITERAL and len(message) > 3 * _BARE_LITERAL:
                     continue  # ``{error} in {location}`` fullmatches any text with " in "
+                if literal < _WRAPPER_LITERAL and len(message) > _LONG_FOR_ONE_WORD and len(
+                        _WORD.findall(_literal_text(details[row.pattern_id][0]))) < 2:
+                    continue  # ``fatal: %s``, ``invalid %s``: a word says nothing of a long one
                 score += 0.3 * min(1.0, literal / 80)
                 if literal < _WRAPPER_LITERAL:
                     score -= 0.3
