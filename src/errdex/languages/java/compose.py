@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -220,12 +221,15 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
     name = text(node.child_by_field_name("name"))
     if returns == "String" and not params:
         return _message_method(node, name, owner, file, path)
+    # a helper's or message factory's results print a parameter: none named in the body,
+    # none of those (most methods of a large tree)
+    named = bool(params) and _names_any(body.text or b"", params)
     results: list[Result] = []
-    if _may_return_a_message(returns, params, body):
+    if (named or returns != "String") and _may_return_a_message(returns, params, body):
         for value in _returns(node):
             results.extend(_returned(value, returns, params, file, owner, path))
     role = "factory"
-    if not results and params:
+    if not results and named:
         role = "helper"
         for statement in body.named_children:
             results.extend(_helper_result(statement, params, file, owner, path))
@@ -235,6 +239,16 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
         return []
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
                      owner)]
+
+
+def _names_any(source: bytes, names: tuple[str, ...]) -> bool:
+    """Whether a body's text names one of the parameters (a cheap test before reading it)."""
+    return any(n.encode() in source and _word(n).search(source) for n in names)
+
+
+@lru_cache(maxsize=4096)
+def _word(name: str) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
 
 
 def _message_method(node: Node, name: str, owner: str, file: JavaFile, path: str
@@ -277,9 +291,11 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
     if statement.type == "throw_statement" and inner is not None:
         if inner.type == "object_creation_expression":
             made = simple_name(text(inner.child_by_field_name("type")))
+            if not made[:1].isupper():
+                return []
             args = arguments(inner.child_by_field_name("arguments"))
             made_call = call_to(made, args, file, owner, path)
-            return [made_call] if made[:1].isupper() and passes(made_call, params) else []
+            return [made_call] if passes(made_call, params) else []
         if inner.type == "method_invocation":
             called = invocation(inner, file, owner, path)
             return [called] if passes(called, params) else []
@@ -292,8 +308,10 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
         args = arguments(inner.child_by_field_name("arguments"))
         if logged and args:
             return [t for t in alternatives(args[0], file) if has_text(t) and uses(t, params)]
+        if not args or not _static_or_own(inner.child_by_field_name("object")):
+            return []
         chained = invocation(inner, file, owner, path)  # ``fail("bad " + x)``: another helper
-        if _static_or_own(inner.child_by_field_name("object")) and passes(chained, params):
+        if passes(chained, params):
             return [chained]
     return []
 
