@@ -52,6 +52,10 @@ class JavaFile(FileIndex):
     holds the classes imported with ``.*``."""
 
     static_wildcards: set[str] = field(default_factory=set)
+    # what ``read`` found for a node (a site's argument is read by the site, its producer
+    # call and composition): by node, the file's index being read-only once filled
+    read_memo: dict[tuple[int, int, int], Message | None] = field(
+        default_factory=dict, repr=False, compare=False)
 
     def owner(self, method: str) -> str | None:
         """The class a bare call ``method(..)`` was statically imported from."""
@@ -80,7 +84,12 @@ def arguments(args: Node | None) -> list[Node]:
 
 def read(node: Node | None, file: JavaFile, depth: int = 0) -> Message | None:
     """The message an expression prints, when source says what it is."""
-    return Reader(_TABLE, file).read(node, depth)
+    if node is None or depth:
+        return Reader(_TABLE, file).read(node, depth)
+    key = (node.id, node.start_byte, node.end_byte)
+    if key not in file.read_memo:
+        file.read_memo[key] = Reader(_TABLE, file).read(node, depth)
+    return file.read_memo[key]
 
 
 def _concatenation(reader: Reader[JavaFile], node: Node, depth: int) -> Message | None:
