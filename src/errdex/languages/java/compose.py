@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -243,12 +242,11 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
 
 def _names_any(source: bytes, names: tuple[str, ...]) -> bool:
     """Whether a body's text names one of the parameters (a cheap test before reading it)."""
-    return any(n.encode() in source and _word(n).search(source) for n in names)
+    present = {b for b in (n.encode() for n in names) if b in source}
+    return bool(present) and not present.isdisjoint(_WORD.findall(source))
 
 
-@lru_cache(maxsize=4096)
-def _word(name: str) -> re.Pattern[bytes]:
-    return re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+_WORD = re.compile(rb"[\w$\x80-\xff]+")  # an identifier's bytes (or a number's)
 
 
 def _message_method(node: Node, name: str, owner: str, file: JavaFile, path: str
@@ -308,12 +306,20 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
         args = arguments(inner.child_by_field_name("arguments"))
         if logged and args:
             return [t for t in alternatives(args[0], file) if has_text(t) and uses(t, params)]
-        if not args or not _static_or_own(inner.child_by_field_name("object")):
+        if not args or not _static_or_own(inner.child_by_field_name("object")) or not (
+                _may_pass(inner, params, file)):
             return []
         chained = invocation(inner, file, owner, path)  # ``fail("bad " + x)``: another helper
         if passes(chained, params):
             return [chained]
     return []
+
+
+def _may_pass(call: Node, params: tuple[str, ...], file: JavaFile) -> bool:
+    """Whether a call's text names a parameter or a variable (whose value may): else none
+    of its arguments prints a parameter, and reading them can wait."""
+    return any(w in params or w in file.assignments
+               for w in {w.decode("utf-8", "replace") for w in _WORD.findall(call.text or b"")})
 
 
 def _guards(body: Node, params: tuple[str, ...], file: JavaFile, owner: str, path: str
@@ -356,8 +362,10 @@ def invocation(node: Node, file: JavaFile, owner: str | None, path: str = "") ->
 def _returns(method: Node) -> Iterator[Node]:
     """The values a method's own ``return`` statements give (not a lambda's, not a local
     class's)."""
-    return (n.named_children[0] for n in nodes_from(method.child_by_field_name("body"),
-                                                    ("lambda_expression", "class_body"))
+    body = method.child_by_field_name("body")
+    if body is None or b"return" not in (body.text or b""):
+        return iter(())
+    return (n.named_children[0] for n in nodes_from(body, ("lambda_expression", "class_body"))
             if n.type == "return_statement" and n.named_children)
 
 
