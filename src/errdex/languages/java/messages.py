@@ -56,6 +56,8 @@ class JavaFile(FileIndex):
     # call and composition): by node, the file's index being read-only once filled
     read_memo: dict[tuple[int, int, int], Message | None] = field(
         default_factory=dict, repr=False, compare=False)
+    alternatives_memo: dict[tuple[int, int, int], tuple[Template, ...]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     def owner(self, method: str) -> str | None:
         """The class a bare call ``method(..)`` was statically imported from."""
@@ -192,6 +194,15 @@ def _literal(value: str | None) -> Message | None:
 def alternatives(node: Node | None, file: JavaFile, depth: int = 0) -> list[Template]:
     """The templates an expression prints, one per branch (a ternary, a ``switch``
     expression, a local assigned in several branches); empty when source does not say."""
+    if node is None or depth:
+        return _alternatives(node, file, depth)
+    key = (node.id, node.start_byte, node.end_byte)
+    if key not in file.alternatives_memo:
+        file.alternatives_memo[key] = tuple(_alternatives(node, file, depth))
+    return list(file.alternatives_memo[key])
+
+
+def _alternatives(node: Node | None, file: JavaFile, depth: int) -> list[Template]:
     node = unparenthesized(node)
     if node is None or depth > 4:
         return []
