@@ -6,12 +6,13 @@ templates that producer prints with the call's arguments in place, followed thro
 producers it calls in turn (``super(…)``, ``return Error(…)``). The same rules serve every
 language (``errdex.languages.facts`` holds the facts):
 
-* a callee is found by its last name: in the caller's class first (``self.x``, ``this.x``,
-  ``super``), then the qualifier's class (``ParseError::create``), then the caller's file,
-  then the one producer of that name in the repository; several with that name and none
-  nearer: not composed (which one runs depends on imports the facts do not hold);
-  overloads (namesakes of one file and owner) are told apart by how many arguments the
-  call passes;
+* a callee is found by its last name, among producers of the caller's language family
+  (``_fits``): the caller's class and its bases for ``self.x``/``this.x``/``super``; the
+  qualifier's class for ``ParseError::create``; the one method of that name when the
+  receiver is some other object (``self._src.parse_error``); then the one namesake, or
+  the one nearest the caller's file (same file, then most folders shared); overloads
+  (namesakes of one file and owner) by how many arguments the call passes; two as near:
+  not composed (which one runs depends on imports the facts do not hold);
 * a class with no message of its own takes its base's; a class whose bases are not in the
   repository prints its first argument, as the language's own error classes do;
 * depth is bounded (``MAX_DEPTH``), results are memoized per (producer, arguments), a cycle
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
+from errdex.languages import language_for_path
 from errdex.languages.facts import (
     Argument,
     Call,
@@ -123,7 +126,7 @@ class Producers:
         for name in self.chain(owner, path) if entries else ():
             here = [p for p in entries if p.owner == name]
             if here:
-                return _nearest(here, path) if len(here) > 1 else here[0]
+                return _nearest(here, path)
         return None
 
     def constants(self) -> dict[str, str]:
@@ -202,8 +205,8 @@ class Producers:
 
     def _compose(self, call: Call, depth: int, visiting: frozenset[Producer]
                  ) -> list[Composed] | None:
-        producer = self.find(call, visiting)
-        if producer is None or producer in visiting or depth > MAX_DEPTH:
+        producer = self.find(call, visiting)  # never one it is made from: cycles end here
+        if producer is None or depth > MAX_DEPTH:
             return None
         key = (producer, (call.args, call.keywords))
         if key in self._memo:
@@ -232,7 +235,7 @@ class Producers:
                     Call(base, call.args, call.keywords, producer.owner, producer.path),
                     depth + 1, visiting)
                 if inherited is not None:
-                    return [_with_class(c, producer.name) for c in inherited]
+                    return [replace(c, error_class=producer.name) for c in inherited]
             return None
         out: list[Composed] = []
         spread = _spread(producer, call)
@@ -274,27 +277,33 @@ class Producers:
                 for c in composed]
 
 
+def _templates_of(result: Result) -> list[Template]:
+    """What a result prints: the template, or a call's argument templates."""
+    if isinstance(result, Template):
+        return [result]
+    return [t for arg in (*result.args, *(a for _, a in result.keywords)) for t in arg]
+
+
 def _holes_of(result: Result) -> set[str | None]:
     """The names of the holes a result prints (its arguments' for a call)."""
-    if isinstance(result, Template):
-        return {h.name for h in result.holes}
-    return {h.name for arg in (*result.args, *(a for _, a in result.keywords)) for t in arg
-            for h in t.holes}
+    return {h.name for t in _templates_of(result) for h in t.holes}
 
 
 def _writes_text(result: Result) -> bool:
-    if isinstance(result, Template):
-        return has_text(result)
-    return any(has_text(t) for arg in (*result.args, *(a for _, a in result.keywords))
-               for t in arg)
+    return any(has_text(t) for t in _templates_of(result))
 
 
 _SELF = frozenset({"self", "this", "cls", "$this", "static", "Self"})
 
 
+def _through_self(call: Call) -> bool:
+    """``self.x()``, ``this.x()``, ``$this->x()``: a method of the caller's own class."""
+    return call.callee.split(".", 1)[0].split("->", 1)[0] in _SELF
+
+
 def _inherits(call: Call) -> bool:
     """A call through ``self``/``this``: it may reach a method of a base class."""
-    return call.owner is not None and call.callee.split(".", 1)[0].split("->", 1)[0] in _SELF
+    return call.owner is not None and _through_self(call)
 
 
 def _on_an_object(call: Call) -> bool:
@@ -312,7 +321,7 @@ def _fits(producer: Producer, call: Call) -> bool:
     methods, ``Owner.x()`` / ``module.x()`` a class, a function or ``Owner``'s method, a
     bare ``x()`` a class, a function or a method of the class it is written in."""
     method = producer.owner is not None and not producer.is_class
-    if call.callee.split(".", 1)[0].split("->", 1)[0] in _SELF:
+    if _through_self(call):
         return producer.owner == call.owner
     qualifier = call.qualifier()
     if qualifier is not None:
@@ -321,13 +330,8 @@ def _fits(producer: Producer, call: Call) -> bool:
 
 
 # Languages whose code calls each other's (C and C++ through headers, JavaScript and
-# TypeScript, Java and Kotlin); any other extension is a family of its own.
-_FAMILIES = {
-    **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".ipp"),
-                    "c"),
-    **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"), "js"),
-    **dict.fromkeys((".java", ".kt", ".kts"), "jvm"), ".pyi": ".py",
-}
+# TypeScript, Java and Kotlin); any other language is a family of its own.
+_FAMILY = {"cpp": "c", "typescript": "javascript", "tsx": "javascript", "kotlin": "java"}
 
 
 def _same_family(producer: Producer, call: Call) -> bool:
@@ -338,13 +342,10 @@ def _same_family(producer: Producer, call: Call) -> bool:
     return mine is None or theirs is None or mine == theirs
 
 
+@lru_cache(maxsize=4096)
 def _family(path: str) -> str | None:
-    name = path.rsplit("/", 1)[-1]
-    dot = name.rfind(".")
-    if dot <= 0:
-        return None
-    extension = name[dot:].lower()
-    return _FAMILIES.get(extension, extension)
+    language = language_for_path(path) if path else None
+    return None if language is None else _FAMILY.get(language.name, language.name)
 
 
 def _overload(found: list[Producer], call: Call) -> Producer | None:
@@ -456,10 +457,6 @@ def _splat(arg: Argument) -> str | None:
         if name and name.startswith("*") and not name.startswith("**"):
             return name
     return None
-
-
-def _with_class(composed: Composed, name: str) -> Composed:
-    return Composed(composed.template, composed.sources, name)
 
 
 def _class_name(name: str) -> str | None:
