@@ -57,20 +57,21 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         if not kept:
             out.append(m)
             continue
-        for i, alternative in enumerate(kept):
-            target = m if i == 0 else _copy(m, i)
-            _retemplate(target, alternative)
-            out.append(target)
-            changed.append(target)
+        changed += _as_records(m, kept)
     for m in passed_in:
-        kept = _from_callers(m, producers)
-        for i, alternative in enumerate(kept):
-            target = m if i == 0 else _copy(m, i)
-            _retemplate(target, alternative)
-            out.append(target)
-            changed.append(target)
-    mined[:] = out
+        changed += _as_records(m, _from_callers(m, producers))
+    mined[:] = [*out, *changed]  # ``finish_records`` orders them
     return changed
+
+
+def _as_records(m: MinedRecord, alternatives: list[Composed]) -> list[MinedRecord]:
+    """``m`` with the first alternative's template, and a copy for each other one."""
+    records = []
+    for i, alternative in enumerate(alternatives):
+        target = m if i == 0 else _copy(m, i)
+        _retemplate(target, alternative)
+        records.append(target)
+    return records
 
 
 def _from_callers(m: MinedRecord, producers: Producers) -> list[Composed]:
@@ -163,15 +164,14 @@ def producers_elsewhere(tree: Tree[Language], producers: Producers, mined: list[
             wanted.update(m.pending[0])
     names = wanted - producers.names() - {"super"}
     found: list[Producer] = []
-    by_path = {f.path for f in tree.files}
+    tracked = {f.path for f in tree.files}
     for _ in range(MAX_DEPTH):  # producers name their bases and inner calls in turn
-        paths = [p for p in _files_naming(tree, names) if p not in read and p in by_path]
+        paths = {p for p in _files_naming(tree, names) if p not in read and p in tracked}
         if not paths:
             break
-        read = read | set(paths)
+        read = read | paths
         fresh: list[Producer] = []
-        wanted_files = [f for f in tree.files if f.path in set(paths)]
-        for source, data in read_blobs(tree.root, wanted_files):
+        for source, data in read_blobs(tree.root, [f for f in tree.files if f.path in paths]):
             fresh.extend(producers_of(source.path, source.language.name, data))
         found.extend(fresh)
         names = {name for p in fresh for name in _names_called(p)} - producers.names() - {
@@ -190,11 +190,10 @@ def _files_naming(tree: Tree[Language], names: set[str]) -> set[str]:
     words = sorted(n for n in names if _NAME.fullmatch(n))
     if not words:
         return set()
-    languages = {f.language.name: f.language for f in tree.files}
+    extensions = {e for f in tree.files for e in f.language.extensions}
+    pathspecs = [f"*{e}" for e in sorted(extensions)]
     found: set[str] = set()
-    for language in languages.values():
-        for extension in language.extensions:
-            for start in range(0, len(words), 200):  # keep each command line short
-                chunk = "|".join(words[start:start + 200])
-                found.update(grep_paths(tree.root, tree.sha, rf"\b({chunk})\b", f"*{extension}"))
+    for start in range(0, len(words), 200):  # keep each command line short
+        chunk = "|".join(words[start:start + 200])
+        found.update(grep_paths(tree.root, tree.sha, rf"\b({chunk})\b", pathspecs))
     return found

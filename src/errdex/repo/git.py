@@ -420,14 +420,15 @@ def changed_paths(root: Path, old: str, new: str) -> set[str] | None:
     return {p.decode("utf-8", "surrogateescape") for p in listing.split(b"\0") if p}
 
 
-def grep_paths(root: Path, sha: str, pattern: str, pathspec: str) -> list[str]:
-    """The files of the tree at ``sha`` matching ``pathspec`` whose text matches the
-    extended regex ``pattern`` (``git grep -l``)."""
+def grep_paths(root: Path, sha: str, pattern: str, pathspecs: str | Sequence[str]) -> list[str]:
+    """The files of the tree at ``sha`` matching ``pathspecs`` whose text matches the
+    extended regex ``pattern`` (one ``git grep -l``)."""
     if not is_full_sha(sha):
         return []
+    specs = [pathspecs] if isinstance(pathspecs, str) else list(pathspecs)
     try:
         listing = _git(root, "grep", "-l", "-z", "--no-textconv", "-E", "-e", pattern, sha,
-                       "--", pathspec)
+                       "--", *specs)
     except RepositoryError:  # exit status 1: nothing matched
         return []
     names = (n.decode("utf-8", "surrogateescape").removeprefix(f"{sha}:")
