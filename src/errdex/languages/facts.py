@@ -20,7 +20,7 @@ composition works: only the reading of these facts is per language (``Composer``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from tree_sitter import Node
@@ -153,11 +153,11 @@ def bind(result: Result, bindings: dict[str, Template]) -> Result:
     """A result with its parameter holes filled: the template's, or the call's arguments'."""
     if isinstance(result, Template):
         return substitute(result, bindings)
-    return Call(
-        result.callee,
-        tuple(tuple(substitute(t, bindings) for t in arg) for arg in result.args),
-        tuple((k, tuple(substitute(t, bindings) for t in arg)) for k, arg in result.keywords),
-        result.owner, result.path, result.method, result.makes_error,
+    return replace(  # every other field of the call (owner, method, …) kept as it is
+        result,
+        args=tuple(tuple(substitute(t, bindings) for t in arg) for arg in result.args),
+        keywords=tuple((k, tuple(substitute(t, bindings) for t in arg))
+                       for k, arg in result.keywords),
     )
 
 
@@ -250,6 +250,3 @@ def has_text(template: Template) -> bool:
     return any(isinstance(p, Literal) and any(c.isalnum() for c in p.text)
                for p in template.parts)
 
-
-def argument(templates: Sequence[Template]) -> Argument:
-    return tuple(templates)
