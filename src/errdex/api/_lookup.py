@@ -13,7 +13,7 @@ from errdex.api._stores import Db, open_index, using_store
 from errdex.errors import UsageError
 from errdex.lookup import scan as _scan
 from errdex.lookup.index import Index, Match
-from errdex.lookup.text_sites import TextSiteMatch, find_text_sites, outranks
+from errdex.lookup.text_sites import TextSiteMatch, find_text_sites, outranks, thin
 from errdex.store.protocol import StoredRecord
 
 ScannedEvent = _scan.ScannedEvent
@@ -66,10 +66,12 @@ def resolve(text: str, *, db: Db | Index = None, top: int = 5,
         with using_store(db) as store:
             return resolve(text, db=open_index(store), top=top, repo=repo)
     matches = db.explain(text, top=top, repo=repo)
+    if matches and not thin(matches, text):
+        return Resolution(matches, [])  # the usual case: no text-site probe at all
     texts = db.text_sites(text, top=top, repo=repo)
-    if matches and outranks(texts, matches, text):
-        return Resolution([], texts)  # thin matches: the line holding more of the message
-    return Resolution(matches, [] if matches else texts)
+    if matches and not outranks(texts, matches):
+        return Resolution(matches, [])
+    return Resolution([], texts)  # none matched, or thinly: the line holding more of it
 
 
 def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None,

@@ -91,25 +91,28 @@ _THIN = 0.4
 _MIN_TEXT_WORDS = 4
 
 
-def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str) -> bool:
-    """Whether the best text site says more of the pasted message than any record match:
-    every match is approximate or matched with little literal text of its own (``Could not
-    read %s`` against "Could not read from remote repository"), while a literal holding at
-    least ``_MIN_TEXT_WORDS`` words more of the message lies in the paste whole. Grep
-    would land on that literal; so does errdex."""
-    if not texts or not matches or texts[0].reason != REASON:
-        return False
+def thin(matches: list[Match], text: str) -> bool:
+    """Whether every record match is approximate or matched with little literal text of its
+    own (``Could not read %s`` against "Could not read from remote repository"): a line
+    holding more of the message may then be the better answer (``outranks``)."""
     message = main_event(text).message or text
-    site_words = len(words(texts[0].site.text))
-    if site_words < _MIN_TEXT_WORDS:
+    return all(m.approximate or len(_literal(m)) < _THIN * len(message) for m in matches)
+
+
+def outranks(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
+    """Whether the best text site, a literal of at least ``_MIN_TEXT_WORDS`` words the paste
+    holds whole, says more of the message than each (thin) record match. Grep would land
+    on that literal; so does errdex."""
+    if not texts or texts[0].reason != REASON:
         return False
-    for match in matches:
-        literal = " ".join(f for f in shape_of(match.record.message_pattern).fragments if f)
-        if len(words(literal)) >= site_words:
-            return False  # the record says as much of it (a ``fatal: `` prefix aside)
-        if not match.approximate and len(literal) >= _THIN * len(message):
-            return False
-    return True
+    site_words = len(words(texts[0].site.text))
+    return site_words >= _MIN_TEXT_WORDS and all(
+        len(words(_literal(m))) < site_words for m in matches)  # else it says as much
 
 
-__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "find_text_sites", "outranks"]
+def _literal(match: Match) -> str:
+    return " ".join(f for f in shape_of(match.record.message_pattern).fragments if f)
+
+
+__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "find_text_sites", "outranks",
+           "thin"]
