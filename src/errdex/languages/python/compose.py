@@ -38,7 +38,6 @@ from errdex.languages.python.messages import dict_items, read, read_alternatives
 from errdex.templates.formats import parse_brace_format
 from errdex.templates.template import Hole, Template, literal_template
 
-_FUNCTIONS = frozenset({"function_definition"})
 _SCOPES = frozenset({"function_definition", "class_definition", "module"})
 _NESTING = frozenset({"function_definition", "class_definition", "lambda"})
 _QUERY = Path(__file__).with_name("compose.scm")
@@ -341,7 +340,7 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, T
     if params:
         mapping["self.args[0]"] = parameter(params[0])
     # last first, as ever: of two assignments of one field, the first is the one kept
-    for node in reversed(nodes_below(init, _NESTED, keep_nested=True)):
+    for node in reversed(nodes_below(init, _NESTING, keep_nested=True)):
         if node.type != "assignment":
             continue
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -457,12 +456,11 @@ def _parameters(function: Node) -> tuple[tuple[str, ...], tuple[tuple[str, Templ
 # --- walking ---------------------------------------------------------------------------
 
 
-_NESTED = ("function_definition", "class_definition", "lambda")
 
 
 def _own(node: Node, types: tuple[str, ...]) -> list[Node]:
     """The nodes of ``types`` under ``node``, in source order, none of a nested function."""
-    return [n for n in nodes_below(node, _NESTED, keep_nested=True) if n.type in types]
+    return [n for n in nodes_below(node, _NESTING, keep_nested=True) if n.type in types]
 
 
 def _calls_in(node: Node) -> list[Node]:
@@ -477,16 +475,14 @@ def _owner_class(node: Node) -> Node | None:
     for ancestor in ancestors(node):
         if ancestor.type == "class_definition":
             return ancestor
-        if ancestor.type in _FUNCTIONS and ancestor is not node:
+        if ancestor.type == "function_definition" and ancestor is not node:
             return None
     return None
 
 
 def _owner_name(node: Node) -> str | None:
-    owner = _owner_class(node) if node.type != "class_definition" else next(
-        (a for a in ancestors(node) if a.type == "class_definition"), None)
-    if node.type != "class_definition" and owner is None:
-        owner = next((a for a in ancestors(node) if a.type == "class_definition"), None)
+    """The class a node is written in (a method's, a nested class's), at any depth."""
+    owner = next((a for a in ancestors(node) if a.type == "class_definition"), None)
     return text(owner.child_by_field_name("name")) if owner is not None else None
 
 
