@@ -424,41 +424,39 @@ def test_a_jvm_frame_naming_the_file_alone_decides_between_sites_of_one_template
 def test_a_record_printing_the_level_prefix_itself_matches_the_line_as_printed(
     make_repo, tmp_path
 ):
-    repo = make_repo()
-    repo.commit_files({"app/store.py": (
+    db = _mined(make_repo, tmp_path, {"app/store.py": (
         "def lock(path):\n    raise SystemExit(f'fatal: the store at {path} is locked')\n")})
-    db = tmp_path / "prefix.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
     [match] = errdex.explain("fatal: the store at /srv/db is locked", db=db)[:1]
     assert (match.record.file_path, match.approximate) == ("app/store.py", False)
     assert match.bound == {"path": "/srv/db"}
 
 
-def test_a_template_of_holes_around_a_short_word_matches_no_long_paste(make_repo, tmp_path):
+def _mined(make_repo, tmp_path, files):
+    """A store holding one committed fixture repository, mined."""
     repo = make_repo()
-    repo.commit_files({"app/repo.py": (
-        "def where(error, location):\n    raise RuntimeError(f'{error} in {location}')\n\n\n"
-        "def owner(path):\n    raise RuntimeError(f'detected dubious ownership in repository "
-        "at {path!r}')\n")})
-    db = tmp_path / "bare.sqlite"
+    repo.commit_files(files)
+    db = tmp_path / "mined.sqlite"
     errdex.mine(repo.root, db=db, jobs=1)
-    paste = "fatal: unable to open the configuration file in the current directory"
-    assert all(m.record.line_number != 2 for m in errdex.explain(paste, db=db))
-    found = errdex.explain("fatal: detected dubious ownership in repository at '/w'", db=db)
-    assert found[0].record.line_number == 6
-    assert errdex.explain("x in y", db=db)[0].record.line_number == 2  # short: still matched
+    return db
 
 
-def test_a_one_word_template_does_not_explain_a_long_message(make_repo, tmp_path):
-    repo = make_repo()
-    repo.commit_files({"app/report.py": (
-        "def fail(err):\n    raise SystemExit(f'fatal: {err}')\n\n\n"
-        "def owned(path):\n    raise SystemExit(f'fatal: detected dubious ownership in "
+@pytest.mark.parametrize(("thin", "long_paste", "short_paste"), [
+    # holes around a short word
+    ("raise RuntimeError(f'{error} in {location}')",
+     "fatal: unable to open the configuration file in the current directory", "x in y"),
+    # one word of literal text
+    ("raise SystemExit(f'fatal: {error}')",
+     "fatal: Could not read from remote repository, please check the access rights",
+     "fatal: oops"),
+], ids=["short-word", "one-word"])
+def test_a_thin_template_explains_a_short_paste_but_no_long_one(
+    make_repo, tmp_path, thin, long_paste, short_paste
+):
+    db = _mined(make_repo, tmp_path, {"app/report.py": (
+        f"def fail(error, location):\n    {thin}\n\n\n"
+        "def owner(path):\n    raise RuntimeError(f'fatal: detected dubious ownership in "
         "repository at {path!r}')\n")})
-    db = tmp_path / "word.sqlite"
-    errdex.mine(repo.root, db=db, jobs=1)
-    long_one = "fatal: Could not read from remote repository, please check the access rights"
-    assert all(m.record.line_number != 2 for m in errdex.explain(long_one, db=db))
+    assert all(m.record.line_number != 2 for m in errdex.explain(long_paste, db=db))
     found = errdex.explain("fatal: detected dubious ownership in repository at '/w'", db=db)
     assert found[0].record.line_number == 6
-    assert errdex.explain("fatal: oops", db=db)[0].record.line_number == 2  # short: matched
+    assert errdex.explain(short_paste, db=db)[0].record.line_number == 2  # short: matched
