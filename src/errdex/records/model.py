@@ -113,6 +113,11 @@ class RecordExtras(BaseModel):
     quality_flags: list[str] = Field(default_factory=list)
     # Where the message's parts are written when not all at the raise site (composition).
     template_sources: list[TemplateSource] = Field(default_factory=list)
+    # A site mined from a registry release (``pypi:NAME==VERSION``, ``npm:NAME@VERSION``, an
+    # installed environment): the package, its version and ecosystem (``pypi`` | ``npm``).
+    package: str | None = None
+    package_version: str | None = None
+    package_ecosystem: str | None = None
 
 
 class DatasetLine(BaseModel):
