@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-STORE_FORMAT_VERSION = 5
+STORE_FORMAT_VERSION = 6
 
 # --- the dialect seam ----------------------------------------------------------------------
 
@@ -129,6 +129,26 @@ def migrations(dialect: Dialect) -> list[str]:
         );
         CREATE INDEX text_sites_lead ON text_sites (lead, word_count);
         CREATE INDEX text_sites_file ON text_sites (repo, file_path);
+        """,
+        # 6: provenance of synced data: which published dataset (URL, version) a repository
+        # was synced from, and the commit and mining time it came with (a local mine after
+        # it changes those in ``repos``, and the repository is local again).
+        """
+        CREATE TABLE repo_origins (
+            repo TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            dataset_version TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            analyzed_sha TEXT,
+            analyzed_at TEXT NOT NULL,
+            synced_at TEXT NOT NULL
+        );
+        CREATE TABLE synced_datasets (
+            url TEXT PRIMARY KEY,
+            dataset_version TEXT NOT NULL,
+            manifest_sha256 TEXT NOT NULL,
+            synced_at TEXT NOT NULL
+        );
         """,
     ]
 
