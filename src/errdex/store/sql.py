@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Protocol, Self
 
 from errdex.errors import RecordNotFoundError, StoreError
@@ -268,10 +268,10 @@ class SQLStore(ABC):
         self, repo: str, records: list[tuple[Record, RecordExtras, str]], *,
         analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
         miner_version: str | None = None, analyzed_at: str | None = None,
-        texts: list[TextSite] | None = None,
+        texts: list[TextSite] | None = None, joined: bool = False,
     ) -> int:
-        """Write a mine of ``repo`` in one transaction (a kill leaves the previous state);
-        the repository's current record count after it.
+        """Write a mine of ``repo`` in one transaction (a kill leaves the previous state),
+        or in the caller's open one when ``joined``; the repository's record count after.
 
         ``records`` are the fresh records of the files mined: every file, or only
         ``files`` (a re-mine of what changed). A current record of those files that is
@@ -282,7 +282,7 @@ class SQLStore(ABC):
         rows: list[tuple[Record, RecordExtras | None, str]] = list(records)
         fresh = sorted({record.id for record, _, _ in rows})
         is_fresh, fresh_ids = self._in("id", fresh)
-        with self.transaction():
+        with nullcontext() if joined else self.transaction():
             self._lock_repos([repo])
             self._bump_generation()
             scope = "repo = ? AND removed_sha IS NULL"
