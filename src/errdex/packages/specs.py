@@ -76,7 +76,8 @@ def _pypi(text: str, rest: str) -> PackageSpec:
     if "[" in name:  # extras change what is installed, not the source: drop them
         name = name.split("[", 1)[0].strip()
     if not pinned or version.startswith("="):
-        raise UsageError(f"{text!r} is not pinned to one version; write pypi:{name or 'NAME'}"
+        bare = re.split(r"[<>=!~;,\s]", name, maxsplit=1)[0] or "NAME"
+        raise UsageError(f"{text!r} is not pinned to one version; write pypi:{bare}"
                          "==VERSION (a range such as >= or ~= names no single release)")
     if not _PYPI_NAME.match(name):
         raise UsageError(f"{text!r}: {name!r} is not a PyPI project name (letters, digits, "
