@@ -460,3 +460,32 @@ def test_a_thin_template_explains_a_short_paste_but_no_long_one(
     found = errdex.explain("fatal: detected dubious ownership in repository at '/w'", db=db)
     assert found[0].record.line_number == 6
     assert errdex.explain(short_paste, db=db)[0].record.line_number == 2  # short: matched
+
+
+def test_a_compiled_javascript_frame_decides_between_sites_of_one_template(make_repo, tmp_path):
+    body = "export function close(): never {\n  throw new Error('Connection is closed.');\n}\n"
+    db = _mined(make_repo, tmp_path, {"lib/redis/handler.ts": body, "lib/cluster/index.ts": body,
+                                      "lib/Redis.ts": body})
+    for built, source in (("built/redis/handler.js", "lib/redis/handler.ts"),
+                          ("built/cluster/index.js", "lib/cluster/index.ts")):
+        paste = ("Error: Connection is closed.\n"
+                 f"    at close (/app/node_modules/pkg/{built}:99:21)\n"
+                 "    at Socket.emit (node:events:513:28)\n")
+        best = errdex.explain(paste, db=db)[0]
+        assert (best.record.file_path, best.approximate) == (source, False)
+        assert "is built from" in best.reason
+
+
+def test_the_innermost_frame_in_a_mined_file_finds_a_site_its_message_does_not(
+    make_repo, tmp_path
+):
+    db = _mined(make_repo, tmp_path, {"index.js": (
+        "const codes = require('./codes')\n\nfunction check (file) {\n"
+        "  throw new UploadError('LIMIT_UNEXPECTED_FILE', file)\n}\n")})
+    paste = ("Error: Unexpected field\n"
+             "    at makeError (/srv/node_modules/up/lib/make-error.js:12:13)\n"
+             "    at check (/srv/node_modules/up/index.js:4:19)\n")
+    best = errdex.explain(paste, db=db)[0]
+    where = (best.record.file_path, best.record.line_number, best.approximate)
+    assert where == ("index.js", 4, True)
+    assert best.reason.startswith("location only")

@@ -25,27 +25,26 @@ import copy
 import marshal
 import re
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import PurePosixPath
 
 from rapidfuzz.distance import Indel
 
 from errdex.languages._engine.pastes.common import message_segments
+from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
+from errdex.lookup.frames import apply_frames
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
-from errdex.lookup.ranking import Scored, class_signal, rank, same_file
+from errdex.lookup.ranking import Scored, class_signal, rank
 from errdex.lookup.ranking import materialize as materialize
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
-from errdex.records.stored import CandidateRow
 from errdex.store.protocol import Store
 from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
-FRAME_LINE_TOLERANCE = 5
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
 _MAX_VARIANTS = 24
@@ -275,34 +274,7 @@ class Index:
     def _apply_frames(
         self, frames: tuple[Frame, ...], scored: dict[str, Scored], repo: str | None
     ) -> None:
-        """Raise records a stack frame points at; the innermost frame may add a record alone."""
-        usable = [f for f in frames[:10] if f.line is not None]
-        if not usable:
-            return
-        names = {PurePosixPath(f.file.replace("\\", "/")).name for f in usable}
-        rows_by_name: dict[str, list[CandidateRow]] = defaultdict(list)
-        for row in self.store.rows_in_files(sorted(names), repo):
-            rows_by_name[PurePosixPath(row.file_path).name].append(row)
-        for depth, frame in enumerate(usable):
-            path = frame.file.replace("\\", "/")
-            assert frame.line is not None
-            for row in rows_by_name.get(PurePosixPath(path).name, ()):
-                distance = abs(row.line_number - frame.line)
-                if distance > FRAME_LINE_TOLERANCE or not same_file(path, row.file_path):
-                    continue
-                weight = (0.5 if distance == 0 else 0.35) / (1 + depth)
-                where = f"frame {row.file_path}:{frame.line}" + (
-                    "" if distance == 0 else f" (record at line {row.line_number})"
-                )
-                current = scored.get(row.id)
-                if current is not None:
-                    current.score += weight
-                    current.reasons.append(where)
-                elif depth == 0 and distance <= 2:
-                    scored[row.id] = Scored(
-                        row, 0.3 + weight, [f"location only: {where}; the message differs"],
-                        approximate=True,
-                    )
+        apply_frames(self.store, frames, scored, repo)
 
 
 def similarity(template_text: str, message: str) -> float:
