@@ -319,3 +319,67 @@ def test_java_tests_claim_classes_and_messages() -> None:
         (6, "rejects", "assertj", "exact", "sku missing", None, None),
         (7, "rejects", "assertj", "substring", "out of stock", None, None),
     ]
+
+
+# --- pastes as users copy them ----------------------------------------------------------------
+
+
+def _read(text: str) -> tuple[str | None, str, list[tuple[str, int | None]]]:
+    from errdex.lookup.parse import main_event
+
+    event = main_event(text)
+    return event.error_class, event.message, [(f.file, f.line) for f in event.frames]
+
+
+SHOP_FRAMES = [("Shop.kt", 12), ("Main.kt", 3)]
+
+
+@pytest.mark.parametrize("text", [
+    # a message ending in a newline prints a blank line before its frames
+    "shop.CartException: cart 7 is empty\n\n\tat shop.Cart.pay(Shop.kt:12)\n"
+    "\tat shop.MainKt.main(Main.kt:3)",
+    # the frames lost their indentation in the copy
+    "shop.CartException: cart 7 is empty\nat shop.Cart.pay(Shop.kt:12)\n"
+    "at shop.MainKt.main(Main.kt:3)",
+    # the whole paste indented (quoted), the header with it
+    "    shop.CartException: cart 7 is empty\n        at shop.Cart.pay(Shop.kt:12)\n"
+    "        at shop.MainKt.main(Main.kt:3)",
+    # one log prefix on every line
+    "12:20:46 [SEVERE] shop.CartException: cart 7 is empty\n"
+    "12:20:46 [SEVERE]     at shop.Cart.pay(Shop.kt:12)\n"
+    "12:20:46 [SEVERE]     at shop.MainKt.main(Main.kt:3)",
+    # Android: the tag on the header only, or another one on the frames
+    "E/Checkout: shop.CartException: cart 7 is empty\n        at shop.Cart.pay(Shop.kt:12)\n"
+    "        at shop.MainKt.main(Main.kt:3)",
+    "System.err: shop.CartException: cart 7 is empty\n"
+    "W/System.err:     at shop.Cart.pay(Shop.kt:12)\n"
+    "W/System.err:     at shop.MainKt.main(Main.kt:3)",
+])
+def test_jvm_paste_keeps_its_frames_however_it_was_copied(text: str) -> None:
+    assert _read(text) == ("shop.CartException", "cart 7 is empty", SHOP_FRAMES)
+
+
+def test_jvm_paste_message_lines_of_an_indented_header_lose_its_indentation() -> None:
+    text = ("  shop.CartException: cart 7 is empty\n  pay first\n"
+            "    at shop.Cart.pay(Shop.kt:12)")
+    assert _read(text) == ("shop.CartException", "cart 7 is empty\npay first", [("Shop.kt", 12)])
+
+
+def test_jvm_paste_unindented_at_line_inside_a_message_stays_in_it() -> None:
+    text = ("shop.StubException: \nUnfinished stub here:\nat shop.CartTest.pay(CartTest.java:9)\n"
+            "\nFinish it first.")
+    error_class, message, frames = _read(text)
+    assert error_class == "shop.StubException"
+    assert message == "\nUnfinished stub here:\nat shop.CartTest.pay(CartTest.java:9)"
+    assert frames == []
+
+
+def test_jvm_paste_spring_nested_exception_names_the_cause() -> None:
+    text = ("Error creating bean 'cart'; nested exception is "
+            "java.lang.IllegalArgumentException: cart 7 is empty")
+    assert _read(text)[:2] == ("java.lang.IllegalArgumentException", "cart 7 is empty")
+
+
+def test_jvm_paste_log_line_without_frames_is_not_a_trace() -> None:
+    text = "12:20:46 [SEVERE] shop.CartException: cart 7 is empty\n12:20:47 [INFO] done"
+    assert _read(text)[2] == []
