@@ -51,6 +51,7 @@ from errdex.api._mining import (
     mine_many,
     read_repo_list,
 )
+from errdex.api._site import export_site
 from errdex.api._stores import Db, DbPath, StorePool, open_index, open_store
 from errdex.errors import (
     DatasetError,
@@ -111,6 +112,7 @@ __all__ = [
     "enrich",
     "explain",
     "export_dataset",
+    "export_site",
     "import_dataset",
     "llm_config",
     "mine",
