@@ -31,13 +31,31 @@ def import_command(settings: Settings, file: str) -> None:
               help="Output file (default: stdout for jsonl); written atomically.")
 @click.option("--dataset", "dataset_dir", type=click.Path(file_okay=False),
               help="Write a dataset folder: JSONL + Parquet + JSON Schema + README card.")
+@click.option("--site", "site_dir", type=click.Path(file_okay=False),
+              help="Write a static site: a page per record, repository and family, "
+                   "in-browser search, and the published dataset in DIR/data; a re-export "
+                   "rewrites only changed pages.")
+@click.option("--base-url", help="Where the site will be served (https://...): canonical "
+                                 "URLs, sitemap.xml and robots.txt.")
 @click.pass_obj
 @handle_errors
 def export(
     settings: Settings, fmt: str, schema: str, repo: str | None, output: str | None,
-    dataset_dir: str | None,
+    dataset_dir: str | None, site_dir: str | None, base_url: str | None,
 ) -> None:
     """Export records as a versioned dataset (every line stamped with datasetVersion)."""
+    if base_url and not site_dir:
+        raise click.UsageError("--base-url goes with --site DIR")
+    if site_dir:
+        if repo or output or dataset_dir:
+            raise click.UsageError("--site writes the whole store; drop --repo, -o and --dataset")
+        site = errdex.export_site(site_dir, db=settings.db, base_url=base_url)
+        click.echo(f"site in {site_dir}: {site.records} record(s), {site.pages} page(s) "
+                   f"({site.written} written, {site.deleted} deleted, {site.noindex} noindex), "
+                   f"{site.bytes / 1e6:.1f} MB", err=True)
+        if not base_url:
+            click.echo("no --base-url: no canonical URLs, sitemap.xml or robots.txt", err=True)
+        return
     if dataset_dir:
         count = errdex.publish_dataset(dataset_dir, db=settings.db, schema=int(schema),
                                        repo=repo)
