@@ -38,6 +38,10 @@ class Match:
         }
         if self.removed is not None:
             out["removed"] = {"sha": self.removed.sha, "at": self.removed.at}
+        if self.extras.package is not None:  # a site of a registry release
+            out["package"] = {"name": self.extras.package,
+                              "version": self.extras.package_version,
+                              "ecosystem": self.extras.package_ecosystem}
         return out
 
 
