@@ -102,6 +102,11 @@ def record_body(record: Record, extras: RecordExtras, match: Match | None = None
     facts.add_row("kind", plain(kind))
     symbol = f"  in {extras.enclosing_symbol}" if extras.enclosing_symbol else ""
     facts.add_row("where", plain(f"{record.file_path}:{record.line_number}{symbol}"))
+    if extras.package:  # mined from a registry release or an installed environment
+        registry = {"pypi": "PyPI", "npm": "npm"}.get(extras.package_ecosystem or "", "")
+        facts.add_row("package", plain(
+            f"{extras.package} version {extras.package_version}"
+            + (f" from {registry}" if registry else "") + ": these are that version's lines"))
     if extras.template_sources:  # composed: raised here, written there
         facts.add_row("written in", plain("\n".join(
             f"{s.file_path}:{s.line_number} ({s.role})" for s in extras.template_sources)))
