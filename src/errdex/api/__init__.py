@@ -51,6 +51,14 @@ from errdex.api._mining import (
     mine_many,
     read_repo_list,
 )
+from errdex.api._packages import (
+    DepOutcome,
+    DepsSummary,
+    LockfileProblem,
+    Pins,
+    mine_deps,
+    read_lockfiles,
+)
 from errdex.api._site import export_site
 from errdex.api._stores import Db, DbPath, StorePool, open_index, open_store
 from errdex.errors import (
@@ -82,16 +90,20 @@ __all__ = [
     "DatasetLine",
     "Db",
     "DbPath",
+    "DepOutcome",
+    "DepsSummary",
     "EnrichSummary",
     "Entry",
     "ErrdexError",
     "Index",
     "InputTooLargeError",
+    "LockfileProblem",
     "LogSource",
     "ManySummary",
     "Match",
     "MineSummary",
     "NoMatchError",
+    "Pins",
     "ProgressCallback",
     "Record",
     "RecordExtras",
@@ -116,10 +128,12 @@ __all__ = [
     "import_dataset",
     "llm_config",
     "mine",
+    "mine_deps",
     "mine_many",
     "open_index",
     "open_store",
     "publish_dataset",
+    "read_lockfiles",
     "read_repo_list",
     "redact_url",
     "resolve",

@@ -22,12 +22,19 @@ from concurrent.futures import (
 )
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any, Literal
 
 from errdex.errors import ErrdexError
+from errdex.packages.archives import read_archive
+from errdex.packages.cache import ReleaseCache, build_repository
+from errdex.packages.fetch import download
+from errdex.packages.identity import Identity, find_tag, identify
 from errdex.packages.pins import Problem
+from errdex.packages.release import metadata_of, mine_release, mineable
 from errdex.packages.specs import PackageSpec, normalize_pypi_name
-from errdex.store.protocol import Store
+from errdex.store.protocol import Store, open_store
 
 Status = Literal["mined", "stored", "failed"]
 Fetch = Callable[[PackageSpec], object]
@@ -44,6 +51,7 @@ class MinedRelease:
 
     records: int
     repo: str | None = None
+    already_stored: bool = False
 
 
 @dataclass
@@ -93,15 +101,57 @@ def release_key(ecosystem: str | None, name: str, version: str) -> tuple[str, st
     return eco, normalize_pypi_name(name) if eco == "pypi" else name, version
 
 
-def stored_releases(store: Store) -> set[tuple[str, str, str]]:
-    """The releases the store holds records of (read from each record's package extras)."""
+def stored_releases(store: Store, versions: set[str] | None = None) -> set[tuple[str, str, str]]:
+    """The releases the store holds (``versions``: only those at one of these versions).
+
+    A release is filed under ``OWNER/NAME@VERSION``, its package in every record's extras, so
+    one record of each such repository says which release it is.
+    """
     held: set[tuple[str, str, str]] = set()
-    for stored in store.records():
-        extras = stored.extras
+    for repo in store.repos():
+        _, at, version = repo.rpartition("@")
+        if not at or (versions is not None and version not in versions):
+            continue
+        first = next(iter(store.records(repo)), None)
+        extras = None if first is None else first.extras
         if extras is not None and extras.package and extras.package_version:
             held.add(release_key(extras.package_ecosystem, extras.package,
                                  extras.package_version))
     return held
+
+
+def release_miner(cache_dir: Path | None = None) -> tuple[Fetch, MineOne]:
+    """The download and mine steps of registry releases, sharing one release cache: the
+    download step builds the release's repository in the cache (``prepare_release``), the
+    mine step (``mine_cached``, run in a worker) finds it there and mines it."""
+    root = str(ReleaseCache(cache_dir).root)
+    return partial(prepare_release, cache_dir=root), partial(mine_cached, cache_dir=root)
+
+
+def prepare_release(spec: PackageSpec, cache_dir: str) -> None:
+    """Download ``spec`` and build its repository in the cache, as ``mine_release`` would
+    (its archive read in memory, identity from its metadata, tag from its forge)."""
+    cache = ReleaseCache(cache_dir)
+
+    def build(target: Path) -> Identity:
+        got = download(spec, cache.scratch("download"))
+        unpacked = read_archive(got.path, mineable)
+        identity = identify(spec, metadata_of(unpacked.files), download_url=got.url,
+                            top=unpacked.top)
+        identity.tag = find_tag(identity)
+        build_repository(target, unpacked.files,
+                         f"{spec} from {got.path.name}\n\nsha256 {got.sha256}\n")
+        return identity
+
+    with cache.release(spec, build):
+        pass
+
+
+def mine_cached(spec: PackageSpec, db: str, cache_dir: str) -> MinedRelease:
+    """Mine ``spec`` from the release cache into the store at ``db`` on this one core."""
+    with open_store(db) as store:
+        summary = mine_release(spec, store, cache=ReleaseCache(cache_dir), jobs=1)
+    return MinedRelease(summary.records, summary.repo, summary.already_stored)
 
 
 def one_line(error: BaseException) -> str:
@@ -227,5 +277,7 @@ def _settle(outcome: DepOutcome, future: Future[Any]) -> None:
     except Exception as exc:
         outcome.reason = one_line(exc)
     else:
-        outcome.status, outcome.records, outcome.repo = "mined", mined.records, mined.repo
-        outcome.mine_seconds = seconds
+        outcome.status = "stored" if mined.already_stored else "mined"
+        outcome.records, outcome.repo, outcome.mine_seconds = mined.records, mined.repo, seconds
+        if mined.already_stored:
+            outcome.reason = "already in the store (same content)"

@@ -8,11 +8,11 @@ enrich), ``lookup`` (explain, scan, search, show), ``datasets`` (import, export)
 
 from __future__ import annotations
 
-from errdex.interfaces.cli import datasets, lookup, mining, servers
+from errdex.interfaces.cli import datasets, deps, lookup, mining, servers
 from errdex.interfaces.cli.app import main
 
-for _command in (mining.mine, mining.mine_many, mining.enrich, lookup.explain, lookup.scan,
-                 lookup.search, lookup.show, datasets.import_command, datasets.export,
+for _command in (mining.mine, mining.mine_many, deps.mine_deps, mining.enrich, lookup.explain,
+                 lookup.scan, lookup.search, lookup.show, datasets.import_command, datasets.export,
                  servers.serve, servers.mcp_command):
     main.add_command(_command)
 
