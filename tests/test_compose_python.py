@@ -17,6 +17,7 @@ from tests.compose_steps import (
     any_fullmatch,
     fullmatches,
     line_starting,
+    line_with,
     messages,
     mine_changed,
     mine_fixture,
@@ -529,3 +530,110 @@ def test_a_str_override_with_an_optional_context_gives_both_readings(
                        "Name 'Example' is not normalized"]
     assert any(re.fullmatch(p, printed[0]) for p in by_line[14])
     assert any(re.fullmatch(p, printed[1]) for p in by_line[15])
+
+
+# Forms met in real libraries, one fixture package mined once; each case: the call that
+# raises, the marker comment on the raising line, the errorMessage of the record there.
+FORMS = {
+    "forms/__init__.py": "",
+    "forms/types.py": (
+        "from typing import Generic, TypeVar\n\n"
+        "T = TypeVar('T')\n\n\n"
+        "class BadParameter(Exception):\n"
+        "    def __init__(self, message, param=None):\n"
+        "        super().__init__(message)\n"
+        "        self.message = message\n\n\n"
+        "class ParamType(Generic[T]):\n"
+        "    def fail(self, message, param=None):\n"
+        "        raise BadParameter(message, param=param)  # fail\n\n\n"
+        "class BoolType(ParamType[bool]):\n"
+        "    def convert(self, value):\n"
+        "        self.fail(f'{value!r} is not a valid boolean.')\n"),
+    "forms/lock.py": (
+        "class LockError(Exception):\n"
+        "    def __init__(self, cause, *, context=None):\n"
+        "        self.context = context\n"
+        "        self.message = str(cause)\n\n"
+        "    def __str__(self):\n"
+        "        if self.context:\n"
+        "            return f'{self.message} in {self.context!r}'\n"
+        "        return self.message\n\n\n"
+        "def item(key, i):\n"
+        "    raise LockError('Missing required value', context=f'{key}[{i}]')  # context\n"),
+    "forms/tokens.py": (
+        "class SyntaxErr(Exception):\n"
+        "    def __init__(self, message, *, source, span):\n"
+        "        self.span = span\n        self.message = message\n        self.source = source\n"
+        "        super().__init__()\n\n"
+        "    def __str__(self):\n"
+        "        marker = ' ' * self.span[0] + '~' * (self.span[1] - self.span[0]) + '^'\n"
+        "        return f'{self.message}\\n    {self.source}\\n    {marker}'\n\n\n"
+        "def quoted(source):\n"
+        "    raise SyntaxErr('Invalid quoted string', source=source, span=(1, 3))  # layout\n"),
+    "forms/meta.py": (
+        "class InvalidMetadata(ValueError):\n"
+        "    def __init__(self, field, message):\n"
+        "        self.field = field\n        super().__init__(message)\n\n\n"
+        "class Field:\n"
+        "    def __init__(self, name):\n        self.raw_name = name\n\n"
+        "    def _invalid(self, msg, cause=None):\n"
+        "        exc = InvalidMetadata(self.raw_name, msg)\n"
+        "        exc.__cause__ = cause\n"
+        "        return exc\n\n"
+        "    def check(self, value):\n"
+        "        raise self._invalid(f'{value!r} is not a valid version')  # variable\n"),
+    "forms/frozen.py": (
+        "class FrozenError(AttributeError):\n"
+        "    def __init__(self):\n"
+        "        msg = \"can't set attribute\"\n"
+        "        super().__init__(msg)\n\n\n"
+        "class FrozenInstanceError(FrozenError):\n    pass\n\n\n"
+        "def assign(e):\n"
+        "    if e:\n        raise e\n"
+        "    raise FrozenInstanceError  # bare\n"),
+}
+
+# (module, call, marker, errorMessage of the record on the marked line)
+FORM_CASES = [
+    ("types", "BoolType().convert(None)", "# fail", "{value!r} is not a valid boolean."),
+    ("lock", "item('packages', 0)", "# context", "Missing required value in '{key}[{i}]'"),
+    ("tokens", "quoted('ab \"c')", "# layout",
+     "Invalid quoted string\n    {source}\n    {marker}"),
+    ("meta", "Field('version').check('1.x')", "# variable", "{value!r} is not a valid version"),
+    ("frozen", "assign(None)", "# bare", "can't set attribute"),
+]
+
+
+@pytest.fixture(scope="module")
+def forms(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
+    return mine_fixture(tmp_path_factory, "forms", "forms", FORMS)
+
+
+def _raised(root: Path, module: str, call: str) -> str:
+    """What the interpreter prints for the exception ``call`` raises in ``forms.<module>``."""
+    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
+            f"from forms.{module} import *\n"
+            f"try:\n    {call}\nexcept Exception as e:\n    print(repr(str(e)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    printed = done.stdout.strip()
+    assert printed, done.stderr
+    return str(eval(printed))  # the repr printed, read back (newlines kept)
+
+
+@pytest.mark.parametrize("case", FORM_CASES, ids=[c[2].lstrip("# ") for c in FORM_CASES])
+def test_a_form_met_in_real_libraries_gives_the_raise_line_the_printed_message(
+    forms: tuple[Path, list[errdex.StoredRecord]], case: tuple[str, str, str, str],
+) -> None:
+    """A generic base class (``ParamType[bool]``), a repr'd context built of holes, a
+    ``__str__`` laying fields out on lines, a factory returning the error it put in a
+    variable, a class raised without arguments."""
+    root, records = forms
+    module, call, marker, message = case
+    path = f"forms/{module}.py"
+    line = line_with(FORMS[path], marker)
+    found = [r for r in records if r.record.file_path == path
+             and r.record.line_number == line]
+    assert message in messages(found)
+    printed = _raised(root, module, call)
+    assert any(fullmatches(r, printed) for r in found), (printed, messages(found))

@@ -143,6 +143,11 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
         elif bound is None:
             parts.append(part)
             written.append(part.text if isinstance(part, Literal) else part.spec)
+        elif isinstance(part, Hole) and _python_repr(part) and any(
+                isinstance(p, Literal) for p in bound.parts):
+            # ``{context!r}`` given a text with holes: its repr, quotes around it
+            parts.extend((Literal("'"), *bound.parts, Literal("'")))
+            written.append(f"'{bound.written}'")
         else:
             parts.extend(bound.parts)
             written.append(bound.written)
@@ -184,6 +189,11 @@ def table_key(hole: Hole) -> str | None:
     """The key of the class's message table a hole prints (``self.error_messages['invalid']``)."""
     found = _TABLE_KEY.fullmatch(hole.name or "")
     return found.group(2) if found else None
+
+
+def _python_repr(hole: Hole) -> bool:
+    """``{x!r}`` / ``%r``: Python's repr, which quotes a text in single quotes."""
+    return "!r" in hole.spec or hole.spec == "%r"
 
 
 def _quotes(hole: Hole) -> bool:

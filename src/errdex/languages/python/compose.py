@@ -14,7 +14,6 @@ Each ``return``/``raise`` of such a function is an alternative (its branches).
 
 from __future__ import annotations
 
-import bisect
 from pathlib import Path
 
 from tree_sitter import Node
@@ -32,14 +31,23 @@ from errdex.languages.facts import (
     constant_name,
     has_text,
     parameter,
-    unknown,
 )
-from errdex.languages.python.messages import dict_items, read, read_alternatives, unwrap
+from errdex.languages.python.messages import dict_items, read
+from errdex.languages.python.reading import (
+    NESTING,
+    SCOPES,
+    Assignments,
+    argument,
+    arguments_of,
+    calls_in,
+    owner_name,
+    parameter_names,
+    parameters,
+    returns,
+)
 from errdex.templates.formats import parse_brace_format
 from errdex.templates.template import Hole, Template, literal_template
 
-_SCOPES = frozenset({"function_definition", "class_definition", "module"})
-_NESTING = frozenset({"function_definition", "class_definition", "lambda"})
 _QUERY = Path(__file__).with_name("compose.scm")
 _SUPER_STR = ("super().__str__()", "str(super())", "super().__repr__()")
 
@@ -50,9 +58,10 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     would cost more than the parse)."""
     found: list[Producer] = []
     made: dict[int, tuple[Node, list[tuple[Node, Node]]]] = {}  # function → its statements
-    assigned = _Assignments()
+    assigned = Assignments()
     classes: list[Node] = []
     texts: list[Node] = []  # returned values: message methods (``_undefined_message``)
+    variables: list[tuple[Node, Node]] = []  # ``return exc``: the statement, the name
     for _, caps in matches(load_query("python", _QUERY), root):
         if "assign" in caps:
             assigned.nodes.append(caps["assign"][0])
@@ -71,17 +80,20 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         if "class" in caps:
             classes.append(caps["class"][0])
             continue
-        statement, call = caps["made"][0], caps["made.call"][0]
-        function = next((a for a in ancestors(statement) if a.type in _NESTING), None)
-        if function is None or function.type != "function_definition" or text(
-                function.child_by_field_name("name")) in ("__init__", "__str__", "__repr__"):
+        statement = caps["made"][0]
+        if "made.var" in caps:
+            variables.append((statement, caps["made.var"][0]))
             continue
-        callee = text(caps["made.class"][0])
-        if not callee.rsplit(".", 1)[-1][:1].isupper() and "." not in callee and (
-                callee not in _parameter_names(function)):
-            continue  # a class, a class passed in, or a method it delegates to
-        made.setdefault(function.start_byte, (function, []))[1].append((statement, call))
+        call = caps["made.call"][0]
+        function = next((a for a in ancestors(statement) if a.type in NESTING), None)
+        _made(made, statement, call, text(caps["made.class"][0]))
     assigned.nodes.sort(key=lambda n: n.start_byte)
+    for statement, variable in variables:
+        value = _assigned_call(variable, assigned)
+        function = value.child_by_field_name("function") if value is not None else None
+        if value is not None and function is not None and function.type in (
+                "identifier", "attribute"):
+            _made(made, statement, value, text(function))
     found.extend(_class(node, path, assigned) for node in classes)
     for function, statements in made.values():
         producer = _function(function, statements, path, assigned)
@@ -91,25 +103,51 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     return found
 
 
-def _message_methods(values: list[Node], path: str, assigned: _Assignments) -> list[Producer]:
+def _made(made: dict[int, tuple[Node, list[tuple[Node, Node]]]], statement: Node,
+          call: Node, callee: str) -> None:
+    """Note a ``return``/``raise`` of a built error in its function (not a constructor's or
+    ``__str__``'s): a class, a class passed in, or a method it delegates to."""
+    function = next((a for a in ancestors(statement) if a.type in NESTING), None)
+    if function is None or function.type != "function_definition" or text(
+            function.child_by_field_name("name")) in ("__init__", "__str__", "__repr__"):
+        return
+    if not callee.rsplit(".", 1)[-1][:1].isupper() and "." not in callee and (
+            callee not in parameter_names(function)):
+        return
+    made.setdefault(function.start_byte, (function, []))[1].append((statement, call))
+
+
+def _assigned_call(variable: Node, assigned: Assignments) -> Node | None:
+    """The call a returned variable was assigned last in its function (``exc =
+    InvalidMetadata(self.raw_name, msg)``), if it was one."""
+    function = next((a for a in ancestors(variable) if a.type in NESTING), None)
+    if function is None:
+        return None
+    found = assigned.within(function).nearest(variable, SCOPES)
+    right = found.child_by_field_name("right") if found is not None and (
+        found.type == "assignment") else None
+    return right if right is not None and right.type == "call" else None
+
+
+def _message_methods(values: list[Node], path: str, assigned: Assignments) -> list[Producer]:
     """Methods, properties and functions without parameters that return a message: what
     ``raise Error(self._undefined_message)`` prints (every return an alternative)."""
     by_function: dict[int, tuple[Node, list[Node]]] = {}
     for value in values:
-        function = next((a for a in ancestors(value) if a.type in _NESTING), None)
+        function = next((a for a in ancestors(value) if a.type in NESTING), None)
         if function is None or function.type != "function_definition":
             continue
         by_function.setdefault(function.start_byte, (function, []))[1].append(value)
     out = []
     for function, returned in by_function.values():
-        if _parameter_names(function):
+        if parameter_names(function):
             continue
         file = assigned.within(function)
-        results = [t for value in returned for t in _argument(value, file)][:16]
+        results = [t for value in returned for t in argument(value, file)][:16]
         if any(has_text(t) for t in results):
             out.append(Producer(text(function.child_by_field_name("name")), (),
                                 tuple(results), "message", path, line_of(function),
-                                owner=_owner_name(function)))
+                                owner=owner_name(function)))
     return out
 
 
@@ -120,13 +158,13 @@ def _constant(caps: dict[str, list[Node]], path: str) -> Producer | None:
     if value is None or value.literal is None or not constant_name(Hole.of(name, name)):
         return None
     return Producer(name, (), (literal_template(value.literal),), "constant", path,
-                    line_of(caps["const"][0]), owner=_owner_name(caps["const"][0]))
+                    line_of(caps["const"][0]), owner=owner_name(caps["const"][0]))
 
 
 def _table(caps: dict[str, list[Node]], path: str) -> list[Producer]:
     """``default_error_messages = {"invalid": "Not a valid date."}`` in a class: each entry
     a message that ``self.error_messages["invalid"]`` looks up (role ``table``)."""
-    owner = _owner_name(caps["table"][0])
+    owner = owner_name(caps["table"][0])
     out = []
     for key, value in dict_items(caps["table.value"][0]).items():
         message = read(value, FileIndex())
@@ -138,116 +176,7 @@ def _table(caps: dict[str, list[Node]], path: str) -> list[Producer]:
     return out
 
 
-class _Assignments:
-    """A file's message variable assignments in source order, indexed per function on
-    demand (most functions build no error)."""
-
-    def __init__(self) -> None:
-        self.nodes: list[Node] = []
-        self._starts: list[int] | None = None
-
-    def within(self, function: Node) -> FileIndex:
-        """The function's assignments (nested functions' too: ``nearest`` keeps scopes)."""
-        if self._starts is None:
-            self._starts = [n.start_byte for n in self.nodes]
-        low = bisect.bisect_left(self._starts, function.start_byte)
-        high = bisect.bisect_left(self._starts, function.end_byte)
-        file = FileIndex()
-        for node in self.nodes[low:high]:
-            left = node.child_by_field_name("left")
-            if left is not None:
-                file.add(text(left), node)
-        return file
-
-
-def arguments_of(args: Node | None, file: FileIndex) -> tuple[
-        tuple[Argument, ...], tuple[tuple[str, Argument], ...]]:
-    """A call's arguments as template alternatives (a hole named after what source does not
-    spell), positional and by keyword; ``*args`` / ``**kwargs`` passed on as a hole named
-    with its stars (composition expands them)."""
-    positional: list[Argument] = []
-    keywords: list[tuple[str, Argument]] = []
-    for child in args.named_children if args is not None else ():
-        if child.type == "keyword_argument":
-            name, value = child.child_by_field_name("name"), child.child_by_field_name("value")
-            if name is not None and value is not None:
-                keywords.append((text(name), _argument(value, file)))
-        elif child.type == "list_splat":
-            positional.append((unknown("*" + text(child.named_children[0])),)
-                              if child.named_children else (unknown("*"),))
-        elif child.type == "dictionary_splat":
-            inner = text(child.named_children[0]) if child.named_children else ""
-            keywords.append(("**" + inner, (unknown("**" + inner),)))
-        elif child.type != "comment":
-            positional.append(_argument(child, file))
-    return tuple(positional), tuple(keywords)
-
-
-def call_of(callee: str, args: Node | None, file: FileIndex, at: Node) -> Call:
-    """The ``Call`` a site makes: ``raise NotFound(key)``, ``raise self._bad(…)``."""
-    positional, keywords = arguments_of(args, file)
-    return Call(callee, positional, keywords, owner=_owner_name(at))
-
-
-def _argument(node: Node, file: FileIndex) -> Argument:
-    branches = _ternary(node, file)
-    if branches is not None:  # ``a if c else b``, or a variable assigned one: each its own
-        return tuple(t for branch in branches for t in _argument(branch, file))[:16]
-    messages = read_alternatives(node, file)
-    if messages:
-        return tuple(Template(m.written, m.parts) for m in messages)
-    keyed = _keyed(node, file)
-    return (unknown(keyed or text(unwrap(node) or node)),)
-
-
-def _keyed(node: Node, file: FileIndex) -> str | None:
-    """``self.error_messages[key]`` (or a variable assigned it, ``.format``-ed or not): a
-    message looked up by key in a table of the class (composition reads the table)."""
-    node = unwrap(node) or node
-    for _ in range(3):
-        if node.type == "identifier":
-            assigned = file.nearest(node, _SCOPES)
-            right = assigned.child_by_field_name("right") if assigned is not None and (
-                assigned.type == "assignment") else None
-            if right is None:
-                return None
-            node = unwrap(right) or right
-        elif node.type == "call":
-            function = node.child_by_field_name("function")
-            if function is None or function.type != "attribute" or text(
-                    function.child_by_field_name("attribute")) not in ("format", "format_map"):
-                return None
-            target = function.child_by_field_name("object")
-            if target is None:
-                return None
-            node = unwrap(target) or target
-        else:
-            break
-    if node.type != "subscript":
-        return None
-    table, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
-    if table is None or index is None or table.type != "attribute" or text(
-            table.child_by_field_name("object")) != "self":
-        return None
-    return f"{text(table)}[{text(index)}]" if index.type in ("identifier", "string") else None
-
-
-def _ternary(node: Node, file: FileIndex) -> tuple[Node, Node] | None:
-    node = unwrap(node) or node
-    if node.type == "identifier":
-        assigned = file.nearest(node, _SCOPES)
-        value = assigned.child_by_field_name("right") if assigned is not None and (
-            assigned.type == "assignment") else None
-        node = unwrap(value) or node if value is not None else node
-    if node.type != "conditional_expression" or len(node.named_children) != 3:
-        return None
-    return node.named_children[0], node.named_children[2]
-
-
-# --- classes ---------------------------------------------------------------------------
-
-
-def _class(node: Node, path: str, assigned: _Assignments) -> Producer:
+def _class(node: Node, path: str, assigned: Assignments) -> Producer:
     name = text(node.child_by_field_name("name"))
     bases = _bases(node)
     body = node.child_by_field_name("body")
@@ -258,7 +187,7 @@ def _class(node: Node, path: str, assigned: _Assignments) -> Producer:
     results: list[Result] = []
     fields: dict[str, Template] = {}
     if init is not None:
-        params, defaults = _parameters(init)
+        params, defaults = parameters(init)
         file = assigned.within(init)
         fields = _fields(init, params, file)
         results = [bind(r, fields) for r in _super_calls(init, name, bases, file)]
@@ -268,15 +197,19 @@ def _class(node: Node, path: str, assigned: _Assignments) -> Producer:
             results = shown
     # A class that says nothing is kept too: it shadows a namesake elsewhere (``find``).
     return Producer(name, params, tuple(results), "class message", path, line_of(node),
-                    owner=_owner_name(node), bases=bases, is_class=True, defaults=defaults)
+                    owner=owner_name(node), bases=bases, is_class=True, defaults=defaults)
 
 
 def _bases(node: Node) -> tuple[str, ...]:
+    """The base classes as named: a generic base (``ParamType[bool]``) by its class."""
     superclasses = node.child_by_field_name("superclasses")
-    return tuple(
-        text(b) for b in (superclasses.named_children if superclasses is not None else ())
-        if b.type in ("identifier", "attribute")
-    )
+    out = []
+    for base in superclasses.named_children if superclasses is not None else ():
+        if base.type == "subscript":
+            base = base.child_by_field_name("value") or base
+        if base.type in ("identifier", "attribute"):
+            out.append(text(base))
+    return tuple(out)
 
 
 def _methods(body: Node | None) -> list[Node]:
@@ -292,7 +225,7 @@ def _methods(body: Node | None) -> list[Node]:
 def _super_calls(init: Node, name: str, bases: tuple[str, ...], file: FileIndex) -> list[Result]:
     """What ``__init__`` passes to its base: ``super().__init__(…)``, ``Base.__init__(self, …)``."""
     out: list[Result] = []
-    for call in _calls_in(init):
+    for call in calls_in(init):
         function = call.child_by_field_name("function")
         if function is None or function.type != "attribute":
             continue
@@ -313,14 +246,16 @@ def _str_results(method: Node, fields: dict[str, Template], file: FileIndex) -> 
     """``__str__`` returning a template of ``self`` fields (set from parameters or texts);
     one that only passes a field on, or decorates the base's text, leaves the constructor's."""
     out: list[Result] = []
-    for node in _returns(method):
-        for template in _argument(node, file):
+    for node in returns(method):
+        for template in argument(node, file):
             if any(h.name in _SUPER_STR for h in template.holes):
                 return []
             bound = bind(template, fields)
             assert isinstance(bound, Template)
             out.append(bound)
-    return out if any(isinstance(r, Template) and has_text(r) for r in out) else []
+    # a layout of fields counts too (``f"{self.message}\n    {self.source}"``)
+    return out if any(isinstance(r, Template) and (has_text(r) or len(r.parts) > 1)
+                      for r in out) else []
 
 
 def _shown_parameter(node: Node) -> str:
@@ -340,7 +275,7 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, T
     if params:
         mapping["self.args[0]"] = parameter(params[0])
     # last first, as ever: of two assignments of one field, the first is the one kept
-    for node in reversed(nodes_below(init, _NESTING, keep_nested=True)):
+    for node in reversed(nodes_below(init, NESTING, keep_nested=True)):
         if node.type != "assignment":
             continue
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -351,7 +286,7 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, T
         if shown in params:  # ``self.message = message`` / ``= str(cause)``
             mapping[text(left)] = parameter(shown)
         else:
-            read = _argument(right, file)
+            read = argument(right, file)
             if len(read) == 1 and has_text(read[0]):
                 mapping[text(left)] = read[0]
     return mapping
@@ -361,9 +296,9 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, T
 
 
 def _function(node: Node, statements: list[tuple[Node, Node]], path: str,
-              assigned: _Assignments) -> Producer | None:
+              assigned: Assignments) -> Producer | None:
     """A factory (returns an error built from parameters) or helper (raises it)."""
-    params = _parameter_names(node)
+    params = parameter_names(node)
     if not params:
         return None
     file = assigned.within(node)
@@ -378,39 +313,15 @@ def _function(node: Node, statements: list[tuple[Node, Node]], path: str,
         if not _uses(positional, keywords, set(params)):
             continue
         callee = text(value.child_by_field_name("function"))
-        results.append(Call(callee, positional, keywords, owner=_owner_name(node), path=path))
+        results.append(Call(callee, positional, keywords, owner=owner_name(node), path=path))
         if statement.type == "raise_statement":
             role = "helper"
     if not results:
         return None
     name = text(node.child_by_field_name("name"))
-    _, defaults = _parameters(node)
+    _, defaults = parameters(node)
     return Producer(name, params, tuple(results[:16]), role, path, line_of(node),
-                    owner=_owner_name(node), defaults=defaults)
-
-
-def _parameter_names(function: Node) -> tuple[str, ...]:
-    """Parameter names, ``self``/``cls`` and splats left out (no defaults read: cheap)."""
-    params = function.child_by_field_name("parameters")
-    names: list[str] = []
-    for param in params.named_children if params is not None else ():
-        if param.type == "identifier":
-            names.append(text(param))
-        elif param.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
-            first = param.named_children[0] if param.named_children else None
-            if first is not None and first.type in ("list_splat_pattern",
-                                                    "dictionary_splat_pattern"):
-                names.append(_splat_name(first))  # ``*args: Any``
-                continue
-            ident = param.child_by_field_name("name") or next(
-                (c for c in param.named_children if c.type == "identifier"), None)
-            if ident is not None:
-                names.append(text(ident))
-        elif param.type in ("list_splat_pattern", "dictionary_splat_pattern"):
-            names.append(_splat_name(param))
-    if names and names[0] in ("self", "cls") and _owner_class(function) is not None:
-        names = names[1:]
-    return tuple(names)
+                    owner=owner_name(node), defaults=defaults)
 
 
 def _handling(statement: Node, function: Node) -> bool:
@@ -429,61 +340,6 @@ def _uses(positional: tuple[Argument, ...], keywords: tuple[tuple[str, Argument]
     arguments_ = [*positional, *(a for _, a in keywords)]
     return any(h.name in params or any(f"[{p}]" in (h.name or "") for p in params)
                for a in arguments_ for t in a for h in t.holes)
-
-
-def _splat_name(param: Node) -> str:
-    """``*args`` / ``**kwargs`` as a parameter name, stars kept."""
-    stars = "*" if param.type == "list_splat_pattern" else "**"
-    return stars + text(param.named_children[0]) if param.named_children else stars
-
-
-def _parameters(function: Node) -> tuple[tuple[str, ...], tuple[tuple[str, Template], ...]]:
-    """Parameter names (``_parameter_names``) and the defaults that are known texts."""
-    params = function.child_by_field_name("parameters")
-    defaults: list[tuple[str, Template]] = []
-    empty = FileIndex()
-    for param in params.named_children if params is not None else ():
-        if param.type not in ("default_parameter", "typed_default_parameter"):
-            continue
-        ident, value = param.child_by_field_name("name"), param.child_by_field_name("value")
-        if ident is not None and value is not None:
-            read = _argument(value, empty)
-            if read and not read[0].holes:
-                defaults.append((text(ident), read[0]))
-    return _parameter_names(function), tuple(defaults)
-
-
-# --- walking ---------------------------------------------------------------------------
-
-
-
-
-def _own(node: Node, types: tuple[str, ...]) -> list[Node]:
-    """The nodes of ``types`` under ``node``, in source order, none of a nested function."""
-    return [n for n in nodes_below(node, _NESTING, keep_nested=True) if n.type in types]
-
-
-def _calls_in(node: Node) -> list[Node]:
-    return _own(node, ("call",))
-
-
-def _returns(node: Node) -> list[Node]:
-    return [r.named_children[0] for r in _own(node, ("return_statement",)) if r.named_children]
-
-
-def _owner_class(node: Node) -> Node | None:
-    for ancestor in ancestors(node):
-        if ancestor.type == "class_definition":
-            return ancestor
-        if ancestor.type == "function_definition" and ancestor is not node:
-            return None
-    return None
-
-
-def _owner_name(node: Node) -> str | None:
-    """The class a node is written in (a method's, a nested class's), at any depth."""
-    owner = next((a for a in ancestors(node) if a.type == "class_definition"), None)
-    return text(owner.child_by_field_name("name")) if owner is not None else None
 
 
 COMPOSER = Composer(producers=producers)  # constants too: every file may define one

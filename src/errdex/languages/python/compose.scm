@@ -11,6 +11,11 @@
   (call
     function: [(identifier) (attribute)] @made.class) @made.call) @made
 
+; exc = Error(…); …; return exc: an error built into a variable first
+(return_statement
+  .
+  (identifier) @made.var) @made
+
 ; msg = f"…" / msg += "…": a function's message variables
 (assignment left: (identifier)) @assign
 (augmented_assignment left: (identifier)) @assign

@@ -8,6 +8,11 @@
     function: [(identifier) (attribute)] @raise.class
     arguments: (argument_list) @raise.args)) @raise
 
+; raise X / raise pkg.X: a class raised without arguments (it may write its own message)
+(raise_statement
+  .
+  [(identifier) (attribute)] @raise.bare) @raise
+
 ; receiver.method(...): logger.error, logging.critical, warnings.warn, sys.exit
 (call
   function: (attribute

@@ -46,7 +46,7 @@ from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message,
 from errdex.languages.base import Site, line_of, text
 from errdex.languages.facts import Call
 from errdex.languages.python import web
-from errdex.languages.python.compose import COMPOSER, call_of
+from errdex.languages.python.compose import COMPOSER
 from errdex.languages.python.evidence import EVIDENCE
 from errdex.languages.python.messages import (
     STRINGS,
@@ -60,6 +60,7 @@ from errdex.languages.python.messages import (
     symbol_of,
 )
 from errdex.languages.python.pastes import PASTES
+from errdex.languages.python.reading import call_of
 from errdex.languages.python.snippets import SNIPPETS
 from errdex.templates.formats import brace_hole, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -111,6 +112,11 @@ def _raise_site(caps: Captures, file: FileIndex) -> Site | list[Site] | None:
     ``raise NotFound(key)`` or ``raise self._bad_option(…)`` is a candidate whose message
     only the repository's producers tell."""
     node = caps["raise"][0]
+    if "raise.bare" in caps:  # ``raise FrozenError``: what the class writes, if anything
+        named = text(caps["raise.bare"][0])
+        if not named.rsplit(".", 1)[-1][:1].isupper():
+            return None  # ``raise exc``: a caught or built error raised again
+        return _candidate(node, call_of(named, None, file, node), named)
     error_class = text(caps["raise.class"][0])
     args = caps["raise.args"][0]
     made = call_of(error_class, args, file, node)
