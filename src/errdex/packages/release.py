@@ -166,5 +166,5 @@ def _mine(root: Path, identity: Identity, store: Store, *, jobs: int | None,
     return ReleaseSummary(spec, identity, mine=summary, stored_records=summary.records)
 
 
-__all__ = ["ReleaseSummary", "TagLister", "is_metadata", "metadata_of", "mine_files",
+__all__ = ["EnrichMode", "ReleaseSummary", "TagLister", "is_metadata", "metadata_of", "mine_files",
            "mine_release", "mineable"]
