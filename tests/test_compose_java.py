@@ -216,6 +216,14 @@ public class Store {
         throw new IllegalStateException("Expected " + what + where()); // site:message-method
     }
 
+    private IllegalStateException syntaxError(String message) {
+        throw new IllegalStateException(message + where() + " (see the guide)");
+    }
+
+    public void close() {
+        throw syntaxError("Unterminated array"); // site:throwing-helper
+    }
+
     public void side(boolean left) {
         throw new IllegalArgumentException(left ? "left side" : "right side"); // site:jdk-branches
     }
@@ -386,6 +394,7 @@ public class Main {
         run("message-method", () -> s.expect("a name"));
         run("jdk-branches", () -> s.side(true));
         run("jdk-branches", () -> s.side(false));
+        run("throwing-helper", () -> s.close());
     }
 }
 """
@@ -615,6 +624,15 @@ def test_a_message_method_of_the_class_is_spelled_out(mined):
     assert (STORE_PATH, line(STORE, "String where()"), "message") in sources(extras)
 
 
+def test_a_helper_that_throws_a_message_built_from_its_string_parameter(mined):
+    # ``message + where()`` joins two texts (``message`` is a String): no sum, two holes
+    record, extras = one(mined, "throwing-helper")
+    assert record.error_message == "Unterminated array at line {line} (see the guide)"
+    assert record.error_class == "IllegalStateException"
+    assert (STORE_PATH, line(STORE, "private IllegalStateException syntaxError"), "helper"
+            ) in sources(extras)
+
+
 def test_branches_of_a_jdk_exception_message(mined):
     found = at(mined, STORE_PATH, line(STORE, "site:jdk-branches"))
     assert sorted(r.error_message for r, _ in found) == ["left side", "right side"]
@@ -651,7 +669,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 29
+    assert len(printed) == 30
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

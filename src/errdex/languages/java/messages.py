@@ -35,6 +35,7 @@ from errdex.languages.facts import unknown
 from errdex.languages.java.scopes import (
     CLASS_TYPES,
     FUNCTION_TYPES,
+    declared_string,
     is_constant,
     nearest_assignment,
     scope_of,
@@ -101,7 +102,11 @@ def _concatenation(reader: Reader[JavaFile], node: Node, depth: int) -> Message 
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if left is None or right is None:
         return None
-    return string_concatenation(left, right, lambda n: reader.read(n, depth + 1), _operand)
+    known = string_concatenation(left, right, lambda n: reader.read(n, depth + 1), _operand)
+    if known is None and (declared_string(left) or declared_string(right)):
+        # ``message + locationString()``: a String parameter makes it text, not a sum
+        return joined([reader.read(n, depth + 1) or _operand(n) for n in (left, right)])
+    return known
 
 
 def _operand(node: Node) -> Message:

@@ -46,6 +46,19 @@ def declared_throwable(node: Node) -> bool | None:
     return None
 
 
+def declared_string(node: Node) -> bool:
+    """Whether a name is a parameter or local declared ``String``: ``message + where()``
+    then joins two texts (it is no sum), each a hole of its own."""
+    if node.type != "identifier":
+        return False
+    name = text(node)
+    for scope in ancestors(node):
+        declared = [d.type for d in _declarations(scope) if text(d.name) == name]
+        if declared:
+            return declared[0] is not None and simple_name(text(declared[0])) == "String"
+    return False
+
+
 def _declarations(scope: Node) -> list[_Declared]:
     """Parameters, catch parameters and locals declared directly in one scope."""
     if scope.type in ("method_declaration", "constructor_declaration", "lambda_expression"):
