@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from errdex.api._pinned import WIDEN, DepsSource, pinned_from, prefer_pinned
 from errdex.api._stores import Db, open_index, using_store
 from errdex.errors import UsageError
 from errdex.lookup import scan as _scan
@@ -23,14 +24,19 @@ LogSource = str | os.PathLike[str] | TextIO
 
 
 def explain(text: str, *, db: Db | Index = None, top: int = 5,
-            repo: str | None = None) -> list[Match]:
+            repo: str | None = None, deps: DepsSource | None = None) -> list[Match]:
     """The records that best explain a pasted error (a message, traceback, panic or log
     lines), best first; empty when none matches. Pass an :class:`Index` as ``db`` to reuse
-    one across many lookups."""
-    if isinstance(db, Index):
+    one across many lookups. ``deps`` (a project's lockfile or folder; default
+    ``$ERRDEX_DEPS``): matches from the versions it pins rank first among equals."""
+    pinned = pinned_from(deps)
+    if not isinstance(db, Index):
+        with using_store(db) as store:
+            return explain(text, db=open_index(store), top=top, repo=repo,
+                           deps=pinned)
+    if pinned is None:
         return db.explain(text, top=top, repo=repo)
-    with using_store(db) as store:
-        return open_index(store).explain(text, top=top, repo=repo)
+    return prefer_pinned(db.explain(text, top=top * WIDEN, repo=repo), pinned, top)[0]
 
 
 def text_sites(text: str, *, db: Db | Index = None, top: int = 5,
@@ -50,27 +56,36 @@ class Resolution:
 
     matches: list[Match]
     text_sites: list[TextSiteMatch]
+    note: str | None = None
+    """With ``deps``: the best match is from another version than the project pins."""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"matches": [...]}`` as ``errdex explain --json`` prints it."""
+        """``{"matches": [...]}`` as ``errdex explain --json`` prints it (and ``"note"``)."""
         found = [m.to_json() for m in self.matches] or [t.to_json() for t in self.text_sites]
-        return {"matches": found}
+        return {"matches": found, **({"note": self.note} if self.note else {})}
 
 
 def resolve(text: str, *, db: Db | Index = None, top: int = 5,
-            repo: str | None = None) -> Resolution:
+            repo: str | None = None, deps: DepsSource | None = None) -> Resolution:
     """:func:`explain`, then :func:`text_sites` when no record matched, or when every
     record matched thinly and a line holds more of the message whole (``outranks``): what
-    every interface shows for a paste, from one store."""
+    every interface shows for a paste, from one store. ``deps``: as for :func:`explain`,
+    and ``note`` says when the best match is not the version the project pins."""
+    pinned = pinned_from(deps)
     if not isinstance(db, Index):
         with using_store(db) as store:
-            return resolve(text, db=open_index(store), top=top, repo=repo)
-    matches = db.explain(text, top=top, repo=repo)
+            return resolve(text, db=open_index(store), top=top, repo=repo,
+                           deps=pinned)
+    note = None
+    if pinned is None:
+        matches = db.explain(text, top=top, repo=repo)
+    else:
+        matches, note = prefer_pinned(db.explain(text, top=top * WIDEN, repo=repo), pinned, top)
     if matches and not thin(matches, text):
-        return Resolution(matches, [])  # the usual case: no text-site probe at all
+        return Resolution(matches, [], note)  # the usual case: no text-site probe at all
     texts = db.text_sites(text, top=top, repo=repo)
     if matches and not outranks(texts, matches):
-        return Resolution(matches, [])
+        return Resolution(matches, [], note)
     return Resolution([], texts)  # none matched, or thinly: the line holding more of it
 
 

@@ -37,20 +37,26 @@ def _read_text(text: str | None) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {\"matches\": [...]}.")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option("--repo", help="Only records of this OWNER/NAME.")
+@click.option("--deps", type=click.Path(exists=True), envvar="ERRDEX_DEPS", show_envvar=True,
+              help="A project's lockfile or folder: matches from the versions it pins rank "
+                   "first, and a note says when the best is another version.")
 @click.pass_obj
 @handle_errors
 def explain(
-    settings: Settings, text: str | None, as_json: bool, top: int, repo: str | None
+    settings: Settings, text: str | None, as_json: bool, top: int, repo: str | None,
+    deps: str | None,
 ) -> None:
     """Find the source of an error: TEXT is a message, traceback or panic ('-' reads stdin)."""
     pasted = _read_text(text)
     # No record: the lines holding the message's text, flagged (exit 0: the line is found).
-    found = errdex.resolve(pasted, db=settings.db, top=top, repo=repo)
+    found = errdex.resolve(pasted, db=settings.db, top=top, repo=repo, deps=deps)
     matches, texts = found.matches, found.text_sites
     if as_json:
         click.echo(json_text(found.to_json()))
     elif matches:
         print_matches(Terminal(), matches)
+        if found.note:
+            click.echo(f"note: {visible(found.note)}")
     elif texts:
         print_text_sites(Terminal(), texts)
     else:
