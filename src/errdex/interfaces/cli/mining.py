@@ -12,6 +12,7 @@ from rich.console import Console
 
 import errdex
 from errdex.errors import EXIT_NO_MATCH
+from errdex.interfaces.cli import packages as release
 from errdex.interfaces.cli.app import Settings, handle_errors, progress
 from errdex.interfaces.render import Terminal, many_table
 from errdex.visible import visible
@@ -85,10 +86,19 @@ def mine(
     settings: Settings, path: str, repo: str | None, sha: str | None, jobs: int | None,
     enrich: Literal["static", "none", "llm"], blame: bool, full: bool, llm: dict[str, Any],
 ) -> None:
-    """Mine the git repository holding PATH into the database.
+    """Mine the git repository holding PATH, or a registry release, into the database.
 
     A repository mined before is re-read only where it changed since (git diff).
+    PATH may be a release: pypi:NAME==VERSION or npm:NAME@VERSION, fetched with your
+    pip / npm registry settings and filed under its source repository and version.
     """
+    if errdex.is_release_spec(path):
+        if repo or sha or blame:
+            raise errdex.UsageError("--repo, --sha and --blame are for repositories; a release "
+                                    "is filed under its source repository and version")
+        release.mine_release(settings, path, jobs=jobs, enrich=enrich, full=full,
+                             format_mine=format_summary)
+        return
     # checked before mining: a missing --llm-model fails fast
     config = _llm_config(llm) if enrich == "llm" else None
 
