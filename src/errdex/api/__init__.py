@@ -73,6 +73,14 @@ from errdex.api._releases import (
 )
 from errdex.api._site import export_site
 from errdex.api._stores import Db, DbPath, StorePool, open_index, open_store
+from errdex.api._sync import (
+    DatasetOrigin,
+    Syncer,
+    SyncReport,
+    dataset_origins,
+    sync_dataset,
+    with_origins,
+)
 from errdex.errors import (
     DatasetError,
     ErrdexError,
@@ -100,6 +108,7 @@ __all__ = [
     "MAX_INPUT_CHARS",
     "DatasetError",
     "DatasetLine",
+    "DatasetOrigin",
     "Db",
     "DbPath",
     "DepOutcome",
@@ -136,8 +145,11 @@ __all__ = [
     "StoreError",
     "StorePool",
     "StoredRecord",
+    "SyncReport",
+    "Syncer",
     "TextSiteMatch",
     "UsageError",
+    "dataset_origins",
     "enrich",
     "explain",
     "export_dataset",
@@ -163,7 +175,9 @@ __all__ = [
     "search",
     "show",
     "skipped_note",
+    "sync_dataset",
     "text_sites",
+    "with_origins",
 ]
 
 _NEEDS_LLM_EXTRA = ("LlmConfig", "LlmReport")
