@@ -311,6 +311,20 @@ def function_name(definition: Node) -> str | None:
     return text(name) or None
 
 
+def unsure(node: Node) -> bool:
+    """Whether tree-sitter recovered around a node within its own function (an ``ERROR``
+    between it and its definition), or outside any function. A header whose macros the
+    grammar cannot read (``NLOHMANN_JSON_NAMESPACE_BEGIN``, ``IMGUI_API``) puts every
+    definition under one ``ERROR``: the definitions themselves parsed, and their statements
+    are read rather than the whole file dropped."""
+    for above in ancestors(node):
+        if above.type == "ERROR":
+            return True
+        if above.type == "function_definition":
+            return False
+    return False
+
+
 def c_symbol(node: Node) -> str | None:
     """The C function around a node."""
     definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)

@@ -26,7 +26,7 @@ from errdex.languages._engine.message import Message
 from errdex.languages.base import Site, text
 from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
-from errdex.languages.c.family import arguments, c_string, c_symbol, call_site
+from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
 from errdex.languages.c.snippets import C_SNIPPETS
 
 
@@ -51,7 +51,7 @@ def _string(node: Node) -> Message | None:
 SPEC = LanguageSpec(
     strings={"string_literal": _string, "concatenated_string": _string},
     name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
-    handlers=(("call", _call_site), ("helper", _helper_site)), new_index=FileIndex,
+    handlers=(("call", _call_site), ("helper", _helper_site)), new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}),
     evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,
     compose=producers("c"),
