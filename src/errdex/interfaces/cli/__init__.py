@@ -8,13 +8,13 @@ enrich), ``lookup`` (explain, scan, search, show), ``datasets`` (import, export)
 
 from __future__ import annotations
 
-from errdex.interfaces.cli import datasets, deps, lookup, mining, packages, servers
+from errdex.interfaces.cli import datasets, deps, lookup, mining, packages, servers, sync
 from errdex.interfaces.cli.app import main
 
 for _command in (mining.mine, mining.mine_many, deps.mine_deps, packages.mine_env,
                  mining.enrich, lookup.explain,
                  lookup.scan, lookup.search, lookup.show, datasets.import_command, datasets.export,
-                 servers.serve, servers.mcp_command):
+                 sync.sync_command, servers.serve, servers.mcp_command):
     main.add_command(_command)
 
 __all__ = ["main"]
