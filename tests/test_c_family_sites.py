@@ -8,6 +8,8 @@ hand: the C# wrappers follow the resource strings of ``System.Private.CoreLib``.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from errdex.languages.base import Site
 from errdex.languages.c.spec import extract as extract_c
 from errdex.languages.cpp.spec import extract as extract_cpp
 from errdex.languages.csharp.spec import extract as extract_cs
+from errdex.lookup.parse import parse_events
 from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -200,6 +203,103 @@ struct Pool {
         (6, "pool cannot grow by (.+?)", "Pool::grow"),
         (9, "pool cannot grow by ", "Pool::grow"),
     ]
+
+
+# --- C and C++: a header tree-sitter reads only in part -----------------------------------
+
+# Macros the grammar cannot expand (a namespace opened by a macro, a class declared through
+# one) put the class under one parse error; the member functions still parse whole.
+MACRO_HEADER = """#include <stdexcept>
+
+MYLIB_NAMESPACE_BEGIN
+
+MYLIB_TEMPLATE_DECLARATION
+class basic_store
+{
+  private:
+    int size = 0;
+
+  public:
+    void load(int n)
+    {
+        if (n < 0)
+        {
+            MYLIB_THROW(std::out_of_range("negative count"));
+        }
+    }
+
+    void save(int n)
+    {
+        if (n > 9)
+        {
+            throw std::runtime_error("store is full");
+        }
+    }
+};
+
+MYLIB_NAMESPACE_END
+"""
+
+
+def test_a_definition_under_a_parse_error_keeps_its_sites() -> None:
+    found = extract_cpp(MACRO_HEADER.encode())
+    assert found.parse_errors
+    assert [(s.line, s.template.written) for s in found.sites] == [
+        (16, "negative count"), (24, "store is full")]
+
+
+def test_statements_tree_sitter_could_not_read_as_a_function_stay_out() -> None:
+    garbled = MACRO_HEADER.replace("if (n < 0)", "if (n < 0 MYLIB_LIKELY)")
+    found = extract_cpp(garbled.encode())
+    assert found.parse_errors
+    assert "negative count" not in [s.template.written for s in found.sites]
+
+
+# --- C++: uncaught exceptions as the runtime prints them ---------------------------------
+
+UNCAUGHT = """#include <stdexcept>
+#include <string>
+namespace YAML { template <typename T> struct TypedBadConversion : std::runtime_error {
+  TypedBadConversion() : std::runtime_error("bad conversion") {} }; }
+int main(int argc, char**) {
+  if (argc > 1) throw std::runtime_error("line one\\nline two");
+  throw YAML::TypedBadConversion<std::string>();
+}
+"""
+
+
+def _uncaught(tmp_path: Path, *args: str) -> str:
+    """What a program built with g++ prints on stderr when an exception escapes main."""
+    (tmp_path / "main.cpp").write_text(UNCAUGHT)
+    subprocess.run(["g++", "-o", str(tmp_path / "main"), str(tmp_path / "main.cpp")],
+                   check=True, capture_output=True)
+    done = subprocess.run([str(tmp_path / "main"), *args], capture_output=True, text=True,
+                          check=False)
+    return done.stderr
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
+def test_libstdcxx_terminate_gives_what_and_the_class(tmp_path: Path) -> None:
+    printed = _uncaught(tmp_path)
+    assert printed.startswith("terminate called after throwing an instance of 'YAML::")
+    [event] = parse_events("Loading config\n" + printed + "Aborted (core dumped)\n")
+    assert (event.message, event.error_class) == ("bad conversion", "YAML::TypedBadConversion")
+    [event] = parse_events(_uncaught(tmp_path, "two"))
+    assert (event.message, event.error_class) == ("line one\nline two", "std::runtime_error")
+
+
+@pytest.mark.parametrize("line", [
+    "libc++abi: terminating due to uncaught exception of type std::runtime_error: disk full",
+    "libc++abi.dylib: terminating with uncaught exception of type std::runtime_error: disk full",
+])
+def test_libcxx_terminate_gives_what_and_the_class(line: str) -> None:
+    [event] = parse_events(line)
+    assert (event.message, event.error_class) == ("disk full", "std::runtime_error")
+
+
+def test_a_terminate_without_what_is_no_cpp_event() -> None:
+    events = parse_events("terminate called after throwing an instance of 'int'\nAborted")
+    assert all(e.kind != "cpp" for e in events)
 
 
 # --- C#: wrappers from System.Private.CoreLib (modern .NET) -------------------------------

@@ -58,10 +58,12 @@ from errdex.languages.c.family import (
     message_string,
     printf_parts,
     unescape,
+    unsure,
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.cpp.calls import thrown_call, thrown_class
 from errdex.languages.cpp.compose import COMPOSER
+from errdex.languages.cpp.pastes import PASTES
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
@@ -339,10 +341,10 @@ SPEC = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
               ("helper", _helper_site)),
-    new_index=FileIndex,
+    new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),
-    snippets=CPP_SNIPPETS, compose=COMPOSER,
+    snippets=CPP_SNIPPETS, compose=COMPOSER, pastes=PASTES,
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -1,0 +1,64 @@
+"""C++ uncaught exceptions as the runtime prints them: the message is ``what()``'s text.
+
+libstdc++ (gcc)::
+
+    terminate called after throwing an instance of 'YAML::TypedBadConversion<int>'
+      what():  bad conversion
+    Aborted (core dumped)
+
+libc++ (clang, macOS) on one line: ``libc++abi: terminating due to uncaught exception of
+type std::runtime_error: msg`` (older: ``libc++abi.dylib: terminating with uncaught
+exception of type …``). The class loses its template arguments (records name the class
+as a throw writes it, ``TypedBadConversion``); a ``what()`` spanning lines runs to a blank
+line or to what the shell prints after the abort. Without a ``what()`` (``throw 42``) there
+is no message to look up: no event.
+"""
+
+from __future__ import annotations
+
+import re
+
+from errdex.languages._engine.pastes import PasteReader, Pastes
+from errdex.languages._engine.pastes.common import Found, Lines, one
+
+_TERMINATE = "terminate called after throwing an instance of '"
+_WHAT = re.compile(r"\s*what\(\):  ?(?P<msg>.*)")
+_LIBCXX = re.compile(r"libc\+\+abi(?:\.dylib)?: terminating (?:due to|with) uncaught exception "
+                     r"of type (?P<cls>[^\s:]+(?:::[^\s:]+)*(?:<[^\n]*?>)?): (?P<msg>.*)")
+_AFTER_ABORT = re.compile(r"(?:Aborted|Abort trap|\S*: abort|\[\d+\]\s|Process finished|"
+                          r"Segmentation fault|.*\(core dumped\))")
+_TEMPLATE_ARGS = re.compile(r"<.*>$")
+
+
+def terminate(lines: Lines, i: int) -> Found | None:
+    """An uncaught exception's ``terminate called …``/``what():`` pair, or libc++'s line."""
+    line = lines[i]
+    start = line.find(_TERMINATE)
+    if start >= 0:
+        rest = line[start + len(_TERMINATE):]
+        end = rest.rfind("'")
+        what = _WHAT.fullmatch(lines[i + 1]) if i + 1 < len(lines) and end > 0 else None
+        if what is None:
+            return None
+        parts = [what.group("msg").rstrip()]
+        j = i + 2
+        while j < len(lines) and lines[j].strip() and not _AFTER_ABORT.match(lines[j]):
+            parts.append(lines[j].rstrip())
+            j += 1
+        return one(lines.event(i, j, "\n".join(parts), exception_class(rest[:end]), "cpp"), j)
+    found = _LIBCXX.search(line)
+    if found is None:
+        return None
+    return one(lines.event(i, i + 1, found.group("msg").rstrip(),
+                           exception_class(found.group("cls")), "cpp"), i + 1)
+
+
+def exception_class(name: str) -> str:
+    """``YAML::TypedBadConversion<int>`` → ``YAML::TypedBadConversion``."""
+    return _TEMPLATE_ARGS.sub("", name.strip()) or name.strip()
+
+
+# A multi-line runtime format: before pytest's, the JVM's and the single-line readers.
+PASTES = Pastes((PasteReader(45, terminate),),
+                markers=(_TERMINATE, "terminating due to uncaught exception",
+                         "terminating with uncaught exception"))
