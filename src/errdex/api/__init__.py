@@ -78,6 +78,7 @@ from errdex.api._sync import (
     Syncer,
     SyncReport,
     dataset_origins,
+    origin_note,
     sync_dataset,
     with_origins,
 )
@@ -165,6 +166,7 @@ __all__ = [
     "mine_package",
     "open_index",
     "open_store",
+    "origin_note",
     "parse_release",
     "publish_dataset",
     "read_lockfiles",

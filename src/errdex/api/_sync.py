@@ -63,11 +63,24 @@ def dataset_origins(repos: Iterable[str], *, db: Db = None) -> dict[str, Dataset
             for repo, o in found.items() if o.current}
 
 
+def origin_note(origins: dict[str, DatasetOrigin]) -> str | None:
+    """The line ``explain`` prints under matches that come from a synced dataset."""
+    if not origins:
+        return None
+    by_source: dict[tuple[str, str], list[str]] = {}
+    for origin in origins.values():
+        by_source.setdefault((origin.url, origin.dataset_version), []).append(origin.repo)
+    return "; ".join(
+        f"{', '.join(sorted(repos))}: from the synced dataset {url} (version {version}), "
+        "not a local mine" for (url, version), repos in sorted(by_source.items()))
+
+
 def with_origins(payload: dict[str, Any], origins: dict[str, DatasetOrigin]) -> dict[str, Any]:
-    """An ``explain --json`` payload whose matches from a synced dataset carry ``origin``."""
+    """An ``explain --json`` payload whose matches (records or text-site candidates) from a
+    synced dataset carry ``origin``: ``{"dataset": URL, "datasetVersion": …}``."""
     for match in payload.get("matches", []):
-        record = match.get("record") if isinstance(match, dict) else None
-        repo = record.get("repo") if isinstance(record, dict) else None
+        held = (match.get("record") or match.get("candidate")) if isinstance(match, dict) else None
+        repo = held.get("repo") if isinstance(held, dict) else None
         if repo in origins:
             match["origin"] = origins[repo].to_json()
     return payload
@@ -119,5 +132,5 @@ class Syncer:
             self._thread.join()
 
 
-__all__ = ["DatasetOrigin", "SyncReport", "Syncer", "dataset_origins", "sync_dataset",
-           "with_origins"]
+__all__ = ["DatasetOrigin", "SyncReport", "Syncer", "dataset_origins", "origin_note",
+           "sync_dataset", "with_origins"]

@@ -51,8 +51,10 @@ def explain(
     # No record: the lines holding the message's text, flagged (exit 0: the line is found).
     found = errdex.resolve(pasted, db=settings.db, top=top, repo=repo, deps=deps)
     matches, texts = found.matches, found.text_sites
+    origins = errdex.dataset_origins([m.record.repo for m in matches] + [t.repo for t in texts],
+                                     db=settings.db)  # synced, not mined here: say so
     if as_json:
-        click.echo(json_text(found.to_json()))
+        click.echo(json_text(errdex.with_origins(found.to_json(), origins)))
     elif matches:
         print_matches(Terminal(), matches)
         if found.note:
@@ -62,6 +64,8 @@ def explain(
     else:
         click.echo("no record matches this error; mine the repository that raised it first",
                    err=True)
+    if origins and not as_json:
+        click.echo(visible(errdex.origin_note(origins) or ""))
     if not matches and not texts:
         sys.exit(EXIT_NO_MATCH)
 
