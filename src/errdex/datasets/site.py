@@ -11,9 +11,9 @@ Scale: the store is read twice, as a stream. The first pass keeps a small
 :class:`Summary` per record (no source, no explanation); the second reads again, in
 batches, only the records whose page must be drawn. Incremental: ``site-state.json``
 keeps, per page, a hash of what it is drawn from (the record, its related records, the
-templates, the base URL) and of the bytes written; a page whose inputs did not change is
-neither drawn nor written, a page drawn to the same bytes is not written, and pages no
-longer in the store are deleted.
+templates, the base URL; not the commit every re-mine restamps) and of the bytes
+written; a page whose inputs did not change is neither drawn nor written, a page drawn
+to the same bytes is not written, and pages no longer in the store are deleted.
 """
 
 from __future__ import annotations
@@ -98,9 +98,15 @@ class _Writer:
                 parent = parent.parent
 
 
+# What every re-mine restamps on every record of the repository: a page is not redrawn
+# for them alone, so it keeps the permalink of the commit it was drawn at (one where the
+# line reads the same: the source window and the line number are in the digest).
+_RESTAMPED = {"github_url", "analyzed_sha", "analyzed_at"}
+
+
 def _digest(stored: StoredRecord) -> str:
-    data = stored.record.model_dump_json(by_alias=True) + stored.extras.model_dump_json(
-        by_alias=True)
+    data = (stored.record.model_dump_json(by_alias=True, exclude=_RESTAMPED)
+            + stored.extras.model_dump_json(by_alias=True))
     return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()
 
 
