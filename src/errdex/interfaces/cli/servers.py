@@ -7,6 +7,22 @@ import click
 import errdex
 from errdex.errors import UsageError
 from errdex.interfaces.cli.app import Settings, handle_errors
+from errdex.interfaces.cli.sync import warn_line
+
+_SYNC = click.option("--sync", "sync_source", metavar="URL",
+                     help="Keep the database synced with this published index (URL, file:// "
+                          "or folder): once at start, then every --sync-ttl, in the "
+                          "background; each sync is applied whole or not at all.")
+_SYNC_TTL = click.option("--sync-ttl", type=click.IntRange(min=1), default=3600,
+                         show_default=True, metavar="SECONDS",
+                         help="Seconds between syncs with --sync.")
+
+
+def _start_sync(source: str | None, db_path: object, ttl: int) -> errdex.Syncer | None:
+    """The background syncer of ``--sync`` (its first round runs before serving)."""
+    if not source:
+        return None
+    return errdex.Syncer(source, str(db_path), ttl=ttl, warn=warn_line).start()
 
 
 @click.command()
@@ -17,9 +33,12 @@ from errdex.interfaces.cli.app import Settings, handle_errors
               help="Also answer requests for this host name (repeatable; '*' for any). "
                    "Loopback names and the --host address are always allowed; other "
                    "names get 400, which stops DNS rebinding.")
+@_SYNC
+@_SYNC_TTL
 @click.pass_obj
 @handle_errors
-def serve(settings: Settings, host: str, port: int, allowed_hosts: tuple[str, ...]) -> None:
+def serve(settings: Settings, host: str, port: int, allowed_hosts: tuple[str, ...],
+          sync_source: str | None, sync_ttl: int) -> None:
     """Serve the web pages and the JSON API (needs the 'web' extra)."""
     try:
         import uvicorn
@@ -32,6 +51,7 @@ def serve(settings: Settings, host: str, port: int, allowed_hosts: tuple[str, ..
     with settings.store() as store:  # open (and migrate) once, so a bad --db fails here
         db_path = store.path
     names = [*allowed_hosts, *filter(None, [bind_address_name(host)])]
+    _start_sync(sync_source, db_path, sync_ttl)
     click.echo(f"errdex: serving {errdex.redact_url(str(db_path))} on http://{host}:{port}/",
                err=True)
     uvicorn.run(create_app(db_path, allowed_hosts=names), host=host, port=port,
@@ -39,9 +59,11 @@ def serve(settings: Settings, host: str, port: int, allowed_hosts: tuple[str, ..
 
 
 @click.command("mcp")
+@_SYNC
+@_SYNC_TTL
 @click.pass_obj
 @handle_errors
-def mcp_command(settings: Settings) -> None:
+def mcp_command(settings: Settings, sync_source: str | None, sync_ttl: int) -> None:
     """Serve the index to coding agents over MCP on stdio (needs the 'web' extra)."""
     try:
         from errdex.interfaces.mcp import run_mcp
@@ -50,4 +72,5 @@ def mcp_command(settings: Settings) -> None:
                          "pip install 'errdex[web]'") from exc
     with settings.store() as store:
         db_path = store.path
+    _start_sync(sync_source, db_path, sync_ttl)
     run_mcp(db_path)
