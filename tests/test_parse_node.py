@@ -179,3 +179,50 @@ def test_older_node_unhandled_rejection_warning_prefix() -> None:
     assert (event.kind, event.error_class) == ("node", "Error")
     assert event.message == "Request failed with status code 404"
     assert event.frames[0].file.endswith("createError.js") and event.frames[0].line == 16
+
+
+def test_an_error_behind_a_logger_prefix_is_read_with_its_frames() -> None:
+    event = main_event(
+        "[cache] Unhandled error event: Error: Connection is closed.\n"
+        "    at close (/app/node_modules/cache/built/redis/handler.js:99:21)\n"
+        "    at Socket.<anonymous> (/app/node_modules/cache/built/redis/handler.js:74:14)\n"
+        "    at Socket.emit (node:events:513:28)\n"
+    )
+    assert (event.kind, event.error_class, event.message) == (
+        "node", "Error", "Connection is closed.")
+    assert event.frames[0] == Frame("/app/node_modules/cache/built/redis/handler.js", 99, "close")
+    assert len(event.frames) == 3
+
+
+def test_a_prefixed_error_named_apart_from_its_class_is_read_by_its_name() -> None:
+    event = main_event(
+        "- error unhandledRejection: Error [MaxRetriesError]: Reached the retry limit (5).\n"
+        "    at Socket.eval (webpack-internal:///(rsc)/./node_modules/db/built/handler.js:176:37)\n"
+    )
+    assert (event.error_class, event.message) == ("MaxRetriesError", "Reached the retry limit (5).")
+    assert event.frames == (
+        Frame("webpack-internal:///(rsc)/./node_modules/db/built/handler.js", 176, "Socket.eval"),)
+
+
+def test_prose_before_the_class_and_unindented_frames_are_read() -> None:
+    glued = main_event(
+        "Error while uploading the file UploadError: Unexpected field\n"
+        "at wrappedFilter   (/srv/node_modules/up/index.js:40:19)\n"
+        "at Array.forEach (<anonymous>)\n"
+        "at next (/srv/node_modules/up/lib/run.js:7:3)\n"
+    )
+    assert (glued.error_class, glued.message) == ("UploadError", "Unexpected field")
+    assert [(f.file, f.line) for f in glued.frames] == [
+        ("/srv/node_modules/up/index.js", 40), ("/srv/node_modules/up/lib/run.js", 7)]
+    inspected = main_event(  # util.inspect of an error object
+        "{ ColumnError: Data type \"string\" is not supported.\n"
+        "    at new ColumnError (/usr/lib/node_modules/orm/error/ColumnError.js:16:28)\n"
+    )
+    assert (inspected.error_class, inspected.message) == (
+        "ColumnError", 'Data type "string" is not supported.')
+
+
+def test_a_prefixed_error_line_without_frames_stays_a_message() -> None:
+    event = main_event("Unhandled rejection TimeoutError: the pool is probably full")
+    assert event.frames == ()
+    assert "the pool is probably full" in event.message

@@ -22,12 +22,14 @@ from errdex.lookup.parse import recognizers
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "errdex"
 
 # The order recognizers were tried in when parse listed them by hand: a format's header
-# before the generic ``Class: message`` line, multi-line formats before single lines.
+# before the generic ``Class: message`` line, multi-line formats before single lines; a
+# Node error behind a logger's prefix last but the single line (it is read only when no
+# runtime's reader took the line).
 ORDER_BEFORE = [
-    "python_exception_group", "python_traceback", "rust_panic", "go_panic",
+    "python_exception_group", "python_traceback", "rust_panic", "go_panic", "terminate",
     "pytest_traceback", "pytest_block", "pytest_summary", "jvm_trace", "dotnet_trace",
     "node_trace", "ruby_trace", "php_error", "_json_log_line", "_logfmt_line", "glog_line",
-    "go_test_failure", "go_log_line", "single_line",
+    "go_test_failure", "go_log_line", "glued_node_error", "single_line",
 ]
 
 
@@ -59,7 +61,7 @@ def test_each_runtime_reader_is_declared_by_the_language_whose_runtime_prints_it
     assert owners["ruby_trace"] == ["ruby"]
     assert owners["php_error"] == ["php"]
     # the log formats belong to no language: parse holds them
-    assert owners["single_line"] == owners["glog_line"] == []
+    assert owners["single_line"] == owners["glog_line"] == owners["glued_node_error"] == []
 
 
 def test_a_toy_spec_reader_is_tried_at_its_rank_and_a_shared_reader_once() -> None:
@@ -70,7 +72,8 @@ def test_a_toy_spec_reader_is_tried_at_its_rank_and_a_shared_reader_once() -> No
     assert names[:3] == ["python_exception_group", "_toy_error", "python_traceback"]
     assert names.count("jvm_trace") == 1  # declared by Java's spec and Kotlin's
     assert [r.__name__ for r in recognizers([])] == [
-        "_json_log_line", "_logfmt_line", "glog_line", "go_log_line", "single_line",
+        "_json_log_line", "_logfmt_line", "glog_line", "go_log_line", "glued_node_error",
+        "single_line",
     ]
 
 

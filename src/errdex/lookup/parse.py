@@ -35,7 +35,7 @@ from errdex.languages._engine.pastes.common import (
     Recognizer,
     looks_like_class,
 )
-from errdex.lookup.pastes import structured
+from errdex.lookup.pastes import glued, structured
 
 __all__ = [
     "MAX_INPUT_CHARS",
@@ -69,6 +69,7 @@ _LOG_READERS: tuple[PasteReader, ...] = (
     PasteReader(140, _logfmt_line),
     PasteReader(150, structured.glog_line),
     PasteReader(170, structured.go_log_line),
+    PasteReader(900, glued.glued_node_error),
     PasteReader(1000, logs.single_line),
 )
 
