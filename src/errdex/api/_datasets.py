@@ -9,6 +9,7 @@ from typing import Literal
 from errdex.api._stores import Db, open_index, using_store
 from errdex.datasets import lines as _lines
 from errdex.datasets import publish as _publish
+from errdex.datasets import published as _published
 from errdex.errors import UsageError
 from errdex.records.model import now_iso
 
@@ -46,8 +47,13 @@ def export_dataset(
 
 
 def publish_dataset(folder: str | os.PathLike[str], *, db: Db = None, schema: int = 2,
-                    repo: str | None = None) -> int:
+                    repo: str | None = None, base_url: str | None = None) -> int:
     """Write a dataset folder ready to publish: ``records.jsonl``, ``records.parquet``, the
-    JSON Schema and a README card, each written atomically. Returns the record count."""
+    JSON Schema and a README card, each written atomically, and the layout ``errdex sync``
+    reads (``manifest.json`` and content-addressed ``shards/``, always schema 3 so a synced
+    store holds what a mined one does; ``base_url``: where it will be served). Returns the
+    record count."""
     with using_store(db) as store:
-        return _publish.write_dataset_folder(store, Path(folder), schema=schema, repo=repo)
+        count = _publish.write_dataset_folder(store, Path(folder), schema=schema, repo=repo)
+        _published.publish_dataset(store, Path(folder), base_url=base_url, repo=repo)
+    return count

@@ -30,13 +30,14 @@ def import_command(settings: Settings, file: str) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Output file (default: stdout for jsonl); written atomically.")
 @click.option("--dataset", "dataset_dir", type=click.Path(file_okay=False),
-              help="Write a dataset folder: JSONL + Parquet + JSON Schema + README card.")
+              help="Write a dataset folder: JSONL + Parquet + JSON Schema + README card, "
+                   "and manifest.json + shards/ for errdex sync.")
 @click.option("--site", "site_dir", type=click.Path(file_okay=False),
               help="Write a static site: a page per record, repository and family, "
                    "in-browser search, and the published dataset in DIR/data; a re-export "
                    "rewrites only changed pages.")
-@click.option("--base-url", help="Where the site will be served (https://...): canonical "
-                                 "URLs, sitemap.xml and robots.txt.")
+@click.option("--base-url", help="Where the site (or --dataset folder) will be served "
+                                 "(https://...): canonical URLs, sitemap.xml and robots.txt.")
 @click.pass_obj
 @handle_errors
 def export(
@@ -44,8 +45,8 @@ def export(
     dataset_dir: str | None, site_dir: str | None, base_url: str | None,
 ) -> None:
     """Export records as a versioned dataset (every line stamped with datasetVersion)."""
-    if base_url and not site_dir:
-        raise click.UsageError("--base-url goes with --site DIR")
+    if base_url and not (site_dir or dataset_dir):
+        raise click.UsageError("--base-url goes with --site DIR or --dataset DIR")
     if site_dir:
         if repo or output or dataset_dir:
             raise click.UsageError("--site writes the whole store; drop --repo, -o and --dataset")
@@ -58,7 +59,7 @@ def export(
         return
     if dataset_dir:
         count = errdex.publish_dataset(dataset_dir, db=settings.db, schema=int(schema),
-                                       repo=repo)
+                                       repo=repo, base_url=base_url)
         target = dataset_dir
     else:
         count = errdex.export_dataset(output, db=settings.db,
