@@ -383,3 +383,25 @@ def test_jvm_paste_spring_nested_exception_names_the_cause() -> None:
 def test_jvm_paste_log_line_without_frames_is_not_a_trace() -> None:
     text = "12:20:46 [SEVERE] shop.CartException: cart 7 is empty\n12:20:47 [INFO] done"
     assert _read(text)[2] == []
+
+
+def test_kotlin_template_spells_the_vals_it_interpolates() -> None:
+    sites = _kotlin(
+        'internal const val keysHint = "Use ignoreUnknownKeys to skip them."\n'
+        "\n"
+        "class Lexer {\n"
+        "    fun unknownKey(key: String) {\n"
+        '        val where = "at offset"\n'
+        '        throw IllegalStateException("unknown key \'$key\' ${where}\\n$keysHint")\n'
+        "    }\n"
+        "\n"
+        "    fun passed(keysHint: String) {\n"
+        '        throw IllegalStateException("bad: $keysHint")\n'
+        "    }\n"
+        "}\n"
+    )
+    by_line = {s.line: s.template for s in sites}
+    pattern = compile_pattern(by_line[6].pattern())
+    assert pattern.fullmatch("unknown key 'x' at offset\nUse ignoreUnknownKeys to skip them.")
+    # a parameter of that name hides the constant: its value is the caller's
+    assert by_line[10].written == "bad: $keysHint"

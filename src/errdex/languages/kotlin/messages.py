@@ -10,6 +10,7 @@ and ``val``s (or a local ``var`` above) holding one of those.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -27,7 +28,7 @@ from errdex.languages._jvm.libraries import (
 from errdex.languages.base import ancestors, text
 from errdex.languages.facts import unknown
 from errdex.languages.kotlin.strings import kotlin_string, map_text, trim_indent, trim_margin
-from errdex.templates.template import Template
+from errdex.templates.template import Hole, Literal, Template, merge_literals
 
 FUNCTION_TYPES = frozenset({
     "function_declaration", "lambda_literal", "anonymous_initializer", "secondary_constructor",
@@ -101,15 +102,55 @@ def _text_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | N
     return None
 
 
+def _string(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """A string template, each ``$name`` / ``${name}`` that reads a ``val`` holding text
+    (``"…\n$unknownKeysHint"``) spelled out as a bare ``name`` argument would be."""
+    message = kotlin_string(node)
+    if message.literal is not None:
+        return message
+    spelled: dict[str, Message] = {}
+    for child in node.named_children:
+        name = _interpolated_name(child)
+        if name is None or name in spelled:
+            continue
+        assignment = assignment_of(child, reader.file, name)
+        value = reader.read(assignment.named_children[-1], depth + 1) if assignment else None
+        if value is not None and value.has_text():
+            spelled[name] = value
+    if not spelled:
+        return message
+    parts = [q for p in message.parts for q in (
+        spelled[p.name].parts if isinstance(p, Hole) and p.name in spelled else (p,))]
+    merged = merge_literals(parts)
+    literal = "".join(p.text for p in merged if isinstance(p, Literal)) if all(
+        isinstance(p, Literal) for p in merged) else None
+    written = message.written
+    for name, value in spelled.items():
+        use = re.compile(r"\$\{" + re.escape(name) + r"\}|\$" + re.escape(name) + r"(?![\w$])")
+        written = use.sub(value.written.replace("\\", "\\\\"), written)
+    return Message(written, merged, literal)
+
+
+def _interpolated_name(node: Node) -> str | None:
+    """``$name`` or ``${name}``: the name read; None for any other part of a template."""
+    if node.type == "interpolated_identifier":
+        return text(node)
+    if node.type == "interpolated_expression" and node.named_child_count == 1 and (
+            node.named_children[0].type == "simple_identifier"):
+        return text(node.named_children[0])
+    return None
+
+
 def _variable(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """A ``val`` (or a local ``var`` above) holding a message in an enclosing scope."""
     assignment = assignment_of(node, reader.file)
     return reader.read(assignment.named_children[-1], depth + 1) if assignment else None
 
 
-def assignment_of(node: Node, file: FileIndex) -> Node | None:
-    """The ``val`` (or local ``var`` above) a name reads; its value is the last child."""
-    name = text(node)
+def assignment_of(node: Node, file: FileIndex, name: str | None = None) -> Node | None:
+    """The ``val`` (or local ``var`` above) a name reads; its value is the last child.
+    ``name`` when ``node`` only says where it is read (a template's ``${name}``)."""
+    name = text(node) if name is None else name
     return visible_assignment(name, node, file.assignments.get(name, []), FUNCTION_TYPES,
                               BODY_TYPES, _parameters, _is_val)
 
@@ -277,9 +318,10 @@ def lambda_value(call: Node) -> Node | None:
 
 
 _TABLE: MessageTable[FileIndex] = MessageTable(
-    strings={"string_literal": kotlin_string},
+    strings={"string_literal": kotlin_string},  # text sites: as written
     wrappers=frozenset({"parenthesized_expression"}),
-    rules={"additive_expression": _concatenation, "call_expression": _text_call,
+    rules={"string_literal": _string, "additive_expression": _concatenation,
+           "call_expression": _text_call,
            "simple_identifier": _variable, "navigation_expression": _qualified_constant},
 )
 
