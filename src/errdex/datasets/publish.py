@@ -163,6 +163,9 @@ def dataset_card(stored: list[StoredRecord], version: str, schema: int) -> str:
     by_repo = Counter(s.record.repo for s in stored)
     by_language = Counter(_language(s) for s in stored)
     by_type = Counter(str(s.record.error_type) for s in stored)
+    by_release = Counter(  # sites mined from registry releases (pypi:, npm:, mine-deps)
+        f"{s.extras.package_ecosystem or '?'}:{s.extras.package} {s.extras.package_version}"
+        for s in stored if s.extras.package)
 
     def table(title: str, counts: Counter[str]) -> str:
         rows = "\n".join(f"| {name} | {count:,} |" for name, count in counts.most_common())
@@ -179,6 +182,7 @@ def dataset_card(stored: list[StoredRecord], version: str, schema: int) -> str:
         "\n\n"
         + table("repository", by_repo) + "\n" + table("language", by_language) + "\n"
         + table("errorType", by_type)
+        + ("\n" + table("package release", by_release) if by_release else "")
     )
 
 
