@@ -1,0 +1,173 @@
+"""mine-deps end to end: a project's lockfile pins releases the tests build themselves (sdists
+in a local index folder, an ``npm pack`` tarball on a local registry); each is mined at its
+version, failures are rows, a re-run skips what is stored, and ``explain --deps`` prefers
+the pinned version."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import errdex
+from errdex.interfaces.cli import main
+from errdex.packages.deps import MinedRelease, mine_deps
+from errdex.packages.specs import PackageSpec
+from tests.package_fixtures import (
+    NEEDS_NPM,
+    build_sdist,
+    npm_env,
+    npm_registry,
+    npm_tarball,
+    serve,
+)
+
+MESSAGE = "gadget size -3 is out of range"
+
+
+def gadget_module(version: str) -> str:
+    """The same message in every version, on a different line in each."""
+    padding = "\n" * (int(version.split(".")[-1]) * 3)
+    return (f"{padding}def check(size):\n    if size < 0:\n"
+            "        raise ValueError(f\"gadget size {size} is out of range\")\n"
+            "    return size\n")
+
+
+# --- the pipeline, with stand-in steps ---------------------------------------------------
+
+
+def test_failures_are_rows_and_stored_releases_are_skipped():
+    specs = [PackageSpec("pypi", name, "1.0") for name in ("a", "nosdist", "c", "crash", "kept")]
+    fetched: list[str] = []
+    lock = threading.Lock()
+
+    def fetch(spec: PackageSpec) -> None:
+        with lock:
+            fetched.append(spec.name)
+        if spec.name == "nosdist":
+            raise errdex.RepositoryError(f"{spec}: no source distribution")
+        time.sleep(0.01)
+
+    def mine(spec: PackageSpec, db: str) -> MinedRelease:
+        if spec.name == "crash":
+            raise RuntimeError("boom")
+        return MinedRelease(len(spec.name), f"o/{spec.name}@{spec.version}")
+
+    seen: list[tuple[int, int]] = []
+    summary = mine_deps(specs, "unused.sqlite", mine=mine, fetch=fetch, jobs=2,
+                        processes=False, skip={("pypi", "kept", "1.0")},
+                        progress=lambda done, total: seen.append((done, total)))
+    by_name = {o.spec.name: o for o in summary.outcomes}
+    assert [o.spec.name for o in summary.outcomes] == ["a", "nosdist", "c", "crash", "kept"]
+    assert by_name["a"].status == "mined" and by_name["a"].records == 1
+    assert by_name["a"].repo == "o/a@1.0" and by_name["a"].download_seconds > 0
+    assert by_name["nosdist"].status == "failed"
+    assert by_name["nosdist"].reason == "pypi:nosdist==1.0: no source distribution"
+    assert by_name["crash"].reason == "RuntimeError: boom"
+    assert by_name["kept"].status == "stored" and "kept" not in fetched
+    assert not summary.ok and summary.count("mined") == 2
+    assert seen[0] == (0, 4) and seen[-1] == (4, 4)
+
+
+# --- end to end through the CLI ----------------------------------------------------------
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A local index holding gadget 1.0, 1.1 and 1.2; a project pinning gadget 1.0, a
+    release the index lacks, and a range."""
+    index = tmp_path / "index"
+    index.mkdir()
+    for version in ("1.0", "1.1", "1.2"):
+        build_sdist(index, "gadget", version, {"gadget/core.py": gadget_module(version)})
+    monkeypatch.setenv("ERRDEX_PYPI_INDEX_URL", str(index))
+    monkeypatch.delenv("ERRDEX_DEPS", raising=False)
+    folder = tmp_path / "app"
+    folder.mkdir()
+    (folder / "requirements.txt").write_text(
+        "# the app\nGadget==1.0\nghost==9.9\nflask>=2\n", encoding="utf-8")
+    return folder
+
+
+def run(tmp_path: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(
+        main, ["--db", str(tmp_path / "errdex.sqlite"), *args], env={"COLUMNS": "250"})
+    return result.exit_code, result.output
+
+
+def test_mine_deps_mines_each_pin_at_its_version(project: Path, tmp_path: Path):
+    cache = str(tmp_path / "cache")
+    code, out = run(tmp_path, "mine-deps", str(project), "--cache", cache, "--jobs", "2")
+    assert code == 1, out  # ghost failed; gadget is stored all the same
+    assert "pypi:gadget" in out and "mined" in out and "gadget@1.0" in out
+    assert "pypi:ghost" in out and "failed" in out and "no release 9.9" in out
+    assert "not mined:" in out and "'flask>=2' not pinned (no ==VERSION)" in out
+
+    code, out = run(tmp_path, "explain", "--json", f"ValueError: {MESSAGE}")
+    assert code == 0, out
+    best = json.loads(out)["matches"][0]
+    assert best["package"]["name"] == "gadget" and best["package"]["version"] == "1.0"
+    assert best["record"]["filePath"] == "gadget/core.py"
+    assert best["record"]["lineNumber"] == 3
+
+    code, out = run(tmp_path, "mine-deps", str(project / "requirements.txt"), "--cache", cache)
+    assert code == 1 and "stored" in out and "1 already stored" in out
+
+
+def test_explain_prefers_the_pinned_version(project: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch):
+    db = str(tmp_path / "errdex.sqlite")
+    specs = [PackageSpec("pypi", "gadget", v) for v in ("1.0", "1.1")]
+    summary = errdex.mine_deps(specs, db=db, jobs=1, cache_dir=tmp_path / "cache")
+    assert summary.ok and summary.count("mined") == 2
+
+    def best(deps: str) -> tuple[str, str | None]:
+        found = errdex.resolve(f"ValueError: {MESSAGE}", db=db, deps=deps)
+        return found.matches[0].extras.package_version or "", found.note
+
+    lock = tmp_path / "pins"
+    lock.mkdir()
+    for pinned in ("1.0", "1.1"):
+        (lock / "requirements.txt").write_text(f"gadget=={pinned}\n")
+        assert best(str(lock)) == (pinned, None)
+    (lock / "requirements.txt").write_text("gadget==1.2\n")
+    version, note = best(str(lock))
+    assert version in ("1.0", "1.1")
+    assert note is not None and "project pins gadget 1.2" in note
+
+    (lock / "requirements.txt").write_text("gadget==1.1\n")
+    monkeypatch.setenv("ERRDEX_DEPS", str(lock / "requirements.txt"))
+    code, out = run(tmp_path, "explain", "--json", f"ValueError: {MESSAGE}")
+    assert code == 0 and json.loads(out)["matches"][0]["package"]["version"] == "1.1"
+    code, out = run(tmp_path, "explain", "--deps", str(tmp_path / "missing.txt"), MESSAGE)
+    assert code == 2 and "does not exist" in out
+
+
+@NEEDS_NPM
+def test_an_npm_lockfile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tarball = npm_tarball(tmp_path, "@acme/gizmo", "1.2.3", {
+        "lib/index.js": "function open(path) {\n"
+                        "  throw new Error('gizmo cannot open ' + path);\n}\n"
+                        "module.exports = { open };\n"})
+    registry = tmp_path / "registry"
+    registry.mkdir()
+    for key, value in npm_env(tmp_path).items():
+        monkeypatch.setenv(key, value)
+    lock = tmp_path / "app" / "package-lock.json"
+    lock.parent.mkdir()
+    lock.write_text(json.dumps({"lockfileVersion": 3, "packages": {
+        "": {"name": "app"}, "node_modules/@acme/gizmo": {"version": "1.2.3"}}}))
+    with serve(registry) as url:
+        npm_registry(registry, url, "@acme/gizmo", {"1.2.3": tarball})
+        monkeypatch.setenv("ERRDEX_NPM_REGISTRY", url)
+        code, out = run(tmp_path, "mine-deps", str(lock), "--cache", str(tmp_path / "cache"))
+    assert code == 0, out
+    code, out = run(tmp_path, "explain", "--json", "--deps", str(lock),
+                    "Error: gizmo cannot open /etc/x")
+    best = json.loads(out)["matches"][0]
+    assert best["package"] == {"name": "@acme/gizmo", "version": "1.2.3", "ecosystem": "npm"}
+    assert best["record"]["filePath"] == "lib/index.js" and "note" not in json.loads(out)
