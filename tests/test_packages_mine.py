@@ -80,6 +80,12 @@ def test_two_versions_live_side_by_side(index: Path, tmp_path: Path,
     assert old[0].to_json()["package"] == {"name": "widget", "version": "1.0",
                                            "ecosystem": "pypi"}
     assert old[0].record.github_url is None  # no tag asked, a local index has no view
+    pytest.importorskip("pyarrow", reason="the dataset folder's Parquet file needs pyarrow")
+    errdex.publish_dataset(tmp_path / "dataset", db=store, schema=3)
+    card = (tmp_path / "dataset" / "README.md").read_text()
+    assert "| pypi:widget 1.0 | 1 |" in card and "| pypi:widget 2.0 | 1 |" in card
+    line = json.loads((tmp_path / "dataset" / "records.jsonl").read_text().splitlines()[0])
+    assert line["record"]["packageVersion"] in ("1.0", "2.0")
 
 
 def test_the_release_repository_is_deterministic_and_evicted_over_budget(
