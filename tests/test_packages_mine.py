@@ -275,3 +275,22 @@ def test_real_pypi_requests_2_26_0(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "requests/models.py", "2.26.0")
     assert match.record.github_url and "inspector.pypi.io/project/requests/2.26.0" in (
         match.record.github_url)
+
+
+def test_the_web_pages_name_the_version(index: Path, tmp_path: Path) -> None:
+    pytest.importorskip("fastapi", reason="the web pages need the 'web' extra")
+    from fastapi.testclient import TestClient
+
+    from errdex.interfaces.web.app import create_app
+
+    db = tmp_path / "web.sqlite"
+    errdex.mine_package("pypi:widget==1.0", db=db, cache_dir=tmp_path / "cache")
+    client = TestClient(create_app(db), base_url="http://localhost")
+    found = client.get("/explain", params={"text": "SizeError: bad size 7: must be positive"})
+    assert found.status_code == 200 and "version <code>1.0</code>" in found.text
+    page = client.get("/acme/widget@1.0")
+    assert page.status_code == 200
+    [stored] = list(errdex.open_store(db).records())
+    record_page = client.get(f"/acme/widget@1.0/{stored.record.slug}")
+    assert record_page.status_code == 200
+    assert "<code>widget</code> version <code>1.0</code> from PyPI" in record_page.text
