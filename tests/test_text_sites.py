@@ -327,3 +327,18 @@ def test_a_thin_record_match_gives_way_to_a_line_holding_more_of_the_message(
     # a record that says as much as the literal keeps its place
     kept = errdex.resolve("OSError: Could not read /etc/x", db=db)
     assert kept.matches and kept.matches[0].record.file_path == "app/files.py"
+
+
+def test_a_line_holding_more_of_the_pasted_texts_between_its_holes_ranks_first(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    tail = " received a child action while the child state was another case"
+    repo.commit_files({"src/reducers.c": (
+        f'const char *branch(void) {{ return join("A branch at", where, "{tail}"); }}\n'
+        f'const char *scope(void) {{ return join("A scope at", where, "{tail}"); }}\n')})
+    db = str(tmp_path / "scope.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/reducers", jobs=1)
+    found = errdex.text_sites(f"error: A scope at Feature.swift:12{tail}. …", db=db)
+    assert [(m.site.line_number, m.reason) for m in found][:2] == [(2, REASON), (1, REASON)]
+    assert found[0].site.text == f"A scope at …{tail}" and found[0].score > found[1].score

@@ -11,7 +11,7 @@ only those rows are checked for containment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from errdex.lookup.parse import main_event
 from errdex.lookup.ranking import Match
@@ -56,33 +56,54 @@ class TextSiteMatch:
 def find_text_sites(
     store: Store, text: str, *, top: int = 5, repo: str | None = None
 ) -> list[TextSiteMatch]:
-    """The lines whose literal the main error's message (else the whole paste) contains,
-    the longest literals first."""
+    """The lines whose literals the main error's message (else the whole paste) contains,
+    those saying the most of it first."""
     message = main_event(text).message or text
     found = words(message[: _MAX_WORDS * 16])[:_MAX_WORDS]
     leads = windows(found)[:MAX_LEADS]
     haystack = spaced(found)
     probed = set(leads)
-    matches: dict[tuple[str, str, int], TextSiteMatch] = {}
+    whole: dict[tuple[str, str, int], dict[str, TextSite]] = {}  # a line's texts held whole
+    parts: dict[tuple[str, str, int], TextSiteMatch] = {}
     for site_repo, site in store.text_sites(leads, repo):
         site_words = words(site.text)
-        if contained(site_words, haystack):  # whole: above any part, longest first
-            share = len(site_words) / max(len(found), 1)
-            score, reason = _PART_SCORE + (_TOP_SCORE - _PART_SCORE) * min(share, 1.0), REASON
-        else:  # part of it: as many of its word windows as grep would need
-            own = windows(site_words)
-            shared = sum(1 for w in own if w in probed)
-            if shared < min(_PART_WINDOWS, len(own)):
-                continue
-            # more windows shared first (as grep ranks lines), then more of the text
-            score = _PART_SCORE * min(shared, 8) / 8 * (0.5 + 0.5 * shared / len(own))
-            reason = PART_REASON
         where = (site_repo, site.file_path, site.line_number)
-        if where not in matches or matches[where].score < score:
-            matches[where] = TextSiteMatch(round(score, 4), reason, site_repo, site)
+        if contained(site_words, haystack):
+            whole.setdefault(where, {}).setdefault(site.text, site)
+            continue
+        # part of it: as many of its word windows as grep would need
+        own = windows(site_words)
+        shared = sum(1 for w in own if w in probed)
+        if shared < min(_PART_WINDOWS, len(own)):
+            continue
+        # more windows shared first (as grep ranks lines), then more of the text
+        score = _PART_SCORE * min(shared, 8) / 8 * (0.5 + 0.5 * shared / len(own))
+        if where not in parts or parts[where].score < score:
+            parts[where] = TextSiteMatch(round(score, 4), PART_REASON, site_repo, site)
+    matches = {**parts, **{where: _held(where, texts, haystack, len(found))
+                           for where, texts in whole.items()}}
     ordered = sorted(matches.values(), key=lambda m: (
         -m.score, m.repo, m.site.file_path, m.site.line_number))
     return ordered[:top]
+
+
+def _held(where: tuple[str, str, int], texts: dict[str, TextSite], haystack: str,
+          message_words: int) -> TextSiteMatch:
+    """A line whose texts the message holds whole, scored above any part by how much of the
+    message they say together: the line that writes ``A "Scope" at "`` and ``" received …``
+    beats the one writing only the second (a line's texts are the pieces of its message
+    between its holes, so more of them held is more of the message traced there)."""
+    shown = sorted(texts.values(), key=lambda site: haystack.find(spaced(words(site.text))))
+    held = sum(len(words(site.text)) for site in shown)
+    share = min(held / max(message_words, 1), 1.0)
+    first = shown[0]
+    site = first if len(shown) == 1 else replace(
+        first, text=_JOIN.join(site.text.strip() for site in shown))
+    return TextSiteMatch(round(_PART_SCORE + (_TOP_SCORE - _PART_SCORE) * share, 4), REASON,
+                         where[0], site)
+
+
+_JOIN = " … "
 
 
 # A record match this thin (its template's literal text under this share of the message,
