@@ -201,14 +201,27 @@ def forge_of(url: str) -> Forge | None:
     return Forge(host, "/".join(parts))
 
 
+# Hosts that did not answer in this process: asked once, not once per release (a firewall
+# that drops packets would otherwise cost TAG_TIMEOUT_S for each of 200 dependencies).
+_UNREACHABLE: set[str] = set()
+_NETWORK_FAILURES = ("could not resolve host", "failed to connect", "timed out",
+                     "connection refused", "network is unreachable")
+
+
 def remote_tags(url: str) -> set[str] | None:
     """The tag names of the repository at ``url`` (``git ls-remote``), None when unreachable."""
+    host = urllib.parse.urlsplit(url).hostname or ""
+    if host in _UNREACHABLE:
+        return None
     try:
         done = run_git(["ls-remote", "--tags", "--refs", "--end-of-options", url],
                        network=True, timeout=TAG_TIMEOUT_S)
-    except RepositoryError:
+    except RepositoryError:  # timed out
+        _UNREACHABLE.add(host)
         return None
     if done.returncode != 0:
+        if any(s in done.stderr.decode("utf-8", "replace").lower() for s in _NETWORK_FAILURES):
+            _UNREACHABLE.add(host)
         return None
     return {line.rsplit("refs/tags/", 1)[-1]
             for line in done.stdout.decode("utf-8", "replace").splitlines()}
