@@ -282,3 +282,18 @@ def test_npm_pack_from_a_local_registry(tmp_path: Path, monkeypatch: pytest.Monk
         assert unpacked.top == "package" and "lib/index.js" in unpacked.files
         with pytest.raises(RepositoryError, match="no such package or version"):
             download(parse_spec("npm:@acme/gizmo@9.9.9"), out)
+
+
+def test_tags_are_read_from_the_forge_and_a_dead_host_is_asked_once(
+        make_repo: object, tmp_path: Path) -> None:
+    import subprocess
+
+    from errdex.packages import identity as identity_module
+
+    repo = make_repo()  # type: ignore[operator]
+    repo.commit_files({"widget/core.py": "X = 1\n"})
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v1.0"], check=True)
+    assert identity_module.remote_tags(repo.root.as_uri()) == {"v1.0"}
+    dead = "https://errdex-test.invalid/acme/widget.git"
+    assert identity_module.remote_tags(dead) is None
+    assert "errdex-test.invalid" in identity_module._UNREACHABLE
