@@ -276,6 +276,21 @@ def test_reexport_rewrites_only_what_changed(make_repo: Callable[..., GitRepo],
     assert changed.deleted == 1 and changed.written < first.written
 
 
+def test_workers_draw_the_same_pages(site_db: Path, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from errdex.datasets import site_render
+
+    alone = tmp_path / "alone"
+    errdex.export_site(alone, db=site_db, base_url=BASE, jobs=1, dataset=False)
+    monkeypatch.setattr(site_render, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(site_render, "BATCH", 2)
+    forked = tmp_path / "forked"
+    summary = errdex.export_site(forked, db=site_db, base_url=BASE, jobs=2, dataset=False)
+    assert summary.written == summary.pages
+    for page in html_files(alone):
+        assert page.read_bytes() == (forked / page.relative_to(alone)).read_bytes(), page
+
+
 def test_cli_export_site(site_db: Path, tmp_path: Path) -> None:
     folder = tmp_path / "cli-site"
     result = CliRunner().invoke(main, ["--db", str(site_db), "export", "--site", str(folder),

@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from xml.sax.saxutils import escape as xml_escape
 
 from errdex.datasets import record_view
 from errdex.datasets import site_pages as pages
+from errdex.datasets import site_render as render
 from errdex.datasets.site_pages import Summary
 from errdex.errors import UsageError
 from errdex.records.stored import StoredRecord
@@ -37,8 +38,6 @@ from errdex.store.protocol import Store
 
 STATE_FILE = "site-state.json"
 STATE_FORMAT = 1
-RELATED = 20  # records of the same family a record page lists
-FETCH_BATCH = 500
 SITEMAP_MAX = 50_000  # URLs in one sitemap file (the protocol's limit)
 MESSAGE_CHARS = 160  # of a message, in listings and the search index
 
@@ -84,6 +83,12 @@ class _Writer:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             self.summary.written += 1
+        self.new[path] = [key, digest]
+
+    def drawn(self, path: str, key: str, digest: str, written: bool) -> None:
+        """A page drawn (and written, when its bytes changed) by a worker."""
+        self.summary.drawn += 1
+        self.summary.written += written
         self.new[path] = [key, digest]
 
     def remove_stale(self) -> None:
@@ -153,7 +158,7 @@ def check_base_url(base_url: str | None) -> str | None:
 
 def export_site(
     store: Store, folder: Path, *, base_url: str | None = None,
-    dataset: Callable[[Path], object] | None = None,
+    dataset: Callable[[Path], object] | None = None, jobs: int | None = None,
 ) -> SiteSummary:
     """Write (or bring up to date) the static site of ``store`` in ``folder``.
 
@@ -171,7 +176,7 @@ def export_site(
         if item.tag:
             families.setdefault(item.tag, []).append(item)
     common: dict[str, Any] = {"dataset": dataset is not None}
-    _record_pages(store, writer, summaries, families, base_url, common)
+    _record_pages(store, writer, summaries, base_url, common, jobs)
     by_repo: dict[str, list[Summary]] = {}
     for item in summaries:
         by_repo.setdefault(item.repo, []).append(item)
@@ -203,49 +208,31 @@ def _render(name: str, path: str, base_url: str | None, common: dict[str, Any],
                            **common, **context)
 
 
-def _related(item: Summary, families: dict[str, list[Summary]]) -> list[Summary]:
-    members = families.get(item.tag or "", [])
-    return [m for m in members[:RELATED + 1] if m.id != item.id][:RELATED]
-
-
 def _record_pages(store: Store, writer: _Writer, summaries: list[Summary],
-                  families: dict[str, list[Summary]], base_url: str | None,
-                  common: dict[str, Any]) -> None:
+                  base_url: str | None, common: dict[str, Any], jobs: int | None) -> None:
     """Each record's page, drawn only when its record or its related records changed."""
-    todo: list[tuple[Summary, str, list[Summary]]] = []
+    families: dict[str, list[int]] = {}
+    position = [-1] * len(summaries)
+    for index, item in enumerate(summaries):
+        if item.tag:
+            members = families.setdefault(item.tag, [])
+            position[index] = len(members)
+            members.append(index)
+    job = render.Job(writer.folder, base_url, common, summaries, families, position)
+    tasks: list[render.Task] = []
     seen: set[str] = set()
-    for item in summaries:
+    for index, item in enumerate(summaries):
         if item.href in seen:  # two records of one repo with the same slug: the first wins
             continue
         seen.add(item.href)
-        related = _related(item, families)
-        key = hashlib.sha256("\n".join([item.digest, *(r.digest for r in related)])
+        near = render.related(job, index)
+        key = hashlib.sha256("\n".join([item.digest, *(r.digest for r in near)])
                              .encode()).hexdigest()
         if not writer.unchanged(item.href, key):
-            todo.append((item, key, related))
-    for batch in _batches(todo, FETCH_BATCH):
-        found = store.get_many(entry[0].id for entry in batch)
-        for item, key, related in batch:
-            stored = found.get(item.id)
-            if stored is None:
-                continue
-            writer.put(item.href, record_html(stored, item, related, base_url, common), key)
-
-
-def _batches(items: list[Any], size: int) -> Iterator[list[Any]]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
-
-
-def record_html(stored: StoredRecord, item: Summary, related: list[Summary],
-                base_url: str | None, common: dict[str, Any]) -> str:
-    record, extras = stored.record, stored.extras
-    sections, missing = record_view.explanation(record, extras)
-    return _render(
-        "record.html", item.href, base_url, common, record=record, extras=extras,
-        sections=sections, missing=missing, related=related, indexable=item.indexable,
-        lines=record_view.source_lines(record, extras), note=record_view.source_note(record),
-        description=record_view.short(record.documentation or record.error_message, 155))
+            before = writer.old.get(item.href)
+            tasks.append((index, key, before[1] if before else None))
+    for path, key, digest, written in render.draw_pages(store, job, tasks, jobs):
+        writer.drawn(path, key, digest, written)
 
 
 def _repo_pages(writer: _Writer, by_repo: dict[str, list[Summary]], base_url: str | None,
