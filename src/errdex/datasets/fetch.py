@@ -12,12 +12,14 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Protocol
 
 from errdex.version import __version__
 
 TIMEOUT_S = 30.0
+STRONG_AFTER_S = 60
 _CHUNK = 1 << 16
 
 
@@ -32,6 +34,7 @@ class Fetched:
     data: bytes | None
     etag: str | None = None
     last_modified: str | None = None
+    date: str | None = None
 
 
 def source_key(source: str) -> str:
@@ -91,7 +94,8 @@ class Source:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 data = _read(response, limit)
                 return Fetched(data, response.headers.get("ETag"),
-                               response.headers.get("Last-Modified"))
+                               response.headers.get("Last-Modified"),
+                               response.headers.get("Date"))
         except urllib.error.HTTPError as exc:
             if exc.code == 304:
                 return Fetched(None, etag, last_modified)
@@ -103,6 +107,18 @@ class Source:
 
 class _Readable(Protocol):
     def read(self, size: int, /) -> bytes: ...
+
+
+def strong_last_modified(last_modified: str | None, date: str | None) -> str | None:
+    """``last_modified`` when it can validate a cached copy: at least a minute before the
+    response's Date (RFC 9110 8.8.2.2). A file rewritten within the same second keeps its
+    one-second Last-Modified, so a younger one could answer 304 for changed content."""
+    try:
+        modified, sent = parsedate_to_datetime(last_modified or ""), parsedate_to_datetime(
+            date or "")
+    except (TypeError, ValueError):
+        return None
+    return last_modified if (sent - modified).total_seconds() >= STRONG_AFTER_S else None
 
 
 def _read(response: _Readable, limit: int) -> bytes:
@@ -118,4 +134,5 @@ def _read(response: _Readable, limit: int) -> bytes:
     return b"".join(parts)
 
 
-__all__ = ["Fetched", "Source", "Unreachable", "local_folder", "source_key"]
+__all__ = ["Fetched", "Source", "Unreachable", "local_folder", "source_key",
+           "strong_last_modified"]

@@ -26,7 +26,7 @@ from typing import Any
 
 from platformdirs import user_cache_dir
 
-from errdex.datasets.fetch import Source, Unreachable
+from errdex.datasets.fetch import Source, Unreachable, strong_last_modified
 from errdex.datasets.lines import read_dataset_lines
 from errdex.datasets.manifest import (
     MANIFEST,
@@ -182,7 +182,8 @@ def _manifest_bytes(remote: Source, cache: Cache, report: SyncReport
         if cached is None:  # a 304 we did not ask for
             raise DatasetError(f"{remote.key}: the server answered 304 to a plain request")
         return cached, validators
-    fresh = {k: v for k, v in (("etag", got.etag), ("last_modified", got.last_modified)) if v}
+    strong = strong_last_modified(got.last_modified, got.date)
+    fresh = {k: v for k, v in (("etag", got.etag), ("last_modified", strong)) if v}
     return got.data, fresh
 
 
@@ -221,8 +222,14 @@ def _read_repo(store: Store, remote: Source, cache: Cache, entry: RepoEntry,
             records.extend(lines)
         else:
             texts.extend(_text_site(obj, shard, n) for n, obj in enumerate(lines, 1))
-    checked = read_dataset_lines(records, f"{remote.key} {entry.repo}", store,
-                                 unit="record") if records else []
+    try:
+        checked = read_dataset_lines(records, f"{remote.key} {entry.repo}", store,
+                                     unit="record") if records else []
+    except DatasetError as exc:  # import lists every problem; a sync says one line
+        lines = str(exc).splitlines()
+        more = f" ({len(lines) - 1} more line(s) of problems)" if len(lines) > 1 else ""
+        raise DatasetError(f"{lines[0]}{more}; the dataset is refused, nothing was changed"
+                           ) from exc
     for record, _ in checked:
         if record.repo != entry.repo:
             raise DatasetError(f"{remote.key}: a shard of {entry.repo} holds a record of "
