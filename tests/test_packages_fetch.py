@@ -297,3 +297,15 @@ def test_tags_are_read_from_the_forge_and_a_dead_host_is_asked_once(
     dead = "https://errdex-test.invalid/acme/widget.git"
     assert identity_module.remote_tags(dead) is None
     assert "errdex-test.invalid" in identity_module._UNREACHABLE
+
+
+def test_without_a_tag_pypi_files_link_to_the_inspector_at_the_site_line() -> None:
+    spec = parse_spec("pypi:requests==2.26.0")
+    url = "https://files.pythonhosted.org/packages/e7/01/35/requests-2.26.0.tar.gz"
+    identity = identify(spec, b"Name: requests\nVersion: 2.26.0\n", download_url=url,
+                        top="requests-2.26.0")
+    assert identity.links().permalink("0" * 40, "requests/models.py", 372, 408) == (
+        "https://inspector.pypi.io/project/requests/2.26.0/packages/e7/01/35/"
+        "requests-2.26.0.tar.gz/requests-2.26.0/requests/models.py#line.390")
+    elsewhere = identify(spec, None, download_url="https://mirror.example/requests.tar.gz")
+    assert elsewhere.links().permalink("0" * 40, "requests/models.py", 1, 9) is None

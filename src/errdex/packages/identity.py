@@ -40,6 +40,7 @@ from typing import Any
 
 from errdex.errors import RepositoryError
 from errdex.packages.specs import PackageSpec, normalize_pypi_name
+from errdex.records.model import SOURCE_WINDOW_RADIUS
 from errdex.repo.git import Forge, parse_remote, run_git
 
 KNOWN_FORGES = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org")
@@ -55,7 +56,7 @@ class ReleaseLinks(Forge):
 
     ref: str | None = None
     prefix: str = ""  # the package's folder in its repository (npm ``repository.directory``)
-    view: str | None = None  # the registry's view of the release, ``{path}``, ``{start}``
+    view: str | None = None  # the registry's view: ``{path}``, ``{start}``/``{end}``, ``{line}``
 
     def permalink(self, sha: str, path: str, start: int, end: int) -> str | None:
         if self.ref is not None and self.host in KNOWN_FORGES:
@@ -63,7 +64,10 @@ class ReleaseLinks(Forge):
                                                         end)
         if self.view is None:
             return None
-        return self.view.format(path=urllib.parse.quote(path), start=start, end=end)
+        # a view anchors one line: the site's, the middle of the window the miner passes
+        # (exact unless the file is shorter than the window)
+        line = start + SOURCE_WINDOW_RADIUS if start > 1 else max(1, end - SOURCE_WINDOW_RADIUS)
+        return self.view.format(path=urllib.parse.quote(path), start=start, end=end, line=line)
 
 
 @dataclass
@@ -259,7 +263,7 @@ def _inspector(spec: PackageSpec, url: str, top: str) -> str | None:
     inside = f"{top}/" if top else ""
     base = (f"https://inspector.pypi.io/project/{spec.normalized}/{spec.version}"
             f"{parts.path}/{urllib.parse.quote(inside)}")
-    return base.replace("{", "{{").replace("}", "}}") + "{path}#line.{start}"
+    return base.replace("{", "{{").replace("}", "}}") + "{path}#line.{line}"
 
 
 __all__ = ["KNOWN_FORGES", "Identity", "ReleaseLinks", "find_tag", "forge_of", "identify",
