@@ -489,3 +489,36 @@ def test_the_innermost_frame_in_a_mined_file_finds_a_site_its_message_does_not(
     where = (best.record.file_path, best.record.line_number, best.approximate)
     assert where == ("index.js", 4, True)
     assert best.reason.startswith("location only")
+
+
+def test_of_one_templates_sites_the_raise_comes_before_the_error_classs_own_file(
+    make_repo, tmp_path
+):
+    db = _mined(make_repo, tmp_path, {
+        "src/error/DataTypeError.ts": (
+            "export class DataTypeError extends Error {\n"
+            "  constructor(type: string) {\n    super()\n"
+            "    this.message = `Data type ${type} is not supported by this database.`\n"
+            "  }\n}\n"),
+        "src/validate/Validator.ts": (
+            "import { DataTypeError } from '../error/DataTypeError'\n\n"
+            "export function validate(type: string) {\n"
+            "  throw new DataTypeError(type)\n}\n"),
+    })
+    paste = "DataTypeError: Data type jsonb is not supported by this database."
+    found = [(m.record.file_path, m.record.line_number) for m in errdex.explain(paste, db=db)]
+    assert found[:2] == [("src/validate/Validator.ts", 4), ("src/error/DataTypeError.ts", 3)]
+    # the constructor's frame does not undo it: every raise passes through the class file
+    framed = paste + ("\n    at new DataTypeError (/app/node_modules/orm/error/DataTypeError.js:9)"
+                      "\n    at main (/app/index.js:3:1)\n")
+    assert errdex.explain(framed, db=db)[0].record.file_path == "src/validate/Validator.ts"
+
+
+def test_a_sentence_pasted_without_its_final_period_is_a_full_match(make_repo, tmp_path):
+    db = _mined(make_repo, tmp_path, {"app/store.py": (
+        "def lock(path):\n    raise RuntimeError(f'The store at {path} is locked by another "
+        "process.')\n")})
+    [match] = errdex.explain("RuntimeError: The store at /srv/db is locked by another process",
+                             db=db)[:1]
+    assert (match.record.line_number, match.approximate) == (2, False)
+    assert match.bound == {"path": "/srv/db"}

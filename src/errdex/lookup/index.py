@@ -370,6 +370,10 @@ def _variants(event: ErrorEvent) -> list[str]:
     for segment in getattr(event, "segments", ()) or ():
         if not add(segment):
             return variants
+    # A sentence pasted without its final period (copied from a title, or trimmed).
+    if len(event.message) <= _SENTENCE and "\n" not in event.message and (
+            event.message[-1:].isalnum()) and not add(event.message + "."):
+        return variants
     # The line as printed, when reading it took a prefix off (``fatal: ``, ``error: ``):
     # a record whose reporter prints that prefix (git's ``die``) matches it whole.
     printed = event.text.strip().partition("\n")[0]
@@ -404,6 +408,7 @@ def _variants(event: ErrorEvent) -> list[str]:
 
 
 _MAX_PREFIX = 40  # a level or program prefix, not a message of its own
+_SENTENCE = 1_000  # a message this long at most may have lost its final period
 _DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
 
 

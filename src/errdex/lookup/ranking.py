@@ -103,9 +103,18 @@ def rank(scored: dict[str, Scored]) -> list[Scored]:
             item.removed_noted = True
         groups[item.row.pattern_id].append(item)
     for members in groups.values():
-        members.sort(key=lambda s: (-s.score, s.row.repo, s.row.file_path, s.row.line_number))
+        members.sort(key=lambda s: (-s.score, defines_class(s.row), s.row.repo,
+                                    s.row.file_path, s.row.line_number))
     ordered = sorted(groups.values(), key=lambda members: -members[0].score)
     return [item for members in ordered for item in members]
+
+
+def defines_class(row: CandidateRow) -> bool:
+    """Whether a record sits in the file named after its error class (``DataTypeError.ts``):
+    the class's own constructor, which a raise site elsewhere ``new``s. Of one template's
+    sites, those raising it are what a user looks for: the class file comes after them."""
+    return bool(row.error_class) and PurePosixPath(row.file_path).stem == _short(
+        row.error_class or "")
 
 
 def bind(
@@ -147,5 +156,5 @@ def same_file(frame_path: str, record_path: str) -> bool:
     return common == len(record_parts) or common >= 2
 
 
-__all__ = ["Match", "Ranked", "Scored", "bind", "class_signal", "materialize", "rank",
-           "same_file"]
+__all__ = ["Match", "Ranked", "Scored", "bind", "class_signal", "defines_class", "materialize",
+           "rank", "same_file"]
