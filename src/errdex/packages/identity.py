@@ -83,6 +83,7 @@ class Identity:
     tag: str | None = None
     view: str | None = None
     urls: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # the registry's: yanked, no sdist, …
 
     @property
     def repo(self) -> str:

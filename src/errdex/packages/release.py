@@ -10,6 +10,7 @@ built ``lib/``), with the miner's usual skips: vendored folders and bundles (``d
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -93,29 +94,40 @@ def mine_release(
     """
     cache = cache or ReleaseCache()
     started = time.perf_counter()
-    notes: list[str] = []
 
     def build(target: Path) -> Identity:
-        folder = cache.scratch("download")
-        got: Download = download(spec, folder, npm_cwd=npm_cwd)
-        notes.extend(got.notes)
-        unpacked = read_archive(got.path, mineable)
-        identity = identify(spec, metadata_of(unpacked.files), download_url=got.url,
-                            top=unpacked.top)
-        if tags is not None:
-            identity.tag = tags(identity)
-        build_repository(target, unpacked.files,
-                         f"{spec} from {got.path.name}\n\nsha256 {got.sha256}\n")
-        return identity
+        return build_release(spec, target, cache, tags=tags, npm_cwd=npm_cwd)
 
     with cache.release(spec, build) as (root, identity):
         fetched = time.perf_counter() - started
         summary = _mine(root, identity, store, jobs=jobs, progress=progress, enrich=enrich,
                         full=full)
-    summary.spec, summary.notes, summary.download_seconds = spec, notes, fetched
+    summary.spec, summary.notes, summary.download_seconds = spec, identity.notes, fetched
     summary.mine_seconds = time.perf_counter() - started - fetched
     cache.enforce_budget()
     return summary
+
+
+def build_release(spec: PackageSpec, target: Path, cache: ReleaseCache, *,
+                  tags: TagLister | None = find_tag, npm_cwd: Path | None = None) -> Identity:
+    """Download ``spec``, read its archive and make its repository at ``target``; its
+    identity (with the registry's notes: yanked, a wheel for want of an sdist). The
+    download is removed once read. ``ReleaseCache.release`` calls this when the cache
+    does not hold the release yet."""
+    folder = cache.scratch("download")
+    try:
+        got: Download = download(spec, folder, npm_cwd=npm_cwd)
+        unpacked = read_archive(got.path, mineable)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    identity = identify(spec, metadata_of(unpacked.files), download_url=got.url,
+                        top=unpacked.top)
+    identity.notes = list(got.notes)
+    if tags is not None:
+        identity.tag = tags(identity)
+    build_repository(target, unpacked.files,
+                     f"{spec} from {got.path.name}\n\nsha256 {got.sha256}\n")
+    return identity
 
 
 def mine_files(
@@ -166,5 +178,5 @@ def _mine(root: Path, identity: Identity, store: Store, *, jobs: int | None,
     return ReleaseSummary(spec, identity, mine=summary, stored_records=summary.records)
 
 
-__all__ = ["EnrichMode", "ReleaseSummary", "TagLister", "is_metadata", "metadata_of", "mine_files",
-           "mine_release", "mineable"]
+__all__ = ["EnrichMode", "ReleaseSummary", "TagLister", "build_release", "is_metadata",
+           "metadata_of", "mine_files", "mine_release", "mineable"]
