@@ -51,6 +51,7 @@ def test_a_release_is_filed_under_its_repository_and_version(
     summary = mine_release(parse_spec("pypi:widget==1.0"), store, cache=cache, tags=_tag)
     assert summary.repo == "acme/widget@1.0" and summary.records == 1
     assert summary.mine is not None and summary.mine.skipped["test code"] == 1
+    assert not list((tmp_path / "cache" / "tmp").iterdir())  # the download is gone once read
     [stored] = list(store.records("acme/widget@1.0"))
     record, extras = stored.record, stored.extras
     assert record.file_path == "widget/core.py"  # the sdist's layout: the repository's paths
