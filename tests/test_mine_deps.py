@@ -171,3 +171,42 @@ def test_an_npm_lockfile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     best = json.loads(out)["matches"][0]
     assert best["package"] == {"name": "@acme/gizmo", "version": "1.2.3", "ecosystem": "npm"}
     assert best["record"]["filePath"] == "lib/index.js" and "note" not in json.loads(out)
+
+
+def test_the_web_api_and_the_mcp_tool_take_the_pinned_releases(project: Path, tmp_path: Path):
+    import anyio
+    from fastapi.testclient import TestClient
+
+    from errdex.interfaces.web.app import create_app
+
+    db = tmp_path / "errdex.sqlite"
+    specs = [PackageSpec("pypi", "gadget", v) for v in ("1.0", "1.1")]
+    assert errdex.mine_deps(specs, db=db, jobs=1, cache_dir=tmp_path / "cache").ok
+    client = TestClient(create_app(db), base_url="http://localhost")
+    for pinned in ("1.0", "1.1"):
+        answer = client.post("/api/explain", json={"text": MESSAGE,
+                                                   "deps": [f"pypi:gadget=={pinned}"]})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["matches"][0]["package"]["version"] == pinned
+    answer = client.post("/api/explain", json={"text": MESSAGE, "deps": ["pypi:gadget==1.5"]})
+    assert "pins gadget 1.5" in answer.json()["note"]
+    bad = client.post("/api/explain", json={"text": MESSAGE, "deps": ["pypi:gadget>=1"]})
+    assert bad.status_code == 400 and "not pinned" in bad.text
+
+    async def ask(pinned: str) -> dict[str, object]:
+        from contextlib import AsyncExitStack
+
+        from mcp import ClientSession, stdio_client
+
+        from tests.test_mcp import _payload, _server
+
+        async with AsyncExitStack() as stack:
+            errlog = stack.enter_context((tmp_path / "mcp-stderr.log").open("w"))
+            read, write = await stack.enter_async_context(stdio_client(_server(db),
+                                                                       errlog=errlog))
+            session = await stack.enter_async_context(ClientSession(read, write))
+            await session.initialize()
+            return _payload(await session.call_tool(  # type: ignore[no-any-return]
+                "explain_error", {"text": MESSAGE, "deps": [f"pypi:gadget=={pinned}"]}))
+
+    assert anyio.run(ask, "1.1")["matches"][0]["package"]["version"] == "1.1"  # type: ignore[index]

@@ -10,12 +10,14 @@ does the pinned version win.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from errdex.errors import UsageError
 from errdex.lookup.index import Match
 from errdex.packages.deps import release_key
 from errdex.packages.lockfiles import Pins, read_lockfiles
+from errdex.packages.specs import parse_spec
 
 DEPS_ENV = "ERRDEX_DEPS"
 WIDEN = 4
@@ -30,10 +32,17 @@ class Pinned:
     versions: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, deps: str | os.PathLike[str] | Pins) -> Pinned:
-        pins = deps if isinstance(deps, Pins) else read_lockfiles(deps)
+    def of(cls, deps: str | os.PathLike[str] | Pins | Sequence[str]) -> Pinned:
+        """From a lockfile or project folder, pins read already, or release specs
+        (``pypi:NAME==VERSION``, ``npm:NAME@VERSION``: what a web or MCP client sends)."""
+        if isinstance(deps, Pins):
+            specs = deps.specs
+        elif isinstance(deps, (str, os.PathLike)):
+            specs = read_lockfiles(deps).specs
+        else:
+            specs = [parse_spec(text) for text in deps]
         versions: dict[tuple[str, str], set[str]] = {}
-        for spec in pins.specs:
+        for spec in specs:
             ecosystem, name, version = release_key(spec.ecosystem, spec.name, spec.version)
             versions.setdefault((ecosystem, name), set()).add(version)
         return cls(versions)
@@ -56,9 +65,9 @@ class Pinned:
         return set() if found is None else self.versions.get(found[:2], set())
 
 
-DepsSource = str | os.PathLike[str] | Pins | Pinned
-"""A project's lockfile or folder, the pins read from it (:func:`read_lockfiles`), or these
-pins by package."""
+DepsSource = str | os.PathLike[str] | Pins | Pinned | Sequence[str]
+"""A project's lockfile or folder, the pins read from it (:func:`read_lockfiles`), these pins
+by package, or a list of release specs (``pypi:NAME==VERSION``, ``npm:NAME@VERSION``)."""
 
 
 def pinned_from(deps: DepsSource | None) -> Pinned | None:
@@ -72,7 +81,7 @@ def pinned_from(deps: DepsSource | None) -> Pinned | None:
     try:
         return Pinned.of(deps)
     except UsageError as exc:
-        raise UsageError(f"--deps / ${DEPS_ENV}: {exc}") from exc
+        raise UsageError(f"deps: {exc}") from exc
 
 
 def prefer_pinned(matches: list[Match], pinned: Pinned, top: int) -> tuple[list[Match], str | None]:

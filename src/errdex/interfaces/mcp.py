@@ -2,7 +2,7 @@
 
 Tools (thin layers over the Python API, same JSON shapes as the CLI's ``--json``):
 
-- ``explain_error(text, top, repo)`` → ``{"matches": [...]}`` as ``errdex explain --json``
+- ``explain_error(text, top, repo, deps)`` → ``{"matches": [...]}`` as ``errdex explain --json``
 - ``search_records(query, limit)`` → ``{"records": [...]}`` as ``errdex search --json``
 - ``get_record(id_or_slug)`` → the record as ``errdex show --json``
 
@@ -171,11 +171,17 @@ def create_server(db_path: str | os.PathLike[str]) -> ErrdexMCPServer:
         text: Annotated[str, Field(description="The error text as the user saw it.")],
         top: Annotated[int, Field(ge=1, le=50, description="How many matches at most.")] = 5,
         repo: Annotated[str | None, Field(description="Only records of OWNER/NAME.")] = None,
+        deps: Annotated[list[str] | None, Field(
+            max_length=5000,
+            description="The releases the user's project pins (pypi:NAME==VERSION, "
+                        "npm:NAME@VERSION): matches from these versions rank first, and "
+                        "'note' says when the best is another version.")] = None,
         ctx: Context | None = None,
     ) -> dict[str, Any]:
         """Find where an error comes from: the source sites that raise it, best first."""
         # no record: the lines holding the text, flagged (no record says how it is raised)
-        return errdex.resolve(text, db=pool.index(), top=top, repo=repo or None).to_json()
+        return errdex.resolve(text, db=pool.index(), top=top, repo=repo or None,
+                              deps=deps or None).to_json()
 
     @server.tool()
     @checked

@@ -54,6 +54,10 @@ class ExplainRequest(BaseModel):
     text: str = Field(description="The pasted error: a message, a traceback, a panic, a stack.")
     top: int = Field(5, ge=1, le=100, description="How many matches at most.")
     repo: str | None = Field(None, description="Only records of this OWNER/NAME.")
+    deps: list[str] | None = Field(
+        None, max_length=5000,
+        description="The releases the project pins (pypi:NAME==VERSION, npm:NAME@VERSION): "
+                    "matches from these versions rank first.")
 
 
 class CandidateOut(BaseModel):
@@ -76,6 +80,8 @@ class MatchOut(BaseModel):
 
 class ExplainResponse(BaseModel):
     matches: list[MatchOut] = Field(description="Best first; empty when nothing matched.")
+    note: str | None = Field(None, description="With deps: the best match is from another "
+                                               "version than the one pinned.")
 
 
 class SearchResponse(BaseModel):
@@ -118,7 +124,8 @@ def explain(body: ExplainRequest, pool: Pool, request: Request) -> SafeJSONRespo
     check_text(text=body.text, repo=body.repo)
     with lookup_slot(request):
         # as ``errdex explain --json``: no record, then the lines holding the text, flagged
-        found = resolve(body.text, db=pool.index(), top=body.top, repo=body.repo)
+        found = resolve(body.text, db=pool.index(), top=body.top, repo=body.repo,
+                        deps=body.deps or None)
     return SafeJSONResponse(found.to_json())
 
 
