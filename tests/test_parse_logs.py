@@ -286,3 +286,17 @@ def test_a_shared_timestamp_or_indent_is_not_a_prefix() -> None:
     for text in ("2026-01-02 10:00:01 a\n2026-01-02 10:00:02 b\n", "    a\n    b\n",
                  "single | line\n"):
         assert strip_shared_prefix(text) == text
+
+
+@pytest.mark.parametrize("closing", [
+    "error: ExitCode(rawValue: 1)", "Error: Process completed with exit code 1.",
+    "error: exit status 2", "Command failed with exit code 2",
+])
+def test_a_closing_exit_status_gives_way_to_the_error_before_it(closing: str) -> None:
+    paste = ("$ swift build -c release\n"
+             "error: product 'Lib' required by package 'app' target 'App' not found.\n"
+             f"{closing}\n")
+    assert main_event(paste).message == (
+        "product 'Lib' required by package 'app' target 'App' not found.")
+    # alone, it is still what there is to explain
+    assert "1" in main_event("error: ExitCode(rawValue: 1)").message

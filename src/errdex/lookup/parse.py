@@ -157,6 +157,8 @@ def main_event(text: str) -> ErrorEvent:
         raise UsageError("empty input: paste an error message, a traceback or a panic")
     events = parse_events(text)
     candidates = [event for event in events if event.kind != "message"] or events
+    # A tool's closing "error: exit status 1" only says that what it ran failed before it.
+    candidates = [event for event in candidates if not _exit_status(event)] or candidates
     located: dict[str | None, list[str]] = {}
     for event in candidates:
         if _has_lines(event):
@@ -298,6 +300,21 @@ def _check_size(text: str) -> None:
             f"input too large: {len(text):,} characters, limit is {MAX_INPUT_CHARS:,}; "
             "paste only the error message and its traceback"
         )
+
+
+# ``ExitCode(rawValue: 1)`` (Swift's argument parser), ``exit status 1`` (Go),
+# ``Process completed with exit code 1.``, ``Command failed with exit code 2``.
+_EXIT_STATUS = re.compile(
+    r"(?i)ExitCode\(rawValue: -?\d+\)"
+    r"|(?:[A-Za-z]+ ){0,4}exit(?:ed)?(?: with)? (?:status|code):? -?\d+\.?"
+)
+_EXIT_STATUS_CHARS = 80
+
+
+def _exit_status(event: ErrorEvent) -> bool:
+    """Whether an event's whole message is an exit status: the step that failed is above."""
+    message = event.message.strip()
+    return len(message) <= _EXIT_STATUS_CHARS and _EXIT_STATUS.fullmatch(message) is not None
 
 
 def _has_lines(event: ErrorEvent) -> bool:
