@@ -340,11 +340,12 @@ def _not_gzip(folder: Path, manifest: dict[str, Any]) -> None:
 
 
 def test_a_local_mine_wins_over_a_synced_copy(
-    mined: tuple[str, GitRepo], tmp_path: Path, make_repo: Callable[..., GitRepo]
+    mined: tuple[str, GitRepo], tmp_path: Path, make_repo: Callable[..., GitRepo],
+    backend_db: str,
 ) -> None:
     origin, _ = mined
     _publish(origin, tmp_path / "pub")
-    db = str(tmp_path / "copy.sqlite")
+    db = backend_db
     mine = make_repo()
     mine.commit_files({"src/ledger.py": LEDGER.replace("insufficient", "too small a")})
     errdex.mine(mine.root, db=db, repo="acme/ledger", jobs=1)
@@ -367,11 +368,11 @@ def test_a_local_mine_wins_over_a_synced_copy(
 
 
 def test_a_repository_dropped_from_the_dataset_is_removed(
-    mined: tuple[str, GitRepo], tmp_path: Path
+    mined: tuple[str, GitRepo], tmp_path: Path, backend_db: str
 ) -> None:
     origin, _ = mined
     _publish(origin, tmp_path / "pub")
-    db = str(tmp_path / "copy.sqlite")
+    db = backend_db
     assert _sync(db, str(tmp_path / "pub"), tmp_path / "cache").exit_code == 0
     with open_store(origin) as store:
         publish_dataset(store, tmp_path / "pub", repo="acme/gauge")
