@@ -405,3 +405,33 @@ def test_kotlin_template_spells_the_vals_it_interpolates() -> None:
     assert pattern.fullmatch("unknown key 'x' at offset\nUse ignoreUnknownKeys to skip them.")
     # a parameter of that name hides the constant: its value is the caller's
     assert by_line[10].written == "bad: $keysHint"
+
+
+KOTLIN_SPLIT_HEADER = """\
+package shop
+
+class Pool<T : Any>
+internal constructor(val capacity: Int) : Base() {
+    init {
+        require(capacity > 0) { "capacity should be positive but it is $capacity" }
+    }
+}
+
+class Gone
+@Inject constructor(key: String) : IllegalStateException("no such item: $key")
+"""
+
+
+def test_kotlin_primary_constructor_on_its_own_line_keeps_the_class_readable() -> None:
+    from errdex.languages.base import parse
+    from errdex.languages.kotlin.compose import producers
+
+    found = extract_kotlin(KOTLIN_SPLIT_HEADER.encode())
+    assert not found.parse_errors
+    assert [(s.line, s.template.written) for s in found.sites] == [
+        (6, "capacity should be positive but it is $capacity"),
+        (11, "no such item: $key"),
+    ]
+    source = KOTLIN_SPLIT_HEADER.encode()
+    made = producers(parse("kotlin", source).root_node, source, "Pool.kt")
+    assert [(p.name, p.params) for p in made if p.name == "Gone"] == [("Gone", ("key",))]

@@ -38,8 +38,9 @@ from errdex.languages._jvm.compose import (
     uses,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
-from errdex.languages.base import ancestors, line_of, matches, text
+from errdex.languages.base import ancestors, line_of, matches, parser_for, text
 from errdex.languages.facts import Argument, Call, Producer, Result, has_text, unknown
+from errdex.languages.kotlin.headers import split_header
 from errdex.languages.kotlin.messages import (
     TYPE_TYPES,
     alternatives,
@@ -70,6 +71,8 @@ def index(root: Node) -> FileIndex:
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """Every producer the file declares (module docstring)."""
+    if root.has_error and (repaired := split_header(source)) is not source:
+        root = parser_for("kotlin").parse(repaired).root_node  # ``headers.py``
     file = index(root)
     out: list[Producer] = []
     for node, owner, constants in _members(root, None, True):

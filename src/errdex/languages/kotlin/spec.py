@@ -36,12 +36,14 @@ Symbols: ``Class.method``, ``Class.Companion.method`` (or the companion's own na
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
+from errdex.languages._engine import extract as extract_with
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._jvm.compose import JDK_EXCEPTIONS
 from errdex.languages._jvm.libraries import (
@@ -51,10 +53,11 @@ from errdex.languages._jvm.libraries import (
     simple_name,
     slf4j_message,
 )
-from errdex.languages.base import Site, ancestors, line_of, text
+from errdex.languages.base import FileSites, Site, ancestors, line_of, text
 from errdex.languages.facts import Call, Composer, has_text
 from errdex.languages.java.pastes import PASTES as JVM_PASTES
 from errdex.languages.kotlin.compose import call_to, enclosing_class, producers
+from errdex.languages.kotlin.headers import split_header
 from errdex.languages.kotlin.messages import (
     BODY_TYPES,
     FUNCTION_TYPES,
@@ -384,5 +387,12 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     pastes=JVM_PASTES,  # Kotlin's runtime prints JVM stacks, read once with Java's
     compose=Composer(producers=producers, triggers=(b"class", b"fun", b"val")),
 )
-LANGUAGE = language(SPEC)
-extract = LANGUAGE.extract  # all sites of one file, in source order
+
+
+def extract(source: bytes) -> FileSites:
+    """All sites of one file, in source order (a primary constructor that starts a line
+    joined to its header first: ``headers.py``)."""
+    return extract_with(SPEC, split_header(source))
+
+
+LANGUAGE = dataclasses.replace(language(SPEC), extract=extract)
