@@ -42,6 +42,7 @@ void BUG_fl(const char *file, int line, const char *fmt, ...);
 #define LOG_ERR(fmt, ...) \\
     fprintf(stderr, "[ERR] %s:%d: " fmt "\\n", __FILE__, __LINE__, ##__VA_ARGS__)
 #define INVALID_ENUM 0x10003
+#define FAIL(msg) do { fprintf(stderr, "fail: %s\\n", msg); exit(3); } while (0)
 #endif
 """
 
@@ -227,6 +228,8 @@ int main(int argc, char **argv)
 \t\treturn xsnprintf(slot, sizeof(slot), "slot %d", 3) < 0;
 \tif (!strcmp(what, "option"))
 \t\tOPTION_HELP("verbose", "be more verbose");
+\tif (!strcmp(what, "fail"))
+\t\tFAIL("disk is full");
 \treturn 0;
 }
 """
@@ -538,6 +541,7 @@ C_EXPECTED = [
     ("warning", "warning: ignoring %s", None, [("src/usage.c", "void warning(")]),
     ("log", "[ERR] %s:%d: lost %d packets", None, [("src/usage.h", "#define LOG_ERR(")]),
     ("input", "Invalid window hint 0x%08X", "INVALID_ENUM", []),  # it hands the text on as is
+    ("fail", "fail: disk is full", None, [("src/usage.h", "#define FAIL(")]),  # do … while (0)
 ]
 
 H = "include/mylib/errors.hpp"

@@ -185,11 +185,14 @@ _ENDS = frozenset({"abort", "exit", "_exit", "BUG", "assert"})
 
 
 def failing(call: Node, body: Node) -> bool:
-    """Whether a call is in a block (inside the body) that aborts, exits or returns."""
+    """Whether a call is in a block (inside the body) that aborts, exits or returns under a
+    condition: the reporter's own failure. A macro's ``do { …; exit(1); } while (0)`` is
+    its whole body, what it reports."""
     node = call.parent
     while node is not None and node != body and node.type != "compound_statement":
         node = node.parent
-    if node is None or node == body:
+    if node is None or node == body or (
+            node.parent is not None and node.parent.type == "do_statement"):
         return False
     for statement in node.named_children:
         if statement.type == "return_statement":
