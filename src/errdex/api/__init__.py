@@ -101,6 +101,7 @@ from errdex.store.protocol import Removal, Store, StoredRecord
 from errdex.store.protocol import redact as redact_url
 
 if TYPE_CHECKING:
+    from errdex.datasets import record_view as record_view
     from errdex.enrich.llm import LlmConfig as LlmConfig
     from errdex.enrich.llm import LlmReport as LlmReport
 
@@ -191,4 +192,8 @@ def __getattr__(name: str) -> Any:
         from errdex.enrich import llm
 
         return getattr(llm, name)
+    if name == "record_view":  # what a record page shows, for the web pages (web extra)
+        from errdex.datasets import record_view
+
+        return record_view
     raise AttributeError(f"module 'errdex.api' has no attribute {name!r}")
