@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -44,6 +45,9 @@ def mine_deps(settings: Settings, path: str, jobs: int | None, downloads: int,
     console = Terminal()
     if summary.outcomes:
         console.print(deps_table(summary))
+    for outcome in summary.outcomes:
+        if outcome.status == "failed":
+            click.echo(f"failed: {visible(outcome.reason)}")
     for problem in pins.problems:
         click.echo(f"not mined: {visible(str(problem))}")
     if not summary.outcomes:
@@ -59,11 +63,12 @@ def deps_table(summary: errdex.DepsSummary) -> Table:
              f"stored, {summary.count('failed')} failed, "
              f"{sum(o.records for o in summary.outcomes)} records in {summary.seconds:.1f}s "
              f"(download {summary.download_seconds:.1f}s, mine {summary.mine_seconds:.1f}s)")
-    table = Table(title=Text(title))
-    numeric = ("records", "download s", "mine s")
-    for column in ("package", "version", "status", *numeric, "stored as / why"):
+    table = Table(title=Text(title), box=box.SIMPLE_HEAD)
+    numeric = ("records", "dl s", "mine s")
+    for column in ("package", "version", "status", *numeric):
         table.add_column(column, justify="right" if column in numeric else "left",
-                         no_wrap=column != "stored as / why", overflow="fold")
+                         no_wrap=column != "package", overflow="fold")
+    table.add_column("stored as", overflow="fold")
     for o in summary.outcomes:
         table.add_row(
             plain(f"{o.spec.ecosystem}:{o.spec.name}"), plain(o.spec.version),
@@ -71,6 +76,6 @@ def deps_table(summary: errdex.DepsSummary) -> Table:
             Text(str(o.records) if o.status == "mined" else ""),
             Text(f"{o.download_seconds:.1f}" if o.download_seconds else ""),
             Text(f"{o.mine_seconds:.1f}" if o.mine_seconds else ""),
-            plain(o.reason if o.status == "failed" else (o.repo or o.reason)),
+            plain(o.repo or ("see below" if o.status == "failed" else "")),
         )
     return table
