@@ -100,3 +100,46 @@ def test_php_display_errors_and_log_stamp() -> None:
     assert logged.message == (
         "Allowed memory size of 134217728 bytes exhausted (tried to allocate 20480 bytes)"
     )
+
+
+def test_a_rails_log_error_with_gem_frames() -> None:
+    event = main_event(
+        'RuntimeError (Could not find a valid mapping for #<User id: 21, jti: "a6c8"...>):\n'
+        "  \n"
+        "auth (4.7.2) lib/auth/mapping.rb:46:in `find_scope!'\n"
+        "auth (4.7.2) lib/auth/hooks/forget.rb:9:in `block in <top (required)>'\n"
+        "app/controllers/sessions_controller.rb:12:in `create'\n"
+    )
+    assert (event.kind, event.error_class) == ("ruby", "RuntimeError")
+    assert event.message == 'Could not find a valid mapping for #<User id: 21, jti: "a6c8"...>'
+    assert [(f.file, f.line, f.function) for f in event.frames] == [
+        ("lib/auth/mapping.rb", 46, "find_scope!"),
+        ("lib/auth/hooks/forget.rb", 9, "block in <top (required)>"),
+        ("app/controllers/sessions_controller.rb", 12, "create"),
+    ]
+
+
+def test_a_rails_error_page_with_its_message_under_the_header() -> None:
+    event = main_event(
+        "RuntimeError in Admin::UsersController#create\n\n"
+        "Could not find a valid mapping for #<AdminUser id: 3>\n"
+        "Rails.root: /Users/me/dev/shop\n\n"
+        "Application Trace | Framework Trace | Full Trace\n"
+        "auth (1.4.9) lib/auth/mapping.rb:41:in `find_scope!'\n"
+    )
+    assert (event.error_class, event.message) == (
+        "RuntimeError", "Could not find a valid mapping for #<AdminUser id: 3>")
+    assert event.frames == (Frame("lib/auth/mapping.rb", 41, "find_scope!"),)
+
+
+def test_a_paste_of_ruby_frames_alone_is_an_event_without_a_message() -> None:
+    event = main_event(
+        "/gems/auth-4.3.0/lib/auth/mapping.rb:44 in find_scope!\n"
+        "/gems/auth-4.3.0/lib/auth/controllers/sign_in_out.rb:27 in sign_in\n"
+        "app/services/oauth.rb:20 in facebook_signup\n"
+    )
+    assert (event.kind, event.message) == ("ruby", "")
+    assert event.frames[0] == Frame("/gems/auth-4.3.0/lib/auth/mapping.rb", 44, "find_scope!")
+    # frames after a message are not a paste of frames alone
+    logged = main_event("WARN: Thread TID-4f9k processor\n/app/lib/parallel.rb:213:in `map'\n")
+    assert logged.kind == "message" and "Thread TID-4f9k processor" in logged.message
