@@ -276,19 +276,27 @@ def test_reexport_rewrites_only_what_changed(make_repo: Callable[..., GitRepo],
     assert changed.deleted == 1 and changed.written < first.written
 
 
-def test_workers_draw_the_same_pages(site_db: Path, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_draw_the_same_pages(make_repo: Callable[..., GitRepo], backend_db: str,
+                                     tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forked workers (each with its own connection, SQLite or PostgreSQL) write the
+    pages one process writes."""
     from errdex.datasets import site_render
 
+    repo = make_repo()
+    repo.write("pkg/shapes.py", SHAPES_PY)
+    repo.commit("shapes")
+    errdex.mine(repo.root, db=backend_db, jobs=1)
     alone = tmp_path / "alone"
-    errdex.export_site(alone, db=site_db, base_url=BASE, jobs=1, dataset=False)
+    errdex.export_site(alone, db=backend_db, base_url=BASE, jobs=1, dataset=False)
     monkeypatch.setattr(site_render, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(site_render, "BATCH", 2)
+    monkeypatch.setattr(site_render, "BATCH", 1)
     forked = tmp_path / "forked"
-    summary = errdex.export_site(forked, db=site_db, base_url=BASE, jobs=2, dataset=False)
-    assert summary.written == summary.pages
+    summary = errdex.export_site(forked, db=backend_db, base_url=BASE, jobs=2, dataset=False)
+    assert summary.written == summary.pages and summary.records == 3
     for page in html_files(alone):
         assert page.read_bytes() == (forked / page.relative_to(alone)).read_bytes(), page
+    assert errdex.export_site(forked, db=backend_db, base_url=BASE, jobs=2,
+                              dataset=False).written == 0
 
 
 def test_cli_export_site(site_db: Path, tmp_path: Path) -> None:
