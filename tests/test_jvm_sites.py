@@ -435,3 +435,27 @@ def test_kotlin_primary_constructor_on_its_own_line_keeps_the_class_readable() -
     source = KOTLIN_SPLIT_HEADER.encode()
     made = producers(parse("kotlin", source).root_node, source, "Pool.kt")
     assert [(p.name, p.params) for p in made if p.name == "Gone"] == [("Gone", ("key",))]
+
+
+def test_log_message_built_by_concatenation_or_template_with_a_throwable() -> None:
+    java = _java(
+        "class Svc {\n"
+        "  void run(String id, Exception e) {\n"
+        '    log.error("Unhandled error for request " + id, e);\n'
+        '    log.error("failed for " + id + " at {}", id, e);\n'
+        "  }\n"
+        "}\n"
+    )
+    # the Throwable prints after the message, not in it; a ``{}`` with values to fill in a
+    # text that is not one literal is not read
+    assert [(s.line, s.template.written, s.error_type) for s in java] == [
+        (3, "Unhandled error for request {id}", "log")]
+    kotlin = _kotlin(
+        "fun serve(logger: Logger) {\n"
+        "    try { run() } catch (cause: Throwable) {\n"
+        '        logger.error("Unhandled server error: ${cause.message}", cause)\n'
+        "    }\n"
+        "}\n"
+    )
+    assert [(s.line, s.template.written) for s in kotlin] == [
+        (3, "Unhandled server error: ${cause.message}")]

@@ -166,11 +166,14 @@ def slf4j_message(
     """
     if not args:
         return message
-    if message.literal is None:
-        return None
     values = list(args)
     if last_is_throwable or (last_is_throwable is None and looks_like_throwable(values[-1])):
         values.pop()
+    if message.literal is None:
+        # ``"failed for " + id`` / ``"failed for $id"`` with only the Throwable after it (or
+        # no ``{}`` for the values to fill): printed as it is
+        placeholders = any(isinstance(p, Literal) and "{}" in p.text for p in message.parts)
+        return None if values and placeholders else message
     return Message(message.literal, parse_slf4j(message.literal, values))
 
 
