@@ -20,7 +20,7 @@ import argparse
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from errdex.packages.deps import (
@@ -44,6 +44,7 @@ class Run:
     mined: int
     failed: list[str]
     records: int
+    slowest: list[str] = field(default_factory=list)
 
 
 def pipeline(specs: list[PackageSpec], work: Path, jobs: int, downloads: int) -> Run:
@@ -53,9 +54,12 @@ def pipeline(specs: list[PackageSpec], work: Path, jobs: int, downloads: int) ->
                                      fetch=fetch, jobs=jobs, downloads=downloads)
     wall = time.perf_counter() - started
     failed = [f"{o.spec}: {o.reason}" for o in summary.outcomes if o.status == "failed"]
+    slowest = sorted(summary.outcomes, key=lambda o: -o.mine_seconds)[:5]
     return Run(f"pipeline ({jobs} jobs, {downloads} downloads)", wall,
                summary.download_seconds, summary.mine_seconds, summary.count("mined"), failed,
-               sum(o.records for o in summary.outcomes))
+               sum(o.records for o in summary.outcomes),
+               [f"{o.spec}: mine {o.mine_seconds:.1f}s, download {o.download_seconds:.1f}s, "
+                f"{o.records} records" for o in slowest])
 
 
 def one_at_a_time(specs: list[PackageSpec], work: Path) -> Run:
@@ -90,6 +94,8 @@ def report(runs: list[Run], count: int) -> None:
     if len(runs) == 2 and runs[0].wall:
         print(f"\nspeed-up of the pipeline over one at a time: {runs[1].wall / runs[0].wall:.2f}x")
     for run in runs:
+        for line in run.slowest:
+            print(f"  slowest to mine ({run.name}): {line}")
         for line in run.failed:
             print(f"  failed ({run.name}): {line}")
 
