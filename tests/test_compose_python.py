@@ -591,6 +591,70 @@ FORMS = {
         "def assign(e):\n"
         "    if e:\n        raise e\n"
         "    raise FrozenInstanceError  # bare\n"),
+    "forms/validate.py": (
+        "class ValidationError(Exception):\n    pass\n\n\n"
+        "class Validator:\n    error = None\n\n\n"
+        "class Choice(Validator):\n"
+        "    default_message = 'Must be one of: {choices}.'\n\n"
+        "    def __init__(self, choices, *, error=None):\n"
+        "        self.choices = choices\n"
+        "        self.choices_text = ', '.join(str(c) for c in choices)\n"
+        "        self.error = error or self.default_message\n\n"
+        "    def _format_error(self, value):\n"
+        "        return self.error.format(input=value, choices=self.choices_text)\n\n"
+        "    def __call__(self, value):\n"
+        "        if value not in self.choices:\n"
+        "            raise ValidationError(self._format_error(value))  # method\n\n\n"
+        "class AllIn(Choice):\n"
+        "    default_message = 'Some items are not in: {choices}.'\n\n"
+        "    def _format_error(self, value):\n"
+        "        listed = ', '.join(str(v) for v in value)\n"
+        "        return super()._format_error(listed)\n\n"
+        "    def __call__(self, value):\n"
+        "        for v in value:\n"
+        "            if v not in self.choices:\n"
+        "                message = self._format_error(value)\n"
+        "                raise ValidationError(message)  # subclass\n\n\n"
+        "class Bounds(Validator):\n"
+        "    below = 'Must be {op} {{low}}.'\n"
+        "    at_least = 'at least'\n"
+        "    more_than = 'more than'\n\n"
+        "    def __init__(self, low, *, inclusive=True, error=None):\n"
+        "        self.low = low\n"
+        "        self.error = error\n"
+        "        op = self.at_least if inclusive else self.more_than\n"
+        "        self.below = self.below.format(op=op)\n\n"
+        "    def _format_error(self, value, message):\n"
+        "        return (self.error or message).format(input=value, low=self.low)\n\n"
+        "    def __call__(self, value):\n"
+        "        if value < self.low:\n"
+        "            raise ValidationError(self._format_error(value, self.below))  # twice\n\n\n"
+        "class Always(Validator):\n"
+        "    default_error = 'Invalid value.'\n\n"
+        "    def __init__(self, error=None):\n"
+        "        self.error = error or self.default_error\n\n"
+        "    def __call__(self, value):\n"
+        "        raise ValidationError(self.error)  # field\n"),
+    "forms/params.py": (
+        "class ValidationError(Exception):\n    pass\n\n\n"
+        "class Param:\n"
+        "    kind = 'parameter'\n"
+        "    default_error_messages = {'invalid': 'Not a valid value.'}\n\n"
+        "    def __init__(self, name):\n"
+        "        self.name = name\n"
+        "        self.error_messages = {}\n"
+        "        for cls in reversed(type(self).__mro__):\n"
+        "            self.error_messages.update(getattr(cls, 'default_error_messages', {}))\n\n"
+        "    def make_error(self, key, **kwargs):\n"
+        "        return ValidationError(self.error_messages[key].format(**kwargs))\n\n"
+        "    def check(self):\n"
+        "        raise ValueError(f'The {self.kind} {self.name!r} is deprecated.')  # kind\n\n"
+        "    def parse(self, value):\n"
+        "        if not value.isdigit():\n"
+        "            raise self.make_error('invalid')  # table\n\n\n"
+        "class Argument(Param):\n"
+        "    kind = 'argument'\n"
+        "    default_error_messages = {'invalid': 'Not a valid integer.'}\n"),
 }
 
 # (module, call, marker, errorMessage of the record on the marked line)
@@ -601,6 +665,15 @@ FORM_CASES = [
      "Invalid quoted string\n    {source}\n    {marker}"),
     ("meta", "Field('version').check('1.x')", "# variable", "{value!r} is not a valid version"),
     ("frozen", "assign(None)", "# bare", "can't set attribute"),
+    ("validate", "Choice([1, 2])(3)", "# method", "Must be one of: {choices}."),
+    ("validate", "AllIn([1])([1, 5])", "# subclass", "Some items are not in: {choices}."),
+    ("validate", "Bounds(3)(1)", "# twice", "Must be at least {low}."),
+    ("validate", "Bounds(3, inclusive=False)(1)", "# twice", "Must be more than {low}."),
+    ("validate", "Always()(1)", "# field", "Invalid value."),
+    ("params", "Param('p').check()", "# kind", "The parameter {self.name!r} is deprecated."),
+    ("params", "Argument('a').check()", "# kind", "The argument {self.name!r} is deprecated."),
+    ("params", "Param('p').parse('x')", "# table", "Not a valid value."),
+    ("params", "Argument('a').parse('x')", "# table", "Not a valid integer."),
 ]
 
 
@@ -621,13 +694,17 @@ def _raised(root: Path, module: str, call: str) -> str:
     return str(eval(printed))  # the repr printed, read back (newlines kept)
 
 
-@pytest.mark.parametrize("case", FORM_CASES, ids=[c[2].lstrip("# ") for c in FORM_CASES])
+@pytest.mark.parametrize("case", FORM_CASES, ids=[c[1] for c in FORM_CASES])
 def test_a_form_met_in_real_libraries_gives_the_raise_line_the_printed_message(
     forms: tuple[Path, list[errdex.StoredRecord]], case: tuple[str, str, str, str],
 ) -> None:
     """A generic base class (``ParamType[bool]``), a repr'd context built of holes, a
     ``__str__`` laying fields out on lines, a factory returning the error it put in a
-    variable, a class raised without arguments."""
+    variable, a class raised without arguments; a validator's message method with
+    parameters formatting a field (``self.error or self.default_message``) at run time,
+    the class attribute a subclass overrides, a field formatted twice; a class attribute
+    or message table entry a subclass of the site's class overrides (``self`` may be
+    one of those)."""
     root, records = forms
     module, call, marker, message = case
     path = f"forms/{module}.py"

@@ -28,7 +28,9 @@ from tree_sitter import Node
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 # What a producer is to the message, as the record's ``templateSources`` names it.
-Role = str  # "class message" | "class decoration" | "factory" | "helper"
+Role = str  # "class message" | "class decoration" | "factory" | "helper" | "message" |
+# "constant" | "table" | "field" (what ``self.<name>`` holds once constructed) |
+# "attribute" (a class attribute: what ``self.<name>`` is when no field says)
 
 # One argument: the templates it can print (alternatives), in source order.
 Argument = tuple[Template, ...]
@@ -54,6 +56,9 @@ class Call:
     # producer says otherwise, whatever the callee's case (Python's
     # ``raise self._undefined_exception(msg)``: an attribute holding an error class).
     makes_error: bool = False
+    # Arguments that are calls to producers themselves (``raise ValidationError(
+    # self._format_error(value))``): each hole of that name prints what the call composes.
+    nested: tuple[tuple[str, Call], ...] = ()
 
     def named(self) -> str:
         """The callee's last name: ``self._bad_option`` → ``_bad_option``; ``new X<T>`` → ``X``."""
@@ -75,6 +80,15 @@ class Call:
 
 # What a producer's result prints: a template of its parameters, or what another gives.
 Result = Template | Call
+
+# The callee of a text formatted at run time (``self.error.format(input=value)``): the
+# first argument is the text (known once composition spells it out), the rest what the
+# language's ``Composer.format`` fills in.
+FORMAT = "<format>"
+
+# A language's run-time formatting: the template with the holes its text spells filled.
+Formatter = Callable[[Template, tuple[Argument, ...], tuple[tuple[str, Argument], ...]],
+                     list[Template]]
 
 
 @dataclass(frozen=True)
@@ -105,11 +119,13 @@ class Composer:
     """A language's reading of composition facts.
 
     ``producers(root, source, path)`` reads a parsed file's producers; ``triggers`` are
-    byte strings one of which a file defining a producer holds (empty: every file).
+    byte strings one of which a file defining a producer holds (empty: every file);
+    ``format`` applies a ``FORMAT`` call once its text is known.
     """
 
     producers: Callable[[Node, bytes, str], list[Producer]]
     triggers: tuple[bytes, ...] = ()
+    format: Formatter | None = None
 
     def may_define(self, source: bytes) -> bool:
         return not self.triggers or any(t in source for t in self.triggers)

@@ -37,10 +37,13 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         kept: list[Composed] = []
         owner = m.call.owner if m.call is not None else _owner_of(m.extras.enclosing_symbol)
         if m.call is not None:
-            composed = producers.compose(m.call)
-            if composed is None and m.candidate:  # a class from elsewhere: its first argument
-                composed = _first_argument(m.call)
-            kept = [c for found in composed or []
+            composed: list[Composed] = []
+            for call in producers.variants(m.call):  # each choice of its arguments' calls
+                reached = producers.compose(call)
+                if reached is None and m.candidate:  # a class from elsewhere: its first argument
+                    reached = _first_argument(call)
+                composed.extend(reached or [])
+            kept = [c for found in composed
                     for c in producers.spelled(found, owner, m.record.file_path)
                     if worth_keeping(c)]
             m.call = None
@@ -160,6 +163,7 @@ def producers_elsewhere(tree: Tree[Language], producers: Producers, mined: list[
             if m.call.owner:
                 wanted.add(m.call.owner)
             wanted.update(n for arg in m.call.args for t in arg for n in constant_names(t))
+            wanted.update(inner.named() for _, inner in m.call.nested)
         if m.pending is not None and not _has_hook(m):  # the constants a message prints
             wanted.update(m.pending[0])
     names = wanted - producers.names() - {"super"}

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from errdex.languages import language_for_path
 from errdex.languages.facts import (
+    FORMAT,
     Argument,
     Call,
     Producer,
@@ -36,12 +37,17 @@ from errdex.languages.facts import (
     message_reference,
     substitute,
     table_key,
+    unknown,
     with_constants,
 )
-from errdex.templates.template import Hole, Template
+from errdex.mining.attributes import evaluate, expanded, overrides, spell_call, spell_self
+from errdex.mining.binding import bindings_of, forwarded, spread_of
+from errdex.templates.template import Template
 
 MAX_DEPTH = 6
 MAX_ALTERNATIVES = 16
+# What a producer holds, not what a call runs: never a call's callee.
+_DATA_ROLES = frozenset({"field", "attribute", "table"})
 
 
 @dataclass(frozen=True)
@@ -68,7 +74,7 @@ class Producers:
 
     by_name: dict[str, list[Producer]] = field(default_factory=dict)
     capped: int = 0  # sites whose alternatives were cut to ``MAX_ALTERNATIVES``
-    _memo: dict[tuple[Producer, tuple[object, ...]], list[Composed] | None] = field(
+    _memo: dict[tuple[Producer, tuple[object, ...], str | None], list[Composed] | None] = field(
         default_factory=dict)
     _constants: dict[str, str] | None = None
     # What each helper printed for the calls that reached it: the raise inside a helper
@@ -90,11 +96,11 @@ class Producers:
         for hole in composed.template.holes:
             key = table_key(hole)
             if key is not None and hole.name is not None:
-                entry = self._table_entry(key, owner, path)
-                if entry is not None:
-                    choices.append([(hole.name, t) for t in entry.results
-                                    if isinstance(t, Template)])
-                    sources.append(Source(entry.path, entry.line, entry.role))
+                entries = self._table_entries(key, owner, path)
+                if entries:
+                    choices.append([(hole.name, t) for entry in entries for t in entry.results
+                                    if isinstance(t, Template)][:MAX_ALTERNATIVES])
+                    sources.append(Source(entries[0].path, entries[0].line, entries[0].role))
                 continue
             reference = message_reference(hole)
             if reference is None or hole.name is None:
@@ -114,6 +120,9 @@ class Producers:
             out = [Composed(substitute(composed.template, dict(combo)),
                             (*composed.sources, *sources), composed.error_class)
                    for combo in combos]
+        # ``self.error``: what the field or class attribute of the site's class holds
+        out = [Composed(t, c.sources, c.error_class) for c in out
+               for t in spell_self(self, c.template, owner, path)][:MAX_ALTERNATIVES]
         constants = self.constants()
         return [Composed(t, c.sources, c.error_class)
                 if (t := with_constants(c.template, constants)) is not None else c
@@ -128,6 +137,14 @@ class Producers:
             if here:
                 return _nearest(here, path)
         return None
+
+    def _table_entries(self, key: str, owner: str | None, path: str) -> list[Producer]:
+        """The ``key`` entry ``_table_entry`` finds, and those of subclasses of ``owner``
+        that override it (``self`` may be an object of any of them)."""
+        entry = self._table_entry(key, owner, path)
+        if entry is None or owner is None:
+            return []
+        return [entry, *overrides(self, entry, owner, path)]
 
     def constants(self) -> dict[str, str]:
         """Each string constant's text (role ``constant``), leaving out a name defined with
@@ -146,9 +163,15 @@ class Producers:
         """The producer a call reaches (module docstring), or None; ``outside``: producers
         the call is made from, which it does not reach again."""
         name = call.named()
+        inherited_name = _super_method(call.callee)
+        if inherited_name is not None:  # ``super()._format_error(v)``
+            method = self._base_method(call, inherited_name, outside)
+            if method is not None:
+                return method
         if name == "super" or call.callee.startswith("super"):
             return self._base_of(call)
-        found = [p for p in self.by_name.get(name, ()) if p not in outside]
+        found = [p for p in self.by_name.get(name, ()) if p not in outside
+                 and p.role not in _DATA_ROLES and (call.method or not _formats(p))]
         if not found:
             return None
         inherited = [p for p in found if _inherits(call) and p.owner is not None
@@ -187,6 +210,17 @@ class Producers:
             name = cls.bases[0] if cls is not None and cls.is_class and cls.bases else None
         return out
 
+    def _base_method(self, call: Call, name: str, outside: frozenset[Producer]
+                     ) -> Producer | None:
+        """The method ``name`` of the nearest base of the caller's class that has one."""
+        methods = [p for p in self.by_name.get(name, ()) if not p.is_class and p not in outside
+                   and p.role not in _DATA_ROLES and (call.method or not _formats(p))]
+        for owner in self.chain(call.owner, call.path)[1:] if methods else ():
+            here = [p for p in methods if p.owner == owner]
+            if here:
+                return here[0]
+        return None
+
     def _base_of(self, call: Call) -> Producer | None:
         if call.owner is None:
             return None
@@ -201,22 +235,47 @@ class Producers:
 
     def compose(self, call: Call) -> list[Composed] | None:
         """The templates ``call`` prints, or None when it reaches no producer."""
-        return self._compose(call, 0, frozenset())
+        return self._compose(call, 0, frozenset(), call.owner)
 
-    def _compose(self, call: Call, depth: int, visiting: frozenset[Producer]
-                 ) -> list[Composed] | None:
+    def _compose(self, call: Call, depth: int, visiting: frozenset[Producer],
+                 context: str | None) -> list[Composed] | None:
+        """What ``call`` prints, made where ``self`` is a ``context`` object."""
+        if call.nested:
+            return self._nested(call, depth, visiting, context)
+        call = spell_call(self, call, context)
         producer = self.find(call, visiting)  # never one it is made from: cycles end here
         if producer is None or depth > MAX_DEPTH:
             return None
-        key = (producer, (call.args, call.keywords))
+        this = _this(producer, call, context)
+        key = (producer, (call.args, call.keywords), this)
         if key in self._memo:
             return self._memo[key]
         self._memo[key] = None  # a cycle through the memo composes nothing
-        composed = self._apply(producer, call, depth, visiting | {producer})
+        composed = self._apply(producer, call, depth, visiting | {producer}, this)
         self._memo[key] = composed
         if composed and producer.role == "helper":
             self.reached.setdefault(producer, []).extend(composed)
         return composed
+
+    def variants(self, call: Call, depth: int = 0, visiting: frozenset[Producer] = frozenset(),
+                 context: str | None = None) -> list[Call]:
+        """``call`` once per choice of what its arguments' calls print (an argument whose
+        call composes nothing stays the hole it was); itself when it has none."""
+        if not call.nested:
+            return [call]
+        texts = []
+        for name, inner in call.nested:
+            got = self._compose(replace(inner, path=inner.path or call.path), depth + 1,
+                                visiting, context or call.owner)
+            texts.append([c.template for c in got or []] or [unknown(name)])
+        return list(expanded(call, texts))
+
+    def _nested(self, call: Call, depth: int, visiting: frozenset[Producer],
+                context: str | None) -> list[Composed] | None:
+        out: list[Composed] = []
+        for variant in self.variants(call, depth, visiting, context):
+            out.extend(self._compose(variant, depth, visiting, context) or [])
+        return _unique(out) or None
 
     def helper_at(self, path: str, symbol: str | None) -> Producer | None:
         """The helper a site is written in (by file and enclosing symbol), if it is one."""
@@ -228,20 +287,21 @@ class Producers:
         return found[0] if len(found) == 1 else None
 
     def _apply(self, producer: Producer, call: Call, depth: int,
-               visiting: frozenset[Producer]) -> list[Composed] | None:
+               visiting: frozenset[Producer], this: str | None) -> list[Composed] | None:
         if producer.is_class and not producer.results:
             for base in producer.bases:  # a class that only names its base prints the base's
                 inherited = self._compose(
                     Call(base, call.args, call.keywords, producer.owner, producer.path),
-                    depth + 1, visiting)
+                    depth + 1, visiting, this)
                 if inherited is not None:
                     return [replace(c, error_class=producer.name) for c in inherited]
             return None
         out: list[Composed] = []
-        spread = _spread(producer, call)
-        for bindings in _bindings(producer, call):
+        spread = spread_of(producer, call)
+        for bindings in bindings_of(producer, call):
             for result in producer.results:
-                out.extend(self._result(producer, result, bindings, spread, depth, visiting))
+                out.extend(self._result(producer, result, bindings, spread, depth, visiting,
+                                        this))
                 if len(out) > MAX_ALTERNATIVES:
                     break
         if len(out) > MAX_ALTERNATIVES:
@@ -251,7 +311,7 @@ class Producers:
 
     def _result(self, producer: Producer, result: Result, bindings: dict[str, Template],
                 spread: dict[str, tuple[tuple[str | None, Argument], ...]], depth: int,
-                visiting: frozenset[Producer]) -> list[Composed]:
+                visiting: frozenset[Producer], this: str | None) -> list[Composed]:
         # A producer is a source of the message only where it writes some of its text (a
         # default it fills in counts); a class that passes its message on as it is adds
         # nothing the site did not say.
@@ -262,12 +322,16 @@ class Producers:
             if defaulted or _writes_text(result) else ())
         own_class = producer.name if producer.is_class else producer.error_class
         if isinstance(result, Template):
-            return [Composed(substitute(result, bindings), source, own_class)]
+            return [Composed(t, source, own_class) for t in
+                    spell_self(self, substitute(result, bindings), this, producer.path)]
         inner = bind(result, bindings)
         assert isinstance(inner, Call)
         if spread or inner.callee in bindings:
-            inner = _forwarded(inner, spread, bindings)
-        composed = self._compose(inner, depth + 1, visiting)
+            inner = forwarded(inner, spread, bindings)
+        if inner.callee == FORMAT:  # a text formatted at run time, once it is known
+            return [Composed(t, source, own_class)
+                    for t in evaluate(self, inner, this, producer.path)]
+        composed = self._compose(inner, depth + 1, visiting, this)
         if composed is None:  # a class from elsewhere (Exception, Error): its first argument
             if not inner.args or inner.method:
                 return []
@@ -275,6 +339,29 @@ class Producers:
             return [Composed(t, source, inner_class) for t in inner.args[0]]
         return [Composed(c.template, (*c.sources, *source), own_class or c.error_class)
                 for c in composed]
+
+
+def _super_method(callee: str) -> str | None:
+    """``super()._format_error`` / ``super.describe`` → the base's method it calls."""
+    for lead in ("super().", "super.", "super()->"):
+        if callee.startswith(lead):
+            name = callee[len(lead):]
+            return name if name.isidentifier() else None
+    return None
+
+
+def _formats(producer: Producer) -> bool:
+    """A method that returns a text made of its parameters (``_format_error(value)``):
+    only a call the language knows calls a method reaches it, never an error's class."""
+    return producer.role == "message" and bool(producer.params)
+
+
+def _this(producer: Producer, call: Call, context: str | None) -> str | None:
+    """The class ``self`` is an object of inside ``producer``: the caller's for a call
+    through ``self``/``super``, the class being made for a constructor, else the method's."""
+    if _through_self(call) or call.callee.startswith("super"):
+        return context or call.owner
+    return producer.name if producer.is_class else producer.owner
 
 
 def _templates_of(result: Result) -> list[Template]:
@@ -380,83 +467,6 @@ def _shared_depth(a: str, b: str) -> int:
             break
         depth += 1
     return depth
-
-
-def _bindings(producer: Producer, call: Call) -> list[dict[str, Template]]:
-    """Each parameter bound to an alternative of what the call passes (product, capped).
-    ``*args`` / ``**kwargs`` parameters take what is left over (``_spread``)."""
-    defaults = dict(producer.defaults)
-    keywords = dict(call.keywords)
-    choices: list[list[tuple[str, Template]]] = []
-    positional = _positional(producer.params)
-    for param in producer.params:
-        if param.startswith("*"):
-            continue
-        i = positional.index(param) if param in positional else len(call.args)
-        given = call.args[i] if i < len(call.args) else keywords.get(param)
-        if given:
-            choices.append([(param, t) for t in given])
-        elif param in defaults:
-            choices.append([(param, defaults[param])])
-    combos = itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1)
-    return [dict(combo) for combo in combos]
-
-
-def _positional(params: tuple[str, ...]) -> list[str]:
-    """The parameters a positional argument can fill: those before a ``*args``."""
-    out = []
-    for param in params:
-        if param.startswith("*"):
-            break
-        out.append(param)
-    return out
-
-
-def _spread(producer: Producer, call: Call) -> dict[str, tuple[tuple[str | None, Argument], ...]]:
-    """What a producer's ``*args`` and ``**kwargs`` receive: the arguments no named
-    parameter took (a keyword's name kept), by the parameter's name."""
-    out: dict[str, tuple[tuple[str | None, Argument], ...]] = {}
-    named = {p for p in producer.params if not p.startswith("*")}
-    for param in producer.params:
-        if param.startswith("**"):
-            out[param] = tuple((k, a) for k, a in call.keywords if k not in named)
-        elif param.startswith("*"):
-            rest = call.args[len(_positional(producer.params)):]
-            out[param] = tuple((None, a) for a in rest)
-    return out
-
-
-def _forwarded(inner: Call, spread: dict[str, tuple[tuple[str | None, Argument], ...]],
-               bindings: dict[str, Template]) -> Call:
-    """A call a producer makes with its ``*args``/``**kwargs`` expanded, and its callee
-    replaced when it is a parameter the caller passed a class name in
-    (``def parse_error(self, exception, *args): return exception(line, col, *args)``)."""
-    args: list[Argument] = []
-    keywords = [(k, a) for k, a in inner.keywords if not k.startswith("**")]
-    for arg in inner.args:
-        name = _splat(arg)
-        if name is None:
-            args.append(arg)
-        else:
-            args.extend(a for k, a in spread.get(name, ()) if k is None)
-    for key, _ in inner.keywords:
-        if key.startswith("**"):
-            keywords.extend((k, a) for k, a in spread.get(key, ()) if k is not None)
-    callee = inner.callee
-    bound = bindings.get(callee)
-    if bound is not None and len(bound.parts) == 1 and isinstance(bound.parts[0], Hole) and (
-            bound.parts[0].name):
-        callee = bound.parts[0].name
-    return replace(inner, callee=callee, args=tuple(args), keywords=tuple(keywords))
-
-
-def _splat(arg: Argument) -> str | None:
-    """``*args`` passed on: the argument is one hole named with its star."""
-    if len(arg) == 1 and len(arg[0].parts) == 1 and isinstance(arg[0].parts[0], Hole):
-        name = arg[0].parts[0].name
-        if name and name.startswith("*") and not name.startswith("**"):
-            return name
-    return None
 
 
 def _class_name(name: str) -> str | None:

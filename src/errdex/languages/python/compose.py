@@ -45,10 +45,18 @@ from errdex.languages.python.reading import (
     parameters,
     returns,
 )
+from errdex.languages.python.texts import (
+    class_attribute,
+    field_producers,
+    format_text,
+    text_methods,
+)
 from errdex.templates.formats import parse_brace_format
 from errdex.templates.template import Hole, Template, literal_template
 
 _QUERY = Path(__file__).with_name("compose.scm")
+_TEXT_METHODS = frozenset({"format", "format_map", "join", "replace", "strip", "lower",
+                           "upper", "capitalize", "title", "decode", "encode"})
 _SUPER_STR = ("super().__str__()", "str(super())", "super().__repr__()")
 
 
@@ -73,9 +81,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             found.extend(_table(caps, path))
             continue
         if "const" in caps:
-            constant = _constant(caps, path)
-            if constant is not None:
-                found.append(constant)
+            found.extend(_constant(caps, path))
             continue
         if "class" in caps:
             classes.append(caps["class"][0])
@@ -94,7 +100,8 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         if value is not None and function is not None and function.type in (
                 "identifier", "attribute"):
             _made(made, statement, value, text(function))
-    found.extend(_class(node, path, assigned) for node in classes)
+    for node in classes:
+        found.extend(_class(node, path, assigned))
     for function, statements in made.values():
         producer = _function(function, statements, path, assigned)
         if producer is not None:
@@ -113,6 +120,8 @@ def _made(made: dict[int, tuple[Node, list[tuple[Node, Node]]]], statement: Node
         return
     if not callee.rsplit(".", 1)[-1][:1].isupper() and "." not in callee and (
             callee not in parameter_names(function)):
+        return
+    if callee.rsplit(".", 1)[-1] in _TEXT_METHODS:  # ``return self.error.format(…)``: a text
         return
     made.setdefault(function.start_byte, (function, []))[1].append((statement, call))
 
@@ -140,9 +149,12 @@ def _message_methods(values: list[Node], path: str, assigned: Assignments) -> li
         by_function.setdefault(function.start_byte, (function, []))[1].append(value)
     out = []
     for function, returned in by_function.values():
-        if parameter_names(function):
-            continue
         file = assigned.within(function)
+        if parameter_names(function):
+            with_parameters = text_methods(function, returned, file, path)
+            if with_parameters is not None:
+                out.append(with_parameters)
+            continue
         results = [t for value in returned for t in argument(value, file)][:16]
         if any(has_text(t) for t in results):
             out.append(Producer(text(function.child_by_field_name("name")), (),
@@ -151,14 +163,21 @@ def _message_methods(values: list[Node], path: str, assigned: Assignments) -> li
     return out
 
 
-def _constant(caps: dict[str, list[Node]], path: str) -> Producer | None:
-    """``NOT_FOUND = "no such item"``: a string constant (UPPER_SNAKE names only)."""
+def _constant(caps: dict[str, list[Node]], path: str) -> list[Producer]:
+    """``NOT_FOUND = "no such item"``: a string constant (UPPER_SNAKE names only); in a
+    class body, any name is also a class attribute (``self.default_message``)."""
     name = text(caps["const.name"][0])
     value = read(caps["const.value"][0], FileIndex())
-    if value is None or value.literal is None or not constant_name(Hole.of(name, name)):
-        return None
-    return Producer(name, (), (literal_template(value.literal),), "constant", path,
-                    line_of(caps["const"][0]), owner=owner_name(caps["const"][0]))
+    if value is None or value.literal is None:
+        return []
+    node = caps["const"][0]
+    written = literal_template(value.literal)
+    held = class_attribute(name, written, node, path)
+    out = [held] if held is not None else []
+    if constant_name(Hole.of(name, name)):
+        out.append(Producer(name, (), (written,), "constant", path, line_of(node),
+                            owner=owner_name(node)))
+    return out
 
 
 def _table(caps: dict[str, list[Node]], path: str) -> list[Producer]:
@@ -176,7 +195,8 @@ def _table(caps: dict[str, list[Node]], path: str) -> list[Producer]:
     return out
 
 
-def _class(node: Node, path: str, assigned: Assignments) -> Producer:
+def _class(node: Node, path: str, assigned: Assignments) -> list[Producer]:
+    """The class, and the fields its constructor sets to texts."""
     name = text(node.child_by_field_name("name"))
     bases = _bases(node)
     body = node.child_by_field_name("body")
@@ -186,18 +206,21 @@ def _class(node: Node, path: str, assigned: Assignments) -> Producer:
     defaults: tuple[tuple[str, Template], ...] = ()
     results: list[Result] = []
     fields: dict[str, Template] = {}
+    held: list[Producer] = []
     if init is not None:
         params, defaults = parameters(init)
         file = assigned.within(init)
         fields = _fields(init, params, file)
+        held = field_producers(init, params, file, name, path)
         results = [bind(r, fields) for r in _super_calls(init, name, bases, file)]
     if to_str is not None:
         shown = _str_results(to_str, fields, assigned.within(to_str))
         if shown:
             results = shown
     # A class that says nothing is kept too: it shadows a namesake elsewhere (``find``).
-    return Producer(name, params, tuple(results), "class message", path, line_of(node),
-                    owner=owner_name(node), bases=bases, is_class=True, defaults=defaults)
+    return [Producer(name, params, tuple(results), "class message", path, line_of(node),
+                     owner=owner_name(node), bases=bases, is_class=True, defaults=defaults),
+            *held]
 
 
 def _bases(node: Node) -> tuple[str, ...]:
@@ -342,4 +365,5 @@ def _uses(positional: tuple[Argument, ...], keywords: tuple[tuple[str, Argument]
                for a in arguments_ for t in a for h in t.holes)
 
 
-COMPOSER = Composer(producers=producers)  # constants too: every file may define one
+# every file may define a constant, so no triggers
+COMPOSER = Composer(producers=producers, format=format_text)

@@ -4,6 +4,7 @@ parameters and message variables, the class a node is written in."""
 from __future__ import annotations
 
 import bisect
+import dataclasses
 
 from tree_sitter import Node
 
@@ -64,13 +65,59 @@ def arguments_of(args: Node | None, file: FileIndex) -> tuple[
 
 
 def call_of(callee: str, args: Node | None, file: FileIndex, at: Node) -> Call:
-    """The ``Call`` a site makes: ``raise NotFound(key)``, ``raise self._bad(…)``."""
+    """The ``Call`` a site makes: ``raise NotFound(key)``, ``raise self._bad(…)``; an
+    argument that calls a method of the object (``self._format_error(value)``, or a
+    variable assigned that) is a nested call composition fills in."""
     positional, keywords = arguments_of(args, file)
-    return Call(callee, positional, keywords, owner=owner_name(at))
+    return Call(callee, positional, keywords, owner=owner_name(at),
+                nested=_nested(args, file, at))
+
+
+def _nested(args: Node | None, file: FileIndex, at: Node) -> tuple[tuple[str, Call], ...]:
+    out: list[tuple[str, Call]] = []
+    for child in args.named_children if args is not None else ():
+        value = child.child_by_field_name("value") if child.type == "keyword_argument" else child
+        if value is None:
+            continue
+        value = unwrap(value) or value
+        name = text(value)
+        called = value
+        if value.type == "identifier":
+            assigned = file.nearest(value, SCOPES)
+            right = assigned.child_by_field_name("right") if assigned is not None and (
+                assigned.type == "assignment") else None
+            called = unwrap(right) or right if right is not None else value
+        method = own_method_call(called)
+        if method is not None and argument(value, file) == (unknown(name),):
+            callee, inner_args = method
+            out.append((name, dataclasses.replace(call_of(callee, inner_args, file, at),
+                                                   method=True)))
+    return tuple(out)
+
+
+def own_method_call(node: Node) -> tuple[str, Node | None] | None:
+    """``self._format_error(value)`` / ``super()._format_error(v)``: a call of a method of
+    the object itself (callee as written, argument list), not a text method's."""
+    if node.type != "call":
+        return None
+    function = node.child_by_field_name("function")
+    if function is None or function.type != "attribute":
+        return None
+    receiver = function.child_by_field_name("object")
+    head = text(receiver) if receiver is not None else ""
+    if head not in ("self", "cls", "super()"):
+        return None
+    return text(function), node.child_by_field_name("arguments")
 
 
 def argument(node: Node, file: FileIndex) -> Argument:
-    branches = _ternary(node, file)
+    """What an argument can print: each branch, a text read from source, a message looked
+    up by key, else a hole named after the expression; ``self.x`` stays a hole (the
+    object's class, known to composition, says what it holds)."""
+    bare = unwrap(node) or node
+    if bare.type == "attribute" and text(bare.child_by_field_name("object")) in ("self", "cls"):
+        return (unknown(text(bare)),)
+    branches = ternary(node, file)
     if branches is not None:  # ``a if c else b``, or a variable assigned one: each its own
         return tuple(t for branch in branches for t in argument(branch, file))[:16]
     messages = read_alternatives(node, file)
@@ -112,13 +159,17 @@ def _keyed(node: Node, file: FileIndex) -> str | None:
     return f"{text(table)}[{text(index)}]" if index.type in ("identifier", "string") else None
 
 
-def _ternary(node: Node, file: FileIndex) -> tuple[Node, Node] | None:
+def ternary(node: Node, file: FileIndex) -> tuple[Node, Node] | None:
+    """The two values ``a if c else b`` or ``a or b`` (a text or its default) can be."""
     node = unwrap(node) or node
     if node.type == "identifier":
         assigned = file.nearest(node, SCOPES)
         value = assigned.child_by_field_name("right") if assigned is not None and (
             assigned.type == "assignment") else None
         node = unwrap(value) or node if value is not None else node
+    if node.type == "boolean_operator" and text(node.child_by_field_name("operator")) == "or":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        return (left, right) if left is not None and right is not None else None
     if node.type != "conditional_expression" or len(node.named_children) != 3:
         return None
     return node.named_children[0], node.named_children[2]
