@@ -431,3 +431,40 @@ def test_an_incremental_mine_recomposes_the_callers_of_a_changed_factory(make_re
     mined = [(s.record, s.extras) for s in store.records()]
     record, _ = one(mined, "string-factory")
     assert record.error_message == "no key $key"
+
+
+MISSING_PARAMETER = """\
+package shop.errors
+
+open class BadRequestException(message: String) : Exception(message)
+
+class MissingParameter(
+    val name: String,
+    val kind: String? = null
+) : BadRequestException(
+    kind?.let { "Request $it parameter $name is missing" } ?: "Request parameter $name is missing"
+)
+
+fun query(name: String): Nothing = throw MissingParameter(name, "query") // site:let
+
+fun fail(reason: String?) {
+    throw IllegalStateException(reason ?: "unknown failure") // site:elvis
+}
+"""
+
+
+def test_elvis_and_let_branches_in_a_class_header(make_repo, tmp_path):
+    from tests.compose_steps import messages, mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {"src/Errors.kt": MISSING_PARAMETER})
+    path = "src/Errors.kt"
+    # the header's own site: a record per branch, ``it`` named after what it lets
+    header = line(MISSING_PARAMETER, ") : BadRequestException(")
+    assert messages(records_at(records, path, header)) == [
+        "Request $kind parameter $name is missing", "Request parameter $name is missing"]
+    thrown = records_at(records, path, line(MISSING_PARAMETER, "site:let"))
+    assert any(compile_pattern(r.record.message_pattern).fullmatch(
+        "Request query parameter id is missing") for r in thrown)
+    # an unknown left side is the caller's text: only the default is worded
+    assert messages(records_at(records, path, line(MISSING_PARAMETER, "site:elvis"))) == [
+        "unknown failure"]

@@ -17,7 +17,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex, Message, operand_hole
 from errdex.languages._engine.reader import MessageTable, Reader
-from errdex.languages._jvm.compose import capped, format_holes, unparenthesized
+from errdex.languages._jvm.compose import capped, format_holes, renamed, unparenthesized
 from errdex.languages._jvm.libraries import (
     literal_message,
     message_format,
@@ -26,7 +26,7 @@ from errdex.languages._jvm.libraries import (
     visible_assignment,
 )
 from errdex.languages.base import ancestors, text
-from errdex.languages.facts import unknown
+from errdex.languages.facts import has_text, unknown
 from errdex.languages.kotlin.strings import kotlin_string, map_text, trim_indent, trim_margin
 from errdex.templates.template import Hole, Literal, Template, merge_literals
 
@@ -243,6 +243,15 @@ def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Tem
         bodies = [c for c in _branch_bodies(node)]
         found = [alternatives(_value(b), file, depth + 1) for b in bodies]
         return list(capped([t for f in found for t in f]))
+    if node.type == "elvis_expression" and node.named_child_count >= 2:
+        sides = (node.named_children[0], node.named_children[-1])
+        found = [alternatives(side, file, depth + 1) or [unknown(text(side))] for side in sides]
+        return list(capped([t for f in found for t in f])) if any(
+            has_text(t) for f in found for t in f) else []
+    let = _let(node)
+    if let is not None:  # ``type?.let { "Request $it parameter" }``: ``it`` is ``type``
+        receiver, parameter, value = let
+        return [renamed(t, {parameter: receiver}) for t in alternatives(value, file, depth + 1)]
     message = read(node, file)
     passed = _format_parameter(node) if message is None else None
     if passed is not None:  # ``format.format(*args)``: what the caller formats
@@ -252,6 +261,27 @@ def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Tem
         if assigned is not None:
             return alternatives(assigned.named_children[-1], file, depth + 1)
     return [format_holes(message.template())] if message is not None else []
+
+
+def _let(node: Node) -> tuple[str, str, Node] | None:
+    """``x?.let { … }`` / ``x.let { t -> … }``: the receiver, the lambda's parameter name
+    and the lambda's value."""
+    found = callee_of(node)
+    if found is None or found[1] is None or found[0].rsplit(".", 1)[-1] != "let" or found[2]:
+        return None
+    suffix = node.named_children[-1]
+    lam = next((c for c in suffix.named_children if c.type == "annotated_lambda"), None)
+    literal = next((c for c in lam.named_children if c.type == "lambda_literal"), None) if (
+        lam is not None) else None
+    if literal is None:
+        return None
+    declared = next((c for c in literal.named_children if c.type == "lambda_parameters"), None)
+    names = [text(c) for c in declared.named_children] if declared is not None else ["it"]
+    body = next((c for c in literal.named_children if c.type == "statements"), None)
+    value = _value(body) if body is not None and body.named_children else None
+    if len(names) != 1 or value is None:
+        return None
+    return text(found[1]), names[0], value
 
 
 def _format_parameter(node: Node) -> str | None:

@@ -280,7 +280,7 @@ def _grpc_site(call: _Call, file: FileIndex) -> Site | None:
                 symbol=_symbol(call.node))
 
 
-def _super_site(caps: Captures, file: FileIndex) -> Site | None:
+def _super_site(caps: Captures, file: FileIndex) -> Site | list[Site] | None:
     """An exception class passing its message to its superclass constructor."""
     node = caps["super"][0]
     owner = next((a for a in ancestors(node) if a.type == "class_declaration"), None)
@@ -296,10 +296,11 @@ def _super_site(caps: Captures, file: FileIndex) -> Site | None:
         return None
     args = arguments(caps["super.args"][0])
     message = read(args[0], file) if args else None
-    if message is None:
-        return None
     name = text(next((c for c in owner.named_children if c.type == "type_identifier"), None))
     symbol = ".".join(filter(None, [_symbol(owner), name, "<init>"]))
+    if message is None:  # ``type?.let { "…$it…" } ?: "…"``: a site per branch
+        branches = [t for t in alternatives(args[0], file) if has_text(t)] if args else []
+        return [Site(t, "exception", line_of(node), name, symbol=symbol) for t in branches]
     return Site(message.template(), "exception", line_of(node), name, symbol=symbol)
 
 
