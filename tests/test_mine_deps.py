@@ -20,6 +20,7 @@ from errdex.packages.specs import PackageSpec
 from tests.package_fixtures import (
     NEEDS_NPM,
     build_sdist,
+    build_wheel,
     npm_env,
     npm_registry,
     npm_tarball,
@@ -84,12 +85,13 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     index.mkdir()
     for version in ("1.0", "1.1", "1.2"):
         build_sdist(index, "gadget", version, {"gadget/core.py": gadget_module(version)})
+    build_wheel(index, "gizmo", "0.1", {"gizmo/__init__.py": "raise ImportError('no gizmo')\n"})
     monkeypatch.setenv("ERRDEX_PYPI_INDEX_URL", str(index))
     monkeypatch.delenv("ERRDEX_DEPS", raising=False)
     folder = tmp_path / "app"
     folder.mkdir()
     (folder / "requirements.txt").write_text(
-        "# the app\nGadget==1.0\nghost==9.9\nflask>=2\n", encoding="utf-8")
+        "# the app\nGadget==1.0\nghost==9.9\nflask>=2\ngizmo==0.1\n", encoding="utf-8")
     return folder
 
 
@@ -106,6 +108,7 @@ def test_mine_deps_mines_each_pin_at_its_version(project: Path, tmp_path: Path):
     assert "pypi:gadget" in out and "mined" in out and "gadget@1.0" in out
     assert "pypi:ghost" in out and "failed" in out and "no release 9.9" in out
     assert "not mined:" in out and "'flask>=2' not pinned (no ==VERSION)" in out
+    assert "note: pypi:gizmo==0.1: no source distribution: mined the pure-Python wheel" in out
 
     code, out = run(tmp_path, "explain", "--json", f"ValueError: {MESSAGE}")
     assert code == 0, out
@@ -115,7 +118,7 @@ def test_mine_deps_mines_each_pin_at_its_version(project: Path, tmp_path: Path):
     assert best["record"]["lineNumber"] == 3
 
     code, out = run(tmp_path, "mine-deps", str(project / "requirements.txt"), "--cache", cache)
-    assert code == 1 and "stored" in out and "1 already stored" in out
+    assert code == 1 and "stored" in out and "2 already stored" in out
 
 
 def test_explain_prefers_the_pinned_version(project: Path, tmp_path: Path,

@@ -31,6 +31,7 @@ def mine_deps(
     path: str | os.PathLike[str] | list[PackageSpec], *, db: Db = None,
     jobs: int | None = None, downloads: int = 8, progress: ProgressCallback | None = None,
     cache_dir: str | os.PathLike[str] | None = None, warm_index: bool = False,
+    npm_cwd: str | os.PathLike[str] | None = None,
 ) -> DepsSummary:
     """Mine every release a project pins (see :func:`read_lockfiles`; or a list of specs),
     each at its version, into ``db``.
@@ -39,13 +40,16 @@ def mine_deps(
     core) mine what has arrived. A release already in the store is skipped; a failure is
     one outcome in the summary (``summary.ok`` is false), never an exception that stops
     the others. ``cache_dir`` holds the downloaded releases (default: the user cache).
+    npm runs in ``npm_cwd`` (default: the project's folder), so its ``.npmrc`` applies.
     """
     if isinstance(path, list):
-        specs, problems = path, []
+        specs, problems, project = path, [], None
     else:
         pins = _lockfiles.read_lockfiles(path)
         specs, problems = pins.specs, pins.problems
-    fetch, mine = _deps.release_miner(None if cache_dir is None else Path(cache_dir))
+        project = Path(path) if Path(path).is_dir() else Path(path).parent
+    fetch, mine = _deps.release_miner(None if cache_dir is None else Path(cache_dir),
+                                      npm_cwd=project if npm_cwd is None else Path(npm_cwd))
     with using_store(db) as store:
         held = _deps.stored_releases(store, {spec.version for spec in specs})
         summary = _deps.mine_deps(

@@ -27,12 +27,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from errdex.errors import ErrdexError
-from errdex.packages.archives import read_archive
-from errdex.packages.cache import ReleaseCache, build_repository
-from errdex.packages.fetch import download
-from errdex.packages.identity import Identity, find_tag, identify
+from errdex.packages.cache import ReleaseCache
+from errdex.packages.identity import Identity
 from errdex.packages.pins import Problem
-from errdex.packages.release import metadata_of, mine_release, mineable
+from errdex.packages.release import build_release, mine_release
 from errdex.packages.specs import PackageSpec, normalize_pypi_name
 from errdex.store.protocol import Store, open_store
 
@@ -52,6 +50,7 @@ class MinedRelease:
     records: int
     repo: str | None = None
     already_stored: bool = False
+    notes: tuple[str, ...] = ()  # what the registry said: yanked, a wheel for want of an sdist
 
 
 @dataclass
@@ -65,6 +64,7 @@ class DepOutcome:
     download_seconds: float = 0.0
     mine_seconds: float = 0.0
     reason: str = ""
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -120,38 +120,38 @@ def stored_releases(store: Store, versions: set[str] | None = None) -> set[tuple
     return held
 
 
-def release_miner(cache_dir: Path | None = None) -> tuple[Fetch, MineOne]:
+def release_miner(cache_dir: Path | None = None,
+                  npm_cwd: Path | None = None) -> tuple[Fetch, MineOne]:
     """The download and mine steps of registry releases, sharing one release cache: the
     download step builds the release's repository in the cache (``prepare_release``), the
-    mine step (``mine_cached``, run in a worker) finds it there and mines it."""
+    mine step (``mine_cached``, run in a worker) finds it there and mines it. ``npm_cwd``:
+    the project folder, whose ``.npmrc`` npm then reads."""
     root = str(ReleaseCache(cache_dir).root)
-    return partial(prepare_release, cache_dir=root), partial(mine_cached, cache_dir=root)
+    where = None if npm_cwd is None else str(npm_cwd)
+    return (partial(prepare_release, cache_dir=root, npm_cwd=where),
+            partial(mine_cached, cache_dir=root, npm_cwd=where))
 
 
-def prepare_release(spec: PackageSpec, cache_dir: str) -> None:
-    """Download ``spec`` and build its repository in the cache, as ``mine_release`` would
-    (its archive read in memory, identity from its metadata, tag from its forge)."""
+def prepare_release(spec: PackageSpec, cache_dir: str, npm_cwd: str | None = None) -> None:
+    """Download ``spec`` and build its repository in the cache, as ``mine_release`` would."""
     cache = ReleaseCache(cache_dir)
+    cwd = None if npm_cwd is None else Path(npm_cwd)
 
     def build(target: Path) -> Identity:
-        got = download(spec, cache.scratch("download"))
-        unpacked = read_archive(got.path, mineable)
-        identity = identify(spec, metadata_of(unpacked.files), download_url=got.url,
-                            top=unpacked.top)
-        identity.tag = find_tag(identity)
-        build_repository(target, unpacked.files,
-                         f"{spec} from {got.path.name}\n\nsha256 {got.sha256}\n")
-        return identity
+        return build_release(spec, target, cache, npm_cwd=cwd)
 
     with cache.release(spec, build):
         pass
 
 
-def mine_cached(spec: PackageSpec, db: str, cache_dir: str) -> MinedRelease:
+def mine_cached(spec: PackageSpec, db: str, cache_dir: str,
+                npm_cwd: str | None = None) -> MinedRelease:
     """Mine ``spec`` from the release cache into the store at ``db`` on this one core."""
     with open_store(db) as store:
-        summary = mine_release(spec, store, cache=ReleaseCache(cache_dir), jobs=1)
-    return MinedRelease(summary.records, summary.repo, summary.already_stored)
+        summary = mine_release(spec, store, cache=ReleaseCache(cache_dir), jobs=1,
+                               npm_cwd=None if npm_cwd is None else Path(npm_cwd))
+    return MinedRelease(summary.records, summary.repo, summary.already_stored,
+                        tuple(summary.notes))
 
 
 def one_line(error: BaseException) -> str:
@@ -279,5 +279,6 @@ def _settle(outcome: DepOutcome, future: Future[Any]) -> None:
     else:
         outcome.status = "stored" if mined.already_stored else "mined"
         outcome.records, outcome.repo, outcome.mine_seconds = mined.records, mined.repo, seconds
+        outcome.notes = mined.notes
         if mined.already_stored:
             outcome.reason = "already in the store (same content)"

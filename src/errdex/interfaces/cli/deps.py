@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 from rich import box
@@ -39,15 +40,19 @@ def mine_deps(settings: Settings, path: str, jobs: int | None, downloads: int,
     (lines that pin nothing are listed), 1 when some failed (the others are stored).
     """
     pins = errdex.read_lockfiles(path)
+    project = Path(path) if Path(path).is_dir() else Path(path).parent
     with settings.store() as store, progress(Console(stderr=True), "releases") as (bar,):
         summary = errdex.mine_deps(pins.specs, db=store, jobs=jobs, downloads=downloads,
-                                   cache_dir=cache_dir, progress=bar, warm_index=True)
+                                   cache_dir=cache_dir, progress=bar, warm_index=True,
+                                   npm_cwd=project)
     console = Terminal()
     if summary.outcomes:
         console.print(deps_table(summary))
     for outcome in summary.outcomes:
         if outcome.status == "failed":
             click.echo(f"failed: {visible(outcome.reason)}")
+        for note in outcome.notes:
+            click.echo(f"note: {outcome.spec}: {visible(note)}")
     for problem in pins.problems:
         click.echo(f"not mined: {visible(str(problem))}")
     if not summary.outcomes:
