@@ -468,3 +468,33 @@ def test_elvis_and_let_branches_in_a_class_header(make_repo, tmp_path):
     # an unknown left side is the caller's text: only the default is worded
     assert messages(records_at(records, path, line(MISSING_PARAMETER, "site:elvis"))) == [
         "unknown failure"]
+
+
+LAZY_HELPER = """\
+package shop
+
+class BadDate(data: String, reason: String) :
+    IllegalStateException("Failed to parse date \\"$data\\": $reason")
+
+class Dates {
+    private fun ensure(source: String, ok: Boolean, message: () -> String) {
+        if (!ok) {
+            throw BadDate(source, message())
+        }
+    }
+
+    fun parse(source: String, year: Int) {
+        ensure(source, year >= 1601) { "year $year is before 1601" } // site:lazy
+    }
+}
+"""
+
+
+def test_a_helper_given_its_message_as_a_trailing_lambda(make_repo, tmp_path):
+    from tests.compose_steps import messages, mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {"src/Dates.kt": LAZY_HELPER})
+    found = records_at(records, "src/Dates.kt", line(LAZY_HELPER, "site:lazy"))
+    assert messages(found) == ['Failed to parse date "$source": year $year is before 1601']
+    assert compile_pattern(found[0].record.message_pattern).fullmatch(
+        'Failed to parse date "1500-01-01": year 1500 is before 1601')

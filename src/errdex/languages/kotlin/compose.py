@@ -117,7 +117,29 @@ def argument(node: Node, file: FileIndex) -> Argument:
     number = text(node).replace(" ", "")
     if node.type in ("integer_literal", "prefix_expression") and re.fullmatch(r"-?\d+", number):
         return (Template(number, (Literal(number),)),)  # ``-1`` prints as it is written
+    lazy = _lazy_parameter(node)
+    if lazy is not None:  # ``msg()`` of a ``msg: () -> String``: what the caller's lambda says
+        return (unknown(lazy),)
     return tuple(alternatives(node, file)) or (unknown(text(node)),)
+
+
+def _lazy_parameter(node: Node) -> str | None:
+    """``msg()`` calling a parameter of the enclosing function declared ``() -> String``."""
+    if node.type != "call_expression" or node.named_child_count != 2:
+        return None
+    head, suffix = node.named_children
+    if head.type != "simple_identifier" or suffix.type != "call_suffix" or any(
+            c.named_children for c in suffix.named_children):
+        return None
+    function = next((a for a in ancestors(node) if a.type == "function_declaration"), None)
+    params = next((c for c in function.named_children
+                   if c.type == "function_value_parameters"), None) if function else None
+    for param in params.named_children if params is not None else ():
+        name = next((c for c in param.named_children if c.type == "simple_identifier"), None)
+        kind = next((c for c in param.named_children if c.type == "function_type"), None)
+        if text(name) == text(head) and kind is not None:
+            return text(head)
+    return None
 
 
 def call_to(callee: str, args: list[Node], file: FileIndex, owner: str | None,

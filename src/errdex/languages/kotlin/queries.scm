@@ -30,6 +30,13 @@
       (value_arguments
         (value_argument [(string_literal) (additive_expression)])))) @helper)
 
+; checkRequirement(src, ok) { "year >= 1601" }: a helper given its message as a lambda
+(statements
+  (call_expression
+    (call_suffix
+      (annotated_lambda
+        (lambda_literal (statements [(string_literal) (additive_expression)]))))) @lazyhelper)
+
 ; class FooException(id: String) : RuntimeException("no foo $id")
 (delegation_specifier
   (constructor_invocation

@@ -66,6 +66,7 @@ from errdex.languages.kotlin.messages import (
     alternatives,
     arguments,
     callee_of,
+    lambda_value,
     name_of,
     read,
 )
@@ -248,10 +249,25 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
     name = found[0].rsplit(".", 1)[-1]
     if name[:1].isupper() or name in _CHECKS or name in ("error", "TODO", "println", "print"):
         return None
-    if not any(has_text(t) for a in found[2] for t in alternatives(a, file)):
+    args = found[2]
+    lazy = lambda_value(node)  # ``ensure(ok) { "…" }``: the lambda is its last argument
+    if lazy is not None and any(has_text(t) for t in alternatives(lazy, file)):
+        args = [*args, lazy]
+    if not any(has_text(t) for a in args for t in alternatives(a, file)):
         return None  # ``a - b`` is no message
     return Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node),
-                call=call_to(found[0], found[2], file, enclosing_class(node), named=found[3]))
+                call=call_to(found[0], args, file, enclosing_class(node), named=found[3]))
+
+
+def _lazy_helper_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``checkRequirement(src, ok) { "year >= 1601" }``: a helper whose message is its
+    trailing lambda (``_helper_site`` reads a call with a text argument already)."""
+    node = caps["lazyhelper"][0]
+    found = callee_of(node)
+    if found is None or any(a.type in ("string_literal", "additive_expression")
+                            for a in found[2]):
+        return None
+    return _helper_site({"helper": [node]}, file)
 
 
 def _log_site(call: _Call, file: FileIndex) -> Site | None:
@@ -381,7 +397,8 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     strings=STRINGS, name="kotlin", grammar="kotlin", extensions=(".kt", ".kts"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site), ("super", _super_site), ("throwcall", _throw_call_site),
-              ("helper", _helper_site), ("throwobject", _throw_object_site)),
+              ("helper", _helper_site), ("lazyhelper", _lazy_helper_site),
+              ("throwobject", _throw_object_site)),
     new_index=FileIndex, function_types=FUNCTION_TYPES, scope_types=FUNCTION_TYPES | BODY_TYPES,
     evidence=EvidenceRules(frozenset({"function_declaration", "secondary_constructor"})),
     snippets=SNIPPETS,
