@@ -522,3 +522,16 @@ def test_a_sentence_pasted_without_its_final_period_is_a_full_match(make_repo, t
                              db=db)[:1]
     assert (match.record.line_number, match.approximate) == (2, False)
     assert match.bound == {"path": "/srv/db"}
+
+
+@pytest.mark.parametrize("line", [
+    "[3683] 13 Nov 11:42:52.767 # WARNING overcommit is off: background saves may fail",
+    "3683:M 13 Nov 2019 11:42:52.767 # overcommit is off: background saves may fail",
+    "12:00:01 ERROR overcommit is off: background saves may fail",
+])
+def test_a_log_lines_text_after_its_time_and_level_mark_is_matched(make_repo, tmp_path, line):
+    db = _mined(make_repo, tmp_path, {"server/memory.py": (
+        "def check(mode):\n    raise RuntimeError(f'overcommit is {mode}: background saves "
+        "may fail')\n")})
+    [match] = errdex.explain(line, db=db)[:1]
+    assert (match.record.line_number, match.approximate, match.bound) == (2, False, {"mode": "off"})

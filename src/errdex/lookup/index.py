@@ -381,6 +381,13 @@ def _variants(event: ErrorEvent) -> list[str]:
     if event.kind == "message" and printed != first and printed.endswith(first) and (
             len(printed) - len(first) <= _MAX_PREFIX) and not add(printed):
         return variants
+    # A log line whose prefix ends at its time and level mark (``[3683] 13 Nov 11:42:52.767 #
+    # WARNING …``): the text after them, with its inner parts.
+    stamped = _STAMPED.search(first, 0, _MAX_PREFIX + 40)
+    if stamped is not None and len(first) - stamped.end() >= _BARE_LITERAL:
+        for segment in message_segments(first[stamped.end():]):
+            if not add(segment):
+                return variants
     message = event.message
     if "\n" in message:
         paragraphs = message.split("\n\n")
@@ -409,6 +416,10 @@ def _variants(event: ErrorEvent) -> list[str]:
 
 _MAX_PREFIX = 40  # a level or program prefix, not a message of its own
 _SENTENCE = 1_000  # a message this long at most may have lost its final period
+# A clock time, then a level mark (redis's ``#``/``*``/``-``, a ``|``) and/or a level word.
+_STAMPED = re.compile(
+    r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\]? +(?:(?:[#*|] +)(?:[A-Z]{3,8}:? +)?|[A-Z]{3,8}:? +)"
+)
 _DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
 
 
