@@ -275,6 +275,14 @@ def test_reexport_rewrites_only_what_changed(make_repo: Callable[..., GitRepo],
         assert "pkg/shapes.py" in (widgets / name).read_text(encoding="utf-8"), name
     assert changed.deleted == 1 and changed.written < first.written
 
+    # drawn anew (another base URL, or a new errdex): pages of removed records still go
+    repo.write("pkg/other.py", "def f(x):\n    return x\n")
+    repo.commit("no more KeyError")
+    errdex.mine(repo.root, db=db, jobs=1)
+    moved = errdex.export_site(folder, db=db, base_url=BASE + "/v2")
+    assert not (widgets / "no-widget-named.html").exists()
+    assert moved.deleted >= 1 and moved.drawn == moved.pages
+
 
 def test_workers_draw_the_same_pages(make_repo: Callable[..., GitRepo], backend_db: str,
                                      tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -131,11 +131,17 @@ def _read_state(folder: Path, base_url: str | None) -> dict[str, list[str]]:
         state = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if (not isinstance(state, dict) or state.get("format") != STATE_FORMAT
-            or state.get("baseUrl") != base_url or state.get("fingerprint") != pages.fingerprint()):
+    if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
         return {}
     found = state.get("pages")
-    return found if isinstance(found, dict) else {}
+    if not isinstance(found, dict):
+        return {}
+    if state.get("baseUrl") != base_url or state.get("fingerprint") != pages.fingerprint():
+        # drawn differently now: every page is drawn again, but the list still says
+        # which pages to delete, and the digests which bytes need no rewrite
+        return {path: ["", entry[1]] for path, entry in found.items()
+                if isinstance(entry, list) and len(entry) == 2}
+    return found
 
 
 def _write_state(folder: Path, base_url: str | None, written: dict[str, list[str]]) -> None:
