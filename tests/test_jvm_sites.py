@@ -459,3 +459,16 @@ def test_log_message_built_by_concatenation_or_template_with_a_throwable() -> No
     )
     assert [(s.line, s.template.written) for s in kotlin] == [
         (3, "Unhandled server error: ${cause.message}")]
+
+
+def test_jvm_paste_coroutine_boundary_and_kotlin_native_header() -> None:
+    recovered = (
+        'Exception in thread "main" shop.CartException: cart 7 is empty\n'
+        "\tat shop.Cart.pay(Shop.kt:12)\n"
+        "\t(Coroutine boundary)\n"
+        "\tat shop.MainKt.main(Main.kt:3)\n"
+    )
+    assert _read(recovered) == ("shop.CartException", "cart 7 is empty", SHOP_FRAMES)
+    native = ("Uncaught Kotlin exception: kotlin.IllegalStateException: cart 7 is empty\n"
+              "    at 0   shop.kexe   0x000000010d5b2e4f kfun:kotlin.Throwable#<init>() + 95\n")
+    assert _read(native)[:2] == ("kotlin.IllegalStateException", "cart 7 is empty")

@@ -9,7 +9,9 @@ Pastes are seldom as the JVM printed them, and each of these is still read with 
 frames: a header indented like the rest of a quoted paste, a blank line between the
 message and its frames (a message ending in a newline prints one), frames whose
 indentation was lost in the copy, a log prefix on every line (``12:20:46 [SEVERE] ``,
-``E/AndroidRuntime: ``), and Spring's ``…; nested exception is pkg.Error: msg``.
+``E/AndroidRuntime: ``), Spring's ``…; nested exception is pkg.Error: msg``, Kotlin/Native's
+``Uncaught Kotlin exception: kotlin.Error: msg`` and the ``(Coroutine boundary)`` lines
+kotlinx.coroutines writes between the frames it recovers.
 """
 
 from __future__ import annotations
@@ -34,13 +36,14 @@ from errdex.languages._engine.pastes.stacks import first_frame_style, frame_styl
 _IN_THREAD = re.compile(r'Exception in thread "[^"\n]*" ')
 _CAUSED_BY = "Caused by: "
 _NESTED = "nested exception is "  # Spring's NestedRuntimeException: the cause follows
+_NATIVE = "Uncaught Kotlin exception: "  # Kotlin/Native's header before the class
 _FRAME = re.compile(r"\s+at (?P<func>[^\s(]+)\((?P<where>[^()\n]*)\)")
 # A frame that lost its indentation in the copy: only a JVM file or marker inside.
 _BARE_FRAME = re.compile(
     r"at (?P<func>[\w$.<>/\-]+)\((?P<where>[\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)"
     r"(?::\d+)?|Native Method|Unknown Source(?::\d+)?)\)\s*"
 )
-_MORE = re.compile(r"\s*\.\.\. \d+ (?:more|common frames omitted)\s*")
+_MORE = re.compile(r"\s*\.\.\. \d+ (?:more|common frames omitted)\s*|\s*\(Coroutine boundary\)\s*")
 _PREFIX_SCAN = 80  # a log prefix ends within this many characters of a line
 _PREFIXED_FRAME = re.compile(r"(?P<prefix>.{0,80}?)(?P<frame>\s+at [^\s(]+\([^()\n]*\)\s*)")
 Split = tuple[str, str]
@@ -67,6 +70,8 @@ def jvm_trace(lines: Lines, i: int) -> Found | None:
         split = split_class(line[match.end() :], _any_jvm_name)
     elif line.startswith(_CAUSED_BY):
         split = split_class(line[len(_CAUSED_BY) :], _any_jvm_name)
+    elif line.startswith(_NATIVE):
+        split = split_class(line[len(_NATIVE) :], _any_jvm_name)
     elif line[:1].isspace():
         return _indented(lines, i)
     else:
