@@ -655,6 +655,26 @@ FORMS = {
         "class Argument(Param):\n"
         "    kind = 'argument'\n"
         "    default_error_messages = {'invalid': 'Not a valid integer.'}\n"),
+    "forms/choice.py": (
+        "from gettext import ngettext\n\n\n"
+        "class BadParameter(Exception):\n    pass\n\n\n"
+        "class ParamType:\n"
+        "    def fail(self, message, param=None):\n"
+        "        raise BadParameter(message)  # callers\n\n\n"
+        "class Choice(ParamType):\n"
+        "    def __init__(self, choices):\n        self.choices = choices\n\n"
+        "    def invalid_message(self, value):\n"
+        "        listed = ', '.join(map(repr, self.choices))\n"
+        "        return ngettext('{value!r} is not {choice}.',\n"
+        "                        '{value!r} is not one of {choices}.',\n"
+        "                        len(self.choices)).format(value=value, choice=listed,\n"
+        "                                                  choices=listed)\n\n"
+        "    def convert(self, value):\n"
+        "        if value not in self.choices:\n"
+        "            self.fail(self.invalid_message(value))\n\n\n"
+        "class Many(ParamType):\n"
+        + "".join(f"    def check{i}(self):\n        self.fail('problem number {i} happened')\n\n"
+                  for i in range(24))),
 }
 
 # (module, call, marker, errorMessage of the record on the marked line)
@@ -674,6 +694,9 @@ FORM_CASES = [
     ("params", "Argument('a').check()", "# kind", "The argument {self.name!r} is deprecated."),
     ("params", "Param('p').parse('x')", "# table", "Not a valid value."),
     ("params", "Argument('a').parse('x')", "# table", "Not a valid integer."),
+    ("choice", "Choice(['a', 'b']).convert('x')", "# callers",
+     "{value!r} is not one of {choices}."),
+    ("choice", "Many().check23()", "# callers", "problem number 23 happened"),
 ]
 
 
@@ -704,7 +727,8 @@ def test_a_form_met_in_real_libraries_gives_the_raise_line_the_printed_message(
     parameters formatting a field (``self.error or self.default_message``) at run time,
     the class attribute a subclass overrides, a field formatted twice; a class attribute
     or message table entry a subclass of the site's class overrides (``self`` may be
-    one of those)."""
+    one of those); a helper called with what a text method of the object returns, and
+    by more callers than one site has alternatives."""
     root, records = forms
     module, call, marker, message = case
     path = f"forms/{module}.py"

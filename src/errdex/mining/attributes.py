@@ -128,13 +128,8 @@ def _nearest(producers: Producers, name: str, this: str, path: str,
     if role is None:
         return None
     candidates = [p for p in producers.by_name.get(name, ()) if p.role == role]
-    if not candidates:
-        return None
-    for owner in producers.chain(this, path):
-        here = [p for p in candidates if p.owner == owner]
-        if here:
-            return here[0]
-    return None
+    found = producers.nearest_in_chain(candidates, this, path)
+    return found[0] if found else None
 
 
 def spell_call(producers: Producers, call: Call, context: str | None) -> Call:

@@ -16,9 +16,13 @@ from errdex.languages import SPECS
 from errdex.languages.base import Language
 from errdex.languages.facts import Call, Producer, constant_names, has_text
 from errdex.mining.files import MinedRecord, hole_names, producers_of
-from errdex.mining.producers import MAX_ALTERNATIVES, MAX_DEPTH, Composed, Producers, Source
+from errdex.mining.producers import MAX_DEPTH, Composed, Producers, Source
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
+
+# A helper many callers pass their messages to (``ParamType.fail``): its raise prints
+# each of them (more than one site's own alternatives).
+MAX_CALLERS = 64
 
 
 def worth_keeping(composed: Composed) -> bool:
@@ -80,7 +84,7 @@ def _as_records(m: MinedRecord, alternatives: list[Composed]) -> list[MinedRecor
 def _from_callers(m: MinedRecord, producers: Producers) -> list[Composed]:
     """What a raise inside a helper prints when it only passes a parameter on
     (``def fail(msg): raise ConfigError(msg)``): each message the helper's callers make
-    it print (at most ``MAX_ALTERNATIVES``; a cut is counted)."""
+    it print (at most ``MAX_CALLERS``; a cut is counted)."""
     helper = producers.helper_at(m.record.file_path, m.extras.enclosing_symbol)
     if helper is None:
         return []
@@ -89,9 +93,9 @@ def _from_callers(m: MinedRecord, producers: Producers) -> list[Composed]:
         if worth_keeping(composed):
             seen.setdefault(composed.template.normalized(), composed)
     kept = list(seen.values())
-    if len(kept) > MAX_ALTERNATIVES:
+    if len(kept) > MAX_CALLERS:
         producers.capped += 1
-        kept = kept[:MAX_ALTERNATIVES]
+        kept = kept[:MAX_CALLERS]
     source = Source(helper.path, helper.line, "callers")
     return [Composed(c.template, (source,), m.record.error_class or c.error_class)
             for c in kept]

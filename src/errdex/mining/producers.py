@@ -180,9 +180,7 @@ class Producers:
                      and not p.is_class and _same_family(p, call)]
         found = [p for p in found if _fits(p, call) and _same_family(p, call)]
         if not found and inherited:  # ``self.make_error`` defined in a base class
-            chain = self.chain(call.owner, call.path)
-            ranked = [p for name in chain for p in inherited if p.owner == name]
-            found = ranked[:1]
+            found = self.nearest_in_chain(inherited, call.owner, call.path)
         if not found and len(delegated) == 1:  # ``self._src.parse_error(…)``: the one such
             found = delegated
         qualified = [p for p in found if p.owner is not None and p.owner == call.qualifier()]
@@ -214,12 +212,20 @@ class Producers:
                      ) -> Producer | None:
         """The method ``name`` of the nearest base of the caller's class that has one."""
         methods = [p for p in self.by_name.get(name, ()) if not p.is_class and p not in outside
-                   and p.role not in _DATA_ROLES and (call.method or not _formats(p))]
-        for owner in self.chain(call.owner, call.path)[1:] if methods else ():
-            here = [p for p in methods if p.owner == owner]
+                   and p.role not in _DATA_ROLES and (call.method or not _formats(p))
+                   and p.owner != call.owner]
+        found = self.nearest_in_chain(methods, call.owner, call.path)
+        return found[0] if found else None
+
+    def nearest_in_chain(self, found: list[Producer], owner: str | None, path: str
+                         ) -> list[Producer]:
+        """Of ``found``, the one of ``owner`` or its nearest base that has one (of namesake
+        classes in two files, the caller's nearest); [] when none."""
+        for name in self.chain(owner, path) if found else ():
+            here = [p for p in found if p.owner == name]
             if here:
-                return here[0]
-        return None
+                return [_nearest(here, path) or here[0]]
+        return []
 
     def _base_of(self, call: Call) -> Producer | None:
         if call.owner is None:

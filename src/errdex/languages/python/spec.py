@@ -58,9 +58,10 @@ from errdex.languages.python.messages import (
     read,
     read_alternatives,
     symbol_of,
+    unwrap,
 )
 from errdex.languages.python.pastes import PASTES
-from errdex.languages.python.reading import call_of
+from errdex.languages.python.reading import call_of, own_method_call
 from errdex.languages.python.snippets import SNIPPETS
 from errdex.templates.formats import brace_hole, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -164,9 +165,10 @@ def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
         return None
     args = caps["helper.args"][0]
     positional, keywords = arguments(args)
-    if not any(m.has_text() for a in [*positional, *keywords.values()]
-               for m in [read(a, file)] if m is not None):
-        return None
+    given = [*positional, *keywords.values()]
+    if not any(m.has_text() for a in given for m in [read(a, file)] if m is not None) and (
+            not any(own_method_call(unwrap(a) or a) for a in given)):
+        return None  # no text, nor a text method of the object (``self.invalid_message(v)``)
     return _candidate(node, call_of(callee, args, file, node))
 
 
