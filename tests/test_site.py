@@ -326,3 +326,18 @@ def test_without_base_url_no_sitemap_and_no_canonical(site_db: Path, tmp_path: P
     assert not (folder / "sitemap.xml").exists() and not (folder / "robots.txt").exists()
     assert parsed(folder / "index.html").canonical is None
     assert broken_links(folder, {"github.com"}) == []
+
+
+def test_site_benchmark_runs(site_db: Path, tmp_path: Path) -> None:
+    """benchmarks/site.py on a few clones: a re-export of nothing changed writes nothing,
+    and one changed file writes a few pages, not the site."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "site.py"
+    done = subprocess.run([sys.executable, str(script), "--records", "120", "--from",
+                           str(site_db), "--work", str(tmp_path / "bench")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^nothing changed: .* 0 pages written", done.stdout, re.M), done.stdout
+    changed = re.search(r"^one file changed: .* (\d+) records changed, (\d+) pages written",
+                        done.stdout, re.M)
+    assert changed, done.stdout
+    assert int(changed[1]) >= 1 and 0 < int(changed[2]) < 120
