@@ -255,6 +255,22 @@ def test_statements_tree_sitter_could_not_read_as_a_function_stay_out() -> None:
     assert "negative count" not in [s.template.written for s in found.sites]
 
 
+def test_an_error_made_from_a_formatted_text_is_a_candidate_once() -> None:
+    """``make_error(string_format("…"))`` is the outer call's candidate (composition prints
+    its text when no producer says more); a thrown one is the throw's own site only."""
+    found = extract_cpp(b"""void f(int n) {
+  throw MyError(string_format("bad %d", n));
+  FMT_THROW(MyError(string_format("worse %d", n)));
+  auto e = make_error(string_format("kept %d", n));
+}""")
+    assert [(s.line, s.template.written) for s in found.sites] == [(2, "bad %d"), (3, "worse %d")]
+    [candidate] = found.candidates
+    assert candidate.call is not None and candidate.call.makes_error
+    assert (candidate.line, candidate.error_type, candidate.call.callee) == (
+        4, "error", "make_error")
+    assert [t.written for arg in candidate.call.args for t in arg] == ["kept %d"]
+
+
 # --- C++: uncaught exceptions as the runtime prints them ---------------------------------
 
 UNCAUGHT = """#include <stdexcept>

@@ -183,6 +183,7 @@ void input_error(int code, const char *format, ...)
 """
 
 MAIN_C = """\
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,40 @@ static void report_nothing(const char *s)
 }
 
 #define OPTION_HELP(s, h) ((void)(s), (void)(h))
+
+typedef struct { int ok; const char *msg; } value;
+static char text[256];
+static char last_error[256];
+
+static value invalid_with_msg(const char *msg)
+{
+\tvalue v = {0, msg};
+\treturn v;
+}
+
+static const char *string_fmt(const char *fmt, ...)
+{
+\tva_list ap;
+\tva_start(ap, fmt);
+\tvsnprintf(text, sizeof(text), fmt, ap);
+\tva_end(ap);
+\treturn text;
+}
+
+static int set_error(const char *fmt, ...)
+{
+\tva_list ap;
+\tva_start(ap, fmt);
+\tvsnprintf(last_error, sizeof(last_error), fmt, ap);
+\tva_end(ap);
+\treturn -1;
+}
+
+static int shown(value v)
+{
+\tfprintf(stderr, "%s\\n", v.msg);
+\treturn 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -230,6 +265,10 @@ int main(int argc, char **argv)
 \t\tOPTION_HELP("verbose", "be more verbose");
 \tif (!strcmp(what, "fail"))
 \t\tFAIL("disk is full");
+\tif (!strcmp(what, "value"))
+\t\treturn shown(invalid_with_msg(string_fmt("cannot index %s with %s", "array", "name")));
+\tif (!strcmp(what, "set_error"))
+\t\treturn set_error("no such key %s", "HEAD") && fprintf(stderr, "%s\\n", last_error);
 \treturn 0;
 }
 """
@@ -542,6 +581,9 @@ C_EXPECTED = [
     ("log", "[ERR] %s:%d: lost %d packets", None, [("src/usage.h", "#define LOG_ERR(")]),
     ("input", "Invalid window hint 0x%08X", "INVALID_ENUM", []),  # it hands the text on as is
     ("fail", "fail: disk is full", None, [("src/usage.h", "#define FAIL(")]),  # do … while (0)
+    # an error value made from a formatted text, or from the text a function is given first
+    ("value", "cannot index %s with %s", None, []),
+    ("set_error", "no such key %s", None, []),
 ]
 
 H = "include/mylib/errors.hpp"

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures
+from errdex.languages._engine.pieces import has_words
 from errdex.languages.base import Site, line_of, parser_for, text
 from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, message_string, printf_parts
 from errdex.languages.facts import Call, Producer, substitute, unknown
@@ -120,21 +121,73 @@ def scope_of(source: bytes) -> str:
 
 def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str | None],
                 throws: bool = False) -> Site | None:
-    """The candidate site of a ``helper`` match (``helper_call``); ``throws``: the language
-    throws, and a helper named so is an exception site."""
+    """The candidate site of a ``helper`` match (``helper_call``), or of the error its text is
+    made into (``_error_value``); ``throws``: the language throws, and a helper named so is an
+    exception site."""
     call = captured["helper"][0]
     if call.parent is not None and call.parent.type == "throw_statement":
         return None  # the throw's own site
-    args = arguments(captured["helper"][0].child_by_field_name("arguments"))
+    args = arguments(call.child_by_field_name("arguments"))
     name = text(captured["helper.name"][0])
-    found = helper_call(name, args, captured["helper.text"][0])
+    text_node = captured["helper.text"][0]
+    owner = file_scope(file, call)
+    first = bool(args) and args[0] == text_node
+    outer = _error_value(call) if first and _MAKES_TEXT.search(name) else None
+    if outer is not None:
+        # ``jv_invalid_with_msg(jv_string_fmt("Cannot index %s", …))``: the error is made
+        # from the text this call formats; it prints that text unless the repository's
+        # definition of the outer call says more
+        message = formatted(text_node, args[1:], None)
+        if message is None or not has_words(message.parts):
+            return None
+        return Site(Template("", ()), "error", line_of(outer), symbol=symbol(outer),
+                    call=Call(text(outer.child_by_field_name("function")), ((message,),),
+                              owner=owner, method=True, makes_error=True))
+    found = helper_call(name, args, text_node)
     if found is None:
         return None
     made, code = found
-    made = replace(made, owner=file_scope(file, call))
+    # ``set_error("no such key %s", key)``: an error made from the text it is given first
+    made = replace(made, owner=owner, makes_error=first and makes_error(name))
     kind: ErrorType = "exception" if throws and _THROWS.search(name) else "log"
     return Site(Template("", ()), kind, line_of(call), error_code=code, symbol=symbol(call),
                 call=made)
+
+
+# Words of a function name that say it makes or reports an error from the text it is given
+# (``set_error``, ``luaL_error``, ``jv_invalid_with_msg``, ``PyErr_Format``).
+_ERROR_WORDS = frozenset({"error", "err", "errorf", "invalid", "exception", "fail", "failure",
+                          "raise", "throw"})
+# A function making a string from a format or a literal (``jv_string_fmt``, ``g_strdup_printf``)
+_MAKES_TEXT = re.compile(r"(?i)fmt|format|printf|string|^str|_str$")
+_CAMEL_BREAK = re.compile(r"([a-z0-9])([A-Z])")
+_THROWN = re.compile(r"THROW(?:_EXCEPTION)?$")
+
+
+def makes_error(name: str) -> bool:
+    """Whether a function's name says it makes or reports an error from its text."""
+    words = _CAMEL_BREAK.sub(r"\1_\2", name).lower().split("_")
+    return any(w in _ERROR_WORDS for w in words)
+
+
+def _error_value(call: Node) -> Node | None:
+    """The call an argument ``call`` is handed to, when that one's name says it makes an error."""
+    holder = call.parent
+    outer = holder.parent if holder is not None and holder.type == "argument_list" else None
+    if outer is None or outer.type != "call_expression":
+        return None
+    function = outer.child_by_field_name("function")
+    if function is None or function.type != "identifier" or not makes_error(text(function)) or (
+            makes_error(text(call.child_by_field_name("function")))):
+        return None
+    above = outer.parent
+    if above is not None and above.type == "argument_list" and above.parent is not None:
+        above = above.parent  # ``FMT_THROW(format_error(…))``
+    if above is not None and (above.type == "throw_statement" or (
+            above.type == "call_expression" and _THROWN.search(
+                text(above.child_by_field_name("function"))))):
+        return None  # the throw's own site reads it
+    return outer
 
 
 def helper_call(name: str, args: list[Node], text_arg: Node) -> tuple[Call, str | None] | None:
