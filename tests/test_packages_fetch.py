@@ -309,3 +309,16 @@ def test_without_a_tag_pypi_files_link_to_the_inspector_at_the_site_line() -> No
         "requests-2.26.0.tar.gz/requests-2.26.0/requests/models.py#line.390")
     elsewhere = identify(spec, None, download_url="https://mirror.example/requests.tar.gz")
     assert elsewhere.links().permalink("0" * 40, "requests/models.py", 1, 9) is None
+
+
+def test_packages_of_one_repository_at_one_version_have_their_own_keys() -> None:
+    meta = "Name: {}\nVersion: 3.3.9\nProject-URL: Source, https://github.com/psycopg/psycopg\n"
+    keys = {identify(parse_spec(f"pypi:{name}==3.3.9"), meta.format(name).encode()).repo
+            for name in ("psycopg", "psycopg-binary", "Psycopg_Pool")}
+    assert keys == {"psycopg/psycopg@3.3.9", "psycopg/psycopg/psycopg-binary@3.3.9",
+                    "psycopg/psycopg/Psycopg_Pool@3.3.9"}
+    babel = {"version": "7.1.0", "repository": "babel/babel"}
+    assert identify(parse_spec("npm:@babel/core@7.1.0"), _json(
+        {"name": "@babel/core", **babel})).repo == "babel/babel/@babel/core@7.1.0"
+    assert identify(parse_spec("npm:@babel/babel@7.1.0"), _json(
+        {"name": "@babel/babel", **babel})).repo == "babel/babel@7.1.0"

@@ -17,6 +17,14 @@ import checks, unchanged, and nothing else in the store had to learn about versi
 package itself is in the records' extras (``package``, ``packageVersion``,
 ``packageEcosystem``), which lookup reads to say which version matched.
 
+One repository often publishes several packages (``psycopg`` and ``psycopg-binary``,
+``mcp`` and ``mcp-types``, a monorepo's ``@babel/core`` and ``@babel/parser``), at one
+version. So the short key is for the package named as its repository (names compared
+PEP 503-normalized, an npm scope left aside); any other package of that repository is
+``OWNER/NAME/PACKAGE@VERSION`` (``psycopg/psycopg/psycopg-binary@3.3.9``). Left open: one
+repository publishing the same name and version to both PyPI and npm files both under
+one key, the second mine replacing the first.
+
 Links (``githubUrl``): at the release's tag in that repository when the tag is known —
 errdex asks the forge for its tag names (``git ls-remote --tags``, the user's git network
 settings) and takes the first of ``vX.Y.Z``, ``X.Y.Z``, ``NAME-X.Y.Z``, ``NAME@X.Y.Z``,
@@ -87,8 +95,12 @@ class Identity:
 
     @property
     def repo(self) -> str:
-        """The store key: ``OWNER/NAME@VERSION``."""
-        return f"{self.source}@{self.version}"
+        """The store key: ``OWNER/NAME@VERSION``, or ``OWNER/NAME/PACKAGE@VERSION`` for a
+        package not named as its repository (see the module docstring)."""
+        own = normalize_pypi_name(self.name.rsplit("/", 1)[-1])
+        if own == normalize_pypi_name(self.source.rsplit("/", 1)[-1]):
+            return f"{self.source}@{self.version}"
+        return f"{self.source}/{self.name}@{self.version}"
 
     def links(self) -> ReleaseLinks:
         prefix = self.directory.strip("/") + "/" if self.directory.strip("/") else ""
