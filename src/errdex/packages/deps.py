@@ -201,7 +201,7 @@ def mine_deps(
     if progress is not None:
         progress(0, total)
     if queued:
-        with _Workers(jobs, processes) as workers, \
+        with _Workers(min(jobs, total), processes) as workers, \
                 ThreadPoolExecutor(max_workers=max(1, downloads)) as downloader:
             for _ in _run(queued, db, mine, fetch, downloader, workers):
                 done += 1
