@@ -148,8 +148,10 @@ def fingerprint() -> str:
     then every page is drawn again."""
     digest = hashlib.sha256(__version__.encode())
     folder = importlib.resources.files("errdex.datasets")
-    for name in ("record_view.py", "site_pages.py"):
-        digest.update(folder.joinpath(name).read_bytes())
+    for name in ("record_view.py", "site_pages.py", "site_render.py"):
+        source = folder.joinpath(name)
+        if source.is_file():  # an install may hold bytecode only: the version then says it
+            digest.update(source.read_bytes())
     templates = folder.joinpath(TEMPLATES)
     for entry in sorted(templates.iterdir(), key=lambda e: e.name):
         if entry.is_file():
