@@ -472,3 +472,16 @@ def test_jvm_paste_coroutine_boundary_and_kotlin_native_header() -> None:
     native = ("Uncaught Kotlin exception: kotlin.IllegalStateException: cart 7 is empty\n"
               "    at 0   shop.kexe   0x000000010d5b2e4f kfun:kotlin.Throwable#<init>() + 95\n")
     assert _read(native)[:2] == ("kotlin.IllegalStateException", "cart 7 is empty")
+
+
+def test_kotlin_object_passing_its_message_to_its_base_is_its_own_class() -> None:
+    sites = _kotlin(
+        "sealed class ApiError(message: String) : Exception(message) {\n"
+        '    object Unauthorized : ApiError("you are not logged in")\n'
+        '    class NotFound(id: String) : ApiError("resource $id was not found")\n'
+        "}\n"
+    )
+    assert [(s.line, s.error_class, s.symbol) for s in sites] == [
+        (2, "Unauthorized", "ApiError.Unauthorized.<init>"),
+        (3, "NotFound", "ApiError.NotFound.<init>"),
+    ]

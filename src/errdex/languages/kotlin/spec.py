@@ -299,7 +299,8 @@ def _grpc_site(call: _Call, file: FileIndex) -> Site | None:
 def _super_site(caps: Captures, file: FileIndex) -> Site | list[Site] | None:
     """An exception class passing its message to its superclass constructor."""
     node = caps["super"][0]
-    owner = next((a for a in ancestors(node) if a.type == "class_declaration"), None)
+    owner = next((a for a in ancestors(node) if a.type in ("class_declaration",
+                                                          "object_declaration")), None)
     if owner is None:
         return None
     if "super.type" in caps:
