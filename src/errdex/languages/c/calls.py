@@ -1,6 +1,9 @@
 """C calls to a project's reporters: arguments as a reporter receives them, and the
 candidate sites of calls that pass text (``yyerror("syntax error")``) which composition
-keeps when the repository defines the callee as a reporter (``compose``).
+keeps when the repository defines the callee as a reporter (``compose``). A function named
+for errors that is given its text first (``set_error("no such key %s", k)``), or an error
+made from a string a call formats (``jv_invalid_with_msg(jv_string_fmt("…", …))``), prints
+that text when the repository defines no reporter of that name (``Call.makes_error``).
 
 A reporter gets its printf format folded with the arguments it consumes (``die("cannot
 open %s", path)`` passes one template, ``cannot open <path>``); the arguments before the
