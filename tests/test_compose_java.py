@@ -224,6 +224,16 @@ public class Store {
         throw syntaxError("Unterminated array"); // site:throwing-helper
     }
 
+    private NumberFormatException badNumber(String message, NumberFormatException cause) {
+        NumberFormatException made = new NumberFormatException(message + where());
+        made.initCause(cause);
+        return made;
+    }
+
+    public void number(String raw) {
+        throw badNumber("not a number: " + raw, null); // site:local-factory
+    }
+
     public void side(boolean left) {
         throw new IllegalArgumentException(left ? "left side" : "right side"); // site:jdk-branches
     }
@@ -395,6 +405,7 @@ public class Main {
         run("jdk-branches", () -> s.side(true));
         run("jdk-branches", () -> s.side(false));
         run("throwing-helper", () -> s.close());
+        run("local-factory", () -> s.number("x1"));
     }
 }
 """
@@ -633,6 +644,12 @@ def test_a_helper_that_throws_a_message_built_from_its_string_parameter(mined):
             ) in sources(extras)
 
 
+def test_a_factory_returning_the_local_it_made(mined):
+    record, _ = one(mined, "local-factory")
+    assert record.error_message == "not a number: {raw} at line {line}"
+    assert record.error_class == "NumberFormatException"
+
+
 def test_branches_of_a_jdk_exception_message(mined):
     found = at(mined, STORE_PATH, line(STORE, "site:jdk-branches"))
     assert sorted(r.error_message for r, _ in found) == ["left side", "right side"]
@@ -669,7 +686,7 @@ def test_patterns_match_what_the_jvm_prints(mined, tmp_path: Path):
                    capture_output=True)
     printed = subprocess.run(["java", "-cp", str(classes), "shop.Main"], check=True,
                              capture_output=True, text=True).stdout.splitlines()
-    assert len(printed) == 30
+    assert len(printed) == 31
     for label_and_message in printed:
         label, message = label_and_message.split("\t", 1)
         records = at(mined, STORE_PATH, line(STORE, f"site:{label}"))

@@ -52,6 +52,7 @@ from errdex.languages.java.messages import JavaFile, alternatives, arguments, in
 from errdex.languages.java.scopes import (
     BODY_TYPES,
     CLASS_TYPES,
+    nearest_assignment,
 )
 from errdex.templates.template import Literal, Template
 
@@ -277,6 +278,13 @@ def _returned(value: Node, returns: str, params: tuple[str, ...], file: JavaFile
         return []
     if value.type == "method_invocation" and is_exception_name(returns):
         return [invocation(value, file, owner, path)]
+    if value.type == "identifier" and is_exception_name(returns):
+        # ``X e = new X(message); e.initCause(cause); return e;``: what the local was made of
+        local = nearest_assignment(text(value), value, file.assignments.get(text(value), []))
+        given = local.child_by_field_name("value") or local.child_by_field_name("right") if (
+            local is not None) else None
+        if given is not None and given.type == "object_creation_expression":
+            return _returned(given, returns, params, file, owner, path)
     if returns == "String":
         return [t for t in alternatives(value, file) if has_text(t) and uses(t, params)]
     return []
