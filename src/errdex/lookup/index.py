@@ -218,8 +218,14 @@ class Index:
             verified: dict[int, tuple[str | None, ...]] = {}
             details = self._pattern_details(self._most_specific(self.candidates(message, budget)))
             encoded: list[bytes] = []  # the message for RE2, encoded once if a regex runs
+            # A sentence pasted without its final period (copied from a title, or trimmed):
+            # read with it against a template ending in one (same words: same candidates).
+            period = _lost_period(message) and message is event.message
+            with_period: list[bytes] = []
             for pid, (pattern, _) in details.items():
                 groups = verify(pattern, message, encoded)
+                if groups is None and period and pattern.endswith("\\."):
+                    groups = verify(pattern, message + ".", with_period)
                 if groups is not None:
                     verified[pid] = groups
             if not verified:
@@ -370,10 +376,6 @@ def _variants(event: ErrorEvent) -> list[str]:
     for segment in getattr(event, "segments", ()) or ():
         if not add(segment):
             return variants
-    # A sentence pasted without its final period (copied from a title, or trimmed).
-    if len(event.message) <= _SENTENCE and "\n" not in event.message and (
-            event.message[-1:].isalnum()) and not add(event.message + "."):
-        return variants
     # The line as printed, when reading it took a prefix off (``fatal: ``, ``error: ``):
     # a record whose reporter prints that prefix (git's ``die``) matches it whole.
     printed = event.text.strip().partition("\n")[0]
@@ -421,6 +423,11 @@ _STAMPED = re.compile(
     r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\]? +(?:(?:[#*|] +)(?:[A-Z]{3,8}:? +)?|[A-Z]{3,8}:? +)"
 )
 _DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
+
+
+def _lost_period(message: str) -> bool:
+    """Whether ``message`` reads like one sentence that lost its final period."""
+    return len(message) <= _SENTENCE and message[-1:].isalnum() and "\n" not in message
 
 
 def _without_trailing_group(text: str) -> str:
