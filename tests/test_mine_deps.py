@@ -213,3 +213,32 @@ def test_the_web_api_and_the_mcp_tool_take_the_pinned_releases(project: Path, tm
                 "explain_error", {"text": MESSAGE, "deps": [f"pypi:gadget=={pinned}"]}))
 
     assert anyio.run(ask, "1.1")["matches"][0]["package"]["version"] == "1.1"  # type: ignore[index]
+
+
+def _pypi_answers() -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen("https://pypi.org/simple/requests/", timeout=10) as reply:
+            return bool(reply.status == 200)
+    except OSError:
+        return False
+
+
+def test_the_real_registry_requests_2_26_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The issue's own case, against PyPI itself: skipped when PyPI does not answer."""
+    if not _pypi_answers():
+        pytest.skip("pypi.org does not answer from here (no network, or a proxy refuses it)")
+    monkeypatch.delenv("ERRDEX_PYPI_INDEX_URL", raising=False)
+    monkeypatch.delenv("ERRDEX_DEPS", raising=False)
+    (tmp_path / "requirements.txt").write_text("requests==2.26.0\n")
+    code, out = run(tmp_path, "mine-deps", str(tmp_path / "requirements.txt"),
+                    "--cache", str(tmp_path / "cache"))
+    assert code == 0, out
+    code, out = run(tmp_path, "explain", "--json", "--deps", str(tmp_path),
+                    "MissingSchema: Invalid URL 'x': No schema supplied. Perhaps you meant "
+                    "http://x?")
+    best = json.loads(out)["matches"][0]
+    assert best["package"]["version"] == "2.26.0"
+    assert best["record"]["filePath"] == "requests/models.py"
+    assert best["record"]["repo"].endswith("@2.26.0")
