@@ -485,3 +485,11 @@ def test_kotlin_object_passing_its_message_to_its_base_is_its_own_class() -> Non
         (2, "Unauthorized", "ApiError.Unauthorized.<init>"),
         (3, "NotFound", "ApiError.NotFound.<init>"),
     ]
+
+
+def test_a_factory_thrown_through_an_object_is_a_candidate() -> None:
+    java = extract_java(b"class A { void go(Lexer r) { throw r.unexpected(\"a name\"); } }")
+    kotlin = extract_kotlin(b'fun go(r: Lexer): Nothing = throw r.unexpected("a name")\n')
+    for found in (java, kotlin):
+        assert [(c.call.callee if c.call else None) for c in found.candidates] == [
+            "r.unexpected"]

@@ -180,10 +180,9 @@ def _static_or_own(receiver: Node | None) -> bool:
 
 def _throw_call_site(caps: Captures, file: JavaFile) -> list[Site]:
     """``throw Errors.create(r, "…", tok)``: a candidate, kept when ``create`` is a
-    factory of the repository."""
+    factory of the repository (on an object, ``throw reader.unexpectedTokenError(..)``,
+    when the repository has one such factory)."""
     node, called = caps["throwcall"][0], caps["throwcall.call"][0]
-    if not _static_or_own(called.child_by_field_name("object")):
-        return []
     call = invocation(called, file, enclosing_class(node))
     return [Site(CANDIDATE, "exception", line_of(node), symbol=_symbol(node), call=call)]
 

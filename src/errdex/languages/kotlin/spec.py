@@ -217,10 +217,11 @@ def _static_or_own(receiver: Node | None) -> bool:
 
 def _throw_call_site(caps: Captures, file: FileIndex) -> Site | None:
     """``throw notFound(key)`` / ``throw Errors.create(..)``: a candidate, kept when the
-    function is a factory of the repository (a class is ``_constructor_site``'s)."""
+    function is a factory of the repository (a class is ``_constructor_site``'s; on an
+    object, ``throw lexer.fail(..)``, when the repository has one such factory)."""
     node, called = caps["throwcall"][0], caps["throwcall.call"][0]
     found = callee_of(called)
-    if not text(node).startswith("throw") or found is None or not _static_or_own(found[1]):
+    if not text(node).startswith("throw") or found is None:
         return None
     if found[0].rsplit(".", 1)[-1][:1].isupper():
         return None
