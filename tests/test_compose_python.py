@@ -738,3 +738,25 @@ def test_a_form_met_in_real_libraries_gives_the_raise_line_the_printed_message(
     assert message in messages(found)
     printed = _raised(root, module, call)
     assert any(fullmatches(r, printed) for r in found), (printed, messages(found))
+
+
+def test_the_code_and_status_a_class_or_its_base_sets_reach_its_raise_sites(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``code = "E_APP"`` / ``status_code = 404`` in a class body, ``self.code = …`` in
+    its constructor: every site raising it (or a subclass) gets errorCode / httpStatus."""
+    _, stored = mine_once(make_repo, tmp_path, {"app/errors.py": (
+        "class AppError(Exception):\n    code = 'E_APP'\n\n\n"
+        "class NotFound(AppError):\n    status_code = 404\n\n"
+        "    def __init__(self, key):\n        super().__init__(f'no such item: {key}')\n\n\n"
+        "class Denied(Exception):\n"
+        "    def __init__(self, user):\n"
+        "        self.code = 'E_DENIED'\n        super().__init__(f'{user} may not do that')\n\n\n"
+        "def get(key):\n    raise NotFound(key)\n\n\n"
+        "def deny(user):\n    raise Denied(user)\n\n\n"
+        "def fail():\n    raise AppError('the app failed')\n")})
+    found = {r.record.error_class: r.record for r in stored}
+    assert (found["NotFound"].error_code, found["NotFound"].http_status) == ("E_APP", 404)
+    assert (found["Denied"].error_code, found["Denied"].http_status) == ("E_DENIED", None)
+    assert (found["AppError"].error_code, found["AppError"].http_status) == ("E_APP", None)
+    assert len(stored) == 3  # the constructors' ``super().__init__`` calls are no sites

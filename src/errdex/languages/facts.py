@@ -112,6 +112,10 @@ class Producer:
     is_class: bool = False
     error_class: str | None = None
     defaults: tuple[tuple[str, Template], ...] = ()
+    # What a class sets besides its message (``code = "E_AUTH"``, ``status_code = 404``):
+    # the record's ``errorCode`` and ``httpStatus`` at every site that raises it.
+    error_code: str | None = None
+    http_status: int | None = None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ producer its changed files define.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from errdex.languages import SPECS
 from errdex.languages.base import Language
@@ -67,6 +68,12 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         changed += _as_records(m, kept)
     for m in passed_in:
         changed += _as_records(m, _from_callers(m, producers))
+    for m in (*out, *changed):  # ``raise NotFound(…)``: the code and status its class sets
+        record = m.record
+        if record.error_class and (record.error_code is None or record.http_status is None):
+            code, status = producers.marks(record.error_class, record.file_path)
+            record.error_code = record.error_code or code
+            record.http_status = record.http_status or status
     mined[:] = [*out, *changed]  # ``finish_records`` orders them
     return changed
 
@@ -97,7 +104,7 @@ def _from_callers(m: MinedRecord, producers: Producers) -> list[Composed]:
         producers.capped += 1
         kept = kept[:MAX_CALLERS]
     source = Source(helper.path, helper.line, "callers")
-    return [Composed(c.template, (source,), m.record.error_class or c.error_class)
+    return [replace(c, sources=(source,), error_class=m.record.error_class or c.error_class)
             for c in kept]
 
 
@@ -136,6 +143,8 @@ def _retemplate(m: MinedRecord, composed: Composed) -> None:
     m.record.error_message = template.written
     m.record.message_pattern = template.pattern()
     m.record.error_class = m.record.error_class or composed.error_class
+    m.record.error_code = m.record.error_code or composed.error_code
+    m.record.http_status = m.record.http_status or composed.http_status
     m.record.slug = template.slug(fallback=m.record.error_class or m.extras.enclosing_symbol
                                   or "error")
     m.extras.hole_names = hole_names(template)

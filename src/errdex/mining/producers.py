@@ -66,6 +66,8 @@ class Composed:
     template: Template
     sources: tuple[Source, ...] = ()
     error_class: str | None = None
+    error_code: str | None = None  # what the class it makes sets (``Producer.error_code``)
+    http_status: int | None = None
 
 
 @dataclass
@@ -117,14 +119,13 @@ class Producers:
         out = [composed]
         if choices:
             combos = itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES)
-            out = [Composed(substitute(composed.template, dict(combo)),
-                            (*composed.sources, *sources), composed.error_class)
-                   for combo in combos]
+            out = [replace(composed, template=substitute(composed.template, dict(combo)),
+                           sources=(*composed.sources, *sources)) for combo in combos]
         # ``self.error``: what the field or class attribute of the site's class holds
-        out = [Composed(t, c.sources, c.error_class) for c in out
+        out = [replace(c, template=t) for c in out
                for t in spell_self(self, c.template, owner, path)][:MAX_ALTERNATIVES]
         constants = self.constants()
-        return [Composed(t, c.sources, c.error_class)
+        return [replace(c, template=t)
                 if (t := with_constants(c.template, constants)) is not None else c
                 for c in out]
 
@@ -145,6 +146,17 @@ class Producers:
         if entry is None or owner is None:
             return []
         return [entry, *overrides(self, entry, owner, path)]
+
+    def marks(self, error_class: str, path: str) -> tuple[str | None, int | None]:
+        """The error code and HTTP status a class or its nearest base sets."""
+        code: str | None = None
+        status: int | None = None
+        for name in self.chain(error_class.rsplit(".", 1)[-1], path):
+            found = self.find(Call(name, path=path))
+            if found is not None and found.is_class:
+                code = code or found.error_code
+                status = status or found.http_status
+        return code, status
 
     def constants(self) -> dict[str, str]:
         """Each string constant's text (role ``constant``), leaving out a name defined with
@@ -300,7 +312,8 @@ class Producers:
                     Call(base, call.args, call.keywords, producer.owner, producer.path),
                     depth + 1, visiting, this)
                 if inherited is not None:
-                    return [replace(c, error_class=producer.name) for c in inherited]
+                    return [_marked(replace(c, error_class=producer.name), producer)
+                            for c in inherited]
             return None
         out: list[Composed] = []
         spread = spread_of(producer, call)
@@ -328,23 +341,33 @@ class Producers:
             if defaulted or _writes_text(result) else ())
         own_class = producer.name if producer.is_class else producer.error_class
         if isinstance(result, Template):
-            return [Composed(t, source, own_class) for t in
+            return [_marked(Composed(t, source, own_class), producer) for t in
                     spell_self(self, substitute(result, bindings), this, producer.path)]
         inner = bind(result, bindings)
         assert isinstance(inner, Call)
         if spread or inner.callee in bindings:
             inner = forwarded(inner, spread, bindings)
         if inner.callee == FORMAT:  # a text formatted at run time, once it is known
-            return [Composed(t, source, own_class)
+            return [_marked(Composed(t, source, own_class), producer)
                     for t in evaluate(self, inner, this, producer.path)]
         composed = self._compose(inner, depth + 1, visiting, this)
         if composed is None:  # a class from elsewhere (Exception, Error): its first argument
             if not inner.args or inner.method:
                 return []
             inner_class = own_class or _class_name(inner.named())
-            return [Composed(t, source, inner_class) for t in inner.args[0]]
-        return [Composed(c.template, (*c.sources, *source), own_class or c.error_class)
+            return [_marked(Composed(t, source, inner_class), producer) for t in inner.args[0]]
+        return [_marked(replace(c, sources=(*c.sources, *source),
+                                error_class=own_class or c.error_class), producer)
                 for c in composed]
+
+
+def _marked(composed: Composed, producer: Producer) -> Composed:
+    """``composed`` with the code and status its producer sets (a class's own win over
+    those of the class it passes its message to)."""
+    if producer.error_code is None and producer.http_status is None:
+        return composed
+    return replace(composed, error_code=producer.error_code or composed.error_code,
+                   http_status=producer.http_status or composed.http_status)
 
 
 def _super_method(callee: str) -> str | None:

@@ -47,6 +47,7 @@ from errdex.languages.python.reading import (
 )
 from errdex.languages.python.texts import (
     class_attribute,
+    code_and_status,
     field_producers,
     format_text,
     text_methods,
@@ -218,8 +219,10 @@ def _class(node: Node, path: str, assigned: Assignments) -> list[Producer]:
         if shown:
             results = shown
     # A class that says nothing is kept too: it shadows a namesake elsewhere (``find``).
+    code, status = code_and_status(body, init)
     return [Producer(name, params, tuple(results), "class message", path, line_of(node),
-                     owner=owner_name(node), bases=bases, is_class=True, defaults=defaults),
+                     owner=owner_name(node), bases=bases, is_class=True, defaults=defaults,
+                     error_code=code, http_status=status),
             *held]
 
 

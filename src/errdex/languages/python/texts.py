@@ -174,3 +174,36 @@ def _unnamed(template: Template) -> Template:
                        h.optional_lead) if isinstance(h, Hole) and h.name else h
                   for h in template.message)
     return Template(template.written, parts, template.prefix, template.suffix)
+
+
+_CODE_NAMES = frozenset({"code", "error_code", "errcode"})
+_STATUS_NAMES = frozenset({"status_code", "http_status", "status", "code"})
+
+
+def code_and_status(body: Node | None, init: Node | None) -> tuple[str | None, int | None]:
+    """The error code and HTTP status a class sets: ``code = "E_AUTH"`` / ``status_code =
+    404`` in its body, or ``self.code = "E_AUTH"`` in its constructor (a text is a code, a
+    number from 100 to 599 a status)."""
+    code: str | None = None
+    status: int | None = None
+    assignments = [c.named_children[0] if c.type == "expression_statement" and (
+        c.named_children) else c for c in (body.named_children if body else ())]
+    if init is not None:
+        assignments += [n for n in nodes_below(init, NESTING, keep_nested=True)
+                        if n.type == "assignment"]
+    for node in assignments:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if node.type != "assignment" or left is None or right is None:
+            continue
+        name = text(left).removeprefix("self.")
+        if "." in name:
+            continue
+        if right.type == "integer" and name in _STATUS_NAMES and status is None:
+            value = int(text(right)) if text(right).isdigit() else 0
+            status = value if 100 <= value <= 599 else None
+        elif right.type == "string" and name in _CODE_NAMES and code is None:
+            found = read_alternatives(right, FileIndex())
+            literal = found[0].literal if len(found) == 1 else None
+            code = literal if literal and len(literal) <= 100 else None
+    return code, status
+
