@@ -242,3 +242,23 @@ def test_the_real_registry_requests_2_26_0(tmp_path: Path, monkeypatch: pytest.M
     assert best["package"]["version"] == "2.26.0"
     assert best["record"]["filePath"] == "requests/models.py"
     assert best["record"]["repo"].endswith("@2.26.0")
+
+
+def test_a_pinned_release_wins_among_equals_not_over_a_better_match():
+    from errdex.api._pinned import Pinned, prefer_pinned
+    from errdex.lookup.index import Match
+    from errdex.records.model import RecordExtras
+
+    def match(version: str | None, approximate: bool = False) -> Match:
+        extras = RecordExtras(package="gadget" if version else None, package_version=version,
+                              package_ecosystem="pypi" if version else None)
+        return Match(1.0, "r", {}, None, extras, approximate)  # type: ignore[arg-type]
+
+    pinned = Pinned.of(["pypi:Gadget==1.1"])
+    other, mine, plain, fuzzy_mine = match("1.0"), match("1.1"), match(None), match("1.1", True)
+    ranked, note = prefer_pinned([other, plain, mine], pinned, top=2)
+    assert ranked == [mine, other] and note is None
+    ranked, note = prefer_pinned([other, fuzzy_mine], pinned, top=5)
+    assert ranked == [other, fuzzy_mine]  # a full match of 1.0 beats an approximate one of 1.1
+    assert note is not None and "gadget 1.0" in note and "pins gadget 1.1" in note
+    assert prefer_pinned([plain, other], pinned, top=5)[1] is None  # best is no package
