@@ -20,6 +20,7 @@ import errdex
 from errdex.interfaces.cli import main
 from errdex.lookup.text_sites import MAX_LEADS, PART_REASON, REASON
 from errdex.records.text_sites import TextSite
+from errdex.store.schema import STORE_FORMAT_VERSION
 from errdex.store.text_sites import PER_LEAD
 from tests.conftest import GitRepo, sql
 
@@ -241,12 +242,13 @@ def test_a_format_4_database_gains_the_table_and_the_next_mine_fills_it(
     make_repo: Callable[..., GitRepo], backend_db: str
 ) -> None:
     repo = _mined(make_repo, backend_db)
-    # As a database written by the previous errdex: no table, an older miner.
-    sql(backend_db, "DROP TABLE text_sites")
+    # As a database written by an errdex of format 4: none of the later tables, an older miner.
+    for table in ("text_sites", "repo_origins", "synced_datasets"):
+        sql(backend_db, f"DROP TABLE {table}")
     sql(backend_db, "UPDATE errdex_meta SET value = '4' WHERE key = 'format_version'")
     sql(backend_db, "UPDATE repos SET miner_version = 'older'")
     with errdex.open_store(backend_db) as store:
-        assert store.format_version() == 5
+        assert store.format_version() == STORE_FORMAT_VERSION
         assert store.text_site_count() == 0
     summary = errdex.mine(repo.root, db=backend_db, repo="acme/vault", jobs=1)
     assert not summary.incremental and summary.text_sites == 1

@@ -47,6 +47,7 @@ from errdex.templates.matching import verify
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
+_MAX_FUZZY_READINGS = 8  # readings of a message compared letter by letter, at most
 _MAX_VARIANTS = 24
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
@@ -220,7 +221,7 @@ class Index:
             encoded: list[bytes] = []  # the message for RE2, encoded once if a regex runs
             # A sentence pasted without its final period (copied from a title, or trimmed):
             # read with it against a template ending in one (same words: same candidates).
-            period = _lost_period(message) and message is event.message
+            period = _lost_period(message)
             with_period: list[bytes] = []
             for pid, (pattern, _) in details.items():
                 groups = verify(pattern, message, encoded)
@@ -258,9 +259,14 @@ class Index:
         message = event.message
         full, close = self._probe(message)
         close = (full + close)[:_MAX_FUZZY_CANDIDATES]  # full: words there, regex failed
+        # The message's shorter readings too (its first line, the text an NSError quotes):
+        # their words are the message's, so its probe's candidates are theirs.
+        readings = [message, *(text for text in _variants(event)[1:_MAX_FUZZY_READINGS]
+                               if len(text) <= _SENTENCE)]
         ratios: dict[int, float] = {}
         for pid, (pattern, _) in self._pattern_details(close).items():
-            ratio = similarity(_literal_text(pattern), message)
+            literal = _literal_text(pattern)
+            ratio = max(similarity(literal, text) for text in readings)
             if ratio >= APPROXIMATE_MIN_RATIO:
                 ratios[pid] = ratio
         scored: dict[str, Scored] = {}
@@ -404,6 +410,12 @@ def _variants(event: ErrorEvent) -> list[str]:
         quoted = _DEBUG_STRUCT.match(text)
         if quoted and not add(re.sub(r"\\(.)", r"\1", quoted.group(1))):
             return variants
+    # An NSError as Apple's runtimes print it (``Error Domain=X Code=-6003 "msg" UserInfo=…``),
+    # or a logged error object's ``message: 'msg'`` (Node's util.inspect): the message quoted.
+    for pattern in (_NSERROR, _MESSAGE_PROPERTY):
+        quoted = pattern.search(message, 0, _TRAILING_GROUP_CHARS)
+        if quoted and not add(re.sub(r"\\(.)", r"\1", quoted.group(1))):
+            return variants
     # Details a library appends in parentheses (Jackson's ``(3 known properties: …)``,
     # ``(through reference chain: …)``): each reading without them, once or twice.
     for text in list(variants):
@@ -422,6 +434,8 @@ _SENTENCE = 1_000  # a message this long at most may have lost its final period
 _STAMPED = re.compile(
     r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\]? +(?:(?:[#*|] +)(?:[A-Z]{3,8}:? +)?|[A-Z]{3,8}:? +)"
 )
+_NSERROR = re.compile(r'Error Domain=\S+ Code=-?\d+ "((?:[^"\\\n]|\\.)*)"')
+_MESSAGE_PROPERTY = re.compile(r"^ *message: '((?:[^'\\\n]|\\.)*)'", re.MULTILINE)
 _DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
 
 
