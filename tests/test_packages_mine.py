@@ -190,7 +190,7 @@ def test_cli_mine_env(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr("errdex.packages.outcomes.mine_files", broken)
     failed = CliRunner().invoke(main, ["--db", db, "mine-env", "--python", str(site)])
     assert failed.exit_code == 1
-    assert "the disk is on fire" in " ".join(failed.output.split())
+    assert "failed: pypi:widget==1.0: the disk is on fire" in failed.output
 
 
 def test_a_node_modules_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

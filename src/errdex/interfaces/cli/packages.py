@@ -84,6 +84,9 @@ def mine_env(settings: Settings, python: str | None, node_modules: str | None,
         summary = errdex.mine_env(python, node_modules, db=store, jobs=jobs, progress=bar,
                                   enrich=enrich, full=full, warm_index=True)
     Terminal().print(packages_table("mine-env", summary))
+    for o in summary.outcomes:  # whole, whatever width the table had
+        if o.status == "failed":
+            click.echo(visible(f"failed: {o.spec}: {o.reason}"), err=True)
     if not summary.ok:
         sys.exit(EXIT_NO_MATCH)
 
