@@ -498,3 +498,24 @@ def test_a_helper_given_its_message_as_a_trailing_lambda(make_repo, tmp_path):
     assert messages(found) == ['Failed to parse date "$source": year $year is before 1601']
     assert compile_pattern(found[0].record.message_pattern).fullmatch(
         'Failed to parse date "1500-01-01": year 1500 is before 1601')
+
+
+JOB_CANCELLED = """\
+package jobs
+
+class JobCancelled(message: String, val job: Any) : IllegalStateException(message) {
+    override fun toString(): String = "${super.toString()}; job=$job"
+}
+
+fun cancel(job: Any): Nothing = throw JobCancelled("Job was cancelled", job) // site:to-string
+"""
+
+
+def test_a_to_string_override_after_super_extends_the_printed_message(make_repo, tmp_path):
+    # a trace prints toString(): ``jobs.JobCancelled: Job was cancelled; job=Job#1``
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {"src/Jobs.kt": JOB_CANCELLED})
+    found = records_at(records, "src/Jobs.kt", line(JOB_CANCELLED, "site:to-string"))
+    assert [compile_pattern(r.record.message_pattern).fullmatch("Job was cancelled; job=Job#1")
+            is not None for r in found] == [True]

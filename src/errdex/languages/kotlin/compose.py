@@ -28,6 +28,7 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.files import filled, index_query
 from errdex.languages._jvm.compose import (
+    SUPER_MESSAGE,
     THIS,
     ClassFacts,
     Constructor,
@@ -35,6 +36,7 @@ from errdex.languages._jvm.compose import (
     formatted,
     message_method,
     passes,
+    renamed,
     uses,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
@@ -51,7 +53,7 @@ from errdex.languages.kotlin.messages import (
     split,
     values_of,
 )
-from errdex.templates.template import Literal, Template
+from errdex.templates.template import Hole, Literal, Template
 
 MAX_BRANCHES = 16
 _LOG_METHODS = frozenset({"error", "warn", "warning", "severe", "fatal"})
@@ -186,7 +188,27 @@ def _class(node: Node, outer: str | None, file: FileIndex, path: str) -> list[Pr
         elif member.type == "property_declaration" and _overrides_message(member):
             value = _property_value(member, members[i + 1] if i + 1 < len(members) else None)
             facts.override.extend(alternatives(value, file))
+        elif member.type == "function_declaration" and not facts.override:
+            facts.override.extend(_to_string(member, file))
     return class_producers(facts)
+
+
+def _to_string(node: Node, file: FileIndex) -> list[Template]:
+    """``override fun toString() = "${super.toString()}; job=$job"``: a paste shows
+    ``pkg.Class: message; job=…``, so what follows ``super.toString()`` ends the message."""
+    name = next((c for c in node.named_children if c.type == "simple_identifier"), None)
+    params = next((c for c in node.named_children if c.type == "function_value_parameters"),
+                  None)
+    if text(name) != "toString" or (params is not None and params.named_children):
+        return []
+    value = body_value(next((c for c in node.named_children if c.type == "function_body"),
+                            None))
+    out = []
+    for template in alternatives(value, file) if value is not None else []:
+        first = template.message[0] if template.message else None
+        if isinstance(first, Hole) and first.name == "super.toString()" and has_text(template):
+            out.append(renamed(template, {"super.toString()": SUPER_MESSAGE}))
+    return out
 
 
 def _class_parameters(primary: Node | None) -> tuple[tuple[str, ...], tuple[tuple[str, str],
