@@ -704,3 +704,38 @@ def test_an_incremental_mine_recomposes_the_callers_of_a_changed_class(make_repo
     mined = [(s.record, s.extras) for s in store.records()]
     record, _ = one(mined, "get")
     assert record.error_message == "unknown item: {key}"
+
+
+JOB_CANCELLED = """\
+package jobs;
+
+class JobCancelled extends IllegalStateException {
+    private final Object job;
+
+    JobCancelled(String message, Object job) {
+        super(message);
+        this.job = job;
+    }
+
+    @Override
+    public String toString() {
+        return super.toString() + "; job=" + job;
+    }
+}
+
+class Jobs {
+    void cancel(Object job) {
+        throw new JobCancelled("Job was cancelled", job); // site:to-string
+    }
+}
+"""
+
+
+def test_a_to_string_override_after_super_extends_the_printed_message(make_repo, tmp_path):
+    # a trace prints toString(): ``jobs.JobCancelled: Job was cancelled; job=Job#1``
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {"src/jobs/Jobs.java": JOB_CANCELLED})
+    found = records_at(records, "src/jobs/Jobs.java", line(JOB_CANCELLED, "site:to-string"))
+    assert [compile_pattern(r.record.message_pattern).fullmatch("Job was cancelled; job=Job#1")
+            is not None for r in found] == [True]

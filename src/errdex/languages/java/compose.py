@@ -54,7 +54,7 @@ from errdex.languages.java.scopes import (
     CLASS_TYPES,
     nearest_assignment,
 )
-from errdex.templates.template import Literal, Template
+from errdex.templates.template import Hole, Literal, Template
 
 MAX_BRANCHES = 16
 _OVERRIDES = ("getMessage", "getLocalizedMessage")
@@ -154,8 +154,22 @@ def _class(node: Node, name: str, outer: str | None, body: Node, file: JavaFile,
             returned = [t for r in _returns(member)
                         for t in alternatives(r, file) or [unknown(text(r))]]
             facts.override.extend(renamed(t, _SUPER_SPELLINGS) for t in returned)
+        elif member.type == "method_declaration" and text(
+                member.child_by_field_name("name")) == "toString" and not _parameters(member):
+            facts.override.extend(_to_string(member, file))
     facts.override = [substitute(t, computed) for t in facts.override]
     return class_producers(facts)
+
+
+def _to_string(method: Node, file: JavaFile) -> list[Template]:
+    """``return super.toString() + "; job=" + job;``: a trace prints ``pkg.X: message; job=…``,
+    so what follows ``super.toString()`` ends the message (a ``getMessage()`` override wins)."""
+    out = []
+    for template in (t for r in _returns(method) for t in alternatives(r, file)):
+        first = template.message[0] if template.message else None
+        if isinstance(first, Hole) and first.name == "super.toString()" and has_text(template):
+            out.append(renamed(template, {"super.toString()": SUPER_MESSAGE}))
+    return out
 
 
 def _computed_fields(constructor: Node, file: JavaFile) -> dict[str, Template]:
