@@ -1,7 +1,8 @@
 """Downloading one release's archive from its registry, with the user's registry settings.
 
 npm: ``npm pack NAME@VERSION --ignore-scripts``, npm's own client, so ``.npmrc`` registries,
-scopes, mirrors and tokens apply; a registry spec never runs a lifecycle script (and
+scopes, mirrors and tokens apply (the user's and global ones; a project's own ``.npmrc``
+when ``npm_cwd`` names the project); a registry spec never runs a lifecycle script (and
 ``--ignore-scripts`` makes sure).
 
 PyPI: not ``pip download``. pip downloads an sdist and then *prepares its metadata*, which
