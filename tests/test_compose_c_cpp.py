@@ -42,6 +42,7 @@ void BUG_fl(const char *file, int line, const char *fmt, ...);
 #define LOG_ERR(fmt, ...) \\
     fprintf(stderr, "[ERR] %s:%d: " fmt "\\n", __FILE__, __LINE__, ##__VA_ARGS__)
 #define INVALID_ENUM 0x10003
+#define ERR_NOMEM "out of memory"
 #define FAIL(msg) do { fprintf(stderr, "fail: %s\\n", msg); exit(3); } while (0)
 #endif
 """
@@ -202,6 +203,9 @@ static void report_nothing(const char *s)
 
 #define OPTION_HELP(s, h) ((void)(s), (void)(h))
 
+#define ERR_BUSY "device is busy"
+#define NOT_DEFINED_HERE getenv("REASON")
+
 typedef struct { int ok; const char *msg; } value;
 static char text[256];
 static char last_error[256];
@@ -267,6 +271,12 @@ int main(int argc, char **argv)
 \t\tFAIL("disk is full");
 \tif (!strcmp(what, "value"))
 \t\treturn shown(invalid_with_msg(string_fmt("cannot index %s with %s", "array", "name")));
+\tif (!strcmp(what, "nomem"))
+\t\tdie(ERR_NOMEM);
+\tif (!strcmp(what, "busy"))
+\t\treturn fprintf(stderr, "%s\\n", ERR_BUSY) < 0;
+\tif (!strcmp(what, "no_constant"))
+\t\tperror(NOT_DEFINED_HERE);
 \tif (!strcmp(what, "set_error"))
 \t\treturn set_error("no such key %s", "HEAD") && fprintf(stderr, "%s\\n", last_error);
 \treturn 0;
@@ -584,6 +594,9 @@ C_EXPECTED = [
     # an error value made from a formatted text, or from the text a function is given first
     ("value", "cannot index %s with %s", None, []),
     ("set_error", "no such key %s", None, []),
+    # a string constant printed, through the project's reporter or as is
+    ("nomem", "fatal: out of memory", None, [("src/usage.c", "void die(")]),
+    ("busy", "device is busy", None, [("src/main.c", "#define ERR_BUSY")]),
 ]
 
 H = "include/mylib/errors.hpp"
@@ -727,6 +740,7 @@ def test_calls_that_reach_no_producer_and_a_constructor_cycle_make_no_record(
     assert records_at(records, "src/main.c", _c_line("unknown")) == []
     assert records_at(records, "src/main.c", _c_line("option")) == []  # a macro is no error class
     assert records_at(records, "src/main.c", _c_line("format")) == []  # it dies only if it fails
+    assert records_at(records, "src/main.c", _c_line("no_constant")) == []  # no string constant
     assert [r.record.line_number for r in records if r.record.file_path == "lib/cycle.cpp"] == []
 
 

@@ -74,7 +74,8 @@ def producers(grammar: str) -> Composer:
     """The C reporters of a file parsed with ``grammar`` (C, or C++ for headers)."""
 
     def read(root: Node, source: bytes, path: str) -> list[Producer]:
-        return reporters(root, path, grammar, scope_of(source))
+        found = reporters(root, path, grammar, scope_of(source))
+        return found + defines(root, path) if grammar == "c" else found  # C++ reads its own
 
     return Composer(producers=read, triggers=(b"stderr", b"#define", b"printf", b"(2,"))
 
@@ -361,6 +362,30 @@ def _chomped(template: Template) -> Template:
     if parts and isinstance(parts[-1], Literal):
         parts[-1] = Literal(parts[-1].text.rstrip("\r\n"))
     return Template(template.written.rstrip("\r\n").removesuffix("\\n"), merge_literals(parts))
+
+
+# --- constants ---------------------------------------------------------------------------
+
+
+def defines(root: Node, path: str) -> list[Producer]:
+    """``#define ERR_NOMEM "out of memory"`` at the file's top level: a string constant a
+    site may print (``die(ERR_NOMEM)``)."""
+    out: list[Producer] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("function_definition", "compound_statement"):
+            continue
+        stack.extend(node.named_children)
+        if node.type != "preproc_def":
+            continue
+        name = text(node.child_by_field_name("name"))
+        value = text(node.child_by_field_name("value")).strip()
+        literal = value[1:-1] if len(value) > 1 and value[0] == value[-1] == '"' else ""
+        if name and any(c.isalpha() for c in literal) and not set('"%\\') & set(literal):
+            out.append(Producer(name, (), (Template(literal, (Literal(literal),)),), "constant",
+                                path, line_of(node)))
+    return out
 
 
 # --- macros ------------------------------------------------------------------------------

@@ -241,12 +241,13 @@ def call_site(
         return None
     fmt = message_string(args[spec.format_index])
     if fmt is None:
-        return None
+        return _constant_site(name, spec, call, args[spec.format_index], symbol, owner)
     rest = [text(a) for a in args[spec.format_index + 1 :]]
     fmt = fmt.without_newline()
     message = fmt.parts() if name in ("fputs", "perror") else printf_parts(fmt, rest)
     if not has_words(message):
-        return None
+        printed = args[spec.format_index + 1] if fmt.text == "%s" and rest else None
+        return _constant_site(name, spec, call, printed, symbol, owner)
     bare = Template(fmt.written, message)
     template = bare.with_wrapper(
         _PROGRAM if spec.program else (), _STRERROR if spec.strerror else ()
@@ -257,6 +258,26 @@ def call_site(
                 if name in _OWN and spec.format_index == 0 else None)
     return Site(template, spec.error_type, line_of(call), severity=spec.severity,
                 symbol=symbol(call), call=composed)
+
+
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _constant_site(name: str, spec: _Call, call: Node, printed: Node | None,
+                   symbol: Callable[[Node], str | None], owner: str | None) -> Site | None:
+    """``die(ERR_NOMEM)``, ``fprintf(stderr, "%s\\n", ERR_BUSY)``: a candidate printing a
+    string constant (``#define ERR_NOMEM "out of memory"``), through the project's own
+    reporter when it defines one; composition spells the constant out, or drops the site."""
+    if printed is None or printed.type != "identifier" or not _CONSTANT.fullmatch(text(printed)):
+        return None
+    constant = text(printed)
+    if name in _OWN and spec.format_index == 0:
+        shown = Template("{" + constant + "}", (Hole.of(constant, "{" + constant + "}"),))
+        made = Call(name, ((shown,),), owner=owner, method=True, makes_error=True)
+    else:
+        made = Call(constant, owner=owner, method=True)
+    return Site(Template("", ()), spec.error_type, line_of(call), severity=spec.severity,
+                symbol=symbol(call), call=made)
 
 
 def _gnu_error(args: list[Node]) -> _Call:
