@@ -95,8 +95,10 @@ def test_the_release_repository_is_deterministic_and_evicted_over_budget(
     assert build_repository(tmp_path / "one", files, "m") == build_repository(
         tmp_path / "two", dict(reversed(files.items())), "m")
     cache = ReleaseCache(tmp_path / "cache", budget_bytes=0)
+    (tmp_path / "cache" / "tmp" / "download.999999999.1").mkdir()  # of a process long gone
     mine_release(parse_spec("pypi:widget==1.0"), store, cache=cache, tags=None)
     assert list((tmp_path / "cache" / "repos").iterdir()) == []
+    assert list((tmp_path / "cache" / "tmp").iterdir()) == []
     assert store.count("acme/widget@1.0") == 1  # the records stay
 
 

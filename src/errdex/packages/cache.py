@@ -116,6 +116,13 @@ class ReleaseCache:
         folder.mkdir(parents=True)
         return folder
 
+    def clean_stale(self) -> None:
+        """Remove temporary folders left by processes that died on this host."""
+        for folder in (self.root / "tmp").iterdir():
+            pid = folder.name.rsplit(".", 2)[-2] if folder.name.count(".") >= 2 else ""
+            if pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
     def _build(self, target: Path, build: Builder) -> Identity:
         temporary = self.scratch(target.name)
         try:
@@ -166,6 +173,16 @@ def _stored_identity(target: Path) -> Identity | None:
         return Identity.from_json(data)
     except (OSError, ValueError, TypeError):
         return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _tree_bytes(path: Path) -> int:

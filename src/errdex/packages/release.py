@@ -93,6 +93,7 @@ def mine_release(
     registry that cannot be reached, a missing release, a refused archive).
     """
     cache = cache or ReleaseCache()
+    cache.clean_stale()
     started = time.perf_counter()
 
     def build(target: Path) -> Identity:
