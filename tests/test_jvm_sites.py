@@ -493,3 +493,16 @@ def test_a_factory_thrown_through_an_object_is_a_candidate() -> None:
     for found in (java, kotlin):
         assert [(c.call.callee if c.call else None) for c in found.candidates] == [
             "r.unexpected"]
+
+
+def test_kotlin_build_string_message() -> None:
+    sites = _kotlin(
+        "fun check(x: Int) {\n"
+        '    throw IllegalArgumentException(buildString { append("bad value "); append(x) })\n'
+        "}\n"
+        "fun other(x: Int) {\n"
+        "    throw IllegalArgumentException(buildString { repeat(x) { append(it) } })\n"
+        "}\n"
+    )
+    assert [(s.line, s.template.written) for s in sites] == [(2, "bad value {x}")]
+    assert compile_pattern(sites[0].template.pattern()).fullmatch("bad value 42")

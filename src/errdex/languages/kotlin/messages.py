@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from errdex.languages._engine import FileIndex, Message, operand_hole
+from errdex.languages._engine import FileIndex, Message, joined, operand_hole
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages._jvm.compose import capped, format_holes, renamed, unparenthesized
 from errdex.languages._jvm.libraries import (
@@ -76,8 +76,11 @@ def _operand(node: Node) -> Message:
 
 
 def _text_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
-    """``String.format(..)``, ``"…".format(..)``, ``.trimIndent()``, ``.trimMargin()``."""
+    """``String.format(..)``, ``"…".format(..)``, ``.trimIndent()``, ``.trimMargin()``,
+    ``buildString { append(..) }``."""
     callee, suffix = node.named_children[0], node.named_children[-1]
+    if callee.type == "simple_identifier" and text(callee) == "buildString":
+        return _build_string(reader, node, depth)
     if callee.type != "navigation_expression" or suffix.type != "call_suffix":
         return None
     receiver, method = callee.named_children[0], text(callee.named_children[-1])[1:]
@@ -139,6 +142,30 @@ def _interpolated_name(node: Node) -> str | None:
             node.named_children[0].type == "simple_identifier"):
         return text(node.named_children[0])
     return None
+
+
+def _build_string(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``buildString { append("bad "); append(x); appendLine("!") }``: the appended texts in
+    order (an unknown one a hole); None when the lambda does anything else."""
+    suffix = node.named_children[-1]
+    lam = next((c for c in suffix.named_children if c.type == "annotated_lambda"), None)
+    literal = next((c for c in lam.named_children if c.type == "lambda_literal"), None) if (
+        lam is not None) else None
+    body = next((c for c in literal.named_children if c.type == "statements"), None) if (
+        literal is not None) else None
+    if body is None:
+        return None
+    pieces: list[Message | None] = []
+    for statement in body.named_children:
+        found = callee_of(statement)
+        if found is None or found[0] not in ("append", "appendLine", "this.append") or (
+                len(found[2]) > 1 or found[3]):
+            return None
+        for arg in found[2]:
+            pieces.append(reader.read(arg, depth + 1) or _operand(arg))
+        if found[0] == "appendLine":
+            pieces.append(literal_message("\n"))
+    return joined(pieces) if pieces else None
 
 
 def _variable(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
