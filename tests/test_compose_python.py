@@ -675,6 +675,22 @@ FORMS = {
         "class Many(ParamType):\n"
         + "".join(f"    def check{i}(self):\n        self.fail('problem number {i} happened')\n\n"
                   for i in range(24))),
+    "forms/toml.py": (
+        "class ParseError(ValueError):\n"
+        "    def __init__(self, line, col, message='parse error'):\n"
+        "        super().__init__(f'{message} at line {line} col {col}')\n\n\n"
+        "class BadChar(ParseError):\n"
+        "    def __init__(self, line, col, char):\n"
+        "        super().__init__(line, col, message=f'Unexpected character: {char!r}')\n\n\n"
+        "class Source:\n"
+        "    def parse_error(self, exception=ParseError, *args, **kwargs):\n"
+        "        return exception(1, 4, *args, **kwargs)\n\n\n"
+        "class Parser:\n"
+        "    def parse_error(self, exception=ParseError, *args, **kwargs):\n"
+        "        return exception(2, 7, *args, **kwargs)\n\n\n"
+        "def value(raw):\n"
+        "    parser = Parser()\n"
+        "    raise parser.parse_error(BadChar, char=raw[0])  # made\n"),
 }
 
 # (module, call, marker, errorMessage of the record on the marked line)
@@ -697,6 +713,7 @@ FORM_CASES = [
     ("choice", "Choice(['a', 'b']).convert('x')", "# callers",
      "{value!r} is not one of {choices}."),
     ("choice", "Many().check23()", "# callers", "problem number 23 happened"),
+    ("toml", "value('-')", "# made", "Unexpected character: {raw[0]!r} at line {2} col {7}"),
 ]
 
 
@@ -728,7 +745,8 @@ def test_a_form_met_in_real_libraries_gives_the_raise_line_the_printed_message(
     the class attribute a subclass overrides, a field formatted twice; a class attribute
     or message table entry a subclass of the site's class overrides (``self`` may be
     one of those); a helper called with what a text method of the object returns, and
-    by more callers than one site has alternatives."""
+    by more callers than one site has alternatives; a method of an object made from a
+    class in the function (``parser = Parser(); parser.parse_error(…)``)."""
     root, records = forms
     module, call, marker, message = case
     path = f"forms/{module}.py"

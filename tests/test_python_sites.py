@@ -588,6 +588,22 @@ def test_raise_with_message_variable_formatted_at_the_raise() -> None:
     assert site.template.pattern() == r"got (-?\d+) items"
 
 
+def test_a_message_in_parentheses_beside_a_lint_comment() -> None:
+    """``msg = (f"…" "…"  # type: ignore)``: the comment does not hide the message."""
+    source = (
+        "def f(name):\n"
+        "    msg = (\n"
+        "        f'field {name!r} must be an instance, '\n"
+        "        'not a class'  # type: ignore\n"
+        "    )\n"
+        "    raise TypeError(msg)\n"
+    )
+    (site,) = sites_of(source)
+    assert site.template.written == "field {name!r} must be an instance, not a class"
+    printed = "field 'x' must be an instance, not a class"
+    assert re.fullmatch(site.template.pattern(), printed)
+
+
 def test_fstring_details() -> None:
     source = (
         "def f(x, w):\n"

@@ -106,11 +106,13 @@ def symbol_of(node: Node) -> str | None:
 
 
 def unwrap(node: Node | None) -> Node | None:
-    """``(x)`` → ``x``; a tuple keeps its parentheses' meaning."""
-    while node is not None and node.type == "parenthesized_expression" and (
-        node.named_child_count == 1
-    ):
-        node = node.named_children[0]
+    """``(x)`` → ``x`` (a comment inside the parentheses aside); a tuple keeps its
+    parentheses' meaning."""
+    while node is not None and node.type == "parenthesized_expression":
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if len(inner) != 1:
+            break
+        node = inner[0]
     return node
 
 
@@ -330,6 +332,12 @@ def _parameter_names(function: Node) -> set[str]:
     return names
 
 
+def _commented(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``(f"…" "…"  # type: ignore)``: what the one expression beside a comment prints."""
+    inner = unwrap(node)
+    return reader.read(inner, depth + 1) if inner is not None and inner is not node else None
+
+
 _TABLE: MessageTable[FileIndex] = MessageTable(
     strings={"string": lambda node: _string(node), "concatenated_string": _concatenated},
     binary="binary_operator",
@@ -337,7 +345,7 @@ _TABLE: MessageTable[FileIndex] = MessageTable(
     wrappers=frozenset({"parenthesized_expression"}),
     variables=frozenset({"identifier"}),
     augmented=frozenset({"augmented_assignment"}),
-    rules={"call": _call, "attribute": _class_attribute},
+    rules={"call": _call, "attribute": _class_attribute, "parenthesized_expression": _commented},
     resolve=_resolve,
     hole=_operand_hole,
     unwrap_operands=False,

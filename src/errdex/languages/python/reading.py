@@ -69,8 +69,29 @@ def call_of(callee: str, args: Node | None, file: FileIndex, at: Node) -> Call:
     argument that calls a method of the object (``self._format_error(value)``, or a
     variable assigned that) is a nested call composition fills in."""
     positional, keywords = arguments_of(args, file)
-    return Call(callee, positional, keywords, owner=owner_name(at),
+    return Call(_made_from(callee, args, file), positional, keywords, owner=owner_name(at),
                 nested=_nested(args, file, at))
+
+
+def _made_from(callee: str, args: Node | None, file: FileIndex) -> str:
+    """``parser.parse_error`` where ``parser = Parser(raw)`` above: ``Parser.parse_error``
+    (the method of the class the object was made from)."""
+    call = args.parent if args is not None else None
+    function = call.child_by_field_name("function") if call is not None else None
+    receiver = function.child_by_field_name("object") if function is not None and (
+        function.type == "attribute") else None
+    if function is None or receiver is None or receiver.type != "identifier":
+        return callee
+    assigned = file.nearest(receiver, SCOPES)
+    right = assigned.child_by_field_name("right") if assigned is not None and (
+        assigned.type == "assignment") else None
+    made = right.child_by_field_name("function") if right is not None and (
+        right.type == "call") else None
+    if made is None or made.type not in ("identifier", "attribute"):
+        return callee
+    cls = text(made).rsplit(".", 1)[-1]
+    attribute = text(function.child_by_field_name("attribute"))
+    return f"{cls}.{attribute}" if cls[:1].isupper() else callee
 
 
 def _nested(args: Node | None, file: FileIndex, at: Node) -> tuple[tuple[str, Call], ...]:
