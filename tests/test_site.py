@@ -170,6 +170,7 @@ def test_sitemap_lists_the_indexable_pages_by_canonical_url(site: Path) -> None:
     sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
     urls = re.findall(r"<loc>([^<]+)</loc>", sitemap)
     assert f"{BASE}/" in urls
+    assert re.search(r"\.html</loc><lastmod>\d{4}-\d{2}-\d{2}</lastmod>", sitemap)
     for url in urls:
         path = url.removeprefix(BASE + "/") or "index.html"
         target = site / (path + "index.html" if path.endswith("/") else path)

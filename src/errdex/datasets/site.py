@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ STATE_FILE = "site-state.json"
 STATE_FORMAT = 1
 SITEMAP_MAX = 50_000  # URLs in one sitemap file (the protocol's limit)
 MESSAGE_CHARS = 160  # of a message, in listings and the search index
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 @dataclass
@@ -123,7 +125,7 @@ def summarize(stored: StoredRecord) -> Summary:
         error_type=record.error_type, error_class=record.error_class,
         file_path=record.file_path, line_number=record.line_number,
         tag=record.background_tag, indexable=record_view.worth_indexing(record, stored.extras),
-        digest=_digest(stored))
+        changed=record.content_changed_at[:10], digest=_digest(stored))
 
 
 def _read_state(folder: Path, base_url: str | None) -> dict[str, list[str]]:
@@ -306,13 +308,16 @@ def sitemaps(base_url: str, written: dict[str, list[str]],
     """``sitemap.xml`` (and ``sitemap-N.xml`` past 50,000 URLs, with ``sitemap.xml`` their
     index): every page except those marked ``noindex``."""
     thin = {s.href for s in summaries if not s.indexable}
-    urls = [pages.canonical(base_url, path) or "" for path in sorted(written)
-            if path.endswith(".html") and path not in thin]
+    changed = {s.href: s.changed for s in summaries if _DATE.fullmatch(s.changed)}
+    urls = [(pages.canonical(base_url, path) or "", changed.get(path))
+            for path in sorted(written) if path.endswith(".html") and path not in thin]
     head = '<?xml version="1.0" encoding="UTF-8"?>\n'
     ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
-    def urlset(part: list[str]) -> str:
-        body = "".join(f"<url><loc>{xml_escape(u)}</loc></url>\n" for u in part)
+    def urlset(part: list[tuple[str, str | None]]) -> str:
+        body = "".join(f"<url><loc>{xml_escape(url)}</loc>"
+                       + (f"<lastmod>{date}</lastmod>" if date else "") + "</url>\n"
+                       for url, date in part)
         return f"{head}<urlset {ns}>\n{body}</urlset>\n"
 
     if len(urls) <= SITEMAP_MAX:

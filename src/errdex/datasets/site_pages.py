@@ -44,6 +44,7 @@ class Summary:
     line_number: int
     tag: str | None
     indexable: bool
+    changed: str  # contentChangedAt's date: the sitemap's lastmod
     digest: str  # of the record and extras as stored: a page is redrawn when it changes
 
 
