@@ -552,13 +552,3 @@ def test_the_message_an_nserror_or_a_logged_error_object_quotes_is_read(
     [match] = errdex.explain(paste, db=db)[:1]
     assert (match.record.line_number, match.approximate, match.bound) == (2, False, {"code": "401"})
 
-
-def test_a_reworded_first_line_is_compared_without_the_lines_after_it(make_repo, tmp_path):
-    db = _mined(make_repo, tmp_path, {"jobs/manager.py": (
-        "def stop(n):\n"
-        "    raise RuntimeError(f'Terminating {n} busy threads after the timeout')\n")})
-    paste = ("Terminating 2 busy worker threads after the timeout\n"
-             "Work still in progress: queue=default jid=" + "f756474feaaff64bd25c9b29 " * 8 + "\n"
-             "Pushed 2 jobs back to Redis with the rest of the queue state " * 3)
-    [match] = errdex.explain(paste, db=db)[:1]
-    assert (match.record.line_number, match.approximate) == (2, True)

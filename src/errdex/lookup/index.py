@@ -47,7 +47,6 @@ from errdex.templates.matching import verify
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
-_MAX_FUZZY_READINGS = 8  # readings of a message compared letter by letter, at most
 _MAX_VARIANTS = 24
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
@@ -259,14 +258,9 @@ class Index:
         message = event.message
         full, close = self._probe(message)
         close = (full + close)[:_MAX_FUZZY_CANDIDATES]  # full: words there, regex failed
-        # The message's shorter readings too (its first line, the text an NSError quotes):
-        # their words are the message's, so its probe's candidates are theirs.
-        readings = [message, *(text for text in _variants(event)[1:_MAX_FUZZY_READINGS]
-                               if len(text) <= _SENTENCE)]
         ratios: dict[int, float] = {}
         for pid, (pattern, _) in self._pattern_details(close).items():
-            literal = _literal_text(pattern)
-            ratio = max(similarity(literal, text) for text in readings)
+            ratio = similarity(_literal_text(pattern), message)
             if ratio >= APPROXIMATE_MIN_RATIO:
                 ratios[pid] = ratio
         scored: dict[str, Scored] = {}
