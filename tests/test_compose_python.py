@@ -552,14 +552,23 @@ FORMS = {
     "forms/lock.py": (
         "class LockError(Exception):\n"
         "    def __init__(self, cause, *, context=None):\n"
-        "        self.context = context\n"
-        "        self.message = str(cause)\n\n"
+        "        if isinstance(cause, LockError):\n"
+        "            self.context = f'{context}.{cause.context}' if cause.context else context\n"
+        "            self.message = cause.message\n"
+        "        else:\n"
+        "            self.context = context\n"
+        "            self.message = str(cause)\n\n"
         "    def __str__(self):\n"
         "        if self.context:\n"
         "            return f'{self.message} in {self.context!r}'\n"
         "        return self.message\n\n\n"
         "def item(key, i):\n"
-        "    raise LockError('Missing required value', context=f'{key}[{i}]')  # context\n"),
+        "    raise LockError('Missing required value', context=f'{key}[{i}]')  # context\n\n\n"
+        "def nested(key, i):\n"
+        "    try:\n"
+        "        raise LockError('Missing required value', context='hashes')\n"
+        "    except LockError as e:\n"
+        "        raise LockError(e, context=f'{key}[{i}]')  # chained\n"),
     "forms/tokens.py": (
         "class SyntaxErr(Exception):\n"
         "    def __init__(self, message, *, source, span):\n"
@@ -697,6 +706,7 @@ FORMS = {
 FORM_CASES = [
     ("types", "BoolType().convert(None)", "# fail", "{value!r} is not a valid boolean."),
     ("lock", "item('packages', 0)", "# context", "Missing required value in '{key}[{i}]'"),
+    ("lock", "nested('wheels', 0)", "# chained", "{e} in '{key}[{i}].{cause.context}'"),
     ("tokens", "quoted('ab \"c')", "# layout",
      "Invalid quoted string\n    {source}\n    {marker}"),
     ("meta", "Field('version').check('1.x')", "# variable", "{value!r} is not a valid version"),
@@ -738,7 +748,8 @@ def _raised(root: Path, module: str, call: str) -> str:
 def test_a_form_met_in_real_libraries_gives_the_raise_line_the_printed_message(
     forms: tuple[Path, list[errdex.StoredRecord]], case: tuple[str, str, str, str],
 ) -> None:
-    """A generic base class (``ParamType[bool]``), a repr'd context built of holes, a
+    """A generic base class (``ParamType[bool]``), a repr'd context built of holes (a
+    field set in two branches giving both), a
     ``__str__`` laying fields out on lines, a factory returning the error it put in a
     variable, a class raised without arguments; a validator's message method with
     parameters formatting a field (``self.error or self.default_message``) at run time,

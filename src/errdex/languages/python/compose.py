@@ -14,6 +14,7 @@ Each ``return``/``raise`` of such a function is an alternative (its branches).
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from tree_sitter import Node
@@ -53,7 +54,7 @@ from errdex.languages.python.texts import (
     text_methods,
 )
 from errdex.templates.formats import parse_brace_format
-from errdex.templates.template import Hole, Template, literal_template
+from errdex.templates.template import Hole, Literal, Template, literal_template
 
 _QUERY = Path(__file__).with_name("compose.scm")
 _TEXT_METHODS = frozenset({"format", "format_map", "join", "replace", "strip", "lower",
@@ -206,14 +207,14 @@ def _class(node: Node, path: str, assigned: Assignments) -> list[Producer]:
     params: tuple[str, ...] = ()
     defaults: tuple[tuple[str, Template], ...] = ()
     results: list[Result] = []
-    fields: dict[str, Template] = {}
+    fields: dict[str, list[Template]] = {}
     held: list[Producer] = []
     if init is not None:
         params, defaults = parameters(init)
         file = assigned.within(init)
         fields = _fields(init, params, file)
         held = field_producers(init, params, file, name, path)
-        results = [bind(r, fields) for r in _super_calls(init, name, bases, file)]
+        results = [b for r in _super_calls(init, name, bases, file) for b in _bound(r, fields)]
     if to_str is not None:
         shown = _str_results(to_str, fields, assigned.within(to_str))
         if shown:
@@ -268,7 +269,19 @@ def _super_calls(init: Node, name: str, bases: tuple[str, ...], file: FileIndex)
     return out
 
 
-def _str_results(method: Node, fields: dict[str, Template], file: FileIndex) -> list[Result]:
+def _bound(result: Result, fields: dict[str, list[Template]]) -> list[Result]:
+    """``result`` with the fields it prints filled in, once per combination of what each
+    field is set to (a constructor setting it in two branches: two alternatives)."""
+    templates = [result] if isinstance(result, Template) else [
+        t for arg in (*result.args, *(a for _, a in result.keywords)) for t in arg]
+    named = sorted({h.name for t in templates for h in t.holes if h.name in fields})
+    choices = [[(name, t) for t in fields[name]] for name in named]
+    return [bind(result, dict(combo))
+            for combo in itertools.islice(itertools.product(*choices), 16)]
+
+
+def _str_results(method: Node, fields: dict[str, list[Template]], file: FileIndex
+                 ) -> list[Result]:
     """``__str__`` returning a template of ``self`` fields (set from parameters or texts);
     one that only passes a field on, or decorates the base's text, leaves the constructor's."""
     out: list[Result] = []
@@ -276,9 +289,7 @@ def _str_results(method: Node, fields: dict[str, Template], file: FileIndex) -> 
         for template in argument(node, file):
             if any(h.name in _SUPER_STR for h in template.holes):
                 return []
-            bound = bind(template, fields)
-            assert isinstance(bound, Template)
-            out.append(bound)
+            out.extend(_bound(template, fields))
     # a layout of fields counts too (``f"{self.message}\n    {self.source}"``)
     return out if any(isinstance(r, Template) and (has_text(r) or len(r.parts) > 1)
                       for r in out) else []
@@ -294,14 +305,15 @@ def _shown_parameter(node: Node) -> str:
     return text(node)
 
 
-def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, Template]:
+def _fields(init: Node, params: tuple[str, ...], file: FileIndex
+            ) -> dict[str, list[Template]]:
     """What ``self`` fields print: ``self.path = path`` the ``path`` argument, ``self.msg =
-    f"…"`` that template; ``self.args[0]`` the first argument passed up."""
-    mapping: dict[str, Template] = {}
+    f"…"`` that template (a field set in two branches, both); ``self.args[0]`` the first
+    argument passed up."""
+    mapping: dict[str, list[Template]] = {}
     if params:
-        mapping["self.args[0]"] = parameter(params[0])
-    # last first, as ever: of two assignments of one field, the first is the one kept
-    for node in reversed(nodes_below(init, NESTING, keep_nested=True)):
+        mapping["self.args[0]"] = [parameter(params[0])]
+    for node in nodes_below(init, NESTING, keep_nested=True):
         if node.type != "assignment":
             continue
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -310,12 +322,13 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex) -> dict[str, T
             continue
         shown = _shown_parameter(right)
         if shown in params:  # ``self.message = message`` / ``= str(cause)``
-            mapping[text(left)] = parameter(shown)
-        else:
-            read = argument(right, file)
-            if len(read) == 1 and has_text(read[0]):
-                mapping[text(left)] = read[0]
-    return mapping
+            found = [parameter(shown)]
+        else:  # a text (``f"{context}.{cause.context}"``), not a value read elsewhere
+            found = [t for t in argument(right, file)
+                     if any(isinstance(p, Literal) for p in t.parts)]
+        held = mapping.setdefault(text(left), [])
+        held.extend(t for t in found if t not in held and len(held) < 4)
+    return {name: held for name, held in mapping.items() if held}
 
 
 # --- functions -------------------------------------------------------------------------
