@@ -506,3 +506,22 @@ def test_kotlin_build_string_message() -> None:
     )
     assert [(s.line, s.template.written) for s in sites] == [(2, "bad value {x}")]
     assert compile_pattern(sites[0].template.pattern()).fullmatch("bad value 42")
+
+
+def test_java_string_builder_appended_in_straight_line() -> None:
+    sites = _java(
+        "class A {\n"
+        "  void check(String id, boolean strict) {\n"
+        '    StringBuilder sb = new StringBuilder("Invalid id ");\n'
+        '    sb.append(id).append(": must be numeric");\n'
+        "    throw new IllegalArgumentException(sb.toString());\n"
+        "  }\n"
+        "  void loose(String id, boolean strict) {\n"
+        '    StringBuilder sb = new StringBuilder("Invalid id ");\n'
+        '    if (strict) { sb.append(" (strict)"); }\n'
+        "    throw new IllegalArgumentException(sb.toString());\n"
+        "  }\n"
+        "}\n"
+    )
+    assert [(s.line, s.template.written) for s in sites] == [
+        (5, "Invalid id {id}: must be numeric")]

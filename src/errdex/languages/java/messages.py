@@ -138,7 +138,53 @@ def _format_call(reader: Reader[JavaFile], node: Node, depth: int) -> Message | 
         return printf_message(reader.read(receiver, depth + 1), [text(a) for a in args])
     if name == "format" and owner == "MessageFormat" and args:
         return message_format(reader.read(args[0], depth + 1), [text(a) for a in args[1:]])
+    if name == "toString" and not args and receiver is not None and receiver.type == "identifier":
+        return _string_builder(reader, receiver, depth)
     return None
+
+
+def _string_builder(reader: Reader[JavaFile], used: Node, depth: int) -> Message | None:
+    """``StringBuilder sb = new StringBuilder("bad "); sb.append(id).append("!");`` then
+    ``sb.toString()``: the texts appended in order, when every statement between the
+    declaration and the use that names ``sb`` only appends to it."""
+    name = text(used)
+    declared = nearest_assignment(name, used, reader.file.assignments.get(name, []))
+    if declared is None:
+        return None
+    value = declared.child_by_field_name("value")
+    if value is None or value.type != "object_creation_expression" or simple_name(
+            text(value.child_by_field_name("type"))) not in ("StringBuilder", "StringBuffer"):
+        return None
+    statement = declared.parent
+    block = statement.parent if statement is not None else None
+    if block is None or not (block.start_byte <= used.start_byte < block.end_byte):
+        return None
+    pieces: list[Message | None] = [reader.read(a, depth + 1) or _operand(a) for a in arguments(
+        value.child_by_field_name("arguments")) if a.type != "decimal_integer_literal"]
+    for sibling in block.named_children:
+        if sibling.start_byte <= declared.start_byte or sibling.end_byte > used.start_byte:
+            continue  # the declaration, the statement using it and those after
+        if name.encode() not in (sibling.text or b""):
+            continue
+        appended = _appends(sibling, name)
+        if appended is None:
+            return None  # ``sb`` used some other way (a loop, a branch): unknown text
+        pieces += [reader.read(a, depth + 1) or _operand(a) for a in appended]
+    return joined(pieces) if pieces else None
+
+
+def _appends(statement: Node, name: str) -> list[Node] | None:
+    """``sb.append(a).append(b);`` → [a, b]; None for any other statement."""
+    call = statement.named_children[0] if statement.type == "expression_statement" and (
+        statement.named_children) else None
+    out: list[Node] = []
+    while call is not None and call.type == "method_invocation":
+        args = arguments(call.child_by_field_name("arguments"))
+        if text(call.child_by_field_name("name")) != "append" or len(args) != 1:
+            return None
+        out.insert(0, args[0])
+        call = call.child_by_field_name("object")
+    return out if call is not None and call.type == "identifier" and text(call) == name else None
 
 
 def format_arguments(args: list[Node], file: JavaFile) -> Message | None:
