@@ -805,3 +805,122 @@ def test_changing_a_class_recomposes_its_callers_on_an_incremental_mine(make_rep
     record = one(records, STORE, line(STORE, "throw new NotFound(key)"))
     assert record.record.error_message == "nothing under ${key}"
     assert sources(record) == [NOT_FOUND]
+
+
+# --- a helper that builds the error and hands it to a decorator ---------------------------
+
+MAKE_ERROR_JS = """\
+'use strict';
+
+var decorate = require('./decorate');
+
+module.exports = function createError(message, options, code, job) {
+  var error = new Error(message);
+  return decorate(error, options, code, job);
+};
+"""
+
+DECORATE_JS = """\
+'use strict';
+
+module.exports = function decorate(error, options, code, job) {
+  error.options = options;
+  if (code) {
+    error.code = code;
+  }
+  error.job = job;
+  return error;
+};
+"""
+
+QUEUE_JS = """\
+'use strict';
+
+var createError = require('./core/createError');
+
+module.exports = function enqueue(options) {
+  return new Promise(function run(resolve, rejectPromise) {
+    var fail = function fail(value) {
+      rejectPromise(value);
+    };
+    var job = { id: options.id };
+    if (options.gone) {
+      return fail(createError('the worker went away', options, 'E_GONE', job));
+    }
+    if (options.wait < 0) {
+      var waitMessage = 'waited ' + options.wait + 'ms for a worker';
+      if (options.waitMessage) {
+        waitMessage = options.waitMessage;
+      }
+      rejectPromise(createError(waitMessage, options, 'E_WAIT', job));
+      return;
+    }
+    rejectPromise(createError('queue is closed', options, 'E_CLOSED', job));
+  });
+};
+"""
+
+QUEUE_FILES = {"lib/core/createError.js": MAKE_ERROR_JS, "lib/core/decorate.js": DECORATE_JS,
+               "lib/queue.js": QUEUE_JS}
+QUEUE = "lib/queue.js"
+
+# options → the line of ``lib/queue.js`` whose record must match what the rejection says
+QUEUE_RUNS = [
+    ({"wait": -5}, "createError(waitMessage"),
+    ({"wait": 1}, "createError('queue is closed'"),
+    ({"gone": True}, "createError('the worker went away'"),
+]
+
+QUEUE_RUNNER = """\
+const enqueue = require(process.argv[2]);
+(async () => {
+  const out = [];
+  for (const options of JSON.parse(process.argv[3])) {
+    try { await enqueue(options); out.push(null); } catch (err) { out.push(err.message); }
+  }
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def queue(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[StoredRecord]]:
+    from tests.compose_steps import mine_fixture
+
+    return mine_fixture(tmp_path_factory, "queue", "queue", QUEUE_FILES)
+
+
+def queue_line(marker: str) -> int:
+    return next(i for i, t in enumerate(QUEUE_JS.splitlines(), 1) if marker in t)
+
+
+def test_a_helper_message_is_its_parameter_passed_to_new_error(queue):
+    # not 'E_WAIT', the one literal among the arguments: the helper gives its first
+    # parameter to new Error(…), and the variable is the template (or a caller's text)
+    _, records = queue
+    found = at(records, QUEUE, queue_line("createError(waitMessage"))
+    assert messages(found) == ["waited ${options.wait}ms for a worker"]
+    assert classes(found) == {"Error"}
+    assert not [r for r in records if r.record.error_message.startswith("E_")]
+
+
+def test_a_helper_error_passed_to_a_function_is_a_site(queue):
+    _, records = queue
+    assert messages(at(records, QUEUE, queue_line("the worker went away"))) == [
+        "the worker went away"]
+    assert messages(at(records, QUEUE, queue_line("queue is closed"))) == ["queue is closed"]
+
+
+@pytest.mark.skipif(missing("node"), reason="node is not installed")
+def test_helper_patterns_match_what_node_rejects_with(queue, tmp_path):
+    root, records = queue
+    runner = tmp_path / "queue.js"
+    runner.write_text(QUEUE_RUNNER, encoding="utf-8")
+    options = [run[0] for run in QUEUE_RUNS]
+    done = subprocess.run(["node", str(runner), str(root / QUEUE), json.dumps(options)],
+                          capture_output=True, text=True, check=True, timeout=60)
+    printed = json.loads(done.stdout)
+    for (_, marker), message in zip(QUEUE_RUNS, printed, strict=True):
+        patterns = [r.record.message_pattern for r in at(records, QUEUE, queue_line(marker))]
+        assert any(compile_pattern(p).fullmatch(message) for p in patterns), (
+            marker, message, patterns)

@@ -316,3 +316,15 @@ def test_emit_warning_with_options_object():
     assert (site.error_type, site.error_class, site.error_code, site.severity) == (
         "warning", "ConfigWarning", "CFG01", "warning",
     )
+
+
+def test_a_create_error_of_the_repository_is_no_http_errors_factory():
+    package = _only(
+        "const createError = require('http-errors');\n"
+        "throw createError(404, 'no such page');\n")
+    assert (package.error_type, package.http_status) == ("http", 404)
+    for head in ("const createError = require('./core/createError');\n",
+                 "function createError(message, code) { return new Error(message); }\n"):
+        site = _sites(head + "reject(createError('the queue is closed', config, 'E_CLOSED'));\n")
+        assert [(s.error_type, s.http_status, s.call is not None) for s in site] == [
+            ("error", None, True)]

@@ -84,7 +84,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     if path.endswith((".d.ts", ".d.mts", ".d.cts")):
         return []
     reading = _Reading(path, root)
-    declared = declarations(root, reading.index)
+    declared = declarations(root, reading.index, path.rsplit("/", 1)[-1].split(".", 1)[0])
     classes, functions, constants = declared.classes, declared.functions, declared.constants
     reading.classes = Classes(
         [b for c in classes if (b := c.child_by_field_name("body")) is not None], reading.reader)
@@ -294,6 +294,9 @@ def _value(value: Node, reader: Reader, reading: _Reading, owner: str | None, th
             if not (thrown or _may_be_error(callee, reading.classes)):
                 return None
             return _construct(callee, callee, arguments(node), reader, reading, owner), short
+        decorated = _decorated(node, reader, reading, owner, thrown, depth)
+        if decorated is not None:
+            return decorated
         head = callee.split(".", 1)[0]
         if node.type == "call_expression" and (thrown or _ERRORISH.search(short) or (
                 head in ("this", owner) and any(has_text(t) for a in args for t in a))):
@@ -307,6 +310,22 @@ def _value(value: Node, reader: Reader, reading: _Reading, owner: str | None, th
                 return made
     found = [t for t in alternatives(node, reader) if has_text(t)]
     return (list(found), None) if found else None
+
+
+def _decorated(call: Node, reader: Reader, reading: _Reading, owner: str | None, thrown: bool,
+               depth: int) -> tuple[list[Result], str | None] | None:
+    """``return decorate(error, config, code)`` / ``Object.assign(err, {code})``, where
+    ``const error = new Error(message)`` came earlier: a call handed the error this function
+    built gives that error back (it sets fields on it), so it prints what the error does."""
+    if call.type != "call_expression":
+        return None
+    for given in arguments(call)[:1]:
+        arg = unwrap(given)
+        if arg is not None and arg.type == "identifier" and text(arg) not in (reader.env or {}):
+            made = _value(arg, reader, reading, owner, thrown, depth + 1)
+            if made is not None and made[1] is not None:
+                return made
+    return None
 
 
 def _construct(callee: str, name: str, args: list[Node], reader: Reader, reading: _Reading,

@@ -7,6 +7,7 @@ from packages, whose classes print as the runtime prints them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -49,7 +50,7 @@ class Declared:
     constants: list[tuple[str, str | None, Node]] = field(default_factory=list)
 
 
-def declarations(root: Node, index: JsIndex) -> Declared:
+def declarations(root: Node, index: JsIndex, stem: str = "") -> Declared:
     """Top-level and exported declarations, class members, members of module objects
     (``const Errors = {…}``, ``module.exports = {…}``), ``exports.x = …`` and
     ``X.prototype.y = …``."""
@@ -79,18 +80,23 @@ def declarations(root: Node, index: JsIndex) -> Declared:
                         (text(member.child_by_field_name("name")), owner, value))
         elif kind == "expression_statement" and node.named_children and (
                 node.named_children[0].type == "assignment_expression"):
-            _assigned(node.named_children[0], found)
+            _assigned(node.named_children[0], found, stem)
     return found
 
 
-def _assigned(assignment: Node, found: Declared) -> None:
-    """``exports.fail = function…``, ``Store.prototype.fail = …``, ``module.exports = {…}``."""
+def _assigned(assignment: Node, found: Declared, stem: str) -> None:
+    """``exports.fail = function…``, ``Store.prototype.fail = …``, ``module.exports = {…}``;
+    an anonymous ``module.exports = function …`` is named after its file (``stem``)."""
     left = assignment.child_by_field_name("left")
     right = unwrap(assignment.child_by_field_name("right"))
     if left is None or left.type != "member_expression" or right is None:
         return
     if right.type == "object" and text(left) == "module.exports":
         _object(right, None, found)
+    elif right.type in FUNCTIONS and text(left) == "module.exports":
+        # module.exports = function createError(…): what ``require`` binds it to
+        name = right.child_by_field_name("name")
+        found.functions.append((right, text(name) if name is not None else stem, None))
     elif right.type in FUNCTIONS:
         holder = text(left.child_by_field_name("object"))
         owner = holder.removesuffix(".prototype") if holder.endswith(".prototype") else None
@@ -193,13 +199,30 @@ def foreign_names(root: Node) -> frozenset[str]:
     """The names a module imports from packages (``import { HttpError } from 'http-errors'``,
     ``const createError = require('http-errors')``), not from its own files (relative, or
     an alias such as ``@/errors``)."""
-    out: set[str] = set()
+    return frozenset(n for source, names in _imports(root) if _package(source) for n in names)
+
+
+def own_names(root: Node) -> frozenset[str]:
+    """The names a module takes from its own files (``var createError =
+    require('./core/createError')``) or declares as top-level functions: a call to one is
+    the repository's, whatever package function shares its name."""
+    out = {n for source, names in _imports(root) if not _package(source) for n in names}
+    for node in root.named_children:
+        if node.type == "export_statement":
+            node = node.child_by_field_name("declaration") or node
+        if node.type in ("function_declaration", "generator_function_declaration"):
+            out.add(text(node.child_by_field_name("name")))
+    return frozenset(out)
+
+
+def _imports(root: Node) -> Iterator[tuple[str, set[str]]]:
+    """(source, the local names it binds) for each top-level import and ``require``."""
     for node in root.named_children:
         if node.type == "import_statement":
             source = text(node.child_by_field_name("source"))[1:-1] or None
             clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-            if source is not None and clause is not None and _package(source):
-                out.update(_bound_names(clause))
+            if source is not None and clause is not None:
+                yield source, _bound_names(clause)
         elif node.type in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 value = unwrap(declarator.child_by_field_name("value"))
@@ -209,9 +232,8 @@ def foreign_names(root: Node) -> frozenset[str]:
                     continue
                 args = arguments(value)
                 source = text(args[0])[1:-1] if args and args[0].type == "string" else None
-                if source is not None and _package(source):
-                    out.update(_bound_names(pattern))
-    return frozenset(out)
+                if source is not None:
+                    yield source, _bound_names(pattern)
 
 
 def _package(source: str) -> bool:

@@ -19,6 +19,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Message
 from errdex.languages.base import Site, text
 from errdex.languages.javascript.classes import code_of
+from errdex.languages.javascript.declared import own_names
 from errdex.languages.javascript.messages import Reader, arguments, object_pairs, unwrap
 from errdex.languages.javascript.where import statement_line, symbol
 from errdex.templates.template import Template
@@ -71,13 +72,22 @@ def http_factory(node: Node) -> tuple[str, int | None] | None:
     if function is None:
         return None
     if function.type == "identifier" and text(function) in HTTP_ERROR_FACTORIES:
-        return text(function), None
-    if function.type == "member_expression" and text(
-        function.child_by_field_name("object")
-    ) in HTTP_ERROR_FACTORIES:
+        return None if _own(node, text(function)) else (text(function), None)
+    head = text(function.child_by_field_name("object"))
+    if function.type == "member_expression" and head in HTTP_ERROR_FACTORIES and not _own(
+            node, head):
         name = text(function.child_by_field_name("property"))
         return name, _STATUS_BY_NAME.get(name.removesuffix("Error"))
     return None
+
+
+def _own(node: Node, name: str) -> bool:
+    """A ``createError`` the module declares or requires from its own files
+    (``require('./core/createError')``): the repository's helper, not http-errors."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    return name in own_names(root)
 
 
 def http_error_site(node: Node, reader: Reader) -> Site | None:

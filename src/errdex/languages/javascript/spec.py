@@ -11,7 +11,10 @@ What is a site (``errorType``):
   site of its own at that ``super`` call, for the throws in other files; it is dropped
   when a throw in the same file already says the same.
 * ``error``: any other ``new XError(…)`` with a message — passed to a callback
-  (``cb(new Error("…"))``, ``next(…)``, ``emit("error", …)``) or returned.
+  (``cb(new Error("…"))``, ``next(…)``, ``emit("error", …)``) or returned; and an error
+  made by a function named like an error maker (``reject(createError(msg, config))``).
+  ``createError`` is http-errors' only where the module does not declare it or require
+  it from its own files.
 * ``warning``: ``process.emitWarning(msg, type, code)`` and ``util.deprecate(fn, msg,
   code)`` (errorClass ``Warning`` / the type / ``DeprecationWarning``); Node prints
   ``(node:PID) [code] Type: msg``, the pattern is the message.
@@ -65,13 +68,13 @@ from errdex.languages.javascript.http import (
     http_site,
     response_site,
 )
+from errdex.languages.javascript.logs import LOG_METHODS, log_site, warning_site
 from errdex.languages.javascript.messages import (
     SCOPES,
     STRINGS,
     JsIndex,
     Reader,
     arguments,
-    node_format,
     object_pairs,
     parameters,
     scope_of,
@@ -81,10 +84,9 @@ from errdex.languages.javascript.messages import (
 from errdex.languages.javascript.pastes import PASTES
 from errdex.languages.javascript.snippets import SNIPPETS, TYPED_SNIPPETS
 from errdex.languages.javascript.where import last_segment, statement_line, symbol
-from errdex.records.model import ErrorType, Severity
+from errdex.records.model import ErrorType
 from errdex.templates.template import Template
 
-_LOG_METHODS = {"error": "error", "fatal": "error", "warn": "warning"}
 _DECORATIONS = frozenset({"code", "status", "statusCode", "message"})
 
 
@@ -209,6 +211,7 @@ def _error_value(node: Node | None, file: _File, depth: int = 0) -> _Error | Non
             last_name(function)[:1].isupper()
         ):
             return _construction(node, file)
+        file.consumed.add(node.start_byte)
         call = calls.called(node, file.reader)  # throw Errors.create(r, "…", tok)
         return _factory(node, file) or (_Error("", Built(None), call) if call else None)
     if node.type == "identifier":
@@ -321,17 +324,17 @@ def _call_site(node: Node, file: _File) -> Site | None:
     if http_factory(node) is not None:
         return http_error_site(node, file.reader)
     if name in ("process.emitWarning", "util.deprecate"):
-        return _warning_site(node, name == "util.deprecate", file)
+        return warning_site(node, name == "util.deprecate", file.reader)
     if function is None or function.type != "member_expression":
         return None
     receiver = unwrap(function.child_by_field_name("object"))
     method = text(function.child_by_field_name("property"))
     if receiver is None:
         return None
-    if method in _LOG_METHODS and (
+    if method in LOG_METHODS and (
         text(receiver) == "console" or "log" in last_segment(receiver).lower()
     ):
-        return _log_site(node, method, text(receiver) == "console", file)
+        return log_site(node, method, text(receiver) == "console", file.reader)
     if method in ("send", "json", "end"):
         return response_site(node, receiver, file.reader)
     if method == "throw" and last_segment(receiver).lower().endswith("ctx"):
@@ -339,29 +342,20 @@ def _call_site(node: Node, file: _File) -> Site | None:
     return None
 
 
-def _warning_site(node: Node, deprecate: bool, file: _File) -> Site | None:
-    """``process.emitWarning(msg, [type | { type, code }], [code])`` and
-    ``util.deprecate(fn, msg, [code])``: Node prints ``(node:PID) [code] Type: msg``."""
-    args = arguments(node)[1:] if deprecate else arguments(node)
-    message = file.reader.read(args[0]) if args else None
-    if message is None or not message.has_text():
+def _made_site(node: Node, file: _File) -> Site | None:
+    """``reject(createError(message, config, 'E_X'))``, ``cb(makeError(…))``: an error made
+    by a function named like an error maker that no throw covers (passed on, returned)."""
+    function = node.child_by_field_name("function")
+    name = last_name(text(function))
+    if node.start_byte in file.consumed or function is None or function.type not in (
+            "identifier", "member_expression") or "error" not in name.lower() or not (
+            name[:1].islower()):
         return None
-    error_class = "DeprecationWarning" if deprecate else "Warning"
-    code = None
-    rest = [file.reader.read_or_hole(a) for a in args[1:]]
-    options = object_pairs(args[1]) if len(args) > 1 else {}
-    if deprecate:
-        code = code_of(rest[0]) if rest else None
-    elif options:
-        error_class = string_value(options.get("type")) or error_class
-        code = code_of(file.reader.read_or_hole(options["code"])) if "code" in options else None
-    else:
-        error_class = (rest[0].literal if rest else None) or error_class
-        code = code_of(rest[1]) if len(rest) > 1 else None
-    return Site(
-        Template(message.written, message.parts), "warning", statement_line(node), error_class,
-        code, severity="warning", symbol=symbol(node),
-    )
+    error = _factory(node, file)
+    if error is None:
+        call = calls.called(node, file.reader)
+        error = _Error("", Built(None), call) if call is not None else None
+    return _error_site(node, error, "error") if error is not None else None
 
 
 def _is_executor_reject(function: Node) -> bool:
@@ -377,46 +371,6 @@ def _is_executor_reject(function: Node) -> bool:
             and text(holder.child_by_field_name("constructor")) == "Promise"
         )
     return False
-
-
-def _log_site(node: Node, method: str, console: bool, file: _File) -> Site | None:
-    """``console.error(fmt, …args)`` prints ``util.format``; loggers take ``(obj, msg, …)`` too."""
-    args = arguments(node)
-    reader = file.reader
-    message = reader.read(args[0]) if args else None
-    if message is None and not console and len(args) > 1:
-        args = args[1:]  # pino: logger.error({ err }, "message")
-        message = reader.read(args[0])
-    if message is None:
-        return None
-    rest = [reader.read_or_hole(a) for a in args[1:]]
-    message = node_format(message, rest, append=console)
-    if not message.has_text():
-        return None
-    severity: Severity = "warning" if _LOG_METHODS[method] == "warning" else "error"
-    if severity == "error" and _exits_next(node):
-        severity = "fatal"
-    return Site(
-        Template(message.written, message.parts), "log", statement_line(node),
-        severity=severity, symbol=symbol(node),
-    )
-
-
-def _exits_next(node: Node) -> bool:
-    """The statement after this one is ``process.exit(<non-zero literal>)``."""
-    statement = node.parent
-    if statement is None or statement.type != "expression_statement":
-        return False
-    following = statement.next_named_sibling
-    call = following.named_children[0] if following is not None and (
-        following.type == "expression_statement" and following.named_children
-    ) else None
-    if call is None or call.type != "call_expression":
-        return False
-    args = arguments(call)
-    return text(call.child_by_field_name("function")) == "process.exit" and bool(args) and (
-        text(args[0]) not in ("0", "")
-    )
 
 
 # --- other constructed errors ------------------------------------------------------------
@@ -468,7 +422,8 @@ def _on(key: str, handler: Callable[[Node, _File], Site | None]) -> tuple[str, C
 
 _HANDLERS = (
     _on("throw", _throw_site),
-    _on("call", lambda node, file: _call_site(node, file) or calls.helper(node, file.reader)),
+    _on("call", lambda node, file: _call_site(node, file) or calls.helper(node, file.reader)
+        or _made_site(node, file)),
     _on("new", _new_site), _on("class", _class_site),
 )
 

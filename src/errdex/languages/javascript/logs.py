@@ -1,0 +1,91 @@
+"""Warnings and logged errors of JavaScript/TypeScript: ``process.emitWarning``,
+``util.deprecate``, ``console.error``/``warn`` and ``logger.error|fatal|warn``.
+
+Node prints a warning as ``(node:PID) [code] Type: msg`` (the pattern is the message) and
+``console.error(fmt, …args)`` as ``util.format`` does (``messages.py``).
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from errdex.languages.base import Site, text
+from errdex.languages.javascript.classes import code_of
+from errdex.languages.javascript.messages import (
+    Reader,
+    arguments,
+    node_format,
+    object_pairs,
+    string_value,
+)
+from errdex.languages.javascript.where import statement_line, symbol
+from errdex.records.model import Severity
+from errdex.templates.template import Template
+
+LOG_METHODS = {"error": "error", "fatal": "error", "warn": "warning"}
+
+
+def warning_site(node: Node, deprecate: bool, reader: Reader) -> Site | None:
+    """``process.emitWarning(msg, [type | { type, code }], [code])`` and
+    ``util.deprecate(fn, msg, [code])``: Node prints ``(node:PID) [code] Type: msg``."""
+    args = arguments(node)[1:] if deprecate else arguments(node)
+    message = reader.read(args[0]) if args else None
+    if message is None or not message.has_text():
+        return None
+    error_class = "DeprecationWarning" if deprecate else "Warning"
+    code = None
+    rest = [reader.read_or_hole(a) for a in args[1:]]
+    options = object_pairs(args[1]) if len(args) > 1 else {}
+    if deprecate:
+        code = code_of(rest[0]) if rest else None
+    elif options:
+        error_class = string_value(options.get("type")) or error_class
+        code = code_of(reader.read_or_hole(options["code"])) if "code" in options else None
+    else:
+        error_class = (rest[0].literal if rest else None) or error_class
+        code = code_of(rest[1]) if len(rest) > 1 else None
+    return Site(
+        Template(message.written, message.parts), "warning", statement_line(node), error_class,
+        code, severity="warning", symbol=symbol(node),
+    )
+
+
+def log_site(node: Node, method: str, console: bool, reader: Reader) -> Site | None:
+    """``console.error(fmt, …args)`` prints ``util.format``; loggers take ``(obj, msg, …)`` too."""
+    args = arguments(node)
+    message = reader.read(args[0]) if args else None
+    if message is None and not console and len(args) > 1:
+        args = args[1:]  # pino: logger.error({ err }, "message")
+        message = reader.read(args[0])
+    if message is None:
+        return None
+    rest = [reader.read_or_hole(a) for a in args[1:]]
+    message = node_format(message, rest, append=console)
+    if not message.has_text():
+        return None
+    severity: Severity = "warning" if LOG_METHODS[method] == "warning" else "error"
+    if severity == "error" and _exits_next(node):
+        severity = "fatal"
+    return Site(
+        Template(message.written, message.parts), "log", statement_line(node),
+        severity=severity, symbol=symbol(node),
+    )
+
+
+def _exits_next(node: Node) -> bool:
+    """The statement after this one is ``process.exit(<non-zero literal>)``."""
+    statement = node.parent
+    if statement is None or statement.type != "expression_statement":
+        return False
+    following = statement.next_named_sibling
+    call = following.named_children[0] if following is not None and (
+        following.type == "expression_statement" and following.named_children
+    ) else None
+    if call is None or call.type != "call_expression":
+        return False
+    args = arguments(call)
+    return text(call.child_by_field_name("function")) == "process.exit" and bool(args) and (
+        text(args[0]) not in ("0", "")
+    )
+
+
