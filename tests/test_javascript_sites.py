@@ -328,3 +328,34 @@ def test_a_create_error_of_the_repository_is_no_http_errors_factory():
         site = _sites(head + "reject(createError('the queue is closed', config, 'E_CLOSED'));\n")
         assert [(s.error_type, s.http_status, s.call is not None) for s in site] == [
             ("error", None, True)]
+
+
+# ``throw converted`` throws the caught error unless the branch made a new one: the site of
+# the new one's message is where it is made. Node 20 printed (constructor name, message):
+# ["PoolTimeoutError", "Timeout acquiring a connection. The pool is probably full."]
+CONVERTED = """\
+async function acquire(pool) {
+  try {
+    return await pool.acquire();
+  } catch (error) {
+    let converted = error;
+    if (error instanceof TimeoutError) {
+      converted = new PoolTimeoutError(
+        'Timeout acquiring a connection. ' +
+          'The pool is probably full.'
+      );
+      converted.cause = error;
+    }
+    throw converted;
+  }
+}
+"""
+
+
+def test_an_error_made_in_a_branch_and_thrown_after_it_is_sited_where_it_is_made():
+    site = _only(CONVERTED)
+    assert (site.line, site.error_class) == (7, "PoolTimeoutError")
+    assert _matches(site, "Timeout acquiring a connection. The pool is probably full.")
+    plain = _only("function f() {\n  const err = new Error('gone away');\n  err.code = 'E';\n"
+                  "  throw err;\n}\n")
+    assert plain.line == 4  # made once, thrown as it is: the throw

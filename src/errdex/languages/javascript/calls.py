@@ -72,7 +72,7 @@ def _branch_values(use: Node, index: JsIndex) -> list[Node]:
     for assignment in reversed(above):
         if assignment.type == "augmented_assignment_expression":
             return []
-        branch = _branch(assignment, use, scope)
+        branch = branch_around(assignment, use, scope)
         if branch is None and covered:
             break
         value = assignment.child_by_field_name(
@@ -85,7 +85,7 @@ def _branch_values(use: Node, index: JsIndex) -> list[Node]:
     return list(reversed(values))
 
 
-def _branch(node: Node, use: Node, scope: Node | None) -> Node | None:
+def branch_around(node: Node, use: Node, scope: Node | None) -> Node | None:
     """The outermost ``if``/``switch`` around ``node`` (below ``scope``) that ``use`` is not in."""
     found = None
     for ancestor in ancestors(node):

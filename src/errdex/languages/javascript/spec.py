@@ -97,6 +97,7 @@ class _Error:
     error_class: str
     built: Built
     call: Call | None = None  # the class or factory call, composed across the repository
+    made: Node | None = None  # where it is made, when the throw may throw something else
 
 
 @dataclass
@@ -187,7 +188,7 @@ def _error_site(node: Node, error: _Error, error_type: ErrorType) -> Site | None
         return None
     status = error.built.status
     return Site(
-        template or Template("", ()), error_type, statement_line(node),
+        template or Template("", ()), error_type, statement_line(error.made or node),
         error.error_class or None, error.built.code,
         http_status=status if status is not None and 100 <= status <= 599 else None,
         symbol=symbol(node), call=error.call,
@@ -269,6 +270,10 @@ def _error_variable(node: Node, file: _File, depth: int) -> _Error | None:
     error = _error_value(value, file, depth + 1)
     if error is None:
         return None
+    if calls.branch_around(assignment, node, scope_of(assignment)) is not None:
+        # ``let e = err; if (timedOut) { e = new KnexTimeoutError('…') } throw e``: the throw
+        # throws the caught error too; this message's line is where it is made
+        error = replace(error, made=error.made or assignment)
     return _decorations(error, name, assignment, node.start_byte, file)
 
 
