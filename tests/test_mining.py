@@ -13,7 +13,7 @@ from errdex.datasets.lines import export_dataset, import_dataset
 from errdex.errors import RepositoryError
 from errdex.languages import language_for_path
 from errdex.mining.extract import extract, miner_version
-from errdex.repo.git import load_tree
+from errdex.repo.git import load_tree, skip_reason
 from errdex.store.protocol import Store
 from errdex.store.sqlite import SQLiteStore
 from errdex.templates.template import compile_pattern
@@ -275,6 +275,23 @@ def test_parallel_mine_equals_serial_mine(make_repo, tmp_path):
         for s in store.records()
     ]
     assert strip(serial) == strip(parallel)
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("okhttp/src/main/kotlin/okhttp3/ConnectionSpec.kt", None),  # product code named Spec
+        ("src/test/kotlin/app/ParserSpec.kt", "test code"),
+        ("lib/parser_spec.rb", "test code"),
+        ("src/parser.spec.ts", "test code"),
+        ("src/main/java/app/ParserTest.java", "test code"),
+        ("pkg/test_parser.py", "test code"),
+        ("third_party/lib.c", "vendored"),
+        ("dist/app.min.js", "vendored"),
+    ],
+)
+def test_which_paths_are_test_or_vendored_code(path: str, reason: str | None) -> None:
+    assert skip_reason(path) == reason
 
 
 def test_an_extractor_failure_skips_the_file_not_the_mine(make_repo, store, monkeypatch):

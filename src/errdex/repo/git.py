@@ -315,7 +315,9 @@ def skip_reason(path: str) -> str | None:
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
     if (
         stem.startswith("test_")
-        or stem.endswith(("_test", "_tests", ".test", ".spec", "_spec", "Test", "Tests", "Spec"))
+        # Not a bare CamelCase "Spec": product code names specs too (ConnectionSpec.kt);
+        # test specs (FooSpec.kt, FooSpec.groovy) live under test folders, caught above.
+        or stem.endswith(("_test", "_tests", ".test", ".spec", "_spec", "Test", "Tests"))
         or name == "conftest.py"
     ):
         return "test code"
