@@ -92,15 +92,15 @@ def _statements(
 ) -> dict[tuple[str, str, int], dict[str, TextSite]]:
     """Held texts on lines at most ``_NEAR`` apart joined at the first of them: the pieces
     of one message written over several lines (``"The used MockMaker " + name +`` then
-    ``" does not support …"``), which together say more of it than either line."""
+    ``" does not support …"``), which together say more of it than either line. Lines
+    holding the same text are parallel statements (two messages alike), never joined."""
     joined: dict[tuple[str, str, int], dict[str, TextSite]] = {}
     last: tuple[str, str, int] | None = None
     start: tuple[str, str, int] | None = None
     for where in sorted(whole):
         if last is not None and start is not None and where[:2] == last[:2] and (
-                where[2] - last[2] <= _NEAR):
-            for text, site in whole[where].items():
-                joined[start].setdefault(text, site)
+                where[2] - last[2] <= _NEAR) and joined[start].keys().isdisjoint(whole[where]):
+            joined[start].update(whole[where])
         else:
             start = where
             joined[start] = dict(whole[where])
@@ -120,7 +120,7 @@ def _held(where: tuple[str, str, int], texts: dict[str, TextSite], haystack: str
     shown = sorted(texts.values(), key=lambda site: haystack.find(spaced(words(site.text))))
     held = sum(len(words(site.text)) for site in shown)
     share = min(held / max(message_words, 1), 1.0)
-    first = shown[0]
+    first = min(shown, key=lambda site: site.line_number)
     site = first if len(shown) == 1 else replace(
         first, text=_JOIN.join(site.text.strip() for site in shown))
     return TextSiteMatch(round(_PART_SCORE + (_TOP_SCORE - _PART_SCORE) * share, 4), REASON,
