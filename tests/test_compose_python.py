@@ -657,7 +657,8 @@ FORMS = {
         "    def make_error(self, key, **kwargs):\n"
         "        return ValidationError(self.error_messages[key].format(**kwargs))\n\n"
         "    def check(self):\n"
-        "        raise ValueError(f'The {self.kind} {self.name!r} is deprecated.')  # kind\n\n"
+        "        raise ValueError(f'The {self.kind} {self.name!r} is old; a {self.kind} fails')"
+        "  # kind\n\n"
         "    def parse(self, value):\n"
         "        if not value.isdigit():\n"
         "            raise self.make_error('invalid')  # table\n\n\n"
@@ -716,8 +717,10 @@ FORM_CASES = [
     ("validate", "Bounds(3)(1)", "# twice", "Must be at least {low}."),
     ("validate", "Bounds(3, inclusive=False)(1)", "# twice", "Must be more than {low}."),
     ("validate", "Always()(1)", "# field", "Invalid value."),
-    ("params", "Param('p').check()", "# kind", "The parameter {self.name!r} is deprecated."),
-    ("params", "Argument('a').check()", "# kind", "The argument {self.name!r} is deprecated."),
+    ("params", "Param('p').check()", "# kind",
+     "The parameter {self.name!r} is old; a parameter fails"),
+    ("params", "Argument('a').check()", "# kind",
+     "The argument {self.name!r} is old; a argument fails"),
     ("params", "Param('p').parse('x')", "# table", "Not a valid value."),
     ("params", "Argument('a').parse('x')", "# table", "Not a valid integer."),
     ("choice", "Choice(['a', 'b']).convert('x')", "# callers",
@@ -765,6 +768,7 @@ def test_a_form_met_in_real_libraries_gives_the_raise_line_the_printed_message(
     found = [r for r in records if r.record.file_path == path
              and r.record.line_number == line]
     assert message in messages(found)
+    assert len(set(messages(found))) == len(found)  # one record per distinct message
     printed = _raised(root, module, call)
     assert any(fullmatches(r, printed) for r in found), (printed, messages(found))
 

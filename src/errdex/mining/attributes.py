@@ -47,10 +47,12 @@ def spell_self(producers: Producers, template: Template, this: str | None, path:
     if this is None or depth > _DEPTH:
         return [template]
     choices: list[list[tuple[str, Template]]] = []
+    seen: set[str] = set()
     for hole in template.holes:
         name = self_attribute(hole)
-        if name is None or hole.name is None:
-            continue
+        if name is None or hole.name is None or hole.name in seen:
+            continue  # a field printed twice prints one value twice
+        seen.add(hole.name)
         texts = attribute_texts(producers, name, this, path, depth, skip)
         if texts:
             choices.append([(hole.name, t) for t in texts])

@@ -95,7 +95,8 @@ class Producers:
         one alternative per template such a method can return (capped)."""
         choices: list[list[tuple[str, Template]]] = []
         sources: list[Source] = []
-        for hole in composed.template.holes:
+        named = {h.name: h for h in composed.template.holes if h.name}  # each name once
+        for hole in named.values():
             key = table_key(hole)
             if key is not None and hole.name is not None:
                 entries = self._table_entries(key, owner, path)
