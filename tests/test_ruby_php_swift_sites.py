@@ -11,6 +11,7 @@ The suite itself needs none of the toolchains.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,24 @@ end
         "Outer::Missing", "Outer::Inner::Store.open", 6,
     )
     assert (second.error_class, second.template.pattern()) == (None, "bad (.+?)")
+
+
+def test_ruby_logger_warn_is_a_warning_log_and_kernel_warn_stays_a_warning():
+    source = b"""
+def stop(cli, busy)
+  cli.logger.warn "Thread TID-#{busy.id} #{busy.name}"
+  logger.warn { "Terminating #{busy.size} busy threads" }
+  warn "deprecated"
+  catalog.warn "not a logger"
+end
+"""
+    first, second, third = ruby_extract(source).sites
+    assert (first.error_type, first.severity, first.template.pattern()) == (
+        "log", "warning", "Thread TID-(.+?) (.+?)",
+    )
+    assert (second.error_type, second.severity, second.line) == ("log", "warning", 4)
+    assert re.fullmatch(second.template.pattern(), "Terminating 2 busy threads")
+    assert (third.error_type, third.severity) == ("warning", "warning")
 
 
 def test_ruby_sites_under_error_nodes_are_skipped():

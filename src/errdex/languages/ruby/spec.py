@@ -10,6 +10,7 @@ What is a site (``errorType``):
 * ``log``: ``error``/``fatal`` on a receiver whose name says log (``logger``,
   ``@logger``, ``Rails.logger``, ``LOG``); the message is the first argument, or the
   block's value for ``logger.error { "msg" }`` (an argument then is the progname).
+  ``logger.warn`` is a log of severity warning (what operators paste beside errors).
 * ``warning``: ``warn "msg"`` (Kernel#warn), severity warning.
 * ``exit``: ``abort("msg")`` prints the message and exits 1, severity fatal.
 
@@ -98,10 +99,11 @@ _NAMED_FORMAT = re.compile(r"%%|%<(\w+)>|%\{(\w+)\}")
 def _call_site(caps: Captures, file: FileIndex) -> Site | None:
     node, method = caps["call"][0], text(caps["call.method"][0])
     receiver = node.child_by_field_name("receiver")
+    logged = receiver is not None and names_a_logger(_last_name(receiver))
     if method in ("error", "fatal"):
-        if receiver is None or not names_a_logger(_last_name(receiver)):
-            return None
-        return _log_site(node, file)
+        return _log_site(node, file) if logged else None
+    if method == "warn" and logged:
+        return _log_site(node, file, severity="warning")
     if receiver is not None and text(receiver) != "Kernel":
         return None
     if method in ("raise", "fail"):
@@ -212,7 +214,7 @@ def _raised(node: Node) -> bool:
     )
 
 
-def _log_site(node: Node, file: FileIndex) -> Site | None:
+def _log_site(node: Node, file: FileIndex, severity: Severity = "error") -> Site | None:
     """``logger.error(msg)`` or ``logger.error(progname) { msg }``."""
     block = node.child_by_field_name("block")
     if block is not None:
@@ -224,7 +226,7 @@ def _log_site(node: Node, file: FileIndex) -> Site | None:
         message = _read(positional[0], file) if positional else None
     if message is None:
         return None
-    return _make(node, message, "log")
+    return _make(node, message, "log", severity=severity)
 
 
 def _warn_site(node: Node, file: FileIndex) -> Site | None:
