@@ -701,6 +701,15 @@ FORMS = {
         "def value(raw):\n"
         "    parser = Parser()\n"
         "    raise parser.parse_error(BadChar, char=raw[0])  # made\n"),
+    "forms/pager.py": (
+        "from gettext import gettext as _\n\n\n"
+        "class NotFound(Exception):\n"
+        "    def __init__(self, detail):\n"
+        "        super().__init__(f'Not found: {detail}')\n\n\n"
+        "class Pager:\n"
+        "    invalid_page_message = _('Invalid page.')\n\n"
+        "    def page(self, n):\n"
+        "        raise NotFound(self.invalid_page_message)  # translated\n"),
 }
 
 # (module, call, marker, errorMessage of the record on the marked line)
@@ -726,6 +735,7 @@ FORM_CASES = [
     ("choice", "Choice(['a', 'b']).convert('x')", "# callers",
      "{value!r} is not one of {choices}."),
     ("choice", "Many().check23()", "# callers", "problem number 23 happened"),
+    ("pager", "Pager().page(3)", "# translated", "Not found: Invalid page."),
     ("toml", "value('-')", "# made", "Unexpected character: {raw[0]!r} at line {2} col {7}"),
 ]
 

@@ -68,7 +68,9 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         changed += _as_records(m, kept)
     for m in passed_in:
         changed += _as_records(m, _from_callers(m, producers))
-    for m in (*out, *changed):  # ``raise NotFound(…)``: the code and status its class sets
+    marked = any(p.error_code or p.http_status for found in producers.by_name.values()
+                 for p in found)
+    for m in (*out, *changed) if marked else ():  # the code and status its class sets
         record = m.record
         if record.error_class and (record.error_code is None or record.http_status is None):
             code, status = producers.marks(record.error_class, record.file_path)

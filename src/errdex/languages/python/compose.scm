@@ -20,7 +20,8 @@
 (assignment left: (identifier)) @assign
 (augmented_assignment left: (identifier)) @assign
 
-; NAME = "text" at module or class level: constants other files' messages print
+; NAME = "text" at module or class level: constants other files' messages print; in a
+; class, any name, its text translated or not (``invalid_page_message = _("…")``)
 (module
   (assignment
     left: (identifier) @const.name
@@ -30,7 +31,7 @@
   body: (block
     (assignment
       left: (identifier) @const.name
-      right: [(string) (concatenated_string)] @const.value) @const))
+      right: [(string) (concatenated_string) (call)] @const.value) @const))
 
 ; return <text>: what a message method or property builds
 (return_statement
