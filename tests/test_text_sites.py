@@ -345,21 +345,3 @@ def test_a_line_holding_more_of_the_pasted_texts_between_its_holes_ranks_first(
     assert [(m.site.line_number, m.reason) for m in found][:2] == [(2, REASON), (1, REASON)]
     assert found[0].site.text == f"A scope at …{tail}" and found[0].score > found[1].score
 
-
-def test_the_pieces_of_a_message_written_over_adjacent_lines_are_one_site(
-    make_repo: Callable[..., GitRepo], tmp_path: Path
-) -> None:
-    repo = make_repo()
-    repo.commit_files({"src/maker.c": (
-        "const char *refuse(const char *name) {\n"
-        '  return concat("The used mock maker ", name,\n'
-        '                " does not support the creation of static mocks");\n}\n\n\n\n'
-        'const char *plain = "does not support the creation of static mocks at all";\n')})
-    db = str(tmp_path / "maker.sqlite")
-    errdex.mine(repo.root, db=db, repo="acme/maker", jobs=1)
-    found = errdex.text_sites(
-        "The used mock maker InlineMaker does not support the creation of static mocks", db=db)
-    assert (found[0].site.line_number, found[0].reason) == (2, REASON)
-    assert found[0].site.text == (
-        "The used mock maker … does not support the creation of static mocks")
-    assert all(m.site.line_number != 3 for m in found)  # joined into line 2's

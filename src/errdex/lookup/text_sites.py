@@ -81,34 +81,10 @@ def find_text_sites(
         if where not in parts or parts[where].score < score:
             parts[where] = TextSiteMatch(round(score, 4), PART_REASON, site_repo, site)
     matches = {**parts, **{where: _held(where, texts, haystack, len(found))
-                           for where, texts in _statements(whole).items()}}
+                           for where, texts in whole.items()}}
     ordered = sorted(matches.values(), key=lambda m: (
         -m.score, m.repo, m.site.file_path, m.site.line_number))
     return ordered[:top]
-
-
-def _statements(
-    whole: dict[tuple[str, str, int], dict[str, TextSite]]
-) -> dict[tuple[str, str, int], dict[str, TextSite]]:
-    """Held texts on lines at most ``_NEAR`` apart joined at the first of them: the pieces
-    of one message written over several lines (``"The used MockMaker " + name +`` then
-    ``" does not support …"``), which together say more of it than either line. Lines
-    holding the same text are parallel statements (two messages alike), never joined."""
-    joined: dict[tuple[str, str, int], dict[str, TextSite]] = {}
-    last: tuple[str, str, int] | None = None
-    start: tuple[str, str, int] | None = None
-    for where in sorted(whole):
-        if last is not None and start is not None and where[:2] == last[:2] and (
-                where[2] - last[2] <= _NEAR) and joined[start].keys().isdisjoint(whole[where]):
-            joined[start].update(whole[where])
-        else:
-            start = where
-            joined[start] = dict(whole[where])
-        last = where
-    return joined
-
-
-_NEAR = 2  # lines between two pieces of one statement's message, at most
 
 
 def _held(where: tuple[str, str, int], texts: dict[str, TextSite], haystack: str,
