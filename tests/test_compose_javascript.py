@@ -860,8 +860,38 @@ module.exports = function enqueue(options) {
 };
 """
 
+REPLICAS_JS = """\
+'use strict';
+
+function connect(retryDelay, lastError, emit) {
+  let errorMsg =
+    typeof retryDelay !== 'number'
+      ? 'All replicas are unreachable and retry is disabled.'
+      : `All replicas are unreachable. Retrying after ${retryDelay}ms.`;
+
+  if (lastError) {
+    errorMsg += ` Last error: ${lastError.message}`;
+  }
+
+  const error = new Error(errorMsg);
+  if (typeof retryDelay === 'number') {
+    emit('error', error);
+  } else {
+    throw error;
+  }
+}
+
+const plugin = {
+  resolveId(id) {
+    return this.error(`Failed to resolve "${id}". Does the file exist?`, 12);
+  },
+};
+
+module.exports = { connect, plugin };
+"""
+
 QUEUE_FILES = {"lib/core/createError.js": MAKE_ERROR_JS, "lib/core/decorate.js": DECORATE_JS,
-               "lib/queue.js": QUEUE_JS}
+               "lib/queue.js": QUEUE_JS, "lib/replicas.js": REPLICAS_JS}
 QUEUE = "lib/queue.js"
 
 # options → the line of ``lib/queue.js`` whose record must match what the rejection says
@@ -924,3 +954,59 @@ def test_helper_patterns_match_what_node_rejects_with(queue, tmp_path):
         patterns = [r.record.message_pattern for r in at(records, QUEUE, queue_line(marker))]
         assert any(compile_pattern(p).fullmatch(message) for p in patterns), (
             marker, message, patterns)
+
+
+REPLICAS = "lib/replicas.js"
+REPLICAS_RUNNER = """\
+const { connect, plugin } = require(process.argv[2]);
+const out = [];
+const emitted = (name, err) => out.push(err.message);
+for (const args of [[undefined, null], [undefined, new Error('refused')], [5, null],
+                    [5, new Error('refused')]]) {
+  try { connect(args[0], args[1], emitted); } catch (err) { out.push(err.message); }
+}
+// the bundler calls a hook with its context, whose error(message, pos) throws
+const context = { error(message) { throw new Error(message); } };
+try { plugin.resolveId.call(context, './app'); } catch (err) { out.push(err.message); }
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def replicas_line(marker: str) -> int:
+    return next(i for i, t in enumerate(REPLICAS_JS.splitlines(), 1) if marker in t)
+
+
+def test_a_message_variable_of_a_ternary_and_an_append_in_a_branch_is_four_records(queue):
+    _, records = queue
+    found = at(records, REPLICAS, replicas_line("new Error(errorMsg)"))
+    assert messages(found) == [
+        "All replicas are unreachable and retry is disabled.",
+        "All replicas are unreachable and retry is disabled. Last error: ${lastError.message}",
+        "All replicas are unreachable. Retrying after ${retryDelay}ms.",
+        "All replicas are unreachable. Retrying after ${retryDelay}ms. Last error: "
+        "${lastError.message}"]
+    assert classes(found) == {"Error"}
+
+
+def test_this_error_of_a_context_prints_its_first_argument(queue):
+    # a hook's context (given by the bundler, no producer of the repository) throws it
+    _, records = queue
+    assert messages(at(records, REPLICAS, replicas_line("return this.error("))) == [
+        'Failed to resolve "${id}". Does the file exist?']
+
+
+@pytest.mark.skipif(missing("node"), reason="node is not installed")
+def test_branch_and_context_patterns_match_what_node_throws(queue, tmp_path):
+    root, records = queue
+    runner = tmp_path / "replicas.js"
+    runner.write_text(REPLICAS_RUNNER, encoding="utf-8")
+    done = subprocess.run(["node", str(runner), str(root / REPLICAS)],
+                          capture_output=True, text=True, check=True, timeout=60)
+    *connected, resolved = json.loads(done.stdout)
+    assert len(connected) == 4
+    branches = at(records, REPLICAS, replicas_line("new Error(errorMsg)"))
+    for message in connected:
+        assert sum(bool(compile_pattern(r.record.message_pattern).fullmatch(message))
+                   for r in branches) >= 1, message
+    (context,) = at(records, REPLICAS, replicas_line("return this.error("))
+    assert compile_pattern(context.record.message_pattern).fullmatch(resolved)

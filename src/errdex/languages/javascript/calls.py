@@ -5,6 +5,8 @@ looked up in; and the sites whose message only a producer of the repository tell
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from errdex.languages._engine import Message
@@ -27,7 +29,7 @@ from errdex.languages.javascript.messages import (
     unwrap,
 )
 from errdex.languages.javascript.where import statement_line, symbol
-from errdex.templates.template import Template
+from errdex.templates.template import Template, merge_literals
 
 _BRANCHES = frozenset({"if_statement", "switch_statement"})
 _MAX_ALTERNATIVES = 8
@@ -46,6 +48,7 @@ def alternatives(node: Node, reader: Reader, depth: int = 0) -> tuple[Template, 
     elif node.type == "object" and "message" in (pairs := object_pairs(node)):
         return alternatives(pairs["message"], reader, depth + 1)
     elif depth < 4 and node.type == "identifier" and text(node) not in (reader.env or {}):
+        out.extend(_appended(node, reader, depth))
         for value in _branch_values(node, reader.index):
             out.extend(alternatives(value, reader, depth + 1))
         bound = reader.env or {}
@@ -55,6 +58,29 @@ def alternatives(node: Node, reader: Reader, depth: int = 0) -> tuple[Template, 
         out = [template(reader.read_or_hole(node))]
     unique = {t.normalized(): t for t in out}
     return tuple(unique.values())[:_MAX_ALTERNATIVES]
+
+
+def _appended(use: Node, reader: Reader, depth: int) -> list[Template]:
+    """``msg += ` Last error: ${e.message}` `` as the last assignment ``use`` sees: what
+    ``msg`` held before, with the text appended; and, when the append is in a branch
+    ``use`` is not in, without it too."""
+    last = reader.index.sees(text(use), use)
+    if last is None or last.type != "augmented_assignment_expression" or text(
+            last.child_by_field_name("operator")) != "+=":
+        return []
+    left, right = last.child_by_field_name("left"), last.child_by_field_name("right")
+    if left is None or right is None:
+        return []
+    before = alternatives(left, reader, depth + 1)
+    if not any(has_text(t) for t in before):
+        return []
+    added = [_joined(b, a) for b in before for a in alternatives(right, reader, depth + 1)]
+    skipped = branch_around(last, use, scope_of(last)) is not None
+    return [*before, *added] if skipped else added
+
+
+def _joined(first: Template, second: Template) -> Template:
+    return Template(first.written + second.written, merge_literals((*first.parts, *second.parts)))
 
 
 def _branch_values(use: Node, index: JsIndex) -> list[Node]:
@@ -150,10 +176,24 @@ def construction(name: str, node: Node, reader: Reader, said: bool) -> Call | No
     it prints as it is); for a built-in error whose message the site cannot read, the
     factory or constant its message comes from."""
     if last_name(name) in BUILTIN_ERRORS:
-        return None if said else message_call(node, reader)
+        branches = _branched(name, node, reader)
+        return branches if branches is not None else None if said else message_call(
+            node, reader)
     if name.split(".", 1)[0] in package_names(reader.index, node):
         return None
     return call_of(name, node, reader, method=False)
+
+
+def _branched(name: str, node: Node, reader: Reader) -> Call | None:
+    """``new Error(msg)`` where ``msg`` is one of several texts (``c ? a : b``, assigned in
+    branches, appended to in one): the built-in class's call, one record per text."""
+    args = arguments(node)
+    if not args:
+        return None
+    first = alternatives(args[0], reader)
+    if len(first) < 2 or not any(has_text(t) for t in first):
+        return None
+    return Call(name, (first,), owner=owner_of(node), method=False)
 
 
 def called(node: Node, reader: Reader) -> Call | None:
@@ -218,10 +258,15 @@ def helper(node: Node, reader: Reader) -> Site | None:
         return None
     name = last_name(text(function)).lower()
     warns = "warn" in name
+    call = call_of(text(function), node, reader)
+    if text(function) == "this.error":
+        # a plugin or loader context's ``this.error(msg, pos)`` (Rollup, webpack) throws an
+        # error of that message: when the class has no ``error`` of its own, its first argument
+        call = replace(call, makes_error=True)
     return Site(
         Template("", ()), "log" if warns or "log" in name else "exception",
         statement_line(node), severity="warning" if warns else "error", symbol=symbol(node),
-        call=call_of(text(function), node, reader),
+        call=call,
     )
 
 

@@ -3,7 +3,8 @@
 What is a site (``errorType``):
 
 * ``exception``: ``throw new X(…)``, ``throw X(…)`` for error classes (``throw Error("…")``),
-  ``throw err`` where ``err`` was built earlier in the function (``const err = new X("…")``),
+  ``throw err`` where ``err`` was built earlier in the function (``const err = new X("…")``:
+  the site is that statement, where Node takes the stack),
   ``throw Object.assign(new X(…), {code})``, ``Promise.reject(…)`` of those, and ``reject(…)``
   inside a ``new Promise((resolve, reject) => …)`` executor.
   ``throw makeConfigError("…")`` (a function named like an error maker) has no errorClass.
@@ -270,10 +271,9 @@ def _error_variable(node: Node, file: _File, depth: int) -> _Error | None:
     error = _error_value(value, file, depth + 1)
     if error is None:
         return None
-    if calls.branch_around(assignment, node, scope_of(assignment)) is not None:
-        # ``let e = err; if (timedOut) { e = new KnexTimeoutError('…') } throw e``: the throw
-        # throws the caught error too; this message's line is where it is made
-        error = replace(error, made=error.made or assignment)
+    # Node takes the stack where the error is made (``const err = new X(…)``), and there
+    # its message is written: the line of the site, not the ``throw err`` after it
+    error = replace(error, made=error.made or assignment)
     return _decorations(error, name, assignment, node.start_byte, file)
 
 
