@@ -710,6 +710,17 @@ FORMS = {
         "    invalid_page_message = _('Invalid page.')\n\n"
         "    def page(self, n):\n"
         "        raise NotFound(self.invalid_page_message)  # translated\n"),
+    "forms/context.py": (
+        "from __future__ import annotations\n\n\n"
+        "class UsageError(Exception):\n    pass\n\n\n"
+        "class Context:\n"
+        "    def fail(self, message):\n"
+        "        raise UsageError(message)  # annotated\n\n\n"
+        "class Param:\n"
+        "    def fail(self, message):\n"
+        "        raise ValueError(message)\n\n\n"
+        "def parse(ctx: Context | None, args):\n"
+        "    ctx.fail(f'Got unexpected extra argument ({args})')\n"),
 }
 
 # (module, call, marker, errorMessage of the record on the marked line)
@@ -736,6 +747,8 @@ FORM_CASES = [
      "{value!r} is not one of {choices}."),
     ("choice", "Many().check23()", "# callers", "problem number 23 happened"),
     ("pager", "Pager().page(3)", "# translated", "Not found: Invalid page."),
+    ("context", "parse(Context(), 'x')", "# annotated",
+     "Got unexpected extra argument ({args})"),
     ("toml", "value('-')", "# made", "Unexpected character: {raw[0]!r} at line {2} col {7}"),
 ]
 
@@ -770,7 +783,8 @@ def test_a_form_met_in_real_libraries_gives_the_raise_line_the_printed_message(
     or message table entry a subclass of the site's class overrides (``self`` may be
     one of those); a helper called with what a text method of the object returns, and
     by more callers than one site has alternatives; a method of an object made from a
-    class in the function (``parser = Parser(); parser.parse_error(…)``)."""
+    class in the function (``parser = Parser(); parser.parse_error(…)``) or of a parameter
+    annotated with one (``ctx: Context | None``)."""
     root, records = forms
     module, call, marker, message = case
     path = f"forms/{module}.py"

@@ -87,11 +87,31 @@ def _made_from(callee: str, args: Node | None, file: FileIndex) -> str:
         assigned.type == "assignment") else None
     made = right.child_by_field_name("function") if right is not None and (
         right.type == "call") else None
-    if made is None or made.type not in ("identifier", "attribute"):
-        return callee
-    cls = text(made).rsplit(".", 1)[-1]
+    if made is not None and made.type in ("identifier", "attribute"):
+        cls = text(made).rsplit(".", 1)[-1]
+    else:
+        cls = _annotated(receiver) or ""
     attribute = text(function.child_by_field_name("attribute"))
     return f"{cls}.{attribute}" if cls[:1].isupper() else callee
+
+
+def _annotated(name: Node) -> str | None:
+    """The class a parameter is annotated with (``ctx: Context``, ``ctx: Context | None``,
+    ``ctx: "Context"``) in the function a name is used in."""
+    function = next((a for a in ancestors(name) if a.type == "function_definition"), None)
+    params = function.child_by_field_name("parameters") if function is not None else None
+    for param in params.named_children if params is not None else ():
+        if param.type not in ("typed_parameter", "typed_default_parameter"):
+            continue
+        ident = param.child_by_field_name("name") or next(
+            (c for c in param.named_children if c.type == "identifier"), None)
+        annotation = param.child_by_field_name("type")
+        if ident is None or annotation is None or text(ident) != text(name):
+            continue
+        written = text(annotation).strip("'\"").removeprefix("Optional[").rstrip("]")
+        head = written.split("|", 1)[0].strip().rsplit(".", 1)[-1]
+        return head if head.isidentifier() and head[:1].isupper() else None
+    return None
 
 
 def _nested(args: Node | None, file: FileIndex, at: Node) -> tuple[tuple[str, Call], ...]:
