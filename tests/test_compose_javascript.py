@@ -890,8 +890,37 @@ const plugin = {
 module.exports = { connect, plugin };
 """
 
+POOL_ERROR_JS = """\
+class PoolFailedError extends Error {
+  static defaultMessage = 'Failed to refresh the pool.';
+
+  constructor(message, lastNodeError) {
+    super(message);
+    this.lastNodeError = lastNodeError;
+  }
+}
+
+module.exports = PoolFailedError;
+"""
+
+POOL_JS = """\
+const PoolFailedError = require('./errors/PoolFailedError');
+
+module.exports = function refresh(nodes, done) {
+  if (nodes.length === 0) {
+    const error = new PoolFailedError(
+      PoolFailedError.defaultMessage,
+      null
+    );
+    return done(error);
+  }
+  return done(null);
+};
+"""
+
 QUEUE_FILES = {"lib/core/createError.js": MAKE_ERROR_JS, "lib/core/decorate.js": DECORATE_JS,
-               "lib/queue.js": QUEUE_JS, "lib/replicas.js": REPLICAS_JS}
+               "lib/queue.js": QUEUE_JS, "lib/replicas.js": REPLICAS_JS,
+               "lib/errors/PoolFailedError.js": POOL_ERROR_JS, "lib/pool.js": POOL_JS}
 QUEUE = "lib/queue.js"
 
 # options → the line of ``lib/queue.js`` whose record must match what the rejection says
@@ -1010,3 +1039,18 @@ def test_branch_and_context_patterns_match_what_node_throws(queue, tmp_path):
                    for r in branches) >= 1, message
     (context,) = at(records, REPLICAS, replicas_line("return this.error("))
     assert compile_pattern(context.record.message_pattern).fullmatch(resolved)
+
+
+def test_a_static_text_of_the_class_passed_at_the_site_is_spelled_out(queue, tmp_path):
+    root, records = queue
+    line = next(i for i, t in enumerate(POOL_JS.splitlines(), 1) if "new PoolFailedError" in t)
+    (record,) = at(records, "lib/pool.js", line)
+    assert (record.record.error_message, record.record.error_class) == (
+        "Failed to refresh the pool.", "PoolFailedError")
+    if missing("node"):
+        return
+    script = (f"require({json.dumps(str(root / 'lib/pool.js'))})"
+              "([], (err) => process.stdout.write(err.message));")
+    done = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True,
+                          timeout=60)
+    assert compile_pattern(record.record.message_pattern).fullmatch(done.stdout)

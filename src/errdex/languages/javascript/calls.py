@@ -138,9 +138,22 @@ def _covers(branch: Node) -> bool:
 def call_of(callee: str, call: Node, reader: Reader, method: bool | None = None) -> Call:
     """The ``Call`` a site makes (``throw new NotFound(key)``, ``fail("…")``): a call
     without ``new`` calls a function (``method``) unless told it makes a class."""
-    return Call(callee, tuple(alternatives(a, reader) for a in arguments(call)),
-                owner=owner_of(call),
-                method=call.type == "call_expression" if method is None else method)
+    args = arguments(call)
+    return Call(callee, tuple(alternatives(a, reader) for a in args), owner=owner_of(call),
+                method=call.type == "call_expression" if method is None else method,
+                nested=tuple((name, Call(name, owner=owner_of(call)))
+                             for a in args if (name := _static_member(a, reader))))
+
+
+def _static_member(node: Node, reader: Reader) -> str | None:
+    """``ClusterAllFailedError.defaultMessage``, ``Errors.notReady``: a member of a class or
+    namespace another file may declare as a text (its hole prints what composition finds)."""
+    node = unwrap(node) or node
+    head = node.child_by_field_name("object") if node.type == "member_expression" else None
+    if head is None or head.type != "identifier" or not text(head)[:1].isupper() or (
+            reader.read(node) is not None):
+        return None
+    return text(node)
 
 
 def owner_of(node: Node) -> str | None:
