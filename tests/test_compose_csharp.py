@@ -599,3 +599,159 @@ def test_the_mined_patterns_match_what_dotnet_throws(
     assert found, run
     assert any_thrown(found, name, message), (
         name, message, [r.record.message_pattern for r in found])
+
+
+# --- resource strings: the generated Resources class of a .resx --------------------------
+
+RESOURCES = '''\
+namespace Acme.Properties
+{
+    internal class Resources
+    {
+        private static ResourceManager resourceMan = new ResourceManager();
+        private static System.Globalization.CultureInfo resourceCulture;
+
+        internal static ResourceManager ResourceManager { get { return resourceMan; } }
+
+        /// <summary>
+        ///   Looks up a localized string similar to Unsupported call: {0}
+        ///{1}.
+        /// </summary>
+        internal static string UnsupportedCall {
+            get {
+                return ResourceManager.GetString("UnsupportedCall", resourceCulture);
+            }
+        }
+
+        /// <summary>
+        ///   Looks up a localized string similar to Sealed (here: {0}) may not be &lt;mocked&gt;..
+        /// </summary>
+        internal static string SealedMember {
+            get {
+                return ResourceManager.GetString("SealedMember", resourceCulture);
+            }
+        }
+
+        /// <summary>
+        ///   Looks up a localized string similar to The mock is already frozen..
+        /// </summary>
+        internal static string Frozen {
+            get {
+                return ResourceManager.GetString("Frozen", resourceCulture);
+            }
+        }
+    }
+}
+'''
+GUARD = '''\
+using System;
+using System.Globalization;
+using Acme.Properties;
+
+namespace Acme
+{
+    public static class Guard
+    {
+        public static void Member(string call, string type, string name)
+        {
+            throw new NotSupportedException(
+                string.Format(
+                    CultureInfo.CurrentCulture,
+                    Resources.UnsupportedCall,
+                    call,
+                    string.Format(CultureInfo.CurrentCulture, Resources.SealedMember,
+                                  type + "." + name)));
+        }
+
+        public static void Freeze()
+        {
+            throw new InvalidOperationException(Resources.Frozen);
+        }
+    }
+}
+'''
+# What ResXFileCodeGenerator's ResourceManager gives for each name (the .resx values).
+RESX_STUB = '''\
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+
+namespace Acme.Properties
+{
+    internal class ResourceManager
+    {
+        private readonly Dictionary<string, string> values = new Dictionary<string, string> {
+            { "UnsupportedCall", "Unsupported call: {0}\\n{1}" },
+            { "SealedMember", "Sealed (here: {0}) may not be <mocked>." },
+            { "Frozen", "The mock is already frozen." },
+        };
+        public string GetString(string name, CultureInfo culture) { return values[name]; }
+    }
+}
+
+namespace Acme
+{
+    public static class Program
+    {
+        public static void Main()
+        {
+            foreach (Action run in new Action[] {
+                () => Guard.Member("m => m.Save()", "Store", "Save"), () => Guard.Freeze() })
+            {
+                try { run(); }
+                catch (Exception e) { Console.WriteLine(e.Message.Replace("\\n", "|")); }
+            }
+        }
+    }
+}
+'''
+RESOURCE_FILES = {"src/Properties/Resources.Designer.cs": RESOURCES, "src/Guard.cs": GUARD}
+RESOURCE_PRINTED = [
+    "Unsupported call: m => m.Save()\nSealed (here: Store.Save) may not be <mocked>.",
+    "The mock is already frozen.",
+]
+
+
+def test_a_generated_resource_string_is_the_text_its_doc_comment_says(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``string.Format(culture, Resources.X, a, string.Format(…, Resources.Y, b))`` prints
+    the ``.resx`` texts the generated properties document, formatted (nested formats too);
+    ``Resources.Frozen`` alone prints its text."""
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, RESOURCE_FILES)
+    [member] = records_at(records, "src/Guard.cs", line_starting(GUARD, "            throw new N"))
+    assert member.record.error_class == "NotSupportedException"
+    assert "Sealed (here: " in member.record.error_message
+    assert fullmatches(member, RESOURCE_PRINTED[0])
+    assert not fullmatches(member, "Unsupported call: x\nsomething else")
+    [frozen] = records_at(records, "src/Guard.cs", line_starting(GUARD, "            throw new I"))
+    assert frozen.record.error_message == RESOURCE_PRINTED[1]
+    assert ("src/Properties/Resources.Designer.cs", line_starting(
+        RESOURCES, "        internal static string Frozen")) in source_lines(frozen.extras)
+
+
+def test_resource_patterns_match_what_mono_formats(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """The fixture built with the .resx values behind a stub ResourceManager and run: the
+    mined patterns match what ``string.Format`` really prints."""
+    if missing("mcs", "mono"):
+        pytest.skip("no C# compiler and runtime (Mono) installed")
+    from tests.compose_steps import mine_once, records_at
+
+    for name, text in (("Guard.cs", GUARD), ("Stub.cs", RESX_STUB)):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "Resources.cs").write_text(RESOURCES)
+    subprocess.run(["mcs", "-out:guard.exe", "Guard.cs", "Stub.cs", "Resources.cs"],
+                   cwd=tmp_path, capture_output=True, check=True)
+    done = subprocess.run(["mono", str(tmp_path / "guard.exe")], capture_output=True,
+                          text=True, check=True)
+    printed = [line.replace("|", "\n") for line in done.stdout.splitlines()]
+    assert printed == RESOURCE_PRINTED
+    _, records = mine_once(make_repo, tmp_path / "mined", RESOURCE_FILES)
+    for start, message in zip(("            throw new N", "            throw new I"), printed,
+                              strict=True):
+        found = records_at(records, "src/Guard.cs", line_starting(GUARD, start))
+        assert any_fullmatch(found, message), (message, found)

@@ -142,3 +142,47 @@ def walk(node: Node | None) -> list[Node]:
 
 def _names(node: Node | None) -> set[str]:
     return {text(n) for n in walk(node) if n.type == "identifier"}
+
+
+_FORMATS = frozenset({"string.Format", "String.Format", "System.String.Format"})
+
+
+def resource_call(node: Node | None, at: Node) -> Call | None:
+    """``string.Format([culture,] Resources.NotFound, a, …)`` (or ``SR.Format(SR.NotFound,
+    a)``): a call to the resource text ``Resources.NotFound``, its ``{0}`` filled from the
+    arguments after it; one that is such a format itself is composed first (``nested``).
+    A lone ``Resources.NotFound`` (no format) is a call with no arguments."""
+    node = unparenthesized(node)
+    if node is not None and node.type == "member_access_expression" and _resource(node):
+        return Call(text(node), owner=owner_of(at))
+    if node is None or node.type != "invocation_expression":
+        return None
+    function = node.child_by_field_name("function")
+    name = text(function)
+    if function is None or (name not in _FORMATS and not (
+            function.type == "member_access_expression" and name.endswith(".Format")
+            and name[:1].isupper())):
+        return None
+    args = arguments(node.child_by_field_name("arguments"))
+    if args and any(word in text(args[0]) for word in ("Culture", "Provider")):
+        args = args[1:]
+    if not args or args[0].type != "member_access_expression" or not _resource(args[0]):
+        return None
+    passed: list[Argument] = []
+    nested: list[tuple[str, Call]] = []
+    for value in args[1:]:
+        inner = resource_call(value, at) if value.type == "invocation_expression" else None
+        if inner is not None:
+            nested.append((text(value), inner))
+            passed.append((unknown(text(value)),))
+        else:
+            passed.append(argument(value, at))
+    return Call(text(args[0]), tuple(passed), owner=owner_of(at), nested=tuple(nested))
+
+
+def _resource(node: Node) -> bool:
+    """``Resources.NotFound`` / ``SR.NotFound``: a capitalized member of a capitalized
+    class (a resource property or a string constant)."""
+    head = text(node.child_by_field_name("expression")).rsplit(".", 1)[-1]
+    name = text(node.child_by_field_name("name"))
+    return head[:1].isupper() and name[:1].isupper()

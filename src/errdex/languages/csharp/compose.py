@@ -48,6 +48,7 @@ from errdex.languages.csharp.calls import (
     walk,
 )
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
+from errdex.languages.csharp.resources import resource_string
 from errdex.languages.facts import (
     Call,
     Composer,
@@ -84,6 +85,8 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
                 out.extend(_method(member, name, path))
             elif member.type == "field_declaration":
                 out.extend(_constants(member, name, path))
+            elif (made := resource_string(member, name, path)) is not None:
+                out.append(made)
     return out
 
 

@@ -60,7 +60,7 @@ from errdex.languages.base import (
     line_of,
     text,
 )
-from errdex.languages.csharp.calls import call_of, invocation, owner_of
+from errdex.languages.csharp.calls import call_of, invocation, owner_of, resource_call
 from errdex.languages.csharp.compose import COMPOSER
 from errdex.languages.csharp.messages import (
     MESSAGES,
@@ -145,6 +145,9 @@ def _class_call(error_class: str, short: str, args: list[Node], at: Node,
     if worded or not args:
         return None
     first = args[0]
+    resource = resource_call(first, at)
+    if resource is not None:
+        return resource
     if first.type == "invocation_expression":
         return invocation(first, at)
     if first.type in ("identifier", "member_access_expression") and text(first)[:1].isupper():
