@@ -361,3 +361,11 @@ def test_an_error_thrown_from_a_variable_is_sited_where_it_is_made():
     plain = _only("function f() {\n  const err = new Error('gone away');\n  err.code = 'E';\n"
                   "  throw err;\n}\n")
     assert plain.line == 2  # the stack's line, not the throw's
+
+
+def test_a_hole_written_over_lines_is_named_on_one_line():
+    site = _only("throw new Error(`no import \"${url}\" from \"${normalize(\n"
+                 "  relative(root, file),\n)}\". Does it exist?`);\n")
+    assert site.template.written == (
+        'no import "${url}" from "${normalize( relative(root, file), )}". Does it exist?')
+    assert _matches(site, 'no import "./a" from "src/b.ts". Does it exist?')

@@ -62,7 +62,7 @@ def hole(node: Node) -> Message:
 
     ``cond ? 'a' : 'b'`` with two constant strings is a hole that prints one of them.
     """
-    name = text(unwrap_call(node))
+    name = " ".join(text(unwrap_call(node)).split())  # a call over lines reads as one line
     spec = "${" + name + "}"
     choices = _choices(unwrap(node))
     if choices is not None:
