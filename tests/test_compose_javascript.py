@@ -918,9 +918,32 @@ module.exports = function refresh(nodes, done) {
 };
 """
 
+CONFIG_ERROR_JS = """\
+class ConfigError extends Error {
+  constructor(detail) {
+    super(`invalid config: ${detail}`);
+  }
+
+  static missing(key) {
+    return new this(`missing key ${key}`);
+  }
+}
+
+module.exports = { ConfigError };
+"""
+
+LOAD_JS = """\
+const { ConfigError } = require('./errors/config');
+
+module.exports = function load(key) {
+  throw ConfigError.missing(key);
+};
+"""
+
 QUEUE_FILES = {"lib/core/createError.js": MAKE_ERROR_JS, "lib/core/decorate.js": DECORATE_JS,
                "lib/queue.js": QUEUE_JS, "lib/replicas.js": REPLICAS_JS,
-               "lib/errors/PoolFailedError.js": POOL_ERROR_JS, "lib/pool.js": POOL_JS}
+               "lib/errors/PoolFailedError.js": POOL_ERROR_JS, "lib/pool.js": POOL_JS,
+               "lib/errors/config.js": CONFIG_ERROR_JS, "lib/load.js": LOAD_JS}
 QUEUE = "lib/queue.js"
 
 # options → the line of ``lib/queue.js`` whose record must match what the rejection says
@@ -1053,4 +1076,19 @@ def test_a_static_text_of_the_class_passed_at_the_site_is_spelled_out(queue, tmp
               "([], (err) => process.stdout.write(err.message));")
     done = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True,
                           timeout=60)
+    assert compile_pattern(record.record.message_pattern).fullmatch(done.stdout)
+
+
+def test_new_this_in_a_static_factory_is_the_class(queue):
+    root, records = queue
+    (record,) = at(records, "lib/load.js", 4)
+    assert (record.record.error_message, record.record.error_class) == (
+        "invalid config: missing key ${key}", "ConfigError")
+    if missing("node"):
+        return
+    script = (f"try {{ require({json.dumps(str(root / 'lib/load.js'))})('port') }} "
+              "catch (err) { process.stdout.write(err.message) }")
+    done = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True,
+                          timeout=60)
+    assert done.stdout == "invalid config: missing key port"
     assert compile_pattern(record.record.message_pattern).fullmatch(done.stdout)

@@ -287,6 +287,8 @@ def _value(value: Node, reader: Reader, reading: _Reading, owner: str | None, th
     if node.type in ("new_expression", "call_expression"):
         callee = text(node.child_by_field_name("constructor") or node.child_by_field_name(
             "function"))
+        if callee == "this" and node.type == "new_expression" and owner:
+            callee = owner  # ``static missing(k) { return new this(`missing ${k}`) }``
         short = last_name(callee)
         args = tuple(alternatives(a, reader) for a in arguments(node))
         if short[:1].isupper() and (node.type == "new_expression" or reading.classes.is_error(
