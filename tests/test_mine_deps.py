@@ -262,3 +262,26 @@ def test_a_pinned_release_wins_among_equals_not_over_a_better_match():
     assert ranked == [other, fuzzy_mine]  # a full match of 1.0 beats an approximate one of 1.1
     assert note is not None and "gadget 1.0" in note and "pins gadget 1.1" in note
     assert prefer_pinned([plain, other], pinned, top=5)[1] is None  # best is no package
+
+
+def test_downloaded_releases_are_mined_largest_first():
+    sizes = {"small": 10, "big": 1000, "medium": 100, "first": 1}
+    specs = [PackageSpec("npm", name, "1.0.0") for name in sizes]
+    all_fetched = threading.Barrier(len(sizes))  # the three downloads and the first mine
+    order: list[str] = []
+
+    def fetch(spec: PackageSpec) -> int:
+        if spec.name != "first":
+            all_fetched.wait(timeout=10)
+        return sizes[spec.name]
+
+    def mine(spec: PackageSpec, db: str) -> MinedRelease:
+        order.append(spec.name)
+        if spec.name == "first":  # the only one downloaded yet: mined at once
+            all_fetched.wait(timeout=10)
+            time.sleep(0.3)  # the other downloads are all in before this mine ends
+        return MinedRelease(1)
+
+    summary = mine_deps(specs, "unused.sqlite", mine=mine, fetch=fetch, jobs=1, downloads=4,
+                        processes=False)
+    assert summary.ok and order == ["first", "big", "medium", "small"]

@@ -9,6 +9,7 @@ numbers and one-line reasons crosses between processes.
 
 from __future__ import annotations
 
+import heapq
 import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -36,7 +37,8 @@ from errdex.store.protocol import Store, open_store
 
 Status = Literal["mined", "stored", "failed"]
 Fetch = Callable[[PackageSpec], object]
-"""Downloads (and unpacks) one release into the cache that ``MineOne`` reads; thread-safe."""
+"""Downloads (and unpacks) one release into the cache that ``MineOne`` reads; thread-safe.
+What it returns, when an int, is the release's size: larger releases are mined first."""
 MineOne = Callable[[PackageSpec, str], "MinedRelease"]
 """Mines one release into the database at ``db`` (a path or URL); a module-level function,
 so that worker processes can be handed it."""
@@ -132,16 +134,17 @@ def release_miner(cache_dir: Path | None = None,
             partial(mine_cached, cache_dir=root, npm_cwd=where))
 
 
-def prepare_release(spec: PackageSpec, cache_dir: str, npm_cwd: str | None = None) -> None:
-    """Download ``spec`` and build its repository in the cache, as ``mine_release`` would."""
+def prepare_release(spec: PackageSpec, cache_dir: str, npm_cwd: str | None = None) -> int:
+    """Download ``spec`` and build its repository in the cache, as ``mine_release`` would;
+    the repository's size in bytes (what mining it will take, roughly)."""
     cache = ReleaseCache(cache_dir)
     cwd = None if npm_cwd is None else Path(npm_cwd)
 
     def build(target: Path) -> Identity:
         return build_release(spec, target, cache, npm_cwd=cwd)
 
-    with cache.release(spec, build):
-        pass
+    with cache.release(spec, build) as (root, _):
+        return sum(entry.stat().st_size for entry in root.rglob("*") if entry.is_file())
 
 
 def mine_cached(spec: PackageSpec, db: str, cache_dir: str,
@@ -160,10 +163,11 @@ def one_line(error: BaseException) -> str:
     return text if isinstance(error, ErrdexError) else f"{type(error).__name__}: {text}"
 
 
-def _timed_fetch(fetch: Fetch, spec: PackageSpec) -> float:
+def _timed_fetch(fetch: Fetch, spec: PackageSpec) -> tuple[float, int]:
+    """Seconds the download took, and the release's size when ``fetch`` says it."""
     start = time.perf_counter()
-    fetch(spec)
-    return time.perf_counter() - start
+    size = fetch(spec)
+    return time.perf_counter() - start, size if isinstance(size, int) else 0
 
 
 def _timed_mine(mine: MineOne, spec: PackageSpec, db: str) -> tuple[MinedRelease, float]:
@@ -245,28 +249,39 @@ class _Workers:
 
 def _run(queued: list[DepOutcome], db: str, mine: MineOne, fetch: Fetch | None,
          downloader: Executor, workers: _Workers) -> Iterator[DepOutcome]:
-    """Each outcome as it is settled: a download's end queues its mine, a mine's end is done."""
+    """Each outcome as it is settled. Downloads all start at once (``downloads`` threads);
+    a downloaded release waits for a free worker, the largest first, so that a big release
+    never starts last and leaves the other workers idle at the end."""
     pending: dict[Future[Any], tuple[str, DepOutcome]] = {}
-    for outcome in queued:
+    ready: list[tuple[int, int, DepOutcome]] = []  # (-size, lockfile order, outcome)
+    for order, outcome in enumerate(queued):
         if fetch is None:
-            pending[workers.submit(mine, outcome.spec, db)] = ("mine", outcome)
+            heapq.heappush(ready, (0, order, outcome))
         else:
-            pending[downloader.submit(_timed_fetch, fetch, outcome.spec)] = ("fetch", outcome)
-    while pending:
+            future = downloader.submit(_timed_fetch, fetch, outcome.spec)
+            pending[future] = ("fetch", outcome)
+    orders = {id(outcome): order for order, outcome in enumerate(queued)}
+    mining = 0
+    while pending or ready:
+        while ready and mining < workers.jobs:
+            _, _, outcome = heapq.heappop(ready)
+            pending[workers.submit(mine, outcome.spec, db)] = ("mine", outcome)
+            mining += 1
         finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
         for future in finished:
             stage, outcome = pending.pop(future)
             if stage == "mine":
+                mining -= 1
                 _settle(outcome, future)
                 yield outcome
                 continue
             try:
-                outcome.download_seconds = future.result()
+                outcome.download_seconds, size = future.result()
             except Exception as exc:
                 outcome.reason = one_line(exc)
                 yield outcome
                 continue
-            pending[workers.submit(mine, outcome.spec, db)] = ("mine", outcome)
+            heapq.heappush(ready, (-size, orders[id(outcome)], outcome))
 
 
 def _settle(outcome: DepOutcome, future: Future[Any]) -> None:
