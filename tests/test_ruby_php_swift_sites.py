@@ -21,6 +21,7 @@ from errdex.languages.base import Site
 from errdex.languages.php.spec import extract as php_extract
 from errdex.languages.ruby.spec import extract as ruby_extract
 from errdex.languages.swift.spec import extract as swift_extract
+from errdex.lookup.parse import parse_events
 from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -197,6 +198,40 @@ function f($class, $e) {
 }
 """
     assert php_extract(source).sites == []
+
+
+FRAMEWORK_PASTES = [
+    # a log line of Laravel's: the class, the message, "in file … on line …"
+    ("App\\Errors\\MissingBinding: Target class [cors] does not exist. in file "
+     "/app/src/Box.php on line 81", "Target class [cors] does not exist.",
+     ("/app/src/Box.php", 81)),
+    # the class alone on its line, the message below (an error page copied as text)
+    ("App\\Errors\\BindingException\nTarget class [Mail] does not exist.",
+     "Target class [Mail] does not exist.", None),
+    # Markdown emphasis and the request, as an error page's header reads once pasted
+    ("**App\\Routing\\RouteMissingException** in **GET /**\nRoute [login] not defined.",
+     "Route [login] not defined.", None),
+    # the console's report: an indented header, the message, where, a code frame
+    ("   App\\Errors\\BindingException \n\n  Target class [Mail] does not exist.\n\n"
+     "  at src/Box.php:19\n     18\u2595     } catch (E $e) {\n  \u279c  19\u2595         "
+     "throw new MissingBinding(\"x\");\n     20\u2595     }\n",
+     "Target class [Mail] does not exist.", ("src/Box.php", 19)),
+]
+
+
+@pytest.mark.parametrize(("paste", "message", "where"), FRAMEWORK_PASTES)
+def test_php_framework_pastes_give_the_class_and_message(
+    paste: str, message: str, where: tuple[str, int] | None,
+) -> None:
+    (event,) = parse_events(paste)
+    assert (event.message, event.kind) == (message, "php")
+    assert event.error_class is not None and event.error_class.startswith("App\\")
+    assert [(f.file, f.line) for f in event.frames[:1]] == ([where] if where else [])
+
+
+def test_php_an_error_page_header_above_a_frame_is_no_message() -> None:
+    (event,) = parse_events("**`App\\Errors\\BindingException`**\n\nApp\\Box::build\n")
+    assert event.kind == "message"
 
 
 def test_php_codes_and_http_statuses():

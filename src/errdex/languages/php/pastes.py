@@ -26,7 +26,12 @@ _STARTS = ("[", "PHP ", "Fatal", "Recoverable", "Warning", "Notice", "Deprecated
 
 
 def php_error(lines: Lines, i: int) -> Found | None:
-    """A PHP error line; an uncaught exception's stack trace and ``thrown in`` line too."""
+    """A PHP error line; an uncaught exception's stack trace and ``thrown in`` line too;
+    else what a framework prints of an exception (``_framework_error``)."""
+    return _runtime_error(lines, i) or _framework_error(lines, i)
+
+
+def _runtime_error(lines: Lines, i: int) -> Found | None:
     line = lines[i]
     if ": " not in line or not line.startswith(_STARTS):
         return None
@@ -101,4 +106,84 @@ def _stack(lines: Lines, j: int, frames: list[Frame]) -> tuple[list[Frame], int]
     return frames, j
 
 
-PASTES = Pastes((PasteReader(120, php_error),))
+# --- what frameworks print: Laravel's console (Collision), error pages, log lines -------
+
+# ``App\Errors\NotFound`` (namespaced) or a class named as an error: a header alone on its
+# line, maybe in Markdown emphasis, maybe followed by `` in **GET /**`` (the request).
+_NAMESPACED = r"\\?[A-Za-z_]\w*(?:\\[A-Za-z_]\w*)+"
+_HEADER = re.compile(
+    rf"[*`\s]*(?P<class>{_NAMESPACED}(?:Exception|Error))[*`\s]*(?: in \*\*[^*\n]*\*\*)?\s*")
+_CLASS_LINE = re.compile(rf"(?P<class>{_NAMESPACED}): (?P<rest>\S.*)")
+# what follows the message on a framework's line: ``in file X on line N``, ``in X:N``
+_IN_FILE = re.compile(r" in (?:file )?(?P<file>\S+?)(?: on line |:)(?P<line>\d+)\s*$")
+_AT = re.compile(r"\s*at (?P<file>\S+):(?P<line>\d+)\s*")
+_METHOD = re.compile(rf"{_NAMESPACED}::\w+")  # an error page's frame, not a message
+_GUTTER = "\u2595"  # Collision's code frame: ``  ➜ 1019▕     throw new …``
+
+
+def namespaced_error(lines: Lines, i: int) -> Found | None:
+    """``Ns\\Class: msg in file x.php on line 3`` (a namespaced class: PHP's own, surely)."""
+    found = _CLASS_LINE.fullmatch(lines[i].rstrip())
+    if found is None:
+        return None
+    message, frames = found.group("rest"), []
+    where = _IN_FILE.search(message)
+    if where is not None:
+        message = message[: where.start()]
+        frames.append(Frame(where.group("file"), int(where.group("line"))))
+    return one(lines.event(i, i + 1, message.strip(), found.group("class").lstrip("\\"),
+                           "php", frames), i + 1)
+
+
+def header_error(lines: Lines, i: int) -> Found | None:
+    """An error page's or the console's header: the class alone on its line, the message
+    on the next line that is not blank, then maybe ``at file:line`` and a code frame."""
+    found = _HEADER.fullmatch(lines[i])
+    if found is None:
+        return None
+    j = _next_text(lines, i + 1)
+    if j is None or _HEADER.fullmatch(lines[j]) or _AT.fullmatch(lines[j]) or _METHOD.fullmatch(
+            lines[j].strip()):
+        return None
+    message, frames = lines[j].strip(), []
+    stop = j + 1
+    k = _next_text(lines, stop)
+    at = _AT.fullmatch(lines[k]) if k is not None else None
+    if k is not None and at is not None:
+        frames.append(Frame(at.group("file"), int(at.group("line"))))
+        stop = k + 1
+        while stop < len(lines) and (_GUTTER in lines[stop] or not lines[stop].strip()):
+            stop += 1
+    return one(lines.event(i, stop, message, found.group("class").lstrip("\\"), "php",
+                           frames), stop)
+
+
+def collision_frame(lines: Lines, i: int) -> Found | None:
+    """Laravel's console indents its header, which no reader looks at: its code frame
+    (``▕``) is what is seen first, and the header is read from above it."""
+    if _GUTTER not in lines[i] or (i > 0 and _GUTTER in lines[i - 1]):
+        return None
+    start = next((k for k in range(i - 1, max(-1, i - 8), -1) if _HEADER.fullmatch(lines[k])),
+                 None)
+    if start is None:
+        return None
+    found = header_error(lines, start)
+    if found is None or found[1] <= i:
+        return None
+    return found
+
+
+def _next_text(lines: Lines, j: int) -> int | None:
+    """The first line at or after ``j`` that is not blank (three at most are skipped)."""
+    for k in range(j, min(len(lines), j + 4)):
+        if lines[k].strip():
+            return k
+    return None
+
+
+def _framework_error(lines: Lines, i: int) -> Found | None:
+    return namespaced_error(lines, i) or header_error(lines, i) or collision_frame(lines, i)
+
+
+PASTES = Pastes((PasteReader(120, php_error),),
+                markers=(_GUTTER, "Exception**", "Exception`**", "Error**", "Error`**"))
