@@ -940,10 +940,51 @@ module.exports = function load(key) {
 };
 """
 
+MESSAGES_JS = """\
+module.exports = {
+  notFound: (id) => `no record with id ${id}`,
+};
+"""
+
+STORE_ERROR_JS = """\
+class NotFound extends Error {
+  constructor(msg) {
+    super(`[store] ${msg}`);
+  }
+}
+
+module.exports = { NotFound };
+"""
+
+GET_JS = """\
+const messages = require('./messages');
+const { NotFound } = require('./errors/store');
+
+module.exports = function get(id) {
+  throw new NotFound(messages.notFound(id));
+};
+"""
+
+SERVICE_JS = """\
+class Service {
+  fail = (what) => {
+    throw new Error(`service failed: ${what}`);
+  };
+
+  start() {
+    this.fail('cannot bind the port');
+  }
+}
+
+module.exports = { Service };
+"""
+
 QUEUE_FILES = {"lib/core/createError.js": MAKE_ERROR_JS, "lib/core/decorate.js": DECORATE_JS,
                "lib/queue.js": QUEUE_JS, "lib/replicas.js": REPLICAS_JS,
                "lib/errors/PoolFailedError.js": POOL_ERROR_JS, "lib/pool.js": POOL_JS,
-               "lib/errors/config.js": CONFIG_ERROR_JS, "lib/load.js": LOAD_JS}
+               "lib/errors/config.js": CONFIG_ERROR_JS, "lib/load.js": LOAD_JS,
+               "lib/messages.js": MESSAGES_JS, "lib/errors/store.js": STORE_ERROR_JS,
+               "lib/get.js": GET_JS, "lib/service.js": SERVICE_JS}
 QUEUE = "lib/queue.js"
 
 # options → the line of ``lib/queue.js`` whose record must match what the rejection says
@@ -1092,3 +1133,25 @@ def test_new_this_in_a_static_factory_is_the_class(queue):
                           timeout=60)
     assert done.stdout == "invalid config: missing key port"
     assert compile_pattern(record.record.message_pattern).fullmatch(done.stdout)
+
+
+def test_a_call_passed_to_a_class_and_an_arrow_field_helper_are_composed(queue):
+    root, records = queue
+    (got,) = at(records, "lib/get.js", 5)
+    assert got.record.error_message == "[store] no record with id ${id}"
+    (started,) = at(records, "lib/service.js", 7)
+    assert started.record.error_message == "service failed: cannot bind the port"
+    if missing("node"):
+        return
+    script = (f"const get = require({json.dumps(str(root / 'lib/get.js'))});"
+              f"const {{ Service }} = require({json.dumps(str(root / 'lib/service.js'))});"
+              "const out = [];"
+              "try { get(7) } catch (err) { out.push(err.message) }"
+              "try { new Service().start() } catch (err) { out.push(err.message) }"
+              "process.stdout.write(JSON.stringify(out));")
+    done = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True,
+                          timeout=60)
+    printed = json.loads(done.stdout)
+    assert printed == ["[store] no record with id 7", "service failed: cannot bind the port"]
+    assert compile_pattern(got.record.message_pattern).fullmatch(printed[0])
+    assert compile_pattern(started.record.message_pattern).fullmatch(printed[1])

@@ -5,6 +5,7 @@ looked up in; and the sites whose message only a producer of the repository tell
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from tree_sitter import Node
@@ -27,6 +28,7 @@ from errdex.languages.javascript.messages import (
     object_pairs,
     scope_of,
     unwrap,
+    unwrap_call,
 )
 from errdex.languages.javascript.where import statement_line, symbol
 from errdex.templates.template import Template, merge_literals
@@ -141,8 +143,23 @@ def call_of(callee: str, call: Node, reader: Reader, method: bool | None = None)
     args = arguments(call)
     return Call(callee, tuple(alternatives(a, reader) for a in args), owner=owner_of(call),
                 method=call.type == "call_expression" if method is None else method,
-                nested=tuple((name, Call(name, owner=owner_of(call)))
-                             for a in args if (name := _static_member(a, reader))))
+                nested=tuple(_nested(args, reader)))
+
+
+def _nested(args: list[Node], reader: Reader) -> Iterator[tuple[str, Call]]:
+    """The arguments composition spells out (the hole of each named as ``hole`` names it):
+    a static text (``X.defaultMessage``) and a call to a function of the repository
+    (``new NotFound(messages.notFound(id))``)."""
+    for arg in args:
+        node = unwrap(arg) or arg
+        if (name := _static_member(node, reader)) is not None:
+            yield name, Call(name, owner=owner_of(node))
+        elif node.type == "call_expression" and reader.read(node) is None and (
+                unwrap_call(node) is node):
+            function = node.child_by_field_name("function")
+            if function is not None and function.type in ("identifier", "member_expression") and (
+                    text(function).split(".", 1)[0] not in _NOT_HELPERS):
+                yield " ".join(text(node).split()), call_of(text(function), node, reader)
 
 
 def _static_member(node: Node, reader: Reader) -> str | None:

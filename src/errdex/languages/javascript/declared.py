@@ -147,10 +147,11 @@ def _members(node: Node, found: Declared) -> None:
         name = text(member.child_by_field_name("name") or member.child_by_field_name("property"))
         if member.type == "method_definition" and name != "constructor":
             found.functions.append((member, name, owner))
-        elif member.type in ("field_definition", "public_field_definition") and any(
-                c.type == "static" for c in member.children):
-            value = member.child_by_field_name("value")
-            if value is not None:
+        elif member.type in ("field_definition", "public_field_definition"):
+            value = unwrap(member.child_by_field_name("value"))
+            if value is not None and value.type in FUNCTIONS:  # private fail = (m) => {…}
+                found.functions.append((value, name, owner))
+            elif value is not None and any(c.type == "static" for c in member.children):
                 found.constants.append((name, owner, value))
 
 
