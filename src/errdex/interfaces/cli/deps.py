@@ -37,7 +37,8 @@ def mine_deps(settings: Settings, path: str, jobs: int | None, downloads: int,
     PATH is a lockfile (requirements*.txt, uv.lock, poetry.lock, Pipfile.lock,
     package-lock.json, pnpm-lock.yaml, yarn.lock) or a project folder holding them.
     Releases already in the database are skipped. Exit 0 when every release was mined
-    (lines that pin nothing are listed), 1 when some failed (the others are stored).
+    (lines that pin nothing are listed), 1 when some failed (the others are stored) or
+    none is pinned.
     """
     pins = errdex.read_lockfiles(path)
     project = Path(path) if Path(path).is_dir() else Path(path).parent
@@ -57,7 +58,7 @@ def mine_deps(settings: Settings, path: str, jobs: int | None, downloads: int,
         click.echo(f"not mined: {visible(str(problem))}")
     if not summary.outcomes:
         click.echo(f"{visible(path)}: no pinned release to mine", err=True)
-    if not summary.ok:
+    if not summary.ok or not summary.outcomes:
         sys.exit(EXIT_NO_MATCH)
 
 
