@@ -12,6 +12,7 @@ import pytest
 
 from errdex.languages.base import Site
 from errdex.languages.rust import LANGUAGE, extract
+from errdex.lookup.parse import parse_events
 from errdex.templates.template import compile_pattern
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
@@ -434,3 +435,15 @@ def test_sites_in_macro_rules_transcribers_are_mined() -> None:
     sites = [(s.line, s.template.written, s.symbol) for s in extract(source).sites]
     assert sites == [(5, "invalid type: {}, expected {}", "Error::invalid_type"),
                      (8, "missing field `{}`", "Error::missing")]
+
+
+def test_a_panic_whose_location_the_paste_left_out_keeps_the_message_below() -> None:
+    paste = ("thread 'main' panicked at ...\n"
+             "the pool is not ready.: PoolError { kind: Closed }\n"
+             "stack backtrace:\n   0:     0x5630 - std::panicking::begin_panic\n")
+    (event,) = parse_events(paste)
+    assert (event.kind, event.message) == (
+        "rust-panic", "the pool is not ready.: PoolError { kind: Closed }")
+    # a header with a message of its own keeps it
+    (other,) = parse_events("thread 'main' panicked at 'boom'\n")
+    assert other.message == "boom"

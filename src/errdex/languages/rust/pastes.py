@@ -37,12 +37,21 @@ def rust_panic(lines: Lines, i: int) -> Found | None:
     while j < len(lines) and not _ends_panic_message(lines[j]):
         parts.append(lines[j])
         j += 1
+    if location is None and parts and _elided(rest):
+        # `panicked at ...:` (the location left out by whoever pasted): the message below
+        return _finish_panic(lines, i, j, "\n".join(parts).rstrip(), None)
     if location is None:  # not a form we know: keep the header's tail as the message
         tail = rest.strip()
         if len(tail) > 1 and tail[0] == tail[-1] == "'":  # panicked at 'msg' (no location)
             tail = tail[1:-1]
         return _panic_event(lines, i, i + 1, tail, [])
     return _finish_panic(lines, i, j, "\n".join(parts).rstrip(), location)
+
+
+def _elided(rest: str) -> bool:
+    """``...``, ``…``, ``<path>:``: a location someone replaced, not a message of its own."""
+    tail = rest.strip().removesuffix(":")
+    return not any(c.isalnum() for c in tail) or (tail.startswith("<") and tail.endswith(">"))
 
 
 def _ends_panic_message(line: str) -> bool:
