@@ -817,3 +817,22 @@ def test_the_code_and_status_a_class_or_its_base_sets_reach_its_raise_sites(
     assert (found["Denied"].error_code, found["Denied"].http_status) == ("E_DENIED", None)
     assert (found["AppError"].error_code, found["AppError"].http_status) == ("E_APP", None)
     assert len(stored) == 3  # the constructors' ``super().__init__`` calls are no sites
+
+
+def test_a_message_spelled_out_from_a_class_attribute_says_where_it_is_written(
+    forms: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    """The record of ``raise ValidationError(self._format_error(value))`` names the class
+    attribute its text comes from (role ``attribute``), the subclass's for its override."""
+    _, records = forms
+    text = FORMS["forms/validate.py"]
+    line = line_with(text, "# method")
+    found = {r.record.error_message: source_lines(r.extras) for r in records
+             if r.record.file_path == "forms/validate.py" and r.record.line_number == line}
+    written = line_with(text, "default_message = 'Must be one of")
+    override = line_with(text, "default_message = 'Some items")
+    assert found["Must be one of: {choices}."] == [("forms/validate.py", written)]
+    assert found["Some items are not in: {choices}."] == [("forms/validate.py", override)]
+    [always] = [r for r in records if r.record.line_number == line_with(text, "# field")
+                and r.record.file_path == "forms/validate.py"]
+    assert [s.role for s in always.extras.template_sources] == ["attribute"]

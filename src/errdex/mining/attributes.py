@@ -15,16 +15,31 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from errdex.languages import SPECS, language_for_path
-from errdex.languages.facts import FORMAT, Call, Formatter, Producer, Result, substitute
+from errdex.languages.facts import (
+    FORMAT,
+    Call,
+    Formatter,
+    Producer,
+    Result,
+    has_text,
+    substitute,
+    unknown,
+)
 from errdex.templates.template import Hole, Template
 
 if TYPE_CHECKING:
     from errdex.mining.producers import Producers
 
+T = TypeVar("T")
 MAX_TEXTS = 16  # alternatives one hole, or one formatted text, may spell out
+
+# Where a spelled-out text is written: (path, line, role) of the field or attribute.
+Written = tuple[str, int, str]
+# A template and the places its spelled-out parts are written.
+Spelled = tuple[Template, tuple[Written, ...]]
 _DEPTH = 6
 _QUOTED = ("!r", "?}")
 
@@ -41,12 +56,13 @@ def self_attribute(hole: Hole) -> str | None:
 
 
 def spell_self(producers: Producers, template: Template, this: str | None, path: str,
-               depth: int = 0, skip: frozenset[str] = frozenset()) -> list[Template]:
+               depth: int = 0, skip: frozenset[str] = frozenset()) -> list[Spelled]:
     """``template`` with each ``self.<name>`` hole it prints spelled out as ``this``'s
-    field or class attribute (one template per combination of their alternatives)."""
+    field or class attribute (one template per combination of their alternatives), and
+    where what it spelled is written."""
     if this is None or depth > _DEPTH:
-        return [template]
-    choices: list[list[tuple[str, Template]]] = []
+        return [(template, ())]
+    choices: list[list[tuple[str, Spelled]]] = []
     seen: set[str] = set()
     for hole in template.holes:
         name = self_attribute(hole)
@@ -57,13 +73,14 @@ def spell_self(producers: Producers, template: Template, this: str | None, path:
         if texts:
             choices.append([(hole.name, t) for t in texts])
     if not choices:
-        return [template]
+        return [(template, ())]
     combos = itertools.islice(itertools.product(*choices), MAX_TEXTS)
-    return [substitute(template, dict(combo)) for combo in combos]
+    return [(substitute(template, {name: t for name, (t, _) in combo}),
+             tuple(w for _, (_, written) in combo for w in written)) for combo in combos]
 
 
 def attribute_texts(producers: Producers, name: str, this: str, path: str, depth: int,
-                    skip: frozenset[str]) -> list[Template] | None:
+                    skip: frozenset[str]) -> list[Spelled] | None:
     """What ``self.<name>`` holds on an object of class ``this``: the field a constructor
     of the class or a base sets (a field's own value reads the class attribute of that
     name: ``self.x = self.x.format(…)``), else the nearest class attribute; None when
@@ -73,12 +90,15 @@ def attribute_texts(producers: Producers, name: str, this: str, path: str, depth
         found = _nearest(producers, name, this, path, "attribute")
     if found is None:
         return None
-    out: list[Template] = []
+    out: list[Spelled] = []
     for held in (found, *overrides(producers, found, this, path)):
         inner = skip | {name} if held.role == "field" else skip
         where = this if held is found or held.owner is None else held.owner
-        out.extend(t for result in held.results
-                   for t in evaluate(producers, result, where, held.path, depth + 1, inner))
+        for result in held.results:
+            own: tuple[Written, ...] = ((held.path, held.line, held.role),) if isinstance(
+                result, Template) and has_text(result) else ()
+            out.extend((t, (*written, *own)) for t, written in
+                       evaluate(producers, result, where, held.path, depth + 1, inner))
     return out[:MAX_TEXTS]
 
 
@@ -94,7 +114,7 @@ def overrides(producers: Producers, found: Producer, this: str, path: str) -> li
 
 
 def evaluate(producers: Producers, result: Result, this: str | None, path: str,
-             depth: int = 0, skip: frozenset[str] = frozenset()) -> list[Template]:
+             depth: int = 0, skip: frozenset[str] = frozenset()) -> list[Spelled]:
     """A field's or method's result as templates: ``self`` attributes spelled out and a
     ``FORMAT`` call applied (any other call: nothing known here)."""
     if depth > _DEPTH:
@@ -106,22 +126,29 @@ def evaluate(producers: Producers, result: Result, this: str | None, path: str,
     formatter = _formatter(path)
     if formatter is None:
         return []
-    args = tuple(_spelled_argument(producers, a, this, path, depth, skip)
-                 for a in result.args[1:])
-    keywords = tuple((k, _spelled_argument(producers, a, this, path, depth, skip))
-                     for k, a in result.keywords)
-    out: list[Template] = []
-    for text in _spelled_argument(producers, result.args[0], this, path, depth, skip):
-        out.extend(formatter(text, args, keywords))
+    given = [_spelled_argument(producers, a, this, path, depth, skip) or ((unknown("?"), ()),)
+             for a in result.args[1:]]
+    names = [k for k, _ in result.keywords]
+    named = [_spelled_argument(producers, a, this, path, depth, skip) or ((unknown(k), ()),)
+             for k, a in result.keywords]
+    out: list[Spelled] = []
+    for text, written in _spelled_argument(producers, result.args[0], this, path, depth, skip):
+        # one choice of each argument at a time: each result knows where its parts are written
+        for combo in itertools.islice(itertools.product(*given, *named), MAX_TEXTS):
+            args = tuple((t,) for t, _ in combo[:len(given)])
+            keywords = tuple((k, (t,)) for k, (t, _) in zip(names, combo[len(given):],
+                                                             strict=True))
+            filled = tuple(w for _, ws in combo for w in ws)
+            out.extend((t, (*written, *filled)) for t in formatter(text, args, keywords))
         if len(out) >= MAX_TEXTS:
             break
     return out[:MAX_TEXTS]
 
 
 def _spelled_argument(producers: Producers, argument: tuple[Template, ...], this: str | None,
-                      path: str, depth: int, skip: frozenset[str]) -> tuple[Template, ...]:
-    return tuple(t for given in argument
-                 for t in spell_self(producers, given, this, path, depth + 1, skip))[:MAX_TEXTS]
+                      path: str, depth: int, skip: frozenset[str]) -> tuple[Spelled, ...]:
+    return tuple(s for given in argument
+                 for s in spell_self(producers, given, this, path, depth + 1, skip))[:MAX_TEXTS]
 
 
 def _nearest(producers: Producers, name: str, this: str, path: str,
@@ -134,32 +161,38 @@ def _nearest(producers: Producers, name: str, this: str, path: str,
     return found[0] if found else None
 
 
-def spell_call(producers: Producers, call: Call, context: str | None) -> Call:
+def spell_call(producers: Producers, call: Call, context: str | None
+               ) -> tuple[Call, tuple[Written, ...]]:
     """A call's arguments with the ``self`` attributes they print spelled out as the
-    caller's (``context``): arguments are evaluated where the call is made."""
+    caller's (``context``): arguments are evaluated where the call is made; and where
+    what was spelled out is written."""
     if context is None or not any(
             self_attribute(h) for arg in (*call.args, *(a for _, a in call.keywords))
             for t in arg for h in t.holes):
-        return call
-    args = tuple(_spelled_argument(producers, a, context, call.path, 0, frozenset())
-                 for a in call.args)
-    keywords = tuple((k, _spelled_argument(producers, a, context, call.path, 0, frozenset()))
-                     for k, a in call.keywords)
-    return Call(call.callee, args, keywords, call.owner, call.path, call.method,
-                call.makes_error, call.nested)
+        return call, ()
+    given = [_spelled_argument(producers, a, context, call.path, 0, frozenset())
+             for a in call.args]
+    named = [(k, _spelled_argument(producers, a, context, call.path, 0, frozenset()))
+             for k, a in call.keywords]
+    written = tuple(w for a in (*given, *(a for _, a in named)) for _, ws in a for w in ws)
+    return Call(call.callee, tuple(tuple(t for t, _ in a) for a in given),
+                tuple((k, tuple(t for t, _ in a)) for k, a in named), call.owner, call.path,
+                call.method, call.makes_error, call.nested), written
 
 
-def expanded(call: Call, composed: list[list[Template]]) -> Iterator[Call]:
+def expanded(call: Call, composed: list[list[tuple[Template, T]]]
+             ) -> Iterator[tuple[Call, tuple[T, ...]]]:
     """The call once for each choice of what its nested calls print (``composed``, in the
-    order of ``call.nested``), the hole each fills replaced (capped)."""
+    order of ``call.nested``, each with what goes with it), the hole each fills replaced
+    (capped)."""
     names = [name for name, _ in call.nested]
     for combo in itertools.islice(itertools.product(*composed), MAX_TEXTS):
-        bindings = dict(zip(names, combo, strict=True))
+        bindings = {name: t for name, (t, _) in zip(names, combo, strict=True)}
         yield Call(
             call.callee,
             tuple(tuple(substitute(t, bindings) for t in arg) for arg in call.args),
             tuple((k, tuple(substitute(t, bindings) for t in arg)) for k, arg in call.keywords),
-            call.owner, call.path, call.method, call.makes_error)
+            call.owner, call.path, call.method, call.makes_error), tuple(x for _, x in combo)
 
 
 @lru_cache(maxsize=256)

@@ -43,11 +43,11 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         owner = m.call.owner if m.call is not None else _owner_of(m.extras.enclosing_symbol)
         if m.call is not None:
             composed: list[Composed] = []
-            for call in producers.variants(m.call):  # each choice of its arguments' calls
+            for call, written in producers.variants(m.call):  # each choice of its calls
                 reached = producers.compose(call)
                 if reached is None and m.candidate:  # a class from elsewhere: its first argument
                     reached = _first_argument(call)
-                composed.extend(reached or [])
+                composed.extend(replace(c, sources=(*written, *c.sources)) for c in reached or [])
             kept = [c for found in composed
                     for c in producers.spelled(found, owner, m.record.file_path)
                     if worth_keeping(c)]
@@ -152,7 +152,7 @@ def _retemplate(m: MinedRecord, composed: Composed) -> None:
     m.extras.hole_names = hole_names(template)
     m.extras.template_sources = [
         TemplateSource(file_path=s.path, line_number=s.line, role=s.role)
-        for s in composed.sources
+        for s in dict.fromkeys(composed.sources)  # each place once
     ]
     m.content_hash = content_hash(template.written, m.record.source_code)
 

@@ -123,8 +123,8 @@ class Producers:
             out = [replace(composed, template=substitute(composed.template, dict(combo)),
                            sources=(*composed.sources, *sources)) for combo in combos]
         # ``self.error``: what the field or class attribute of the site's class holds
-        out = [replace(c, template=t) for c in out
-               for t in spell_self(self, c.template, owner, path)][:MAX_ALTERNATIVES]
+        out = [replace(c, template=t, sources=(*_sources(written), *c.sources)) for c in out
+               for t, written in spell_self(self, c.template, owner, path)][:MAX_ALTERNATIVES]
         constants = self.constants()
         return [replace(c, template=t)
                 if (t := with_constants(c.template, constants)) is not None else c
@@ -261,7 +261,7 @@ class Producers:
         """What ``call`` prints, made where ``self`` is a ``context`` object."""
         if call.nested:
             return self._nested(call, depth, visiting, context)
-        call = spell_call(self, call, context)
+        call, written = spell_call(self, call, context)
         producer = self.find(call, visiting)  # never one it is made from: cycles end here
         if producer is None or depth > MAX_DEPTH:
             return None
@@ -271,29 +271,35 @@ class Producers:
             return self._memo[key]
         self._memo[key] = None  # a cycle through the memo composes nothing
         composed = self._apply(producer, call, depth, visiting | {producer}, this)
+        if composed and written:  # the arguments' texts, written in fields or attributes
+            composed = [replace(c, sources=(*_sources(written), *c.sources)) for c in composed]
         self._memo[key] = composed
         if composed and producer.role == "helper":
             self.reached.setdefault(producer, []).extend(composed)
         return composed
 
     def variants(self, call: Call, depth: int = 0, visiting: frozenset[Producer] = frozenset(),
-                 context: str | None = None) -> list[Call]:
+                 context: str | None = None) -> list[tuple[Call, tuple[Source, ...]]]:
         """``call`` once per choice of what its arguments' calls print (an argument whose
-        call composes nothing stays the hole it was); itself when it has none."""
+        call composes nothing stays the hole it was), itself when it has none; each with
+        where what those calls print is written."""
         if not call.nested:
-            return [call]
-        texts = []
+            return [(call, ())]
+        texts: list[list[tuple[Template, tuple[Source, ...]]]] = []
         for name, inner in call.nested:
             got = self._compose(replace(inner, path=inner.path or call.path), depth + 1,
                                 visiting, context or call.owner)
-            texts.append([c.template for c in got or []] or [unknown(name)])
-        return list(expanded(call, texts))
+            texts.append([(c.template, c.sources) for c in got or []]
+                         or [(unknown(name), ())])
+        return [(variant, tuple(s for found in sources for s in found))
+                for variant, sources in expanded(call, texts)]
 
     def _nested(self, call: Call, depth: int, visiting: frozenset[Producer],
                 context: str | None) -> list[Composed] | None:
         out: list[Composed] = []
-        for variant in self.variants(call, depth, visiting, context):
-            out.extend(self._compose(variant, depth, visiting, context) or [])
+        for variant, sources in self.variants(call, depth, visiting, context):
+            out.extend(replace(c, sources=(*sources, *c.sources))
+                       for c in self._compose(variant, depth, visiting, context) or [])
         return _unique(out) or None
 
     def helper_at(self, path: str, symbol: str | None) -> Producer | None:
@@ -342,15 +348,16 @@ class Producers:
             if defaulted or _writes_text(result) else ())
         own_class = producer.name if producer.is_class else producer.error_class
         if isinstance(result, Template):
-            return [_marked(Composed(t, source, own_class), producer) for t in
+            return [_marked(Composed(t, (*_sources(written), *source), own_class), producer)
+                    for t, written in
                     spell_self(self, substitute(result, bindings), this, producer.path)]
         inner = bind(result, bindings)
         assert isinstance(inner, Call)
         if spread or inner.callee in bindings:
             inner = forwarded(inner, spread, bindings)
         if inner.callee == FORMAT:  # a text formatted at run time, once it is known
-            return [_marked(Composed(t, source, own_class), producer)
-                    for t in evaluate(self, inner, this, producer.path)]
+            return [_marked(Composed(t, (*_sources(written), *source), own_class), producer)
+                    for t, written in evaluate(self, inner, this, producer.path)]
         composed = self._compose(inner, depth + 1, visiting, this)
         if composed is None:  # a class from elsewhere (Exception, Error): its first argument
             if not inner.args or inner.method:
@@ -360,6 +367,11 @@ class Producers:
         return [_marked(replace(c, sources=(*c.sources, *source),
                                 error_class=own_class or c.error_class), producer)
                 for c in composed]
+
+
+def _sources(written: tuple[tuple[str, int, str], ...]) -> tuple[Source, ...]:
+    """Where spelled-out fields and attributes are written, each place once."""
+    return tuple(dict.fromkeys(Source(*w) for w in written))
 
 
 def _marked(composed: Composed, producer: Producer) -> Composed:
