@@ -979,12 +979,34 @@ class Service {
 module.exports = { Service };
 """
 
+DEFAULTS_JS = """\
+class Defaulted extends Error {
+  constructor(message) {
+    super(message ?? 'the default text of defaulted');
+  }
+}
+
+function quiet() {
+  throw new Defaulted();
+}
+
+function loud(what) {
+  throw new Defaulted(`loud ${what}`);
+}
+
+function revive(e) {
+  throw new Error(e.message || 'Unknown invoke error');
+}
+
+module.exports = { quiet, loud, revive };
+"""
+
 QUEUE_FILES = {"lib/core/createError.js": MAKE_ERROR_JS, "lib/core/decorate.js": DECORATE_JS,
                "lib/queue.js": QUEUE_JS, "lib/replicas.js": REPLICAS_JS,
                "lib/errors/PoolFailedError.js": POOL_ERROR_JS, "lib/pool.js": POOL_JS,
                "lib/errors/config.js": CONFIG_ERROR_JS, "lib/load.js": LOAD_JS,
                "lib/messages.js": MESSAGES_JS, "lib/errors/store.js": STORE_ERROR_JS,
-               "lib/get.js": GET_JS, "lib/service.js": SERVICE_JS}
+               "lib/get.js": GET_JS, "lib/service.js": SERVICE_JS, "lib/defaults.js": DEFAULTS_JS}
 QUEUE = "lib/queue.js"
 
 # options → the line of ``lib/queue.js`` whose record must match what the rejection says
@@ -1155,3 +1177,26 @@ def test_a_call_passed_to_a_class_and_an_arrow_field_helper_are_composed(queue):
     assert printed == ["[store] no record with id 7", "service failed: cannot bind the port"]
     assert compile_pattern(got.record.message_pattern).fullmatch(printed[0])
     assert compile_pattern(started.record.message_pattern).fullmatch(printed[1])
+
+
+def test_a_default_written_where_the_parameter_is_used(queue):
+    root, records = queue
+
+    def printed_at(marker: str) -> list[str]:
+        number = next(i for i, t in enumerate(DEFAULTS_JS.splitlines(), 1) if marker in t)
+        return messages(at(records, "lib/defaults.js", number))
+
+    assert printed_at("throw new Defaulted();") == ["the default text of defaulted"]
+    assert printed_at("throw new Defaulted(`loud") == ["loud ${what}"]
+    assert printed_at("Unknown invoke error") == ["Unknown invoke error"]
+    if missing("node"):
+        return
+    script = (f"const d = require({json.dumps(str(root / 'lib/defaults.js'))});"
+              "const out = [];"
+              "for (const run of [() => d.quiet(), () => d.loud('x'), () => d.revive({})]) {"
+              "  try { run() } catch (err) { out.push(err.message) } }"
+              "process.stdout.write(JSON.stringify(out));")
+    done = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True,
+                          timeout=60)
+    assert json.loads(done.stdout) == [
+        "the default text of defaulted", "loud x", "Unknown invoke error"]

@@ -47,6 +47,11 @@ def alternatives(node: Node, reader: Reader, depth: int = 0) -> tuple[Template, 
         for side in ("consequence", "alternative"):
             branch = node.child_by_field_name(side)
             out.extend(alternatives(branch, reader, depth + 1) if branch is not None else ())
+    elif depth < 4 and (fallback := _fallback(node)) is not None:
+        given, default = fallback
+        out.extend(alternatives(given, reader, depth + 1))
+        if not (given.type == "identifier" and text(given) in (reader.env or {})):
+            out.extend(alternatives(default, reader, depth + 1))  # a parameter's: defaults
     elif node.type == "object" and "message" in (pairs := object_pairs(node)):
         return alternatives(pairs["message"], reader, depth + 1)
     elif depth < 4 and node.type == "identifier" and text(node) not in (reader.env or {}):
@@ -60,6 +65,33 @@ def alternatives(node: Node, reader: Reader, depth: int = 0) -> tuple[Template, 
         out = [template(reader.read_or_hole(node))]
     unique = {t.normalized(): t for t in out}
     return tuple(unique.values())[:_MAX_ALTERNATIVES]
+
+
+def _fallback(node: Node) -> tuple[Node, Node] | None:
+    """``message ?? 'no message'`` / ``err.message || 'unknown error'``: (given, default)."""
+    if node.type != "binary_expression" or text(node.child_by_field_name("operator")) not in (
+            "??", "||"):
+        return None
+    left, right = unwrap(node.child_by_field_name("left")), node.child_by_field_name("right")
+    return (left, right) if left is not None and right is not None else None
+
+
+def parameter_defaults(function: Node, params: tuple[str, ...], reader: Reader
+                       ) -> list[tuple[str, Template]]:
+    """``super(message ?? 'the default text')``: what a parameter prints when a call omits
+    it, written where it is used rather than in the parameter list."""
+    out: list[tuple[str, Template]] = []
+    stack = [function.child_by_field_name("body")]
+    while stack:
+        node = stack.pop()
+        if node is None or node.type in ("function_expression", "arrow_function", "class"):
+            continue
+        fallback = _fallback(node)
+        if fallback is not None and fallback[0].type == "identifier" and (
+                text(fallback[0]) in params) and (said := reader.read(fallback[1])) is not None:
+            out.append((text(fallback[0]), template(said)))
+        stack.extend(node.named_children)
+    return out
 
 
 def _appended(use: Node, reader: Reader, depth: int) -> list[Template]:

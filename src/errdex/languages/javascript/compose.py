@@ -37,7 +37,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Message, constant
 from errdex.languages.base import line_of, text
 from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_text, parameter
-from errdex.languages.javascript.calls import alternatives, template
+from errdex.languages.javascript.calls import alternatives, parameter_defaults, template
 from errdex.languages.javascript.classes import (
     CODE,
     Built,
@@ -150,6 +150,8 @@ def _class(node: Node, reading: _Reading) -> Producer | None:
         reader = reading.reader.with_env(_env(params))
         defaults = tuple((p, template(reader.read_or_hole(d)))
                          for p, d, _ in declared if p and d is not None)
+        defaults += tuple(d for d in parameter_defaults(constructor, params, reader)
+                          if d[0] not in dict(defaults))
         fields = _fields(constructor, params)
         messages = [value for key, value in this_assignments(constructor) if key == "message"]
         call = super_call(constructor)
