@@ -369,3 +369,32 @@ def test_a_hole_written_over_lines_is_named_on_one_line():
     assert site.template.written == (
         'no import "${url}" from "${normalize( relative(root, file), )}". Does it exist?')
     assert _matches(site, 'no import "./a" from "src/b.ts". Does it exist?')
+
+
+# Node 20 printed [name, code, message] for the first two asserts failing:
+# ["AssertionError","ERR_ASSERTION","fn must be a function"]
+# ["AssertionError","ERR_ASSERTION","expected three, got 4"]
+ASSERTS = """\
+const assert = require('assert');
+const { strict } = require('node:assert');
+const check = require('./check');
+
+function use(fn, n) {
+  assert(typeof fn === 'function', 'fn must be a function');
+  assert.equal(n, 3, `expected three, got ${n}`);
+  strict.ok(n, 'n is required');
+  assert.ok(n);
+}
+"""
+
+
+def test_node_assert_messages_are_assertion_errors():
+    sites = _sites(ASSERTS)
+    assert [(s.line, s.template.written, s.error_class, s.error_code) for s in sites] == [
+        (6, "fn must be a function", "AssertionError", "ERR_ASSERTION"),
+        (7, "expected three, got ${n}", "AssertionError", "ERR_ASSERTION"),
+        (8, "n is required", "AssertionError", "ERR_ASSERTION"),
+    ]
+    assert _matches(sites[1], "expected three, got 4")
+    own = _sites("const assert = require('./assert');\nassert(x, 'x is required here');\n")
+    assert all(s.error_class != "AssertionError" for s in own)  # the repository's helper

@@ -216,6 +216,11 @@ def own_names(root: Node) -> frozenset[str]:
     return frozenset(out)
 
 
+def imported_from(root: Node, name: str) -> str | None:
+    """The module a top-level import or ``require`` binds ``name`` from, if any."""
+    return next((source for source, names in _imports(root) if name in names), None)
+
+
 def _imports(root: Node) -> Iterator[tuple[str, set[str]]]:
     """(source, the local names it binds) for each top-level import and ``require``."""
     for node in root.named_children:

@@ -1,5 +1,6 @@
-"""Warnings and logged errors of JavaScript/TypeScript: ``process.emitWarning``,
-``util.deprecate``, ``console.error``/``warn`` and ``logger.error|fatal|warn``.
+"""Warnings, assertions and logged errors of JavaScript/TypeScript: ``process.emitWarning``,
+``util.deprecate``, Node's ``assert``, ``console.error``/``warn`` and
+``logger.error|fatal|warn``.
 
 Node prints a warning as ``(node:PID) [code] Type: msg`` (the pattern is the message) and
 ``console.error(fmt, …args)`` as ``util.format`` does (``messages.py``).
@@ -11,6 +12,7 @@ from tree_sitter import Node
 
 from errdex.languages.base import Site, text
 from errdex.languages.javascript.classes import code_of
+from errdex.languages.javascript.declared import imported_from
 from errdex.languages.javascript.messages import (
     Reader,
     arguments,
@@ -23,6 +25,39 @@ from errdex.records.model import Severity
 from errdex.templates.template import Template
 
 LOG_METHODS = {"error": "error", "fatal": "error", "warn": "warning"}
+# Node's assert: the argument that is the message (``assert(value, message)``,
+# ``assert.equal(actual, expected, message)``); it throws AssertionError [ERR_ASSERTION].
+_ASSERT_MESSAGE = {
+    "": 1, "ok": 1, "equal": 2, "notEqual": 2, "strictEqual": 2, "notStrictEqual": 2,
+    "deepEqual": 2, "deepStrictEqual": 2, "notDeepEqual": 2, "notDeepStrictEqual": 2,
+    "fail": 0, "match": 2, "doesNotMatch": 2,
+}
+_ASSERT_MODULES = frozenset({"assert", "node:assert", "assert/strict", "node:assert/strict"})
+
+
+def assert_site(node: Node, reader: Reader) -> Site | None:
+    """``assert(typeof fn === 'function', 'fn must be a function')`` with ``assert`` from
+    Node's ``assert`` module: an AssertionError of that message."""
+    function = node.child_by_field_name("function")
+    if function is None:
+        return None
+    head, _, method = text(function).partition(".")
+    index = _ASSERT_MESSAGE.get(method)
+    args = arguments(node)
+    if index is None or index >= len(args) or imported_from(_root(node), head) not in (
+            _ASSERT_MODULES):
+        return None
+    message = reader.read(args[index])
+    if message is None or not message.has_text():
+        return None
+    return Site(Template(message.written, message.parts), "exception", statement_line(node),
+                "AssertionError", "ERR_ASSERTION", symbol=symbol(node))
+
+
+def _root(node: Node) -> Node:
+    while node.parent is not None:
+        node = node.parent
+    return node
 
 
 def warning_site(node: Node, deprecate: bool, reader: Reader) -> Site | None:

@@ -69,7 +69,7 @@ from errdex.languages.javascript.http import (
     http_site,
     response_site,
 )
-from errdex.languages.javascript.logs import LOG_METHODS, log_site, warning_site
+from errdex.languages.javascript.logs import LOG_METHODS, assert_site, log_site, warning_site
 from errdex.languages.javascript.messages import (
     SCOPES,
     STRINGS,
@@ -328,6 +328,8 @@ def _call_site(node: Node, file: _File) -> Site | None:
         return _exception_site(node, args[0], file) if args else None
     if http_factory(node) is not None:
         return http_error_site(node, file.reader)
+    if name.split(".", 1)[0] in ("assert", "strict"):
+        return assert_site(node, file.reader)
     if name in ("process.emitWarning", "util.deprecate"):
         return warning_site(node, name == "util.deprecate", file.reader)
     if function is None or function.type != "member_expression":
