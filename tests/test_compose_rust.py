@@ -18,6 +18,7 @@ from tests.conftest import GitRepo
 
 ERRORS = '''\
 use std::fmt;
+use std::fmt::Display;
 
 #[derive(Debug)]
 pub enum StoreError {
@@ -94,6 +95,36 @@ pub fn not_found(op: &str, key: &str) -> StoreError {
     StoreError::NotFound { key: format!("{} in {}", key, op) }
 }
 
+#[derive(Debug)]
+pub enum PoolKind {
+    Closed,
+    Busy,
+    Io(std::io::Error),
+}
+
+#[derive(Debug)]
+pub struct PoolError {
+    kind: PoolKind,
+}
+
+const POOL_CLOSED: &str = "the pool is closed";
+
+impl PoolError {
+    pub fn new(kind: PoolKind) -> PoolError {
+        PoolError { kind }
+    }
+}
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            PoolKind::Closed => POOL_CLOSED.fmt(f),
+            PoolKind::Busy => write!(f, "the pool is busy"),
+            PoolKind::Io(e) => e.fmt(f),
+        }
+    }
+}
+
 pub fn fail(msg: &str) -> ! {
     panic!("config: {}", msg)
 }
@@ -109,7 +140,8 @@ pub fn pong(x: &str) -> StoreError {
 
 STORE = '''\
 use crate::errors::{
-    fail, not_found, ping, ConfigError, ParseError, StoreError, Timeout, MSG_CLOSED,
+    fail, not_found, ping, ConfigError, ParseError, PoolError, PoolKind, StoreError, Timeout,
+    MSG_CLOSED,
 };
 
 pub fn missing(key: &str) -> Result<(), StoreError> {
@@ -186,6 +218,14 @@ fn println_twice(s: &str) {
     println!("{}", s);
 }
 
+pub fn pool_closed() -> Result<(), PoolError> {
+    Err(PoolError::new(PoolKind::Closed))
+}
+
+pub fn pool_busy() -> Result<(), PoolError> {
+    Err(PoolError::new(PoolKind::Busy))
+}
+
 pub fn closed() -> Result<(), StoreError> {
     Err(StoreError::Other(MSG_CLOSED.to_string()))
 }
@@ -258,6 +298,9 @@ EXPECTED = [
      ['write!(f, "config: {}"']),
     ("lookup", 'lookup("k9")', "no such item: {} in get", "StoreError::NotFound",
      ["StoreError::NotFound { key } =>", "pub fn not_found("]),
+    ("pool_closed", "pool_closed()", "the pool is closed", "PoolError",
+     []),
+    ("pool_busy", "pool_busy()", "the pool is busy", "PoolError", ["PoolKind::Busy =>"]),
     ("closed", "closed()", "store: the store is closed", "StoreError::Other",
      ["Self::Other(msg) =>"]),
 ]

@@ -84,8 +84,10 @@ def call_of(value: Node, owner: str | None) -> Call | None:
     if callee.split("::", 1)[0] in _FOREIGN:
         return None  # (before its arguments are read: they are what costs)
     keywords: list[tuple[str, tuple[Template, ...]]] = []
+    nested: list[tuple[str, Call]] = []
     if value.type == "call_expression":
         keywords = [(str(i), arguments_of(a)) for i, a in enumerate(args(value))]
+        nested = [(text(a), Call(text(a), owner=owner)) for a in args(value) if _variant(a)]
     elif value.type == "struct_expression":
         body = value.child_by_field_name("body")
         for field in body.named_children if body is not None else ():
@@ -98,7 +100,13 @@ def call_of(value: Node, owner: str | None) -> Call | None:
                                      arguments_of(initial)))
     if owner is not None and (callee == "Self" or callee.startswith("Self::")):
         callee = owner + callee.removeprefix("Self")
-    return Call(callee, (), tuple(keywords), owner=owner)
+    return Call(callee, (), tuple(keywords), owner=owner, nested=tuple(nested))
+
+
+def _variant(node: Node) -> bool:
+    """``Kind::Closed`` passed on: a unit variant whose own Display may be the message."""
+    return node.type == "scoped_identifier" and _camel(text(node.child_by_field_name("name"))
+                                                      ) and "::" in text(node)
 
 
 def arguments_of(node: Node, depth: int = 0) -> tuple[Template, ...]:

@@ -184,6 +184,9 @@ def _display(impl: Node, owner: str, fields: tuple[str, ...] | None, path: str
     body = fmt.child_by_field_name("body") if fmt is not None else None
     if body is None:
         return []
+    field, match = _field_match(body)
+    if match is not None and field is not None:
+        return _kind_display(match, owner, field, fields, path)
     match = _self_match(body)
     if match is None:
         written = _writes(body)
@@ -215,15 +218,65 @@ def _arms(match: Node) -> list[tuple[str, list[Result], int]]:
 
 def _self_match(body: Node) -> Node | None:
     """The ``match self { … }`` (or ``*self``, ``&self``) a ``fmt`` body consists of."""
+    node = _only_match(body)
+    if node is None or text(node.child_by_field_name("value")).lstrip("*&") != "self":
+        return None
+    return node.child_by_field_name("body")
+
+
+def _only_match(body: Node) -> Node | None:
     statements = [c for c in body.named_children if c.type not in COMMENTS]
     node = statements[0] if len(statements) == 1 else None
     if node is not None and node.type == "expression_statement" and node.named_children:
         node = node.named_children[0]
-    if node is None or node.type != "match_expression":
-        return None
-    if text(node.child_by_field_name("value")).lstrip("*&") != "self":
-        return None
-    return node.child_by_field_name("body")
+    return node if node is not None and node.type == "match_expression" else None
+
+
+def _field_match(body: Node) -> tuple[str | None, Node | None]:
+    """The field and arms of a ``match self.kind { … }`` (``&self.kind``) a ``fmt`` is."""
+    node = _only_match(body)
+    value = text(node.child_by_field_name("value")).lstrip("*&").strip() if node else ""
+    if node is None or not re.fullmatch(r"self\.[A-Za-z_]\w*", value):
+        return None, None
+    return value.removeprefix("self."), node.child_by_field_name("body")
+
+
+def _kind_display(match: Node, owner: str, field: str, fields: tuple[str, ...] | None,
+                  path: str) -> list[Producer]:
+    """``match self.kind { Kind::Closed => CLOSED.fmt(f), … }``: the type prints what its
+    field's variant writes, so each arm is that variant's message (a site passing
+    ``Kind::Closed`` composes it), and the type itself prints its field."""
+    out: list[Producer] = []
+    for arm in match.named_children:
+        value = arm.child_by_field_name("value")
+        written = _writes(value) if value is not None else None
+        for variant, kind, renames in _kind_variants(arm.child_by_field_name("pattern")) if (
+                written) else ():
+            results = [bind(t, renames) for t in written or ()]
+            out.append(Producer(variant, _holes(results), tuple(results[:MAX]), "class message",
+                                path, line_of(arm), owner=kind, error_class=owner))
+    if out:
+        params = fields if fields is not None and field in fields else (field,)
+        out.append(Producer(owner, params, (unknown(field),), "class message", path,
+                            line_of(match), is_class=True))
+    return out
+
+
+def _kind_variants(pattern: Node | None) -> list[tuple[str, str, dict[str, Template]]]:
+    """The variants an arm of a field's match names, each with its enum (``Kind::Closed``:
+    ``Closed`` of ``Kind``); a variant named without its enum says none."""
+    node = pattern.named_children[0] if pattern is not None and pattern.type == (
+        "match_pattern") and pattern.named_children else pattern
+    heads = node.named_children if node is not None and node.type == "or_pattern" else [node]
+    out = []
+    for head in heads:
+        path_node = head.child_by_field_name("type") if head is not None and head.type in (
+            "tuple_struct_pattern", "struct_pattern") else head
+        enum, _, _ = text(path_node).rpartition("::") if path_node is not None else ("", "", "")
+        kind = enum.rsplit("::", 1)[-1]
+        for variant, renames in _variants(head) if kind and kind != "Self" else ():
+            out.append((variant, kind, renames))
+    return out
 
 
 def _variants(pattern: Node | None) -> list[tuple[str, dict[str, Template]]]:
@@ -272,6 +325,10 @@ def _writes(node: Node) -> list[Template] | None:
         found_args = args(node)
         if field in ("write_str", "write_fmt") and len(found_args) == 1:
             return list(arguments_of(found_args[0])) or None
+        value = function.child_by_field_name("value") if field == "fmt" and function else None
+        if value is not None and len(found_args) == 1 and (
+                value.type == "string_literal" or re.fullmatch(r"[A-Z][A-Z0-9_]*", text(value))):
+            return list(arguments_of(value))  # `CLOSED.fmt(f)`: a constant's Display
         return None
     if node.type == "if_expression":
         branches = [node.child_by_field_name("consequence"), node.child_by_field_name(
