@@ -364,3 +364,88 @@ def test_an_incremental_mine_recomposes_callers_of_a_changed_enum(
                     if r.record.file_path.endswith("Store.swift")]
     assert messages.count("nothing under: \\(key)") == 5
     assert not any("no such item" in m for m in messages)
+
+
+# --- an enum error with no description of its case: print(error) shows the case ---------
+
+REFLECTED_ERRORS = '''\
+import Foundation
+
+public enum NetError: Error {
+    case validationFailed(reason: ValidationReason)
+    case timedOut
+    case failed(String, code: Int)
+
+    public enum ValidationReason: Sendable {
+        case badStatus(code: Int)
+        case missingType
+    }
+}
+
+extension NetError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case let .validationFailed(reason): return reason.localizedDescription
+        case .timedOut: return "The request timed out."
+        case let .failed(message, code): return "failed \\(code): \\(message)"
+        }
+    }
+}
+
+public enum Quiet: Error, CustomStringConvertible {
+    case down(code: Int)
+    public var description: String { "quiet" }
+}
+'''
+REFLECTED_SITES = '''\
+func check(status: Int) -> Result<Void, NetError> {
+    if status > 299 {
+        let reason: NetError.ValidationReason = .badStatus(code: status)
+        return .failure(NetError.validationFailed(reason: reason))
+    }
+    return .success(())
+}
+
+func made(status: Int) -> Result<Void, NetError> {
+    let error = NetError.validationFailed(reason: .badStatus(code: status))
+    return .failure(error)
+}
+
+func quiet() -> Result<Void, Quiet> {
+    let error = Quiet.down(code: 1)
+    return .failure(error)
+}
+'''
+# What Swift prints for the values the sites make: print(error) (labels since Swift 4;
+# older runtimes left them out), the nested value qualified by module and types.
+REFLECTED_PRINTED = [
+    "validationFailed(reason: Net.NetError.ValidationReason.badStatus(code: 404))",
+    "validationFailed(Net.NetError.ValidationReason.badStatus(404))",
+]
+
+
+def test_an_enum_case_no_description_tells_is_printed_as_its_case(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """An error value made from an enum case whose type's description does not spell it
+    (``reason.localizedDescription``) prints its case and values, the nested value qualified;
+    the value may be made in a ``let`` and handed on by name later."""
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {
+        "Sources/Net/NetError.swift": REFLECTED_ERRORS,
+        "Sources/Net/Check.swift": REFLECTED_SITES})
+    for start in ("        return .failure(NetError", "    let error = NetError"):
+        line = next(i for i, text in enumerate(REFLECTED_SITES.splitlines(), 1)
+                    if text.startswith(start))
+        [found] = records_at(records, "Sources/Net/Check.swift", line)
+        assert found.record.error_class == "NetError.validationFailed"
+        assert found.record.error_message == "validationFailed(reason: {module}.NetError" + (
+            ".ValidationReason.badStatus(code: {status}))")
+        for printed in REFLECTED_PRINTED:
+            assert re.fullmatch(found.record.message_pattern, printed), printed
+        assert not re.fullmatch(found.record.message_pattern, "validationFailed(timedOut)")
+    described = [r for r in records if r.record.error_class == "NetError.timedOut"]
+    assert [r.record.error_message for r in described] == ["The request timed out."]
+    # a type that prints its own description never prints its case
+    assert not [r for r in records if "down(" in r.record.error_message]

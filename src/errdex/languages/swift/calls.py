@@ -57,21 +57,57 @@ _SCOPES = frozenset({"function_declaration", "init_declaration", "computed_prope
                      "lambda_literal", "source_file"})
 
 
-def call_of(callee: str, args: Node | None, file: FileIndex, at: Node, read: Read) -> Call:
+def call_of(callee: str, args: Node | None, file: FileIndex, at: Node, read: Read,
+            depth: int = 0) -> Call:
     """The ``Call`` a site makes: every argument by position (an enum case binds them so,
     a memberwise ``init`` takes them in order) and the labelled ones by label too."""
     positional: list[Argument] = []
     keywords: list[tuple[str, Argument]] = []
+    nested: list[tuple[str, Call]] = []
     for value_argument in args.named_children if args is not None else ():
         value = value_argument.child_by_field_name("value")
         if value_argument.type != "value_argument" or value is None:
             continue
         read_value = argument(value, file, read)
+        case = _case_value(value, file, read, depth) if len(read_value) == 1 and (
+            read_value[0].written == "{" + text(value) + "}") else None
+        if case is not None:
+            nested.append((text(value), case))
         positional.append(read_value)
         label = value_argument.child_by_field_name("name")
         if label is not None:
             keywords.append((text(label).strip(), read_value))
-    return Call(callee, tuple(positional), tuple(keywords), owner=owner_name(at))
+    return Call(callee, tuple(positional), tuple(keywords), owner=owner_name(at),
+                nested=tuple(nested))
+
+
+def _case_value(value: Node, file: FileIndex, read: Read, depth: int) -> Call | None:
+    """An argument that is an enum case (``.badStatus(code: s)``, ``Reason.missing``, or a
+    ``let`` holding one): the call its printed form composes (``reflection.py``)."""
+    if depth > 2:
+        return None
+    if value.type == "simple_identifier":
+        assigned = file.nearest(value, _SCOPES)
+        held = assigned.child_by_field_name("value") if assigned is not None else None
+        if held is None:
+            return None
+        value = held
+    callee_node, args = value, None
+    if value.type == "call_expression" and value.named_child_count == 2:
+        callee_node = value.named_children[0]
+        suffix = value.named_children[1]
+        args = next((c for c in suffix.named_children if c.type == "value_arguments"), None)
+        if suffix.type != "call_suffix" or args is None:
+            return None
+    written = text(callee_node)
+    if not (callee_node.type == "prefix_expression" and written.startswith(".")) and not (
+            callee_node.type == "navigation_expression" and written[:1].isupper()):
+        return None
+    case = written.rsplit(".", 1)[-1]
+    if not case[:1].islower():
+        return None
+    # ``.case``: qualifier "", the case's ``IMPLICIT`` producer (its qualified form)
+    return call_of("." + case, args, file, value, read, depth + 1)
 
 
 def thrown_call(value: Node, file: FileIndex, read: Read, result_type: str | None = None

@@ -38,6 +38,7 @@ from errdex.languages.swift.calls import (
     owner_name,
     thrown_call,
 )
+from errdex.languages.swift.reflection import describes_itself, reflected
 from errdex.templates.template import Template, literal_template
 
 _QUERY = Path(__file__).with_name("compose.scm")
@@ -68,6 +69,19 @@ def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Produ
              for p in _type(node, path, file, read, declared)]
     found.extend(p for node in functions if (p := _function(node, path, file, read)) is not None)
     found.extend(p for node in properties if (p := _alias(node, path, file, read)) is not None)
+    return _with_reflection(found, entries, types, path)
+
+
+def _with_reflection(found: list[Producer], entries: list[Node], types: list[Node],
+                     path: str) -> list[Producer]:
+    """The producers with each error case's printed form (``reflection.py``) where its
+    type's description says nothing of the case (``reason.localizedDescription``): what
+    the site prints is its case (the site of a described case keeps its one text)."""
+    errors = {type_name(n) for n in types if _is_error(n)}
+    described = {type_name(n) for n in types if describes_itself(n)}
+    own = {(p.name, p.owner, p.error_class) for p in found}
+    found.extend(made for made in reflected(entries, errors, described, path, type_name)
+                 if (made.name, made.owner, made.error_class) not in own)
     return found
 
 

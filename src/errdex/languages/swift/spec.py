@@ -130,6 +130,24 @@ def _throw_sites(caps: Captures, file: FileIndex) -> list[Site]:
     return [_candidate(node, made, error_class)]
 
 
+def _made_sites(caps: Captures, file: FileIndex) -> list[Site]:
+    """``let error = NetError.failed(reason: .badStatus(code: s))`` in a function: an error
+    value made here and thrown or handed on by name later, its text the type's."""
+    node = caps["assign"][0]
+    value = node.child_by_field_name("value")
+    scope = next((a for a in ancestors(node) if a.type in _FUNCTIONS), None)
+    if value is None or scope is None or scope.type == "source_file" or value.type not in (
+            "call_expression", "navigation_expression"):
+        return []
+    made = calls.thrown_call(value, file, _read)
+    if made is None or "(" in made.callee or not made.named()[:1].islower():
+        return []  # ``E.case`` only: a type's init, a function, are no error value
+    kind = made.qualifier() or ""
+    if not any(word in kind for word in ("Error", "Failure", "Exception")):
+        return []
+    return [_candidate(node, made)]
+
+
 def _throw_case_sites(caps: Captures, file: FileIndex) -> list[Site]:
     """``throw StoreError.closed``: a case without values, its text in the error type."""
     node, value = caps["throwcase"][0], caps["throwcase.value"][0]
@@ -435,7 +453,7 @@ SPEC = LanguageSpec(
     handlers=(
         ("trap", _trap_sites), ("throw", _throw_sites), ("log", _log_sites),
         ("describe", _describe_sites), ("throwcase", _throw_case_sites),
-        ("helper", _helper_sites), ("deliver", _deliver_sites),
+        ("helper", _helper_sites), ("deliver", _deliver_sites), ("assign", _made_sites),
     ),
     new_index=FileIndex,
     function_types=frozenset(_FUNCTIONS) - {"lambda_literal", "source_file"},
