@@ -195,6 +195,10 @@ def test_the_web_api_and_the_mcp_tool_take_the_pinned_releases(project: Path, tm
     assert "pins gadget 1.5" in answer.json()["note"]
     bad = client.post("/api/explain", json={"text": MESSAGE, "deps": ["pypi:gadget>=1"]})
     assert bad.status_code == 400 and "not pinned" in bad.text
+    page = client.get("/explain", params={"text": MESSAGE, "deps": "pypi:gadget==1.5"})
+    assert page.status_code == 200 and "project pins gadget 1.5" in page.text
+    page = client.get("/explain", params={"text": MESSAGE, "deps": "pypi:gadget==1.1"})
+    assert page.status_code == 200 and "project pins" not in page.text
 
     async def ask(pinned: str) -> dict[str, object]:
         from contextlib import AsyncExitStack

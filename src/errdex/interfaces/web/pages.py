@@ -51,18 +51,21 @@ def home(request: Request, pool: Pool) -> HTMLResponse:
     return render(request, "home.html", repos=_repos(pool), text="", repo=None)
 
 
-def _explain(request: Request, pool: StorePool, text: str, top: int, repo: str | None) -> Response:
+def _explain(request: Request, pool: StorePool, text: str, top: int, repo: str | None,
+             deps: str | None = None) -> Response:
     repo = repo or None
+    pinned = (deps or "").replace(",", " ").split()  # release specs the project pins
     try:
         check_text(**{"the pasted text": text, "repo": repo})
         with lookup_slot(request):
-            found = errdex.resolve(text, db=pool.index(), top=top, repo=repo)
+            found = errdex.resolve(text, db=pool.index(), top=top, repo=repo,
+                                   deps=pinned or None)
             matches, texts = found.matches, found.text_sites
     except UsageError as exc:
         return render(request, "home.html", http_status_for(exc), repos=_repos(pool),
                       text=text, repo=repo, problem=str(exc))
     return render(request, "results.html", matches=matches, texts=texts, text=text, repo=repo,
-                  repos=_repos(pool))
+                  repos=_repos(pool), note=found.note)
 
 
 @router.post("/explain", summary="Explain a pasted error (form)")
@@ -71,8 +74,9 @@ def explain_form(
     text: Annotated[str, Form()] = "",
     top: Annotated[int, Form(ge=1, le=50)] = 5,
     repo: Annotated[str | None, Form()] = None,
+    deps: Annotated[str | None, Form(max_length=200000)] = None,
 ) -> Response:
-    return _explain(request, pool, text, top, repo)
+    return _explain(request, pool, text, top, repo, deps)
 
 
 @router.get("/explain", summary="Explain an error given in the URL")
@@ -81,6 +85,9 @@ def explain_link(
     text: Annotated[str, Query(max_length=20000)] = "",
     top: Annotated[int, Query(ge=1, le=50)] = 5,
     repo: Annotated[str | None, Query()] = None,
+    deps: Annotated[str | None, Query(max_length=20000, description=(
+        "Release specs the project pins, space- or comma-separated (pypi:NAME==VERSION, "
+        "npm:NAME@VERSION): matches from them rank first"))] = None,
 ) -> Response:
     """A shareable link to an explanation. Opened from another site's page (the browser
     says so in ``Sec-Fetch-Site``), it only fills the paste box: the lookup runs when
@@ -91,7 +98,7 @@ def explain_link(
         return render(request, "home.html", repos=_repos(pool), text=text, repo=repo or None,
                       notice="This error came in a link from another site. Read it, then "
                              "press Explain to look it up.")
-    return _explain(request, pool, text, top, repo)
+    return _explain(request, pool, text, top, repo, deps)
 
 
 @router.get("/search", summary="Full-text search")
