@@ -552,3 +552,24 @@ def test_the_message_an_nserror_or_a_logged_error_object_quotes_is_read(
     [match] = errdex.explain(paste, db=db)[:1]
     assert (match.record.line_number, match.approximate, match.bound) == (2, False, {"code": "401"})
 
+
+
+def test_a_reworded_message_is_compared_first_with_the_templates_requiring_most_of_its_words(
+    store
+):
+    """Past the few templates compared letter by letter, which ones are compared does not
+    depend on the order of a set (it changes from run to run): the most specific first."""
+    seed = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
+    long = "the pool of {} connections is exhausted, waiting for a free connection timed out"
+    words = ["pool", "connections", "exhausted", "waiting", "free", "connection", "timed"]
+    # each holds two of its words in the other order: every word there, the regex fails
+    reversed_pairs = [f"{{}} {b} {{}} {a} {{}}" for i, a in enumerate(words)
+                      for b in words[i + 1:]]
+    templates = [*reversed_pairs, long]
+    assert len(reversed_pairs) > 16
+    store.upsert([(Record.model_validate(dict(
+        seed, id=f"{n:016x}", slug=f"pool-{n}", errorMessage=text,
+        messagePattern=text.replace("{}", "(.+?)"))), None) for n, text in enumerate(templates)])
+    paste = "the pool of 8 connections is exhausted; waiting for a free connection timed out"
+    [best] = errdex.open_index(store).explain(paste)[:1]
+    assert (best.record.error_message, best.approximate) == (long, True)

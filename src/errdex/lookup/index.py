@@ -257,7 +257,11 @@ class Index:
         """Templates reworded since the user's version: same key word, similar literal text."""
         message = event.message
         full, close = self._probe(message)
-        close = (full + close)[:_MAX_FUZZY_CANDIDATES]  # full: words there, regex failed
+        # full: every word there, the regex failed; those requiring the most words first (the
+        # probe lists them in the order of a set of words, which changes from run to run)
+        rest_of = self._rest
+        full = sorted(full, key=lambda pid: (-len(rest_of.get(pid, ())), pid))
+        close = (full + close)[:_MAX_FUZZY_CANDIDATES]
         ratios: dict[int, float] = {}
         for pid, (pattern, _) in self._pattern_details(close).items():
             ratio = similarity(_literal_text(pattern), message)
