@@ -449,3 +449,27 @@ def test_an_enum_case_no_description_tells_is_printed_as_its_case(
     assert [r.record.error_message for r in described] == ["The request timed out."]
     # a type that prints its own description never prints its case
     assert not [r for r in records if "down(" in r.record.error_message]
+
+
+def test_cases_after_a_conditional_nested_type_are_still_read(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """A nested type under ``#if`` in an enum's body breaks the grammar for the cases
+    after it; the file is read again with the directive lines blanked (lines kept)."""
+    from tests.compose_steps import mine_once, records_at
+
+    errors = REFLECTED_ERRORS.replace(
+        "    public enum ValidationReason: Sendable {",
+        "    #if canImport(Security)\n    public enum TrustReason: Sendable {\n"
+        "        case revoked(Data)\n    }\n    #endif\n\n"
+        "    public enum ValidationReason: Sendable {").replace(
+        "    case validationFailed(reason: ValidationReason)\n", "").replace(
+        "        case missingType\n    }\n",
+        "        case missingType\n    }\n\n    case validationFailed(reason: ValidationReason)\n")
+    assert errors.index("#endif") < errors.index("case validationFailed(reason")
+    _, records = mine_once(make_repo, tmp_path, {
+        "Sources/Net/NetError.swift": errors, "Sources/Net/Check.swift": REFLECTED_SITES})
+    line = next(i for i, text in enumerate(REFLECTED_SITES.splitlines(), 1)
+                if text.startswith("    let error = NetError"))
+    [found] = records_at(records, "Sources/Net/Check.swift", line)
+    assert re.fullmatch(found.record.message_pattern, REFLECTED_PRINTED[0])

@@ -23,13 +23,14 @@ What a site or a producer passes is read in ``calls.py``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.walk import nodes_below
-from errdex.languages.base import ancestors, captures, line_of, load_query, text
+from errdex.languages.base import ancestors, captures, line_of, load_query, parse, text
 from errdex.languages.facts import Call, Composer, Producer, Result, bind, has_text, parameter
 from errdex.languages.swift.calls import (
     Read,
@@ -54,6 +55,7 @@ _ERRORISH = ("Error", "Exception", "Failure")
 def producers(root: Node, source: bytes, path: str, *, read: Read) -> list[Producer]:
     """The producers of one parsed file (a query finds the declarations, the enum cases
     and the ``let``s their messages may read)."""
+    root = _without_directives(root, source)
     found_nodes = captures(load_query("swift", _QUERY), root)
     types, functions = found_nodes.get("type", []), found_nodes.get("function", [])
     properties, entries = found_nodes.get("property", []), found_nodes.get("entry", [])
@@ -83,6 +85,22 @@ def _with_reflection(found: list[Producer], entries: list[Node], types: list[Nod
     found.extend(made for made in reflected(entries, errors, described, path, type_name)
                  if (made.name, made.owner, made.error_class) not in own)
     return found
+
+
+_DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:if|elseif|else|endif)\b[^\n]*")
+
+
+def _without_directives(root: Node, source: bytes) -> Node:
+    """The file read again with its ``#if``/``#else``/``#endif`` lines blanked when it does
+    not parse (a nested type under ``#if`` in an enum's body hides the cases after it
+    from the grammar); lines and offsets stay as written."""
+    if not root.has_error or b"#" not in source:
+        return root
+    blanked = _DIRECTIVE.sub(lambda m: b" " * len(m.group()), source)
+    if blanked == source:
+        return root
+    again = parse("swift", blanked).root_node
+    return again if not again.has_error else root
 
 
 def _alias(node: Node, path: str, file: FileIndex, read: Read) -> Producer | None:
