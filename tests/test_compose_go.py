@@ -69,6 +69,34 @@ func (e ConfigTypeError) Error() string {
 	return fmt.Sprintf("unsupported config type %q", string(e))
 }
 
+type SearchError struct {
+	name      string
+	locations []string
+}
+
+func (e SearchError) Error() string {
+	return fmt.Sprintf("file %q not found in %v", e.name, e.locations)
+}
+
+type LegacySearchError struct {
+	name      string
+	locations []string
+}
+
+func (e LegacySearchError) Error() string {
+	return e.Unwrap().Error()
+}
+
+func (e LegacySearchError) Unwrap() error {
+	return SearchError(e)
+}
+
+type OldSearchError SearchError
+
+func (e OldSearchError) Error() string {
+	return SearchError(e).Error()
+}
+
 func newErr(op string, err error) error {
 	return fmt.Errorf("%s failed: %w", op, err)
 }
@@ -190,6 +218,14 @@ func (s *Store) Save(key string) error {
 	return s.save(key)
 }
 
+func (s *Store) Find(name string) error {
+	return LegacySearchError{name: name, locations: []string{s.dir}}
+}
+
+func (s *Store) Seek(name string) error {
+	return OldSearchError{name: name, locations: []string{s.dir}}
+}
+
 func (s *Store) Abort() {
 	fail("no store configured")
 }
@@ -217,6 +253,13 @@ EXPECTED = [
      "[parse_error.101] unexpected token @"),
     ("Sync", "store sync: failed", None, [("store.go", "func (s *Store) fail(")],
      "store sync: failed"),
+    # an Error() that returns another type's (through a method converting the receiver)
+    ("Find", "file %q not found in %v", "LegacySearchError",
+     [("errors.go", "func (e SearchError) Error")],
+     'file "app" not found in [/etc /home/u]'),
+    ("Seek", "file %q not found in %v", "OldSearchError",
+     [("errors.go", "func (e SearchError) Error")],
+     'file "app" not found in [/etc /home/u]'),
     ("Load", "unsupported config type %q", "ConfigTypeError",
      [("errors.go", "func (e ConfigTypeError) Error")], 'unsupported config type "yml"'),
 ]

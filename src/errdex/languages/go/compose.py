@@ -29,7 +29,7 @@ from tree_sitter_language_pack import get_language
 from errdex.languages._engine.files import filled
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import line_of, text
-from errdex.languages.facts import Composer, Producer, Result, bind, unknown
+from errdex.languages.facts import Call, Composer, Producer, Result, bind, unknown
 from errdex.languages.go.calls import (
     MAX,
     argument_of,
@@ -59,11 +59,13 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             index.append(_index(root))
         return index[0]
 
+    methods = {(receiver_of(n)[1], text(n.child_by_field_name("name"))): n
+               for n in root.named_children if n.type == "method_declaration"}
     found: list[Producer] = []
     for node in root.named_children:
         if node.type not in ("function_declaration", "method_declaration"):
             continue
-        made = _error_type(node, structs, file(), path) if _is_error_method(node) else (
+        made = _error_type(node, structs, file(), path, methods) if _is_error_method(node) else (
             _factory(node, file, structs, path))
         if made is not None:
             found.append(made)
@@ -114,7 +116,8 @@ def _is_error_method(node: Node) -> bool:
 
 
 def _error_type(method: Node, structs: dict[str, tuple[str, ...]], file: GoFile,
-                path: str) -> Producer | None:
+                path: str, methods: dict[tuple[str, str], Node] | None = None,
+                ) -> Producer | None:
     """``func (e *T) Error() string``: what ``T`` prints, its fields' holes renamed."""
     receiver, owner = receiver_of(method)
     body = method.child_by_field_name("body")
@@ -122,6 +125,11 @@ def _error_type(method: Node, structs: dict[str, tuple[str, ...]], file: GoFile,
         return None
     results: list[Result] = []
     for value in _returned(body):
+        delegate = _delegate(value, receiver, owner, methods or {})
+        if delegate is not None:  # `return e.Unwrap().Error()`: another type's message
+            results.append(Call(delegate, keywords=tuple(
+                (f, (unknown(f),)) for f in structs.get(owner, ())), path=path))
+            continue
         for template in argument_of(value, file):
             results.append(_fields_of(template, receiver))
     if not results:
@@ -132,6 +140,46 @@ def _error_type(method: Node, structs: dict[str, tuple[str, ...]], file: GoFile,
         params = ("0",)
     return Producer(owner, params, tuple(results[:MAX]), "class message", path,
                     line_of(method), is_class=True)
+
+
+def _delegate(value: Node, receiver: str, owner: str,
+              methods: dict[tuple[str, str], Node]) -> str | None:
+    """The type whose ``Error()`` an ``Error()`` returns: ``T(e).Error()``, or
+    ``e.Unwrap().Error()`` where that method of the type returns ``T(e)`` (a conversion
+    between struct types with the same fields: the fields carry over by name)."""
+    if value.type != "call_expression" or text(value.child_by_field_name("function")) == "":
+        return None
+    function = value.child_by_field_name("function")
+    if function is None or function.type != "selector_expression" or text(
+            function.child_by_field_name("field")) != "Error":
+        return None
+    inner = operand(function.child_by_field_name("operand") or function)
+    if inner.type != "call_expression":
+        return None
+    converted = _conversion(inner, receiver)
+    if converted is not None:
+        return converted
+    called = inner.child_by_field_name("function")
+    if called is None or called.type != "selector_expression" or text(
+            called.child_by_field_name("operand")) != receiver:
+        return None
+    other = methods.get((owner, text(called.child_by_field_name("field"))))
+    body = other.child_by_field_name("body") if other is not None else None
+    found = [t for v in _returned(body) if (t := _conversion(operand(v), receiver))] if (
+        body is not None) else []
+    return found[0] if len(found) == 1 else None
+
+
+def _conversion(node: Node, receiver: str) -> str | None:
+    """``T(e)`` of the receiver: ``T``."""
+    function = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    given = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+    if node.type != "call_expression" or function is None or function.type != "identifier" or (
+            len(given) != 1 or text(given[0]) != receiver):
+        return None
+    name = text(function)
+    return name if name[:1].isupper() else None
 
 
 def _fields_of(template: Template, receiver: str) -> Template:
