@@ -398,3 +398,20 @@ def test_node_assert_messages_are_assertion_errors():
     assert _matches(sites[1], "expected three, got 4")
     own = _sites("const assert = require('./assert');\nassert(x, 'x is required here');\n")
     assert all(s.error_class != "AssertionError" for s in own)  # the repository's helper
+
+
+def test_a_template_substitution_of_a_known_variable_is_its_text():
+    # Node 20 printed the message's first three lines as "Pool: run" /
+    # "$ npm install no-such-package-xyz --save" / "Cannot find module 'no-such-package-xyz'"
+    site = _only(
+        "function init(packageName) {\n"
+        "  try {\n"
+        "    require(packageName);\n"
+        "  } catch (e) {\n"
+        "    const message = `Pool: run\\n$ npm install ${packageName} --save`;\n"
+        "    throw new Error(`${message}\\n${e.message}`);\n"
+        "  }\n"
+        "}\n")
+    assert site.template.written == "Pool: run\n$ npm install ${packageName} --save\n${e.message}"
+    assert _matches(site, "Pool: run\n$ npm install no-such-package-xyz --save\n"
+                          "Cannot find module 'no-such-package-xyz'")

@@ -257,6 +257,9 @@ def _template(reader: EngineReader[JsIndex], node: Node, depth: int) -> Message 
                 continue
             if env is not None and expression.type == "identifier" and text(expression) in env:
                 pieces.append(env[text(expression)])
+            elif expression.type == "identifier" and (
+                    known := reader.read(expression, depth + 1)) is not None:
+                pieces.append(known)  # const message = `Knex: run …`; `${message}\n${e}`
             else:
                 pieces.append(hole(expression))
     return joined(pieces) or constant("")
