@@ -229,6 +229,20 @@ def test_php_framework_pastes_give_the_class_and_message(
     assert [(f.file, f.line) for f in event.frames[:1]] == ([where] if where else [])
 
 
+def test_php5_uncaught_exception_with_message_in_quotes() -> None:
+    paste = ("PHP Fatal error:  Uncaught exception 'App\\Errors\\Missing' with message "
+             "'no user 'bob' in db' in /app/src/Users.php:12\nStack trace:\n"
+             "#0 /app/index.php(3): find()\n#1 {main}\n  thrown in /app/src/Users.php on line 12\n")
+    (event,) = parse_events(paste)
+    assert (event.message, event.error_class) == ("no user 'bob' in db", "App\\Errors\\Missing")
+    assert [(f.file, f.line) for f in event.frames] == [
+        ("/app/src/Users.php", 12), ("/app/index.php", 3)]
+    # a paste that lost its line ends: the stack on the message's line
+    (flat,) = parse_events("Fatal error: Uncaught exception 'RuntimeException' with message "
+                           "'disk full' in /app/a.php:9 Stack trace: #0 /app/b.php(2): w()")
+    assert (flat.message, flat.frames[0].line) == ("disk full", 9)
+
+
 def test_php_an_error_page_header_above_a_frame_is_no_message() -> None:
     (event,) = parse_events("**`App\\Errors\\BindingException`**\n\nApp\\Box::build\n")
     assert event.kind == "message"

@@ -18,6 +18,8 @@ _PREFIX = re.compile(
     r"|Notice|Deprecated|Parse error|Catchable fatal error): +"
 )
 _UNCAUGHT_CLASS = re.compile(r"Uncaught (?P<class>[A-Za-z_\\][\w\\]*): ")
+_OLD_UNCAUGHT = re.compile(r"Uncaught exception '(?P<class>[A-Za-z_\\][\w\\]*)' with message '")
+_OLD_END = re.compile(r"' in (?P<file>\S+?):(?P<line>\d+)(?=\s|$)")
 _ON_LINE = re.compile(r" in (?P<file>\S.*) on line (?P<line>\d+)")
 _FRAME = re.compile(r"#\d+ (?P<file>[^(\n]+)\((?P<line>\d+)\): (?P<call>.*)")
 _OTHER_FRAME = re.compile(r"#\d+ (?:\[internal function\]: (?P<call>.*)|\{main\})")
@@ -39,6 +41,9 @@ def _runtime_error(lines: Lines, i: int) -> Found | None:
     if prefix is None:
         return None
     rest = line[prefix.end() :]
+    old = _OLD_UNCAUGHT.match(rest)
+    if old is not None:
+        return _old_uncaught(lines, i, old.group("class"), rest[old.end() :])
     uncaught = _UNCAUGHT_CLASS.match(rest)
     if uncaught is None:
         return _located_message(lines, i, rest)
@@ -60,6 +65,25 @@ def _runtime_error(lines: Lines, i: int) -> Found | None:
         message, j = parts[0], i + 1
     frames, j = _stack(lines, j, frames)
     return one(lines.event(i, j, message.strip(), error_class, "php", frames), j)
+
+
+def _old_uncaught(lines: Lines, i: int, error_class: str, first: str) -> Found:
+    """PHP 5's ``Uncaught exception 'X' with message 'msg' in /x.php:3``: the message ends at
+    the first ``' in `` followed by a location (its lines joined; a stack may follow on the
+    same line when the paste lost its line ends)."""
+    parts, j = [first], i + 1
+    while _OLD_END.search("\n".join(parts)) is None and j < min(len(lines), i + _MESSAGE_LINES):
+        if lines[j].strip() == "Stack trace:":
+            break
+        parts.append(lines[j])
+        j += 1
+    text = "\n".join(parts)
+    end = _OLD_END.search(text)
+    if end is None:
+        return one(lines.event(i, i + 1, first.rstrip("'").strip(), error_class, "php"), i + 1)
+    frames = [Frame(end.group("file"), int(end.group("line")))]
+    frames, j = _stack(lines, j, frames)
+    return one(lines.event(i, j, text[: end.start()].strip(), error_class, "php", frames), j)
 
 
 def _at(message: str) -> tuple[str, Frame] | None:
