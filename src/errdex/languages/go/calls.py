@@ -15,6 +15,7 @@ import re
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Message
 from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.facts import Argument, Call, Result, has_text
 from errdex.languages.go.messages import (
@@ -125,10 +126,40 @@ def argument_of(node: Node, file: GoFile) -> Argument:
     if node.type == "identifier":
         found = [template_of(m.written, m.parts, m.suffix) for value in _assigned(node, file)
                  for m in [file.reader.read(value)] if m is not None]
+        if len(found) == 1 and not found[0].suffix:  # `msg += " in " + dir` in an `if`
+            found += [template_of(found[0].written + m.written, (*found[0].parts, *m.parts), ())
+                      for m in _appended(node, file) if not m.suffix]
         if found and any(has_text(t) for t in found):
             return tuple(found[:MAX])
     hole = hole_message(node)
     return (Template(hole.written, hole.parts),)
+
+
+def _appended(use: Node, file: GoFile) -> list[Message]:
+    """What one ``name += …`` inside an ``if`` above ``use`` adds (in the same function):
+    the variable prints its first value with it or without it."""
+    function = next((a for a in ancestors(use) if a.type in FUNCTION_TYPES), None)
+    if function is None:
+        return []
+    found = []
+    stack = [function]
+    while stack:
+        node = stack.pop()
+        if node.type == "func_literal" or node.start_byte >= use.start_byte:
+            continue
+        if node.type == "assignment_statement" and text(node.child_by_field_name(
+                "operator")) == "+=" and text(node.child_by_field_name("left")) == text(use):
+            if not any(a.type == "if_statement" for a in ancestors(node)
+                       if function.start_byte <= a.start_byte):
+                return []  # an append always done is the message's, not an alternative
+            right = node.child_by_field_name("right")
+            values = [v for v in right.named_children if v.type != "comment"] if right else []
+            message = file.reader.read(values[0]) if len(values) == 1 else None
+            if message is None:
+                return []
+            found.append(message)
+        stack.extend(node.named_children)
+    return found if len(found) == 1 else []
 
 
 def _assigned(use: Node, file: GoFile) -> list[Node]:
