@@ -801,7 +801,8 @@ def test_the_code_and_status_a_class_or_its_base_sets_reach_its_raise_sites(
     make_repo: Callable[..., GitRepo], tmp_path: Path,
 ) -> None:
     """``code = "E_APP"`` / ``status_code = 404`` in a class body, ``self.code = …`` in
-    its constructor: every site raising it (or a subclass) gets errorCode / httpStatus."""
+    its constructor: every site raising it (or a subclass) gets errorCode / httpStatus; a
+    constructor keeping a parameter as its code takes the text a site passes for it."""
     _, stored = mine_once(make_repo, tmp_path, {"app/errors.py": (
         "class AppError(Exception):\n    code = 'E_APP'\n\n\n"
         "class NotFound(AppError):\n    status_code = 404\n\n"
@@ -811,12 +812,22 @@ def test_the_code_and_status_a_class_or_its_base_sets_reach_its_raise_sites(
         "        self.code = 'E_DENIED'\n        super().__init__(f'{user} may not do that')\n\n\n"
         "def get(key):\n    raise NotFound(key)\n\n\n"
         "def deny(user):\n    raise Denied(user)\n\n\n"
-        "def fail():\n    raise AppError('the app failed')\n")})
+        "def fail():\n    raise AppError('the app failed')\n\n\n"
+        "class Mixin:\n"
+        "    def __init__(self, message, *, code):\n"
+        "        self.message = message\n        self.code = code\n\n"
+        "    def __str__(self):\n"
+        "        return f'{self.message} (see /u/{self.code})'\n\n\n"
+        "class UserError(Mixin, RuntimeError):\n    pass\n\n\n"
+        "def use(name):\n"
+        "    raise UserError(f'field {name!r} needs a type', code='missing-type')\n")})
     found = {r.record.error_class: r.record for r in stored}
+    assert (found["UserError"].error_code, found["UserError"].error_message) == (
+        "missing-type", "field {name!r} needs a type (see /u/missing-type)")
     assert (found["NotFound"].error_code, found["NotFound"].http_status) == ("E_APP", 404)
     assert (found["Denied"].error_code, found["Denied"].http_status) == ("E_DENIED", None)
     assert (found["AppError"].error_code, found["AppError"].http_status) == ("E_APP", None)
-    assert len(stored) == 3  # the constructors' ``super().__init__`` calls are no sites
+    assert len(stored) == 4  # the constructors' ``super().__init__`` calls are no sites
 
 
 def test_a_message_spelled_out_from_a_class_attribute_says_where_it_is_written(

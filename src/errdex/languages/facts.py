@@ -116,6 +116,8 @@ class Producer:
     # the record's ``errorCode`` and ``httpStatus`` at every site that raises it.
     error_code: str | None = None
     http_status: int | None = None
+    # The parameter a class keeps as its code (``self.code = code``): a site's text for it.
+    error_code_from: str | None = None
 
 
 @dataclass(frozen=True)

@@ -325,9 +325,12 @@ class Producers:
         out: list[Composed] = []
         spread = spread_of(producer, call)
         for bindings in bindings_of(producer, call):
+            given = bindings.get(producer.error_code_from or "")
+            code = given.written if given is not None and not given.holes and (
+                0 < len(given.written) <= 100) else None  # ``code='missing-annotation'``
             for result in producer.results:
-                out.extend(self._result(producer, result, bindings, spread, depth, visiting,
-                                        this))
+                made = self._result(producer, result, bindings, spread, depth, visiting, this)
+                out.extend(replace(c, error_code=code) if code else c for c in made)
                 if len(out) > MAX_ALTERNATIVES:
                     break
         if len(out) > MAX_ALTERNATIVES:

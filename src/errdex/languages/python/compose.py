@@ -49,6 +49,7 @@ from errdex.languages.python.reading import (
 from errdex.languages.python.texts import (
     class_attribute,
     code_and_status,
+    code_parameter,
     field_producers,
     format_text,
     text_methods,
@@ -223,7 +224,8 @@ def _class(node: Node, path: str, assigned: Assignments) -> list[Producer]:
     code, status = code_and_status(body, init)
     return [Producer(name, params, tuple(results), "class message", path, line_of(node),
                      owner=owner_name(node), bases=bases, is_class=True, defaults=defaults,
-                     error_code=code, http_status=status),
+                     error_code=code, http_status=status,
+                     error_code_from=code_parameter(init, params)),
             *held]
 
 

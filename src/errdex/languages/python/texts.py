@@ -180,6 +180,18 @@ _CODE_NAMES = frozenset({"code", "error_code", "errcode"})
 _STATUS_NAMES = frozenset({"status_code", "http_status", "status", "code"})
 
 
+def code_parameter(init: Node | None, params: tuple[str, ...]) -> str | None:
+    """The constructor parameter a class keeps as its error code (``self.code = code``):
+    what a site passes for it is the code (``code='model-field-missing-annotation'``)."""
+    for node in nodes_below(init, NESTING, keep_nested=True) if init is not None else ():
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if node.type == "assignment" and left is not None and right is not None and (
+                text(left).removeprefix("self.") in _CODE_NAMES and text(left) != text(
+                    right) and text(left).startswith("self.") and text(right) in params):
+            return text(right)
+    return None
+
+
 def code_and_status(body: Node | None, init: Node | None) -> tuple[str | None, int | None]:
     """The error code and HTTP status a class sets: ``code = "E_AUTH"`` / ``status_code =
     404`` in its body, or ``self.code = "E_AUTH"`` in its constructor (a text is a code, a
