@@ -6,7 +6,9 @@ build them, for sites that construct an error the file alone cannot print.
 * an ``impl Display``: each ``match self`` arm's ``write!``/``f.write_str`` is what that
   variant prints (an arm's pattern names the fields its bindings print; two arms of one
   variant, or an ``if`` in one, are alternatives); without a ``match``, what the type
-  prints (``self.ms`` is the ``ms`` field);
+  prints (``self.ms`` is the ``ms`` field); a ``match self.kind`` makes each arm what that
+  variant of the field's enum prints (``Kind::Closed => CLOSED.fmt(f)``), and the type
+  print its field, so ``PoolError::new(Kind::Closed)`` composes the arm's text;
 * a string constant (``const MSG_NOT_FOUND: &str = "…"``), spelled out where a composed
   message prints it;
 * a helper: one that panics with a message built from its parameters (``fn fail(msg:
