@@ -755,3 +755,64 @@ def test_resource_patterns_match_what_mono_formats(
                               strict=True):
         found = records_at(records, "src/Guard.cs", line_starting(GUARD, start))
         assert any_fullmatch(found, message), (message, found)
+
+
+MADE = '''\
+using System;
+using System.IO;
+
+public static class Reader
+{
+    public static void Fail(int index, string name, Exception ex)
+    {
+        Exception toThrow;
+        try
+        {
+            toThrow = new InvalidDataException($"Error parsing column {index} ({name})", ex);
+        }
+        catch
+        {
+            toThrow = new InvalidDataException(ex.Message, ex);
+        }
+        throw toThrow;
+    }
+
+    public static Exception Kept(string name)
+    {
+        var error = new InvalidOperationException($"made, never thrown here: {name}");
+        return error;
+    }
+
+    public static void Main()
+    {
+        try { Fail(3, "Id", new FormatException("bad")); }
+        catch (Exception e) { Console.WriteLine(e.GetType().Name + "|" + e.Message); }
+    }
+}
+'''
+
+
+def test_an_exception_made_into_a_local_and_thrown_by_name_is_sited_where_it_is_made(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``toThrow = new InvalidDataException($"…", ex); … throw toThrow;``: the site is the line
+    that makes it (and writes its message); one made and only returned is no site; Mono
+    prints what the pattern matches."""
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {"src/Reader.cs": MADE})
+    [found] = records_at(records, "src/Reader.cs", line_starting(
+        MADE, "            toThrow = new InvalidDataException($"))
+    assert found.record.error_class == "InvalidDataException"
+    assert found.record.error_message == "Error parsing column {index} ({name})"
+    assert not [r for r in records if "never thrown" in r.record.error_message]
+    if missing("mcs", "mono"):
+        return
+    (tmp_path / "Reader.cs").write_text(MADE)
+    subprocess.run(["mcs", "-out:reader.exe", "Reader.cs"],
+                   cwd=tmp_path, capture_output=True, check=True)
+    done = subprocess.run(["mono", str(tmp_path / "reader.exe")], capture_output=True,
+                          text=True, check=True)
+    name, _, message = done.stdout.strip().partition("|")
+    assert name == "InvalidDataException"
+    assert fullmatches(found, message), message
