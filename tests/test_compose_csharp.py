@@ -816,3 +816,49 @@ def test_an_exception_made_into_a_local_and_thrown_by_name_is_sited_where_it_is_
     name, _, message = done.stdout.strip().partition("|")
     assert name == "InvalidDataException"
     assert fullmatches(found, message), message
+
+
+SELF_LOG = '''\
+using System;
+
+static class SelfLog
+{
+    public static void WriteLine(string format, object arg0 = null, object arg1 = null)
+    {
+        Console.WriteLine(format, arg0, arg1);
+    }
+}
+
+public static class Conv
+{
+    public static void Main()
+    {
+        var property = "Session";
+        SelfLog.WriteLine("The property accessor {0} threw exception: {1}", property, 42);
+        Console.WriteLine("Not an error {0} at all", property);
+    }
+}
+'''
+
+
+def test_a_diagnostics_log_class_write_line_is_a_log_site_with_a_composite_format(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``SelfLog.WriteLine(format, args)``: a log site whose ``{0}`` holes take the
+    arguments; ``Console.WriteLine`` is no site. Mono prints what the pattern matches."""
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {"src/Conv.cs": SELF_LOG})
+    [found] = records_at(records, "src/Conv.cs", line_starting(SELF_LOG, "        SelfLog."))
+    assert found.record.error_type == "log"
+    assert not [r for r in records if "Not an error" in r.record.error_message]
+    printed = "The property accessor Session threw exception: 42"
+    assert fullmatches(found, printed)
+    if missing("mcs", "mono"):
+        return
+    (tmp_path / "Conv.cs").write_text(SELF_LOG)
+    subprocess.run(["mcs", "-out:conv.exe", "Conv.cs"], cwd=tmp_path, capture_output=True,
+                   check=True)
+    done = subprocess.run(["mono", str(tmp_path / "conv.exe")], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.splitlines()[0] == printed

@@ -20,7 +20,7 @@
   arguments: (argument_list) @call.args
   (#any-of? @call.method
     "LogError" "LogCritical" "Error" "Fatal" "ErrorFormat" "FatalFormat" "FailFast"
-    "ThrowIfNull")) @call
+    "ThrowIfNull" "WriteLine")) @call
 
 ; toThrow = new X(…); / var error = new X(…); … throw toThrow;: an exception made here and
 ; thrown by name later (csharp.py checks the throw)

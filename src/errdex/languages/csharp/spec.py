@@ -3,9 +3,12 @@
 What is a site (``errorType``):
 
 * ``exception``: ``throw new X(message, …)`` as a statement or an expression
-  (``x ?? throw new X(…)``); ``errorClass`` is the type as written. The message is the
-  first argument whose text is known.
-* ``log``: ``logger.LogError(…)``/``LogCritical`` (Microsoft.Extensions.Logging message
+  (``x ?? throw new X(…)``), or made into a local the method throws by name later
+  (``toThrow = new X(…); … throw toThrow;``, sited where it is made); ``errorClass`` is
+  the type as written. The message is the first argument whose text is known.
+* ``log``: ``SelfLog.WriteLine(format, …)`` (a static class named ``…Log`` reporting the
+  library's own failures, composite format), ``logger.LogError(…)``/``LogCritical``
+  (Microsoft.Extensions.Logging message
   templates, ``{Name}`` holes taking the arguments in order), Serilog/NLog
   ``Log.Error``/``Fatal`` (same templates), log4net ``ErrorFormat``/``FatalFormat``
   (composite format); the receiver's name must contain ``log``.
@@ -87,7 +90,9 @@ from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Literal, Part, Template
 
 _TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal"})
-_FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat"})
+# Composite formats: log4net's, and ``WriteLine(format, args)`` of a diagnostics log class
+# (Serilog's ``SelfLog``, an ``InternalLog``) reporting the library's own failures.
+_FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat", "WriteLine"})
 _PARAM_EXCEPTIONS = frozenset({
     "ArgumentException", "ArgumentNullException", "ArgumentOutOfRangeException",
     "InvalidEnumArgumentException", "DuplicateWaitObjectException",
@@ -301,7 +306,10 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
         )
         return Site(template, "exception", line_of(node), "ArgumentNullException",
                     symbol=_symbol(node))
-    if "log" not in receiver.rsplit(".", 1)[-1].lower():
+    last = receiver.rsplit(".", 1)[-1]
+    if method == "WriteLine" and not (last.endswith("Log") and last[:1].isupper()):
+        return None  # Console/Debug/Trace.WriteLine print; a ``SelfLog`` class reports
+    if "log" not in last.lower():
         return None
     return _log_site(node, method, args)
 
