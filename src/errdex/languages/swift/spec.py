@@ -14,8 +14,10 @@ What is a site (``errorType``):
   (``errorClass`` ``E.case`` from the ``switch self`` entry, ``E`` outside one). Swift's ``throw``
   unwinds to a ``catch`` like an exception, hence the type. ``throw E.case(…)``, an error
   handed on (``promise.fail(E.case)``, ``.failure(E.case)``, ``resume(throwing: E.case)``,
-  ``makeFailedFuture``) and a call statement passing text are candidates: the error
-  type's text, composed across the repository (``compose.py``), is their message.
+  ``makeFailedFuture``), ``let error = E.case(…)`` in a function (handed on by name
+  later) and a call statement passing text are candidates: the error type's text,
+  composed across the repository (``compose.py``), is their message; a case its type's
+  description does not spell prints as the case itself (``reflection.py``).
 * ``log``: ``error``/``fault``/``critical`` on a receiver whose name says log.
 
 A message is read only when source says what it is: string literals (``\\(expr)``
