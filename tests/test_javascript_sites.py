@@ -415,3 +415,15 @@ def test_a_template_substitution_of_a_known_variable_is_its_text():
     assert site.template.written == "Pool: run\n$ npm install ${packageName} --save\n${e.message}"
     assert _matches(site, "Pool: run\n$ npm install no-such-package-xyz --save\n"
                           "Cannot find module 'no-such-package-xyz'")
+
+
+def test_an_error_made_by_a_maker_and_passed_on_is_a_site_one_shown_is_not():
+    sites = _sites(
+        "const makeError = require('./make');\n"
+        "function f(cb, form) {\n"
+        "  cb(makeError('the queue is closed', 'E_CLOSED'));\n"
+        "  form.setError('Invalid email address');\n"
+        "  render(showError('Something went wrong'));\n"
+        "}\n")
+    assert [(s.line, s.template.written, s.error_type) for s in sites] == [
+        (3, "the queue is closed", "error")]

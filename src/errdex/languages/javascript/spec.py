@@ -49,6 +49,7 @@ A foreign class called ``(404, "…")`` or ``("…", 404)`` takes the literal st
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -349,14 +350,26 @@ def _call_site(node: Node, file: _File) -> Site | None:
     return None
 
 
+# A function that makes an error (``createError``, ``makeError``, ``badRequestError``), not
+# one that shows, logs or tests one (``setError``, ``handleError``, ``isError``).
+_MAKER = re.compile(
+    r"(?!(?:set|show|handle|report|log|is|on|add|emit|print|throw|render|display|push)[A-Z])"
+    r"[a-z]\w*Error$")
+# Where a made error is a value passed on (an argument, returned, assigned), not a statement.
+_VALUE_PLACES = frozenset({
+    "arguments", "return_statement", "variable_declarator", "assignment_expression",
+    "arrow_function", "parenthesized_expression", "await_expression",
+})
+
+
 def _made_site(node: Node, file: _File) -> Site | None:
     """``reject(createError(message, config, 'E_X'))``, ``cb(makeError(…))``: an error made
     by a function named like an error maker that no throw covers (passed on, returned)."""
     function = node.child_by_field_name("function")
     name = last_name(text(function))
     if node.start_byte in file.consumed or function is None or function.type not in (
-            "identifier", "member_expression") or "error" not in name.lower() or not (
-            name[:1].islower()):
+            "identifier", "member_expression") or not _MAKER.match(name) or (
+            node.parent is None or node.parent.type not in _VALUE_PLACES):
         return None
     error = _factory(node, file)
     if error is None:
