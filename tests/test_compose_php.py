@@ -107,6 +107,16 @@ class TooLarge extends \\Symfony\\Component\\HttpKernel\\Exception\\HttpExceptio
     }
 }
 
+class QuotaException extends StoreException
+{
+    const OVER = 'quota of %d items exceeded for %s';
+
+    public static function over(int $n, string $who): static
+    {
+        return new static(sprintf(static::OVER, $n, $who));
+    }
+}
+
 class ModelMissing extends \\RuntimeException
 {
     protected $model;
@@ -197,9 +207,21 @@ namespace Acme\\Store;
 
 class Store
 {
+    const LIMIT = 'limit of %d reached';
+
     public function missing(string $key)
     {
         throw new NotFound($key);
+    }
+
+    public function quota(int $n)
+    {
+        throw QuotaException::over($n, 'bob');
+    }
+
+    public function limit(int $n)
+    {
+        throw new \\OverflowException(sprintf(self::LIMIT, $n));
     }
 
     public function gone(string $key)
@@ -349,6 +371,9 @@ EXPECTED = [
      "The upload is too large."),
     ("what", "missing {$what}", "LogicException", ["public static function missing("],
      "missing widget"),
+    # a class constant as sprintf's format: in a factory (static::), at the throw (self::)
+    ("quota", "quota of %d items exceeded for bob", "QuotaException",
+     ["public static function over("], "quota of 3 items exceeded for bob"),
     ("constant", "the store is not configured", "RuntimeException",
      ["public const NOT_CONFIGURED"], "the store is not configured"),
 ]
@@ -384,6 +409,15 @@ def test_every_composition_form_gives_the_raise_site_the_printed_message(
     assert source_lines(found.extras) == [
         ("src/Errors.php", _line(ERRORS, start)) for start in sources]
     assert fullmatches(found, printed), printed
+
+
+def test_a_class_constant_formatted_at_the_throw_is_the_message(
+    records: list[errdex.StoredRecord],
+) -> None:
+    [found] = _at(records, "limit")
+    assert (found.record.error_message, found.record.error_class) == (
+        "limit of %d reached", "OverflowException")
+    assert re.fullmatch(found.record.message_pattern, "limit of 9 reached")
 
 
 def test_a_static_factory_with_a_ternary_gives_one_record_per_branch(
@@ -485,7 +519,7 @@ RUNS = [
     ("constant", []), ("fetch", ["https://x", True]), ("fetch", ["https://x", False]),
     ("retry", [3]), ("retry", [0]), ("branch", [2]), ("branch", [0]), ("level", [1]),
     ("level", [5]), ("find", ["App\\User", [1, 2]]), ("find", ["App\\User", []]),
-    ("invalidKey", []), ("again", ["k4"]), ("onceMore", ["k5"]),
+    ("invalidKey", []), ("again", ["k4"]), ("onceMore", ["k5"]), ("quota", [3]), ("limit", [9]),
 ]
 # PHP's own loading stops at a class extending a class not declared: the cycle is left
 # out of the run (mining it is checked above); Symfony's HttpException is a stub.

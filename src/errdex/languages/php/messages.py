@@ -12,7 +12,7 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.calls import call_args, nth
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
-from errdex.languages.base import text
+from errdex.languages.base import ancestors, text
 from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, merge_literals
@@ -44,7 +44,8 @@ def sprintf(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None
     if text(node.child_by_field_name("function")).lstrip("\\") != "sprintf":
         return None
     args = arguments(node.child_by_field_name("arguments"))
-    fmt = reader.read(nth(args.positional, 0), depth + 1)
+    first = nth(args.positional, 0)
+    fmt = reader.read(class_constant(first) or first, depth + 1)
     if fmt is None or fmt.literal is None:
         return None
     names = [text(a) for a in args.positional[1:]]
@@ -58,6 +59,42 @@ def sprintf(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None
         for p in parse_printf(fmt.literal, names, dialect="c")
     ]
     return Message(fmt.literal, merge_literals(parts))
+
+
+def class_constant(node: Node | None) -> Node | None:
+    """The value of ``self::X`` / ``static::X`` / ``Cls::X`` when a class of this file
+    declares the constant (the enclosing one for ``self``/``static``)."""
+    if node is None or node.type != "class_constant_access_expression":
+        return None
+    named = [c for c in node.named_children if c.type != "comment"]
+    if len(named) != 2:
+        return None
+    scope, name = text(named[0]), text(named[1])
+    classes = []
+    if scope in ("self", "static"):
+        classes = [a for a in ancestors(node) if a.type in _CLASSES][:1]
+    else:
+        root = next((a for a in ancestors(node) if a.parent is None), None)
+        classes = [c for c in (root.named_children if root is not None else ())
+                   if c.type in _CLASSES and text(c.child_by_field_name("name")) == scope]
+        if root is not None and not classes:  # classes inside a namespace block
+            classes = [c for n in root.named_children if n.type == "namespace_definition"
+                       for b in n.named_children if b.type == "compound_statement"
+                       for c in b.named_children if c.type in _CLASSES
+                       and text(c.child_by_field_name("name")) == scope]
+    body = classes[0].child_by_field_name("body") if classes else None
+    for declaration in body.named_children if body is not None else ():
+        if declaration.type != "const_declaration":
+            continue
+        for element in declaration.named_children:
+            parts = [c for c in element.named_children if c.type != "comment"]
+            if element.type == "const_element" and len(parts) == 2 and text(parts[0]) == name:
+                return parts[1]
+    return None
+
+
+_CLASSES = ("class_declaration", "trait_declaration", "interface_declaration",
+            "enum_declaration")
 
 
 MESSAGES: MessageTable[FileIndex] = MessageTable(
