@@ -573,3 +573,13 @@ def test_a_reworded_message_is_compared_first_with_the_templates_requiring_most_
     paste = "the pool of 8 connections is exhausted; waiting for a free connection timed out"
     [best] = errdex.open_index(store).explain(paste)[:1]
     assert (best.record.error_message, best.approximate) == (long, True)
+
+
+def test_a_factory_method_in_the_error_classs_file_is_not_taken_for_its_constructor():
+    from errdex.lookup.ranking import is_constructor
+
+    assert is_constructor("DataTypeError.constructor", "DataTypeError")
+    assert is_constructor("StreamReset.<init>", "okhttp3.StreamReset")
+    assert is_constructor("Acme\\Errors\\Missing::__construct", "Acme\\Errors\\Missing")
+    assert not is_constructor("MissingKey.forKey", "MissingKey")  # a named factory raises
+    assert not is_constructor(None, "MissingKey")

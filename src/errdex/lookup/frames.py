@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import PurePosixPath
 
 from errdex.languages._engine.pastes.common import Frame
-from errdex.lookup.ranking import Scored, defines_class, same_file
+from errdex.lookup.ranking import Scored, same_file
 from errdex.records.stored import CandidateRow
 from errdex.store.protocol import Store
 
@@ -106,9 +106,9 @@ def compiled_from(frame_path: str, record_path: str) -> bool:
 
 def _names_file(scored: dict[str, Scored], row: CandidateRow, depth: int, how: str) -> None:
     """Order a matched record first among its template's sites when a frame names its file;
-    not the error class's own file, whose constructor every raise of it passes through."""
+    not the error class's own constructor, which every raise of it passes through."""
     current = scored.get(row.id)
-    if defines_class(row):
+    if current is not None and current.constructor:
         return
     note = f"{how} {row.file_path}"
     if current is None or any(reason.endswith(row.file_path) for reason in current.reasons):

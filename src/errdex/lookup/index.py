@@ -37,7 +37,7 @@ from errdex.lookup.frames import apply_frames
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
-from errdex.lookup.ranking import Scored, class_signal, rank
+from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
 from errdex.lookup.ranking import materialize as materialize
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.store.protocol import Store
@@ -48,6 +48,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
 _MAX_VARIANTS = 24
+_CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
 _LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word template
@@ -139,11 +140,26 @@ class Index:
         scored = self._full_matches(event, repo)
         if not scored:
             scored = self._approximate_matches(event, repo)
+        self._mark_constructors(scored)
         self._apply_frames(event.frames, scored, repo)
         return [
             Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)
             for s in rank(scored)[:top]
         ]
+
+    def _mark_constructors(self, scored: dict[str, Scored]) -> None:
+        """Mark the records written in their error class's own constructor (the class file's
+        ``constructor``/``__init__``/``<init>``): every raise of the class passes through it,
+        so of one template's sites it comes after those raising it. Only records in a file
+        named after their class are read for it, a few at most."""
+        in_class_file = [s for s in scored.values() if defines_class(s.row)][:_CLASS_FILE_READS]
+        if not in_class_file:
+            return
+        stored = self.store.get_many(s.row.id for s in in_class_file)
+        for item in in_class_file:
+            record = stored.get(item.row.id)
+            symbol = record.extras.enclosing_symbol if record is not None else None
+            item.constructor = is_constructor(symbol, item.row.error_class)
 
     def text_sites(self, text: str, *, top: int = 5,
                    repo: str | None = None) -> list[TextSiteMatch]:

@@ -79,6 +79,7 @@ class Scored:
     groups: tuple[str | None, ...] = ()
     approximate: bool = False
     removed_noted: bool = False
+    constructor: bool = False  # written in its error class's own constructor
 
 
 def class_signal(event_class: str | None, record_class: str | None, reasons: list[str]) -> float:
@@ -103,18 +104,29 @@ def rank(scored: dict[str, Scored]) -> list[Scored]:
             item.removed_noted = True
         groups[item.row.pattern_id].append(item)
     for members in groups.values():
-        members.sort(key=lambda s: (-s.score, defines_class(s.row), s.row.repo,
+        members.sort(key=lambda s: (-s.score, s.constructor, s.row.repo,
                                     s.row.file_path, s.row.line_number))
     ordered = sorted(groups.values(), key=lambda members: -members[0].score)
     return [item for members in ordered for item in members]
 
 
 def defines_class(row: CandidateRow) -> bool:
-    """Whether a record sits in the file named after its error class (``DataTypeError.ts``):
-    the class's own constructor, which a raise site elsewhere ``new``s. Of one template's
-    sites, those raising it are what a user looks for: the class file comes after them."""
+    """Whether a record sits in the file named after its error class (``DataTypeError.ts``),
+    where the class's constructor may write the message a raise site elsewhere ``new``s."""
     return bool(row.error_class) and PurePosixPath(row.file_path).stem == _short(
         row.error_class or "")
+
+
+_CONSTRUCTORS = frozenset({"constructor", "__init__", "__construct", "<init>", "init", "new"})
+
+
+def is_constructor(symbol: str | None, error_class: str | None) -> bool:
+    """Whether an enclosing symbol (``DataTypeError.constructor``, ``E.<init>``, ``E.E``) is
+    its error class's constructor, not a factory method of the class (``E.forKey``)."""
+    if not symbol:
+        return False
+    last = re.split(r"\.|::|#", symbol)[-1]
+    return last in _CONSTRUCTORS or (error_class is not None and last == _short(error_class))
 
 
 def bind(
@@ -156,5 +168,5 @@ def same_file(frame_path: str, record_path: str) -> bool:
     return common == len(record_parts) or common >= 2
 
 
-__all__ = ["Match", "Ranked", "Scored", "bind", "class_signal", "defines_class", "materialize",
-           "rank", "same_file"]
+__all__ = ["Match", "Ranked", "Scored", "bind", "class_signal", "defines_class",
+           "is_constructor", "materialize", "rank", "same_file"]
