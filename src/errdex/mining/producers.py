@@ -15,17 +15,21 @@ language (``errdex.languages.facts`` holds the facts):
   not composed (which one runs depends on imports the facts do not hold);
 * a class with no message of its own takes its base's; a class whose bases are not in the
   repository prints its first argument, as the language's own error classes do;
-* depth is bounded (``MAX_DEPTH``), results are memoized per (producer, arguments), a cycle
-  is cut, and a site keeps at most ``MAX_ALTERNATIVES`` templates (the cut is counted).
+* ``super().m(…)`` reaches the nearest base's ``m``; a method returning a text of its
+  parameters only from a call the language knows calls a method (an argument's
+  ``self._format_error(value)``, composed first: ``Call.nested``); ``self.<name>`` holes
+  are spelled out for the class ``self`` is (``errdex.mining.attributes``), the arguments
+  where the call is made; which namesake is reached: ``errdex.mining.nearest``;
+* depth is bounded (``MAX_DEPTH``), results are memoized per (producer, arguments, class
+  of ``self``), a cycle is cut, and a site keeps at most ``MAX_ALTERNATIVES`` templates
+  (the cut is counted).
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
-from errdex.languages import language_for_path
 from errdex.languages.facts import (
     FORMAT,
     Argument,
@@ -42,6 +46,7 @@ from errdex.languages.facts import (
 )
 from errdex.mining.attributes import evaluate, expanded, overrides, spell_call, spell_self
 from errdex.mining.binding import bindings_of, forwarded, spread_of
+from errdex.mining.nearest import nearest, overload, same_family
 from errdex.templates.template import Template
 
 MAX_DEPTH = 6
@@ -137,7 +142,7 @@ class Producers:
         for name in self.chain(owner, path) if entries else ():
             here = [p for p in entries if p.owner == name]
             if here:
-                return _nearest(here, path)
+                return nearest(here, path)
         return None
 
     def _table_entries(self, key: str, owner: str | None, path: str) -> list[Producer]:
@@ -190,8 +195,8 @@ class Producers:
         inherited = [p for p in found if _inherits(call) and p.owner is not None
                      and p.owner != call.owner and not p.is_class]
         delegated = [p for p in found if _on_an_object(call) and p.owner is not None
-                     and not p.is_class and _same_family(p, call)]
-        found = [p for p in found if _fits(p, call) and _same_family(p, call)]
+                     and not p.is_class and same_family(p, call)]
+        found = [p for p in found if _fits(p, call) and same_family(p, call)]
         if not found and inherited:  # ``self.make_error`` defined in a base class
             found = self.nearest_in_chain(inherited, call.owner, call.path)
         if not found and len(delegated) == 1:  # ``self._src.parse_error(…)``: the one such
@@ -205,11 +210,10 @@ class Producers:
         distinct = {(p.params, p.results, p.bases) for p in found}
         if len(distinct) == 1:
             return found[0]
-        overload = _overload(found, call)
-        if overload is not None:
-            return overload
-        nearest = _nearest(found, call.path)
-        return nearest
+        by_arguments = overload(found, call)
+        if by_arguments is not None:
+            return by_arguments
+        return nearest(found, call.path)
 
     def chain(self, owner: str | None, path: str) -> list[str]:
         """``owner`` and its bases in the repository, nearest first (bounded)."""
@@ -237,7 +241,7 @@ class Producers:
         for name in self.chain(owner, path) if found else ():
             here = [p for p in found if p.owner == name]
             if here:
-                return [_nearest(here, path) or here[0]]
+                return [nearest(here, path) or here[0]]
         return []
 
     def _base_of(self, call: Call) -> Producer | None:
@@ -459,59 +463,6 @@ def _fits(producer: Producer, call: Call) -> bool:
     if qualifier is not None:
         return not method or producer.owner == qualifier
     return not method or producer.owner == call.owner
-
-
-# Languages whose code calls each other's (C and C++ through headers, JavaScript and
-# TypeScript, Java and Kotlin); any other language is a family of its own.
-_FAMILY = {"cpp": "c", "typescript": "javascript", "tsx": "javascript", "kotlin": "java"}
-
-
-def _same_family(producer: Producer, call: Call) -> bool:
-    """Whether a call can reach a producer of that file's language at all: C's ``die(…)``
-    never runs a Python script's ``def die(msg)`` (a call or producer of no known file:
-    any)."""
-    mine, theirs = _family(call.path), _family(producer.path)
-    return mine is None or theirs is None or mine == theirs
-
-
-@lru_cache(maxsize=4096)
-def _family(path: str) -> str | None:
-    language = language_for_path(path) if path else None
-    return None if language is None else _FAMILY.get(language.name, language.name)
-
-
-def _overload(found: list[Producer], call: Call) -> Producer | None:
-    """Among overloads (one file, one owner: a class's constructors, a method's signatures,
-    as C# and Java declare them), the one taking as many arguments as the call passes, else
-    the fewest that take them all (the rest defaulted), else the longest (a variadic
-    tail); None when they are no overloads or two fit as well."""
-    if len({(p.path, p.owner) for p in found}) != 1:
-        return None
-    given = len(call.args) + len(call.keywords)
-    fitting = [p for p in found if len(p.params) >= given]
-    size = min(len(p.params) for p in fitting) if fitting else max(
-        len(p.params) for p in found)
-    best = [p for p in found if len(p.params) == size]
-    return best[0] if len(best) == 1 else None
-
-
-def _nearest(found: list[Producer], path: str) -> Producer | None:
-    """The one producer whose file is nearest the caller's (same file, then the most
-    folders shared): a namesake in another package is another class (imports say which)."""
-    shared = [_shared_depth(p.path, path) for p in found]
-    best = max(shared)
-    return found[shared.index(best)] if shared.count(best) == 1 else None
-
-
-def _shared_depth(a: str, b: str) -> int:
-    if a == b:
-        return 1 << 16  # the same file beats any folder
-    depth = 0
-    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
-        if x != y:
-            break
-        depth += 1
-    return depth
 
 
 def _class_name(name: str) -> str | None:

@@ -1,0 +1,61 @@
+"""Which of several namesake producers a call reaches: one of the caller's language
+family, an overload by the number of arguments passed, the one nearest the caller's file."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from errdex.languages import language_for_path
+from errdex.languages.facts import Call, Producer
+
+# Languages whose code calls each other's (C and C++ through headers, JavaScript and
+# TypeScript, Java and Kotlin); any other language is a family of its own.
+_FAMILY = {"cpp": "c", "typescript": "javascript", "tsx": "javascript", "kotlin": "java"}
+
+
+def same_family(producer: Producer, call: Call) -> bool:
+    """Whether a call can reach a producer of that file's language at all: C's ``die(…)``
+    never runs a Python script's ``def die(msg)`` (a call or producer of no known file:
+    any)."""
+    mine, theirs = _family(call.path), _family(producer.path)
+    return mine is None or theirs is None or mine == theirs
+
+
+@lru_cache(maxsize=4096)
+def _family(path: str) -> str | None:
+    language = language_for_path(path) if path else None
+    return None if language is None else _FAMILY.get(language.name, language.name)
+
+
+def overload(found: list[Producer], call: Call) -> Producer | None:
+    """Among overloads (one file, one owner: a class's constructors, a method's signatures,
+    as C# and Java declare them), the one taking as many arguments as the call passes, else
+    the fewest that take them all (the rest defaulted), else the longest (a variadic
+    tail); None when they are no overloads or two fit as well."""
+    if len({(p.path, p.owner) for p in found}) != 1:
+        return None
+    given = len(call.args) + len(call.keywords)
+    fitting = [p for p in found if len(p.params) >= given]
+    size = min(len(p.params) for p in fitting) if fitting else max(
+        len(p.params) for p in found)
+    best = [p for p in found if len(p.params) == size]
+    return best[0] if len(best) == 1 else None
+
+
+def nearest(found: list[Producer], path: str) -> Producer | None:
+    """The one producer whose file is nearest the caller's (same file, then the most
+    folders shared): a namesake in another package is another class (imports say which)."""
+    shared = [_shared_depth(p.path, path) for p in found]
+    best = max(shared)
+    return found[shared.index(best)] if shared.count(best) == 1 else None
+
+
+def _shared_depth(a: str, b: str) -> int:
+    if a == b:
+        return 1 << 16  # the same file beats any folder
+    depth = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        depth += 1
+    return depth
