@@ -12,6 +12,8 @@ The suite itself needs none of the toolchains.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -176,6 +178,38 @@ end
     assert (second.error_type, second.severity, second.line) == ("log", "warning", 4)
     assert re.fullmatch(second.template.pattern(), "Terminating 2 busy threads")
     assert (third.error_type, third.severity) == ("warning", "warning")
+
+
+HEREDOCS = b"""
+def put(key)
+  raise ArgumentError, <<~MSG
+    cannot store #{key}
+      (indented by two)
+  MSG
+end
+
+def raw(key)
+  fail ArgumentError, <<-'RAW'
+    no #{key} here
+  RAW
+end
+"""
+
+
+def test_ruby_heredoc_messages_are_read_as_ruby_prints_them():
+    first, second = ruby_extract(HEREDOCS).sites
+    printed = {"put": "cannot store k1\n  (indented by two)\n", "raw": "    no #{key} here\n"}
+    if shutil.which("ruby"):  # what the interpreter really prints for these raises
+        for method in printed:
+            done = subprocess.run(
+                ["ruby", "-e", HEREDOCS.decode() + f"begin; {method}('k1'); rescue => e; "
+                 "print e.message; end"], capture_output=True, text=True, check=True)
+            assert done.stdout == printed[method]
+    assert (first.line, second.line) == (3, 10)
+    # a printed line loses its final newline; the message's other lines are kept
+    assert re.fullmatch(first.template.pattern(), printed["put"].removesuffix("\n"))
+    assert re.fullmatch(second.template.pattern(), printed["raw"].removesuffix("\n"))
+    assert not re.fullmatch(first.template.pattern(), "cannot store k1\n(indented by two)")
 
 
 def test_ruby_sites_under_error_nodes_are_skipped():

@@ -62,7 +62,7 @@ from errdex.languages.base import (
 from errdex.languages.ruby import calls, compose
 from errdex.languages.ruby.pastes import PASTES
 from errdex.languages.ruby.snippets import SNIPPETS
-from errdex.languages.ruby.strings import string
+from errdex.languages.ruby.strings import heredoc, string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part, Template
@@ -377,6 +377,7 @@ _MESSAGES: MessageTable[FileIndex] = MessageTable(
     strings={
         "string": string,
         "chained_string": lambda node: joined([string(part) for part in node.named_children]),
+        "heredoc_beginning": heredoc,
     },
     binary="binary", operators={"%": _percent}, wrappers=frozenset({"parenthesized_statements"}),
     variables=frozenset({"identifier"}), scopes=frozenset(_SCOPES),

@@ -81,3 +81,99 @@ def _unescape(sequence: str) -> str:
         except (ValueError, OverflowError):
             return sequence
     return unescape(sequence, _ESCAPES) or ""
+
+
+def heredoc(beginning: Node) -> Message | None:
+    """``<<~MSG`` … ``MSG``: the body tree-sitter keeps after the statement (the n-th body
+    for the n-th opener of the line). ``<<~`` strips the lines' common indentation;
+    ``<<'MSG'`` is plain text; ``<<-``/``<<`` keep each line as written."""
+    opener = text(beginning)
+    body = _heredoc_body(beginning)
+    if body is None:
+        return None
+    quoted = opener.lstrip("<~-").startswith("'")
+    written: list[str] = []
+    parts: list[Part] = []
+    for child in body.named_children:
+        if child.type == "heredoc_content":
+            piece = text(child)
+        elif child.type == "escape_sequence" and not quoted:
+            piece = _unescape(text(child))
+        elif child.type == "escape_sequence":
+            piece = text(child)
+        elif child.type == "interpolation" and not quoted:
+            name = _interpolated(child)
+            written.append("#{" + name + "}")
+            parts.append(Hole.of(name, "#{" + name + "}"))
+            continue
+        elif child.type == "heredoc_end":
+            continue
+        else:
+            return None
+        written.append(piece)
+        parts.append(Literal(piece))
+    last = parts[-1] if parts else None
+    if isinstance(last, Literal) and "\n" in last.text:  # the end marker's indentation
+        head, _, tail = last.text.rpartition("\n")
+        if not tail.strip():
+            parts[-1], written[-1] = Literal(head + "\n"), head + "\n"
+    if parts and isinstance(parts[0], Literal):  # the body starts on the line after
+        first = parts[0].text.removeprefix("\n")
+        parts[0], written[0] = Literal(first), first
+    if opener.startswith("<<~"):
+        parts = _dedented(parts)
+        written = [p.text if isinstance(p, Literal) else p.spec for p in parts]
+    value = "".join(written)
+    plain = all(isinstance(p, Literal) for p in parts)
+    return Message(value, merge_literals([p for p in parts if not (
+        isinstance(p, Literal) and not p.text)]), value if plain else None)
+
+
+def _heredoc_body(beginning: Node) -> Node | None:
+    """The body of ``beginning``: after the statement holding it, in opening order."""
+    statement = beginning
+    while statement.next_named_sibling is None or (
+            statement.next_named_sibling.type != "heredoc_body"):
+        if statement.parent is None:
+            return None
+        statement = statement.parent
+    openers = [n for n in _walk(statement) if n.type == "heredoc_beginning"]
+    bodies: list[Node] = []
+    sibling: Node | None = statement.next_named_sibling
+    while sibling is not None and sibling.type == "heredoc_body":
+        bodies.append(sibling)
+        sibling = sibling.next_named_sibling
+    index = next((i for i, n in enumerate(openers) if n == beginning), None)
+    return bodies[index] if index is not None and index < len(bodies) else None
+
+
+def _walk(node: Node) -> list[Node]:
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(current.children))
+    return out
+
+
+def _dedented(parts: list[Part]) -> list[Part]:
+    """``<<~``: the least indentation of the lines that are not blank, taken off each line
+    (an interpolation at a line's start counts as text there)."""
+    source = "".join(p.text if isinstance(p, Literal) else "x" for p in parts)
+    lines = [line for line in source.split("\n") if line.strip()]
+    indent = min((len(line) - len(line.lstrip(" \t")) for line in lines), default=0)
+    if not indent:
+        return parts
+    out: list[Part] = []
+    at_line_start = True
+    for part in parts:
+        if not isinstance(part, Literal):
+            out.append(part)
+            at_line_start = False
+            continue
+        pieces = part.text.split("\n")
+        fixed = [piece[indent:] if (i > 0 or at_line_start) and piece[:indent].strip() == ""
+                 else piece for i, piece in enumerate(pieces)]
+        out.append(Literal("\n".join(fixed)))
+        at_line_start = part.text.endswith("\n")
+    return out
