@@ -20,9 +20,4 @@
   arguments: (argument_list) @call.args
   (#any-of? @call.method
     "LogError" "LogCritical" "Error" "Fatal" "ErrorFormat" "FatalFormat" "FailFast"
-    "ThrowIfNull" "WriteLine")) @call
-
-; toThrow = new X(…); / var error = new X(…); … throw toThrow;: an exception made here and
-; thrown by name later (csharp.py checks the throw)
-(assignment_expression left: (identifier) @made.name right: (object_creation_expression) @made.value) @made
-(variable_declarator name: (identifier) @made.name (object_creation_expression) @made.value) @made
+    "ThrowIfNull")) @call

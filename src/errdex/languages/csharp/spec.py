@@ -3,12 +3,9 @@
 What is a site (``errorType``):
 
 * ``exception``: ``throw new X(message, …)`` as a statement or an expression
-  (``x ?? throw new X(…)``), or made into a local the method throws by name later
-  (``toThrow = new X(…); … throw toThrow;``, sited where it is made); ``errorClass`` is
-  the type as written. The message is the first argument whose text is known.
-* ``log``: ``SelfLog.WriteLine(format, …)`` (a static class named ``…Log`` reporting the
-  library's own failures, composite format), ``logger.LogError(…)``/``LogCritical``
-  (Microsoft.Extensions.Logging message
+  (``x ?? throw new X(…)``); ``errorClass`` is the type as written. The message is the
+  first argument whose text is known.
+* ``log``: ``logger.LogError(…)``/``LogCritical`` (Microsoft.Extensions.Logging message
   templates, ``{Name}`` holes taking the arguments in order), Serilog/NLog
   ``Log.Error``/``Fatal`` (same templates), log4net ``ErrorFormat``/``FatalFormat``
   (composite format); the receiver's name must contain ``log``.
@@ -57,21 +54,13 @@ from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block, guard_function
-from errdex.languages._jvm.libraries import is_exception_name, simple_name
 from errdex.languages.base import (
     Site,
     ancestors,
     line_of,
     text,
 )
-from errdex.languages.csharp.calls import (
-    call_of,
-    function_of,
-    invocation,
-    owner_of,
-    resource_call,
-    walk,
-)
+from errdex.languages.csharp.calls import call_of, invocation, owner_of, resource_call
 from errdex.languages.csharp.compose import COMPOSER
 from errdex.languages.csharp.messages import (
     MESSAGES,
@@ -90,9 +79,7 @@ from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Literal, Part, Template
 
 _TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal"})
-# Composite formats: log4net's, and ``WriteLine(format, args)`` of a diagnostics log class
-# (Serilog's ``SelfLog``, an ``InternalLog``) reporting the library's own failures.
-_FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat", "WriteLine"})
+_FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat"})
 _PARAM_EXCEPTIONS = frozenset({
     "ArgumentException", "ArgumentNullException", "ArgumentOutOfRangeException",
     "InvalidEnumArgumentException", "DuplicateWaitObjectException",
@@ -173,21 +160,6 @@ def _candidate(node: Node, call: Call, error_class: str | None = None,
     """A site whose message only composition can tell (an empty template)."""
     return Site(Template("", ()), error_type, line_of(node), error_class, severity=severity,
                 symbol=_symbol(node), call=call)
-
-
-def _made_site(captured: Captures, file: FileIndex) -> Site | None:
-    """``toThrow = new DataException($"…", ex);`` (or ``var error = new …``) in a method
-    that later says ``throw toThrow;``: the exception is made, and its message written,
-    here (a site per branch that makes one)."""
-    node, name = captured["made"][0], text(captured["made.name"][0])
-    value = captured["made.value"][0]
-    made = simple_name(text(value.child_by_field_name("type")))
-    scope = function_of(node)
-    if scope is None or not is_exception_name(made) or not any(
-            t.type == "throw_statement" and t.start_byte > node.start_byte
-            and [text(c) for c in t.named_children] == [name] for t in walk(scope)):
-        return None
-    return _throw_site({"throw": [node], "throw.value": [value]}, file)
 
 
 def _throw_call_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -306,10 +278,7 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
         )
         return Site(template, "exception", line_of(node), "ArgumentNullException",
                     symbol=_symbol(node))
-    last = receiver.rsplit(".", 1)[-1]
-    if method == "WriteLine" and not (last.endswith("Log") and last[:1].isupper()):
-        return None  # Console/Debug/Trace.WriteLine print; a ``SelfLog`` class reports
-    if "log" not in last.lower():
+    if "log" not in receiver.rsplit(".", 1)[-1].lower():
         return None
     return _log_site(node, method, args)
 
@@ -360,7 +329,7 @@ SPEC = LanguageSpec(
     strings=MESSAGES.strings, name="csharp", grammar="csharp", extensions=(".cs",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("throwcall", _throw_call_site), ("call", _call_site),
-              ("helper", _helper_site), ("made", _made_site)),
+              ("helper", _helper_site)),
     new_index=FileIndex,
     function_types=frozenset(SCOPES) - {
         "class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
