@@ -221,6 +221,7 @@ def test_hostile_record_text_is_shown_as_text(site: Path) -> None:
         assert "<svg" not in html and "<b>bold" not in html
         assert "javascript:" not in " ".join(parsed(page).links)
         assert RLO not in html
+        assert "default-src 'none'; script-src 'self'" in html  # injected markup could not run
     record_page = next(p for p in pages if "outside" in p.name)
     html = record_page.read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(&#34;m&#34;)&lt;/script&gt;" in html

@@ -84,24 +84,28 @@ def test_record_page_without_javascript(site_server: str, browser, size: str) ->
 def test_search_finds_a_record_by_typing(site_server: str, browser, size: str) -> None:  # noqa: F811
     context = browser.new_context(viewport=SIZES[size])
     page = context.new_page()
-    errors: list[str] = []
+    errors: list[str] = []  # script errors, Content-Security-Policy refusals included
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     try:
         page.goto(site_server + "/index.html")
         page.locator("#site-q").press_sequentially("conv3d dtype", delay=20)
+        # results follow the typing (the index may arrive mid-word): wait for the last word's
+        expect = pytest.importorskip("playwright.sync_api").expect
+        expect(page.locator("#site-q")).to_have_value("conv3d dtype")
+        expect(page.locator("#site-status")).to_have_text("1 match.", timeout=15_000)
         first = page.locator("#site-results li").first
-        first.wait_for(timeout=10_000)
         assert "conv3d: unsupported dtype {:?}" in first.inner_text()
         assert page.locator("#site-results li").count() == 1
-        assert "1 match." in page.inner_text("#site-status")
         _shot(page, f"site-{size}-search")
         first.locator("a").click()
         page.wait_for_url(site_server + "/repos/tracel-ai/burn/conv3d-unsupported-dtype.html")
         # the header's search box on any page lands on the index page, searched
         page.fill("header input[name=q]", "width positive")
         page.click("header button")
-        page.locator("#site-results li").first.wait_for(timeout=10_000)
-        assert "width must be positive" in page.inner_text("#site-results")
+        expect(page.locator("#site-q")).to_have_value("width positive")
+        expect(page.locator("#site-results")).to_contain_text("width must be positive",
+                                                               timeout=15_000)
         assert errors == []
     finally:
         context.close()

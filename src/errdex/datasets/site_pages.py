@@ -140,6 +140,7 @@ def asset_files() -> dict[str, bytes]:
         "assets/code.css": record_view.code_css().encode(),
         "assets/site.css": folder.joinpath("site.css").read_bytes(),
         "assets/search.js": folder.joinpath("search.js").read_bytes(),
+        "assets/favicon.svg": folder.joinpath("favicon.svg").read_bytes(),
     }
 
 
