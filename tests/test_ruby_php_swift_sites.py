@@ -212,6 +212,44 @@ def test_ruby_heredoc_messages_are_read_as_ruby_prints_them():
     assert not re.fullmatch(first.template.pattern(), "cannot store k1\n(indented by two)")
 
 
+CONSTANT_FORMATS = b"""
+module Shelf
+  MISSING = "no such shelf: %s".freeze
+
+  class Store
+    LIMIT = 'limit of %d reached'
+
+    def self.full(n)
+      raise ArgumentError, format(LIMIT, n)
+    end
+
+    def self.over(n)
+      raise ArgumentError, LIMIT % n
+    end
+
+    def self.gone(key)
+      raise ArgumentError, Shelf::MISSING % key
+    end
+  end
+end
+"""
+
+
+def test_ruby_a_format_held_by_a_string_constant_of_the_file_is_read():
+    sites = ruby_extract(CONSTANT_FORMATS).sites
+    printed = {"full": "limit of 3 reached", "over": "limit of 3 reached",
+               "gone": "no such shelf: 3"}
+    if shutil.which("ruby"):
+        for method, message in printed.items():
+            done = subprocess.run(
+                ["ruby", "-e", CONSTANT_FORMATS.decode() + f"begin; Shelf::Store.{method}(3); "
+                 "rescue => e; print e.message; end"], capture_output=True, text=True, check=True)
+            assert done.stdout == message
+    assert [s.line for s in sites] == [9, 13, 17]
+    for site, message in zip(sites, printed.values(), strict=True):
+        assert re.fullmatch(site.template.pattern(), message)
+
+
 def test_ruby_sites_under_error_nodes_are_skipped():
     result = ruby_extract(b'def broken(\n  raise ArgumentError, "x"\n  )( end end\n')
     assert result.parse_errors

@@ -18,8 +18,10 @@ A message is read only when source says what it is: string literals (double-quot
 ones with ``#{expr}`` holes named after the expression; single-quoted and ``%q``
 ones are plain text), adjacent literals, ``+`` concatenations that contain a
 literal, ``format``/``sprintf`` and ``"fmt" % args`` with a literal format (C
-printf conversions, and ``%<name>s``/``%{name}`` taken from a hash), and a local
-variable assigned one of those earlier in the same method. ``raise X`` without a
+printf conversions, and ``%<name>s``/``%{name}`` taken from a hash) or a format held
+by a string constant of the file (``format(LIMIT, n)``, ``Errors::LIMIT % n``), heredocs
+(``<<~MSG`` dedented as Ruby does), and a local variable assigned one of those earlier
+in the same method. ``raise X`` without a
 message, ``raise e`` and ``raise X, e.message`` say nothing about the text: no site;
 nor does ``fail(404, "…")``, a class's own ``fail`` (a literal can name no class).
 
@@ -62,7 +64,7 @@ from errdex.languages.base import (
 from errdex.languages.ruby import calls, compose
 from errdex.languages.ruby.pastes import PASTES
 from errdex.languages.ruby.snippets import SNIPPETS
-from errdex.languages.ruby.strings import heredoc, string
+from errdex.languages.ruby.strings import constant_value, heredoc, string
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part, Template
@@ -324,7 +326,7 @@ def _read(node: Node | None, file: FileIndex) -> Message | None:
 def _percent(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """``"fmt" % args``: the format with an array's items, a hash's keys or one value."""
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    fmt = reader.read(left, depth + 1)
+    fmt = reader.read(constant_value(left) or left, depth + 1)
     if fmt is None or fmt.literal is None or right is None:
         return None
     if right.type == "array":
@@ -350,7 +352,8 @@ def _format_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message |
     if receiver is not None and text(receiver) != "Kernel":
         return None
     positional, keywords = _arguments(node.child_by_field_name("arguments"))
-    fmt = reader.read(positional[0], depth + 1) if positional else None
+    fmt = reader.read(constant_value(positional[0]) or positional[0], depth + 1) if (
+        positional) else None
     if fmt is None or fmt.literal is None:
         return None
     return _format(fmt.literal, positional[1:], keywords)

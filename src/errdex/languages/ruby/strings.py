@@ -13,7 +13,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.strings import Escapes, unescape
-from errdex.languages.base import text
+from errdex.languages.base import ancestors, text
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
 _ESCAPES = Escapes(
@@ -177,3 +177,35 @@ def _dedented(parts: list[Part]) -> list[Part]:
         out.append(Literal("\n".join(fixed)))
         at_line_start = part.text.endswith("\n")
     return out
+
+
+def constant_value(node: Node | None) -> Node | None:
+    """The string a constant of this file holds (``LIMIT = "…".freeze``): ``LIMIT`` looked
+    up in the classes and modules around the use, then the file's top level;
+    ``Errors::LIMIT`` in the class or module of this file named ``Errors``."""
+    if node is None or node.type not in ("constant", "scope_resolution"):
+        return None
+    if node.type == "constant":
+        name = text(node)
+        scopes = [a for a in list(ancestors(node)) if a.type in ("class", "module", "program")]
+    else:
+        scope, name_node = node.child_by_field_name("scope"), node.child_by_field_name("name")
+        if scope is None or name_node is None:
+            return None
+        name, owner = text(name_node), text(scope).rsplit("::", 1)[-1]
+        root = next(a for a in [node, *list(ancestors(node))] if a.parent is None)
+        scopes = [n for n in _walk(root) if n.type in ("class", "module")
+                  and text(n.child_by_field_name("name")).rsplit("::", 1)[-1] == owner]
+    for scope_node in scopes:
+        body = scope_node if scope_node.type == "program" else scope_node.child_by_field_name(
+            "body")
+        for statement in body.named_children if body is not None else ():
+            left, right = statement.child_by_field_name("left"), statement.child_by_field_name(
+                "right")
+            if statement.type != "assignment" or left is None or right is None or text(
+                    left) != name:
+                continue
+            if right.type == "call" and text(right.child_by_field_name("method")) == "freeze":
+                right = right.child_by_field_name("receiver")
+            return right if right is not None and right.type == "string" else None
+    return None
