@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from errdex.languages import SPECS, language_for_path
 from errdex.languages.facts import (
@@ -30,8 +30,17 @@ from errdex.languages.facts import (
 )
 from errdex.templates.template import Hole, Template
 
-if TYPE_CHECKING:
-    from errdex.mining.producers import Producers
+
+class Producers(Protocol):
+    """What spelling out needs of ``errdex.mining.producers.Producers`` (a protocol, so the
+    two modules do not import each other)."""
+
+    by_name: dict[str, list[Producer]]
+
+    def chain(self, owner: str | None, path: str) -> list[str]: ...
+
+    def nearest_in_chain(self, found: list[Producer], owner: str | None, path: str
+                         ) -> list[Producer]: ...
 
 T = TypeVar("T")
 MAX_TEXTS = 16  # alternatives one hole, or one formatted text, may spell out
