@@ -444,3 +444,39 @@ def test_the_whole_chain_through_a_static_site(
     assert _found(db) == _found(origin)
     manifest = json.loads((site / "data" / "manifest.json").read_text())
     assert manifest["baseUrl"] == "https://errors.example.org/data"
+
+
+def test_the_web_api_and_mcp_say_a_match_comes_from_a_synced_dataset(
+    mined: tuple[str, GitRepo], tmp_path: Path
+) -> None:
+    """The same ``origin`` as ``explain --json``, from the other two ways to ask."""
+    from contextlib import AsyncExitStack
+
+    import anyio
+    from fastapi.testclient import TestClient
+    from mcp import ClientSession, stdio_client
+
+    from errdex.interfaces.web.app import create_app
+    from tests.test_mcp import _payload, _server
+
+    origin, _ = mined
+    _publish(origin, tmp_path / "pub")
+    db = tmp_path / "copy.sqlite"
+    assert _sync(str(db), str(tmp_path / "pub"), tmp_path / "cache").exit_code == 0
+    cli = json.loads(CliRunner().invoke(main, ["--db", str(db), "explain", "--json",
+                                               PASTES[0]]).output)
+    expected = cli["matches"][0]["origin"]
+    client = TestClient(create_app(db), base_url="http://localhost")
+    assert client.post("/api/explain", json={"text": PASTES[0]}).json()[
+        "matches"][0]["origin"] == expected
+
+    async def ask_mcp() -> Any:
+        async with AsyncExitStack() as stack:
+            errlog = stack.enter_context((tmp_path / "mcp-stderr.log").open("w"))
+            read, write = await stack.enter_async_context(stdio_client(_server(db),
+                                                                       errlog=errlog))
+            session = await stack.enter_async_context(ClientSession(read, write))
+            await session.initialize()
+            return _payload(await session.call_tool("explain_error", {"text": PASTES[0]}))
+
+    assert anyio.run(ask_mcp)["matches"][0]["origin"] == expected

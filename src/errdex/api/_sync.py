@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from errdex.api._lookup import Resolution
 from errdex.api._stores import Db, DbPath, open_index, open_store, using_store
 from errdex.datasets import sync as _sync
 from errdex.errors import ErrdexError
@@ -86,6 +87,13 @@ def with_origins(payload: dict[str, Any], origins: dict[str, DatasetOrigin]) -> 
     return payload
 
 
+def explained_json(found: Resolution, *, db: Db = None) -> dict[str, Any]:
+    """``found`` (a ``Resolution``) as ``explain --json`` writes it, with the origin of each
+    match from a synced dataset: one shape for the CLI, the web API and MCP."""
+    repos = [m.record.repo for m in found.matches] + [t.repo for t in found.text_sites]
+    return with_origins(found.to_json(), dataset_origins(repos, db=db))
+
+
 class Syncer:
     """Keeps ``db`` synced with ``source`` from a background thread, every ``ttl`` seconds.
 
@@ -132,5 +140,5 @@ class Syncer:
             self._thread.join()
 
 
-__all__ = ["DatasetOrigin", "SyncReport", "Syncer", "dataset_origins", "origin_note",
-           "sync_dataset", "with_origins"]
+__all__ = ["DatasetOrigin", "SyncReport", "Syncer", "dataset_origins", "explained_json",
+           "origin_note", "sync_dataset", "with_origins"]

@@ -180,8 +180,9 @@ def create_server(db_path: str | os.PathLike[str]) -> ErrdexMCPServer:
     ) -> dict[str, Any]:
         """Find where an error comes from: the source sites that raise it, best first."""
         # no record: the lines holding the text, flagged (no record says how it is raised)
-        return errdex.resolve(text, db=pool.index(), top=top, repo=repo or None,
-                              deps=deps or None).to_json()
+        found = errdex.resolve(text, db=pool.index(), top=top, repo=repo or None,
+                               deps=deps or None)
+        return errdex.explained_json(found, db=pool.store())
 
     @server.tool()
     @checked

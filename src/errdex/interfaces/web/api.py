@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
-from errdex.api import Record, StorePool, resolve
+from errdex.api import Record, StorePool, explained_json, resolve
 from errdex.errors import UsageError
 from errdex.interfaces.web.errors import SafeJSONResponse
 from errdex.interfaces.web.state import BusyError, LookupGate
@@ -76,6 +76,11 @@ class MatchOut(BaseModel):
     candidate: CandidateOut | None = Field(
         None, description="Only when no record matched: a line whose literal text the message "
         "contains (no record: errdex did not see how it is raised).")
+    package: dict[str, str | None] | None = Field(
+        None, description="A match from a registry release: its name, version and ecosystem.")
+    origin: dict[str, str] | None = Field(
+        None, description="A match from a synced dataset, not a local mine: the dataset's URL "
+        "('dataset') and version ('datasetVersion').")
 
 
 class ExplainResponse(BaseModel):
@@ -126,7 +131,7 @@ def explain(body: ExplainRequest, pool: Pool, request: Request) -> SafeJSONRespo
         # as ``errdex explain --json``: no record, then the lines holding the text, flagged
         found = resolve(body.text, db=pool.index(), top=body.top, repo=body.repo,
                         deps=body.deps or None)
-    return SafeJSONResponse(found.to_json())
+    return SafeJSONResponse(explained_json(found, db=pool.store()))
 
 
 @router.get("/search", response_model=SearchResponse)
