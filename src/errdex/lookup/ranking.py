@@ -150,8 +150,9 @@ def bind(
 
 
 def _short(error_class: str) -> str:
-    """The last component of a class name: ``pkg.mod.Error`` / ``io::Error`` → ``Error``."""
-    return re.split(r"\.|::|\\", error_class)[-1]
+    """The last component of a class name: ``pkg.mod.Error`` / ``io::Error`` → ``Error``; a
+    JVM binary name's nested class too (``pkg.Outer$Inner`` → ``Inner``)."""
+    return re.split(r"\.|::|\\|\$", error_class)[-1]
 
 
 def same_file(frame_path: str, record_path: str) -> bool:
