@@ -17,6 +17,7 @@ from tests.compose_steps import (
     messages,
     mine_changed,
     mine_fixture,
+    mine_once,
     missing,
     records_at,
     source_lines,
@@ -786,3 +787,26 @@ def test_a_message_assigned_in_branches_gives_one_record_per_branch(
     for n in ("3", "1", "0"):
         _, printed = _cpp_throws(built, function, n)
         assert any(fullmatches(r, printed) for r in found), printed
+
+
+def test_an_error_function_given_its_text_after_other_arguments_prints_that_text(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``PyErr_SetString(exc, "…")``, ``luaL_error(L, "…")``, ``g_set_error(e, D, C, "…")``:
+    a function named for errors, defined elsewhere, prints the first argument with words."""
+    source = (
+        '#include "ext.h"\n'
+        "int check(lua_State *L, int n, GError **e) {\n"
+        '  if (n < 0) return luaL_error(L, "negative size: %d", n);\n'
+        '  if (n > 9) { PyErr_SetString(PyExc_ValueError, "size too large"); return -1; }\n'
+        '  g_set_error(e, APP_DOMAIN, 3, "cannot resize to %d", n);\n'
+        "  return 0;\n"
+        "}\n"
+    )
+    _, records = mine_once(make_repo, tmp_path, {"src/ext.c": source})
+    lines = source.splitlines()
+    for marker, message in (("luaL_error", "negative size: %d"),
+                            ("PyErr_SetString", "size too large"),
+                            ("g_set_error", "cannot resize to %d")):
+        line = next(i for i, t in enumerate(lines, 1) if marker in t)
+        assert messages(records_at(records, "src/ext.c", line)) == [message], marker

@@ -739,3 +739,42 @@ def test_a_to_string_override_after_super_extends_the_printed_message(make_repo,
     found = records_at(records, "src/jobs/Jobs.java", line(JOB_CANCELLED, "site:to-string"))
     assert [compile_pattern(r.record.message_pattern).fullmatch("Job was cancelled; job=Job#1")
             is not None for r in found] == [True]
+
+
+DUPLICATES = """\
+package cfg;
+
+class DuplicateField extends RuntimeException {
+    DuplicateField(String message) {
+        super(message);
+    }
+}
+
+class Reader {
+    private RuntimeException duplicateField(String name, int line) {
+        throw new DuplicateField("Duplicate field '" + name + "' at line " + line); // site:own
+    }
+
+    void field(String key, int at) {
+        throw duplicateField(key, at); // site:caller
+    }
+
+    void other(String key) {
+        throw duplicateField(key, 0); // site:zero
+    }
+}
+"""
+
+
+def test_a_call_to_a_helper_that_throws_itself_gives_no_copy_of_its_raise(make_repo, tmp_path):
+    # the helper's own raise says ``Duplicate field '{name}' at line {line}``: a caller
+    # passing unknown values would repeat it; one passing a literal says more
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {"src/cfg/Reader.java": DUPLICATES})
+    path = "src/cfg/Reader.java"
+    [own] = records_at(records, path, line(DUPLICATES, "site:own"))
+    assert own.record.error_message == "Duplicate field '{name}' at line {line}"
+    assert records_at(records, path, line(DUPLICATES, "site:caller")) == []
+    [zero] = records_at(records, path, line(DUPLICATES, "site:zero"))
+    assert zero.record.error_message == "Duplicate field '{key}' at line 0"

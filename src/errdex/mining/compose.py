@@ -17,7 +17,7 @@ from errdex.languages import SPECS
 from errdex.languages.base import Language
 from errdex.languages.facts import Call, Producer, constant_names, has_text
 from errdex.mining.files import MinedRecord, hole_names, producers_of
-from errdex.mining.producers import MAX_DEPTH, Composed, Producers, Source
+from errdex.mining.producers import MAX_DEPTH, Composed, Producers, Source, printed_argument
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
 
@@ -38,8 +38,10 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
     out: list[MinedRecord] = []
     changed: list[MinedRecord] = []
     passed_in: list[MinedRecord] = []  # candidates inside a helper: what its callers pass
+    from_calls: list[MinedRecord] = []  # records of what a site's call prints
     for m in mined:
         kept: list[Composed] = []
+        called = m.call is not None
         owner = m.call.owner if m.call is not None else _owner_of(m.extras.enclosing_symbol)
         if m.call is not None:
             composed: list[Composed] = []
@@ -65,7 +67,12 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         if not kept:
             out.append(m)
             continue
-        changed += _as_records(m, kept)
+        made = _as_records(m, kept)
+        changed += made
+        if called:
+            from_calls += made
+    echoes = _echoes([*out, *from_calls], from_calls, producers)
+    changed = [m for m in changed if id(m) not in echoes]
     for m in passed_in:
         changed += _as_records(m, _from_callers(m, producers))
     marked = any(p.error_code or p.http_status for found in producers.by_name.values()
@@ -78,6 +85,28 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
             record.http_status = record.http_status or status
     mined[:] = [*out, *changed]  # ``finish_records`` orders them
     return changed
+
+
+def _echoes(own: list[MinedRecord], callers: list[MinedRecord], producers: Producers
+            ) -> set[int]:
+    """The records (by ``id``) of calls to a helper that throws itself
+    (``throw duplicate(name)`` where ``duplicate`` does ``throw new X("dup: " + a)``) whose
+    template and class are those of the helper's own raise: the raise already says it, and
+    a copy at each caller would split a lookup's tie."""
+    raised: dict[tuple[str, int], set[tuple[str, str | None]]] = {}
+    for m in own:
+        helper = producers.helper_at(m.record.file_path, m.extras.enclosing_symbol)
+        if helper is not None:
+            raised.setdefault((helper.path, helper.line), set()).add(_identity(m))
+    if not raised:
+        return set()
+    return {id(m) for m in callers if any(
+        _identity(m) in raised.get((s.file_path, s.line_number), ())
+        for s in m.extras.template_sources or () if s.role == "helper")}
+
+
+def _identity(m: MinedRecord) -> tuple[str, str | None]:
+    return m.record.message_pattern or "", m.record.error_class
 
 
 def _as_records(m: MinedRecord, alternatives: list[Composed]) -> list[MinedRecord]:
@@ -116,7 +145,7 @@ def _first_argument(call: Call) -> list[Composed] | None:
     name = call.named()
     if not call.args or (not call.makes_error and (call.method or not name[:1].isupper())):
         return None
-    return [Composed(t, (), name if name[:1].isupper() else None) for t in call.args[0]]
+    return [Composed(t, (), name if name[:1].isupper() else None) for t in printed_argument(call)]
 
 
 def _copy(m: MinedRecord, index: int) -> MinedRecord:

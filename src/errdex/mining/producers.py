@@ -47,7 +47,7 @@ from errdex.languages.facts import (
 from errdex.mining.attributes import evaluate, expanded, overrides, spell_call, spell_self
 from errdex.mining.binding import bindings_of, forwarded, spread_of
 from errdex.mining.nearest import nearest, overload, same_family
-from errdex.templates.template import Template
+from errdex.templates.template import Literal, Template
 
 MAX_DEPTH = 6
 MAX_ALTERNATIVES = 16
@@ -367,13 +367,32 @@ class Producers:
                     for t, written in evaluate(self, inner, this, producer.path)]
         composed = self._compose(inner, depth + 1, visiting, this)
         if composed is None:  # a class from elsewhere (Exception, Error): its first argument
-            if not inner.args or inner.method:
+            if inner.method and not inner.makes_error:
                 return []
             inner_class = own_class or _class_name(inner.named())
-            return [_marked(Composed(t, source, inner_class), producer) for t in inner.args[0]]
+            return [_marked(Composed(t, source, inner_class), producer)
+                    for t in printed_argument(inner)]
         return [_marked(replace(c, sources=(*c.sources, *source),
                                 error_class=own_class or c.error_class), producer)
                 for c in composed]
+
+
+def printed_argument(call: Call) -> Argument:
+    """What an error from elsewhere prints of a call: its first argument; for a call the
+    language says makes an error, the first that has words when the first has none
+    (``PyErr_SetString(exc, "…")``, ``luaL_error(L, "…")``, ``g_set_error(e, D, C, "…")``)."""
+    if not call.args:
+        return ()
+    if call.makes_error and not any(_has_words(t) for t in call.args[0]):
+        worded = next((a for a in call.args[1:] if any(_has_words(t) for t in a)), None)
+        if worded is not None:
+            return worded
+    return call.args[0]
+
+
+def _has_words(template: Template) -> bool:
+    return any(isinstance(p, Literal) and any(c.isalpha() for c in p.text)
+               for p in template.parts)
 
 
 def _sources(written: tuple[tuple[str, int, str], ...]) -> tuple[Source, ...]:

@@ -1,9 +1,10 @@
 """C calls to a project's reporters: arguments as a reporter receives them, and the
 candidate sites of calls that pass text (``yyerror("syntax error")``) which composition
 keeps when the repository defines the callee as a reporter (``compose``). A function named
-for errors that is given its text first (``set_error("no such key %s", k)``), or an error
-made from a string a call formats (``jv_invalid_with_msg(jv_string_fmt("…", …))``), prints
-that text when the repository defines no reporter of that name (``Call.makes_error``).
+for errors that is given its text (``set_error("no such key %s", k)``, ``luaL_error(L,
+"…")``), or an error made from a string a call formats
+(``jv_invalid_with_msg(jv_string_fmt("…", …))``), prints that text when the repository
+defines no reporter of that name (``Call.makes_error``).
 
 A reporter gets its printf format folded with the arguments it consumes (``die("cannot
 open %s", path)`` passes one template, ``cannot open <path>``); the arguments before the
@@ -150,8 +151,9 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
     if found is None:
         return None
     made, code = found
-    # ``set_error("no such key %s", key)``: an error made from the text it is given first
-    made = replace(made, owner=owner, makes_error=first and makes_error(name))
+    # ``set_error("no such key %s", key)``, ``luaL_error(L, "bad %s", k)``: an error made
+    # from the text it is given (its first argument that has words)
+    made = replace(made, owner=owner, makes_error=makes_error(name))
     kind: ErrorType = "exception" if throws and _THROWS.search(name) else "log"
     return Site(Template("", ()), kind, line_of(call), error_code=code, symbol=symbol(call),
                 call=made)
