@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+import errdex
+from errdex.lookup.lines import MAX_LINES, message_lines
 from errdex.lookup.ranking import class_signal
 
 
@@ -9,3 +13,48 @@ def test_a_nested_classs_binary_name_matches_its_simple_name():
     reasons: list[str] = []
     assert class_signal("com.acme.Store$MissingKey", "MissingKey", reasons) > 0
     assert class_signal("com.acme.Store$MissingKey", "Other", []) < 0
+
+
+ARCHIVE = {"app/archive.py": (
+    "def open_archive(path):\n"
+    "    raise OSError(f'could not open the archive {path} for reading')\n"
+    "\n\n"
+    "def run():\n"
+    "    raise RuntimeError('the release job stopped')\n")}
+
+
+def _mined(make_repo, tmp_path, files):
+    repo = make_repo()
+    repo.commit_files(files)
+    db = tmp_path / "mined.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    return db
+
+
+@pytest.mark.parametrize("paste", [
+    # bare text: the whole paste is the event's message, its third line the record's
+    "build failed\nstep 3 of 5 aborted\ncould not open the archive /tmp/a.zip for reading\n",
+    # a log line chosen as the event, the line the record raises printed under it
+    "2024-01-02 10:11:12 ERROR deploy: step 3 aborted\n"
+    "  could not open the archive /tmp/a.zip for reading\n",
+], ids=["bare-lines", "under-a-log-line"])
+def test_a_line_of_the_paste_matches_when_its_event_does_not(make_repo, tmp_path, paste):
+    db = _mined(make_repo, tmp_path, ARCHIVE)
+    best = errdex.explain(paste, db=db)[0]
+    assert (best.record.line_number, best.approximate) == (2, False)
+    assert best.bound == {"path": "/tmp/a.zip"}
+
+
+def test_lines_are_read_only_when_the_event_matches_nothing(make_repo, tmp_path):
+    db = _mined(make_repo, tmp_path, ARCHIVE)
+    paste = ("RuntimeError: the release job stopped\n"
+             "could not open the archive /tmp/a.zip for reading\n")
+    assert errdex.explain(paste, db=db)[0].record.line_number == 6
+
+
+def test_the_lines_read_are_bounded():
+    lines = "\n".join(f"message number {n} of many" for n in range(10_000))
+    found = message_lines(lines, "")
+    assert len(found) == MAX_LINES
+    assert message_lines("  at com.acme.Store.load(Store.java:12)\nreal message here", "") == [
+        "real message here"]

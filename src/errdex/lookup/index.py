@@ -34,6 +34,7 @@ from rapidfuzz.distance import Indel
 from errdex.languages._engine.pastes.common import message_segments
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
+from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
@@ -121,23 +122,28 @@ class Index:
 
     def explain(self, text: str, *, top: int = 5, repo: str | None = None) -> list[Match]:
         """The best records for the main error in ``text``, best first."""
-        return self.explain_event(main_event(text), top=top, repo=repo)
+        return self.explain_event(main_event(text), top=top, repo=repo, paste=text)
 
     def explain_event(
-        self, event: ErrorEvent, *, top: int = 5, repo: str | None = None
+        self, event: ErrorEvent, *, top: int = 5, repo: str | None = None,
+        paste: str | None = None,
     ) -> list[Match]:
-        ranked = self.rank_event(event, top=top, repo=repo)
+        ranked = self.rank_event(event, top=top, repo=repo, paste=paste)
         return materialize(ranked, self.store.get_many(r.id for r in ranked))
 
     def rank_event(
-        self, event: ErrorEvent, *, top: int = 5, repo: str | None = None
+        self, event: ErrorEvent, *, top: int = 5, repo: str | None = None,
+        paste: str | None = None,
     ) -> list[Ranked]:
         """The best record ids for one event, without reading the records yet.
 
         Split from ``explain_event`` so a scan can rank in worker processes and read
-        the records it reports in one batch.
+        the records it reports in one batch. ``paste``: the text the event was read from,
+        whose other lines are read as messages when the event's matches no record.
         """
         scored = self._full_matches(event, repo)
+        if not scored and paste:
+            scored = self._line_matches(event, paste, repo)
         if not scored:
             scored = self._approximate_matches(event, repo)
         self._mark_constructors(scored)
@@ -226,11 +232,29 @@ class Index:
 
     # --- full matches ---------------------------------------------------------------
 
-    def _full_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, Scored]:
-        """Records whose pattern fullmatches the message (or, failing that, a wrapped segment)."""
+    def _line_matches(self, event: ErrorEvent, paste: str, repo: str | None
+                      ) -> dict[str, Scored]:
+        """Records one line of the paste fullmatches (each line and its wrapped parts, the
+        first ``lines.MAX_LINES`` lines, one probe budget for all): the best line wins."""
         best: dict[str, Scored] = {}
         budget = [_PROBE_CHECKS]
-        for message in _variants(event):
+        for line in message_lines(paste, event.message):
+            found = self._full_matches(line_event(line, event.error_class), repo, budget,
+                                       whole=False)
+            for rid, item in found.items():
+                item.reasons[0] += f" of the line {line!r}"
+                if rid not in best or best[rid].score < item.score:
+                    best[rid] = item
+        return best
+
+    def _full_matches(self, event: ErrorEvent, repo: str | None,
+                      budget: list[int] | None = None, whole: bool = True
+                      ) -> dict[str, Scored]:
+        """Records whose pattern fullmatches the message (or, failing that, a wrapped segment;
+        ``whole``: and the other readings of a multi-line message)."""
+        best: dict[str, Scored] = {}
+        budget = [_PROBE_CHECKS] if budget is None else budget
+        for message in _variants(event) if whole else event.segments:
             verified: dict[int, tuple[str | None, ...]] = {}
             details = self._pattern_details(self._most_specific(self.candidates(message, budget)))
             encoded: list[bytes] = []  # the message for RE2, encoded once if a regex runs
