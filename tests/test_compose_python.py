@@ -847,3 +847,43 @@ def test_a_message_spelled_out_from_a_class_attribute_says_where_it_is_written(
     [always] = [r for r in records if r.record.line_number == line_with(text, "# field")
                 and r.record.file_path == "forms/validate.py"]
     assert [s.role for s in always.extras.template_sources] == ["attribute"]
+
+
+TABLED = {
+    "app/errors.py": (
+        "MESSAGES = {\n"
+        "    'locked': 'resource is locked by another user',\n"
+        "    'gone': 'resource was deleted',\n"
+        "}\n"
+        "\n"
+        "\n"
+        "class AppError(Exception):\n"
+        "    def __init__(self, code):\n"
+        "        super().__init__(MESSAGES[code])\n"
+    ),
+    "app/use.py": (
+        "from app.errors import AppError\n"
+        "\n"
+        "\n"
+        "def edit(doc):\n"
+        "    raise AppError('locked')  # site\n"
+    ),
+}
+
+
+def test_a_message_looked_up_in_a_table_of_the_producers_module_is_its_entry(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``super().__init__(MESSAGES[code])`` with ``MESSAGES`` a dict of the class's module:
+    ``raise AppError('locked')`` prints that entry (the table's line its source)."""
+    root, records = mine_once(make_repo, tmp_path, TABLED)
+    use = TABLED["app/use.py"]
+    [found] = [r for r in records if r.record.file_path == "app/use.py"
+               and r.record.line_number == line_with(use, "# site")]
+    assert found.record.error_message == "resource is locked by another user"
+    assert found.record.error_class == "AppError"
+    assert ("app/errors.py", 2) in source_lines(found.extras)
+    done = subprocess.run([sys.executable, "-c", "from app.use import edit; edit(None)"],
+                          cwd=root, capture_output=True, text=True, check=False)
+    printed = done.stderr.strip().splitlines()[-1].split(": ", 1)[1]
+    assert fullmatches(found, printed)

@@ -202,15 +202,25 @@ def _renamed(spec: str, old: str, new: str) -> str:
 
 
 # ``self.error_messages[key]``: a message looked up in a table of the class by a parameter;
-# once the key is known, ``self.error_messages['invalid']`` (``table_key`` reads it).
-_KEYED = re.compile(r"((?:self|this|cls)\.[A-Za-z_][A-Za-z0-9_]*)\[([A-Za-z_][A-Za-z0-9_]*)\]")
-_TABLE_KEY = re.compile(r"(?:self|this|cls)\.[A-Za-z_][A-Za-z0-9_]*\[(['\"])([^'\"]{1,100})\1\]")
+# once the key is known, ``self.error_messages['invalid']`` (``table_key`` reads it). A
+# table of the module (``MESSAGES[code]``, ``errorMessages[code]``) is named bare.
+_KEYED = re.compile(
+    r"((?:(?:self|this|cls)\.)?[A-Za-z_][A-Za-z0-9_]*)\[([A-Za-z_][A-Za-z0-9_]*)\]")
+_TABLE_KEY = re.compile(
+    r"((?:self|this|cls)\.)?[A-Za-z_][A-Za-z0-9_]*\[(['\"])([^'\"]{1,100})\2\]")
 
 
 def table_key(hole: Hole) -> str | None:
-    """The key of the class's message table a hole prints (``self.error_messages['invalid']``)."""
+    """The key of the message table a hole prints (``self.error_messages['invalid']``)."""
     found = _TABLE_KEY.fullmatch(hole.name or "")
-    return found.group(2) if found else None
+    return found.group(3) if found else None
+
+
+def module_table(hole: Hole) -> bool:
+    """Whether the table a keyed hole prints is the module's (``MESSAGES['locked']``), not
+    one of the class ``self`` is."""
+    found = _TABLE_KEY.fullmatch(hole.name or "")
+    return found is not None and found.group(1) is None
 
 
 def _python_repr(hole: Hole) -> bool:

@@ -7,7 +7,7 @@ producers it calls in turn (``super(…)``, ``return Error(…)``). The same rul
 language (``errdex.languages.facts`` holds the facts):
 
 * a callee is found by its last name, among producers of the caller's language family
-  (``_fits``): the caller's class and its bases for ``self.x``/``this.x``/``super``; the
+  (``reach``): the caller's class and its bases for ``self.x``/``this.x``/``super``; the
   qualifier's class for ``ParseError::create``; the one method of that name when the
   receiver is some other object (``self._src.parse_error``); then the one namesake, or
   the one nearest the caller's file (same file, then most folders shared); overloads
@@ -39,6 +39,7 @@ from errdex.languages.facts import (
     bind,
     has_text,
     message_reference,
+    module_table,
     substitute,
     table_key,
     unknown,
@@ -47,6 +48,7 @@ from errdex.languages.facts import (
 from errdex.mining.attributes import evaluate, expanded, overrides, spell_call, spell_self
 from errdex.mining.binding import bindings_of, forwarded, spread_of
 from errdex.mining.nearest import nearest, overload, same_family
+from errdex.mining.reach import fits, inherits, on_an_object, super_method, through_self
 from errdex.templates.template import Literal, Template
 
 MAX_DEPTH = 6
@@ -104,7 +106,8 @@ class Producers:
         for hole in named.values():
             key = table_key(hole)
             if key is not None and hole.name is not None:
-                entries = self._table_entries(key, owner, path)
+                entries = (self._module_entries(key, path) if module_table(hole)
+                           else self._table_entries(key, owner, path))
                 if entries:
                     choices.append([(hole.name, t) for entry in entries for t in entry.results
                                     if isinstance(t, Template)][:MAX_ALTERNATIVES])
@@ -134,6 +137,37 @@ class Producers:
         return [replace(c, template=t)
                 if (t := with_constants(c.template, constants)) is not None else c
                 for c in out]
+
+    def _module_entries(self, key: str, path: str) -> list[Producer]:
+        """The ``key`` entries of the message tables of ``path``'s module (``MESSAGES = {…}``
+        at the top of a file; a table of another module depends on imports)."""
+        return [p for p in self.by_name.get(key, ()) if p.role == "table" and p.owner is None
+                and p.path == path]
+
+    def _with_tables(self, made: list[Composed], path: str) -> list[Composed]:
+        """``made`` with each hole that prints an entry of a table of the producer's module
+        (``MESSAGES[code]`` given ``'locked'``) spelled out: one alternative per text."""
+        out: list[Composed] = []
+        for c in made:
+            choices: list[list[tuple[str, Template]]] = []
+            sources: list[Source] = []
+            for hole in {h.name: h for h in c.template.holes if h.name}.values():
+                key = table_key(hole)
+                entries = self._module_entries(key, path) if (
+                    key is not None and module_table(hole)) else []
+                texts = [(hole.name or "", t) for e in entries for t in e.results
+                         if isinstance(t, Template)]
+                if texts:
+                    choices.append(texts)
+                    sources.append(Source(entries[0].path, entries[0].line, entries[0].role))
+            if not choices:
+                out.append(c)
+                continue
+            out.extend(replace(c, template=substitute(c.template, dict(combo)),
+                               sources=(*c.sources, *sources))
+                       for combo in itertools.islice(itertools.product(*choices),
+                                                     MAX_ALTERNATIVES))
+        return out[:MAX_ALTERNATIVES] if len(out) > len(made) else out
 
     def _table_entry(self, key: str, owner: str | None, path: str) -> Producer | None:
         """The ``key`` entry of the message table of ``owner`` or its nearest base that has
@@ -181,7 +215,7 @@ class Producers:
         """The producer a call reaches (module docstring), or None; ``outside``: producers
         the call is made from, which it does not reach again."""
         name = call.named()
-        inherited_name = _super_method(call.callee)
+        inherited_name = super_method(call.callee)
         if inherited_name is not None:  # ``super()._format_error(v)``
             method = self._base_method(call, inherited_name, outside)
             if method is not None:
@@ -192,11 +226,11 @@ class Producers:
                  and p.role not in _DATA_ROLES and (call.method or not _formats(p))]
         if not found:
             return None
-        inherited = [p for p in found if _inherits(call) and p.owner is not None
+        inherited = [p for p in found if inherits(call) and p.owner is not None
                      and p.owner != call.owner and not p.is_class]
-        delegated = [p for p in found if _on_an_object(call) and p.owner is not None
+        delegated = [p for p in found if on_an_object(call) and p.owner is not None
                      and not p.is_class and same_family(p, call)]
-        found = [p for p in found if _fits(p, call) and same_family(p, call)]
+        found = [p for p in found if fits(p, call) and same_family(p, call)]
         if not found and inherited:  # ``self.make_error`` defined in a base class
             found = self.nearest_in_chain(inherited, call.owner, call.path)
         if not found and len(delegated) == 1:  # ``self._src.parse_error(…)``: the one such
@@ -345,6 +379,12 @@ class Producers:
     def _result(self, producer: Producer, result: Result, bindings: dict[str, Template],
                 spread: dict[str, tuple[tuple[str | None, Argument], ...]], depth: int,
                 visiting: frozenset[Producer], this: str | None) -> list[Composed]:
+        made = self._made(producer, result, bindings, spread, depth, visiting, this)
+        return self._with_tables(made, producer.path)
+
+    def _made(self, producer: Producer, result: Result, bindings: dict[str, Template],
+              spread: dict[str, tuple[tuple[str | None, Argument], ...]], depth: int,
+              visiting: frozenset[Producer], this: str | None) -> list[Composed]:
         # A producer is a source of the message only where it writes some of its text (a
         # default it fills in counts); a class that passes its message on as it is adds
         # nothing the site did not say.
@@ -409,15 +449,6 @@ def _marked(composed: Composed, producer: Producer) -> Composed:
                    http_status=producer.http_status or composed.http_status)
 
 
-def _super_method(callee: str) -> str | None:
-    """``super()._format_error`` / ``super.describe`` → the base's method it calls."""
-    for lead in ("super().", "super.", "super()->"):
-        if callee.startswith(lead):
-            name = callee[len(lead):]
-            return name if name.isidentifier() else None
-    return None
-
-
 def _formats(producer: Producer) -> bool:
     """A method that returns a text made of its parameters (``_format_error(value)``):
     only a call the language knows calls a method reaches it, never an error's class."""
@@ -427,7 +458,7 @@ def _formats(producer: Producer) -> bool:
 def _this(producer: Producer, call: Call, context: str | None) -> str | None:
     """The class ``self`` is an object of inside ``producer``: the caller's for a call
     through ``self``/``super``, the class being made for a constructor, else the method's."""
-    if _through_self(call) or call.callee.startswith("super"):
+    if through_self(call) or call.callee.startswith("super"):
         return context or call.owner
     return producer.name if producer.is_class else producer.owner
 
@@ -446,42 +477,6 @@ def _holes_of(result: Result) -> set[str | None]:
 
 def _writes_text(result: Result) -> bool:
     return any(has_text(t) for t in _templates_of(result))
-
-
-_SELF = frozenset({"self", "this", "cls", "$this", "static", "Self"})
-
-
-def _through_self(call: Call) -> bool:
-    """``self.x()``, ``this.x()``, ``$this->x()``: a method of the caller's own class."""
-    return call.callee.split(".", 1)[0].split("->", 1)[0] in _SELF
-
-
-def _inherits(call: Call) -> bool:
-    """A call through ``self``/``this``: it may reach a method of a base class."""
-    return call.owner is not None and _through_self(call)
-
-
-def _on_an_object(call: Call) -> bool:
-    """``self._src.parse_error(…)``, ``parser.fail(…)``: a method of some object whose class
-    the facts do not know (its receiver names no class, and is not ``self`` itself)."""
-    head, dot, _ = call.callee.replace("->", ".").replace("::", ".").rpartition(".")
-    if not dot or head in _SELF:
-        return False
-    receiver = head.rsplit(".", 1)[-1]
-    return receiver[:1].islower() or receiver[:1] == "_"
-
-
-def _fits(producer: Producer, call: Call) -> bool:
-    """Whether a call can reach a producer at all: ``self.x()`` only its own class's
-    methods, ``Owner.x()`` / ``module.x()`` a class, a function or ``Owner``'s method, a
-    bare ``x()`` a class, a function or a method of the class it is written in."""
-    method = producer.owner is not None and not producer.is_class
-    if _through_self(call):
-        return producer.owner == call.owner
-    qualifier = call.qualifier()
-    if qualifier is not None:
-        return not method or producer.owner == qualifier
-    return not method or producer.owner == call.owner
 
 
 def _class_name(name: str) -> str | None:

@@ -185,7 +185,8 @@ def _constant(caps: dict[str, list[Node]], path: str) -> list[Producer]:
 
 def _table(caps: dict[str, list[Node]], path: str) -> list[Producer]:
     """``default_error_messages = {"invalid": "Not a valid date."}`` in a class: each entry
-    a message that ``self.error_messages["invalid"]`` looks up (role ``table``)."""
+    a message that ``self.error_messages["invalid"]`` looks up (role ``table``); one at
+    module level (no owner), what ``MESSAGES[code]`` looks up in its file."""
     owner = owner_name(caps["table"][0])
     out = []
     for key, value in dict_items(caps["table.value"][0]).items():

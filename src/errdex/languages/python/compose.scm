@@ -37,6 +37,12 @@
 (return_statement
   [(string) (concatenated_string) (binary_operator) (call) (identifier)] @text.value) @text
 
+; MESSAGES = {"locked": "resource is locked"} at module level: messages looked up by key
+(module
+  (assignment
+    left: (identifier) @table.name
+    right: (dictionary) @table.value) @table)
+
 ; error_messages = {"invalid": "Not a valid date."} in a class: messages looked up by key
 (class_definition
   body: (block
