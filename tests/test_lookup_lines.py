@@ -58,3 +58,13 @@ def test_the_lines_read_are_bounded():
     assert len(found) == MAX_LINES
     assert message_lines("  at com.acme.Store.load(Store.java:12)\nreal message here", "") == [
         "real message here"]
+
+
+def test_a_line_that_only_wraps_another_error_is_not_its_explanation(make_repo, tmp_path):
+    db = _mined(make_repo, tmp_path, {"app/report.py": (
+        "def report(error):\n"
+        "    raise RuntimeError(f'[queue] Unhandled error event: {error}')\n")})
+    paste = ("something went wrong\n"
+             "[queue] Unhandled error event: Error: Failed to refresh slots cache.\n")
+    (wrapper,) = errdex.explain(paste, db=db)
+    assert wrapper.record.line_number == 2 and wrapper.approximate  # a place, not the raise

@@ -241,8 +241,14 @@ class Index:
         for line in message_lines(paste, event.message):
             found = self._full_matches(line_event(line, event.error_class), repo, budget,
                                        whole=False)
+            wrapped = set(message_segments(line)[1:])
             for rid, item in found.items():
                 item.reasons[0] += f" of the line {line!r}"
+                if wrapped.intersection(item.groups):
+                    # A wrapper printing another error (``[x] Unhandled: Error: …``): a
+                    # place, not the raise; a line holding the inner text may say more.
+                    item.approximate = True
+                    item.reasons.append("the line wraps another error")
                 if rid not in best or best[rid].score < item.score:
                     best[rid] = item
         return best
