@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -220,7 +221,6 @@ def test_the_web_api_and_the_mcp_tool_take_the_pinned_releases(project: Path, tm
 
 
 def _pypi_answers() -> bool:
-    import urllib.request
 
     try:
         with urllib.request.urlopen("https://pypi.org/simple/requests/", timeout=10) as reply:
@@ -246,6 +246,41 @@ def test_the_real_registry_requests_2_26_0(tmp_path: Path, monkeypatch: pytest.M
     assert best["package"]["version"] == "2.26.0"
     assert best["record"]["filePath"] == "requests/models.py"
     assert best["record"]["repo"].endswith("@2.26.0")
+
+
+def _npm_answers() -> bool:
+    try:
+        with urllib.request.urlopen("https://registry.npmjs.org/axios/0.21.1", timeout=10) as reply:
+            return bool(reply.status == 200)
+    except OSError:
+        return False
+
+
+@NEEDS_NPM
+def test_the_real_registry_axios_0_21_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The issue's npm case against the npm registry itself: a package-lock.json pinning
+    axios 0.21.1, and its browser timeout (the XHR adapter's frame in the paste, as a browser
+    console prints it) resolves to lib/adapters/xhr.js of that version. Skipped offline."""
+    if not _npm_answers():
+        pytest.skip("registry.npmjs.org does not answer from here (no network, or a proxy)")
+    for name in ("ERRDEX_NPM_REGISTRY", "ERRDEX_DEPS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ERRDEX_TAG_LOOKUP", "0")
+    lock = tmp_path / "app" / "package-lock.json"
+    lock.parent.mkdir()
+    lock.write_text(json.dumps({"lockfileVersion": 3, "packages": {
+        "": {"name": "app", "dependencies": {"axios": "0.21.1"}},
+        "node_modules/axios": {"version": "0.21.1"}}}))
+    code, out = run(tmp_path, "mine-deps", str(lock), "--cache", str(tmp_path / "cache"))
+    assert code == 0, out
+    code, out = run(tmp_path, "explain", "--json", "--deps", str(lock),
+                    "Error: timeout of 1000ms exceeded\n"
+                    "    at createError (createError.js:16)\n"
+                    "    at XMLHttpRequest.handleTimeout (xhr.js:95)")
+    best = json.loads(out)["matches"][0]
+    assert best["package"] == {"name": "axios", "version": "0.21.1", "ecosystem": "npm"}
+    assert (best["record"]["filePath"], best["record"]["lineNumber"]) == (
+        "lib/adapters/xhr.js", 96)
 
 
 def test_a_pinned_release_wins_among_equals_not_over_a_better_match():
