@@ -68,3 +68,33 @@ def test_a_line_that_only_wraps_another_error_is_not_its_explanation(make_repo, 
              "[queue] Unhandled error event: Error: Failed to refresh slots cache.\n")
     (wrapper,) = errdex.explain(paste, db=db)
     assert wrapper.record.line_number == 2 and wrapper.approximate  # a place, not the raise
+
+
+LOCKS = {"app/locks.py": (
+    "class ArchiveLockedError(Exception):\n"
+    "    pass\n"
+    "\n\n"
+    "def lock(path):\n"
+    "    raise ArchiveLockedError(f'the archive {path} is held by another process')\n"
+    "\n\n"
+    "def fail():\n"
+    + "".join(f"    raise RuntimeError('stopped at stage number {n} of the run')\n"
+              for n in range(6)))}
+
+
+@pytest.mark.parametrize("paste", [
+    "Acme.Storage.ArchiveLockedError\n   at Acme.Storage.Locks.Take() in /src/Locks.cs:line 3\n",
+    'open failed: &locks.ArchiveLockedError{path:"/tmp/a.zip", owner:412}',
+], ids=["bare-class", "go-struct-dump"])
+def test_a_specific_class_alone_finds_the_few_records_raising_it(make_repo, tmp_path, paste):
+    db = _mined(make_repo, tmp_path, LOCKS)
+    (found,) = errdex.explain(paste, db=db)
+    assert (found.record.line_number, found.approximate) == (6, True)
+
+
+def test_a_generic_class_or_one_raised_at_many_sites_alone_finds_nothing():
+    from errdex.lookup.classes import specific
+
+    assert specific("System.Data.DataException") and specific("pkg.ConfigFileNotFoundError")
+    assert not specific("RuntimeError") and not specific("java.lang.RuntimeException")
+    assert not specific("Error") and not specific("System.Exception")

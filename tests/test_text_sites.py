@@ -58,7 +58,8 @@ def test_untraced_message_resolves_to_its_line(
     make_repo: Callable[..., GitRepo], backend_db: str
 ) -> None:
     repo = _mined(make_repo, backend_db)
-    assert errdex.explain(PASTE, db=backend_db) == []  # errdex really does not mine it
+    # errdex really does not mine it (the class alone points at its raises, a guess)
+    assert all(m.approximate for m in errdex.explain(PASTE, db=backend_db))
     code, out = _explain(backend_db, PASTE)
     assert code == 0  # the line is found
     best = out["matches"][0]

@@ -155,6 +155,11 @@ def _short(error_class: str) -> str:
     return re.split(r"\.|::|\\|\$", error_class)[-1]
 
 
+def short_class(error_class: str) -> str:
+    """The last component of a class name (``pkg.Outer$Inner`` → ``Inner``)."""
+    return _short(error_class)
+
+
 def same_file(frame_path: str, record_path: str) -> bool:
     """Whether a frame's path (absolute, or relative to a crate) names the record's file."""
     frame_parts = PurePosixPath(frame_path).parts
@@ -170,4 +175,4 @@ def same_file(frame_path: str, record_path: str) -> bool:
 
 
 __all__ = ["Match", "Ranked", "Scored", "bind", "class_signal", "defines_class",
-           "is_constructor", "materialize", "rank", "same_file"]
+           "is_constructor", "materialize", "rank", "same_file", "short_class"]

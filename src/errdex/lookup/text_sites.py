@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from errdex.lookup.classes import CLASS_ONLY
 from errdex.lookup.parse import main_event
 from errdex.lookup.ranking import Match
 from errdex.records.text_sites import TextSite, contained, spaced, windows, words
@@ -132,6 +133,8 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
 
 
 def _literal(match: Match) -> str:
+    if CLASS_ONLY in match.reason:  # found by its class alone: says none of the message
+        return ""
     return " ".join(f for f in shape_of(match.record.message_pattern).fragments if f)
 
 

@@ -1,0 +1,64 @@
+"""An error known by its class alone (a bare ``System.Data.DataException``, a Go ``%#v``
+dump ``pkg.ConfigFileNotFoundError{…}``): the records raising that class, when the class is
+specific enough that only a few records raise it. A place to look, flagged approximate."""
+
+from __future__ import annotations
+
+import re
+
+from errdex.languages._engine.pastes.common import BUILTIN_CLASSES, ErrorEvent
+from errdex.lookup.ranking import Scored, short_class
+from errdex.records.stored import CandidateRow
+from errdex.store.protocol import Store
+
+CLASS_ONLY = "only: the message was not matched"  # in the reason of such a match
+FEW_RECORDS = 4  # more records of the class than this: the class alone does not say which
+_SEARCHED = 24  # full-text hits read for the class's name
+# A Go ``%#v`` (or ``%+v``) dump of an error struct: ``&pkg.NameError{field:…}``.
+_DUMP = re.compile(r"&?(?:[A-Za-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Err))\{")
+_GENERIC = frozenset({"Error", "Exception", "RuntimeError", "RuntimeException", "Throwable",
+                      "StandardError", "SystemException", "ApplicationException", "Panic",
+                      "Failure", "Err", "BaseError", "CustomError", "AppError"})
+_SUFFIXES = ("Exception", "Error", "Err")
+
+
+def event_class(event: ErrorEvent) -> str | None:
+    """The class the event names: its own, or the struct a dumped error message shows."""
+    if event.error_class:
+        return event.error_class
+    for segment in event.segments:  # ``op: &pkg.E{…}``: the dump may be wrapped
+        dumped = _DUMP.match(segment.lstrip())
+        if dumped:
+            return dumped.group(1)
+    return None
+
+
+def specific(name: str) -> bool:
+    """Whether a class name says more than "an error" (not ``RuntimeError``, ``IOException``)."""
+    short = short_class(name)
+    if short in _GENERIC or short in BUILTIN_CLASSES or name in BUILTIN_CLASSES:
+        return False
+    stem = short
+    for suffix in _SUFFIXES:
+        stem = stem.removesuffix(suffix)
+    return len(stem) >= 3
+
+
+def class_matches(store: Store, event: ErrorEvent, repo: str | None) -> dict[str, Scored]:
+    """The few records raising the event's (specific) class, approximate; none when the
+    class is generic or raised at more than ``FEW_RECORDS`` sites."""
+    name = event_class(event)
+    if not name or not specific(name):
+        return {}
+    short = short_class(name)
+    found = [s.record for s in store.search(short, limit=_SEARCHED, repo=repo)
+             if s.record.error_class and short_class(s.record.error_class) == short]
+    if not found or len(found) > FEW_RECORDS:
+        return {}
+    scored: dict[str, Scored] = {}
+    for number, record in enumerate(found):
+        row = CandidateRow(record.id, -1 - number, record.error_class, record.repo,
+                           record.file_path, record.line_number)
+        reason = f"class {record.error_class} {CLASS_ONLY}"
+        scored[record.id] = Scored(row, 0.5, [reason], approximate=True)
+    return scored
