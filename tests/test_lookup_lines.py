@@ -98,3 +98,47 @@ def test_a_generic_class_or_one_raised_at_many_sites_alone_finds_nothing():
     assert specific("System.Data.DataException") and specific("pkg.ConfigFileNotFoundError")
     assert not specific("RuntimeError") and not specific("java.lang.RuntimeException")
     assert not specific("Error") and not specific("System.Exception")
+
+
+MANIFEST = {"app/manifest.py": (
+    "def check(path):\n"
+    "    raise ValueError(\n"
+    "        f'the manifest at {path} could not be read\\n'\n"
+    "        'Run the setup command again to rebuild the manifest\\n'\n"
+    "        'See the troubleshooting guide for the details')\n"
+    "\n\n"
+    "def load(path):\n"
+    "    raise OSError(f'the manifest at {path} could not be read')\n")}
+WHOLE = ("ValueError: the manifest at /srv/m.json could not be read\n"
+         "Run the setup command again to rebuild the manifest\n"
+         "See the troubleshooting guide for the details")
+
+
+def test_a_multi_line_template_matches_its_whole_message(make_repo, tmp_path):
+    db = _mined(make_repo, tmp_path, MANIFEST)
+    best = errdex.explain(WHOLE, db=db)[0]
+    assert (best.record.line_number, best.approximate) == (2, False)
+    assert best.bound == {"path": "/srv/m.json"}
+
+
+@pytest.mark.parametrize("paste", [
+    "ValueError: the manifest at /srv/m.json could not be read\n"
+    "    Run the setup command again to rebuild the manifest\n"
+    "    See the troubleshooting guide for the details",
+    "ValueError: the manifest at /srv/m.json could not be read\n"
+    "Run the setup command again to rebuild the manifest",
+    "ValueError: See the troubleshooting guide for the details",
+    "ValueError: Run the setup command again to rebuild the manifest",
+], ids=["indented-continuation", "first-two-lines", "last-line", "middle-line"])
+def test_a_paste_holding_part_of_a_multi_line_template_finds_it(make_repo, tmp_path, paste):
+    db = _mined(make_repo, tmp_path, MANIFEST)
+    best = errdex.explain(paste, db=db)[0]
+    assert (best.record.line_number, best.approximate) == (2, False)
+
+
+def test_a_whole_match_of_the_first_line_ranks_above_the_multi_line_template(
+        make_repo, tmp_path):
+    db = _mined(make_repo, tmp_path, MANIFEST)
+    found = errdex.explain("the manifest at /srv/m.json could not be read", db=db)
+    assert [m.record.line_number for m in found] == [9, 2]
+    assert not found[1].approximate and found[1].score < found[0].score

@@ -37,6 +37,7 @@ from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
 from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.parse import ErrorEvent, Frame, main_event
+from errdex.lookup.parts import PART_PENALTY, parent, part_id, pattern_parts
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
@@ -57,7 +58,7 @@ _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever 
 _LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word template
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
-SNAPSHOT_FORMAT = 5
+SNAPSHOT_FORMAT = 6
 # Most candidate patterns verified against one reading of a message: real messages
 # have a handful; only a paste holding the words of thousands of templates reaches it
 # (the most specific, by required words, are kept).
@@ -85,15 +86,15 @@ class Index:
         self._by_key: dict[str, list[int] | dict[str, list[int]]]
         self._rest: dict[int, tuple[str, ...]]
         self._size: int
+        self._parts: dict[int, tuple[str, int]]  # part id → (a template line's pattern, literal)
         generation = store.generation()
         saved = store.load_snapshot(generation, SNAPSHOT_FORMAT)
         if saved is not None:
-            self._by_key, self._rest, self._size = marshal.loads(saved)
+            self._by_key, self._rest, self._size, self._parts = marshal.loads(saved)
         else:
-            self._by_key, self._rest, self._size = _build_tables(store)
-            store.save_snapshot(
-                generation, SNAPSHOT_FORMAT, marshal.dumps((self._by_key, self._rest, self._size))
-            )
+            self._by_key, self._rest, self._size, self._parts = _build_tables(store)
+            store.save_snapshot(generation, SNAPSHOT_FORMAT, marshal.dumps(
+                (self._by_key, self._rest, self._size, self._parts)))
         self._details: dict[int, tuple[str, int]] = {}
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
 
@@ -112,6 +113,10 @@ class Index:
     def _pattern_details(self, pids: list[int]) -> dict[int, tuple[str, int]]:
         """(pattern, literal length) of candidate patterns, cached."""
         missing = [pid for pid in pids if pid not in self._details]
+        for pid in missing:
+            if pid < 0 and pid in self._parts:  # a line of a multi-line template
+                self._details[pid] = self._parts[pid]
+        missing = [pid for pid in missing if pid >= 0]
         if missing:
             if len(self._details) > _DETAILS_CACHE:
                 self._details.clear()
@@ -280,25 +285,35 @@ class Index:
                     verified[pid] = groups
             if not verified:
                 continue
-            for row in self.store.candidate_rows(list(verified), repo):
+            via = {pid: pid for pid in verified if pid >= 0}
+            for pid in sorted(verified, reverse=True):  # the template's first line first
+                if pid < 0:
+                    via.setdefault(parent(pid)[0], pid)
+            for row in self.store.candidate_rows(list(via), repo):
+                vid = via[row.pattern_id]
                 reasons = ["full pattern match"]
+                if vid < 0:
+                    reasons[0] = (f"line {parent(vid)[1] + 1} of the multi-line template "
+                                  "matches; the paste holds only part of it")
                 if message != event.message:
                     reasons[0] += f" of the wrapped part {message!r}"
                 score = 1.0 + class_signal(event.error_class, row.error_class, reasons)
+                if vid < 0:
+                    score -= PART_PENALTY
                 # More literal text explains more: the specific site beats a template
                 # that only re-prints what it was given (``Error: {msg}``).
-                literal = details[row.pattern_id][1]
+                literal = details[vid][1]
                 if literal < _BARE_LITERAL and len(message) > 3 * _BARE_LITERAL:
                     continue  # ``{error} in {location}`` fullmatches any text with " in "
                 if literal < _WRAPPER_LITERAL and len(message) > _LONG_FOR_ONE_WORD and len(
-                        _WORD.findall(_literal_text(details[row.pattern_id][0]))) < 2:
+                        _WORD.findall(_literal_text(details[vid][0]))) < 2:
                     continue  # ``fatal: %s``, ``invalid %s``: a word says nothing of a long one
                 score += 0.3 * min(1.0, literal / 80)
                 if literal < _WRAPPER_LITERAL:
                     score -= 0.3
                 current = best.get(row.id)
                 if current is None or current.score < score:
-                    best[row.id] = Scored(row, score, reasons, verified[row.pattern_id])
+                    best[row.id] = Scored(row, score, reasons, verified[vid] if vid >= 0 else ())
         return best
 
     # --- approximate matches ----------------------------------------------------------
@@ -311,7 +326,7 @@ class Index:
         # probe lists them in the order of a set of words, which changes from run to run)
         rest_of = self._rest
         full = sorted(full, key=lambda pid: (-len(rest_of.get(pid, ())), pid))
-        close = (full + close)[:_MAX_FUZZY_CANDIDATES]
+        close = [pid for pid in full + close if pid >= 0][:_MAX_FUZZY_CANDIDATES]
         ratios: dict[int, float] = {}
         for pid, (pattern, _) in self._pattern_details(close).items():
             ratio = similarity(_literal_text(pattern), message)
@@ -358,17 +373,26 @@ def _literal_text(pattern: str) -> str:
     return " ".join(f for f in shape_of(pattern).fragments if f)
 
 
-def _build_tables(
-    store: Store,
-) -> tuple[dict[str, list[int] | dict[str, list[int]]], dict[int, tuple[str, ...]], int]:
-    """key word → pattern ids, and each pattern's other required words.
+def _build_tables(store: Store) -> tuple[
+    dict[str, list[int] | dict[str, list[int]]], dict[int, tuple[str, ...]], int,
+    dict[int, tuple[str, int]],
+]:
+    """key word → pattern ids, each pattern's other required words, and the lines of
+    multi-line patterns (``parts``), filed like patterns under ids of their own.
 
     A pattern is filed under its rarest word across the whole store, which keeps
     every bucket small: a query then touches few patterns per word of its message.
     """
     intern = sys.intern
-    rows = [(pid, [intern(w) for w in words.split(" ")] if words else [])
-            for pid, words in store.pattern_words()]
+    rows: list[tuple[int, list[str]]] = []
+    parts: dict[int, tuple[str, int]] = {}
+    for pid, pattern, required_words, _ in store.pattern_rows():
+        rows.append((pid, [intern(w) for w in required_words.split(" ")] if required_words
+                     else []))
+        for line, text, literal, required in pattern_parts(pattern):
+            parts[part_id(pid, line)] = (text, literal)
+            rows.append((part_id(pid, line), [intern(w) for w in required]))
+    size = len(rows) - len(parts)
     frequency = Counter(word for _, words in rows for word in words)
     by_key: dict[str, list[int]] = {}
     rest_words: dict[int, tuple[str, ...]] = {}
@@ -390,7 +414,7 @@ def _build_tables(
                 second = min(rest, key=lambda w: (frequency[w], -len(w))) if rest else ""
                 split.setdefault(second, []).append(pid)
             tables[key] = split
-    return tables, rest_words, len(rows)
+    return tables, rest_words, size, parts
 
 
 def _bucket(

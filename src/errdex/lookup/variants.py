@@ -9,6 +9,7 @@ import re
 from errdex.languages._engine.pastes.common import ErrorEvent, message_segments
 
 _MAX_VARIANTS = 24
+_INDENTED = re.compile(r"\n[ \t]+")
 _BARE_LITERAL = 5  # a log line's text after its stamp shorter than this: no message
 # The details ``_without_trailing_group`` takes off sit in the last this many characters.
 _TRAILING_GROUP_CHARS = 20_000
@@ -31,6 +32,11 @@ def _variants(event: ErrorEvent) -> list[str]:
 
     for segment in getattr(event, "segments", ()) or ():
         if not add(segment):
+            return variants
+    # Continuation lines a test runner or logger indented: read without the indent.
+    if "\n" in event.message:
+        dedented = _INDENTED.sub("\n", event.message)
+        if dedented != event.message and not add(dedented):
             return variants
     # The line as printed, when reading it took a prefix off (``fatal: ``, ``error: ``):
     # a record whose reporter prints that prefix (git's ``die``) matches it whole.
