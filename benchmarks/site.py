@@ -35,8 +35,11 @@ def base_records(source: Path | None, work: Path) -> list[tuple[object, object]]
 
     if source is None:
         checkout = work / "checkout"
-        subprocess.run(["git", "clone", "--quiet", "--depth", "1", f"file://{ROOT}",
-                        str(checkout)], check=True)
+        cloned = subprocess.run(["git", "clone", "--quiet", "--depth", "1", f"file://{ROOT}",
+                                 str(checkout)], capture_output=True)
+        if cloned.returncode != 0:
+            sys.exit(f"benchmarks/site.py: {ROOT} is not a git checkout to mine base records "
+                     "from; pass --from DB (a store whose records to clone)")
         source = work / "bases.sqlite"
         errdex.mine(checkout, db=source, jobs=2)
     with errdex.open_store(source) as store:
