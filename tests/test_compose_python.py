@@ -887,3 +887,26 @@ def test_a_message_looked_up_in_a_table_of_the_producers_module_is_its_entry(
                           cwd=root, capture_output=True, text=True, check=False)
     printed = done.stderr.strip().splitlines()[-1].split(": ", 1)[1]
     assert fullmatches(found, printed)
+
+
+USAGE = (
+    "def usage(name):\n"
+    "    raise SystemExit(\n"
+    "        'usage: tool [options] FILE\\n'\n"
+    "        'the input file could not be read\\n'\n"
+    "        f'unknown option {name}')\n"
+)
+
+
+def test_the_literals_of_a_message_spanning_lines_stay_text_sites(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """A paste of a message of several lines rarely parses back whole: each of its
+    literals still finds its line by its words (one-line messages' literals do not)."""
+    repo = make_repo()
+    repo.commit_files({"tool/cli.py": USAGE, "tool/one.py": "raise KeyError('no such key here')\n"})
+    db = tmp_path / "lines.sqlite"
+    errdex.mine(repo.root, db=db, jobs=1)
+    found = errdex.text_sites("the input file could not be read", db=db)
+    assert [(t.site.file_path, t.site.line_number) for t in found] == [("tool/cli.py", 3)]
+    assert errdex.text_sites("no such key here", db=db) == []

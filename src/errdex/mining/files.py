@@ -234,7 +234,8 @@ def text_sites(
     context: FileContext, path: str, language: str, data: bytes, sites: list[Site]
 ) -> list[TextSite]:
     """The file's worded literals that no site's template holds (lookup-only; at most
-    ``languages._engine.literals.MAX_PER_FILE``)."""
+    ``languages._engine.literals.MAX_PER_FILE``); a literal a template holds is kept too
+    where a paste of it is hard to parse back into that template (``_kept_anyway``)."""
     spec = spec_for(language)
     if spec is None:
         return []
@@ -243,11 +244,20 @@ def text_sites(
     found = []
     for line, value in file_literals(spec, data):
         value_words = words(value)
-        if any(contained(value_words, template) for template in templates):
+        if any(contained(value_words, template) and not _kept_anyway(value_words, site)
+               for template, site in zip(templates, sites, strict=True)):
             continue
         url = context.forge.permalink(context.sha, path, line, line) if context.forge else None
         found.append(TextSite(path, line, value, url))
     return found
+
+
+def _kept_anyway(value_words: list[str], site: Site) -> bool:
+    """Whether a literal a site's template holds stays a text site: the template spans
+    lines, and a paste of it (cut, wrapped, interleaved with other output) rarely parses
+    back whole, while its literal's words still point at the line."""
+    shown = "".join("{}" if isinstance(p, Hole) else p.text for p in site.template.parts)
+    return bool(value_words) and sum(bool(line.strip()) for line in shown.split("\n")) > 1
 
 
 def split_lines(text: str) -> list[str]:
