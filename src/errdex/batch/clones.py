@@ -14,18 +14,17 @@ URLs and refs follow ``--end-of-options``, so none is ever read as an option.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import re
 import shutil
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from errdex.batch.folders import BudgetedFolders
 from errdex.errors import RepositoryError
 from errdex.repo import git as git_repo
 
@@ -61,21 +60,13 @@ def default_cache_dir() -> Path:
     return Path(user_cache_dir("errdex", appauthor=False)) / "clones"
 
 
-class CloneCache:
-    """Shallow clones, one folder per (URL, commit), within a disk budget.
-
-    Each clone has a lock file: held shared while it is mined, so eviction (which
-    takes it exclusively, without waiting) never removes a clone in use, also across
-    processes and concurrent runs. The lock file's mtime is the clone's last use.
-    """
+class CloneCache(BudgetedFolders):
+    """Shallow clones, one folder per (URL, commit), within a disk budget; a clone is
+    locked while it is mined (``errdex.batch.folders``)."""
 
     def __init__(self, root: str | os.PathLike[str] | None = None,
                  budget_bytes: int = DEFAULT_CACHE_BUDGET):
-        # absolute: git runs outside the current folder
-        self.root = (Path(root) if root is not None else default_cache_dir()).absolute()
-        self.budget = budget_bytes
-        for folder in ("repos", "locks", "tmp"):
-            (self.root / folder).mkdir(parents=True, exist_ok=True)
+        super().__init__(Path(root) if root is not None else default_cache_dir(), budget_bytes)
 
     def key(self, url: str, sha: str) -> str:
         readable = re.sub(r"[^A-Za-z0-9._-]+", "_", url.split("://", 1)[-1]).strip("_")[-60:]
@@ -85,23 +76,14 @@ class CloneCache:
     @contextmanager
     def checkout(self, url: str, ref: str | None, sha: str) -> Iterator[tuple[Path, str]]:
         """A clone holding ``sha`` (cloned if missing) and the commit to mine, kept locked."""
-        key = self.key(url, sha)
-        target = self.root / "repos" / key
-        lock_path = self.root / "locks" / f"{key}.lock"
-        with open(lock_path, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_SH)
-            os.utime(lock_path)
+        with self.locked(self.key(url, sha)) as target:
             if not _has_commit(target, sha):
                 self._clone(url, ref, sha, target)
-            try:
-                yield target, _commit_of(target, sha)
-            finally:
-                os.utime(lock_path)
-                fcntl.flock(lock, fcntl.LOCK_UN)
+            yield target, _commit_of(target, sha)
 
     def _clone(self, url: str, ref: str | None, sha: str, target: Path) -> None:
         """Clone into a temporary folder, then rename: a failure leaves nothing behind."""
-        temporary = self.root / "tmp" / f"{target.name}.{os.getpid()}.{time.monotonic_ns()}"
+        temporary = self.scratch(target.name)
         try:
             if ref is None or _SHA.match(ref):
                 run_git(["init", "--quiet", "--end-of-options", str(temporary)])
@@ -124,41 +106,6 @@ class CloneCache:
         finally:
             shutil.rmtree(temporary, ignore_errors=True)
 
-    def clean_stale(self) -> None:
-        """Remove temporary clones left by processes that died on this host."""
-        for folder in (self.root / "tmp").iterdir():
-            pid = folder.name.rsplit(".", 2)[-2] if folder.name.count(".") >= 2 else ""
-            if pid.isdigit() and not _alive(int(pid)):
-                shutil.rmtree(folder, ignore_errors=True)
-
-    def size(self) -> int:
-        return sum(_tree_bytes(p) for p in (self.root / "repos").iterdir())
-
-    def enforce_budget(self) -> list[str]:
-        """Evict least recently used clones not in use until the cache fits its budget."""
-        with open(self.root / "evict.lock", "a") as guard:
-            fcntl.flock(guard, fcntl.LOCK_EX)
-            clones = []
-            for path in (self.root / "repos").iterdir():
-                lock_path = self.root / "locks" / f"{path.name}.lock"
-                used = lock_path.stat().st_mtime if lock_path.exists() else 0.0
-                clones.append((used, path, lock_path))
-            total = sum(_tree_bytes(path) for _, path, _ in clones)
-            evicted = []
-            for _, path, lock_path in sorted(clones, key=lambda c: c[0]):
-                if total <= self.budget:
-                    break
-                with open(lock_path, "a") as lock:
-                    try:
-                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    except BlockingIOError:
-                        continue  # being mined right now
-                    size = _tree_bytes(path)
-                    shutil.rmtree(path, ignore_errors=True)
-                    total -= size
-                    evicted.append(path.name)
-            return evicted
-
 
 def _fetch(root: Path, sha: str) -> None:
     run_git(["-C", str(root), "fetch", "--quiet", "--depth", "1", "--no-recurse-submodules",
@@ -175,22 +122,3 @@ def _has_commit(root: Path, sha: str) -> bool:
 def _commit_of(root: Path, sha: str) -> str:
     return run_git(["-C", str(root), "rev-parse", "--verify", "--end-of-options",
                     f"{sha}^{{commit}}"]).strip()
-
-
-def _tree_bytes(path: Path) -> int:
-    total = 0
-    for folder, _, files in os.walk(path):
-        for name in files:
-            with suppress(OSError):
-                total += os.lstat(os.path.join(folder, name)).st_size
-    return total
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

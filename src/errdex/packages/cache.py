@@ -16,19 +16,18 @@ locked (``flock``), least recently used releases are evicted over the budget.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
 import re
 import shutil
-import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from errdex.batch.folders import BudgetedFolders
 from errdex.errors import RepositoryError
 from errdex.packages.identity import Identity
 from errdex.packages.specs import PackageSpec
@@ -76,15 +75,12 @@ Builder = Callable[[Path], Identity]
 identity, which the cache keeps beside it."""
 
 
-class ReleaseCache:
+class ReleaseCache(BudgetedFolders):
     """Release repositories, one folder per release, within a disk budget (bytes)."""
 
     def __init__(self, root: str | os.PathLike[str] | None = None,
                  budget_bytes: int = DEFAULT_RELEASE_BUDGET):
-        self.root = (Path(root) if root is not None else default_cache_dir()).absolute()
-        self.budget = budget_bytes
-        for folder in ("repos", "locks", "tmp"):
-            (self.root / folder).mkdir(parents=True, exist_ok=True)
+        super().__init__(Path(root) if root is not None else default_cache_dir(), budget_bytes)
 
     def key(self, spec: PackageSpec) -> str:
         readable = re.sub(r"[^A-Za-z0-9._-]+", "_", spec.name).strip("_")[-60:]
@@ -95,33 +91,17 @@ class ReleaseCache:
     def release(self, spec: PackageSpec, build: Builder) -> Iterator[tuple[Path, Identity]]:
         """The repository of ``spec`` (built with ``build`` when missing) and its identity,
         locked against eviction while in use."""
-        key = self.key(spec)
-        target = self.root / "repos" / key
-        lock_path = self.root / "locks" / f"{key}.lock"
-        with open(lock_path, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_SH)
-            os.utime(lock_path)
+        with self.locked(self.key(spec)) as target:
             identity = _stored_identity(target)
             if identity is None:
                 identity = self._build(target, build)
-            try:
-                yield target, identity
-            finally:
-                os.utime(lock_path)
-                fcntl.flock(lock, fcntl.LOCK_UN)
+            yield target, identity
 
     def scratch(self, label: str) -> Path:
-        """A fresh temporary folder (for a download), removed by ``clean``."""
-        folder = self.root / "tmp" / f"{label}.{os.getpid()}.{time.monotonic_ns()}"
+        """A fresh temporary folder (for a download), made; removed by ``clean_stale``."""
+        folder = super().scratch(label)
         folder.mkdir(parents=True)
         return folder
-
-    def clean_stale(self) -> None:
-        """Remove temporary folders left by processes that died on this host."""
-        for folder in (self.root / "tmp").iterdir():
-            pid = folder.name.rsplit(".", 2)[-2] if folder.name.count(".") >= 2 else ""
-            if pid.isdigit() and not _alive(int(pid)):
-                shutil.rmtree(folder, ignore_errors=True)
 
     def _build(self, target: Path, build: Builder) -> Identity:
         temporary = self.scratch(target.name)
@@ -140,31 +120,6 @@ class ReleaseCache:
         finally:
             shutil.rmtree(temporary, ignore_errors=True)
 
-    def enforce_budget(self) -> list[str]:
-        """Evict least recently used releases not in use until the cache fits its budget."""
-        with open(self.root / "evict.lock", "a") as guard:
-            fcntl.flock(guard, fcntl.LOCK_EX)
-            entries = []
-            for path in (self.root / "repos").iterdir():
-                lock_path = self.root / "locks" / f"{path.name}.lock"
-                used = lock_path.stat().st_mtime if lock_path.exists() else 0.0
-                entries.append((used, path, lock_path))
-            total = sum(_tree_bytes(path) for _, path, _ in entries)
-            evicted = []
-            for _, path, lock_path in sorted(entries, key=lambda e: e[0]):
-                if total <= self.budget:
-                    break
-                with open(lock_path, "a") as lock:
-                    try:
-                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    except BlockingIOError:
-                        continue  # being mined right now
-                    size = _tree_bytes(path)
-                    shutil.rmtree(path, ignore_errors=True)
-                    total -= size
-                    evicted.append(path.name)
-            return evicted
-
 
 def _stored_identity(target: Path) -> Identity | None:
     """The identity kept beside a finished repository; None when there is none (yet)."""
@@ -175,23 +130,8 @@ def _stored_identity(target: Path) -> Identity | None:
         return None
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
-def _tree_bytes(path: Path) -> int:
-    total = 0
-    for folder, _, names in os.walk(path):
-        for name in names:
-            with suppress(OSError):
-                total += os.lstat(os.path.join(folder, name)).st_size
-    return total
 
 
 __all__ = ["DEFAULT_RELEASE_BUDGET", "Builder", "ReleaseCache", "build_repository",
