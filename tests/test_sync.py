@@ -41,7 +41,7 @@ def post(entry, balance):
         raise LedgerError(f"entry {entry.id} has a non-positive amount {entry.amount}")
     if balance < entry.amount:
         raise LedgerError(f"insufficient balance {balance} for entry {entry.id}")
-    raise LedgerError(NOTES["frozen"])
+    raise LedgerError(NOTES[entry.state])  # a key the source does not spell: a text site
 '''
 GAUGE = '''def read_gauge(name, value):
     if value is None:
