@@ -226,3 +226,17 @@ def test_a_prefixed_error_line_without_frames_stays_a_message() -> None:
     event = main_event("Unhandled rejection TimeoutError: the pool is probably full")
     assert event.frames == ()
     assert "the pool is probably full" in event.message
+
+
+def test_a_bundler_dev_url_frame_loses_its_query() -> None:
+    """webpack's dev server names modules ``webpack:///./path/x.js?`` (or ``?hash``): the
+    frame's file is the path, so it still points at the mined file."""
+    event = main_event(
+        "Error: timeout of 1000ms exceeded\n"
+        "    at createError (webpack:///./node_modules/axios/lib/core/createError.js?:16:15)\n"
+        "    at XMLHttpRequest.handleTimeout "
+        "(webpack:///./node_modules/axios/lib/adapters/xhr.js?a1b2:95:14)\n"
+        "    at http://localhost:8080/app.js?v=3:10:2\n")
+    assert event is not None
+    assert [(f.file.rsplit("/", 1)[-1], f.line) for f in event.frames] == [
+        ("createError.js", 16), ("xhr.js", 95), ("app.js", 10)]

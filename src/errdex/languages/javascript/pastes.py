@@ -25,6 +25,7 @@ from errdex.languages._engine.pastes.stacks import first_frame_style, frame_styl
 
 _PREAMBLE = re.compile(r"(?P<file>\S+):(?P<line>\d+)")
 _CARET = re.compile(r"\s*\^+\s*")
+_QUERY = re.compile(r"\?[^/?]*\Z")  # webpack's "x.js?" / "x.js?abc1" in dev-server frames
 _CODED = re.compile(r"(?P<class>[A-Za-z_$][\w$]*) \[(?P<code>[A-Z][A-Z0-9_]*)\](?:: |$)")
 _UNCAUGHT = re.compile(r"Uncaught (?:\(in promise\) )?")
 _PROPERTY_CODE = re.compile(r"\s+code: '(?P<code>[^'\n]*)',?")
@@ -119,8 +120,9 @@ def _frames(lines: Lines, j: int, *, opened: bool) -> tuple[list[Frame], str | N
         body = body.removesuffix(" {")
         function, _, where = body[:-1].rpartition(" (") if body.endswith(")") else ("", "", body)
         location = split_location(where.removeprefix("file://"))
-        if location is not None:
-            frames.append(Frame(location.file, location.line, function or None))
+        if location is not None:  # a bundler's dev URL may end in a query: "xhr.js?:95:14"
+            file = _QUERY.sub("", location.file)
+            frames.append(Frame(file, location.line, function or None))
         j += 1
     if opened:
         for k in range(j, min(j + _PROPERTIES_LIMIT, len(lines))):
