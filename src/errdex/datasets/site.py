@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +30,7 @@ from xml.sax.saxutils import escape as xml_escape
 from errdex.datasets import record_view
 from errdex.datasets import site_pages as pages
 from errdex.datasets import site_render as render
+from errdex.datasets.publish import _atomic
 from errdex.datasets.site_pages import Summary
 from errdex.errors import UsageError
 from errdex.records.stored import StoredRecord
@@ -150,10 +149,7 @@ def _write_state(folder: Path, base_url: str | None, written: dict[str, list[str
     data = json.dumps({"format": STATE_FORMAT, "baseUrl": base_url,
                        "fingerprint": pages.fingerprint(), "pages": written},
                       separators=(",", ":"), sort_keys=True)
-    fd, temp = tempfile.mkstemp(dir=folder, prefix=".site-state.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(data)
-    os.replace(temp, folder / STATE_FILE)
+    _atomic(folder / STATE_FILE, lambda path: Path(path).write_text(data, encoding="utf-8"))
 
 
 def check_base_url(base_url: str | None) -> str | None:
