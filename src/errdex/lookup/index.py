@@ -149,11 +149,12 @@ class Index:
         scored = self._full_matches(event, repo)
         if not scored and paste:
             scored = self._line_matches(event, paste, repo)
-        if not scored and not event.message.strip():  # a bare class: no text to compare
+        bare = not event.message.strip()  # a bare class: no text to compare
+        if not scored and bare:
             scored = class_matches(self.store, event, repo)
         if not scored:
             scored = self._approximate_matches(event, repo)
-        if not scored:  # a message reworded past recognition, a dumped error struct
+        if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         self._mark_constructors(scored)
         self._apply_frames(event.frames, scored, repo)
