@@ -20,7 +20,6 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
-from errdex.languages._engine.walk import nodes_below
 from errdex.languages.base import ancestors, line_of, load_query, matches, text
 from errdex.languages.facts import (
     Argument,
@@ -45,6 +44,7 @@ from errdex.languages.python.reading import (
     parameter_names,
     parameters,
     returns,
+    self_assignments,
 )
 from errdex.languages.python.texts import (
     class_attribute,
@@ -316,13 +316,7 @@ def _fields(init: Node, params: tuple[str, ...], file: FileIndex
     mapping: dict[str, list[Template]] = {}
     if params:
         mapping["self.args[0]"] = [parameter(params[0])]
-    for node in nodes_below(init, NESTING, keep_nested=True):
-        if node.type != "assignment":
-            continue
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is None or right is None or left.type != "attribute" or text(
-                left.child_by_field_name("object")) != "self":
-            continue
+    for _, left, right in self_assignments(init):
         shown = _shown_parameter(right)
         if shown in params:  # ``self.message = message`` / ``= str(cause)``
             found = [parameter(shown)]

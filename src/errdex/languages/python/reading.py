@@ -296,3 +296,15 @@ def owner_name(node: Node) -> str | None:
     """The class a node is written in (a method's, a nested class's), at any depth."""
     owner = next((a for a in ancestors(node) if a.type == "class_definition"), None)
     return text(owner.child_by_field_name("name")) if owner is not None else None
+
+
+def self_assignments(init: Node) -> list[tuple[Node, Node, Node]]:
+    """A constructor's ``self.x = …`` statements (not a nested function's), as
+    (assignment, ``self.x``, value), in source order."""
+    out = []
+    for node in own(init, ("assignment",)):
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and right is not None and left.type == "attribute" and text(
+                left.child_by_field_name("object")) == "self":
+            out.append((node, left, right))
+    return out

@@ -36,6 +36,7 @@ from errdex.languages.python.reading import (
     own_method_call,
     owner_name,
     parameter_names,
+    self_assignments,
     ternary,
 )
 from errdex.templates.formats import parse_brace_format
@@ -115,13 +116,7 @@ def field_producers(init: Node, params: tuple[str, ...], file: FileIndex, owner:
     """The fields a constructor sets to a text (not a parameter as it is): ``self.error =
     error or self.default_message``, ``self.message_min = self.message_min.format(…)``."""
     out: dict[str, Producer] = {}
-    for node in nodes_below(init, NESTING, keep_nested=True):
-        if node.type != "assignment":
-            continue
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is None or right is None or left.type != "attribute" or text(
-                left.child_by_field_name("object")) != "self":
-            continue
+    for node, left, right in self_assignments(init):
         name = text(left.child_by_field_name("attribute"))
         if name in out or text(right) in params:
             continue
@@ -183,11 +178,8 @@ _STATUS_NAMES = frozenset({"status_code", "http_status", "status", "code"})
 def code_parameter(init: Node | None, params: tuple[str, ...]) -> str | None:
     """The constructor parameter a class keeps as its error code (``self.code = code``):
     what a site passes for it is the code (``code='model-field-missing-annotation'``)."""
-    for node in nodes_below(init, NESTING, keep_nested=True) if init is not None else ():
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if node.type == "assignment" and left is not None and right is not None and (
-                text(left).removeprefix("self.") in _CODE_NAMES and text(left) != text(
-                    right) and text(left).startswith("self.") and text(right) in params):
+    for _, left, right in self_assignments(init) if init is not None else ():
+        if text(left).removeprefix("self.") in _CODE_NAMES and text(right) in params:
             return text(right)
     return None
 
