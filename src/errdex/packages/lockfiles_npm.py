@@ -9,14 +9,13 @@ project itself, the rest as problems).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
-from errdex.packages.pins import Pins
+from errdex.packages.pins import Pins, read_json_object
 from errdex.packages.specs import Ecosystem
 
 NPM: Ecosystem = "npm"
@@ -43,18 +42,9 @@ def _split_at(descriptor: str) -> tuple[str, str]:
 def read_package_lock(path: Path, pins: Pins) -> None:
     """``package-lock.json`` / ``npm-shrinkwrap.json``: v2 and v3 ``packages`` (keys
     ``node_modules/…``), else v1's nested ``dependencies``."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        pins.problem(path, None, "", f"cannot read ({exc.strerror or exc})")
+    data = read_json_object(path, pins, "not a package-lock.json (not an object)")
+    if data is None:
         return
-    except ValueError as exc:
-        pins.problem(path, None, "", f"not valid JSON ({exc})")
-        return
-    if not isinstance(data, dict):
-        pins.problem(path, None, "", "not a package-lock.json (not an object)")
-        return
-    pins.files.append(path)
     packages = data.get("packages")
     if isinstance(packages, dict) and packages:
         for key, entry in packages.items():

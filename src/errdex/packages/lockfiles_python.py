@@ -7,13 +7,12 @@ another for new ones runs both somewhere, so both are mined.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from errdex.packages.pins import Pins
+from errdex.packages.pins import Pins, read_json_object
 from errdex.packages.specs import Ecosystem
 
 PYPI: Ecosystem = "pypi"
@@ -186,18 +185,9 @@ def read_poetry_lock(path: Path, pins: Pins) -> None:
 def read_pipfile_lock(path: Path, pins: Pins) -> None:
     """``Pipfile.lock``: the ``default`` and ``develop`` sections (errors from test tools
     are pasted too); ``"version": "==X"`` pins, git/path/file entries are not releases."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        pins.problem(path, None, "", f"cannot read ({exc.strerror or exc})")
+    data = read_json_object(path, pins, "not a Pipfile.lock (no sections)")
+    if data is None:
         return
-    except ValueError as exc:
-        pins.problem(path, None, "", f"not valid JSON ({exc})")
-        return
-    if not isinstance(data, dict):
-        pins.problem(path, None, "", "not a Pipfile.lock (no sections)")
-        return
-    pins.files.append(path)
     for section in ("default", "develop"):
         entries = data.get(section) or {}
         for name, entry in entries.items() if isinstance(entries, dict) else ():

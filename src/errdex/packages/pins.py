@@ -5,8 +5,10 @@ unparseable, not from a registry) so that a bad line never hides the good ones.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from errdex.errors import UsageError
 from errdex.packages.specs import Ecosystem, PackageSpec, normalize_pypi_name, parse_spec
@@ -63,3 +65,21 @@ class Pins:
     def problem(self, source: Path | str, line: int | None, text: str, reason: str) -> None:
         """One entry that will not be mined, and why."""
         self.problems.append(Problem(str(source), line, text.strip()[:120], reason))
+
+
+def read_json_object(path: Path, pins: Pins, not_object: str) -> dict[str, Any] | None:
+    """A JSON lockfile's top object, read once for every JSON format; an unreadable, invalid
+    or non-object file is one problem line (``not_object`` says which) and ``None``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        pins.problem(path, None, "", f"cannot read ({exc.strerror or exc})")
+        return None
+    except ValueError as exc:
+        pins.problem(path, None, "", f"not valid JSON ({exc})")
+        return None
+    if not isinstance(data, dict):
+        pins.problem(path, None, "", not_object)
+        return None
+    pins.files.append(path)
+    return data
