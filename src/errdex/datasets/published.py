@@ -88,9 +88,8 @@ def publish_dataset(
 def _previous_shards(folder: Path) -> set[str]:
     """The shard paths the manifest already in ``folder`` names (none if unreadable)."""
     try:
-        return {s.path for s in parse_manifest((folder / MANIFEST).read_bytes(),
-                                               str(folder)).shards}
-    except (OSError, DatasetError):
+        return {s.path for s in read_manifest(folder).shards}
+    except DatasetError:
         return set()
 
 
