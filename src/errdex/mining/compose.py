@@ -17,7 +17,14 @@ from errdex.languages import SPECS
 from errdex.languages.base import Language
 from errdex.languages.facts import Call, Producer, constant_names, has_text
 from errdex.mining.files import MinedRecord, hole_names, producers_of
-from errdex.mining.producers import MAX_DEPTH, Composed, Producers, Source, printed_argument
+from errdex.mining.producers import (
+    MAX_DEPTH,
+    Composed,
+    Producers,
+    Source,
+    class_name,
+    printed_argument,
+)
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
 
@@ -145,7 +152,7 @@ def _first_argument(call: Call) -> list[Composed] | None:
     name = call.named()
     if not call.args or (not call.makes_error and (call.method or not name[:1].isupper())):
         return None
-    return [Composed(t, (), name if name[:1].isupper() else None) for t in printed_argument(call)]
+    return [Composed(t, (), class_name(name)) for t in printed_argument(call)]
 
 
 def _copy(m: MinedRecord, index: int) -> MinedRecord:

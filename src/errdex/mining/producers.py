@@ -409,7 +409,7 @@ class Producers:
         if composed is None:  # a class from elsewhere (Exception, Error): its first argument
             if inner.method and not inner.makes_error:
                 return []
-            inner_class = own_class or _class_name(inner.named())
+            inner_class = own_class or class_name(inner.named())
             return [_marked(Composed(t, source, inner_class), producer)
                     for t in printed_argument(inner)]
         return [_marked(replace(c, sources=(*c.sources, *source),
@@ -479,7 +479,8 @@ def _writes_text(result: Result) -> bool:
     return any(has_text(t) for t in _templates_of(result))
 
 
-def _class_name(name: str) -> str | None:
+def class_name(name: str) -> str | None:
+    """A name that spells a class (capitalised), else None."""
     return name if name[:1].isupper() else None
 
 
