@@ -36,7 +36,7 @@ from errdex.lookup.classes import class_matches
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
 from errdex.lookup.lines import line_event, message_lines
-from errdex.lookup.parse import ErrorEvent, Frame, main_event
+from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent, part_id, pattern_parts
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
@@ -157,7 +157,7 @@ class Index:
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         self._mark_constructors(scored)
-        self._apply_frames(event.frames, scored, repo)
+        apply_frames(self.store, event.frames, scored, repo)
         return [
             Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)
             for s in rank(scored)[:top]
@@ -344,13 +344,6 @@ class Index:
             )
             scored[row.id] = Scored(row, score, reasons, approximate=True)
         return scored
-
-    # --- frames ---------------------------------------------------------------------
-
-    def _apply_frames(
-        self, frames: tuple[Frame, ...], scored: dict[str, Scored], repo: str | None
-    ) -> None:
-        apply_frames(self.store, frames, scored, repo)
 
 
 def similarity(template_text: str, message: str) -> float:
