@@ -31,7 +31,6 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
-from errdex.languages._engine.pastes.common import message_segments
 from errdex.lookup.classes import class_matches
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
@@ -249,9 +248,9 @@ class Index:
         best: dict[str, Scored] = {}
         budget = [_PROBE_CHECKS]
         for line in message_lines(paste, event.message):
-            found = self._full_matches(line_event(line, event.error_class), repo, budget,
-                                       whole=False)
-            wrapped = set(message_segments(line)[1:])
+            read = line_event(line, event.error_class)
+            found = self._full_matches(read, repo, budget, whole=False)
+            wrapped = set(read.segments[1:])  # the event split the line once already
             for rid, item in found.items():
                 item.reasons[0] += f" of the line {line!r}"
                 if wrapped.intersection(item.groups):
