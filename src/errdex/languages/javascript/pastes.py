@@ -107,6 +107,18 @@ def _header(
     return None
 
 
+def node_frame(line: str) -> Frame | None:
+    """The location of an ``at fn (file:line:col)`` / ``at file:line:col`` line, if it has one
+    (``at Array.forEach (<anonymous>)`` has none)."""
+    body = line.strip()[3:].removeprefix("async ").removesuffix(" {")
+    function, _, where = body[:-1].rpartition(" (") if body.endswith(")") else ("", "", body)
+    location = split_location(where.strip().removeprefix("file://"))
+    if location is None:
+        return None
+    # a bundler's dev URL may end in a query: "xhr.js?:95:14"
+    return Frame(_QUERY.sub("", location.file), location.line, function.strip() or None)
+
+
 def _frames(lines: Lines, j: int, *, opened: bool) -> tuple[list[Frame], str | None, int]:
     """``at fn (file:l:c)`` / ``at file:l:c`` frames, then a ``{ code: 'X' }`` block if any.
 
@@ -115,14 +127,10 @@ def _frames(lines: Lines, j: int, *, opened: bool) -> tuple[list[Frame], str | N
     frames: list[Frame] = []
     code = None
     while j < len(lines) and frame_style(lines[j]) == "node":
-        body = lines[j].strip()[3:].removeprefix("async ")
-        opened = body.endswith(" {")
-        body = body.removesuffix(" {")
-        function, _, where = body[:-1].rpartition(" (") if body.endswith(")") else ("", "", body)
-        location = split_location(where.removeprefix("file://"))
-        if location is not None:  # a bundler's dev URL may end in a query: "xhr.js?:95:14"
-            file = _QUERY.sub("", location.file)
-            frames.append(Frame(file, location.line, function or None))
+        opened = lines[j].rstrip().endswith(" {")
+        frame = node_frame(lines[j])
+        if frame is not None:
+            frames.append(frame)
         j += 1
     if opened:
         for k in range(j, min(j + _PROPERTIES_LIMIT, len(lines))):

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-from errdex.languages._engine.pastes.common import Found, Frame, Lines, one, split_location
+from errdex.languages._engine.pastes.common import Found, Frame, Lines, one
 from errdex.languages._engine.pastes.stacks import frame_style
+from errdex.languages.javascript.pastes import node_frame
 
 # The class: a CamelCase word ending in Error or Exception, at the line's start or after a
 # space or an opening bracket, then Node's `` [Name]`` (an error named apart from its class).
@@ -57,14 +58,9 @@ def _at(line: str) -> bool:
 
 
 def _frame(line: str) -> Frame | None:
-    """The location of an ``at fn (file:line:col)`` / ``at file:line:col`` line, if it has one
-    (``at Array.forEach (<anonymous>)`` has none)."""
-    body = line.strip()[3:].removeprefix("async ")
-    function, _, where = body[:-1].rpartition(" (") if body.endswith(")") else ("", "", body)
-    location = split_location(where.strip().removeprefix("file://"))
-    if location is None or location.line is None:
-        return None
-    return Frame(location.file, location.line, function.strip() or None)
+    """A frame with a line number (``at Array.forEach (<anonymous>)`` has none)."""
+    frame = node_frame(line)
+    return frame if frame is not None and frame.line is not None else None
 
 
 __all__ = ["glued_node_error"]
