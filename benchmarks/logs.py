@@ -1,0 +1,376 @@
+"""``errdex scan`` on real logs: Loghub's 2k samples, next to Drain3 (measured) and Drain
+(published), because synthetic logs said nothing about production ones.
+
+    .venv/bin/python benchmarks/logs.py --loghub DIR --sources DIR --db PATH \\
+        [--system Zookeeper ...] [--split develop|held-out|all] [--json OUT]
+    .venv/bin/python benchmarks/logs.py --suggest-labels Zookeeper --loghub DIR --sources DIR
+
+``--loghub`` is a copy of the Loghub repository (``Zookeeper/Zookeeper_2k.log``,
+``..._structured.csv``, ``..._templates.csv``); ``--sources`` a folder of git repositories
+named ``owner+name`` (or ``owner+name/repo``, or ``name``). Per system
+(benchmarks/logs/systems.json: the release the log came from, its split, Loghub's Drain
+settings), the source is mined at that release into ``--db`` and the log scanned through
+``errdex.scan``, every level. Reported per system:
+
+- grouping accuracy, Loghub's definition: a line is grouped right iff the set of lines in
+  its predicted group equals the set of lines sharing its ground-truth EventId; on the
+  warning/error lines (both partitions restricted to them) and on all lines. errdex's
+  group of a line is the statement it was mapped to, else the template group scan gives
+  it, else the line alone;
+- the share of warning/error lines mapped to the right statement, over the lines whose
+  template is labelled with the statement printing it (benchmarks/logs/<system>.labels.json,
+  checked by hand; templates printed by code outside the source mined are ``unknown``,
+  excluded and counted);
+- the same grouping accuracy for Drain3 on the same lines (each line's Content, masked
+  with Loghub's regexes), and Drain's published figure;
+- lines/s of each (errdex: the scan alone, the mine not counted).
+
+A system without a level on its lines (OpenSSH's syslog) takes each line's level from its
+template's label (the level of the statement printing it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import inspect
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+HERE = Path(__file__).resolve().parent / "logs"
+SYSTEMS = HERE / "systems.json"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a Loghub sample with its ground truth."""
+
+    number: int
+    level: str
+    content: str
+    event: str
+
+
+@dataclass
+class Outcome:
+    """What one tool made of one system's sample."""
+
+    tool: str
+    warn_ga: float | None = None
+    all_ga: float | None = None
+    right: int | None = None
+    known: int | None = None
+    lines_per_s: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# ---- scoring ---------------------------------------------------------------------------------
+
+
+def grouping_accuracy(predicted: Sequence[Hashable | None], truth: Sequence[Hashable],
+                      subset: Iterable[int] | None = None) -> float | None:
+    """Loghub's grouping accuracy over ``subset`` (indices; default all): the share of lines
+    whose predicted group holds exactly the lines of their true group. ``None`` in
+    ``predicted`` is a group of that line alone; None when the subset is empty."""
+    indices = list(range(len(truth))) if subset is None else list(subset)
+    if not indices:
+        return None
+    pred: dict[Hashable, set[int]] = defaultdict(set)
+    true: dict[Hashable, set[int]] = defaultdict(set)
+    for i in indices:
+        key = predicted[i]
+        pred[("alone", i) if key is None else ("key", key)].add(i)
+        true[truth[i]].add(i)
+    right = 0
+    for members in pred.values():
+        events = {truth[i] for i in members}
+        if len(events) == 1 and true[next(iter(events))] == members:
+            right += len(members)
+    return right / len(indices)
+
+
+Location = tuple[str, int]
+
+
+def right_statements(mapped: Sequence[Location | None], accepted: Sequence[set[Location] | None],
+                     subset: Iterable[int]) -> tuple[int, int, int]:
+    """(right, known, unknown) over ``subset``: a line is known when its template's statement
+    is labelled (``accepted`` not None), right when it was mapped to one of its locations."""
+    right = known = unknown = 0
+    for i in subset:
+        if accepted[i] is None:
+            unknown += 1
+            continue
+        known += 1
+        right += mapped[i] in accepted[i]  # type: ignore[operator]
+    return right, known, unknown
+
+
+# ---- inputs ----------------------------------------------------------------------------------
+
+
+def read_truth(folder: Path, system: str) -> list[Line]:
+    """The structured CSV of a Loghub sample, in line order."""
+    path = folder / system / f"{system}_2k.log_structured.csv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [Line(int(row["LineId"]), row.get("Level", ""), row["Content"], row["EventId"])
+                for row in csv.DictReader(handle)]
+
+
+def read_labels(system: str) -> dict[str, Any] | None:
+    """benchmarks/logs/<system>.labels.json, or None when the system is not labelled yet."""
+    path = HERE / f"{system}.labels.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def accepted_locations(labels: dict[str, Any] | None, lines: Sequence[Line]
+                       ) -> list[set[Location] | None]:
+    """Per line, the statements that may print it (None: unknown or not labelled)."""
+    templates = (labels or {}).get("templates", {})
+    out: list[set[Location] | None] = []
+    for line in lines:
+        where = (templates.get(line.event) or {}).get("statements")
+        out.append({(s["file"], int(s["line"])) for s in where} if where else None)
+    return out
+
+
+def line_levels(spec: dict[str, Any], labels: dict[str, Any] | None,
+                lines: Sequence[Line]) -> list[str | None]:
+    """Each line's level: its own column, else its template's labelled statement's level."""
+    if spec["level"].get("column"):
+        return [line.level for line in lines]
+    templates = (labels or {}).get("templates", {})
+    levels: list[str | None] = []
+    for line in lines:
+        where = (templates.get(line.event) or {}).get("statements") or []
+        levels.append(where[0].get("level") if where else None)
+    return levels
+
+
+def find_source(sources: Path, name: str) -> Path:
+    """The git repository of ``owner/name`` under ``sources``."""
+    owner, repo = name.split("/")
+    for candidate in (sources / f"{owner}+{repo}" / "repo", sources / f"{owner}+{repo}",
+                      sources / repo):
+        if candidate.exists():
+            return candidate
+    raise SystemExit(f"{name}: no {owner}+{repo} (or {repo}) repository under {sources}")
+
+
+def checkout(source: Path, revision: str, into: Path) -> tuple[Path, str]:
+    """A clone of ``source`` sharing its objects (no work tree) and the commit of ``revision``."""
+    subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(source), str(into)],
+                   check=True)
+    sha = subprocess.run(["git", "-C", str(into), "rev-parse", f"{revision}^{{commit}}"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    return into, sha
+
+
+# ---- the tools -------------------------------------------------------------------------------
+
+
+def run_drain(contents: Sequence[str], settings: dict[str, Any]) -> tuple[list[int], float]:
+    """Drain3's cluster of each content, with Loghub's masks, threshold and depth; seconds."""
+    from drain3 import TemplateMiner
+    from drain3.masking import MaskingInstruction
+    from drain3.template_miner_config import TemplateMinerConfig
+
+    config = TemplateMinerConfig()
+    config.drain_sim_th = settings["st"]
+    config.drain_depth = settings["depth"]
+    config.masking_instructions = [MaskingInstruction(p, "*") for p in settings["regex"]]
+    config.profiling_enabled = False
+    start = time.perf_counter()
+    miner = TemplateMiner(config=config)
+    clusters = [miner.add_log_message(text.strip())["cluster_id"] for text in contents]
+    return clusters, time.perf_counter() - start
+
+
+def scan_options() -> dict[str, Any]:
+    """Keyword arguments ``errdex.scan`` takes to map every line: every level, groups."""
+    import errdex
+
+    params = inspect.signature(errdex.scan).parameters
+    wanted = {"all_levels": True, "group": True, "jobs": 1}
+    return {k: v for k, v in wanted.items() if k in params}
+
+
+def event_group(event: Any) -> tuple[Hashable | None, Location | None]:
+    """The group key and statement location ``scan`` gave one event (None: none)."""
+    for match in getattr(event, "matches", None) or []:
+        target = getattr(match, "record", None) or getattr(match, "statement", None)
+        path = getattr(target, "file_path", None)
+        number = getattr(target, "line_number", None)
+        if path is not None and number is not None:
+            repo = getattr(target, "repo", "")
+            return ("statement", repo, path, number), (path, int(number))
+    for name in ("group", "template", "template_group"):
+        key = getattr(event, name, None)
+        if key is not None:
+            return ("template", str(key)), None
+    return None, None
+
+
+def run_errdex(log: Path, db: str, repo: str, count: int
+               ) -> tuple[list[Hashable | None], list[Location | None], float, dict[str, int]]:
+    """Each line's group and statement as ``errdex.scan`` maps the log; seconds; counts."""
+    import errdex
+
+    groups: list[Hashable | None] = [None] * count
+    mapped: list[Location | None] = [None] * count
+    summary = errdex.ScanSummary()
+    start = time.perf_counter()
+    events = list(errdex.scan(str(log), db=db, repo=repo, summary=summary, **scan_options()))
+    seconds = time.perf_counter() - start
+    for event in events:
+        key, where = event_group(event)
+        first = int(event.line) - 1
+        for i in range(first, min(count, first + max(1, len(event.text.splitlines())))):
+            groups[i], mapped[i] = key, where
+    stats = {"events": len(events), "matched": summary.matched}
+    return groups, mapped, seconds, stats
+
+
+def mine(checkout_path: Path, sha: str, repo: str, db: str) -> tuple[str, int]:
+    """Mine the release into ``db``; the repository's name and its record count."""
+    import errdex
+
+    summary = errdex.mine(str(checkout_path), db=db, repo=repo, sha=sha, enrich="none")
+    return summary.repo, summary.records
+
+
+# ---- one system ------------------------------------------------------------------------------
+
+
+def measure(system: str, spec: dict[str, Any], loghub: Path, sources: Path, db: str,
+            labels: dict[str, Any] | None = None) -> dict[str, Any]:
+    """errdex, Drain3 and Drain (published) on one system's sample (``labels``: default
+    benchmarks/logs/<system>.labels.json)."""
+    lines = read_truth(loghub, system)
+    labels = labels if labels is not None else read_labels(system)
+    accepted = accepted_locations(labels, lines)
+    levels = line_levels(spec, labels, lines)
+    warn = [i for i, level in enumerate(levels) if level in spec["level"]["warn"]]
+    truth = [line.event for line in lines]
+    with tempfile.TemporaryDirectory(prefix="errdex-logs-") as tmp:
+        path, sha = checkout(find_source(sources, spec["source"]), spec["revision"],
+                             Path(tmp) / "src")
+        repo, records = mine(path, sha, spec["source"], db)
+    log = loghub / system / f"{system}_2k.log"
+    groups, mapped, seconds, stats = run_errdex(log, db, repo, len(lines))
+    right, known, unknown = right_statements(mapped, accepted, warn)
+    ours = Outcome("errdex", grouping_accuracy(groups, truth, warn),
+                   grouping_accuracy(groups, truth), right, known, len(lines) / seconds,
+                   {**stats, "records": records, "unknown": unknown})
+    clusters, drain_seconds = run_drain([line.content for line in lines], spec["drain"])
+    drain = Outcome("Drain3", grouping_accuracy(clusters, truth, warn),
+                    grouping_accuracy(clusters, truth), lines_per_s=len(lines) / drain_seconds)
+    published = Outcome("Drain (published)", all_ga=spec["published"])
+    return {"system": system, "split": spec["split"], "revision": spec["revision"],
+            "commit": sha, "lines": len(lines), "warn_lines": len(warn),
+            "labelled": labels is not None, "outcomes": [ours, drain, published]}
+
+
+# ---- report ----------------------------------------------------------------------------------
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def table(results: Sequence[dict[str, Any]], skipped: dict[str, dict[str, Any]]) -> str:
+    """The per-system table: errdex vs Drain3 vs Drain (published)."""
+    rows = ["| system (split, release) | w/e lines | tool | w/e grouping | all-lines grouping "
+            "| right statement (w/e, known) | lines/s |", "|---|---|---|---|---|---|---|"]
+    for result in results:
+        head = f"{result['system']} ({result['split']}, {result['revision']})"
+        for outcome in result["outcomes"]:
+            share = "-"
+            if outcome.known is not None:
+                share = (f"{outcome.right}/{outcome.known}"
+                         + (f" = {outcome.right / outcome.known:.3f}" if outcome.known else "")
+                         + f" ({outcome.extra.get('unknown', 0)} unknown)")
+                if not result["labelled"]:
+                    share = "not labelled"
+            rows.append(f"| {head} | {result['warn_lines']} | {outcome.tool} | "
+                        f"{_fmt(outcome.warn_ga)} | {_fmt(outcome.all_ga)} | {share} | "
+                        f"{_fmt(outcome.lines_per_s, 0)} |")
+            head = ""
+    for system, spec in skipped.items():
+        rows.append(f"| {system} (not measured: {spec.get('why', spec['split'])}) | - | "
+                    f"Drain (published) | - | {_fmt(spec['published'])} | - | - |")
+    return "\n".join(rows)
+
+
+def suggest_labels(system: str, spec: dict[str, Any], loghub: Path, sources: Path) -> str:
+    """A draft labels file: each template's longest literal, grepped in the release (to be
+    checked by hand: the hits are listed under ``candidates``)."""
+    source = find_source(sources, spec["source"])
+    sha = subprocess.run(["git", "-C", str(source), "rev-parse", f"{spec['revision']}^{{commit}}"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    path = loghub / system / f"{system}_2k.log_templates.csv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        templates = [(row["EventId"], row["EventTemplate"]) for row in csv.DictReader(handle)]
+    out: dict[str, Any] = {}
+    for event, template in templates:
+        pieces = sorted((p.strip() for p in template.split("<*>")), key=len, reverse=True)
+        hits = list(_grep(source, sha, pieces[0])) if pieces and len(pieces[0]) >= 4 else []
+        out[event] = {"template": template, "statements": None, "candidates": hits[:8]}
+    return json.dumps({"system": system, "source": spec["source"], "revision": spec["revision"],
+                       "commit": sha, "templates": out}, indent=1)
+
+
+def _grep(source: Path, sha: str, text: str) -> Iterator[str]:
+    found = subprocess.run(["git", "-C", str(source), "grep", "-n", "-F", "-e", text, sha],
+                           capture_output=True, text=True)
+    for hit in found.stdout.splitlines():
+        yield re.sub(rf"^{sha}:", "", hit)[:200]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line, measure the chosen systems, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--loghub", type=Path, required=True)
+    parser.add_argument("--sources", type=Path, required=True)
+    parser.add_argument("--db", help="the store to mine into (a file; reused across runs)")
+    parser.add_argument("--system", nargs="*", help="systems to measure (default: by --split)")
+    parser.add_argument("--split", choices=["develop", "held-out", "all"], default="all")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--suggest-labels", metavar="SYSTEM")
+    args = parser.parse_args(argv)
+    systems: dict[str, dict[str, Any]] = json.loads(SYSTEMS.read_text())["systems"]
+    if args.suggest_labels:
+        print(suggest_labels(args.suggest_labels, systems[args.suggest_labels], args.loghub,
+                             args.sources))
+        return 0
+    if not args.db:
+        parser.error("--db is required to measure")
+    chosen = args.system or [s for s, spec in systems.items()
+                             if args.split in ("all", spec["split"])]
+    measured = {s: systems[s] for s in chosen if "source" in systems[s]}
+    skipped = {s: systems[s] for s in systems if "source" not in systems[s]}
+    results = []
+    for system, spec in measured.items():
+        result = measure(system, spec, args.loghub, args.sources, args.db)
+        results.append(result)
+        print(f"{system}: {result['outcomes'][0].extra}", file=sys.stderr)
+    print(table(results, skipped))
+    if args.json:
+        args.json.write_text(json.dumps(
+            [{**r, "outcomes": [vars(o) for o in r["outcomes"]]} for r in results], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

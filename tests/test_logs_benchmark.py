@@ -1,0 +1,130 @@
+"""benchmarks/logs.py scores what it says: Loghub's grouping accuracy on hand-computed
+partitions, the right-statement share over labelled lines only, and a whole run (mine a
+tiny repository, scan its log, Drain3 on the same lines) on a log written here."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.conftest import GitRepo
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("logs_benchmark", ROOT / "benchmarks/logs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["logs_benchmark"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+logs = _load()
+
+
+def test_a_group_is_right_only_when_it_holds_exactly_its_event() -> None:
+    truth = ["A", "A", "B", "B", "C"]
+    # {0,1} is all of A: right; {2,3,4} mixes B and C: all three wrong
+    assert logs.grouping_accuracy([1, 1, 2, 2, 2], truth) == pytest.approx(2 / 5)
+    # B split in two: both halves wrong; C alone is all of C: right
+    assert logs.grouping_accuracy([1, 1, 2, 3, 4], truth) == pytest.approx(3 / 5)
+    # the labels of groups do not matter, only the partition
+    assert logs.grouping_accuracy(["x", "x", 7, 7, None], truth) == 1.0
+
+
+def test_an_unmapped_line_is_a_group_of_its_own() -> None:
+    assert logs.grouping_accuracy([None, None, None], ["A", "B", "B"]) == pytest.approx(1 / 3)
+    assert logs.grouping_accuracy([None, None], ["A", "B"]) == 1.0
+
+
+def test_a_subset_restricts_both_partitions() -> None:
+    truth = ["A", "A", "B", "B"]
+    predicted = [1, 2, 3, 3]
+    assert logs.grouping_accuracy(predicted, truth) == pytest.approx(2 / 4)
+    # line 1 left out: A is {0} in the subset and so is group 1
+    assert logs.grouping_accuracy(predicted, truth, [0, 2, 3]) == 1.0
+    assert logs.grouping_accuracy(predicted, truth, []) is None
+
+
+def test_right_statements_count_labelled_lines_only() -> None:
+    here = {("src/Pool.java", 5)}
+    accepted = [here, here, None, {("a.c", 1), ("a.c", 9)}]
+    mapped = [("src/Pool.java", 5), ("src/Pool.java", 6), ("x", 1), ("a.c", 9)]
+    assert logs.right_statements(mapped, accepted, range(4)) == (2, 3, 1)
+    assert logs.right_statements(mapped, accepted, [2]) == (0, 0, 1)
+
+
+def test_levels_come_from_the_label_when_the_log_has_none() -> None:
+    lines = [logs.Line(1, "", "a", "E1"), logs.Line(2, "", "b", "E2")]
+    labels = {"templates": {"E1": {"statements": [{"file": "f.c", "line": 3,
+                                                   "level": "error"}]},
+                            "E2": {"statements": None}}}
+    assert logs.line_levels({"level": {"from": "label"}}, labels, lines) == ["error", None]
+    assert logs.accepted_locations(labels, lines) == [{("f.c", 3)}, None]
+
+
+POOL = """package acme;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+public class Pool {
+    private static final Logger LOG = LoggerFactory.getLogger(Pool.class);
+
+    void take(int id) {
+        if (id < 0) {
+            LOG.error("Pool exhausted while serving request " + id);
+        }
+    }
+}
+"""
+LOG = """2026-01-02 10:00:00,001 - INFO  [main:Main@3] - Slow borrow of connection 1 from the pool
+2026-01-02 10:00:00,002 - ERROR [main:Pool@11] - Pool exhausted while serving request 7
+2026-01-02 10:00:00,003 - INFO  [main:Main@3] - Slow borrow of connection 2 from the pool
+2026-01-02 10:00:00,004 - ERROR [main:Pool@11] - Pool exhausted while serving request 8
+"""
+STRUCTURED = """LineId,Level,Content,EventId,EventTemplate
+1,INFO,Slow borrow of connection 1 from the pool,E1,Slow borrow of connection <*> from the pool
+2,ERROR,Pool exhausted while serving request 7,E2,Pool exhausted while serving request <*>
+3,INFO,Slow borrow of connection 2 from the pool,E1,Slow borrow of connection <*> from the pool
+4,ERROR,Pool exhausted while serving request 8,E2,Pool exhausted while serving request <*>
+"""
+
+
+def test_a_whole_run_mines_scans_and_runs_drain(
+    tmp_path: Path, make_repo: Callable[..., GitRepo]
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/acme/Pool.java": POOL})
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "acme+widgets").symlink_to(repo.root)
+    loghub = tmp_path / "loghub" / "Tiny"
+    loghub.mkdir(parents=True)
+    (loghub / "Tiny_2k.log").write_text(LOG, encoding="utf-8")
+    (loghub / "Tiny_2k.log_structured.csv").write_text(STRUCTURED, encoding="utf-8")
+    spec = {"split": "develop", "source": "acme/widgets", "revision": "HEAD",
+            "level": {"column": "Level", "warn": ["WARN", "ERROR"]},
+            "drain": {"regex": [], "st": 0.5, "depth": 4}, "published": None}
+    labels = {"templates": {"E1": {"statements": None},
+                            "E2": {"statements": [{"file": "src/acme/Pool.java", "line": 11}]}}}
+    result = logs.measure("Tiny", spec, tmp_path / "loghub", sources,
+                          str(tmp_path / "db.sqlite"), labels=labels)
+    ours, drain, published = result["outcomes"]
+    assert (result["lines"], result["warn_lines"], result["commit"]) == (4, 2, repo.head())
+    assert (ours.right, ours.known) == (2, 2)  # both ERROR lines name Pool.java:11
+    assert ours.warn_ga == 1.0
+    assert (drain.warn_ga, drain.all_ga) == (1.0, 1.0)
+    assert published.all_ga is None
+    table = logs.table([result], {})
+    assert "| Tiny (develop, HEAD) | 2 | errdex | 1.000 |" in table
+    assert "2/2 = 1.000 (0 unknown)" in table
+    json.dumps([{**result, "outcomes": [vars(o) for o in result["outcomes"]]}])
