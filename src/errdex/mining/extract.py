@@ -34,6 +34,7 @@ from errdex.mining.files import (
     mine_files,
 )
 from errdex.mining.producers import Producers
+from errdex.records.log_statements import LogStatement
 from errdex.records.model import Record, RecordExtras, content_hash, now_iso
 from errdex.records.text_sites import TextSite
 from errdex.repo.git import Tree
@@ -89,6 +90,8 @@ class Extraction:
     summary: MineSummary
     # the worded literals of the files read that no record's template holds (lookup only)
     texts: list[TextSite] = field(default_factory=list)
+    # the log calls below warning of the files read (``scan`` only, never records)
+    logs: list[LogStatement] = field(default_factory=list)
 
 
 def miner_version(enrich: str) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from errdex.errors import StoreError
+from errdex.records.log_statements import LogStatement
 from errdex.records.model import Record, RecordExtras
 from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
 from errdex.records.text_sites import TextSite
@@ -48,7 +49,7 @@ class Store(Protocol):
         self, repo: str, records: list[tuple[Record, RecordExtras, str]], *,
         analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
         miner_version: str | None = None, analyzed_at: str | None = None,
-        texts: list[TextSite] | None = None,
+        texts: list[TextSite] | None = None, logs: Sequence[LogStatement] | None = None,
     ) -> int: ...
 
     def write(self, mine: MineWrite) -> int:
@@ -59,6 +60,10 @@ class Store(Protocol):
     def text_sites(self, leads: Sequence[str], repo: str | None = None
                    ) -> list[tuple[str, TextSite]]: ...
     def text_site_count(self, repo: str | None = None) -> int: ...
+    def log_statements(self, repo: str | None = None) -> list[LogStatement]:
+        """The log statements below warning (trace … notice), by repo, file and line."""
+        ...
+    def log_statement_count(self, repo: str | None = None) -> int: ...
 
     def upsert(self, records: Iterable[tuple[Record, RecordExtras | None]]) -> int: ...
     def previous_records(self, repo: str) -> dict[str, PreviousRecord]: ...

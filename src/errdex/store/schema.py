@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-STORE_FORMAT_VERSION = 6
+STORE_FORMAT_VERSION = 7
 
 # --- the dialect seam ----------------------------------------------------------------------
 
@@ -149,6 +149,22 @@ def migrations(dialect: Dialect) -> list[str]:
             manifest_sha256 TEXT NOT NULL,
             synced_at TEXT NOT NULL
         );
+        """,
+        # 7: log statements below warning (trace, debug, info, notice): indexed for scan
+        # only, never records; replaced per file with the mine that found them.
+        """
+        CREATE TABLE log_statements (
+            repo TEXT NOT NULL,
+            file_path TEXT NOT NULL,
+            line_number INTEGER NOT NULL,
+            level TEXT NOT NULL,
+            template TEXT NOT NULL,
+            pattern TEXT NOT NULL,
+            symbol TEXT,
+            language TEXT,
+            logger TEXT
+        );
+        CREATE INDEX log_statements_file ON log_statements (repo, file_path);
         """,
     ]
 

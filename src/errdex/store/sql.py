@@ -20,14 +20,11 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Protocol, Self
 
 from errdex.errors import RecordNotFoundError, StoreError
-from errdex.records.model import (
-    Record,
-    RecordExtras,
-    content_hash,
-    now_iso,
-)
+from errdex.records.log_statements import LogStatement
+from errdex.records.model import Record, RecordExtras, content_hash, now_iso
 from errdex.records.stored import CandidateRow, PreviousRecord, RepoState, StoredRecord
 from errdex.records.text_sites import TextSite
+from errdex.store import log_statements as logs_table
 from errdex.store.rows import (
     CANDIDATE_COLUMNS,
     RECORD_COLUMNS,
@@ -269,6 +266,7 @@ class SQLStore(ABC):
         analyzed_sha: str | None, root: str | None = None, files: set[str] | None = None,
         miner_version: str | None = None, analyzed_at: str | None = None,
         texts: list[TextSite] | None = None, joined: bool = False,
+        logs: Sequence[LogStatement] | None = None,
     ) -> int:
         """Write a mine of ``repo`` in one transaction (a kill leaves the previous state),
         or in the caller's open one when ``joined``; the repository's record count after.
@@ -303,6 +301,8 @@ class SQLStore(ABC):
             self._drop_unused_patterns(pid for _, pid in old)
             if texts is not None:  # text sites of the files read are replaced, like records
                 replace_text_sites(self, repo, texts, files)
+            if logs is not None:  # so are the log statements below warning
+                logs_table.replace_log_statements(self, repo, logs, files)
             current = self.count(repo)
             self._execute(
                 "INSERT INTO repos (repo, analyzed_sha, analyzed_at, root, record_count, "
@@ -315,11 +315,10 @@ class SQLStore(ABC):
         return current
 
     def write(self, mine: MineWrite) -> int:
-        """Write a mine (``errdex.mining.extract.Extraction``) in one transaction
-        (``replace_repo``); the repository's current record count after it."""
+        """Write a mine (``mining.extract.Extraction``) in one transaction; the records after."""
         return self.replace_repo(mine.repo, mine.rows, analyzed_sha=mine.sha, root=mine.root,
                                  files=mine.files, miner_version=mine.miner_version,
-                                 analyzed_at=mine.analyzed_at, texts=mine.texts)
+                                 analyzed_at=mine.analyzed_at, texts=mine.texts, logs=mine.logs)
 
     def text_sites(self, leads: Sequence[str], repo: str | None = None
                    ) -> list[tuple[str, TextSite]]:
@@ -328,6 +327,12 @@ class SQLStore(ABC):
 
     def text_site_count(self, repo: str | None = None) -> int:
         return text_site_count(self, repo)
+
+    def log_statements(self, repo: str | None = None) -> list[LogStatement]:
+        return list(logs_table.read_log_statements(self, repo))
+
+    def log_statement_count(self, repo: str | None = None) -> int:
+        return logs_table.log_statement_count(self, repo)
 
     def repo_state(self, repo: str) -> RepoState | None:
         row = self._execute(

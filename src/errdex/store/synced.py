@@ -139,7 +139,7 @@ def _drop_repo(sql: SQLStore, repo: str) -> None:
     old = sql._execute("DELETE FROM records WHERE repo = ? RETURNING pattern_id",
                        (repo,)).fetchall()
     sql._drop_unused_patterns(row[0] for row in old)
-    for table in ("text_sites", "repos", "repo_origins"):
+    for table in ("text_sites", "log_statements", "repos", "repo_origins"):
         sql._execute(f"DELETE FROM {table} WHERE repo = ?", (repo,))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from errdex.records.log_statements import LogStatement
 from errdex.records.model import Record, RecordExtras
 from errdex.records.text_sites import TextSite
 
@@ -33,4 +34,8 @@ class MineWrite(Protocol):
     @property
     def texts(self) -> list[TextSite]:
         """The worded literals of the files read that no record holds (lookup only)."""
+        ...
+    @property
+    def logs(self) -> list[LogStatement]:
+        """The log calls below warning of the files read (scan only, never records)."""
         ...
