@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-STORE_FORMAT_VERSION = 7
+STORE_FORMAT_VERSION = 8
 
 # --- the dialect seam ----------------------------------------------------------------------
 
@@ -165,6 +165,28 @@ def migrations(dialect: Dialect) -> list[str]:
             logger TEXT
         );
         CREATE INDEX log_statements_file ON log_statements (repo, file_path);
+        """,
+        # 8: history (``mine --history``): the releases mined, in order, and each record's
+        # wording with the first and last release that printed it and the site it belongs
+        # to now (a reworded site's old wordings point at its newest record).
+        """
+        CREATE TABLE releases (
+            repo TEXT NOT NULL,
+            name TEXT NOT NULL,
+            sha TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            mined_at TEXT NOT NULL,
+            PRIMARY KEY (repo, name)
+        );
+        CREATE TABLE wordings (
+            id TEXT PRIMARY KEY,
+            repo TEXT NOT NULL,
+            site_id TEXT NOT NULL,
+            first_seen TEXT NOT NULL,
+            last_seen TEXT NOT NULL
+        );
+        CREATE INDEX wordings_site ON wordings (site_id);
+        CREATE INDEX wordings_repo ON wordings (repo);
         """,
     ]
 
