@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from errdex.records.lineage import WordingVersion
 from errdex.records.model import Record, RecordExtras
 from errdex.records.stored import CandidateRow, Removal, StoredRecord
 from errdex.templates.analysis import placeholder_names
@@ -29,6 +30,7 @@ class Match:
     extras: RecordExtras = field(default_factory=RecordExtras)
     approximate: bool = False
     removed: Removal | None = None
+    version: WordingVersion | None = None  # an older wording of the site matched
 
     def to_json(self) -> dict[str, object]:
         """The explain JSON shape; ``removed`` only for sites gone from the latest mine."""
@@ -38,6 +40,8 @@ class Match:
         }
         if self.removed is not None:
             out["removed"] = {"sha": self.removed.sha, "at": self.removed.at}
+        if self.version is not None:  # the wording matched, and the releases that printed it
+            out["version"] = self.version.to_json()
         if self.extras.package is not None:  # a site of a registry release
             out["package"] = {"name": self.extras.package,
                               "version": self.extras.package_version,
