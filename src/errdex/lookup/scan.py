@@ -1,4 +1,10 @@
-"""Scan a log: every error event in it (multi-line traces grouped), annotated with its record.
+"""Scan a log: every warning and error entry in it (multi-line traces grouped), annotated
+with the statement that wrote it.
+
+A log whose layout is recognised (``errdex.lookup.layouts``) is read entry by entry:
+the framework's prefix is metadata, the rest the message, and by default each warning
+and error entry is an event (``all_levels``: every entry); a trace printed below an
+entry is an event of its own. A log of no known layout is read as today, as pastes.
 
 Logs are read as a stream in chunks cut where a new entry starts (a line that
 opens with a timestamp, a bracket or a JSON object, or after a blank line), so
@@ -22,7 +28,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from errdex.lookup.entries import EntryReader, weigh
 from errdex.lookup.index import Index, Match, Ranked, materialize
+from errdex.lookup.layouts import Layout, detect, layout_named
 from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
 from errdex.repo.processes import die_with_parent
 from errdex.store.protocol import StoredRecord, open_store
@@ -39,10 +47,14 @@ class ScannedEvent:
     line: int
     text: str
     matches: list[Match]
+    layout: dict[str, object] | None = None  # the entry's metadata, when a layout read it
 
     def to_json(self) -> dict[str, object]:
-        return {"line": self.line, "text": self.text,
-                "matches": [m.to_json() for m in self.matches]}
+        out: dict[str, object] = {"line": self.line, "text": self.text,
+                                  "matches": [m.to_json() for m in self.matches]}
+        if self.layout is not None:
+            out["layout"] = self.layout
+        return out
 
 
 @dataclass
@@ -67,32 +79,42 @@ class ScanSummary:
 
 def scan(
     index: Index, stream: TextIO, *, top: int = 1, repo: str | None = None,
-    summary: ScanSummary | None = None, jobs: int = 1,
+    summary: ScanSummary | None = None, jobs: int = 1, layout: str | None = None,
+    all_levels: bool = False,
 ) -> Iterator[ScannedEvent]:
-    """Each error event of ``stream`` with its best records, in log order.
+    """Each event of ``stream`` with its best records, in log order.
 
-    With ``jobs`` > 1 and a log of several chunks, chunks are parsed and ranked in
-    worker processes (each with its own store and index) and this process reads the
+    ``layout``: a layout's name or a log4j-style pattern (else recognised from the first
+    lines). With ``jobs`` > 1 and a log of several chunks, chunks are parsed and ranked
+    in worker processes (each with its own store and index) and this process reads the
     reported records, a chunk at a time.
     """
-    pieces = chunks(stream, summary)
+    named = layout_named(layout) if layout else None  # a bad pattern: before any reading
+    starts: list[Layout | None] = [named]
+    pieces = chunks(stream, summary, starts)
     first = list(itertools.islice(pieces, 2))
+    found_layout = named or (detect(first[0][1].splitlines()[:400]) if first else None)
+    starts[0] = found_layout
+    reading = _Reading(found_layout, all_levels, top, repo)
     pieces = itertools.chain(first, pieces)
     if jobs > 1 and len(first) > 1:
-        ranked_chunks = _rank_in_workers(index, pieces, top, repo, jobs)
+        ranked_chunks = _rank_in_workers(index, pieces, reading, jobs)
     else:
         ranked_chunks = (
-            (first_line, _rank_chunk(index, chunk, top, repo)) for first_line, chunk in pieces
+            (first_line, _rank_chunk(index, chunk, reading)) for first_line, chunk in pieces
         )
     records: dict[str, StoredRecord] = {}
     for first_line, ranked in ranked_chunks:
-        wanted = {r.id for _, _, found in ranked for r in found} - records.keys()
+        wanted = {r.id for _, _, found, _ in ranked for r in found} - records.keys()
         if len(records) > _CACHE_SIZE:
             records.clear()
-            wanted = {r.id for _, _, found in ranked for r in found}
+            wanted = {r.id for _, _, found, _ in ranked for r in found}
         records.update(index.store.get_many(wanted))
-        for line, text, found in ranked:
-            scanned = ScannedEvent(first_line + line - 1, text, materialize(found, records))
+        for line, text, found, fields in ranked:
+            matches = materialize(found, records)
+            if fields is not None:
+                matches = weigh(matches, fields, top)
+            scanned = ScannedEvent(first_line + line - 1, text, matches, fields)
             if summary is not None:
                 summary.add(scanned)
             yield scanned
@@ -105,20 +127,57 @@ def skipped_note(summary: ScanSummary) -> str:
             "skipped (not scanned): split such a line to scan it")
 
 
-RankedEvent = tuple[int, str, list[Ranked]]  # line within its chunk, event text, ranked ids
+# line within its chunk, event text, ranked ids, the entry's layout fields (None: a paste)
+RankedEvent = tuple[int, str, list[Ranked], dict[str, object] | None]
 
 
-def _rank_chunk(index: Index, chunk: str, top: int, repo: str | None) -> list[RankedEvent]:
+@dataclass(frozen=True)
+class _Reading:
+    """How chunks are read: the log's layout (None: as pastes), which levels, how many."""
+
+    layout: Layout | None
+    all_levels: bool
+    top: int
+    repo: str | None
+
+    def __reduce__(self) -> tuple[object, ...]:  # sent to workers: the regex, not its RE2
+        layout = self.layout
+        plain = None if layout is None else (layout.name, layout.regex, layout.container)
+        return (_rebuild, (plain, self.all_levels, self.top, self.repo))
+
+
+def _rebuild(plain: tuple[str, str, str | None] | None, all_levels: bool, top: int,
+             repo: str | None) -> _Reading:
+    return _Reading(None if plain is None else Layout(*plain), all_levels, top, repo)
+
+
+def _rank_chunk(index: Index, chunk: str, reading: _Reading) -> list[RankedEvent]:
     """Each event of one chunk, ranked (repeated events ranked once)."""
+    if reading.layout is not None:
+        return EntryReader(index, reading.layout, reading.all_levels, reading.top,
+                           reading.repo).rank(chunk)
     cache: dict[tuple[object, ...], list[Ranked]] = {}
-    out = []
+    out: list[RankedEvent] = []
     for event in parse_events(chunk):
+        if _quiet(event, chunk):
+            continue
         key = (event.message, event.error_class, event.frames)
         found = cache.get(key)
         if found is None:
-            found = cache[key] = index.rank_event(event, top=top, repo=repo)
-        out.append((_event_line(event), event.text, found))
+            found = cache[key] = index.rank_event(event, top=reading.top, repo=reading.repo)
+        out.append((_event_line(event), event.text, found, None))
     return out
+
+
+_LEVEL_WORD = frozenset({"INFO", "DEBUG", "TRACE", "NOTICE", "FINE", "VERBOSE"})
+
+
+def _quiet(event: ErrorEvent, chunk: str) -> bool:
+    """A chunk read whole as one message because no line of it is an error (lines of an
+    INFO-only log): not an event."""
+    if event.kind != "message" or event.error_class or event.text != chunk.strip():
+        return False
+    return "\n" in event.text or any(word in _LEVEL_WORD for word in event.text.split()[:4])
 
 
 _WORKER_INDEX: Index | None = None
@@ -130,13 +189,13 @@ def _open_worker_index(db: str) -> None:
     _WORKER_INDEX = Index(open_store(db))
 
 
-def _rank_chunk_in_worker(chunk: str, top: int, repo: str | None) -> list[RankedEvent]:
+def _rank_chunk_in_worker(chunk: str, reading: _Reading) -> list[RankedEvent]:
     assert _WORKER_INDEX is not None
-    return _rank_chunk(_WORKER_INDEX, chunk, top, repo)
+    return _rank_chunk(_WORKER_INDEX, chunk, reading)
 
 
 def _rank_in_workers(
-    index: Index, pieces: Iterator[tuple[int, str]], top: int, repo: str | None, jobs: int
+    index: Index, pieces: Iterator[tuple[int, str]], reading: _Reading, jobs: int
 ) -> Iterator[tuple[int, list[RankedEvent]]]:
     """Chunks ranked by ``jobs`` processes, in log order, a bounded number in flight."""
     db = str(index.store.path)
@@ -146,7 +205,7 @@ def _rank_in_workers(
     ) as pool:
         pending: deque[tuple[int, Future[list[RankedEvent]]]] = deque()
         for first_line, chunk in pieces:
-            pending.append((first_line, pool.submit(_rank_chunk_in_worker, chunk, top, repo)))
+            pending.append((first_line, pool.submit(_rank_chunk_in_worker, chunk, reading)))
             if len(pending) >= 4 * jobs:
                 line, future = pending.popleft()
                 yield line, future.result()
@@ -159,8 +218,12 @@ def _event_line(event: ErrorEvent) -> int:
     return max(1, getattr(event, "line", 1) or 1)
 
 
-def chunks(stream: Iterable[str], summary: ScanSummary | None = None) -> Iterator[tuple[int, str]]:
-    """(first line number, text) pieces of a log, each ending before a new entry starts.
+def chunks(
+    stream: Iterable[str], summary: ScanSummary | None = None,
+    layout: list[Layout | None] | None = None,
+) -> Iterator[tuple[int, str]]:
+    """(first line number, text) pieces of a log, each ending before a new entry starts
+    (``layout[0]``, once known: a line it reads; else a line that looks like a start).
 
     No piece is longer than ``MAX_INPUT_CHARS``; a line longer than that on its own
     is skipped (counted in ``summary.skipped_lines``), the pieces around it kept.
@@ -177,7 +240,8 @@ def chunks(stream: Iterable[str], summary: ScanSummary | None = None) -> Iterato
                 yield first, "".join(buffer)
             buffer, size, first = [], 0, number + 1
             continue
-        entry_ends = size >= CHUNK_CHARS and (_starts_entry(line) or not buffer[-1].strip())
+        entry_ends = size >= CHUNK_CHARS and (
+            _starts_entry(line, layout[0] if layout else None) or not buffer[-1].strip())
         if buffer and (entry_ends or size + len(line) > _HARD_LIMIT):
             yield first, "".join(buffer)
             buffer, size, first = [], 0, number
@@ -213,5 +277,7 @@ def _bounded_lines(stream: Iterable[str]) -> Iterator[str | None]:
         yield None
 
 
-def _starts_entry(line: str) -> bool:
+def _starts_entry(line: str, layout: Layout | None = None) -> bool:
+    if layout is not None and layout.name != "journal":
+        return layout.read(line.rstrip("\r\n")) is not None
     return bool(line) and (line[0].isdigit() or line[0] in "[{")
