@@ -90,6 +90,9 @@ class Store(Protocol):
     def rows_in_files(
         self, file_names: list[str], repo: str | None = None
     ) -> list[CandidateRow]: ...
+    def rows_with_codes(
+        self, codes: list[str], repo: str | None = None, limit: int = 50
+    ) -> list[CandidateRow]: ...
 
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-STORE_FORMAT_VERSION = 8
+STORE_FORMAT_VERSION = 9
 
 # --- the dialect seam ----------------------------------------------------------------------
 
@@ -187,6 +187,12 @@ def migrations(dialect: Dialect) -> list[str]:
         );
         CREATE INDEX wordings_site ON wordings (site_id);
         CREATE INDEX wordings_repo ON wordings (repo);
+        """,
+        # 9: records by their error code (``errorCode`` in the record's JSON): a paste that
+        # carries a code, or is one, finds the records raising it without a scan.
+        f"""
+        CREATE INDEX records_error_code ON records (({dialect.json_text("record_json",
+                                                                        "errorCode")}));
         """,
     ]
 
