@@ -151,11 +151,7 @@ def line_levels(spec: dict[str, Any], labels: dict[str, Any] | None,
     if spec["level"].get("column"):
         return [line.level for line in lines]
     templates = (labels or {}).get("templates", {})
-    levels: list[str | None] = []
-    for line in lines:
-        where = (templates.get(line.event) or {}).get("statements") or []
-        levels.append(where[0].get("level") if where else None)
-    return levels
+    return [(templates.get(line.event) or {}).get("level") for line in lines]
 
 
 def find_source(sources: Path, name: str) -> Path:
@@ -270,9 +266,11 @@ def measure(system: str, spec: dict[str, Any], loghub: Path, sources: Path, db: 
     log = loghub / system / f"{system}_2k.log"
     groups, mapped, seconds, stats = run_errdex(log, db, repo, len(lines))
     right, known, unknown = right_statements(mapped, accepted, warn)
+    every = right_statements(mapped, accepted, range(len(lines)))
     ours = Outcome("errdex", grouping_accuracy(groups, truth, warn),
                    grouping_accuracy(groups, truth), right, known, len(lines) / seconds,
-                   {**stats, "records": records, "unknown": unknown})
+                   {**stats, "records": records, "unknown": unknown,
+                    "right_all_levels": every[0], "known_all_levels": every[1]})
     clusters, drain_seconds = run_drain([line.content for line in lines], spec["drain"])
     drain = Outcome("Drain3", grouping_accuracy(clusters, truth, warn),
                     grouping_accuracy(clusters, truth), lines_per_s=len(lines) / drain_seconds)
@@ -289,27 +287,33 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _share(right: int | None, known: int | None, unknown: int | None = None) -> str:
+    if right is None or known is None:
+        return "-"
+    text = f"{right}/{known}" + (f" = {right / known:.3f}" if known else "")
+    return text + (f" ({unknown} unknown)" if unknown is not None else "")
+
+
 def table(results: Sequence[dict[str, Any]], skipped: dict[str, dict[str, Any]]) -> str:
     """The per-system table: errdex vs Drain3 vs Drain (published)."""
     rows = ["| system (split, release) | w/e lines | tool | w/e grouping | all-lines grouping "
-            "| right statement (w/e, known) | lines/s |", "|---|---|---|---|---|---|---|"]
+            "| right statement, w/e (known) | right statement, all lines | lines/s |",
+            "|---|---|---|---|---|---|---|---|"]
     for result in results:
         head = f"{result['system']} ({result['split']}, {result['revision']})"
         for outcome in result["outcomes"]:
-            share = "-"
-            if outcome.known is not None:
-                share = (f"{outcome.right}/{outcome.known}"
-                         + (f" = {outcome.right / outcome.known:.3f}" if outcome.known else "")
-                         + f" ({outcome.extra.get('unknown', 0)} unknown)")
-                if not result["labelled"]:
-                    share = "not labelled"
+            extra = outcome.extra
+            share = _share(outcome.right, outcome.known, extra.get("unknown"))
+            every = _share(extra.get("right_all_levels"), extra.get("known_all_levels"))
+            if outcome.known is not None and not result["labelled"]:
+                share = every = "not labelled"
             rows.append(f"| {head} | {result['warn_lines']} | {outcome.tool} | "
-                        f"{_fmt(outcome.warn_ga)} | {_fmt(outcome.all_ga)} | {share} | "
+                        f"{_fmt(outcome.warn_ga)} | {_fmt(outcome.all_ga)} | {share} | {every} | "
                         f"{_fmt(outcome.lines_per_s, 0)} |")
             head = ""
     for system, spec in skipped.items():
         rows.append(f"| {system} (not measured: {spec.get('why', spec['split'])}) | - | "
-                    f"Drain (published) | - | {_fmt(spec['published'])} | - | - |")
+                    f"Drain (published) | - | {_fmt(spec['published'])} | - | - | - |")
     return "\n".join(rows)
 
 

@@ -64,9 +64,8 @@ def test_right_statements_count_labelled_lines_only() -> None:
 
 def test_levels_come_from_the_label_when_the_log_has_none() -> None:
     lines = [logs.Line(1, "", "a", "E1"), logs.Line(2, "", "b", "E2")]
-    labels = {"templates": {"E1": {"statements": [{"file": "f.c", "line": 3,
-                                                   "level": "error"}]},
-                            "E2": {"statements": None}}}
+    labels = {"templates": {"E1": {"level": "error", "statements": [{"file": "f.c", "line": 3}]},
+                            "E2": {"level": None, "statements": None}}}
     assert logs.line_levels({"level": {"from": "label"}}, labels, lines) == ["error", None]
     assert logs.accepted_locations(labels, lines) == [{("f.c", 3)}, None]
 
