@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from errdex.api._datasets import export_dataset, import_dataset, publish_dataset
+from errdex.api._history import HistorySummary, ReleaseMine, mine_history
 from errdex.api._lookup import (
     LogSource,
     Resolution,
@@ -97,6 +98,7 @@ from errdex.errors import (
 from errdex.lookup.index import Index, Match
 from errdex.lookup.parse import MAX_INPUT_CHARS
 from errdex.lookup.text_sites import TextSiteMatch
+from errdex.records.lineage import WordingVersion
 from errdex.records.model import DatasetLine, Record, RecordExtras
 from errdex.store.protocol import Removal, Store, StoredRecord
 from errdex.store.protocol import redact as redact_url
@@ -119,6 +121,7 @@ __all__ = [
     "EnrichSummary",
     "Entry",
     "ErrdexError",
+    "HistorySummary",
     "Index",
     "InputTooLargeError",
     "InstalledPackage",
@@ -136,6 +139,7 @@ __all__ = [
     "Record",
     "RecordExtras",
     "RecordNotFoundError",
+    "ReleaseMine",
     "ReleaseSummary",
     "Removal",
     "RepoOutcome",
@@ -152,6 +156,7 @@ __all__ = [
     "Syncer",
     "TextSiteMatch",
     "UsageError",
+    "WordingVersion",
     "dataset_origins",
     "enrich",
     "explain",
@@ -165,6 +170,7 @@ __all__ = [
     "mine",
     "mine_deps",
     "mine_env",
+    "mine_history",
     "mine_many",
     "mine_package",
     "open_index",

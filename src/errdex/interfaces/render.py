@@ -116,6 +116,9 @@ def record_body(record: Record, extras: RecordExtras, match: Match | None = None
         when = (match.removed.sha or "")[:12]
         facts.add_row("removed", plain(f"gone since commit {when}: this is what an older "
                                        "version said", style="yellow"))
+    if match is not None and match.version is not None:  # an older wording matched
+        facts.add_row("version", plain(match.version.sentence(
+            record.error_message, match.removed is not None), style="yellow"))
     if match is not None:
         facts.add_row("why", plain(match.reason))
         if match.bound:

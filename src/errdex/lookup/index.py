@@ -35,6 +35,7 @@ from errdex.lookup.classes import class_matches
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
 from errdex.lookup.lines import line_event, message_lines
+from errdex.lookup.lineage import follow_sites
 from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent, part_id, pattern_parts
 from errdex.lookup.ranking import Match as Match
@@ -133,7 +134,9 @@ class Index:
         paste: str | None = None,
     ) -> list[Match]:
         ranked = self.rank_event(event, top=top, repo=repo, paste=paste)
-        return materialize(ranked, self.store.get_many(r.id for r in ranked))
+        # an older wording (mine --history) is answered with its site as it is now
+        return follow_sites(self.store, materialize(ranked, self.store.get_many(
+            r.id for r in ranked)))
 
     def rank_event(
         self, event: ErrorEvent, *, top: int = 5, repo: str | None = None,

@@ -34,7 +34,7 @@ from errdex.records.model import (
     source_window,
 )
 from errdex.records.text_sites import TextSite, contained, spaced, words
-from errdex.repo.git import BlobReader, Forge, decode_source
+from errdex.repo.git import MISSING_BLOB, BlobReader, Forge, decode_source
 from errdex.repo.processes import die_with_parent
 from errdex.templates.template import Hole, Template
 
@@ -107,7 +107,7 @@ def mine_files(
         reader = BlobReader(root)
         try:
             for path, language, blob in items:
-                yield mine_file(context, path, language, reader.read(blob, path))
+                yield read_and_mine(context, reader, path, language, blob)
         finally:
             reader.close()
         return
@@ -147,8 +147,17 @@ def mine_batch(context: FileContext, root: str, batch: list[Item]) -> list[FileO
     reader = _WORKER_READERS.get(root)
     if reader is None:
         reader = _WORKER_READERS[root] = BlobReader(root)
-    return [mine_file(context, path, language, reader.read(blob, path))
+    return [read_and_mine(context, reader, path, language, blob)
             for path, language, blob in batch]
+
+
+def read_and_mine(context: FileContext, reader: BlobReader, path: str, language: str,
+                  blob: str) -> FileOutcome:
+    """``mine_file`` of a blob read from git; a blob missing from the clone is a skip."""
+    data = reader.read_present(blob, path)
+    if data is None:
+        return FileOutcome(path, language.removeprefix(TEST), skipped=MISSING_BLOB)
+    return mine_file(context, path, language, data)
 
 
 def mine_file(context: FileContext, path: str, language: str, data: bytes) -> FileOutcome:

@@ -28,6 +28,8 @@ from errdex.errors import RepositoryError
 from errdex.repo.processes import kill_with_parent, on_main_thread
 
 MAX_FILE_BYTES = 2_000_000
+# Why a file is skipped when its blob is not in the clone (``--filter=blob:none``, shallow).
+MISSING_BLOB = "blob missing from the clone"
 
 # What the caller's classifier says a file is written in (a language of errdex.languages).
 L = TypeVar("L")
@@ -356,6 +358,9 @@ def load_tree(
             if reason == "test code" and int(size) <= max_file_bytes:
                 tree.tests.append(SourceFile(file_path, language, blob, int(size)))
             continue
+        if not size.isdigit():  # git lists no size for a blob the clone lacks
+            tree.skipped[MISSING_BLOB] += 1
+            continue
         if int(size) > max_file_bytes:
             tree.skipped["huge"] += 1
             continue
@@ -372,11 +377,20 @@ class BlobReader:
         self._proc = popen_git(["cat-file", "--batch"], self.root)
 
     def read(self, blob: str, path: str) -> bytes:
+        data = self.read_present(blob, path)
+        if data is None:
+            raise RepositoryError(f"{path}: blob {blob} is missing from this clone")
+        return data
+
+    def read_present(self, blob: str, path: str) -> bytes | None:
+        """The blob's bytes, or None when this clone lacks it (a partial or shallow clone)."""
         stdin, stdout = self._proc.stdin, self._proc.stdout
         assert stdin is not None and stdout is not None
         stdin.write(blob.encode() + b"\n")
         stdin.flush()
         header = stdout.readline().split()
+        if len(header) == 2 and header[1] == b"missing":
+            return None
         if len(header) < 3 or header[1] != b"blob":
             raise RepositoryError(f"{path}: git could not read blob {blob}")
         data = stdout.read(int(header[2]))
@@ -394,13 +408,16 @@ class BlobReader:
 def read_blobs(
     root: Path, files: list[SourceFile[L]]
 ) -> Iterator[tuple[SourceFile[L], bytes]]:
-    """The bytes of each file, read from git's object store in one batch process."""
+    """The bytes of each file, read from git's object store in one batch process (a file
+    whose blob this clone lacks is left out: the mine counts it where it reads files)."""
     if not files:
         return
     reader = BlobReader(root)
     try:
         for source in files:
-            yield source, reader.read(source.blob, source.path)
+            data = reader.read_present(source.blob, source.path)
+            if data is not None:
+                yield source, data
     finally:
         reader.close()
 

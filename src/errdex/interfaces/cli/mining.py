@@ -79,12 +79,19 @@ def _llm_config(llm: dict[str, Any]) -> Any:
               help="Add the commit that last changed each site's line (walks history: slower).")
 @click.option("--full", is_flag=True,
               help="Read every file, not only those changed since the last mine.")
+@click.option("--history", is_flag=True,
+              help="Mine every release tag (tags that read as versions) oldest first, then "
+                   "--sha (HEAD), each from the one before: older wordings of a message "
+                   "resolve to its site as it is now.")
+@click.option("--tags", metavar="GLOB",
+              help="With --history: the tags to mine (e.g. 'v2.*'; pre-releases included).")
 @llm_options
 @click.pass_obj
 @handle_errors
 def mine(
     settings: Settings, path: str, repo: str | None, sha: str | None, jobs: int | None,
-    enrich: Literal["static", "none", "llm"], blame: bool, full: bool, llm: dict[str, Any],
+    enrich: Literal["static", "none", "llm"], blame: bool, full: bool, history: bool,
+    tags: str | None, llm: dict[str, Any],
 ) -> None:
     """Mine the git repository holding PATH, or a registry release, into the database.
 
@@ -99,6 +106,10 @@ def mine(
         release.mine_release(settings, path, jobs=jobs, enrich=enrich, full=full,
                              format_mine=format_summary)
         return
+    if history or tags:
+        _mine_history(settings, path, repo=repo, sha=sha, tags=tags, jobs=jobs,
+                      enrich=enrich, blame=blame, full=full)
+        return
     # checked before mining: a missing --llm-model fails fast
     config = _llm_config(llm) if enrich == "llm" else None
 
@@ -112,6 +123,45 @@ def mine(
                               warm_index=True)
     if summary.llm is not None:
         click.echo(summary.llm.summary())
+
+
+def _mine_history(
+    settings: Settings, path: str, *, repo: str | None, sha: str | None, tags: str | None,
+    jobs: int | None, enrich: Literal["static", "none", "llm"], blame: bool, full: bool,
+) -> None:
+    """``mine --history``: every release, then the revision; one summary at the end."""
+    if enrich == "llm" or blame or full:
+        raise errdex.UsageError("--history mines releases incrementally: it goes without "
+                                "--enrich llm, --blame and --full (run them on HEAD after)")
+    with progress(Console(stderr=True), "releases") as (bar,):
+        summary = errdex.mine_history(
+            path, db=settings.db, repo=repo, sha=sha, tags=tags, jobs=jobs,
+            on_release=None if bar is None else lambda done, total, _name: bar(done, total),
+            enrich=enrich, warm_index=True)
+    click.echo(visible(format_history(summary)))
+
+
+def format_history(summary: errdex.HistorySummary) -> str:
+    """What a history run did: releases mined, sites linked, what was skipped."""
+    mined = summary.mined
+    seconds = sum(r.summary.seconds for r in mined if r.summary)
+    names = [r.name for r in summary.releases]
+    span = f"{names[0]} … {names[-1]}" if len(names) > 1 else "".join(names)
+    lines = [f"mined {summary.repo}: {len(mined)} of {len(names)} release(s) ({span}) in "
+             f"{seconds:.2f}s; {len(names) - len(mined)} mined before"]
+    if summary.last is not None:
+        last = summary.last
+        lines.append(f"  {last.records} current records at {last.sha[:12]}; "
+                     f"{sum(r.summary.new for r in mined if r.summary)} new, "
+                     f"{sum(r.summary.removed for r in mined if r.summary)} removed "
+                     "over the releases")
+    lines.append(f"  {summary.linked} reworded or moved site(s) linked to their newer wording")
+    if summary.skipped_tags:
+        lines.append("  tags left out: " + ", ".join(
+            f"{count} {why}" for why, count in sorted(summary.skipped_tags.items())))
+    if summary.missing_blobs:
+        lines.append(f"  {summary.missing_blobs} file(s) skipped: blob missing from the clone")
+    return "\n".join(lines)
 
 
 @click.command("mine-many")

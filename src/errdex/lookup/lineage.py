@@ -1,0 +1,96 @@
+"""Matches of older wordings, answered with the site as it is now.
+
+A repository mined ``--history`` keeps each wording a site had (``store.lineage``); an old
+wording is still a record in the index (removed at the release that reworded it), so it
+matches like any other. Here such a match is handed out with the site's newest record
+(``filePath``/``lineNumber`` are where to read the code today, ``removed`` only if the site
+is gone for good), and a ``version`` saying which wording matched and the releases that
+printed it. One site is listed once, at its best rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from errdex.lookup.ranking import Match
+from errdex.records.lineage import Wording, WordingVersion
+from errdex.records.stored import StoredRecord
+from errdex.store import lineage as table
+from errdex.store.protocol import Store
+
+
+def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
+    """The matches with each older wording's record replaced by its site's newest record
+    (and a ``version``); a site matched through several wordings is listed once."""
+    ids = [match.record.id for match in matches]
+    rows = table.wordings(store, ids)
+    if not rows:  # nothing mined with history: the usual case, one probe
+        return matches
+    site_of = {rid: row.site_id for rid, row in rows.items()}
+    family = table.site_wordings(store, set(site_of.values()))
+    records = store.get_many([*site_of.values(),
+                              *(w.id for members in family.values() for w in members)])
+    positions = table.release_positions(store, {m.record.repo for m in matches})
+    followed: list[Match] = []
+    seen: set[str] = set()
+    for match in matches:
+        rid = match.record.id
+        site_id = site_of.get(rid, rid)
+        if site_id in seen:
+            continue
+        seen.add(site_id)
+        site = records.get(site_id)
+        matched = records.get(rid) or StoredRecord(match.record, match.extras, match.removed)
+        if rid not in rows or site is None or (site_id == rid and site.removed is None):
+            followed.append(match)
+            continue
+        version = _version(matched, site, family.get(site_id, []), records, positions)
+        reason = match.reason
+        if site_id != rid:
+            reason = _older_wording_reason(reason, version)
+        followed.append(replace(match, reason=reason, record=site.record, extras=site.extras,
+                                removed=site.removed, version=version))
+    return followed
+
+
+def _version(
+    matched: StoredRecord, site: StoredRecord, wordings: list[Wording],
+    records: dict[str, StoredRecord], positions: dict[tuple[str, str], int],
+) -> WordingVersion:
+    """The releases that printed ``matched``'s wording (over every record of the site that
+    had it: a move keeps the wording), where it lived last, and since when the site reads
+    as it does now."""
+    repo = matched.record.repo
+
+    def place(name: str) -> int:
+        return positions.get((repo, name), 0)
+
+    def span(template: str) -> tuple[str, str, StoredRecord] | None:
+        same = [(w, records[w.id]) for w in wordings
+                if w.id in records and records[w.id].record.error_message == template]
+        if not same:
+            return None
+        first = min(same, key=lambda pair: place(pair[0].first_seen))[0].first_seen
+        last_wording, last_record = max(same, key=lambda pair: place(pair[0].last_seen))
+        return first, last_wording.last_seen, last_record
+
+    old = span(matched.record.error_message)
+    now = span(site.record.error_message)
+    if old is None:  # its own row only (no lineage): the matched record is the place
+        own = next((w for w in wordings if w.id == matched.record.id), None)
+        first = own.first_seen if own else ""
+        old = (first, own.last_seen if own else first, matched)
+    first, last, where = old
+    return WordingVersion(matched.record.error_message, where.record.file_path,
+                          where.record.line_number, first, last,
+                          now[0] if now is not None else None)
+
+
+def _older_wording_reason(reason: str, version: WordingVersion) -> str:
+    """The ranking's reason with its "removed in …" note replaced: the site lives on."""
+    kept = [part for part in reason.split("; ") if not part.startswith("removed in ")]
+    kept.append(f"an older wording of this site ({version.span()})")
+    return "; ".join(kept)
+
+
+__all__ = ["follow_sites"]

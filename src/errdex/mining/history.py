@@ -1,0 +1,112 @@
+"""``mine --history``: every release tag of a repository, oldest version first, then the
+requested revision, each mined incrementally from the one before.
+
+Each release is an ordinary mine (``run.mine``: only the files changed since the previous
+release are read), then stamped and linked (``lineage.link_release``), so the store grows
+by the sites that changed and a reworded site keeps one identity. Releases stamped by an
+earlier run are not mined again: a history run can be stopped and resumed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from errdex.enrich import EnrichMode
+from errdex.errors import UsageError
+from errdex.mining.extract import MineSummary, ProgressCallback
+from errdex.mining.lineage import link_release
+from errdex.mining.run import mine
+from errdex.repo.git import MISSING_BLOB, detect_forge, find_root, resolve_sha
+from errdex.repo.releases import release_tags, tag_at
+from errdex.store import lineage as table
+from errdex.store.protocol import Store
+
+# Called as ``on_release(done, total, name)`` before each release is mined.
+ReleaseCallback = Callable[[int, int, str], None]
+
+
+@dataclass
+class ReleaseMine:
+    """One release of a history run: mined now (``summary``), or stamped by an earlier run."""
+
+    name: str
+    sha: str
+    summary: MineSummary | None = None
+    linked: int = 0  # old wordings linked to their successor at this release
+
+
+@dataclass
+class HistorySummary:
+    """What ``mine_history`` did, release by release."""
+
+    repo: str
+    releases: list[ReleaseMine] = field(default_factory=list)
+    skipped_tags: Counter[str] = field(default_factory=Counter)  # tags left out, by reason
+    seconds: float = 0.0
+
+    @property
+    def mined(self) -> list[ReleaseMine]:
+        """The releases mined in this run (not those stamped before)."""
+        return [r for r in self.releases if r.summary is not None]
+
+    @property
+    def linked(self) -> int:
+        return sum(r.linked for r in self.releases)
+
+    @property
+    def missing_blobs(self) -> int:
+        """Files skipped because their blob is not in this clone, over every release."""
+        return sum(r.summary.skipped[MISSING_BLOB] for r in self.mined if r.summary)
+
+    @property
+    def last(self) -> MineSummary | None:
+        """The summary of the requested revision's mine (the last one mined)."""
+        mined = self.mined
+        return mined[-1].summary if mined else None
+
+
+def mine_history(
+    path: str | os.PathLike[str], store: Store, *, repo: str | None = None,
+    sha: str | None = None, tags: str | None = None, jobs: int | None = None,
+    progress: ProgressCallback | None = None, on_release: ReleaseCallback | None = None,
+    enrich: EnrichMode = "static",
+) -> HistorySummary:
+    """Mine every release tag of the repository holding ``path`` (``tags``: a glob choosing
+    them), oldest version first, then ``sha`` (HEAD), into ``store``; link each site's
+    wordings across them. Tags not in ``sha``'s history, or whose commit a shallow clone
+    lacks, are skipped and counted."""
+    started = time.perf_counter()
+    root, _ = find_root(path)
+    target = resolve_sha(root, sha)
+    found = release_tags(root, tags, within=target)
+    if tags is not None and not found.tags:
+        raise UsageError(f"no release tag of {root} matches {tags!r} (tags must read as "
+                         "versions, such as v1.2.3, and be in the mined revision's history)")
+    steps = [(release.name, release.sha) for release in found.tags]
+    if not steps or steps[-1][1] != target:
+        steps.append((tag_at(root, target) or target[:12], target))
+    forge = detect_forge(root)
+    name_of_repo = repo or (forge.repo if forge else root.name)  # as ``load_tree`` names it
+    summary = HistorySummary(repo=name_of_repo, skipped_tags=found.skipped)
+    stamped = dict(table.releases(store, name_of_repo))
+    for number, (name, commit) in enumerate(steps):
+        if on_release is not None:
+            on_release(number, len(steps), name)
+        if stamped.get(name) == commit:
+            summary.releases.append(ReleaseMine(name, commit))
+            continue
+        mined = mine(path, store, repo=repo, sha=commit, jobs=jobs, progress=progress,
+                     enrich=enrich)
+        linked = link_release(store, mined.repo, name, commit)
+        summary.releases.append(ReleaseMine(name, commit, mined, linked))
+    if on_release is not None:
+        on_release(len(steps), len(steps), "")
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+__all__ = ["HistorySummary", "ReleaseCallback", "ReleaseMine", "mine_history"]

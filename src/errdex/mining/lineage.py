@@ -1,0 +1,98 @@
+"""Linking a site's wordings across two consecutive releases.
+
+When a release's mine removes a record and adds another with the same error class in the
+same enclosing symbol (moved to another file or not) and a similar message, the two are
+one site reworded: the old wording is linked to its successor. A message moved unchanged
+into a function of another name is the same site too. Each old record is linked once, to
+its best successor, and each new record takes at most one predecessor.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rapidfuzz.distance import Indel
+
+from errdex.records.stored import StoredRecord
+from errdex.store import lineage as table
+from errdex.store.protocol import Store
+
+# Least similarity of two wordings (Indel, as in lookup) for one site reworded.
+MIN_SIMILARITY = 0.6
+_CHARS = 2_000  # wordings compared on at most this many characters
+
+
+def pair_wordings(
+    removed: list[StoredRecord], fresh: list[StoredRecord]
+) -> list[tuple[str, str]]:
+    """(old id, new id) of the removed records that live on as a fresh one, best first."""
+    by_symbol: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
+    by_text: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
+    for new in fresh:
+        by_symbol[_symbol_key(new)].append(new)
+        by_text[_text_key(new)].append(new)
+    scored: list[tuple[float, str, str]] = []
+    for old in removed:
+        candidates = {id(n): n for n in by_symbol.get(_symbol_key(old), [])}
+        candidates.update({id(n): n for n in by_text.get(_text_key(old), [])})
+        for new in candidates.values():
+            score = _score(old, new)
+            if score is not None:
+                scored.append((score, old.record.id, new.record.id))
+    scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+    taken_old: set[str] = set()
+    taken_new: set[str] = set()
+    pairs: list[tuple[str, str]] = []
+    for _, old_id, new_id in scored:
+        if old_id in taken_old or new_id in taken_new:
+            continue
+        taken_old.add(old_id)
+        taken_new.add(new_id)
+        pairs.append((old_id, new_id))
+    return pairs
+
+
+def link_release(store: Store, repo: str, name: str, sha: str) -> int:
+    """Stamp release ``name`` (just mined at ``sha``) and link each reworded site's old
+    wording to its successor; how many were linked."""
+    removed, fresh = table.stamp_release(store, repo, name, sha)
+    if not removed or not fresh:
+        return 0
+    records = store.get_many([*removed, *fresh])
+    pairs = pair_wordings([records[i] for i in removed if i in records],
+                          [records[i] for i in fresh if i in records])
+    table.link_wordings(store, repo, pairs)
+    return len(pairs)
+
+
+def _symbol_key(stored: StoredRecord) -> tuple[object, ...]:
+    record = stored.record
+    symbol = stored.extras.enclosing_symbol
+    # Module-level sites have no symbol: their file stands in (a move is then not followed).
+    where = symbol if symbol else f"file:{record.file_path}"
+    return (record.repo, record.error_class, record.error_type, where)
+
+
+def _text_key(stored: StoredRecord) -> tuple[object, ...]:
+    record = stored.record
+    return (record.repo, record.error_class, record.error_type, record.error_message)
+
+
+def _score(old: StoredRecord, new: StoredRecord) -> float | None:
+    """How surely ``new`` is ``old`` reworded or moved; None when it is not."""
+    same_symbol = _symbol_key(old) == _symbol_key(new)
+    if old.record.error_message == new.record.error_message:
+        similarity = 1.0
+    elif not same_symbol:
+        return None
+    else:
+        similarity = float(Indel.normalized_similarity(
+            old.record.error_message[:_CHARS], new.record.error_message[:_CHARS],
+            score_cutoff=MIN_SIMILARITY))
+        if similarity < MIN_SIMILARITY:
+            return None
+    same_file = old.record.file_path == new.record.file_path
+    return similarity + (0.5 if same_symbol else 0.0) + (0.2 if same_file else 0.0)
+
+
+__all__ = ["MIN_SIMILARITY", "link_release", "pair_wordings"]

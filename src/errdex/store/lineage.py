@@ -1,0 +1,130 @@
+"""The wordings and releases tables: which releases printed each record's wording, and the
+site each wording belongs to now.
+
+``mine --history`` stamps every release it mines (``stamp_release``): records new in it
+get a wording row first and last seen there, the current ones are seen there once more.
+A site reworded between two releases is one lineage: ``link_wordings`` points the old
+wording (and every wording it had absorbed) at its successor, so a lookup that matched an
+old wording answers with the site as it is now. Kept apart from ``sql`` (records): a
+plain mine never touches these tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from errdex.errors import StoreError
+from errdex.records.lineage import Wording
+from errdex.records.model import now_iso
+from errdex.store.protocol import Store
+from errdex.store.sql import SQLStore
+
+
+def _sql(store: Store) -> SQLStore:
+    if not isinstance(store, SQLStore):
+        raise StoreError("release history needs an errdex SQLite or PostgreSQL store")
+    return store
+
+
+def stamp_release(store: Store, repo: str, name: str, sha: str) -> tuple[list[str], list[str]]:
+    """Record that ``repo``'s current records were mined at release ``name`` (commit
+    ``sha``); the records this release's mine removed that still head a lineage, and the
+    current records that are new here (or came back), both by id."""
+    sql = _sql(store)
+    with sql.transaction():
+        sql._lock_repos([repo])
+        position = sql._execute("SELECT COALESCE(MAX(position), 0) + 1 FROM releases "
+                                "WHERE repo = ?", (repo,)).fetchone()[0]
+        sql._execute(
+            "INSERT INTO releases (repo, name, sha, position, mined_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (repo, name) DO UPDATE SET sha = excluded.sha, "
+            "mined_at = excluded.mined_at",
+            (repo, name, sha, int(position), now_iso()),
+        )
+        removed = [row[0] for row in sql._execute(
+            "SELECT r.id FROM records r JOIN wordings w ON w.id = r.id WHERE r.repo = ? "
+            "AND r.removed_sha = ? AND w.site_id = r.id ORDER BY r.id", (repo, sha))]
+        fresh: list[str] = []
+        revived: list[str] = []
+        for rid, site in sql._execute(
+                "SELECT r.id, w.site_id FROM records r LEFT JOIN wordings w ON w.id = r.id "
+                "WHERE r.repo = ? AND r.removed_sha IS NULL AND (w.id IS NULL OR "
+                "w.site_id <> r.id) ORDER BY r.id", (repo,)):
+            (fresh if site is None else revived).append(rid)
+        if revived:  # a wording back after a successor took over: its own site again
+            condition, values = sql._in("id", revived)
+            sql._execute(f"UPDATE wordings SET site_id = id WHERE {condition}", values)
+        sql._execute(
+            "UPDATE wordings SET last_seen = ? WHERE repo = ? AND id IN "
+            "(SELECT id FROM records WHERE repo = ? AND removed_sha IS NULL)",
+            (name, repo, repo),
+        )
+        sql._execute_many(
+            "INSERT INTO wordings (id, repo, site_id, first_seen, last_seen) "
+            "VALUES (?, ?, ?, ?, ?)", [(rid, repo, rid, name, name) for rid in fresh])
+    return removed, sorted(fresh + revived)
+
+
+def link_wordings(store: Store, repo: str, pairs: Sequence[tuple[str, str]]) -> None:
+    """Each (old, new) pair: the old site's wordings now belong to the new record."""
+    if not pairs:
+        return
+    sql = _sql(store)
+    with sql.transaction():
+        sql._lock_repos([repo])
+        sql._execute_many("UPDATE wordings SET site_id = ? WHERE site_id = ? AND repo = ?",
+                          [(new, old, repo) for old, new in pairs])
+
+
+def wordings(store: Store, ids: Iterable[str]) -> dict[str, Wording]:
+    """The wording rows of these record ids (records mined without history have none)."""
+    wanted = sorted(set(ids))
+    if not wanted or not isinstance(store, SQLStore):
+        return {}
+    condition, values = store._in("id", wanted)
+    rows = store._execute(
+        f"SELECT id, site_id, first_seen, last_seen FROM wordings WHERE {condition}", values)
+    return {row[0]: Wording(row[0], row[1], row[2], row[3]) for row in rows}
+
+
+def site_wordings(store: Store, site_ids: Iterable[str]) -> dict[str, list[Wording]]:
+    """Every wording of these sites (their own included), by site id."""
+    wanted = sorted(set(site_ids))
+    if not wanted or not isinstance(store, SQLStore):
+        return {}
+    condition, values = store._in("site_id", wanted)
+    found: dict[str, list[Wording]] = {}
+    for row in store._execute(
+            f"SELECT id, site_id, first_seen, last_seen FROM wordings WHERE {condition} "
+            "ORDER BY id", values):
+        found.setdefault(row[1], []).append(Wording(row[0], row[1], row[2], row[3]))
+    return found
+
+
+def release_positions(store: Store, repos: Iterable[str]) -> dict[tuple[str, str], int]:
+    """(repo, release name) → its place in the order mined, for these repositories."""
+    wanted = sorted(set(repos))
+    if not wanted or not isinstance(store, SQLStore):
+        return {}
+    condition, values = store._in("repo", wanted)
+    rows = store._execute(f"SELECT repo, name, position FROM releases WHERE {condition}",
+                          values)
+    return {(row[0], row[1]): int(row[2]) for row in rows}
+
+
+def releases(store: Store, repo: str) -> list[tuple[str, str]]:
+    """(name, commit) of every release of ``repo`` stamped so far, in the order mined."""
+    rows = _sql(store)._execute(
+        "SELECT name, sha FROM releases WHERE repo = ? ORDER BY position", (repo,))
+    return [(row[0], row[1]) for row in rows]
+
+
+def wording_count(store: Store, repo: str | None = None) -> int:
+    """How many wording rows are kept (of one repository)."""
+    where, args = ("WHERE repo = ?", (repo,)) if repo else ("", ())
+    return int(_sql(store)._execute(f"SELECT COUNT(*) FROM wordings {where}", args)
+               .fetchone()[0])
+
+
+__all__ = ["link_wordings", "release_positions", "releases", "site_wordings", "stamp_release",
+           "wording_count", "wordings"]
