@@ -203,19 +203,18 @@ def scan_options() -> dict[str, Any]:
 
 
 def event_group(event: Any) -> tuple[Hashable | None, Location | None]:
-    """The group key and statement location ``scan`` gave one event (None: none)."""
-    for match in getattr(event, "matches", None) or []:
-        target = getattr(match, "record", None) or getattr(match, "statement", None)
+    """The group key and statement location ``scan`` gave one event (None: none): its best
+    record, else the info/debug statement it was mapped to, else its template group."""
+    targets = [getattr(m, "record", None) for m in getattr(event, "matches", None) or []]
+    statement = getattr(event, "statement", None)
+    targets.append(getattr(statement, "statement", statement))
+    for target in targets:
         path = getattr(target, "file_path", None)
         number = getattr(target, "line_number", None)
         if path is not None and number is not None:
-            repo = getattr(target, "repo", "")
-            return ("statement", repo, path, number), (path, int(number))
-    for name in ("group", "template", "template_group"):
-        key = getattr(event, name, None)
-        if key is not None:
-            return ("template", str(key)), None
-    return None, None
+            return ("statement", getattr(target, "repo", ""), path, number), (path, int(number))
+    key = getattr(event, "group", None)
+    return (None if key is None else ("template", str(key))), None
 
 
 def run_errdex(log: Path, db: str, repo: str, count: int
@@ -275,9 +274,12 @@ def measure(system: str, spec: dict[str, Any], loghub: Path, sources: Path, db: 
     drain = Outcome("Drain3", grouping_accuracy(clusters, truth, warn),
                     grouping_accuracy(clusters, truth), lines_per_s=len(lines) / drain_seconds)
     published = Outcome("Drain (published)", all_ga=spec["published"])
+    misses = [(lines[i].number, lines[i].event, mapped[i], sorted(accepted[i] or ()))
+              for i in warn if accepted[i] is not None and mapped[i] not in accepted[i]]
     return {"system": system, "split": spec["split"], "revision": spec["revision"],
             "commit": sha, "lines": len(lines), "warn_lines": len(warn),
-            "labelled": labels is not None, "outcomes": [ours, drain, published]}
+            "labelled": labels is not None, "outcomes": [ours, drain, published],
+            "misses": misses}
 
 
 # ---- report ----------------------------------------------------------------------------------
@@ -351,6 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--system", nargs="*", help="systems to measure (default: by --split)")
     parser.add_argument("--split", choices=["develop", "held-out", "all"], default="all")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--misses", action="store_true",
+                        help="list the warning/error lines mapped wrong (develop systems only)")
     parser.add_argument("--suggest-labels", metavar="SYSTEM")
     args = parser.parse_args(argv)
     systems: dict[str, dict[str, Any]] = json.loads(SYSTEMS.read_text())["systems"]
@@ -369,10 +373,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = measure(system, spec, args.loghub, args.sources, args.db)
         results.append(result)
         print(f"{system}: {result['outcomes'][0].extra}", file=sys.stderr)
+        if args.misses and spec["split"] == "develop":
+            for number, event, got, wanted in result["misses"]:
+                print(f"  miss line {number} {event}: got {got}, want {wanted}", file=sys.stderr)
     print(table(results, skipped))
     if args.json:
         args.json.write_text(json.dumps(
-            [{**r, "outcomes": [vars(o) for o in r["outcomes"]]} for r in results], indent=1))
+            [{**r, "outcomes": [vars(o) for o in r["outcomes"]], "misses": len(r["misses"])}
+             for r in results], indent=1))
     return 0
 
 

@@ -127,3 +127,19 @@ def test_a_whole_run_mines_scans_and_runs_drain(
     assert "| Tiny (develop, HEAD) | 2 | errdex | 1.000 |" in table
     assert "2/2 = 1.000 (0 unknown)" in table
     json.dumps([{**result, "outcomes": [vars(o) for o in result["outcomes"]]}])
+
+
+def test_an_event_groups_by_record_then_statement_then_template() -> None:
+    from types import SimpleNamespace as NS
+
+    record = NS(repo="acme/widgets", file_path="src/Pool.java", line_number=11)
+    info = NS(repo="acme/widgets", file_path="src/Pool.java", line_number=20)
+    by_record = NS(matches=[NS(record=record)], statement=None, group="g1")
+    by_statement = NS(matches=[], statement=NS(statement=info), group=None)
+    by_template = NS(matches=[], statement=None, group="g7")
+    nothing = NS(matches=[], statement=None, group=None)
+    assert logs.event_group(by_record) == (
+        ("statement", "acme/widgets", "src/Pool.java", 11), ("src/Pool.java", 11))
+    assert logs.event_group(by_statement)[1] == ("src/Pool.java", 20)
+    assert logs.event_group(by_template) == (("template", "g7"), None)
+    assert logs.event_group(nothing) == (None, None)
