@@ -7,8 +7,13 @@ replaced per file with each mine, never exported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
+import errdex
 from errdex.records.log_statements import LogStatement
 from errdex.store.protocol import Store
+from tests.conftest import GitRepo
 
 
 def _statement(path: str, line: int, text: str, level: str = "info") -> LogStatement:
@@ -33,3 +38,52 @@ def test_store_replaces_log_statements_per_file(backend_store: Store) -> None:
     assert store.log_statement_count() == 2
     store.replace_repo("acme/app", [], analyzed_sha="4" * 40, logs=[])
     assert store.log_statement_count() == 0
+
+
+JAVA = """package acme;
+
+public class Server {
+    private static final Logger LOG = LoggerFactory.getLogger(Server.class);
+
+    void serve(Thread t, Throwable e, long sid, Socket sock) {
+        LOG.error("Thread " + t + " threw an Exception.", e);
+        LOG.warn("Exception causing close of session 0x" + Long.toHexString(sid));
+        LOG.info("Accepted socket connection from " + sock.getRemoteSocketAddress());
+        LOG.debug("Reading snapshot {}", sid);
+        LOG.trace("Processing request {} of session {}", t, sid);
+        julLogger.fine("fine detail " + sid);
+        julLogger.log(Level.WARNING, "queue is full for " + sid);
+    }
+}
+"""
+
+
+def _levels_and_records(make_repo: Callable[..., GitRepo], db: str, files: dict[str, str],
+                        name: str = "acme/app") -> tuple[list[tuple[int, str, str]],
+                                                         list[tuple[int, str, str]]]:
+    repo = make_repo()
+    repo.commit_files(files)
+    errdex.mine(repo.root, db=db, repo=name, jobs=1)
+    with errdex.open_store(db) as store:
+        logs = [(s.line_number, s.level, s.template) for s in store.log_statements(name)]
+        records = [(r.record.line_number, r.record.severity, r.record.error_message)
+                   for r in store.records(name) if r.record.error_type == "log"]
+    return sorted(logs), sorted(records)
+
+
+def test_java_log_calls_at_every_level_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"src/Server.java": JAVA})
+    assert records == [
+        (7, "error", "Thread {t} threw an Exception."),
+        (8, "warning", "Exception causing close of session 0x{Long.toHexString(sid)}"),
+        (13, "warning", "queue is full for {sid}"),
+    ]
+    assert logs == [
+        (9, "info", "Accepted socket connection from {sock.getRemoteSocketAddress()}"),
+        (10, "debug", "Reading snapshot {}"),
+        (11, "trace", "Processing request {} of session {}"),
+        (12, "debug", "fine detail {sid}"),
+    ]

@@ -18,6 +18,8 @@ from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 from tree_sitter_language_pack import get_language, get_parser
 
 from errdex.languages.facts import Call
+from errdex.languages.logs import severity_of
+from errdex.records.log_statements import LogLevel, is_record_level
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Template
 
@@ -38,6 +40,10 @@ class Site:
     # whole repository is read (``errdex.mining.compose``). With an empty template, the
     # site is only a candidate: kept when its call reaches a producer, dropped otherwise.
     call: Call | None = None
+    # A log call's level (``errdex.languages.logs.level_of``): at warning and above the
+    # site is a record of that severity; below, a scan-only log statement, never a record.
+    level: LogLevel | None = None
+    logger: str | None = None  # the logger's name, where the source tells it
 
     def is_candidate(self) -> bool:
         """A call whose message only composition can tell (no template of its own)."""
@@ -48,6 +54,13 @@ class Site:
         # what a response can carry, so every mined record re-imports (100..599).
         if self.http_status is not None and not 100 <= self.http_status <= 599:
             object.__setattr__(self, "http_status", None)
+        severity = severity_of(self.level) if self.level is not None else None
+        if severity is not None:
+            object.__setattr__(self, "severity", severity)
+
+    def is_log_statement(self) -> bool:
+        """A log call below warning: indexed for scan only, never a record."""
+        return self.level is not None and not is_record_level(self.level)
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ class MineSummary:
     text_sites: int = 0  # literals kept for lookup only (no record's template holds them)
     composed: int = 0  # records whose message was put together across classes and functions
     capped: int = 0  # sites whose composed alternatives were cut to the cap
+    log_statements: int = 0  # log calls below warning: indexed for scan, not records
 
 
 @dataclass
@@ -143,12 +144,13 @@ def extract(
     finish_records(mined, previous)
     _count_changes(summary, mined, previous, changed)
     summary.text_sites = len(texts)
+    summary.log_statements = len(read.logs)
     summary.seconds = time.perf_counter() - started
     return Extraction(
         repo=tree.repo, sha=tree.sha, root=str(tree.root),
         rows=[(m.record, m.extras, m.content_hash) for m in mined], files=changed,
         miner_version=miner_version(enrich), analyzed_at=context.analyzed_at, summary=summary,
-        texts=texts,
+        texts=texts, logs=read.logs,
     )
 
 
@@ -160,6 +162,7 @@ class _Read:
     mined: list[MinedRecord] = field(default_factory=list)
     inline: list[Expectation] = field(default_factory=list)
     texts: list[TextSite] = field(default_factory=list)
+    logs: list[LogStatement] = field(default_factory=list)
     constants: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # by language
     producers: list[Producer] = field(default_factory=list)
 
@@ -184,6 +187,7 @@ class _Read:
             _account(self.summary, outcome)
             self.mined.extend(outcome.records)
             self.texts.extend(outcome.texts)
+            self.logs.extend(outcome.logs)
             self.producers.extend(outcome.producers)
             if outcome.constants:
                 self.constants.setdefault(outcome.language, []).extend(outcome.constants)

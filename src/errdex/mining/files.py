@@ -24,6 +24,7 @@ from errdex.languages._engine.literals import file_literals
 from errdex.languages.base import parse
 from errdex.languages.facts import Call, Producer, referenced_names
 from errdex.records.evidence import Evidence
+from errdex.records.log_statements import LogStatement
 from errdex.records.model import (
     SCHEMA_VERSION,
     Record,
@@ -91,6 +92,7 @@ class FileOutcome:
     constants: list[tuple[str, str]] = field(default_factory=list)  # string constants defined
     texts: list[TextSite] = field(default_factory=list)  # literals no record's template holds
     producers: list[Producer] = field(default_factory=list)  # for composition (``compose``)
+    logs: list[LogStatement] = field(default_factory=list)  # log calls below warning
 
 
 def mine_files(
@@ -199,7 +201,10 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
     outcome = FileOutcome(path, language, parse_errors=found.parse_errors, constants=constants)
     outcome.producers = producers_of(path, language, data)  # the tree extract parsed
     seen_keys: Counter[tuple[str, ...]] = Counter()
-    sites = sorted([*found.sites, *found.candidates], key=lambda s: s.line)
+    outcome.logs = [log_statement(context, path, language, s) for s in found.sites
+                    if s.is_log_statement() and s.template.parts]
+    sites = sorted([*(s for s in found.sites if not s.is_log_statement()), *found.candidates],
+                   key=lambda s: s.line)
     evidence: list[Evidence | None] = [None] * len(sites)
     if context.evidence:
         grammar = LANGUAGES[language].grammar
@@ -228,6 +233,13 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
     outcome.texts = text_sites(context, path, language, data,
                                [s for s in sites if not s.is_candidate()])
     return outcome
+
+
+def log_statement(context: FileContext, path: str, language: str, site: Site) -> LogStatement:
+    """A log call below warning as the store keeps it (scan only, never a record)."""
+    assert site.level is not None
+    return LogStatement(context.repo, path, site.line, site.level, site.template.written,
+                        site.template.pattern(), site.symbol, language, site.logger)
 
 
 def producers_of(path: str, language: str, data: bytes) -> list[Producer]:

@@ -16,7 +16,9 @@
   (#any-of? @call.method
     "checkArgument" "checkState" "checkNotNull" "checkElementIndex" "checkPositionIndex"
     "verify" "verifyNotNull" "requireNonNull"
-    "error" "fatal" "severe" "println" "print" "printf" "withDescription")) @call
+    "error" "fatal" "severe" "println" "print" "printf" "withDescription"
+    ; log calls at every level (SLF4J/log4j/commons-logging, JUL): errdex.languages.logs
+    "warn" "warning" "info" "debug" "trace" "fine" "finer" "finest" "config" "log")) @call
 
 ; ctxt.reportInputMismatch(..), reportBadDefinition(..): helpers that throw the message
 (method_invocation

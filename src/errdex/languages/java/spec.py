@@ -90,6 +90,7 @@ from errdex.languages.java.scopes import (
     declared_throwable,
 )
 from errdex.languages.java.snippets import SNIPPETS
+from errdex.languages.logs import level_of
 from errdex.templates.template import Hole, Literal, Template
 
 _GUAVA: dict[str, tuple[str, int]] = {  # method → (exception, index of the message argument)
@@ -103,7 +104,6 @@ _INDEX_CHECKS = {  # method → the message when the index is too large
     "checkElementIndex": " must be less than size ",
     "checkPositionIndex": " must not be greater than size ",
 }
-_LOG_METHODS = frozenset({"error", "fatal", "severe"})
 _NOT_HELPERS = frozenset({"println", "print", "printf", "format", "append", "put", "add",
                           "set"})
 _JDK_CLASSES = frozenset({"String", "MessageFormat", "Objects", "Arrays", "Collections",
@@ -297,8 +297,11 @@ def _call_handler(method: str, receiver: Node | None, owner: str | None) -> Call
         return _require_non_null_site
     if receiver is None:
         return None
-    if method == "severe" or (method in _LOG_METHODS and "log" in _last_name(receiver).lower()):
+    if method == "severe" or (level_of(method) is not None and (
+            "log" in _last_name(receiver).lower())):
         return _log_site
+    if method == "log" and "log" in _last_name(receiver).lower():  # JUL log(Level.X, msg)
+        return _leveled_log_site
     if method in ("println", "print", "printf") and text(receiver) == "System.err":
         return _stderr_site
     if method == "withDescription" and receiver.type == "field_access":
@@ -360,7 +363,8 @@ def _require_non_null_site(node: Node, method: str, args: list[Node], file: Java
 
 
 def _log_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list[Site]:
-    """``log.error(msg, args…)``; an SLF4J ``Marker`` before the message is skipped."""
+    """``log.error(msg, args…)`` at any level (``log.info``, JUL's ``fine``); an SLF4J
+    ``Marker`` before the message is skipped."""
     if len(args) > 1 and read(args[0], file) is None and read(args[1], file) is not None:
         args = args[1:]
     first = read(args[0], file) if args else None
@@ -369,7 +373,19 @@ def _log_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list
     message = None if first is None else slf4j_message(first, [text(a) for a in rest], throwable)
     if message is None:
         return []
-    return [Site(message.template(), "log", line_of(node), symbol=_symbol(node))]
+    return [Site(message.template(), "log", line_of(node), symbol=_symbol(node),
+                 level=level_of(method) or "error")]
+
+
+def _leveled_log_site(node: Node, method: str, args: list[Node], file: JavaFile
+                      ) -> list[Site]:
+    """JUL's ``logger.log(Level.WARNING, msg[, thrown])``: the level names the method."""
+    if len(args) < 2 or args[0].type != "field_access":
+        return []
+    level = text(args[0].child_by_field_name("field"))
+    if level_of(level) is None:
+        return []
+    return _log_site(node, level.lower(), args[1:], file)
 
 
 def _stderr_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list[Site]:

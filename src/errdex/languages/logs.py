@@ -1,0 +1,70 @@
+"""The one log-level vocabulary: a logging method, macro or constant name → its level.
+
+Every language reads log calls through ``level_of`` instead of its own set of names, so
+``LOG.warn``, ``logger.warning``, ``log::warn!``, ``zap.S().Warnw``, ``LogWarning``,
+``syslog(LOG_WARNING, …)`` and ``os_log(.fault, …)`` agree on what a warning is. The
+level decides what a statement becomes (``errdex.records.log_statements``): a record
+at warning and above, a scan-only statement below.
+"""
+
+from __future__ import annotations
+
+import re
+
+from errdex.records.log_statements import LogLevel, is_record_level
+from errdex.records.model import Severity
+
+# Level words as loggers spell them (lower case), across SLF4J/log4j/JUL, Python logging,
+# Go's logrus/zap/slog/klog/glog, Rust log/tracing, .NET ILogger/Serilog, PSR-3, Ruby
+# Logger, Swift Logger/os_log and syslog priorities.
+_WORDS: dict[str, LogLevel] = {
+    "trace": "trace", "finest": "trace", "finer": "trace", "verbose": "trace",
+    "debug": "debug", "fine": "debug", "dbg": "debug",
+    "info": "info", "information": "info", "informational": "info", "config": "info",
+    "notice": "notice",
+    "warn": "warning", "warning": "warning",
+    "error": "error", "err": "error", "exception": "error", "severe": "error",
+    "dpanic": "error", "fault": "error",
+    "critical": "fatal", "crit": "fatal", "fatal": "fatal", "alert": "fatal",
+    "emergency": "fatal", "emerg": "fatal",
+}
+# Decorations around the level word: Go's ``Infof``/``Infoln``/``Infow``/``InfoS``/
+# ``InfoDepth``/``InfoContext``, .NET's ``LogInformation``, syslog's ``LOG_INFO``.
+_GO_SUFFIX = re.compile(r"(?:f|ln|w|s|depth|context|ctx)$")
+_PREFIX = re.compile(r"^(?:log_?|_)")
+
+
+def level_of(name: str) -> LogLevel | None:
+    """The level a logging method, macro or constant named ``name`` logs at, else None.
+
+    ``warn``, ``Warnf``, ``LogWarning``, ``LOG_WARNING``, ``warning!`` → ``warning``;
+    names that are no level word (``log``, ``print``) → None.
+    """
+    word = name.strip().rstrip("!").lower()
+    if word in _WORDS:
+        return _WORDS[word]
+    bare = _PREFIX.sub("", word)
+    if bare in _WORDS:
+        return _WORDS[bare]
+    if name[:1].isupper() or name.endswith(("f", "ln", "w", "S")):
+        stem = _GO_SUFFIX.sub("", bare)
+        if stem != bare and stem in _WORDS:
+            return _WORDS[stem]
+    return None
+
+
+def severity_of(level: LogLevel) -> Severity | None:
+    """A record's severity for a statement at ``level``; None below warning."""
+    if not is_record_level(level):
+        return None
+    return "warning" if level == "warning" else "fatal" if level == "fatal" else "error"
+
+
+def is_logger_name(receiver: str) -> bool:
+    """Whether an expression names a logger (``LOG``, ``this.logger``, ``log``, ``_log``,
+    ``LOGGER``, ``zap.L()``, ``slog``): its last part holds ``log``."""
+    last = receiver.rsplit(".", 1)[-1].rsplit("->", 1)[-1].rsplit("::", 1)[-1]
+    return "log" in last.lower()
+
+
+__all__ = ["is_logger_name", "level_of", "severity_of"]
