@@ -755,3 +755,167 @@ def test_resource_patterns_match_what_mono_formats(
                               strict=True):
         found = records_at(records, "src/Guard.cs", line_starting(GUARD, start))
         assert any_fullmatch(found, message), (message, found)
+
+
+# --- constants named in PascalCase; exceptions made to be thrown elsewhere ---------------
+
+MADE = '''\
+using System;
+using System.Threading.Tasks;
+
+namespace Acme.Circuit
+{
+    public class BrokenException : Exception
+    {
+        internal const string DefaultMessage = "The widget circuit is open and refuses calls.";
+
+        public BrokenException() : base(DefaultMessage) { }
+        public BrokenException(string message, int retry) : base(message) { }
+        public BrokenException(string message, Exception inner) : base(message, inner) { }
+    }
+
+    public static class Texts
+    {
+        public const string Stopped = "The widget controller was stopped before use.";
+    }
+
+    public class Controller
+    {
+        public static Exception Last;
+
+        public static BrokenException Breaking()
+        {
+            if (Last != null)
+            {
+                return new BrokenException(BrokenException.DefaultMessage, Last);
+            }
+            return new BrokenException(BrokenException.DefaultMessage, 3);
+        }
+
+        public static Exception Wrap(string message) => new InvalidOperationException(message);
+
+        public static Task Stopped() =>
+            Task.FromException(new InvalidOperationException(Texts.Stopped));
+
+        public static void Thrown()
+        {
+            throw new BrokenException();
+        }
+
+        public static void Nested()
+        {
+            throw new BrokenException("the outer widget failed",
+                                      new TimeoutException("the inner widget timed out"));
+        }
+    }
+}
+'''
+MADE_SWITCH = '''\
+using System;
+
+namespace Acme.Circuit
+{
+    public class Picker
+    {
+        public static Exception Pick(Exception last) => last switch
+        {
+            TimeoutException t => new BrokenException(BrokenException.DefaultMessage, t),
+            _ => new BrokenException(BrokenException.DefaultMessage, 1),
+        };
+    }
+}
+'''
+MADE_RUN = '''\
+using System;
+using Acme.Circuit;
+
+public static class Program
+{
+    public static void Main()
+    {
+        Console.WriteLine(Controller.Breaking().Message);
+        Controller.Last = new Exception("x");
+        Console.WriteLine(Controller.Breaking().Message);
+        Console.WriteLine(Controller.Stopped().Exception.InnerException.Message);
+        try { Controller.Thrown(); } catch (Exception e) { Console.WriteLine(e.Message); }
+    }
+}
+'''
+MADE_FILES = {"src/Circuit.cs": MADE, "src/Picker.cs": MADE_SWITCH}
+MADE_PRINTED = [
+    "The widget circuit is open and refuses calls.",
+    "The widget circuit is open and refuses calls.",
+    "The widget controller was stopped before use.",
+    "The widget circuit is open and refuses calls.",
+]
+
+
+def _made(records: list[errdex.StoredRecord], path: str, text: str, start: str
+          ) -> list[errdex.StoredRecord]:
+    from tests.compose_steps import records_at
+
+    return records_at(records, path, line_starting(text, start))
+
+
+def test_an_exception_made_to_be_thrown_elsewhere_is_sited_where_it_is_made(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``return new X(…)``, a switch arm's ``new X(…)`` and ``Task.FromException(new X(…))``
+    are sites; their message is the class's constant named in PascalCase
+    (``BrokenException.DefaultMessage``, ``Texts.Stopped``), spelled out by composition."""
+    from tests.compose_steps import mine_once
+
+    _, records = mine_once(make_repo, tmp_path, MADE_FILES)
+    for path, text, start in (
+            ("src/Circuit.cs", MADE, "                return new B"),
+            ("src/Circuit.cs", MADE, "            return new B"),
+            ("src/Picker.cs", MADE_SWITCH, "            TimeoutException t =>"),
+            ("src/Picker.cs", MADE_SWITCH, "            _ => new B")):
+        [found] = _made(records, path, text, start)
+        assert found.record.error_class == "BrokenException"
+        assert found.record.error_message == MADE_PRINTED[0]
+        assert ("src/Circuit.cs", line_starting(MADE, "        internal const")) in (
+            source_lines(found.extras))
+    [stopped] = _made(records, "src/Circuit.cs", MADE, "            Task.FromException")
+    assert stopped.record.error_message == MADE_PRINTED[2]
+    assert stopped.record.error_class == "InvalidOperationException"
+    [thrown] = _made(records, "src/Circuit.cs", MADE, "            throw new BrokenException();")
+    assert thrown.record.error_message == MADE_PRINTED[0]  # ``base(DefaultMessage)``
+
+
+def test_a_factory_of_its_parameter_and_an_inner_exception_are_no_sites(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``=> new X(message)`` prints what its callers pass (their sites say it); the inner
+    exception handed to another's constructor is that one's cause, not a raise."""
+    from tests.compose_steps import mine_once
+
+    _, records = mine_once(make_repo, tmp_path, MADE_FILES)
+    assert _made(records, "src/Circuit.cs", MADE, "        public static Exception Wrap") == []
+    [outer] = _made(records, "src/Circuit.cs", MADE, "            throw new BrokenException(\"")
+    assert outer.record.error_message == "the outer widget failed"
+    assert not any("inner widget" in r.record.error_message for r in records)
+
+
+def test_made_exception_patterns_match_what_mono_prints(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """The C# 7 fixture built and run: each made exception's message matches its pattern."""
+    if missing("mcs", "mono"):
+        pytest.skip("no C# compiler and runtime (Mono) installed")
+    from tests.compose_steps import mine_once
+
+    (tmp_path / "Circuit.cs").write_text(MADE)
+    (tmp_path / "Program.cs").write_text(MADE_RUN)
+    subprocess.run(["mcs", "-out:made.exe", "Circuit.cs", "Program.cs"], cwd=tmp_path,
+                   capture_output=True, check=True)
+    done = subprocess.run(["mono", str(tmp_path / "made.exe")], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.splitlines() == MADE_PRINTED
+    _, records = mine_once(make_repo, tmp_path / "mined", MADE_FILES)
+    for start, printed in zip(("                return new B", "            return new B",
+                               "            Task.FromException",
+                               "            throw new BrokenException();"),
+                              done.stdout.splitlines(), strict=True):
+        found = _made(records, "src/Circuit.cs", MADE, start)
+        assert any_fullmatch(found, printed), (printed, found)

@@ -410,8 +410,9 @@ class Producers:
             if inner.method and not inner.makes_error:
                 return []
             inner_class = own_class or class_name(inner.named())
-            return [_marked(Composed(t, source, inner_class), producer)
-                    for t in printed_argument(inner)]
+            return [_marked(Composed(t, (*found, *source), inner_class), producer)  # its calls'
+                    for v, found in self.variants(inner, depth + 1, visiting, this)
+                    for t in printed_argument(v)]
         return [_marked(replace(c, sources=(*c.sources, *source),
                                 error_class=own_class or c.error_class), producer)
                 for c in composed]

@@ -113,9 +113,23 @@ def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:
 
 
 def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
-    """A call to a producer, each argument read as its alternatives at ``at``."""
+    """A call to a producer, each argument read as its alternatives at ``at``; one that
+    names a constant of a class (``BrokenException.DefaultMessage``, a bare
+    ``DefaultMessage`` in its own class: C# spells constants in PascalCase) prints what
+    composition finds it holds, else the hole it is."""
+    owner = owner_of(at)
+    nested = tuple((text(a), Call(text(a), owner=owner, path=path)) for a in args
+                   if _constant_like(a))
     return Call(callee, tuple(argument(a, at, args[i + 1:]) for i, a in enumerate(args)),
-                owner=owner_of(at), path=path)
+                owner=owner, path=path, nested=nested)
+
+
+def _constant_like(node: Node) -> bool:
+    """``Errors.NotFound`` / ``NotFound``: a PascalCase member of a PascalCase class, or a
+    PascalCase name alone, which only a constant (or a property) of the repository tells."""
+    if node.type == "member_access_expression":
+        return _resource(node)
+    return node.type == "identifier" and text(node)[:1].isupper() and not text(node).isupper()
 
 
 def invocation(node: Node, at: Node, path: str = "") -> Call | None:

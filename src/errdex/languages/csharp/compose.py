@@ -118,7 +118,7 @@ def _class(node: Node, name: str, outer: str | None, body: Node | None,
                        if c.type == "argument_list"), None)
         made = call_of(base, arguments(handed), handed or node, path)
         facts.constructors.append(Constructor(_names(primary), (
-            Call(base, made.args, owner=name, path=path),)))
+            Call(base, made.args, owner=name, path=path, nested=made.nested),)))
     for member in body.named_children if body is not None else ():
         if member.type == "constructor_declaration":
             facts.constructors.append(_constructor(member, name, base, path))
@@ -155,7 +155,7 @@ def _constructor(node: Node, owner: str, base: str, path: str) -> Constructor:
         args = arguments(next((c for c in initializer.named_children
                                if c.type == "argument_list"), None))
         made = call_of(THIS if which == "this" else base, args, initializer, path)
-        results = (Call(made.callee, made.args, owner=owner, path=path),)
+        results = (Call(made.callee, made.args, owner=owner, path=path, nested=made.nested),)
     body = node.child_by_field_name("body")
     statements = [body] if body is not None and body.type == "arrow_expression_clause" else (
         body.named_children if body is not None else [])

@@ -4,6 +4,13 @@
 (throw_statement (object_creation_expression) @throw.value) @throw
 (throw_expression (object_creation_expression) @throw.value) @throw
 
+; new XException(...) made to be thrown elsewhere: returned by a factory, an arm of a switch,
+; handed to a call (Task.FromException, SetException). spec.py decides which.
+(return_statement (object_creation_expression) @made)
+(arrow_expression_clause (object_creation_expression) @made)
+(switch_expression_arm (object_creation_expression) @made)
+(argument (object_creation_expression) @made)
+
 ; throw Errors.Create(...), `x ?? throw Error.NotFound(key)`: a factory's error
 (throw_statement (invocation_expression) @throwcall.value) @throwcall
 (throw_expression (invocation_expression) @throwcall.value) @throwcall

@@ -135,6 +135,38 @@ def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
                 call=call)
 
 
+def _made_site(captured: Captures, file: FileIndex) -> Site | None:
+    """``return new XException(…)``, a switch arm's or a call argument's (``Task.FromException
+    (new X(…))``): an exception made to be thrown elsewhere, sited where it is made (as
+    ``throw new X`` is) when its message is known or composition may tell it; a factory
+    that returns what its parameters make is left to its callers' sites."""
+    value = captured["made"][0]
+    holder = value.parent.parent if value.parent is not None else None
+    if value.parent is not None and value.parent.type == "argument" and (
+            holder is None or holder.parent is None
+            or holder.parent.type != "invocation_expression"):
+        return None  # an inner exception handed to another's constructor
+    name = text(value.child_by_field_name("type")).split("<", 1)[0].rsplit(".", 1)[-1]
+    if not name.endswith("Exception"):
+        return None
+    site = _throw_site({"throw": [value], "throw.value": [value]}, file)
+    if site is None or (not site.template.parts and _passes_parameter(value)):
+        return None
+    return site
+
+
+def _passes_parameter(made: Node) -> bool:
+    """Whether ``new X(…)`` hands on a parameter of the method it is in (a factory of what
+    its callers pass, whose sites print it)."""
+    function = next((a for a in ancestors(made) if a.type in (
+        "method_declaration", "local_function_statement", "lambda_expression")), None)
+    found = function.child_by_field_name("parameters") if function is not None else None
+    names = {text(p.child_by_field_name("name")) for p in (
+        found.named_children if found is not None else ()) if p.type == "parameter"}
+    args = arguments(made.child_by_field_name("arguments"))
+    return any(text(a) in names for a in args)
+
+
 def _class_call(error_class: str, short: str, args: list[Node], at: Node,
                 worded: bool) -> Call | None:
     """The producer call a ``throw new X(…)`` makes (composed across the repository): the
@@ -329,7 +361,7 @@ SPEC = LanguageSpec(
     strings=MESSAGES.strings, name="csharp", grammar="csharp", extensions=(".cs",),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("throwcall", _throw_call_site), ("call", _call_site),
-              ("helper", _helper_site)),
+              ("helper", _helper_site), ("made", _made_site)),
     new_index=FileIndex,
     function_types=frozenset(SCOPES) - {
         "class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
