@@ -24,10 +24,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from errdex.api._datasets import export_dataset, import_dataset, publish_dataset
-from errdex.api._history import HistorySummary, ReleaseMine, mine_history
 from errdex.api._lookup import (
+    GroupRow,
     LogSource,
     Resolution,
+    ScanGroups,
     ScannedEvent,
     ScanSummary,
     explain,
@@ -98,7 +99,6 @@ from errdex.errors import (
 from errdex.lookup.index import Index, Match
 from errdex.lookup.parse import MAX_INPUT_CHARS
 from errdex.lookup.text_sites import TextSiteMatch
-from errdex.records.lineage import WordingVersion
 from errdex.records.model import DatasetLine, Record, RecordExtras
 from errdex.store.protocol import Removal, Store, StoredRecord
 from errdex.store.protocol import redact as redact_url
@@ -121,7 +121,7 @@ __all__ = [
     "EnrichSummary",
     "Entry",
     "ErrdexError",
-    "HistorySummary",
+    "GroupRow",
     "Index",
     "InputTooLargeError",
     "InstalledPackage",
@@ -139,12 +139,12 @@ __all__ = [
     "Record",
     "RecordExtras",
     "RecordNotFoundError",
-    "ReleaseMine",
     "ReleaseSummary",
     "Removal",
     "RepoOutcome",
     "RepositoryError",
     "Resolution",
+    "ScanGroups",
     "ScanSummary",
     "ScannedEvent",
     "Store",
@@ -156,7 +156,6 @@ __all__ = [
     "Syncer",
     "TextSiteMatch",
     "UsageError",
-    "WordingVersion",
     "dataset_origins",
     "enrich",
     "explain",
@@ -170,7 +169,6 @@ __all__ = [
     "mine",
     "mine_deps",
     "mine_env",
-    "mine_history",
     "mine_many",
     "mine_package",
     "open_index",

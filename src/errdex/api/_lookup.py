@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from errdex.api._pinned import WIDEN, DepsSource, pinned_from, prefer_pinned
 from errdex.api._stores import Db, open_index, using_store
 from errdex.errors import UsageError
+from errdex.lookup import groups as _groups
 from errdex.lookup import scan as _scan
 from errdex.lookup.index import Index, Match
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites, outranks, thin
@@ -19,6 +20,8 @@ from errdex.store.protocol import StoredRecord
 
 ScannedEvent = _scan.ScannedEvent
 ScanSummary = _scan.ScanSummary
+ScanGroups = _groups.ScanGroups
+GroupRow = _groups.GroupRow
 LogSource = str | os.PathLike[str] | TextIO
 """A log file's path (``"-"``: stdin), or an open text stream."""
 
@@ -90,17 +93,25 @@ def resolve(text: str, *, db: Db | Index = None, top: int = 5,
 
 
 def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None,
-         jobs: int | None = None, summary: ScanSummary | None = None) -> Iterator[ScannedEvent]:
-    """Every error event of a log with its best records, in log order, as it is read.
+         jobs: int | None = None, summary: ScanSummary | None = None,
+         layout: str | None = None, all_levels: bool = False,
+         group: bool = False) -> Iterator[ScannedEvent]:
+    """Every warning and error entry of a log with its best records, in log order, as it
+    is read.
 
     ``summary`` (a :class:`ScanSummary`) is filled as events go by: events, matches, the
     records seen most, lines too long to scan. Logs over 256 KB are ranked on ``jobs``
-    worker processes (default: every core).
+    worker processes (default: every core). The log's layout is recognised from its
+    first lines, or named by ``layout`` (a layout's name or a log4j-style pattern);
+    ``all_levels`` maps every entry (info/debug ones to the log statements mined);
+    ``group`` gives each event no statement explains a template learnt from the log
+    (``event.group``), as :class:`ScanGroups` rows show.
     """
     with using_store(db) as store, _open_log(log) as stream:
         index = open_index(store)
         yield from _scan.scan(index, stream, top=top, repo=repo, summary=summary,
-                              jobs=jobs or os.cpu_count() or 1)
+                              jobs=jobs or os.cpu_count() or 1, layout=layout,
+                              all_levels=all_levels, group=group)
 
 
 def skipped_note(summary: ScanSummary) -> str:

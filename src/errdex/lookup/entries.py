@@ -11,6 +11,7 @@ after an INFO line too) is an event of its own, read as a paste.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -18,6 +19,7 @@ from errdex.languages._engine.pastes.common import ErrorEvent, Frame
 from errdex.lookup.index import Index, Match, Ranked
 from errdex.lookup.layouts import EVENT_LEVELS, Entry, Layout, entries, locations, named_sources
 from errdex.lookup.parse import parse_events
+from errdex.lookup.statements import StatementMatch, Statements
 from errdex.templates.analysis import shape_of
 
 _ERROR_WORDS = re.compile(
@@ -29,6 +31,22 @@ _THIN_LITERAL = 12  # less literal text than this in a template: mostly holes
 _THIN_SHARE = 0.3  # or less than this share of the message
 
 
+@dataclass
+class Mapped:
+    """One event of a chunk, ranked: its line within the chunk, its text, the ranked record
+    ids, and for a log entry its layout fields, message and the statement below warning."""
+
+    line: int
+    text: str
+    ranked: list[Ranked]
+    layout: dict[str, object] | None = None
+    message: str = ""
+    statement: StatementMatch | None = None
+
+
+_STATEMENTS: dict[int, Statements] = {}  # per store (one per process)
+
+
 class EntryReader:
     """Ranks the events of chunks of one log, caching by message and location."""
 
@@ -36,18 +54,25 @@ class EntryReader:
                  repo: str | None):
         self.index, self.layout, self.all_levels = index, layout, all_levels
         self.top, self.repo = top, repo
-        self.cache: dict[tuple[object, ...], list[Ranked]] = {}
-        self.has_levels: bool | None = None
+        self.cache: dict[tuple[object, ...], tuple[list[Ranked], StatementMatch | None]] = {}
+        self.statements: Statements | None = None
+        if all_levels:
+            key = id(index.store)
+            if key not in _STATEMENTS:
+                _STATEMENTS.clear()
+                _STATEMENTS[key] = Statements.of(index.store, repo)
+            self.statements = _STATEMENTS[key]
 
-    def rank(self, chunk: str) -> list[tuple[int, str, list[Ranked], dict[str, object] | None]]:
-        out: list[tuple[int, str, list[Ranked], dict[str, object] | None]] = []
+    def rank(self, chunk: str) -> list[Mapped]:
+        out: list[Mapped] = []
         numbered = enumerate(chunk.splitlines(keepends=True), 1)
         for entry in entries(self.layout, numbered):
             if entry.message and self._is_event(entry):
-                found = self._rank_entry(entry)
+                found, statement = self._rank_entry(entry)
                 fields: dict[str, object] = {"name": self.layout.name, **entry.fields,
                                              "level": entry.level}
-                out.append((entry.line, _first_line(entry), found, fields))
+                out.append(Mapped(entry.line, _first_line(entry), found, fields,
+                                  entry.message, statement))
             if entry.continuation:
                 out.extend(self._traces(entry))
         return out
@@ -62,31 +87,45 @@ class EntryReader:
             return False
         return _ERROR_WORDS.search(entry.message) is not None
 
-    def _rank_entry(self, entry: Entry) -> list[Ranked]:
+    def _rank_entry(self, entry: Entry) -> tuple[list[Ranked], StatementMatch | None]:
+        """The records an entry's message matches; below warning, the statement first (an
+        info line is rarely a record's, and the statement table is the cheaper probe)."""
         frames = tuple(Frame(file, line) for file, line in locations(entry.fields))
-        key = (entry.message, frames)
-        found = self.cache.get(key)
-        if found is None:
+        key = (entry.message, frames, entry.level)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        statement = None
+        level = entry.level
+        if self.statements is not None and level not in EVENT_LEVELS:
+            names = named_sources(entry.fields)
+            statement = self.statements.match(entry.message, names, level)
+        found: list[Ranked] = []
+        if statement is None:
             event = ErrorEvent(entry.message, None, "message", frames, entry.message,
                                line=entry.line)
             found = self.index.rank_event(event, top=max(self.top, 5), repo=self.repo)
-            if len(self.cache) > 50_000:
-                self.cache.clear()
-            self.cache[key] = found
-        return found
+            if self.statements is not None and (not found or found[0].approximate):
+                statement = self.statements.match(entry.message, named_sources(entry.fields),
+                                                  level)
+        if len(self.cache) > 50_000:
+            self.cache.clear()
+        self.cache[key] = (found, statement)
+        return found, statement
 
-    def _traces(self, entry: Entry) -> list[tuple[int, str, list[Ranked], None]]:
+    def _traces(self, entry: Entry) -> list[Mapped]:
         """The exceptions and panics printed below an entry, each an event of its own."""
-        out: list[tuple[int, str, list[Ranked], None]] = []
+        out: list[Mapped] = []
         for event in parse_events(entry.continuation):
             if event.kind == "message" and not event.error_class:
                 continue
             key = (event.message, event.error_class, event.frames)
-            found = self.cache.get(key)
-            if found is None:
-                found = self.cache[key] = self.index.rank_event(event, top=self.top,
-                                                                repo=self.repo)
-            out.append((entry.line + max(1, event.line), event.text, found, None))
+            cached = self.cache.get(key)
+            if cached is None:
+                cached = self.cache[key] = (self.index.rank_event(
+                    event, top=self.top, repo=self.repo), None)
+            out.append(Mapped(entry.line + max(1, event.line), event.text, cached[0],
+                              message=event.message))
         return out
 
 
@@ -138,4 +177,4 @@ def _literal_length(pattern: str) -> int:
     return sum(len(fragment) for fragment in shape_of(pattern).fragments)
 
 
-__all__ = ["EntryReader", "weigh"]
+__all__ = ["EntryReader", "Mapped", "weigh"]

@@ -28,10 +28,12 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from errdex.lookup.entries import EntryReader, weigh
+from errdex.lookup.drain import Drain
+from errdex.lookup.entries import EntryReader, Mapped, weigh
 from errdex.lookup.index import Index, Match, Ranked, materialize
 from errdex.lookup.layouts import Layout, detect, layout_named
 from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
+from errdex.lookup.statements import StatementMatch
 from errdex.repo.processes import die_with_parent
 from errdex.store.protocol import StoredRecord, open_store
 
@@ -48,12 +50,24 @@ class ScannedEvent:
     text: str
     matches: list[Match]
     layout: dict[str, object] | None = None  # the entry's metadata, when a layout read it
+    statement: StatementMatch | None = None  # the info/debug statement (``all_levels``)
+    group: str | None = None  # no record or statement: the log's own template's id
+    template: str | None = None  # that template, as learnt so far
+
+    @property
+    def level(self) -> str | None:
+        level = self.layout.get("level") if self.layout else None
+        return level if isinstance(level, str) else None
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"line": self.line, "text": self.text,
                                   "matches": [m.to_json() for m in self.matches]}
         if self.layout is not None:
             out["layout"] = self.layout
+        if self.statement is not None:
+            out["statement"] = self.statement.to_json()
+        if self.group is not None:
+            out["group"] = {"id": self.group, "template": self.template}
         return out
 
 
@@ -80,14 +94,16 @@ class ScanSummary:
 def scan(
     index: Index, stream: TextIO, *, top: int = 1, repo: str | None = None,
     summary: ScanSummary | None = None, jobs: int = 1, layout: str | None = None,
-    all_levels: bool = False,
+    all_levels: bool = False, group: bool = False,
 ) -> Iterator[ScannedEvent]:
     """Each event of ``stream`` with its best records, in log order.
 
     ``layout``: a layout's name or a log4j-style pattern (else recognised from the first
-    lines). With ``jobs`` > 1 and a log of several chunks, chunks are parsed and ranked
-    in worker processes (each with its own store and index) and this process reads the
-    reported records, a chunk at a time.
+    lines). ``all_levels``: every entry is an event, info/debug ones mapped to the store's
+    log statements. ``group``: an event no record or statement explains gets the id of a
+    template learnt from the log (``drain``). With ``jobs`` > 1 and a log of several
+    chunks, chunks are parsed and ranked in worker processes (each with its own store and
+    index) and this process reads the reported records, a chunk at a time.
     """
     named = layout_named(layout) if layout else None  # a bad pattern: before any reading
     starts: list[Layout | None] = [named]
@@ -104,20 +120,30 @@ def scan(
             (first_line, _rank_chunk(index, chunk, reading)) for first_line, chunk in pieces
         )
     records: dict[str, StoredRecord] = {}
+    drain = Drain() if group else None
     for first_line, ranked in ranked_chunks:
-        wanted = {r.id for _, _, found, _ in ranked for r in found} - records.keys()
+        wanted = {r.id for item in ranked for r in item.ranked} - records.keys()
         if len(records) > _CACHE_SIZE:
             records.clear()
-            wanted = {r.id for _, _, found, _ in ranked for r in found}
+            wanted = {r.id for item in ranked for r in item.ranked}
         records.update(index.store.get_many(wanted))
-        for line, text, found, fields in ranked:
-            matches = materialize(found, records)
-            if fields is not None:
-                matches = weigh(matches, fields, top)
-            scanned = ScannedEvent(first_line + line - 1, text, matches, fields)
+        for item in ranked:
+            matches = materialize(item.ranked, records)
+            if item.layout is not None:
+                matches = weigh(matches, item.layout, top)
+            scanned = ScannedEvent(first_line + item.line - 1, item.text, matches, item.layout,
+                                   item.statement)
+            if drain is not None and not _explained(scanned):
+                cluster = drain.add(item.message or item.text.partition("\n")[0])
+                scanned.group, scanned.template = f"T{cluster.id}", cluster.template
             if summary is not None:
                 summary.add(scanned)
             yield scanned
+
+
+def _explained(event: ScannedEvent) -> bool:
+    """Whether a record or a statement names the line that wrote the event."""
+    return event.statement is not None or any(not m.approximate for m in event.matches)
 
 
 def skipped_note(summary: ScanSummary) -> str:
@@ -127,8 +153,7 @@ def skipped_note(summary: ScanSummary) -> str:
             "skipped (not scanned): split such a line to scan it")
 
 
-# line within its chunk, event text, ranked ids, the entry's layout fields (None: a paste)
-RankedEvent = tuple[int, str, list[Ranked], dict[str, object] | None]
+RankedEvent = Mapped  # one event of a chunk, ranked
 
 
 @dataclass(frozen=True)
@@ -165,7 +190,7 @@ def _rank_chunk(index: Index, chunk: str, reading: _Reading) -> list[RankedEvent
         found = cache.get(key)
         if found is None:
             found = cache[key] = index.rank_event(event, top=reading.top, repo=reading.repo)
-        out.append((_event_line(event), event.text, found, None))
+        out.append(Mapped(_event_line(event), event.text, found, message=event.message))
     return out
 
 

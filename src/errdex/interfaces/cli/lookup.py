@@ -79,27 +79,70 @@ def explain(
 @click.option("--repo", help="Only records of this OWNER/NAME.")
 @click.option("--jobs", type=click.IntRange(min=1),
               help="Worker processes for logs over 256 KB (default: all cores).")
+@click.option("--group", "grouped", is_flag=True,
+              help="One row per statement: level, count, first and last line, an example.")
+@click.option("--all-levels", is_flag=True,
+              help="Map every entry, info and debug ones too (to the log statements mined).")
+@click.option("--layout", metavar="PATTERN",
+              help="The log's layout: a log4j-style pattern ('%d %-5p [%t] %c: %m%n') or a "
+                   "layout's name (default: recognised from the first lines).")
 @click.pass_obj
 @handle_errors
 def scan(
     settings: Settings, logfile: str, as_json: bool, top: int, repo: str | None,
-    jobs: int | None,
+    jobs: int | None, grouped: bool, all_levels: bool, layout: str | None,
 ) -> None:
-    """Annotate every error event in LOGFILE ('-' reads stdin) with its record."""
+    """Annotate every warning and error entry in LOGFILE ('-' reads stdin) with the
+    statement that wrote it."""
     summary = errdex.ScanSummary()
     console = Terminal()
+    groups = errdex.ScanGroups() if grouped else None
     for event in errdex.scan(logfile, db=settings.db, top=top, repo=repo, jobs=jobs,
-                             summary=summary):
-        if as_json:
+                             summary=summary, layout=layout, all_levels=all_levels,
+                             group=grouped):
+        if groups is not None:
+            groups.add(event)
+        elif as_json:
             click.echo(json_text(event.to_json()))
+        elif event.statement is not None and not event.matches:
+            _print_statement(event)
         else:
             print_scanned(console, event)
+    if groups is not None:
+        _print_groups(groups, as_json)
     if not as_json:
         print_scan_summary(console, summary)
     elif summary.skipped_lines:
         click.echo(errdex.skipped_note(summary), err=True)
-    if not summary.matched:
+    if not summary.matched and not (groups is not None and any(
+            row.kind == "statement" for row in groups.rows.values())):
         sys.exit(EXIT_NO_MATCH)
+
+
+def _print_statement(event: errdex.ScannedEvent) -> None:
+    """An entry below warning and the log statement that wrote it."""
+    assert event.statement is not None
+    s = event.statement.statement
+    first = event.text.strip().partition("\n")[0]
+    click.echo(visible(f"line {event.line}: {first[:200]}"))
+    click.echo(visible(f"  → {s.level} statement  {s.repo} {s.file_path}:{s.line_number}"))
+
+
+def _print_groups(groups: errdex.ScanGroups, as_json: bool) -> None:
+    """``scan --group``: a row per statement, most events first (JSON Lines with --json)."""
+    for row in groups.ordered():
+        if as_json:
+            click.echo(json_text(row.to_json()))
+            continue
+        what = {"record": row.name, "statement": f"{row.level} statement",
+                "template": "log template, no statement found", "line": "not grouped"}
+        flag = " (approximate)" if row.approximate else ""
+        where = "" if row.kind in ("template", "line") else f"{row.statement}  "
+        click.echo(visible(f"{row.count:>7}  {row.level or '-':<7}  lines {row.first_line}-"
+                           f"{row.last_line}  {where}{what[row.kind]}{flag}"))
+        if row.kind == "template":
+            click.echo(visible(f"         template: {row.name[:200]}"))
+        click.echo(visible(f"         e.g. {row.example[:200]}"))
 
 
 @click.command()
