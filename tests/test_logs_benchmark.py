@@ -62,6 +62,15 @@ def test_right_statements_count_labelled_lines_only() -> None:
     assert logs.right_statements(mapped, accepted, [2]) == (0, 0, 1)
 
 
+def test_a_perfect_statement_map_loses_where_loghub_splits_a_statement() -> None:
+    here = {("m.py", 7)}
+    accepted = [here, here, here, None]
+    truth = ["E1", "E2", "E2", "E3"]  # one statement printed E1 and E2 (a value in the text)
+    partition = logs.statement_partition(accepted, truth)
+    assert partition[0] == partition[1] == partition[2] != partition[3]
+    assert logs.grouping_accuracy(partition, truth) == pytest.approx(1 / 4)
+
+
 def test_levels_come_from_the_label_when_the_log_has_none() -> None:
     lines = [logs.Line(1, "", "a", "E1"), logs.Line(2, "", "b", "E2")]
     labels = {"templates": {"E1": {"level": "error", "statements": [{"file": "f.c", "line": 3}]},
@@ -117,12 +126,13 @@ def test_a_whole_run_mines_scans_and_runs_drain(
                             "E2": {"statements": [{"file": "src/acme/Pool.java", "line": 11}]}}}
     result = logs.measure("Tiny", spec, tmp_path / "loghub", sources,
                           str(tmp_path / "db.sqlite"), labels=labels)
-    ours, drain, published = result["outcomes"]
+    ours, drain, published, best = result["outcomes"]
     assert (result["lines"], result["warn_lines"], result["commit"]) == (4, 2, repo.head())
     assert (ours.right, ours.known) == (2, 2)  # both ERROR lines name Pool.java:11
     assert ours.warn_ga == 1.0
     assert (drain.warn_ga, drain.all_ga) == (1.0, 1.0)
     assert published.all_ga is None
+    assert (best.warn_ga, best.all_ga) == (1.0, 1.0)
     table = logs.table([result], {})
     assert "| Tiny (develop, HEAD) | 2 | errdex | 1.000 |" in table
     assert "2/2 = 1.000 (0 unknown)" in table
