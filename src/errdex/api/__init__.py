@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from errdex.api._datasets import export_dataset, import_dataset, publish_dataset
+from errdex.api._history import HistorySummary, ReleaseMine, mine_history
 from errdex.api._lookup import (
     GroupRow,
     LogSource,
@@ -99,6 +100,7 @@ from errdex.errors import (
 from errdex.lookup.index import Index, Match
 from errdex.lookup.parse import MAX_INPUT_CHARS
 from errdex.lookup.text_sites import TextSiteMatch
+from errdex.records.lineage import WordingVersion
 from errdex.records.model import DatasetLine, Record, RecordExtras
 from errdex.store.protocol import Removal, Store, StoredRecord
 from errdex.store.protocol import redact as redact_url
@@ -121,6 +123,7 @@ __all__ = [
     "EnrichSummary",
     "Entry",
     "ErrdexError",
+    "HistorySummary",
     "GroupRow",
     "Index",
     "InputTooLargeError",
@@ -139,6 +142,7 @@ __all__ = [
     "Record",
     "RecordExtras",
     "RecordNotFoundError",
+    "ReleaseMine",
     "ReleaseSummary",
     "Removal",
     "RepoOutcome",
@@ -156,6 +160,7 @@ __all__ = [
     "Syncer",
     "TextSiteMatch",
     "UsageError",
+    "WordingVersion",
     "dataset_origins",
     "enrich",
     "explain",
@@ -169,6 +174,7 @@ __all__ = [
     "mine",
     "mine_deps",
     "mine_env",
+    "mine_history",
     "mine_many",
     "mine_package",
     "open_index",
