@@ -2,7 +2,7 @@
 (published), because synthetic logs said nothing about production ones.
 
     .venv/bin/python benchmarks/logs.py --loghub DIR --sources DIR --db PATH \\
-        [--system Zookeeper ...] [--split develop|held-out|all] [--json OUT]
+        [--system Zookeeper ...] [--split develop|held-out|all] [--remine] [--misses] [--json OUT]
     .venv/bin/python benchmarks/logs.py --suggest-labels Zookeeper --loghub DIR --sources DIR
 
 ``--loghub`` is a copy of the Loghub repository (``Zookeeper/Zookeeper_2k.log``,
@@ -251,11 +251,14 @@ def run_errdex(log: Path, db: str, repo: str, count: int
     return groups, mapped, seconds, stats
 
 
-def mine(checkout_path: Path, sha: str, repo: str, db: str) -> tuple[str, int]:
-    """Mine the release into ``db``; the repository's name and its record count."""
+def mine(checkout_path: Path, sha: str, repo: str, db: str, full: bool = False
+         ) -> tuple[str, int]:
+    """Mine the release into ``db`` (``full``: every file again, as after a change to
+    errdex's readers); the repository's name and its record count."""
     import errdex
 
-    summary = errdex.mine(str(checkout_path), db=db, repo=repo, sha=sha, enrich="none")
+    summary = errdex.mine(str(checkout_path), db=db, repo=repo, sha=sha, enrich="none",
+                          full=full)
     return summary.repo, summary.records
 
 
@@ -263,7 +266,7 @@ def mine(checkout_path: Path, sha: str, repo: str, db: str) -> tuple[str, int]:
 
 
 def measure(system: str, spec: dict[str, Any], loghub: Path, sources: Path, db: str,
-            labels: dict[str, Any] | None = None) -> dict[str, Any]:
+            labels: dict[str, Any] | None = None, remine: bool = False) -> dict[str, Any]:
     """errdex, Drain3 and Drain (published) on one system's sample (``labels``: default
     benchmarks/logs/<system>.labels.json)."""
     lines = read_truth(loghub, system)
@@ -275,7 +278,7 @@ def measure(system: str, spec: dict[str, Any], loghub: Path, sources: Path, db: 
     with tempfile.TemporaryDirectory(prefix="errdex-logs-") as tmp:
         path, sha = checkout(find_source(sources, spec["source"]), spec["revision"],
                              Path(tmp) / "src")
-        repo, records = mine(path, sha, spec["source"], db)
+        repo, records = mine(path, sha, spec["source"], db, full=remine)
     log = loghub / system / f"{system}_2k.log"
     groups, mapped, seconds, stats = run_errdex(log, db, repo, len(lines))
     right, known, unknown = right_statements(mapped, accepted, warn)
@@ -370,6 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--system", nargs="*", help="systems to measure (default: by --split)")
     parser.add_argument("--split", choices=["develop", "held-out", "all"], default="all")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--remine", action="store_true",
+                        help="mine every file again (after a change to errdex's readers)")
     parser.add_argument("--misses", action="store_true",
                         help="list the warning/error lines mapped wrong (develop systems only)")
     parser.add_argument("--suggest-labels", metavar="SYSTEM")
@@ -387,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     skipped = {s: systems[s] for s in systems if "source" not in systems[s]}
     results = []
     for system, spec in measured.items():
-        result = measure(system, spec, args.loghub, args.sources, args.db)
+        result = measure(system, spec, args.loghub, args.sources, args.db, remine=args.remine)
         results.append(result)
         print(f"{system}: {result['outcomes'][0].extra}", file=sys.stderr)
         if args.misses and spec["split"] == "develop":
