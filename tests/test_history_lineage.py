@@ -202,3 +202,16 @@ def test_lineage_on_either_backend(make_repo, backend_store):
     best = errdex.explain("could not read the config file /x", db=backend_store)[0]
     assert best.record.error_message == W3 and best.version is not None
     assert (best.version.first_seen, best.version.last_seen) == ("v1.1.0", "v1.2.0")
+
+
+def test_mine_many_history_mines_each_local_clone_by_release(make_repo, store, tmp_path):
+    repo, _ = _five_releases(make_repo)
+    listing = tmp_path / "repos.txt"
+    listing.write_text(f"{repo.root}\n{tmp_path / 'nowhere'}\n")
+    result = CliRunner().invoke(main, ["--db", str(store.path), "mine-many", "--history",
+                                       "--jobs", "1", str(listing)])
+    assert result.exit_code == 1  # the second line fails, the first is stored
+    assert [name for name, _ in table.releases(store, "acme/widgets")] == [
+        "v1.0.0", "v1.1.0", "v1.2.0", "v1.3.0", "v1.4.0"]
+    best = errdex.explain("cannot read config file /x", db=store)[0]
+    assert best.version is not None and best.version.span() == "v1.0.0"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
 from errdex.api._stores import Db, open_index, using_store
 from errdex.batch import entries as _entries
+from errdex.batch import history as _batch_history
 from errdex.batch import many as _many
 from errdex.enrich import enrich_store as _enrich_store
 from errdex.errors import UsageError
@@ -114,7 +116,7 @@ def mine_many(
     ray_address: str | None = None, cache_dir: str | os.PathLike[str] | None = None,
     cache_budget: int | str = DEFAULT_CACHE_BUDGET, retries: int = 1,
     progress: ProgressCallback | None = None, enrich: Literal["static", "none"] = "static",
-    warm_index: bool = False,
+    warm_index: bool = False, history: bool = False,
 ) -> ManySummary:
     """Mine many repositories (local paths or git URLs[@ref]) into one database.
 
@@ -122,14 +124,25 @@ def mine_many(
     exception that stops the others; a repository already stored at the same commit is
     skipped. URLs are cloned shallow into ``cache_dir`` within ``cache_budget`` bytes (or a
     size such as ``"10G"``). ``ray_address`` runs each repository as a Ray task.
+    ``history``: each local clone is mined release by release (:func:`mine_history`) first;
+    URLs (cloned shallow, without tags) are mined at their commit.
     """
     listed = [item if isinstance(item, Entry) else _entries.parse_entry(item, number)
               for number, item in enumerate(entries, 1)]
     budget = _entries.parse_size(cache_budget) if isinstance(cache_budget, str) else cache_budget
     with using_store(db) as store:
-        summary = _many.mine_many(listed, store, jobs=jobs, ray_address=ray_address,
+        started = time.perf_counter()
+        paths = [e for e in listed if e.kind == "path"] if history else []
+        released = _batch_history.mine_paths_history(paths, store, jobs=jobs, enrich=enrich)
+        rest = [e for e in listed if e not in paths]
+        summary = _many.mine_many(rest, store, jobs=jobs, ray_address=ray_address,
                                   cache_dir=cache_dir, disk_budget_bytes=budget,
-                                  retries=retries, progress=progress, enrich=enrich)
+                                  retries=retries, progress=progress, enrich=enrich
+                                  ) if rest or not paths else ManySummary()
+        if released:
+            by_line = {o.entry.line: o for o in [*released, *summary.outcomes]}
+            summary.outcomes = [by_line[e.line] for e in listed]
+            summary.seconds = time.perf_counter() - started
         if warm_index:
             open_index(store)
     return summary

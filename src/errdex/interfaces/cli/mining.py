@@ -176,11 +176,14 @@ def format_history(summary: errdex.HistorySummary) -> str:
               help="Disk the clone cache may use (500M, 10G); least recently used go first.")
 @click.option("--retries", type=click.IntRange(min=0), default=1, show_default=True,
               help="Times a failed repository is tried again.")
+@click.option("--history", is_flag=True,
+              help="Mine each local clone release by release, as mine --history does (URLs "
+                   "are cloned shallow, without tags: mined at their commit).")
 @click.pass_obj
 @handle_errors
 def mine_many(
     settings: Settings, listing: str, jobs: int | None, ray_address: str | None,
-    cache_dir: str | None, cache_budget: str, retries: int,
+    cache_dir: str | None, cache_budget: str, retries: int, history: bool,
 ) -> None:
     """Mine every repository in LIST (one path or git URL[@ref] a line; '-' reads stdin).
 
@@ -193,7 +196,7 @@ def mine_many(
         summary = errdex.mine_many(
             entries, db=store, jobs=jobs, ray_address=ray_address, cache_dir=cache_dir,
             cache_budget=cache_budget or errdex.DEFAULT_CACHE_BUDGET, retries=retries,
-            progress=bar, warm_index=True)
+            progress=bar, warm_index=True, history=history)
     Terminal().print(many_table(summary))
     if not summary.ok:
         sys.exit(EXIT_NO_MATCH)
