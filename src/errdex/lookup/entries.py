@@ -138,6 +138,7 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
     unless something corroborates them, cut to ``top``."""
     names = named_sources({k: v for k, v in fields.items() if isinstance(v, str)})
     level = fields.get("level")
+    located = "line" in fields  # ``Class@line``, ``file:line``: the line says more than a name
     kept = []
     for match in matches:
         path = match.record.file_path
@@ -147,7 +148,7 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
         if named is not None:
             match.score += _SOURCE_WEIGHT
             match.reason += f"; the log names {named}"
-        if _thin(match) and not _corroborated(match, named, level):
+        if _thin(match) and not _corroborated(match, named, level, located):
             continue
         kept.append(match)
     kept.sort(key=lambda m: -m.score)
@@ -163,10 +164,16 @@ def _thin(match: Match) -> bool:
     return literal < _THIN_LITERAL or literal < _THIN_SHARE * message
 
 
-def _corroborated(match: Match, named: str | None, level: object) -> bool:
-    """Whether level, logger or location agree with a thin match."""
-    if named is not None or "frame " in match.reason:
-        return True
+def _corroborated(match: Match, named: str | None, level: object, located: bool) -> bool:
+    """Whether level, logger or location agree with a thin match. An entry that says where
+    it was written (``Class@line``) corroborates only the statement at that line."""
+    if any(part.startswith("frame ") and " names " not in part and " built from" not in part
+           for part in match.reason.split("; ")):
+        return True  # the entry's location is the statement's line
+    if located:
+        return False
+    if named is not None:
+        return True  # the logger or program names its file
     severity = match.record.severity
     return (level == "warning" and severity == "warning") or (
         level in ("error", "fatal") and severity in ("error", "fatal"))
