@@ -23,6 +23,7 @@ from errdex.languages import LANGUAGES, Site, spec_for
 from errdex.languages._engine.literals import file_literals
 from errdex.languages.base import parse
 from errdex.languages.facts import Call, Producer, referenced_names
+from errdex.mining.codes import site_code
 from errdex.records.evidence import Evidence
 from errdex.records.log_statements import LogStatement
 from errdex.records.model import (
@@ -302,7 +303,8 @@ def _record(
     record = Record(
         id=rid, repo=context.repo,
         slug=site.template.slug(fallback=site.error_class or site.symbol or "error"),
-        error_code=site.error_code, error_message=site.template.written,
+        error_code=site_code(site.error_code, lines, site.line),
+        error_message=site.template.written,
         message_pattern=site.template.pattern(), error_type=site.error_type,
         error_class=site.error_class, http_status=site.http_status, severity=site.severity,
         file_path=path, line_number=site.line, source_code=window, source_code_start=start,

@@ -1,0 +1,173 @@
+"""What a paste says about where it came from, and records of that place ranked first.
+
+In an index of many repositories the same words occur in many of them: "invalid value"
+is written in a Python CLI library and in a large C code base alike. The paste itself says
+which it is: its format (a Python traceback, a Java stack, a Rust panic, a Node error), the
+languages of the files in its frames, the packages those files sit in
+(``site-packages/click/core.py``, ``node_modules/axios/…``, a JVM frame's
+``org.apache.zookeeper…``), and the program that printed it (``Usage: prog …``, a log
+line's ``prog[123]:``). Records of that language and repository gain a little, enough to
+decide between similar candidates, and say why.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from errdex.languages import LANGUAGES
+from errdex.languages._engine.pastes.common import ErrorEvent
+from errdex.lookup.ranking import Scored
+
+__all__ = ["LANGUAGE_BONUS", "REPO_BONUS", "Context", "apply_context", "family_of_path",
+           "read_context"]
+
+LANGUAGE_BONUS = 0.2  # below a full match's edge over an approximate one, above specificity
+REPO_BONUS = 0.2
+_SCAN_CHARS = 20_000
+_MOST_FRAMES = 40
+
+# One family per runtime: a traceback of one may name any of its languages' files.
+_FAMILIES = {"c": "c", "cpp": "c", "javascript": "javascript", "typescript": "javascript",
+             "tsx": "javascript", "java": "jvm", "kotlin": "jvm"}
+_FAMILY_NAMES = {"c": "C/C++", "javascript": "JavaScript/TypeScript", "jvm": "JVM",
+                 "python": "Python", "go": "Go", "rust": "Rust", "csharp": ".NET",
+                 "ruby": "Ruby", "php": "PHP", "swift": "Swift"}
+# An event's format (``ErrorEvent.kind``) → the family of its runtime, and how to say it.
+_KINDS = {"python": ("python", "Python traceback"), "rust-panic": ("rust", "Rust panic"),
+          "go-panic": ("go", "Go panic"), "go": ("go", "Go error"),
+          "jvm": ("jvm", "Java stack"), "node": ("javascript", "Node error"),
+          "dotnet": ("csharp", ".NET exception"), "ruby": ("ruby", "Ruby error"),
+          "php": ("php", "PHP error"), "cpp": ("c", "C++ exception")}
+_EXTENSIONS = {ext: _FAMILIES.get(name, name)
+               for name, language in LANGUAGES.items() for ext in language.extensions}
+
+# Where a frame's file sits in an installed package: the package is the folder after it.
+_PACKAGE_DIRS = re.compile(
+    r"(?:site-packages|dist-packages|node_modules(?:/@[\w.\-]+)?|gems|vendor/[\w.\-]+)"
+    r"/([A-Za-z][\w.\-]{0,80})/"
+)
+_GO_MODULE = re.compile(r"(?:pkg/mod/|/src/)(?:github\.com|gitlab\.com|golang\.org/x)/"
+                        r"(?:[\w.\-]+/)?([\w.\-]+?)(?:@[^/]*)?/")
+_CRATE = re.compile(r"\.cargo/registry/src/[^/]+/([A-Za-z][\w\-]*?)-\d[\w.\-]*/")
+_VERSIONED = re.compile(r"-\d[\w.]*$")
+_USAGE = re.compile(r"(?im)^\s*usage:\s+([A-Za-z][\w.\-]{1,40})\b")
+_LOG_PROGRAM = re.compile(r"(?m)^(?:\S+ +){0,4}?([A-Za-z][\w.\-]{1,30})\[\d+\]: ")
+_PROGRAM_PREFIX = re.compile(r"(?m)^([a-z][\w.\-]{1,30}): (?:error|fatal|warning)\b")
+_JVM_SKIPPED = frozenset({"java", "javax", "jakarta", "sun", "jdk", "kotlin", "kotlinx",
+                          "org", "com", "net", "io", "internal", "android", "androidx",
+                          "scala", "apache", "lang", "util", "base", "reflect", "main"})
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a paste comes from: its runtimes' families and the names of its places."""
+
+    families: frozenset[str] = frozenset()
+    family_reason: str = ""
+    names: tuple[str, ...] = ()  # package or program names, normalized, best first
+    name_reasons: tuple[str, ...] = ()  # how each was read ("frames name package click")
+
+    def empty(self) -> bool:
+        return not self.families and not self.names
+
+
+def read_context(event: ErrorEvent, paste: str | None = None) -> Context:
+    """The context of one event: its format, its frames' files, the program it names."""
+    frames = event.frames[:_MOST_FRAMES]
+    families: set[str] = set()
+    reason = ""
+    kind = _KINDS.get(event.kind)
+    if kind is not None:
+        families.add(kind[0])
+        reason = kind[1]
+    if not families:
+        frame_families = {f for frame in frames if (f := family_of_path(frame.file))}
+        if len(frame_families) == 1:
+            families = frame_families
+            reason = f"frames in {_FAMILY_NAMES.get(next(iter(families)), 'one language')} files"
+    names: dict[str, str] = {}
+    for frame in frames:
+        for name in _frame_packages(frame.file, frame.function, event.kind):
+            names.setdefault(name, f"frames name package {name}")
+    text = (paste or event.text or "")[:_SCAN_CHARS]
+    for regex, how in ((_USAGE, "usage of"), (_LOG_PROGRAM, "printed by"),
+                       (_PROGRAM_PREFIX, "printed by")):
+        for match in regex.finditer(text):
+            program = match.group(1)
+            names.setdefault(_normal(program), f"{how} program {program}")
+    return Context(frozenset(families), reason, tuple(names), tuple(names.values()))
+
+
+def family_of_path(path: str) -> str | None:
+    """The language family of a file by its extension (``x.tsx`` → javascript)."""
+    suffix = PurePosixPath(path.replace("\\", "/")).suffix.lower()
+    return _EXTENSIONS.get(suffix)
+
+
+def _frame_packages(path: str, function: str | None, kind: str) -> list[str]:
+    """The package names a frame's file (or a JVM frame's qualified function) sits in."""
+    path = path.replace("\\", "/")
+    found = [_normal(_VERSIONED.sub("", m.group(1))) for m in _PACKAGE_DIRS.finditer(path)]
+    found += [_normal(m.group(1)) for m in _GO_MODULE.finditer(path)]
+    found += [_normal(m.group(1)) for m in _CRATE.finditer(path)]
+    if kind == "jvm" and function and "." in function:
+        parts = function.split(".")[:-2]  # package parts, without the class and method
+        found += [_normal(p) for p in parts[1:4] if p not in _JVM_SKIPPED and len(p) > 2]
+    return [name for name in found if len(name) > 1]
+
+
+def _normal(name: str) -> str:
+    """A package, program or repository name compared: lowercase letters and digits."""
+    return re.sub(r"[^a-z0-9]", "", name.lower().removesuffix(".js").removesuffix(".py"))
+
+
+def _repo_names(repo: str) -> tuple[str, ...]:
+    """What a repository may be called by a package or program: ``pallets/click`` →
+    ``click``; ``openssh/openssh-portable`` → ``opensshportable``, ``openssh``."""
+    name = repo.rsplit("/", 1)[-1].lower()
+    words = [w for w in re.split(r"[-_.]", name) if w]
+    return tuple(dict.fromkeys([_normal(name), *(_normal(w) for w in words if len(w) > 2)]))
+
+
+def _names_repo(name: str, repo: str) -> bool:
+    """Whether a package or program name names a repository (``sshd`` → ``openssh``)."""
+    forms = {name}
+    if name.endswith("d") and len(name) > 3:
+        forms.add(name[:-1])  # a daemon: sshd, httpd
+    for repo_name in _repo_names(repo):
+        for form in forms:
+            if form == repo_name or (len(form) >= 3 and repo_name.endswith(form) and (
+                    repo_name.startswith(("open", "lib", "py", "node", "go")))):
+                return True
+    return False
+
+
+def apply_context(context: Context, scored: dict[str, Scored]) -> None:
+    """Raise the candidates of the paste's language family and repository, saying so.
+
+    Nothing changes when every candidate agrees (or none does): only a choice between
+    places is decided, never the order within one.
+    """
+    if context.empty() or len(scored) < 2:
+        return
+    by_repo: dict[str, str | None] = {}
+    for item in scored.values():
+        repo = item.row.repo
+        if repo not in by_repo:
+            by_repo[repo] = next((why for name, why in zip(
+                context.names, context.name_reasons, strict=True) if _names_repo(name, repo)),
+                None)
+    families = {family_of_path(item.row.file_path) for item in scored.values()}
+    language_decides = bool(context.families & families) and len(families) > 1
+    repo_decides = len(set(by_repo.values())) > 1
+    for item in scored.values():
+        if language_decides and family_of_path(item.row.file_path) in context.families:
+            item.score += LANGUAGE_BONUS
+            family = _FAMILY_NAMES.get(next(iter(context.families)), "")
+            item.reasons.append(f"{context.family_reason}: preferring {family} records")
+        why = by_repo.get(item.row.repo)
+        if repo_decides and why is not None:
+            item.score += REPO_BONUS
+            item.reasons.append(why)
