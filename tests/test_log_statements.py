@@ -87,3 +87,30 @@ def test_java_log_calls_at_every_level_are_routed_by_level(
         (11, "trace", "Processing request {} of session {}"),
         (12, "debug", "fine detail {sid}"),
     ]
+
+
+PYTHON = """import logging
+
+LOG = logging.getLogger(__name__)
+
+
+def boot(instance, host):
+    LOG.info(_LI("Compute_service record updated for %(host)s"), {"host": host})
+    LOG.debug("Lock released by %s", host)
+    LOG.warning(_LW("Instance %s is gone"), instance.uuid, instance=instance)
+    LOG.exception("unexpected failure in boot")
+    LOG.critical("disk is full on %s", host)
+    LOG.log(logging.INFO, "took %d seconds", 3)
+"""
+
+
+def test_python_log_calls_at_every_level_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"nova/boot.py": PYTHON})
+    assert records == [(9, "warning", "Instance %s is gone"),
+                       (10, "error", "unexpected failure in boot"),
+                       (11, "fatal", "disk is full on %s")]
+    assert logs == [(7, "info", "Compute_service record updated for %(host)s"),
+                    (8, "debug", "Lock released by %s"), (12, "info", "took %d seconds")]

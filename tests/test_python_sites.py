@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from errdex.languages.base import FileSites, Site
+from errdex.languages.logs import severity_of
 from errdex.languages.python import LANGUAGE, extract
 from errdex.templates.template import Hole, Literal, Part, Template, compile_pattern
 
@@ -138,7 +139,9 @@ def test_golden_table() -> None:
 
 def test_severity_follows_error_type() -> None:
     for site in store_sites().sites:
-        assert site.severity == SEVERITY[site.error_type]
+        # a log call's severity is its level's (logger.critical: fatal)
+        expected = SEVERITY[site.error_type] if site.level is None else severity_of(site.level)
+        assert site.severity == expected
 
 
 def test_hole_names_follow_the_source() -> None:
@@ -154,7 +157,9 @@ def test_hole_names_follow_the_source() -> None:
 
 
 def test_messageless_and_runtime_messages_are_not_sites() -> None:
-    assert extract((FIXTURES / "quiet.py").read_bytes()) == FileSites(sites=[])
+    # logger.info/warning are log statements now (at every level), nothing else is a site
+    found = extract((FIXTURES / "quiet.py").read_bytes())
+    assert [(s.line, s.level) for s in found.sites] == [(63, "info"), (64, "warning")]
 
 
 # --- what Python really prints ------------------------------------------------------------

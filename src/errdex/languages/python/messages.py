@@ -31,7 +31,7 @@ _MAX_DEPTH = 12  # message variables that refer to message variables; stops cycl
 # gettext and friends return their (English) argument; pgettext's first argument is context.
 _GETTEXT = frozenset({
     "_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "gettext_noop", "_lazy",
-    "lazy_gettext", "N_",
+    "lazy_gettext", "N_", "_LI", "_LW", "_LE", "_LC",  # oslo.i18n's log-level markers
 })
 _GETTEXT_CONTEXT = frozenset({"pgettext", "pgettext_lazy"})
 # Plural forms: how many leading arguments (a context) come before singular and plural.

@@ -19,7 +19,9 @@
     object: (_) @call.receiver
     attribute: (identifier) @call.method)
   arguments: (argument_list) @call.args
-  (#any-of? @call.method "error" "exception" "critical" "warn" "exit")) @call
+  (#any-of? @call.method "error" "exception" "critical" "warn" "exit"
+    ; log calls at every level: errdex.languages.logs
+    "warning" "info" "debug" "fatal" "log")) @call
 
 ; warn(...) after `from warnings import warn`
 (call

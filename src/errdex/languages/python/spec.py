@@ -45,6 +45,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
 from errdex.languages.base import Site, line_of, text
 from errdex.languages.facts import Call
+from errdex.languages.logs import level_of
 from errdex.languages.python import web
 from errdex.languages.python.compose import COMPOSER
 from errdex.languages.python.evidence import EVIDENCE
@@ -63,10 +64,10 @@ from errdex.languages.python.messages import (
 from errdex.languages.python.pastes import PASTES
 from errdex.languages.python.reading import call_of, own_method_call
 from errdex.languages.python.snippets import SNIPPETS
+from errdex.records.log_statements import LogLevel
 from errdex.templates.formats import brace_hole, parse_percent_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
-_LOG_METHODS = frozenset({"error", "exception", "critical"})
 # A lowercase name that holds an error class: ``exc``, ``self._undefined_exception``,
 # ``error_class``, ``exc_type``.
 _HOLDS_CLASS = re.compile(r"(?:^|_)(?:exc|exception|exc_class|exception_class|error_class|"
@@ -188,8 +189,9 @@ def _call_site(caps: Captures, file: FileIndex) -> Site | None:
     if receiver is None:
         imported = file.imports.get("warn") == "warnings.warn"
         return _warn_site(node, args, file) if imported else None
-    if method in _LOG_METHODS and "log" in last_name(receiver).lower():
-        return _log_site(node, args, file)
+    level = level_of(method)
+    if (level is not None or method == "log") and "log" in last_name(receiver).lower():
+        return _log_site(node, args, file, level)
     if method == "warn" and text(receiver) == "warnings":
         return _warn_site(node, args, file)
     if method == "exit" and text(receiver) == "sys":
@@ -197,9 +199,15 @@ def _call_site(caps: Captures, file: FileIndex) -> Site | None:
     return None
 
 
-def _log_site(node: Node, args: Node, file: FileIndex) -> Site | None:
-    """``logger.error(msg, *args)``: logging formats ``msg % args`` only when args are given."""
+def _log_site(node: Node, args: Node, file: FileIndex, level: LogLevel | None) -> Site | None:
+    """``logger.error(msg, *args)`` at any level (``logger.log(logging.INFO, msg)``):
+    logging formats ``msg % args`` only when args are given."""
     positional, keywords = arguments(args)
+    if level is None:  # ``log(level, msg, *args)``: the level is the first argument
+        level = level_of(last_name(positional[0])) if positional else None
+        if level is None:
+            return None
+        positional = positional[1:]
     message = read(message_argument(positional, keywords), file)
     if message is None:
         return None
@@ -211,7 +219,7 @@ def _log_site(node: Node, args: Node, file: FileIndex) -> Site | None:
             parts = parse_percent_format(message.literal, [text(a) for a in lazy])
         message = Message(message.literal, parts)
     template = Template(message.written, message.parts)
-    return Site(template, "log", line_of(node), severity="error", symbol=symbol_of(node))
+    return Site(template, "log", line_of(node), symbol=symbol_of(node), level=level)
 
 
 def _warn_site(node: Node, args: Node, file: FileIndex) -> Site | None:
