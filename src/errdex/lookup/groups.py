@@ -41,8 +41,9 @@ class ScanGroups:
         key, kind, where, name, approximate = _identity(event)
         row = self.rows.get(key)
         if row is None:
+            example = event.text.partition("\n")[0].rstrip()
             self.rows[key] = GroupRow(key, kind, where, name, event.level, 1, event.line,
-                                      event.line, event.text.partition("\n")[0], approximate)
+                                      event.line, example, approximate)
             return
         row.count += 1
         row.last_line = event.line

@@ -1,0 +1,140 @@
+"""``scan --group``: one row per statement (level, count, first and last line, an example),
+entries no statement explains grouped by a template learnt from the log; golden output on a
+small mined repository and a log in ZooKeeper's log4j layout."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import errdex
+from errdex.interfaces.cli import main
+
+JAVA = """\
+package org.acme.quorum;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+public class Election {
+    private static final Logger LOG = LoggerFactory.getLogger(Election.class);
+
+    void notifyPeers(long timeout) {
+        LOG.info("Notification time out: " + timeout);
+    }
+
+    void connect(long sid, String address) {
+        LOG.warn("Cannot open channel to " + sid + " at election address " + address);
+    }
+
+    void broken(long sid) {
+        LOG.error("Connection broken for id " + sid + ", error = ");
+    }
+
+    void contact() {
+        LOG.error("ERROR IN CONTACTING RM. ");
+    }
+
+    void other(String cls, String what) {
+        LOG.warn(cls + " not " + what);
+    }
+}
+"""
+
+LOG = """\
+2015-07-29 17:41:44,747 - INFO  [QuorumPeer[myid=1]/0:0:0:0:0:0:0:0:2181:Election@10] - \
+Notification time out: 3200
+2015-07-29 17:41:45,001 - WARN  [WorkerSender[myid=1]:Election@14] - Cannot open channel to 2 \
+at election address /10.10.34.12:3888
+2015-07-29 17:41:46,002 - ERROR [RecvWorker:188978561024:Election@18] - Connection broken for \
+id 188978561024, error =\x20
+2015-07-29 17:41:47,003 - ERROR [main:Election@22] - ERROR IN CONTACTING RM.
+2015-07-29 17:41:48,004 - WARN  [main:Leader@99] - Leader not elected
+2015-07-29 17:41:49,005 - INFO  [main:Election@10] - Notification time out: 6400
+2015-07-29 17:41:50,006 - WARN  [WorkerSender[myid=1]:Election@14] - Cannot open channel to 3 \
+at election address /10.10.34.13:3888
+2015-07-29 17:41:51,007 - WARN  [SendWorker:188978561024:QuorumCnxManager$SendWorker@679] - \
+Interrupted while waiting for message on queue
+2015-07-29 17:41:52,008 - WARN  [SendWorker:188978561025:QuorumCnxManager$SendWorker@679] - \
+Interrupted while waiting for message on queue
+2015-07-29 17:41:53,009 - WARN  [main:Election@26] - Peer not ready
+"""
+
+ELECTION = "acme/widgets src/main/java/org/acme/quorum/Election.java"
+GOLDEN = f"""\
+      2  warning  lines 2-7  {ELECTION}:14  cannot-open-channel-to-at-election-address
+         e.g. 2015-07-29 17:41:45,001 - WARN  [WorkerSender[myid=1]:Election@14] - Cannot \
+open channel to 2 at election address /10.10.34.12:3888
+      2  warning  lines 8-9  log template, no statement found
+         template: Interrupted while waiting for message on queue
+         e.g. 2015-07-29 17:41:51,007 - WARN  [SendWorker:188978561024:QuorumCnxManager$Send\
+Worker@679] - Interrupted while waiting for message on queue
+      1  error    lines 3-3  {ELECTION}:18  connection-broken-for-id-error
+         e.g. 2015-07-29 17:41:46,002 - ERROR [RecvWorker:188978561024:Election@18] - \
+Connection broken for id 188978561024, error =
+      1  error    lines 4-4  {ELECTION}:22  error-in-contacting-rm
+         e.g. 2015-07-29 17:41:47,003 - ERROR [main:Election@22] - ERROR IN CONTACTING RM.
+      1  warning  lines 5-5  log template, no statement found
+         template: Leader not elected
+         e.g. 2015-07-29 17:41:48,004 - WARN  [main:Leader@99] - Leader not elected
+      1  warning  lines 10-10  {ELECTION}:26  not
+         e.g. 2015-07-29 17:41:53,009 - WARN  [main:Election@26] - Peer not ready
+"""
+
+
+@pytest.fixture
+def files(make_repo, tmp_path):
+    repo = make_repo()
+    repo.write("src/main/java/org/acme/quorum/Election.java", JAVA)
+    repo.commit()
+    db = tmp_path / "group.sqlite"
+    errdex.mine(repo.root, db=db)
+    log = tmp_path / "zk.log"
+    log.write_text(LOG)
+    return db, log
+
+
+def _rows(output: str) -> str:
+    """The rows, before the summary line."""
+    return output.split("\n\n", 1)[0] + "\n"
+
+
+def test_scan_group_golden(files):
+    db, log = files
+    result = CliRunner().invoke(main, ["--db", str(db), "scan", "--group", str(log)],
+                                terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert _rows(result.stdout) == GOLDEN
+    assert "10 lines, 8 error events, 5 explained by 4 records" in result.stdout
+
+
+def test_scan_group_all_levels_maps_info_lines_to_their_statements(files):
+    db, log = files
+    result = CliRunner().invoke(main, ["--db", str(db), "scan", "--group", "--all-levels",
+                                       "--json", str(log)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    info = [row for row in rows if row["level"] == "info"]
+    assert info == [{"kind": "statement", "statement": f"{ELECTION}:10",
+                     "name": "Notification time out: {timeout}", "level": "info",
+                     "count": 2, "firstLine": 1, "lastLine": 6,
+                     "example": LOG.splitlines()[0], "approximate": False}]
+    assert sum(row["count"] for row in rows) == 10
+
+
+def test_scan_json_lines_of_entries_carry_layout_and_group(files):
+    db, log = files
+    events = list(errdex.scan(str(log), db=db, group=True, jobs=1))
+    by_line = {event.line: event for event in events}
+    assert sorted(by_line) == [2, 3, 4, 5, 7, 8, 9, 10]
+    leader = by_line[5].to_json()
+    assert leader["matches"] == [] and leader["group"]["template"] == "Leader not elected"
+    assert leader["layout"] == {"name": "log4j-location", "class": "Leader", "level": "warning",
+                                "line": "99", "thread": "main",
+                                "time": "2015-07-29 17:41:48,004"}
+    assert by_line[8].group == by_line[9].group
+    contact = by_line[4].matches[0]
+    assert contact.record.error_message == "ERROR IN CONTACTING RM. "
+    assert "frame src/main/java/org/acme/quorum/Election.java:22" in contact.reason
