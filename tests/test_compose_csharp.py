@@ -919,3 +919,114 @@ def test_made_exception_patterns_match_what_mono_prints(
                               done.stdout.splitlines(), strict=True):
         found = _made(records, "src/Circuit.cs", MADE, start)
         assert any_fullmatch(found, printed), (printed, found)
+
+
+# --- ArgumentException and kin given a resource, a constant or a factory -------------------
+
+PARAM_RESOURCES = '''\
+namespace Acme.Properties {
+    internal class Resources {
+        internal static global::System.Resources.ResourceManager ResourceManager;
+        internal static global::System.Globalization.CultureInfo resourceCulture;
+
+        /// <summary>
+        ///   Looks up a localized string similar to The widget name cannot be empty..
+        /// </summary>
+        internal static string NameCannotBeEmpty {
+            get {
+                return ResourceManager.GetString("NameCannotBeEmpty", resourceCulture);
+            }
+        }
+
+        /// <summary>
+        ///   Looks up a localized string similar to Type {0} is not a widget type..
+        /// </summary>
+        internal static string NotAWidget {
+            get {
+                return ResourceManager.GetString("NotAWidget", resourceCulture);
+            }
+        }
+    }
+}
+'''
+PARAM_GUARD = '''\
+using System;
+using System.Globalization;
+using Acme.Properties;
+
+namespace Acme
+{
+    public static class Errors
+    {
+        public const string Negative = "The widget count must not be negative.";
+        public static string Unknown(string kind) => "Unknown widget kind: " + kind;
+    }
+
+    public static class Guard
+    {
+        public static void NotEmpty(string name)
+        {
+            if (name.Length == 0)
+                throw new ArgumentException(Resources.NameCannotBeEmpty, nameof(name));
+        }
+
+        public static void IsWidget(Type type)
+        {
+            if (type == null)
+                throw new ArgumentException(
+                    string.Format(CultureInfo.CurrentCulture, Resources.NotAWidget, type),
+                    nameof(type));
+        }
+
+        public static void Count(int count)
+        {
+            if (count < 0)
+                throw new ArgumentOutOfRangeException(nameof(count), Errors.Negative);
+        }
+
+        public static void Kind(string kind)
+        {
+            if (kind == null)
+                throw new ArgumentException(Errors.Unknown(kind));
+        }
+
+        public static void Other(Exception ex)
+        {
+            throw new ArgumentException(ex.Message, nameof(ex));
+        }
+    }
+}
+'''
+PARAM_FILES = {"src/Resources.Designer.cs": PARAM_RESOURCES, "src/Guard.cs": PARAM_GUARD}
+
+
+def test_an_argument_exception_given_a_resource_or_constant_prints_it_then_the_parameter(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``new ArgumentException(Resources.X, nameof(p))`` (and a formatted resource, a
+    constant of another class to ``ArgumentOutOfRangeException(nameof(p), Errors.X)``, a
+    factory's text) prints the text composition spells out, then `` (Parameter 'p')`` as
+    .NET does; a message source does not tell (``ex.Message``) makes no record."""
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, PARAM_FILES)
+    expected = [
+        ("                throw new ArgumentException(Resources", "ArgumentException",
+         "The widget name cannot be empty. (Parameter 'name')"),
+        ("                throw new ArgumentException(\n", "ArgumentException",
+         "Type Acme.Gadget is not a widget type. (Parameter 'type')"),
+        ("                throw new ArgumentOutOfRangeException", "ArgumentOutOfRangeException",
+         "The widget count must not be negative. (Parameter 'count')"),
+        ("                throw new ArgumentException(Errors", "ArgumentException",
+         "Unknown widget kind: sprocket"),
+    ]
+    lines = PARAM_GUARD.splitlines()
+    for start, error_class, printed in expected:
+        number = 1 + next(i for i, line in enumerate(lines) if (
+            line == start.removesuffix("\n") if start.endswith("\n") else line.startswith(start)))
+        [found] = records_at(records, "src/Guard.cs", number)
+        assert found.record.error_class == error_class
+        assert fullmatches(found, printed), (printed, found.record.message_pattern)
+        assert not fullmatches(found, printed.replace("widget", "gadget"))
+    assert _made(records, "src/Guard.cs", PARAM_GUARD,
+                 "            throw new ArgumentException(ex") == []

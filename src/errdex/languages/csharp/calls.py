@@ -119,12 +119,12 @@ def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
     composition finds it holds, else the hole it is."""
     owner = owner_of(at)
     nested = tuple((text(a), Call(text(a), owner=owner, path=path)) for a in args
-                   if _constant_like(a))
+                   if constant_like(a))
     return Call(callee, tuple(argument(a, at, args[i + 1:]) for i, a in enumerate(args)),
                 owner=owner, path=path, nested=nested)
 
 
-def _constant_like(node: Node) -> bool:
+def constant_like(node: Node) -> bool:
     """``Errors.NotFound`` / ``NotFound``: a PascalCase member of a PascalCase class, or a
     PascalCase name alone, which only a constant (or a property) of the repository tells."""
     if node.type == "member_access_expression":

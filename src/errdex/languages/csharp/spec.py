@@ -60,7 +60,13 @@ from errdex.languages.base import (
     line_of,
     text,
 )
-from errdex.languages.csharp.calls import call_of, invocation, owner_of, resource_call
+from errdex.languages.csharp.calls import (
+    call_of,
+    constant_like,
+    invocation,
+    owner_of,
+    resource_call,
+)
 from errdex.languages.csharp.compose import COMPOSER
 from errdex.languages.csharp.messages import (
     MESSAGES,
@@ -76,7 +82,7 @@ from errdex.languages.csharp.pastes import PASTES
 from errdex.languages.csharp.strings import composite_format, message_template, string_value
 from errdex.languages.facts import Call
 from errdex.records.model import ErrorType, Severity
-from errdex.templates.template import Literal, Part, Template
+from errdex.templates.template import Hole, Literal, Part, Template
 
 _TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal"})
 _FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat"})
@@ -122,6 +128,7 @@ def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
     call: Call | None = None
     if short in _PARAM_EXCEPTIONS:
         template = _argument_exception(short, args, node)
+        call = _param_call(error_class, short, args, node) if template is None else None
     elif short == "ObjectDisposedException":
         template = _disposed(args, node)
     else:
@@ -257,6 +264,29 @@ def _argument_exception(short: str, args: list[Node], at: Node) -> Template | No
     if plain and len(args) >= 2 and (len(args) == 3 or _looks_like_name(args[1])):
         return _with_param(message, args[1])
     return Template(message.written, message.parts)
+
+
+def _param_call(error_class: str, short: str, args: list[Node], at: Node) -> Call | None:
+    """``ArgumentException(Resources.NotFound, nameof(x))``, ``(string.Format(Resources.X,
+    a), name)``, ``(Errors.Missing(k))``: the message a resource, constant or factory of the
+    repository gives (composition spells it out), `` (Parameter 'x')`` after it."""
+    two = short in ("ArgumentNullException", "ArgumentOutOfRangeException")
+    if not args or (two and len(args) != 2) or len(args) > 3:
+        return None
+    given = args[1] if two else args[0]
+    inner = resource_call(given, at) or (
+        Call(text(given), owner=owner_of(at)) if constant_like(given) else None) or (
+        invocation(given, at) if given.type == "invocation_expression" and text(given)[:1].isupper()
+        and not text(given.child_by_field_name("function")).endswith("Format") else None)
+    if inner is None:
+        return None
+    name = text(given)
+    message = Message("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
+    param = args[0] if two else args[1] if len(args) >= 2 and (
+        len(args) == 3 or _looks_like_name(args[1])) else None
+    made = _with_param(message, param) if param is not None else Template(
+        message.written, message.parts)
+    return Call(error_class, ((made,),), owner=owner_of(at), nested=((name, inner),))
 
 
 def _with_param(message: Message, param: Node, after: tuple[Part, ...] = ()) -> Template:
