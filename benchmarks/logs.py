@@ -258,7 +258,7 @@ def mine(checkout_path: Path, sha: str, repo: str, db: str, full: bool = False
     import errdex
 
     summary = errdex.mine(str(checkout_path), db=db, repo=repo, sha=sha, enrich="none",
-                          full=full)
+                          full=full, warm_index=True)  # the scan then reads the index
     return summary.repo, summary.records
 
 
