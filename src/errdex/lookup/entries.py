@@ -101,7 +101,9 @@ class EntryReader:
             names = named_sources(entry.fields)
             statement = self.statements.match(entry.message, names, level)
         found: list[Ranked] = []
-        if statement is None:
+        below = self.statements is not None and level not in EVENT_LEVELS and len(
+            self.statements) > 0  # an info line is a statement's, not a record's
+        if statement is None and not below:
             event = ErrorEvent(entry.message, None, "message", frames, entry.message,
                                line=entry.line)
             found = self.index.rank_event(event, top=max(self.top, 5), repo=self.repo)
