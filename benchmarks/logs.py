@@ -339,6 +339,23 @@ def table(results: Sequence[dict[str, Any]], skipped: dict[str, dict[str, Any]])
     return "\n".join(rows)
 
 
+def verdict(result: dict[str, Any]) -> str:
+    """Issue 17's bar for one system: the right statement for >= 90% of its known
+    warning/error lines, grouping >= 0.95 on them and >= 0.9 on all lines, above Drain3
+    (or both perfect)."""
+    ours, drain = result["outcomes"][0], result["outcomes"][1]
+    checks = {
+        "right statement >= 0.90": bool(ours.known) and ours.right / ours.known >= 0.9,
+        "w/e grouping >= 0.95": (ours.warn_ga or 0) >= 0.95,
+        "all-lines grouping >= 0.90": (ours.all_ga or 0) >= 0.9,
+        "above Drain3": all(mine == 1.0 or mine > theirs for mine, theirs in (
+            (ours.all_ga or 0, drain.all_ga or 0), (ours.warn_ga or 0, drain.warn_ga or 0))),
+    }
+    failed = [name for name, ok in checks.items() if not ok]
+    return f"{result['system']} ({result['split']}): " + (
+        "meets the bar" if not failed else "short of: " + ", ".join(failed))
+
+
 def suggest_labels(system: str, spec: dict[str, Any], loghub: Path, sources: Path) -> str:
     """A draft labels file: each template's longest literal, grepped in the release (to be
     checked by hand: the hits are listed under ``candidates``)."""
@@ -399,6 +416,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for number, event, got, wanted in result["misses"]:
                 print(f"  miss line {number} {event}: got {got}, want {wanted}", file=sys.stderr)
     print(table(results, skipped))
+    print()
+    for result in results:
+        print(verdict(result))
     if args.json:
         args.json.write_text(json.dumps(
             [{**r, "outcomes": [vars(o) for o in r["outcomes"]], "misses": len(r["misses"])}

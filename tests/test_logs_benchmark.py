@@ -136,6 +136,10 @@ def test_a_whole_run_mines_scans_and_runs_drain(
     table = logs.table([result], {})
     assert "| Tiny (develop, HEAD) | 2 | errdex | 1.000 |" in table
     assert "2/2 = 1.000 (0 unknown)" in table
+    assert logs.verdict(result) == "Tiny (develop): meets the bar"
+    drain.all_ga, ours.all_ga = 0.9, 0.8
+    assert logs.verdict(result) == ("Tiny (develop): short of: all-lines grouping >= 0.90, "
+                                    "above Drain3")
     json.dumps([{**result, "outcomes": [vars(o) for o in result["outcomes"]]}])
 
 
