@@ -69,6 +69,8 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
                r"(?P<message>.*)$"),
     ("iso-level", rf"^(?P<time>{_ISO}),? +{_LVL}:? +(?P<message>.*)$"),
 )
+_FAMILY_NAMES = frozenset(name for name, _ in _FAMILIES)
+_FAST_CHARS = 4096  # a longer line is read by RE2 whatever the layout
 _SAMPLE_LINES = 200
 _MIN_SHARE = 0.3  # of the sample's lines that start at column 0: less, and it is not the layout
 
@@ -104,8 +106,15 @@ class Layout:
     container: str | None = None  # a relay prefix peeled off each line first (docker, k8s)
 
     @cached_property
-    def _compiled(self) -> Any:
+    def _linear(self) -> Any:
         return re2.compile(self.regex) if self.regex else None
+
+    @cached_property
+    def _fast(self) -> re.Pattern[str] | None:
+        """A built-in family's regex on Python's ``re``, twenty times cheaper a call than
+        RE2's: each of its groups is a bounded class or stops at a literal the next cannot
+        hold, so it does not backtrack far. A pattern from ``--layout`` stays on RE2."""
+        return re.compile(self.regex) if self.regex and self.name in _FAMILY_NAMES else None
 
     def read(self, line: str) -> dict[str, str] | None:
         """The fields of an entry's first line (``message`` always), or None: not one."""
@@ -113,7 +122,9 @@ class Layout:
             return json_fields(line)
         if self.name == "logfmt":
             return logfmt_fields(line)
-        match = self._compiled.match(line)
+        fast = self._fast
+        match = (fast if fast is not None and len(line) <= _FAST_CHARS else self._linear
+                 ).match(line)
         if match is None:
             return None
         return {k: v for k, v in match.groupdict().items() if v}
