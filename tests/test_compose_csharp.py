@@ -1030,3 +1030,49 @@ def test_an_argument_exception_given_a_resource_or_constant_prints_it_then_the_p
         assert not fullmatches(found, printed.replace("widget", "gadget"))
     assert _made(records, "src/Guard.cs", PARAM_GUARD,
                  "            throw new ArgumentException(ex") == []
+
+
+PARAM_FAILURE = '''\
+using System;
+using System.Globalization;
+using Acme.Properties;
+
+namespace Acme
+{
+    public class WidgetException : Exception
+    {
+        public WidgetException(int reason, string message) : base(message) { }
+
+        internal static WidgetException NotAWidget(Type type)
+        {
+            return new WidgetException(
+                3,
+                string.Format(CultureInfo.CurrentCulture, Resources.NotAWidget, type));
+        }
+    }
+
+    public static class Use
+    {
+        public static void Check(Type type)
+        {
+            throw WidgetException.NotAWidget(type);
+        }
+    }
+}
+'''
+
+
+def test_a_formatted_resource_handed_to_a_class_of_the_repository_is_its_message(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``new WidgetException(3, string.Format(culture, Resources.X, type))`` in a factory:
+    the resource's text, where it is made and where the factory's error is thrown."""
+    from tests.compose_steps import mine_once
+
+    _, records = mine_once(make_repo, tmp_path, {
+        "src/Resources.Designer.cs": PARAM_RESOURCES, "src/Failure.cs": PARAM_FAILURE})
+    for start in ("            return new WidgetException(", "            throw WidgetException"):
+        [found] = _made(records, "src/Failure.cs", PARAM_FAILURE, start)
+        assert found.record.error_class == "WidgetException"
+        assert fullmatches(found, "Type Acme.Gadget is not a widget type.")
+        assert not fullmatches(found, "Type Acme.Gadget is not a gadget type.")

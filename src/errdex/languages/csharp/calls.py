@@ -115,13 +115,18 @@ def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:
 def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
     """A call to a producer, each argument read as its alternatives at ``at``; one that
     names a constant of a class (``BrokenException.DefaultMessage``, a bare
-    ``DefaultMessage`` in its own class: C# spells constants in PascalCase) prints what
-    composition finds it holds, else the hole it is."""
+    ``DefaultMessage`` in its own class: C# spells constants in PascalCase) or formats a
+    resource (``string.Format(culture, Resources.X, a)``) prints what composition finds it
+    holds, else the hole it is."""
     owner = owner_of(at)
-    nested = tuple((text(a), Call(text(a), owner=owner, path=path)) for a in args
-                   if constant_like(a))
+    nested: list[tuple[str, Call]] = []
+    for a in args:
+        if constant_like(a):
+            nested.append((text(a), Call(text(a), owner=owner, path=path)))
+        elif a.type == "invocation_expression" and (made := resource_call(a, at)) is not None:
+            nested.append((text(a), replace(made, path=path)))  # string.Format(Resources.X, …)
     return Call(callee, tuple(argument(a, at, args[i + 1:]) for i, a in enumerate(args)),
-                owner=owner, path=path, nested=nested)
+                owner=owner, path=path, nested=tuple(nested))
 
 
 def constant_like(node: Node) -> bool:
