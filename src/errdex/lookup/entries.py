@@ -90,11 +90,13 @@ class EntryReader:
     def _rank_entry(self, entry: Entry) -> tuple[list[Ranked], StatementMatch | None]:
         """The records an entry's message matches; below warning, the statement first (an
         info line is rarely a record's, and the statement table is the cheaper probe)."""
-        frames = tuple(Frame(file, line) for file, line in locations(entry.fields))
-        key = (entry.message, frames, entry.level)
+        fields = entry.fields
+        key = (entry.message, fields.get("class"), fields.get("file"), fields.get("line"),
+               fields.get("location"), fields.get("caller"), entry.level)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
+        frames = tuple(Frame(file, line) for file, line in locations(fields))
         statement = None
         level = entry.level
         if self.statements is not None and level not in EVENT_LEVELS:
@@ -143,10 +145,9 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
     located = "line" in fields  # ``Class@line``, ``file:line``: the line says more than a name
     kept = []
     for match in matches:
-        path = match.record.file_path
-        stem = str(PurePosixPath(path).with_suffix(""))
+        stem, base = _stems(match.record.file_path)
         named = next((name for name in names if stem == name or stem.endswith("/" + name)
-                      or PurePosixPath(path).stem == name), None)
+                      or base == name), None)
         if named is not None:
             match.score += _SOURCE_WEIGHT
             match.reason += f"; the log names {named}"
@@ -179,6 +180,13 @@ def _corroborated(match: Match, named: str | None, level: object, located: bool)
     severity = match.record.severity
     return (level == "warning" and severity == "warning") or (
         level in ("error", "fatal") and severity in ("error", "fatal"))
+
+
+@lru_cache(maxsize=8192)
+def _stems(path: str) -> tuple[str, str]:
+    """A file's path without its extension, and its name without it."""
+    pure = PurePosixPath(path)
+    return str(pure.with_suffix("")), pure.stem
 
 
 @lru_cache(maxsize=8192)

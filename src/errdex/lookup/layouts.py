@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
@@ -107,14 +107,14 @@ class Layout:
 
     @cached_property
     def _linear(self) -> Any:
-        return re2.compile(self.regex) if self.regex else None
+        return _re2(self.regex) if self.regex else None
 
     @cached_property
     def _fast(self) -> re.Pattern[str] | None:
         """A built-in family's regex on Python's ``re``, twenty times cheaper a call than
         RE2's: each of its groups is a bounded class or stops at a literal the next cannot
         hold, so it does not backtrack far. A pattern from ``--layout`` stays on RE2."""
-        return re.compile(self.regex) if self.regex and self.name in _FAMILY_NAMES else None
+        return _re(self.regex) if self.regex and self.name in _FAMILY_NAMES else None
 
     def read(self, line: str) -> dict[str, str] | None:
         """The fields of an entry's first line (``message`` always), or None: not one."""
@@ -128,6 +128,16 @@ class Layout:
         if match is None:
             return None
         return {k: v for k, v in match.groupdict().items() if v}
+
+
+@lru_cache(maxsize=64)
+def _re(regex: str) -> re.Pattern[str]:
+    return re.compile(regex)
+
+
+@lru_cache(maxsize=64)
+def _re2(regex: str) -> Any:
+    return re2.compile(regex)
 
 
 @dataclass
@@ -243,7 +253,7 @@ def _closed(entry: Entry, rest: list[str]) -> Entry:
 
 
 # ``FastLeaderElection`` / ``QuorumCnxManager$Listener`` → the file a JVM class is in.
-_JVM_SOURCES = (".java", ".kt", ".scala")
+_JVM_SOURCES = (".java", ".scala")
 _FILE_LINE = re.compile(r"\(?([\w$.\-/]+\.\w+):(\d+)\)?$")
 
 
