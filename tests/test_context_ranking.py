@@ -69,7 +69,7 @@ def test_python_traceback_resolves_to_the_python_file(index):
     (best, *_) = index.explain(TRACEBACK)
     assert (best.record.repo, best.record.file_path) == ("acme/clicky", "src/clicky/parser.py")
     assert "Python traceback: preferring Python records" in best.reason
-    assert "frames name package clicky" in best.reason
+    assert "package clicky" in best.reason  # its class's module, and its frames' folder
 
 
 def test_usage_line_names_the_program(index):
@@ -84,6 +84,14 @@ def test_log_prefix_names_the_c_program(index):
     (best, *_) = index.explain("bigc: error: No such option: --colour")
     assert best.record.repo == "bigco/bigc"
     assert "printed by program bigc" in best.reason
+
+
+def test_records_no_runtime_of_the_paste_could_raise_are_places_only(index):
+    paste = ('Exception in thread "main" java.lang.IllegalStateException: No such option: -x\n'
+             "\tat com.acme.Cli.main(Cli.java:12)\n")
+    matches = index.explain(paste)
+    assert matches and all(m.approximate for m in matches)
+    assert all("Java stack: not a JVM record" in m.reason for m in matches)
 
 
 def test_no_context_says_nothing(index):

@@ -21,7 +21,7 @@ from errdex.languages._engine.pastes.common import ErrorEvent
 from errdex.lookup.ranking import Scored
 
 __all__ = ["LANGUAGE_BONUS", "REPO_BONUS", "Context", "apply_context", "family_of_path",
-           "read_context"]
+           "foreign", "read_context"]
 
 LANGUAGE_BONUS = 0.2  # below a full match's edge over an approximate one, above specificity
 REPO_BONUS = 0.2
@@ -40,6 +40,10 @@ _KINDS = {"python": ("python", "Python traceback"), "rust-panic": ("rust", "Rust
           "jvm": ("jvm", "Java stack"), "node": ("javascript", "Node error"),
           "dotnet": ("csharp", ".NET exception"), "ruby": ("ruby", "Ruby error"),
           "php": ("php", "PHP error"), "cpp": ("c", "C++ exception")}
+# The families whose code a runtime's error may come from: its own, and native extensions
+# (a Python traceback may end in a Rust or C extension's error: pydantic-core, lxml).
+_NATIVE = {"python": {"rust", "c"}, "javascript": {"rust", "c"}, "ruby": {"c"}, "php": {"c"},
+           "swift": {"c"}, "go": {"c"}}
 _EXTENSIONS = {ext: _FAMILIES.get(name, name)
                for name, language in LANGUAGES.items() for ext in language.extensions}
 
@@ -72,6 +76,16 @@ class Context:
     def empty(self) -> bool:
         return not self.families and not self.names
 
+    def contradicts(self, file_path: str) -> bool:
+        """Whether a record's file is of a language the paste's runtime cannot have raised
+        from (a Python file for a Node error; not a Rust extension for a Python one)."""
+        if not self.families:
+            return False
+        family = family_of_path(file_path)
+        if family is None or family in self.families:
+            return False
+        return not any(family in _NATIVE.get(own, ()) for own in self.families)
+
 
 def read_context(event: ErrorEvent, paste: str | None = None) -> Context:
     """The context of one event: its format, its frames' files, the program it names."""
@@ -88,6 +102,8 @@ def read_context(event: ErrorEvent, paste: str | None = None) -> Context:
             families = frame_families
             reason = f"frames in {_FAMILY_NAMES.get(next(iter(families)), 'one language')} files"
     names: dict[str, str] = {}
+    for module in _class_packages(event.error_class, event.kind):
+        names.setdefault(module, f"the class is of package {module}")
     for frame in frames:
         for name in _frame_packages(frame.file, frame.function, event.kind):
             names.setdefault(name, f"frames name package {name}")
@@ -98,6 +114,18 @@ def read_context(event: ErrorEvent, paste: str | None = None) -> Context:
             program = match.group(1)
             names.setdefault(_normal(program), f"{how} program {program}")
     return Context(frozenset(families), reason, tuple(names), tuple(names.values()))
+
+
+def _class_packages(error_class: str | None, kind: str) -> list[str]:
+    """The packages a qualified class names: ``jinja2.exceptions.UndefinedError`` →
+    ``jinja2``; a JVM ``com.zaxxer.hikari.pool.X`` → ``zaxxer``, ``hikari``, ``pool``."""
+    if not error_class or "." not in error_class or kind not in ("python", "jvm", "message"):
+        return []
+    parts = error_class.split(".")[:-1]
+    if kind == "python":
+        parts = parts[:1]
+    return [_normal(p) for p in parts[:4] if p not in _JVM_SKIPPED and len(p) > 2
+            and p not in ("builtins", "exceptions", "errors", "System", "Microsoft")][:3]
 
 
 def family_of_path(path: str) -> str | None:
@@ -126,14 +154,15 @@ def _normal(name: str) -> str:
 def _repo_names(repo: str) -> tuple[str, ...]:
     """What a repository may be called by a package or program: ``pallets/click`` →
     ``click``; ``openssh/openssh-portable`` → ``opensshportable``, ``openssh``."""
-    name = repo.rsplit("/", 1)[-1].lower()
+    name = repo.lower().rpartition("/")[2]
     words = [w for w in re.split(r"[-_.]", name) if w]
-    return tuple(dict.fromkeys([_normal(name), *(_normal(w) for w in words if len(w) > 2)]))
+    names = [_normal(name), *(_normal(w) for w in words if len(w) > 2)]
+    return tuple(dict.fromkeys([*names, *(n.rstrip("0123456789") for n in names)]))
 
 
 def _names_repo(name: str, repo: str) -> bool:
     """Whether a package or program name names a repository (``sshd`` → ``openssh``)."""
-    forms = {name}
+    forms = {name, name.rstrip("0123456789")}  # jinja2: pallets/jinja
     if name.endswith("d") and len(name) > 3:
         forms.add(name[:-1])  # a daemon: sshd, httpd
     for repo_name in _repo_names(repo):
@@ -144,13 +173,19 @@ def _names_repo(name: str, repo: str) -> bool:
     return False
 
 
+def foreign(context: Context, scored: dict[str, Scored]) -> bool:
+    """Whether every candidate contradicts the paste's runtime: the search should go on
+    (approximately, by class) among records that could have raised it."""
+    return bool(scored) and all(context.contradicts(s.row.file_path) for s in scored.values())
+
+
 def apply_context(context: Context, scored: dict[str, Scored]) -> None:
     """Raise the candidates of the paste's language family and repository, saying so.
 
     Nothing changes when every candidate agrees (or none does): only a choice between
     places is decided, never the order within one.
     """
-    if context.empty() or len(scored) < 2:
+    if context.empty() or not scored:
         return
     by_repo: dict[str, str | None] = {}
     for item in scored.values():
@@ -162,11 +197,15 @@ def apply_context(context: Context, scored: dict[str, Scored]) -> None:
     families = {family_of_path(item.row.file_path) for item in scored.values()}
     language_decides = bool(context.families & families) and len(families) > 1
     repo_decides = len(set(by_repo.values())) > 1
+    family = _FAMILY_NAMES.get(next(iter(context.families)), "") if context.families else ""
     for item in scored.values():
         if language_decides and family_of_path(item.row.file_path) in context.families:
             item.score += LANGUAGE_BONUS
-            family = _FAMILY_NAMES.get(next(iter(context.families)), "")
             item.reasons.append(f"{context.family_reason}: preferring {family} records")
+        elif context.contradicts(item.row.file_path) and not item.approximate:
+            # a place at best: a line of the paste holding more of the message may say more
+            item.approximate = True
+            item.reasons.append(f"{context.family_reason}: not a {family} record")
         why = by_repo.get(item.row.repo)
         if repo_decides and why is not None:
             item.score += REPO_BONUS

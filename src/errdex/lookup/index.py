@@ -33,7 +33,7 @@ from rapidfuzz.distance import Indel
 
 from errdex.lookup.classes import class_matches
 from errdex.lookup.codes import apply_codes, paste_codes
-from errdex.lookup.context import apply_context, read_context
+from errdex.lookup.context import apply_context, foreign, read_context
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
 from errdex.lookup.lines import line_event, message_lines
@@ -160,10 +160,15 @@ class Index:
             scored = self._approximate_matches(event, repo)
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
+        context = read_context(event, paste)
+        if not bare and foreign(context, scored):  # none could have raised it: look further
+            for rid, item in (self._approximate_matches(event, repo)
+                              | class_matches(self.store, event, repo)).items():
+                scored.setdefault(rid, item)
         apply_codes(self.store, paste_codes(event, paste), scored, repo)  # codes are keys
         self._mark_constructors(scored)
         apply_frames(self.store, event.frames, scored, repo)
-        apply_context(read_context(event, paste), scored)  # which language, which repository
+        apply_context(context, scored)  # which language, which repository
         return [
             Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)
             for s in rank(scored)[:top]
