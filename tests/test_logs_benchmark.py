@@ -91,6 +91,7 @@ public class Pool {
         if (id < 0) {
             LOG.error("Pool exhausted while serving request " + id);
         }
+        LOG.info("Borrowed session 0x" + Long.toHexString(id) + " from the pool");
     }
 }
 """
@@ -98,12 +99,14 @@ LOG = """2026-01-02 10:00:00,001 - INFO  [main:Main@3] - Slow borrow of connecti
 2026-01-02 10:00:00,002 - ERROR [main:Pool@11] - Pool exhausted while serving request 7
 2026-01-02 10:00:00,003 - INFO  [main:Main@3] - Slow borrow of connection 2 from the pool
 2026-01-02 10:00:00,004 - ERROR [main:Pool@11] - Pool exhausted while serving request 8
+2026-01-02 10:00:00,005 - INFO  [main:Pool@13] - Borrowed session 0x1f2a from the pool
 """
 STRUCTURED = """LineId,Level,Content,EventId,EventTemplate
 1,INFO,Slow borrow of connection 1 from the pool,E1,Slow borrow of connection <*> from the pool
 2,ERROR,Pool exhausted while serving request 7,E2,Pool exhausted while serving request <*>
 3,INFO,Slow borrow of connection 2 from the pool,E1,Slow borrow of connection <*> from the pool
 4,ERROR,Pool exhausted while serving request 8,E2,Pool exhausted while serving request <*>
+5,INFO,Borrowed session 0x1f2a from the pool,E3,Borrowed session <*> from the pool
 """
 
 
@@ -123,12 +126,15 @@ def test_a_whole_run_mines_scans_and_runs_drain(
             "level": {"column": "Level", "warn": ["WARN", "ERROR"]},
             "drain": {"regex": [], "st": 0.5, "depth": 4}, "published": None}
     labels = {"templates": {"E1": {"statements": None},
-                            "E2": {"statements": [{"file": "src/acme/Pool.java", "line": 11}]}}}
+                            "E2": {"statements": [{"file": "src/acme/Pool.java", "line": 11}]},
+                            "E3": {"statements": [{"file": "src/acme/Pool.java", "line": 13}]}}}
     result = logs.measure("Tiny", spec, tmp_path / "loghub", sources,
                           str(tmp_path / "db.sqlite"), labels=labels)
     ours, drain, published, best = result["outcomes"]
-    assert (result["lines"], result["warn_lines"], result["commit"]) == (4, 2, repo.head())
+    assert (result["lines"], result["warn_lines"], result["commit"]) == (5, 2, repo.head())
     assert (ours.right, ours.known) == (2, 2)  # both ERROR lines name Pool.java:11
+    # the INFO line maps to its statement too: "0x" glued to a hole is no word of the line
+    assert (ours.extra["right_all_levels"], ours.extra["known_all_levels"]) == (3, 3)
     assert ours.warn_ga == 1.0
     assert (drain.warn_ga, drain.all_ga) == (1.0, 1.0)
     assert published.all_ga is None

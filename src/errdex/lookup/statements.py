@@ -95,7 +95,14 @@ class Statements:
 
 
 def _words(pattern: str) -> list[str]:
-    return sorted({w for f in shape_of(pattern).fragments for w in _WORD.findall(f)})
+    """The whole words of a pattern's literal text: a word glued to a hole (``0x`` of
+    ``0x(.+?)``) is only part of a word of the message, so it cannot be required."""
+    fragments = shape_of(pattern).fragments
+    last = len(fragments) - 1
+    return sorted({m.group() for k, fragment in enumerate(fragments)
+                   for m in _WORD.finditer(fragment)
+                   if not (k > 0 and m.start() == 0)
+                   and not (k < last and m.end() == len(fragment))})
 
 
 def _names(statement: LogStatement, names: list[str]) -> bool:
