@@ -4,6 +4,7 @@ language, against what grepping the message finds in the same run.
     .venv/bin/python benchmarks/accuracy.py --repos DIR --db FILE [--cases benchmarks/cases]
         [--baseline grep [--grep-strict]] [--split tune|heldout|all] [--language L ...]
         [--scoped] [--tolerance 3] [--json] [--misses] [--remine]
+        [--history [all|changed]] [--history-last N]
     .venv/bin/python benchmarks/accuracy.py --repos DIR --check [--cases benchmarks/cases]
 
 Cases are ``cases/<language>.jsonl``, one pasted error a line (see accuracy_cases.py);
@@ -119,9 +120,15 @@ def mineable(git_dir: Path, repo: str, cache: Path) -> Path:
 
 
 def mine_all(cases: list[Case], repos: Path, db: Path, remine: bool,
-             say: Callable[[str], None]) -> dict[str, Path]:
-    """Each repository of ``cases`` mined at its pinned commit; its git data by name."""
+             say: Callable[[str], None], history: str | None = None,
+             history_last: int | None = None) -> dict[str, Path]:
+    """Each repository of ``cases`` mined at its pinned commit; its git data by name.
+
+    ``history`` ("all", or "changed": the repositories with a case whose wording changed):
+    those are mined release by release up to the pinned commit (``errdex.mine_history``,
+    the newest ``history_last`` releases), which resumes where an earlier run stopped."""
     pinned = {c.repo: c.commit for c in cases}
+    changed = {c.repo for c in cases if c.wording_changed}
     found: dict[str, Path] = {}
     cache = db.resolve().parent / CHECKOUTS
     for number, (repo, sha) in enumerate(sorted(pinned.items()), 1):
@@ -129,6 +136,14 @@ def mine_all(cases: list[Case], repos: Path, db: Path, remine: bool,
         if git_dir is None:
             raise errdex.UsageError(f"repository {repo} not found under {repos}")
         found[repo] = git_dir
+        if history == "all" or (history == "changed" and repo in changed):
+            say(f"[{number}/{len(pinned)}] mining {repo}'s releases up to {sha[:12]}…")
+            started = time.perf_counter()
+            run = errdex.mine_history(mineable(git_dir, repo, cache), db=db, repo=repo,
+                                      sha=sha, last=history_last)
+            say(f"    {len(run.mined)} of {len(run.releases)} releases mined, {run.linked} "
+                f"sites linked, in {time.perf_counter() - started:.0f}s")
+            continue
         with errdex.open_store(db) as store:
             state = store.repo_state(repo)
         current = state is not None and state.miner_version == miner_version("static")
@@ -237,6 +252,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="one JSON object per case")
     parser.add_argument("--check", action="store_true", help="validate the cases; mine nothing")
     parser.add_argument("--misses", action="store_true", help="list each non-first case")
+    parser.add_argument("--history", nargs="?", const="all", choices=["all", "changed"],
+                        help="mine the case repositories release by release up to the "
+                             "pinned commit (mine --history); 'changed': only those with a "
+                             "case whose wording changed")
+    parser.add_argument("--history-last", type=int, metavar="N",
+                        help="with --history: only the newest N releases before the commit")
     parser.add_argument("--remine", action="store_true",
                         help="mine every repository again in full, even one stored at its "
                              "commit by this miner version")
@@ -279,7 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    git_dirs = mine_all(cases, args.repos, args.db, args.remine, say)
+    git_dirs = mine_all(cases, args.repos, args.db, args.remine, say, args.history,
+                        args.history_last)
     index = errdex.open_index(args.db)
     started = time.perf_counter()
     outcomes = [evaluate(index, c, args.tolerance, args.scoped) for c in cases]

@@ -20,6 +20,7 @@ def mine_history(
     progress: Callable[[int, int], None] | None = None,
     on_release: ReleaseCallback | None = None,
     enrich: Literal["static", "none"] = "static", warm_index: bool = False,
+    last: int | None = None,
 ) -> HistorySummary:
     """Mine every release tag of the repository holding ``path`` (tags that read as versions,
     or those the glob ``tags`` names), oldest version first, then ``sha`` (HEAD), each
@@ -28,12 +29,13 @@ def mine_history(
 
     Releases mined by an earlier run are skipped (a run can be resumed); tags a shallow
     clone lacks, and blobs a partial clone lacks, are skipped and counted. ``on_release``
-    is called as ``on_release(done, total, name)`` before each release.
+    is called as ``on_release(done, total, name)`` before each release. ``last`` keeps
+    only the newest ``last`` releases (then the revision).
     """
     with using_store(db) as store:
         summary = _history.mine_history(path, store, repo=repo, sha=sha, tags=tags, jobs=jobs,
                                         progress=progress, on_release=on_release,
-                                        enrich=enrich)
+                                        enrich=enrich, last=last)
         if warm_index:
             open_index(store)
     return summary

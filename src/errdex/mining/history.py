@@ -73,12 +73,12 @@ def mine_history(
     path: str | os.PathLike[str], store: Store, *, repo: str | None = None,
     sha: str | None = None, tags: str | None = None, jobs: int | None = None,
     progress: ProgressCallback | None = None, on_release: ReleaseCallback | None = None,
-    enrich: EnrichMode = "static",
+    enrich: EnrichMode = "static", last: int | None = None,
 ) -> HistorySummary:
     """Mine every release tag of the repository holding ``path`` (``tags``: a glob choosing
     them), oldest version first, then ``sha`` (HEAD), into ``store``; link each site's
     wordings across them. Tags not in ``sha``'s history, or whose commit a shallow clone
-    lacks, are skipped and counted."""
+    lacks, are skipped and counted; ``last`` keeps only the newest releases."""
     started = time.perf_counter()
     root, _ = find_root(path)
     target = resolve_sha(root, sha)
@@ -86,7 +86,10 @@ def mine_history(
     if tags is not None and not found.tags:
         raise UsageError(f"no release tag of {root} matches {tags!r} (tags must read as "
                          "versions, such as v1.2.3, and be in the mined revision's history)")
-    steps = [(release.name, release.sha) for release in found.tags]
+    kept = found.tags if last is None else found.tags[max(0, len(found.tags) - last):]
+    if len(kept) < len(found.tags):
+        found.skipped["older than the last releases asked for"] += len(found.tags) - len(kept)
+    steps = [(release.name, release.sha) for release in kept]
     if not steps or steps[-1][1] != target:
         steps.append((tag_at(root, target) or target[:12], target))
     forge = detect_forge(root)
