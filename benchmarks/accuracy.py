@@ -188,6 +188,9 @@ def table(title: str, groups: Sequence[tuple[str, list[Outcome]]], grep: bool) -
         lines.append(row(label, "all", group, grep, width))
         same = [o for o in group if not o.case.wording_changed]
         lines.append(row("", "unchanged", same, grep, width))
+        if len(same) < len(group):
+            lines.append(row("", "changed", [o for o in group if o.case.wording_changed],
+                             grep, width))
     return lines
 
 
