@@ -114,3 +114,131 @@ def test_python_log_calls_at_every_level_are_routed_by_level(
                        (11, "fatal", "disk is full on %s")]
     assert logs == [(7, "info", "Compute_service record updated for %(host)s"),
                     (8, "debug", "Lock released by %s"), (12, "info", "took %d seconds")]
+
+
+# A project's own logging functions, as a C code base writes them: one-line variadic
+# wrappers around a dispatcher whose switch picks the text printed before each level.
+LOG_C = """#include <stdarg.h>
+
+typedef enum { LVL_FATAL, LVL_ERROR, LVL_INFO, LVL_DEBUG2 } LogLevel;
+
+void emit(LogLevel level, const char *fmt, va_list args);
+
+void
+complain(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(LVL_ERROR, fmt, args);
+	va_end(args);
+}
+
+void
+say(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(LVL_INFO, fmt, args);
+	va_end(args);
+}
+
+void
+chatter(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(LVL_DEBUG2, fmt, args);
+	va_end(args);
+}
+
+void
+emit(LogLevel level, const char *fmt, va_list args)
+{
+	char msgbuf[1024], fmtbuf[1024];
+	char *txt = NULL;
+
+	switch (level) {
+	case LVL_FATAL:
+		txt = "fatal";
+		break;
+	case LVL_ERROR:
+		txt = "error";
+		break;
+	case LVL_INFO:
+		break;
+	case LVL_DEBUG2:
+		txt = "debug2";
+		break;
+	}
+	if (txt != NULL) {
+		snprintf(fmtbuf, sizeof(fmtbuf), "%s: %s", txt, fmt);
+		vsnprintf(msgbuf, sizeof(msgbuf), fmtbuf, args);
+	} else {
+		vsnprintf(msgbuf, sizeof(msgbuf), fmt, args);
+	}
+	write_out(msgbuf);
+}
+"""
+# In another file than the dispatcher: its prefix still applies (``emit:LVL_FATAL``).
+DIE_C = """#include <stdarg.h>
+
+void
+croak(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(LVL_FATAL, fmt, args);
+	va_end(args);
+	exit(255);
+}
+"""
+AUTH_C = """void
+auth_report(const char *method, const char *user, const char *host, int port, int ok)
+{
+	say("%s %s for %s from %.200s port %d ssh2", ok ? "Accepted" : "Failed", method, user,
+		host, port);
+	complain("Received disconnect from %s: %u", host, port);
+	chatter("userauth_request: try method %s", method);
+	croak("Write failed: %s", "reset");
+}
+"""
+
+
+def test_c_logging_functions_print_their_prefix_and_route_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(
+        make_repo, str(tmp_path / "db.sqlite"),
+        {"log.c": LOG_C, "die.c": DIE_C, "auth.c": AUTH_C})
+    assert records == [(6, "error", "error: Received disconnect from %s: %u"),
+                       (8, "fatal", "fatal: Write failed: %s")]
+    assert logs == [(4, "info", "%s %s for %s from %.200s port %d ssh2"),
+                    (7, "debug", "debug2: userauth_request: try method %s")]
+
+
+def test_an_incremental_mine_keeps_the_table_right(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    repo = make_repo()
+    repo.commit_files({"src/Server.java": JAVA, "nova/boot.py": PYTHON})
+    errdex.mine(repo.root, db=db, repo="acme/app", jobs=1)
+    with errdex.open_store(db) as store:
+        before = store.log_statements("acme/app")
+    assert {s.file_path for s in before} == {"src/Server.java", "nova/boot.py"}
+    repo.commit_files({"nova/boot.py": PYTHON.replace("Lock released by", "Lock freed by")})
+    summary = errdex.mine(repo.root, db=db, repo="acme/app", jobs=1)
+    assert summary.incremental
+    with errdex.open_store(db) as store:
+        after = store.log_statements("acme/app")
+        exported = [r.record.error_message for r in store.records("acme/app")]
+    assert len(after) == len(before)
+    assert [s for s in after if s.file_path == "src/Server.java"] == [
+        s for s in before if s.file_path == "src/Server.java"]
+    assert "Lock freed by %s" in {s.template for s in after}
+    assert "Lock released by %s" not in {s.template for s in after}
+    assert not {s.template for s in after} & set(exported)  # never records

@@ -118,6 +118,9 @@ class Producer:
     http_status: int | None = None
     # The parameter a class keeps as its code (``self.code = code``): a site's text for it.
     error_code_from: str | None = None
+    # A logging function's level (``errdex.languages.logs``): what its callers' records are
+    # (a severity at warning and above; below, scan-only log statements).
+    level: str | None = None
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from errdex.mining.files import (
     hole_names,
     mine_files,
 )
+from errdex.mining.logs import route_levels
 from errdex.mining.producers import Producers
 from errdex.records.log_statements import LogStatement
 from errdex.records.model import Record, RecordExtras, content_hash, now_iso
@@ -135,6 +136,7 @@ def extract(
                                     every_file=changed is None)
     ]
     resolved += compose_records(mined, producers)
+    read.logs.extend(route_levels(mined, producers))  # own logging functions, by level
     summary.composed = sum(1 for m in mined if m.extras.template_sources)
     summary.by_language = Counter(m.extras.language for m in mined if m.extras.language)
     summary.capped = producers.capped

@@ -392,7 +392,7 @@ class Producers:
                         for p, t in producer.defaults)
         source: tuple[Source, ...] = (
             (Source(producer.path, producer.line, producer.role),)
-            if defaulted or _writes_text(result) else ())
+            if defaulted or _writes_text(result) or producer.level else ())  # a log level
         own_class = producer.name if producer.is_class else producer.error_class
         if isinstance(result, Template):
             return [_marked(Composed(t, (*_sources(written), *source), own_class), producer)

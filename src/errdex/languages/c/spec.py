@@ -27,7 +27,9 @@ from errdex.languages.base import Site, text
 from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
+from errdex.languages.c.logs import log_wrappers
 from errdex.languages.c.snippets import C_SNIPPETS
+from errdex.languages.facts import Composer, Producer
 
 
 def _call_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -42,6 +44,14 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     return helper_site(captured, file, c_symbol)
 
 
+_REPORTERS = producers("c")
+
+
+def _producers(root: Node, source: bytes, path: str) -> list[Producer]:
+    """The file's reporters (``compose``) and logging functions with their level (``logs``)."""
+    return _REPORTERS.producers(root, source, path) + log_wrappers(root, path)
+
+
 def _string(node: Node) -> Message | None:
     """A string literal's text, its macros as holes (for the file's text sites)."""
     found = c_string(node)
@@ -54,7 +64,7 @@ SPEC = LanguageSpec(
     handlers=(("call", _call_site), ("helper", _helper_site)), new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}),
     evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,
-    compose=producers("c"),
+    compose=Composer(producers=_producers, triggers=(*_REPORTERS.triggers, b"va_list")),
 )
 LANGUAGE = language(SPEC)
 extract = LANGUAGE.extract

@@ -1,0 +1,159 @@
+"""A C project's own logging functions: variadic functions that hand their format on to a
+leveled logger, and the prefix that logger prints per level.
+
+OpenSSH-style logging is a family of one-line wrappers (``error(fmt, ...)`` does
+``do_log(LEVEL_ERROR, fmt, args)``) around one dispatcher whose ``switch`` picks the text
+it prints before the message (``case LEVEL_ERROR: txt = "error";`` then
+``snprintf(buf, n, "%s: %s", txt, fmt)``). Read per file, no name lists: a wrapper is a
+function taking a format and ``...`` (or a ``va_list``) that passes the format to a call
+naming a level constant (``*_ERROR``, ``LOG_INFO``, ``DEBUG2``: ``languages.logs``); its
+producer prints the dispatcher's prefix for that constant and the format, and carries the
+level, so composition gives every call site its text and mining routes it by level.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from errdex.languages.base import line_of, text
+from errdex.languages.c.compose import parameters
+from errdex.languages.c.family import arguments, c_string, function_name
+from errdex.languages.facts import Call, Producer, Result
+from errdex.languages.logs import level_of
+from errdex.templates.template import Hole, Literal, Template
+
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+_FORMATTERS = frozenset({"snprintf", "sprintf", "xasprintf", "asprintf"})
+
+
+def level_constant(name: str) -> str | None:
+    """The level a constant names (``SYSLOG_LEVEL_DEBUG2`` → debug, ``LOG_ERR`` → error)."""
+    if not _CONSTANT.fullmatch(name):
+        return None
+    word = name.rsplit("_", 1)[-1].rstrip("0123456789")
+    return level_of(word) if word else None
+
+
+def log_wrappers(root: Node, path: str) -> list[Producer]:
+    """The file's logging functions (module docstring), as producers with their level."""
+    functions = _functions(root)
+    prefixes = {name: found for name, node in functions.items()
+                if (found := _prefixes(node))}
+    out: list[Producer] = []
+    for name, node in functions.items():
+        params, variadic = parameters(node)
+        body = node.child_by_field_name("body")
+        if not variadic or not params or body is None:
+            continue
+        fmt = params[-1]
+        for call in _calls(body):
+            args = arguments(call.child_by_field_name("arguments"))
+            names = [text(a) for a in args]
+            if fmt not in names:
+                continue
+            constant = next((n for n in names if level_constant(n)), None)
+            level = level_constant(constant) if constant else None
+            if level is None:
+                continue
+            callee = text(call.child_by_field_name("function"))
+            result: Result = _prefixed(prefixes.get(callee, {}).get(constant or "", ""), fmt)
+            if callee not in prefixes:  # the dispatcher is in another file: its producer
+                result = Call(f"{callee}:{constant}", ((_prefixed("", fmt),),), path=path,
+                              method=True)
+            out.append(Producer(name, (fmt,), (result,), "helper", path, line_of(node),
+                                level=level))
+            break
+    for name, found in prefixes.items():  # each level of a dispatcher, for other files
+        line = line_of(functions[name])
+        out += [Producer(f"{name}:{constant}", ("fmt",), (_prefixed(prefix, "fmt"),),
+                         "helper", path, line) for constant, prefix in found.items()]
+    return out
+
+
+def _prefixed(prefix: str, param: str) -> Template:
+    """What a logging function prints: ``prefix`` and the format it is given."""
+    hole = Hole.of(param, "%s")
+    return Template(prefix + "{" + param + "}", (Literal(prefix), hole) if prefix else (hole,))
+
+
+def _functions(root: Node) -> dict[str, Node]:
+    found: dict[str, Node] = {}
+    for node in root.named_children:
+        if node.type == "function_definition":
+            name = function_name(node)
+            if name and name.isidentifier():
+                found.setdefault(name, node)
+    return found
+
+
+def _calls(node: Node) -> list[Node]:
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "call_expression":
+            out.append(current)
+        stack.extend(current.named_children)
+    return sorted(out, key=lambda n: n.start_byte)
+
+
+def _prefixes(function: Node) -> dict[str, str]:
+    """A dispatcher's prefix per level constant: ``case X: txt = "error";`` with a later
+    ``snprintf(buf, n, "%s: %s", txt, fmt)`` → ``{X: "error: "}``."""
+    params, _ = parameters(function)
+    body = function.child_by_field_name("body")
+    if body is None or not params:
+        return {}
+    assigned: dict[str, dict[str, str]] = {}  # variable → constant → literal
+    cases: list[str] = []
+    for case in _of_type(body, "case_statement"):
+        value = case.child_by_field_name("value")
+        if value is None or value.type != "identifier":
+            continue
+        cases.append(text(value))
+        for assignment in _of_type(case, "assignment_expression"):
+            left, right = (assignment.child_by_field_name(f) for f in ("left", "right"))
+            literal = c_string(right) if right is not None else None
+            if left is not None and literal is not None:
+                assigned.setdefault(text(left), {})[text(value)] = literal.text
+    if not assigned:
+        return {}
+    for call in _calls(body):
+        if text(call.child_by_field_name("function")) not in _FORMATTERS:
+            continue
+        args = arguments(call.child_by_field_name("arguments"))
+        names = [text(a) for a in args]
+        fmt_index = next((i for i, a in enumerate(args) if c_string(a) is not None), None)
+        if fmt_index is None or not any(p in names for p in params):
+            continue
+        shown = c_string(args[fmt_index])
+        rest = names[fmt_index + 1:]
+        variable = next((v for v in rest if v in assigned), None)
+        if shown is None or variable is None or shown.text.count("%s") != len(rest):
+            continue
+        pieces = shown.text.split("%s")
+        where = rest.index(variable)
+        after = next((i for i, v in enumerate(rest) if v in params), None)
+        if after is None or after != where + 1:
+            continue
+        spelled = assigned[variable]
+        return {constant: pieces[where] + spelled[constant] + pieces[after]
+                if constant in spelled else "" for constant in cases
+                if level_constant(constant)}
+    return {}
+
+
+def _of_type(node: Node, kind: str) -> list[Node]:
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == kind:
+            out.append(current)
+        stack.extend(current.named_children)
+    return out
+
+
+__all__ = ["level_constant", "log_wrappers"]
