@@ -15,8 +15,8 @@ settings), the source is mined at that release into ``--db`` and the log scanned
 - grouping accuracy, Loghub's definition: a line is grouped right iff the set of lines in
   its predicted group equals the set of lines sharing its ground-truth EventId; on the
   warning/error lines (both partitions restricted to them) and on all lines. errdex's
-  group of a line is the statement it was mapped to, else the template group scan gives
-  it, else the line alone;
+  group of a line is its row of ``scan --group``: the record it was mapped to, else the
+  info/debug statement, else the template learnt from the log, else the line alone;
 - the share of warning/error lines mapped to the right statement, over the lines whose
   template is labelled with the statement printing it (benchmarks/logs/<system>.labels.json,
   checked by hand; templates printed by code outside the source mined are ``unknown``,
@@ -217,8 +217,27 @@ def scan_options() -> dict[str, Any]:
 
 
 def event_group(event: Any) -> tuple[Hashable | None, Location | None]:
-    """The group key and statement location ``scan`` gave one event (None: none): its best
-    record, else the info/debug statement it was mapped to, else its template group."""
+    """The group ``scan --group`` puts one event in (None: a line of its own) and the
+    statement it names: through ``errdex.ScanGroups`` when the library has it, so the
+    benchmark scores the rows an operator sees (a record, else the info/debug statement,
+    else the template learnt from the log)."""
+    import errdex
+
+    rows = getattr(errdex, "ScanGroups", None)
+    if rows is None:
+        return _own_group(event)
+    grouped = rows()
+    grouped.add(event)
+    row = next(iter(grouped.rows.values()))
+    if row.kind not in ("record", "statement"):
+        return (None if row.kind == "line" else row.key), None
+    path, _, number = row.statement.partition(" ")[2].rpartition(":")
+    return row.key, (path, int(number))
+
+
+def _own_group(event: Any) -> tuple[Hashable | None, Location | None]:
+    """:func:`event_group` for a library without ``ScanGroups``: the best record, else
+    the info/debug statement, else the template group."""
     targets = [getattr(m, "record", None) for m in getattr(event, "matches", None) or []]
     statement = getattr(event, "statement", None)
     targets.append(getattr(statement, "statement", statement))

@@ -152,14 +152,20 @@ def test_a_whole_run_mines_scans_and_runs_drain(
 def test_an_event_groups_by_record_then_statement_then_template() -> None:
     from types import SimpleNamespace as NS
 
-    record = NS(repo="acme/widgets", file_path="src/Pool.java", line_number=11)
-    info = NS(repo="acme/widgets", file_path="src/Pool.java", line_number=20)
-    by_record = NS(matches=[NS(record=record)], statement=None, group="g1")
-    by_statement = NS(matches=[], statement=NS(statement=info), group=None)
-    by_template = NS(matches=[], statement=None, group="g7")
-    nothing = NS(matches=[], statement=None, group=None)
-    assert logs.event_group(by_record) == (
-        ("statement", "acme/widgets", "src/Pool.java", 11), ("src/Pool.java", 11))
-    assert logs.event_group(by_statement)[1] == ("src/Pool.java", 20)
-    assert logs.event_group(by_template) == (("template", "g7"), None)
-    assert logs.event_group(nothing) == (None, None)
+    record = NS(id="r1", slug="pool-exhausted", repo="acme/widgets",
+                file_path="src/Pool.java", line_number=11)
+    info = NS(repo="acme/widgets", file_path="src/Pool.java", line_number=20,
+              template="Borrowed {}")
+    common = {"line": 1, "text": "x", "level": None, "template": None}
+    by_record = NS(matches=[NS(record=record, approximate=False)], statement=None,
+                   group="g1", **common)
+    by_statement = NS(matches=[], statement=NS(statement=info), group=None, **common)
+    by_template = NS(matches=[], statement=None, group="g7", **common)
+    nothing = NS(matches=[], statement=None, group=None, **common)
+    for group in (logs.event_group, logs._own_group):
+        assert group(by_record)[1] == ("src/Pool.java", 11)
+        assert group(by_statement)[1] == ("src/Pool.java", 20)
+        assert group(by_template)[1] is None and group(by_template)[0] is not None
+        assert group(nothing) == (None, None)
+        keys = [group(e)[0] for e in (by_record, by_statement, by_template)]
+        assert len(set(keys)) == 3
