@@ -40,6 +40,7 @@ from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.lineage import follow_sites
 from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent, part_id, pattern_parts
+from errdex.lookup.prefilter import ShapeCache, index_words
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
@@ -47,6 +48,7 @@ from errdex.lookup.ranking import materialize as materialize
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
+from errdex.records.stored import CandidateRow
 from errdex.store.protocol import Store
 from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify
@@ -99,6 +101,7 @@ class Index:
                 (self._by_key, self._rest, self._size, self._parts)))
         self._details: dict[int, tuple[str, int]] = {}
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
+        self._shapes: ShapeCache | None = None  # a scan's probe cache (cache_shapes)
 
     def __len__(self) -> int:
         return self._size
@@ -110,6 +113,7 @@ class Index:
         view.store = store
         view._details = {}
         view._last_probe = (None, ([], []))
+        view._shapes = None
         return view
 
     def _pattern_details(self, pids: list[int]) -> dict[int, tuple[str, int]]:
@@ -193,6 +197,13 @@ class Index:
         """When no record matches: the lines whose literal text the message contains."""
         return find_text_sites(self.store, text, top=top, repo=repo)
 
+    def cache_shapes(self) -> ShapeCache:
+        """Cache probes by message shape and candidate rows by verified patterns, from now on
+        (``prefilter``): a scan's lines repeat a few shapes with other values in them."""
+        if self._shapes is None:
+            self._shapes = ShapeCache(index_words(self._by_key, self._rest))
+        return self._shapes
+
     def candidates(self, message: str, budget: list[int] | None = None) -> list[int]:
         """Pattern ids whose required words all appear as words of ``message``.
 
@@ -216,6 +227,15 @@ class Index:
         if budget is not None and budget[0] <= 0:
             return [], []
         words = set(_WORD.findall(message))
+        left = _PROBE_CHECKS if budget is None else budget[0]
+        shapes = self._shapes
+        shape = shapes.shape(words) if shapes is not None else frozenset()
+        cached = shapes.probe(shape, left) if shapes is not None else None
+        if cached is not None:  # a message of this shape was probed: same candidates
+            if budget is not None:
+                budget[0] = left - cached[1]
+            self._last_probe = (message, cached[0])
+            return cached[0]
         issuperset, intersection = words.issuperset, words.intersection
         full: list[int] = []
         close: list[tuple[float, int]] = []
@@ -223,10 +243,11 @@ class Index:
         buckets = [found for word in words if (found := _bucket(by_key.get(word), words))]
         if len(buckets) > _MANY_BUCKETS:
             buckets.sort(key=len)
-        left = _PROBE_CHECKS if budget is None else budget[0]
+        start, whole = left, True
         for bucket in buckets:
             left -= len(bucket)
             if left < 0:
+                whole = False
                 break
             for pid in bucket:
                 rest = rest_of.get(pid)
@@ -242,7 +263,15 @@ class Index:
         close.sort(reverse=True)
         result = (full, [pid for _, pid in close[:_MAX_FUZZY_CANDIDATES]])
         self._last_probe = (message, result)
+        if shapes is not None and whole:
+            shapes.keep_probe(shape, result, start - left)
         return result
+
+    def _candidate_rows(self, pids: list[int], repo: str | None) -> list[CandidateRow]:
+        """The records raising verified patterns; cached by pattern ids in a scan."""
+        if self._shapes is None:
+            return self.store.candidate_rows(pids, repo)
+        return self._shapes.rows(pids, repo, self.store.candidate_rows)
 
     def _most_specific(self, pids: list[int]) -> list[int]:
         """At most ``_MAX_VERIFIED`` candidates, those requiring the most words first."""
@@ -301,7 +330,7 @@ class Index:
             for pid in sorted(verified, reverse=True):  # the template's first line first
                 if pid < 0:
                     via.setdefault(parent(pid)[0], pid)
-            for row in self.store.candidate_rows(list(via), repo):
+            for row in self._candidate_rows(list(via), repo):
                 vid = via[row.pattern_id]
                 reasons = ["full pattern match"]
                 if vid < 0:

@@ -177,7 +177,9 @@ def _rebuild(plain: tuple[str, str, str | None] | None, all_levels: bool, top: i
 
 
 def _rank_chunk(index: Index, chunk: str, reading: _Reading) -> list[RankedEvent]:
-    """Each event of one chunk, ranked (repeated events ranked once)."""
+    """Each event of one chunk, ranked (repeated events ranked once, and the probe once per
+    message shape: ``prefilter``)."""
+    index.cache_shapes()
     if reading.layout is not None:
         return EntryReader(index, reading.layout, reading.all_levels, reading.top,
                            reading.repo).rank(chunk)
