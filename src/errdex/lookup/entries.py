@@ -140,7 +140,7 @@ def _first_line(entry: Entry) -> str:
 def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Match]:
     """Matches re-ordered by what the entry's metadata says, thin full matches left out
     unless something corroborates them, cut to ``top``."""
-    names = named_sources({k: v for k, v in fields.items() if isinstance(v, str)})
+    names = named_sources(fields)
     level = fields.get("level")
     located = "line" in fields  # ``Class@line``, ``file:line``: the line says more than a name
     kept = []

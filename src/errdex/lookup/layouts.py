@@ -13,7 +13,7 @@ reads continues the entry above it (a stack trace, a wrapped message).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -150,7 +150,7 @@ class Entry:
     fields: dict[str, str] = field(default_factory=dict)
     continuation: str = ""  # the lines after the first (a trace, a wrapped message)
 
-    @property
+    @cached_property
     def level(self) -> str | None:
         return normal_level(self.fields.get("level"))
 
@@ -273,10 +273,19 @@ def locations(fields: dict[str, str]) -> list[tuple[str, int]]:
     return []
 
 
-def named_sources(fields: dict[str, str]) -> list[str]:
+def named_sources(fields: Mapping[str, object]) -> list[str]:
     """The source file stems a logger, class or program names (``MRAppMaster``, ``sshd``,
     ``nova/compute/manager``): a record in such a file is likelier the one."""
-    names = []
+    logger, klass, program = (fields.get(key) for key in ("logger", "class", "program"))
+    return list(_named(logger if isinstance(logger, str) else None,
+                       klass if isinstance(klass, str) else None,
+                       program if isinstance(program, str) else None))
+
+
+@lru_cache(maxsize=4096)
+def _named(logger: str | None, klass: str | None, program: str | None) -> tuple[str, ...]:
+    fields = {"logger": logger, "class": klass, "program": program}
+    names: list[str] = []
     for key in ("logger", "class"):
         value = fields.get(key)
         if value:
@@ -284,9 +293,9 @@ def named_sources(fields: dict[str, str]) -> list[str]:
             names.append(dotted.rsplit(".", 1)[-1])
             if "." in dotted and dotted[0].islower() and dotted.split(".")[-1][:1].islower():
                 names.append(dotted.replace(".", "/"))  # a Python logger: its module
-    if fields.get("program"):
-        names.append(fields["program"].rsplit("/", 1)[-1])
-    return [name for name in names if name]
+    if program:
+        names.append(program.rsplit("/", 1)[-1])
+    return tuple(name for name in names if name)
 
 
 def layout_json(entry: Entry, layout: Layout) -> dict[str, object]:

@@ -139,6 +139,7 @@ def scan(
             if summary is not None:
                 summary.add(scanned)
             yield scanned
+    _READER.clear()  # the scan is over: its index may go
 
 
 def _explained(event: ScannedEvent) -> bool:
@@ -181,8 +182,7 @@ def _rank_chunk(index: Index, chunk: str, reading: _Reading) -> list[RankedEvent
     message shape: ``prefilter``)."""
     index.cache_shapes()
     if reading.layout is not None:
-        return EntryReader(index, reading.layout, reading.all_levels, reading.top,
-                           reading.repo).rank(chunk)
+        return _reader(index, reading).rank(chunk)
     cache: dict[tuple[object, ...], list[Ranked]] = {}
     out: list[RankedEvent] = []
     for event in parse_events(chunk):
@@ -194,6 +194,18 @@ def _rank_chunk(index: Index, chunk: str, reading: _Reading) -> list[RankedEvent
             found = cache[key] = index.rank_event(event, top=reading.top, repo=reading.repo)
         out.append(Mapped(_event_line(event), event.text, found, message=event.message))
     return out
+
+
+_READER: list[tuple[Index, _Reading, EntryReader]] = []  # one per process: its cache lives on
+
+
+def _reader(index: Index, reading: _Reading) -> EntryReader:
+    """The entry reader of this scan, kept across its chunks (a worker's too)."""
+    if not _READER or _READER[0][0] is not index or _READER[0][1] != reading:
+        _READER[:] = [(index, reading, EntryReader(index, reading.layout or Layout(""),
+                                                   reading.all_levels, reading.top,
+                                                   reading.repo))]
+    return _READER[0][2]
 
 
 _LEVEL_WORD = frozenset({"INFO", "DEBUG", "TRACE", "NOTICE", "FINE", "VERBOSE"})
