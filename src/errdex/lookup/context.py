@@ -108,8 +108,10 @@ def read_context(event: ErrorEvent, paste: str | None = None) -> Context:
         for name in _frame_packages(frame.file, frame.function, event.kind):
             names.setdefault(name, f"frames name package {name}")
     text = (paste or event.text or "")[:_SCAN_CHARS]
-    for regex, how in ((_USAGE, "usage of"), (_LOG_PROGRAM, "printed by"),
-                       (_PROGRAM_PREFIX, "printed by")):
+    for regex, how, marker in ((_USAGE, "usage of", "sage:"), (_LOG_PROGRAM, "printed by", "]: "),
+                               (_PROGRAM_PREFIX, "printed by", ": ")):
+        if marker not in text:  # a substring test first: most pastes name no program
+            continue
         for match in regex.finditer(text):
             program = match.group(1)
             names.setdefault(_normal(program), f"{how} program {program}")
