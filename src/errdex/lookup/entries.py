@@ -148,8 +148,8 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
         stem, base = _stems(match.record.file_path)
         named = next((name for name in names if stem == name or stem.endswith("/" + name)
                       or base == name), None)
-        if named is not None:
-            match.score += _SOURCE_WEIGHT
+        if named is not None:  # orders a template's sites; never lifts a near miss far
+            match.score += _SOURCE_WEIGHT / 4 if match.approximate else _SOURCE_WEIGHT
             match.reason += f"; the log names {named}"
         if _thin(match) and not _corroborated(match, named, level, located):
             continue
