@@ -293,3 +293,59 @@ def test_drain_groups_messages_by_their_own_template():
     assert ids == [1, 1, 2, 2]
     assert drain.add("Connection broken for id 9, my id = 4").template == (
         "Connection broken for id <*> my id = <*>")
+
+
+# --- metadata as evidence --------------------------------------------------------------
+
+
+def _mine(make_repo, tmp_path, files: dict[str, str]):
+    repo = make_repo()
+    for path, text in files.items():
+        repo.write(path, text)
+    repo.commit()
+    db = tmp_path / "evidence.sqlite"
+    errdex.mine(repo.root, db=db)
+    return db
+
+
+def _scan_json(db, tmp_path, text: str) -> list[dict[str, object]]:
+    log = tmp_path / "evidence.log"
+    log.write_text(text)
+    result = CliRunner().invoke(main, ["--db", str(db), "scan", "--json", "--top", "2",
+                                       str(log)])
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_a_logger_name_ranks_the_file_it_names(make_repo, tmp_path):
+    same = 'import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef f(p):\n' \
+           '    log.error("cannot open the inventory at %s", p)\n'
+    db = _mine(make_repo, tmp_path, {"app/store.py": same, "app/cache.py": same})
+    for logger in ("app.cache", "app.store"):
+        found = _scan_json(db, tmp_path, f"2026-01-02 10:00:00,001 - {logger} - ERROR - "
+                                         "cannot open the inventory at /srv/x\n")
+        files = [m["record"]["filePath"] for m in found[0]["matches"]]
+        assert files[0] == logger.replace(".", "/") + ".py", files
+
+
+def test_a_class_at_line_ranks_the_statement_at_that_line(make_repo, tmp_path):
+    java = ("package a;\n\npublic class {name} {{\n    void f(String p) {{\n"
+            '        LOG.warn("Cannot read snapshot " + p);\n    }}\n}}\n')
+    db = _mine(make_repo, tmp_path, {"src/a/Reader.java": java.format(name="Reader"),
+                                     "src/a/Loader.java": java.format(name="Loader")})
+    for name in ("Reader", "Loader"):
+        found = _scan_json(db, tmp_path, f"2015-07-29 17:41:44,747 - WARN  [main:{name}@5] - "
+                                         "Cannot read snapshot /var/zk/snap.1\n")
+        best = found[0]["matches"][0]
+        assert best["record"]["filePath"] == f"src/a/{name}.java"
+        assert "frame" in best["reason"]
+
+
+def test_a_template_mostly_holes_needs_corroboration(make_repo, tmp_path):
+    py = ('import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef f(a, b):\n'
+          '    log.warning("%s not %s", a, b)\n')
+    db = _mine(make_repo, tmp_path, {"app/peers.py": py})
+    found = _scan_json(db, tmp_path,
+                       "2026-01-02 10:00:00,001 - other.mod - ERROR - Leader not elected\n"
+                       "2026-01-02 10:00:01,001 - other.mod - WARNING - Leader not elected\n"
+                       "2026-01-02 10:00:02,001 - app.peers - ERROR - Leader not elected\n")
+    assert [bool(e["matches"]) for e in found] == [False, True, True]
