@@ -149,6 +149,8 @@ def test_language_codes_are_kept(mined):
     ("return Err(io::Error::new(ErrorKind::NotFound, \"no entry\"))", "NotFound"),
     ("throw new ApiError(ErrorCode.BAD_TOKEN, `bad token ${t}`);", "BAD_TOKEN"),
     ("return -EINVAL;", "EINVAL"),
+    ("reject(new AxiosError(msg, [AxiosError.ERR_BAD_REQUEST, AxiosError.ERR_BAD_RESPONSE][i]))",
+     None),  # one code or the other: which is not known
     ('raise ValueError("error code: EINVAL in the message")', None),
     ('raise ValueError(f"bad {code}")', None),
     ("throw new HttpException(HttpStatus.NOT_FOUND, 'gone');", None),

@@ -124,9 +124,11 @@ def code_in_statement(statement: str, after: str = "") -> str | None:
     for match in _ERRNO.finditer(bare):
         if match.group(1) in ERRNO_NAMES:
             return match.group(1)
-    holder = _HOLDER.search(bare)
-    if holder and not holder.group(1).startswith("Http"):
-        return holder.group(2)
+    held = {m.group(2) for m in _HOLDER.finditer(bare) if not m.group(1).startswith("Http")}
+    if len(held) > 1:
+        return None  # one of several by a condition (``[E.ERR_A, E.ERR_B][i]``): none known
+    if held:
+        return held.pop()
     variant = _VARIANT.search(bare)
     if variant:
         return variant.group(1)
