@@ -169,3 +169,22 @@ def test_an_event_groups_by_record_then_statement_then_template() -> None:
         assert group(nothing) == (None, None)
         keys = [group(e)[0] for e in (by_record, by_statement, by_template)]
         assert len(set(keys)) == 3
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "benchmarks/logs").glob("*.labels.json")),
+                         ids=lambda p: p.name)
+def test_each_labels_file_names_a_commit_and_a_statement_or_why_not(path: Path) -> None:
+    labels = json.loads(path.read_text(encoding="utf-8"))
+    systems = json.loads((ROOT / "benchmarks/logs/systems.json").read_text())["systems"]
+    spec = systems[labels["system"]]
+    assert (labels["source"], labels["revision"]) == (spec["source"], spec["revision"])
+    assert len(labels["commit"]) == 40
+    for event, label in labels["templates"].items():
+        assert event.startswith("E") and label["template"]
+        if label["statements"] is None:
+            assert label.get("note"), f"{event}: an unknown statement says why"
+            continue
+        assert label["level"] in {"trace", "debug", "info", "notice", "warn", "warning",
+                                  "error", "fatal"}
+        for statement in label["statements"]:
+            assert not statement["file"].startswith("/") and statement["line"] > 0
