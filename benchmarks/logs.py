@@ -274,6 +274,22 @@ def run_errdex(log: Path, db: str, repo: str, count: int
     return groups, mapped, seconds, stats
 
 
+def indexed_templates(db: str, repo: str, labels: dict[str, Any] | None) -> tuple[int, int]:
+    """(indexed, labelled): the labelled templates one of whose statements is in the store
+    (a record or an info/debug statement at its file:line), the first thing to look at
+    when lines do not map, before any line is looked at."""
+    import errdex
+
+    with errdex.open_store(db) as store:
+        places = {(r.record.file_path, r.record.line_number) for r in store.records(repo)}
+        read = getattr(store, "log_statements", None)
+        places |= {(s.file_path, s.line_number) for s in (read(repo) if read else [])}
+    wanted = [label["statements"] for label in (labels or {}).get("templates", {}).values()
+              if label.get("statements")]
+    found = sum(any((s["file"], int(s["line"])) in places for s in where) for where in wanted)
+    return found, len(wanted)
+
+
 def mine(checkout_path: Path, sha: str, repo: str, db: str, full: bool = False
          ) -> tuple[str, int]:
     """Mine the release into ``db`` (``full``: every file again, as after a change to
@@ -306,10 +322,12 @@ def measure(system: str, spec: dict[str, Any], loghub: Path, sources: Path, db: 
     groups, mapped, seconds, stats = run_errdex(log, db, repo, len(lines))
     right, known, unknown = right_statements(mapped, accepted, warn)
     every = right_statements(mapped, accepted, range(len(lines)))
+    indexed, labelled = indexed_templates(db, repo, labels)
     ours = Outcome("errdex", grouping_accuracy(groups, truth, warn),
                    grouping_accuracy(groups, truth), right, known, len(lines) / seconds,
                    {**stats, "records": records, "unknown": unknown,
-                    "right_all_levels": every[0], "known_all_levels": every[1]})
+                    "right_all_levels": every[0], "known_all_levels": every[1],
+                    "templates_indexed": indexed, "templates_labelled": labelled})
     clusters, drain_seconds = run_drain([line.content for line in lines], spec["drain"])
     drain = Outcome("Drain3", grouping_accuracy(clusters, truth, warn),
                     grouping_accuracy(clusters, truth), lines_per_s=len(lines) / drain_seconds)
@@ -441,7 +459,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(results, skipped))
     print()
     for result in results:
-        print(verdict(result))
+        extra = result["outcomes"][0].extra
+        print(f"{verdict(result)}; {extra['templates_indexed']}/{extra['templates_labelled']} "
+              "labelled templates have a statement in the index")
     if args.json:
         args.json.write_text(json.dumps(
             [{**r, "outcomes": [vars(o) for o in r["outcomes"]], "misses": len(r["misses"])}

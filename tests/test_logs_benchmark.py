@@ -133,6 +133,7 @@ def test_a_whole_run_mines_scans_and_runs_drain(
     ours, drain, published, best = result["outcomes"]
     assert (result["lines"], result["warn_lines"], result["commit"]) == (5, 2, repo.head())
     assert (ours.right, ours.known) == (2, 2)  # both ERROR lines name Pool.java:11
+    assert (ours.extra["templates_indexed"], ours.extra["templates_labelled"]) == (2, 2)
     # the INFO line maps to its statement too: "0x" glued to a hole is no word of the line
     assert (ours.extra["right_all_levels"], ours.extra["known_all_levels"]) == (3, 3)
     assert ours.warn_ga == 1.0
