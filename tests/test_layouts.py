@@ -66,6 +66,25 @@ FAMILIES = {
         "081109 203807 222 WARN dfs.FSNamesystem: BLOCK* NameSystem.addStoredBlock: odd\n",
         {"level": "INFO", "thread": "148", "logger": "dfs.DataNode$PacketResponder"},
         "PacketResponder 1 terminating"),
+    "log4j-class-line": (
+        "2026-01-02 10:00:00 ERROR Store:42 - cannot open inventory\n"
+        "2026-01-02 10:00:01 INFO  Store:50 - retrying\n",
+        {"level": "ERROR", "class": "Store", "line": "42"}, "cannot open inventory"),
+    "logback": (
+        "10:00:00.123 [main] WARN  c.a.Store - disk almost full\n"
+        "10:00:00.456 [pool-1-thread-2] INFO  c.a.Main - started\n",
+        {"level": "WARN", "thread": "main", "logger": "c.a.Store"}, "disk almost full"),
+    "spring-boot": (
+        "2023-11-23T10:00:00.000+01:00  WARN 12345 --- [myapp] [           main] "
+        "c.e.Store                : disk almost full\n"
+        "2023-11-23T10:00:01.000+01:00  INFO 12345 --- [myapp] [           main] "
+        "c.e.Main                 : started\n",
+        {"level": "WARN", "pid": "12345", "thread": "main", "logger": "c.e.Store"},
+        "disk almost full"),
+    "rust": (
+        "[2026-01-02T10:00:00Z ERROR my_crate::store] cannot open inventory\n"
+        "2026-01-02T10:00:00.123456Z  INFO my_crate::main: started\n",
+        {"level": "ERROR", "logger": "my_crate::store"}, "cannot open inventory"),
     "python-default": (
         "WARNING:root:disk almost full\nERROR:app.store:cannot open inventory\n",
         {"level": "WARNING", "logger": "root"}, "disk almost full"),
@@ -188,6 +207,7 @@ def test_metadata_names_locations_and_sources():
         "MRAppMaster"]
     assert "nova/compute/manager" in named_sources({"logger": "nova.compute.manager"})
     assert named_sources({"program": "/usr/sbin/sshd"}) == ["sshd"]
+    assert named_sources({"logger": "my_crate::io::store"}) == ["store", "io/store"]
 
 
 # --- --layout: a log4j-style pattern --------------------------------------------------

@@ -43,6 +43,15 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("oslo", rf"^(?:(?P<source>\S+\.log\S*) )?(?P<time>{_ISO}) (?P<pid>\d+) {_LVL} "
              r"(?P<logger>[\w.\-]+) (?:\[(?P<context>[^\]]*)\] )?(?P<message>.*)$"),
     ("log4j", rf"^(?P<time>{_ISO}) +{_LVL} +(?P<logger>[A-Za-z_][\w$.\-]*): (?P<message>.*)$"),
+    ("log4j-class-line", rf"^(?P<time>{_ISO}) +{_LVL} +(?P<class>[\w$.]+):(?P<line>\d+) - "
+                         r"(?P<message>.*)$"),
+    ("logback", r"^(?P<time>(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d[.,]\d{3}) "
+                r"\[(?P<thread>[^\]]*)\] +" + _LVL
+                + r" +(?P<logger>[\w$.\-]+) +- (?P<message>.*)$"),
+    ("spring-boot", rf"^(?P<time>{_ISO}) +{_LVL} (?P<pid>\d+) --- (?:\[[^\]]*\] )?"
+                    r"\[ *(?P<thread>[^\]]*?) *\] (?P<logger>[\w$.\-]+) *: (?P<message>.*)$"),
+    ("rust", rf"^\[?(?P<time>{_ISO}) +{_LVL} +(?P<logger>\w+(?:::\w+)*)(?:\]|:) "
+             r"(?P<message>.*)$"),
     ("log4j-short-date", r"^(?P<time>\d\d/\d\d/\d\d \d\d:\d\d:\d\d) +" + _LVL
                          + r" +(?P<logger>[\w$.\-]+): (?P<message>.*)$"),
     ("hdfs", r"^(?P<time>\d{6} \d{6}) (?P<thread>\d+) " + _LVL
@@ -288,6 +297,12 @@ def _named(logger: str | None, klass: str | None, program: str | None) -> tuple[
     names: list[str] = []
     for key in ("logger", "class"):
         value = fields.get(key)
+        if value and "::" in value:  # a Rust module path: my_crate::store → src/store.rs
+            parts = value.split("::")
+            names.append(parts[-1])
+            if len(parts) > 2:
+                names.append("/".join(parts[1:]))
+            continue
         if value:
             dotted = value.split("$")[0]
             names.append(dotted.rsplit(".", 1)[-1])
