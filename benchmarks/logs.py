@@ -135,6 +135,8 @@ def right_statements(mapped: Sequence[Location | None], accepted: Sequence[set[L
 def read_truth(folder: Path, system: str) -> list[Line]:
     """The structured CSV of a Loghub sample, in line order."""
     path = folder / system / f"{system}_2k.log_structured.csv"
+    if not path.exists():
+        raise SystemExit(f"{path}: no such file; --loghub is a copy of the Loghub repository")
     with path.open(encoding="utf-8", newline="") as handle:
         return [Line(int(row["LineId"]), row.get("Level", ""), row["Content"], row["EventId"])
                 for row in csv.DictReader(handle)]
