@@ -446,6 +446,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if not args.db:
         parser.error("--db is required to measure")
+    unknown = [s for s in args.system or [] if s not in systems]
+    if unknown:
+        parser.error(f"no system {', '.join(unknown)} in {SYSTEMS.name}: {', '.join(systems)}")
     chosen = args.system or [s for s, spec in systems.items()
                              if args.split in ("all", spec["split"])]
     measured = {s: systems[s] for s in chosen if "source" in systems[s]}
