@@ -369,3 +369,18 @@ def test_a_template_mostly_holes_needs_corroboration(make_repo, tmp_path):
                        "2026-01-02 10:00:01,001 - other.mod - WARNING - Leader not elected\n"
                        "2026-01-02 10:00:02,001 - app.peers - ERROR - Leader not elected\n")
     assert [bool(e["matches"]) for e in found] == [False, True, True]
+
+
+def test_a_layout_without_levels_maps_records_and_statements(db):
+    """syslog writes no level: with every level mapped, a line is looked up among the
+    records first, then among the info statements."""
+    text = ("Dec 10 06:55:46 host1 app[42]: inventory file /srv/x is missing\n"
+            "Dec 10 06:55:47 host1 app[42]: loading inventory from /srv/y\n"
+            "Dec 10 06:55:48 host1 app[42]: nothing to see here\n")
+    events = list(scan(errdex.open_index(db), io.StringIO(text), all_levels=True))
+    assert [e.line for e in events] == [1, 2, 3]
+    assert events[0].matches[0].record.error_message == "inventory file %s is missing"
+    assert events[1].statement is not None and events[1].statement.statement.line_number == 7
+    assert not events[2].matches and events[2].statement is None
+    default = list(scan(errdex.open_index(db), io.StringIO(text)))
+    assert [e.line for e in default] == [1]  # by default: the line with an error's words

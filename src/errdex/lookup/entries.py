@@ -99,13 +99,14 @@ class EntryReader:
         frames = tuple(Frame(file, line) for file, line in locations(fields))
         statement = None
         level = entry.level
-        if self.statements is not None and level not in EVENT_LEVELS:
-            names = named_sources(entry.fields)
-            statement = self.statements.match(entry.message, names, level)
+        # An info line is a statement's, not a record's; a line of a layout without levels
+        # (syslog) may be either: records first.
+        below = level is not None and level not in EVENT_LEVELS and bool(self.statements)
+        if below:
+            assert self.statements is not None
+            statement = self.statements.match(entry.message, named_sources(fields), level)
         found: list[Ranked] = []
-        below = self.statements is not None and level not in EVENT_LEVELS and len(
-            self.statements) > 0  # an info line is a statement's, not a record's
-        if statement is None and not below:
+        if not below:
             event = ErrorEvent(entry.message, None, "message", frames, entry.message,
                                line=entry.line)
             found = self.index.rank_event(event, top=max(self.top, 5), repo=self.repo)
