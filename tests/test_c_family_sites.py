@@ -106,7 +106,6 @@ void f(const char *msg, int n) {
   fprintf(stderr, "%s: %d\\n", msg, n);
   fprintf(stderr, msg);
   err(1, NULL);
-  syslog(LOG_INFO, "started %d", n);
   printf("error %d\\n", n);
 }""") == []
 

@@ -181,6 +181,16 @@ emit(LogLevel level, const char *fmt, va_list args)
 	}
 	write_out(msgbuf);
 }
+
+void
+emit2(LogLevel level, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(level, fmt, args);
+	va_end(args);
+}
 """
 # In another file than the dispatcher: its prefix still applies (``emit:LVL_FATAL``).
 DIE_C = """#include <stdarg.h>
@@ -204,6 +214,8 @@ auth_report(const char *method, const char *user, const char *host, int port, in
 	complain("Received disconnect from %s: %u", host, port);
 	chatter("userauth_request: try method %s", method);
 	croak("Write failed: %s", "reset");
+	emit2(quiet ? LVL_INFO : LVL_ERROR, "Received disconnect from %s", host);
+	syslog(LOG_NOTICE, "session opened for %s", user);
 }
 """
 
@@ -215,9 +227,12 @@ def test_c_logging_functions_print_their_prefix_and_route_by_level(
         make_repo, str(tmp_path / "db.sqlite"),
         {"log.c": LOG_C, "die.c": DIE_C, "auth.c": AUTH_C})
     assert records == [(6, "error", "error: Received disconnect from %s: %u"),
-                       (8, "fatal", "fatal: Write failed: %s")]
+                       (8, "fatal", "fatal: Write failed: %s"),
+                       (9, "error", "error: Received disconnect from %s")]
     assert logs == [(4, "info", "%s %s for %s from %.200s port %d ssh2"),
-                    (7, "debug", "debug2: userauth_request: try method %s")]
+                    (7, "debug", "debug2: userauth_request: try method %s"),
+                    (9, "info", "Received disconnect from %s"),
+                    (10, "notice", "session opened for %s")]
 
 
 def test_an_incremental_mine_keeps_the_table_right(

@@ -42,6 +42,7 @@ from errdex.languages._engine.strings import C_ESCAPES, Escapes
 from errdex.languages._engine.strings import unescape as decode
 from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.facts import Call
+from errdex.languages.logs import level_of
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -219,7 +220,6 @@ CALLS: dict[str, _Call] = {
 }
 _STDERR = ("stderr", "2", "STDERR_FILENO")
 _OWN = frozenset({"die", "fatal", "error", "warning", "panic"})  # a project's, not libc's
-_SYSLOG_ERRORS = ("LOG_ERR", "LOG_CRIT", "LOG_ALERT", "LOG_EMERG")
 _PROGRAM: tuple[Part, ...] = (Hole.of("program", "prog"), Literal(": "))
 _STRERROR: tuple[Part, ...] = (Literal(": "), Hole.of("strerror(errno)", "%m"))
 
@@ -256,8 +256,9 @@ def call_site(
     # repository defines it (``c.compose``), the message itself otherwise.
     composed = (Call(name, ((bare,),), owner=owner, method=True)
                 if name in _OWN and spec.format_index == 0 else None)
+    level = level_of(text(args[0]).split("|")[0].strip()) if name == "syslog" else None
     return Site(template, spec.error_type, line_of(call), severity=spec.severity,
-                symbol=symbol(call), call=composed)
+                symbol=symbol(call), call=composed, level=level)
 
 
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
@@ -293,8 +294,8 @@ def _right_stream(name: str, args: list[Node]) -> bool:
         return bool(args) and text(args[0]).removeprefix("std::") in _STDERR
     if name == "fputs":
         return len(args) == 2 and text(args[1]).removeprefix("std::") in _STDERR
-    if name == "syslog":
-        return bool(args) and text(args[0]).split("|")[0].strip() in _SYSLOG_ERRORS
+    if name == "syslog":  # at every level (``LOG_INFO`` too): ``languages.logs``
+        return bool(args) and level_of(text(args[0]).split("|")[0].strip()) is not None
     return True
 
 

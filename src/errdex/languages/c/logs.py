@@ -22,13 +22,14 @@ from errdex.languages.c.compose import parameters
 from errdex.languages.c.family import arguments, c_string, function_name
 from errdex.languages.facts import Call, Producer, Result
 from errdex.languages.logs import level_of
+from errdex.records.log_statements import LogLevel
 from errdex.templates.template import Hole, Literal, Template
 
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 _FORMATTERS = frozenset({"snprintf", "sprintf", "xasprintf", "asprintf"})
 
 
-def level_constant(name: str) -> str | None:
+def level_constant(name: str) -> LogLevel | None:
     """The level a constant names (``SYSLOG_LEVEL_DEBUG2`` → debug, ``LOG_ERR`` → error)."""
     if not _CONSTANT.fullmatch(name):
         return None
@@ -58,17 +59,22 @@ def log_wrappers(root: Node, path: str) -> list[Producer]:
             if level is None:
                 continue
             callee = text(call.child_by_field_name("function"))
-            result: Result = _prefixed(prefixes.get(callee, {}).get(constant or "", ""), fmt)
+            prefix = prefixes.get(callee, {}).get(constant or "", ("", 0))[0]
+            result: Result = _prefixed(prefix, fmt)
             if callee not in prefixes:  # the dispatcher is in another file: its producer
-                result = Call(f"{callee}:{constant}", ((_prefixed("", fmt),),), path=path,
-                              method=True)
+                # (no path: two files' wrappers of one level are one producer to a caller)
+                result = Call(f"{callee}:{constant}", ((_prefixed("", fmt),),), method=True)
             out.append(Producer(name, (fmt,), (result,), "helper", path, line_of(node),
                                 level=level))
             break
-    for name, found in prefixes.items():  # each level of a dispatcher, for other files
-        line = line_of(functions[name])
+    for name, node in functions.items():  # ``do_log2(level, fmt, ...)``: passes both on
+        target = _passes_level(node, prefixes)
+        if target is not None and name not in prefixes:
+            prefixes[name] = prefixes[target]
+    for name, found in prefixes.items():  # each level of a dispatcher (at its case line)
         out += [Producer(f"{name}:{constant}", ("fmt",), (_prefixed(prefix, "fmt"),),
-                         "helper", path, line) for constant, prefix in found.items()]
+                         "helper", path, line, level=level_constant(constant))
+                for constant, (prefix, line) in found.items()]
     return out
 
 
@@ -76,6 +82,40 @@ def _prefixed(prefix: str, param: str) -> Template:
     """What a logging function prints: ``prefix`` and the format it is given."""
     hole = Hole.of(param, "%s")
     return Template(prefix + "{" + param + "}", (Literal(prefix), hole) if prefix else (hole,))
+
+
+def _passes_level(function: Node, prefixes: dict[str, dict[str, tuple[str, int]]]
+                  ) -> str | None:
+    """The dispatcher a variadic ``(level, fmt, ...)`` function hands both to, if any."""
+    params, variadic = parameters(function)
+    body = function.child_by_field_name("body")
+    if not variadic or len(params) < 2 or body is None:
+        return None
+    level, fmt = params[-2:]
+    for call in _calls(body):
+        callee = text(call.child_by_field_name("function"))
+        names = [text(a) for a in arguments(call.child_by_field_name("arguments"))]
+        if callee in prefixes and level in names and fmt in names:
+            return callee
+    return None
+
+
+def leveled_call(name: str, args: list[Node], text_node: Node, message: Template
+                 ) -> list[tuple[LogLevel, Call]]:
+    """``do_log2(server ? LEVEL_INFO : LEVEL_ERROR, "fmt", …)``: (level, the call of the
+    dispatcher's producer for that level) per level constant passed before the format."""
+    at = args.index(text_node) if text_node in args else 0
+    out: list[tuple[LogLevel, Call]] = []
+    for arg in args[at - 1:at] if at else []:  # the level right before the format
+        choices = [arg]
+        if arg.type == "conditional_expression":
+            choices = [c for c in (arg.child_by_field_name("consequence"),
+                                   arg.child_by_field_name("alternative")) if c is not None]
+        for choice in choices:
+            level = level_constant(text(choice))
+            if level is not None:
+                out.append((level, Call(f"{name}:{text(choice)}", ((message,),), method=True)))
+    return out
 
 
 def _functions(root: Node) -> dict[str, Node]:
@@ -99,7 +139,7 @@ def _calls(node: Node) -> list[Node]:
     return sorted(out, key=lambda n: n.start_byte)
 
 
-def _prefixes(function: Node) -> dict[str, str]:
+def _prefixes(function: Node) -> dict[str, tuple[str, int]]:
     """A dispatcher's prefix per level constant: ``case X: txt = "error";`` with a later
     ``snprintf(buf, n, "%s: %s", txt, fmt)`` → ``{X: "error: "}``."""
     params, _ = parameters(function)
@@ -107,12 +147,12 @@ def _prefixes(function: Node) -> dict[str, str]:
     if body is None or not params:
         return {}
     assigned: dict[str, dict[str, str]] = {}  # variable → constant → literal
-    cases: list[str] = []
+    cases: dict[str, int] = {}  # constant → the line of its case
     for case in _of_type(body, "case_statement"):
         value = case.child_by_field_name("value")
         if value is None or value.type != "identifier":
             continue
-        cases.append(text(value))
+        cases.setdefault(text(value), line_of(case))
         for assignment in _of_type(case, "assignment_expression"):
             left, right = (assignment.child_by_field_name(f) for f in ("left", "right"))
             literal = c_string(right) if right is not None else None
@@ -139,9 +179,9 @@ def _prefixes(function: Node) -> dict[str, str]:
         if after is None or after != where + 1:
             continue
         spelled = assigned[variable]
-        return {constant: pieces[where] + spelled[constant] + pieces[after]
-                if constant in spelled else "" for constant in cases
-                if level_constant(constant)}
+        return {constant: (pieces[where] + spelled[constant] + pieces[after]
+                           if constant in spelled else "", line)
+                for constant, line in cases.items() if level_constant(constant)}
     return {}
 
 
