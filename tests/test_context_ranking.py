@@ -45,13 +45,17 @@ clicky.exceptions.NoSuchOption: No such option: --colour
 """
 
 
+HINT_PY = 'HINT = "has no attribute named"\n'
+HINT_C = 'static const char *hint = "has no attribute named";\n'
+
+
 @pytest.fixture
 def index(make_repo, store):
     python = make_repo("https://github.com/acme/clicky.git")
-    python.commit_files({"src/clicky/parser.py": PARSER_PY})
+    python.commit_files({"src/clicky/parser.py": PARSER_PY, "src/clicky/hints.py": HINT_PY})
     errdex.mine(python.root, db=store)
     c = make_repo("https://github.com/bigco/bigc.git")
-    c.commit_files({"src/options.c": OPTIONS_C})
+    c.commit_files({"src/options.c": OPTIONS_C, "src/hints.c": HINT_C})
     errdex.mine(c.root, db=store)
     return errdex.open_index(store)
 
@@ -92,6 +96,13 @@ def test_records_no_runtime_of_the_paste_could_raise_are_places_only(index):
     matches = index.explain(paste)
     assert matches and all(m.approximate for m in matches)
     assert all("Java stack: not a JVM record" in m.reason for m in matches)
+
+
+def test_text_sites_of_the_named_program_first(index):
+    plain = [t.repo for t in index.text_sites("has no attribute named 'x'")]
+    named = [t.repo for t in index.text_sites("bigc: error: has no attribute named 'x'")]
+    assert plain == ["acme/clicky", "bigco/bigc"]  # no context: as found
+    assert named == ["bigco/bigc", "acme/clicky"]
 
 
 def test_no_context_says_nothing(index):

@@ -14,6 +14,7 @@ from errdex.api._stores import Db, open_index, using_store
 from errdex.errors import UsageError
 from errdex.lookup import groups as _groups
 from errdex.lookup import scan as _scan
+from errdex.lookup.context import named_texts_win
 from errdex.lookup.index import Index, Match
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites, outranks, thin
 from errdex.store.protocol import StoredRecord
@@ -87,7 +88,7 @@ def resolve(text: str, *, db: Db | Index = None, top: int = 5,
     if matches and not thin(matches, text):
         return Resolution(matches, [], note)  # the usual case: no text-site probe at all
     texts = db.text_sites(text, top=top, repo=repo)
-    if matches and not outranks(texts, matches):
+    if matches and not outranks(texts, matches) and not named_texts_win(text, matches, texts):
         return Resolution(matches, [], note)
     return Resolution([], texts)  # none matched, or thinly: the line holding more of it
 

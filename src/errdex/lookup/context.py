@@ -18,10 +18,12 @@ from pathlib import PurePosixPath
 
 from errdex.languages import LANGUAGES
 from errdex.languages._engine.pastes.common import ErrorEvent
-from errdex.lookup.ranking import Scored
+from errdex.lookup.parse import main_event
+from errdex.lookup.ranking import Match, Scored
+from errdex.lookup.text_sites import TextSiteMatch
 
 __all__ = ["LANGUAGE_BONUS", "REPO_BONUS", "Context", "apply_context", "family_of_path",
-           "foreign", "read_context"]
+           "foreign", "named_texts_win", "order_texts", "read_context"]
 
 LANGUAGE_BONUS = 0.2  # below a full match's edge over an approximate one, above specificity
 REPO_BONUS = 0.2
@@ -212,3 +214,31 @@ def apply_context(context: Context, scored: dict[str, Scored]) -> None:
         if repo_decides and why is not None:
             item.score += REPO_BONUS
             item.reasons.append(why)
+
+
+def order_texts(text: str, texts: list[TextSiteMatch]) -> list[TextSiteMatch]:
+    """Text sites of the repository the paste names first, then those of a language its
+    runtime can raise from (stable: each group keeps its order by how much it says)."""
+    if len(texts) < 2:
+        return texts
+    context = read_context(main_event(text), text)
+    if context.empty():
+        return texts
+    return sorted(texts, key=lambda t: (not _named(context, t.repo),
+                                        context.contradicts(t.site.file_path)))
+
+
+def named_texts_win(text: str, matches: list[Match], texts: list[TextSiteMatch]) -> bool:
+    """Whether a line in the repository the paste names beats records matched only
+    approximately elsewhere (``jinja2.exceptions.UndefinedError`` against a reworded
+    template of another library: the literal in jinja says more)."""
+    if not texts or not matches or not all(m.approximate for m in matches):
+        return False
+    context = read_context(main_event(text), text)
+    if not context.names or not _named(context, texts[0].repo):
+        return False
+    return not any(_named(context, m.record.repo) for m in matches)
+
+
+def _named(context: Context, repo: str) -> bool:
+    return any(_names_repo(name, repo) for name in context.names)

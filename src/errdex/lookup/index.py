@@ -33,7 +33,7 @@ from rapidfuzz.distance import Indel
 
 from errdex.lookup.classes import class_matches
 from errdex.lookup.codes import apply_codes, paste_codes
-from errdex.lookup.context import apply_context, foreign, read_context
+from errdex.lookup.context import apply_context, foreign, order_texts, read_context
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
 from errdex.lookup.lines import line_event, message_lines
@@ -195,7 +195,8 @@ class Index:
     def text_sites(self, text: str, *, top: int = 5,
                    repo: str | None = None) -> list[TextSiteMatch]:
         """When no record matches: the lines whose literal text the message contains."""
-        return find_text_sites(self.store, text, top=top, repo=repo)
+        # those of the repository and language the paste names first (``lookup.context``)
+        return order_texts(text, find_text_sites(self.store, text, top=2 * top, repo=repo))[:top]
 
     def cache_shapes(self) -> ShapeCache:
         """Cache probes by message shape and candidate rows by verified patterns, from now on
