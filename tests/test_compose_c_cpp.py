@@ -810,3 +810,94 @@ def test_an_error_function_given_its_text_after_other_arguments_prints_that_text
                             ("g_set_error", "cannot resize to %d")):
         line = next(i for i, t in enumerate(lines, 1) if marker in t)
         assert messages(records_at(records, "src/ext.c", line)) == [message], marker
+
+
+# --- macros tree-sitter cannot expand: namespace openers, try/catch, access ---------------
+
+MACRO_HEADER = """\
+#include <stdexcept>
+#include <string>
+
+#define WIDGET_NAMESPACE_BEGIN namespace widget {
+#define WIDGET_NAMESPACE_END }
+#define WIDGET_TRY try
+#define WIDGET_CATCH(e) catch (e)
+#define WIDGET_PRIVATE_UNLESS_TESTED private
+
+WIDGET_NAMESPACE_BEGIN
+
+class store
+{
+  public:
+    int at(int i) const
+    {
+        WIDGET_TRY
+        {
+            return check(i);
+        }
+        WIDGET_CATCH (std::out_of_range&)
+        {
+            throw std::out_of_range("widget index " + std::to_string(i) + " is out of range");
+        }
+    }
+
+  WIDGET_PRIVATE_UNLESS_TESTED:
+    int check(int i) const
+    {
+        if (i < 0)
+        {
+            throw std::invalid_argument("widget index must not be negative");
+        }
+        if (i > 9)
+        {
+            throw std::out_of_range("too big");
+        }
+        return i;
+    }
+};
+
+WIDGET_NAMESPACE_END
+"""
+MACRO_MAIN = """\
+#include <iostream>
+#include "src/widget.hpp"
+
+int main()
+{
+    widget::store s;
+    for (int i : {12, -1})
+    {
+        try { s.at(i); } catch (std::exception& e) { std::cout << e.what() << "\\n"; }
+    }
+}
+"""
+
+
+def test_throws_under_namespace_try_and_access_macros_are_read(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """A header opening its namespace with a macro, catching with ``X_TRY``/``X_CATCH`` and
+    declaring access with a macro (``X_PRIVATE_UNLESS_TESTED:``): tree-sitter reads it as
+    one parse error, so its throws are read with those macros written as what they stand
+    for; each pattern matches what g++'s build prints."""
+    from errdex.languages.cpp.spec import _ENGINE
+
+    assert [s.line for s in _ENGINE.extract(MACRO_HEADER.encode()).sites] == [
+        line_starting(MACRO_HEADER, '            throw std::out_of_range("widget')]
+    _, records = mine_once(make_repo, tmp_path, {"src/widget.hpp": MACRO_HEADER})
+    found = {r.record.line_number: r for r in records}
+    index = found[line_starting(MACRO_HEADER, '            throw std::out_of_range("widget')]
+    negative = found[line_starting(MACRO_HEADER, "            throw std::invalid_argument")]
+    assert negative.record.error_class == "std::invalid_argument"
+    assert line_starting(MACRO_HEADER, '            throw std::out_of_range("too') in found
+    printed = ["widget index 12 is out of range", "widget index must not be negative"]
+    if not missing("g++"):
+        (tmp_path / "src").mkdir()
+        (tmp_path / "src" / "widget.hpp").write_text(MACRO_HEADER)
+        (tmp_path / "main.cpp").write_text(MACRO_MAIN)
+        subprocess.run(["g++", "-o", "m", "main.cpp"], cwd=tmp_path, check=True,
+                       capture_output=True)
+        done = subprocess.run([str(tmp_path / "m")], capture_output=True, text=True,
+                              check=True)
+        assert done.stdout.splitlines() == printed
+    assert fullmatches(index, printed[0]) and fullmatches(negative, printed[1])

@@ -72,9 +72,9 @@ _ATTRIBUTE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?)[ \t]*\n(
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """The producers of one parsed C++ file (its C reporters included)."""
-    blanked = _blanked(source)
-    if blanked is not None:  # read again with the macros blanked (the same lines)
-        root = parser_for("cpp").parse(blanked).root_node
+    read = blanked(source)
+    if read is not None:  # read again with the macros blanked (the same lines)
+        root = parser_for("cpp").parse(read).root_node
     found: list[Producer] = reporters(root, path, "cpp", scope_of(source))
     classes, functions, constants = _declarations(root)
     helpers: dict[str, Producer] = {n: EMPTY_HELPER for n in _empty_returns(functions)}
@@ -127,9 +127,15 @@ def _overloads_merged(found: list[Producer]) -> list[Producer]:
     return out
 
 
-def _blanked(source: bytes) -> bytes | None:
-    """The source with export and attribute macros as spaces, or None when it has none."""
-    if not _EXPORT.search(source) and not _ATTRIBUTE.search(source):
+def blanked(source: bytes) -> bytes | None:
+    """The source with the macros tree-sitter cannot expand written as what they stand for,
+    on the same lines and bytes, or None when it has none: export and attribute macros and
+    namespace or ``extern "C"`` openers (``NLOHMANN_JSON_NAMESPACE_BEGIN``,
+    ``PYBIND11_NAMESPACE_END(detail)``, ``G_BEGIN_DECLS``) as spaces, ``JSON_TRY {`` /
+    ``JSON_CATCH (…)`` as ``try`` / ``catch``, an access macro (``JSON_PRIVATE_UNLESS_TESTED:``)
+    as its access. One such macro can leave a whole header one parse error, every
+    statement of it read as something else."""
+    if not any(p.search(source) for p in (_EXPORT, _ATTRIBUTE, _SCOPE, _TRY, _ACCESS)):
         return None
 
     def blank(match: re.Match[bytes]) -> bytes:
@@ -138,7 +144,28 @@ def _blanked(source: bytes) -> bytes | None:
         at = start - match.start()
         return whole[:at] + b" " * (end - start) + whole[at + end - start:]
 
-    return _ATTRIBUTE.sub(blank, _EXPORT.sub(blank, source))
+    def scope(match: re.Match[bytes]) -> bytes:
+        return blank(match) if _SCOPE_WORD.search(match.group(1)) else match.group(0)
+
+    def keyword(match: re.Match[bytes]) -> bytes:  # ``JSON_TRY`` → ``try     ``
+        start, end = match.span(1)
+        at = start - match.start()
+        whole = match.group(0)
+        word = match.group(2).lower().ljust(end - start)
+        return whole[:at] + word + whole[at + end - start:]
+
+    out = _ATTRIBUTE.sub(blank, _EXPORT.sub(blank, source))
+    out = _ACCESS.sub(keyword, _TRY.sub(keyword, _SCOPE.sub(scope, out)))
+    return out if out != source else None
+
+
+# A line that only opens or closes a namespace (or ``extern "C"``) through a macro.
+_SCOPE = re.compile(rb"^[ \t]*([A-Z_][A-Z0-9_]*(?:BEGIN|END|OPEN|CLOSE)[A-Z0-9_]*"
+                    rb"(?:\([^()\n]*\))?)[ \t]*;?[ \t]*$", re.MULTILINE)
+_SCOPE_WORD = re.compile(rb"NAMESPACE|_NS\b|_NS_|DECLS|EXTERN_C")
+_TRY = re.compile(rb"\b([A-Z][A-Z0-9_]*_(TRY|CATCH))\b(?=[ \t]*(?:\n[ \t]*)?[{(])")
+_ACCESS = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*(PRIVATE|PUBLIC|PROTECTED)[A-Z0-9_]*)"
+                     rb"(?=[ \t]*:(?!:))", re.MULTILINE)
 
 
 def _declarations(root: Node) -> tuple[list[Node], list[Node], list[Producer]]:

@@ -33,6 +33,7 @@ out-of-class ones keep their qualified name as written); namespaces are left out
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Node
@@ -44,6 +45,7 @@ from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import concatenation, has_words
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import (
+    FileSites,
     Site,
     ancestors,
     line_of,
@@ -62,7 +64,7 @@ from errdex.languages.c.family import (
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.cpp.calls import thrown_call, thrown_class
-from errdex.languages.cpp.compose import COMPOSER
+from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.pastes import PASTES
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -346,5 +348,14 @@ SPEC = LanguageSpec(
     evidence=EvidenceRules(frozenset({"function_definition"})),
     snippets=CPP_SNIPPETS, compose=COMPOSER, pastes=PASTES,
 )
-LANGUAGE = language(SPEC)
+_ENGINE = language(SPEC)
+
+
+def _extract(source: bytes) -> FileSites:
+    """The engine's sites, read with the macros tree-sitter cannot expand written as what
+    they stand for (``compose.blanked``: same lines, same bytes)."""
+    return _ENGINE.extract(blanked(source) or source)
+
+
+LANGUAGE = replace(_ENGINE, extract=_extract)
 extract = LANGUAGE.extract
