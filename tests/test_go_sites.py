@@ -114,10 +114,7 @@ def test_panic_forms() -> None:
 
 def test_not_sites() -> None:
     assert _one("""func f(t *testing.T, err error, op string) error {
-\tlog.Printf("opened %s", op)
-\tlog.Println("done")
 \tt.Fatalf("test failure %v", err)
-\tlogger.Info("fine")
 \thttp.Error(w, err.Error(), http.StatusInternalServerError)
 \tfmt.Fprintln(os.Stderr, "printed, then the program goes on")
 \treturn fmt.Errorf("%s: %w", op, err)

@@ -257,3 +257,33 @@ def test_an_incremental_mine_keeps_the_table_right(
     assert "Lock freed by %s" in {s.template for s in after}
     assert "Lock released by %s" not in {s.template for s in after}
     assert not {s.template for s in after} & set(exported)  # never records
+
+
+GO = """package main
+
+func run(log *logrus.Logger, logger *zap.SugaredLogger, n int, err error) {
+	log.Infof("listening on port %d", n)
+	log.Warnf("slow request took %dms", n)
+	logger.Infow("started worker", "id", n)
+	slog.Info("cache warmed", "entries", n)
+	klog.InfoS("Pod status updated", "pod", n)
+	klog.V(2).Infof("syncing node %s", name)
+	glog.Warningf("cannot reach %s", host)
+	log.Debug("tick of the clock")
+	log.Printf("served %d requests", n)
+	log.Errorf("failed to dial: %v", err)
+}
+"""
+
+
+def test_go_log_calls_at_every_level_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"cmd/main.go": GO})
+    assert records == [(5, "warning", "slow request took %dms"),
+                       (10, "warning", "cannot reach %s"), (13, "error", "failed to dial: %v")]
+    assert logs == [(4, "info", "listening on port %d"), (6, "info", "started worker"),
+                    (7, "info", "cache warmed"), (8, "info", "Pod status updated"),
+                    (9, "info", "syncing node %s"), (11, "debug", "tick of the clock"),
+                    (12, "info", "served %d requests")]

@@ -15,7 +15,12 @@
     "Fatal" "Fatalf" "Fatalln" "Fatalw" "FatalContext"
     "Panic" "Panicf" "Panicln" "Panicw"
     "Exit" "Exitf" "Exitln"
-    "Msg" "Msgf" "NewHTTPError" "Fprint" "Fprintf" "Fprintln" "Print" "Printf" "Println")) @call
+    "Msg" "Msgf" "NewHTTPError" "Fprint" "Fprintf" "Fprintln" "Print" "Printf" "Println"
+    ; log calls below error (logrus, zap, slog, klog/glog, logr): errdex.languages.logs
+    "Warn" "Warnf" "Warnln" "Warnw" "WarnContext" "Warning" "Warningf" "Warningln" "WarningS"
+    "Info" "Infof" "Infoln" "Infow" "InfoS" "InfoContext"
+    "Debug" "Debugf" "Debugln" "Debugw" "DebugContext"
+    "Trace" "Tracef" "Traceln")) @call
 
 ; panic(...)
 (call_expression

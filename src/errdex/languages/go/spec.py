@@ -75,6 +75,8 @@ from errdex.languages.go.pastes import PASTES
 from errdex.languages.go.snippets import SNIPPETS
 from errdex.languages.go.status import REASONS, status_code
 from errdex.languages.go.strings import STRING_TYPES
+from errdex.languages.logs import level_of
+from errdex.records.log_statements import LogLevel
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Hole, Literal, Part, Template
 
@@ -85,6 +87,10 @@ _GRPC = ("status", "grpc")
 _LEVELS: dict[str, tuple[ErrorType, Severity]] = {
     "Error": ("log", "error"), "Fatal": ("log", "fatal"), "Exit": ("log", "fatal"),
     "Panic": ("panic", "error"),
+    # below error: warnings are records, the rest scan-only statements (``languages.logs``)
+    "Warning": ("log", "warning"), "Warn": ("log", "warning"), "Info": ("log", "error"),
+    "Debug": ("log", "error"), "Trace": ("log", "error"),
+    "Print": ("log", "error"),  # the standard ``log.Printf``: no level, an info line
 }
 _STYLES = ("", "f", "ln", "w", "S", "Context")
 _LOGGER_WORDS = ("log", "zap", "sugar")
@@ -107,7 +113,7 @@ def _built(
     file: GoFile, node: Node, message: Message | None, error_type: ErrorType, *,
     error_class: str | None = None, error_code: str | None = None,
     http_status: int | None = None, severity: Severity = "error", symbol: str | None = None,
-    prefix: tuple[Part, ...] = (),
+    prefix: tuple[Part, ...] = (), level: LogLevel | None = None,
 ) -> list[Site]:
     """One site from a message, its trailing newline dropped (printed messages lose it)."""
     if message is None or not any(
@@ -121,7 +127,7 @@ def _built(
     template = Template(message.written, tuple(parts), prefix, suffix)
     site = Site(
         template, error_type, line_of(node), error_class, error_code, http_status, severity,
-        symbol if symbol is not None else _symbol(node),
+        symbol if symbol is not None else _symbol(node), level=level,
     )
     file.at[id(site)] = node
     file.consumed |= message.calls
@@ -290,10 +296,12 @@ def _log_site(call: Node, receiver: str, method: str, args: list[Node],
         return []
     style = method[len(level):]
     error_type, severity = _LEVELS[level]
-    if severity == "error" and error_type == "log" and _exits_next(call):
-        severity = "fatal"  # logger.Error(…); os.Exit(1)
+    word = {"Exit": "fatal", "Print": "info"}.get(level, level)
+    leveled = level_of(word) if error_type == "log" else None
+    if leveled == "error" and _exits_next(call):
+        severity, leveled = "fatal", "fatal"  # logger.Error(…); os.Exit(1)
     message = _log_message(style, level, receiver, args, file.reader)
-    return _built(file, call, message, error_type, severity=severity)
+    return _built(file, call, message, error_type, severity=severity, level=leveled)
 
 
 def _is_logger(receiver: str, level: str, args: list[Node]) -> bool:
@@ -317,12 +325,14 @@ def _log_message(style: str, level: str, receiver: str, args: list[Node],
         return reader.sprint(args, line=True)
     if style == "w":
         return reader.read(args[0])
+    if style == "S" and level != "Error":  # klog's InfoS(msg, kv…): no error first
+        return reader.read(args[0])
     if style in ("S", "Context"):
         return reader.read(args[1]) if len(args) > 1 else None
     first = reader.read(args[0])
     if len(args) == 1 or "slog" in receiver.lower():
         return first
-    keyed = level == "Error" and args[1].type in STRING_TYPES  # slog/zap key-value, logr msg
+    keyed = args[1].type in STRING_TYPES  # slog/zap key-value, logr msg
     if first is None and keyed:
         return reader.read(args[1])  # logr: Error(err, "msg", kv...)
     if first is not None and (keyed or _is_field(args[1])):
