@@ -287,3 +287,24 @@ def test_go_log_calls_at_every_level_are_routed_by_level(
                     (7, "info", "cache warmed"), (8, "info", "Pod status updated"),
                     (9, "info", "syncing node %s"), (11, "debug", "tick of the clock"),
                     (12, "info", "served %d requests")]
+
+
+RUST = """fn serve(port: u16, peer: &str) {
+    log::info!("listening on port {}", port);
+    tracing::debug!(peer = %peer, "accepted connection from {}", peer);
+    warn!("slow client {peer}");
+    trace!(target: "net", "read {} bytes", 3);
+    error!("failed to bind {}: {}", port, e);
+}
+"""
+
+
+def test_rust_log_and_tracing_macros_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"src/net.rs": RUST})
+    assert records == [(4, "warning", "slow client {peer}"),
+                       (6, "error", "failed to bind {}: {}")]
+    assert logs == [(2, "info", "listening on port {}"),
+                    (3, "debug", "accepted connection from {}"), (5, "trace", "read {} bytes")]

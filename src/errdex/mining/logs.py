@@ -32,8 +32,7 @@ def route_levels(mined: list[MinedRecord], producers: Producers) -> list[LogStat
         if level is None:
             kept.append(m)
         elif severity is not None:
-            m.record.severity = severity
-            m.record.error_type = "log"
+            m.record.severity = severity  # its kind stays the site's (``fatal`` exits)
             kept.append(m)
         else:
             r = m.record

@@ -78,6 +78,7 @@ from errdex.languages.base import (
     line_of,
     text,
 )
+from errdex.languages.logs import level_of
 from errdex.languages.rust import calls as composed
 from errdex.languages.rust.compose import COMPOSER
 from errdex.languages.rust.constants import CONSTANTS, constant_template, is_bare_reference
@@ -129,6 +130,9 @@ _MACROS: dict[str, _Macro] = {
     "format_err": _Macro("error", 0),
     "ensure": _Macro("error", 1),
     "error": _Macro("log", -1),  # log::error!, tracing::error!: the first lone literal
+    # and every other level of log/tracing (``languages.logs``): below warning, scan only
+    "warn": _Macro("log", -1), "info": _Macro("log", -1), "debug": _Macro("log", -1),
+    "trace": _Macro("log", -1),
     "eprintln": _Macro("log", 0),
 }
 # Assertions whose message, when they have none, is their condition (``assertion failed:
@@ -236,11 +240,13 @@ def _macro_site(captured: dict[str, list[Node]], _file: FileIndex) -> Site | Non
         template = _assertion(args[0])
     if template is None or (macro.error_type == "log" and not _has_text(template)):
         return None
+    name = text(captured["macro.name"][0])
     return Site(
         template=_macro_wrapper(template, macro, args),
         error_type=macro.error_type,
         line=line_of(node),
         symbol=function_symbol(node),
+        level=level_of(name) if macro.error_type == "log" else None,
     )
 
 
@@ -441,6 +447,7 @@ _TRIGGERS = (
     b"panic", b"unreachable!", b"unimplemented!", b"todo!", b"assert", b"expect", b"bail!",
     b"anyhow!", b"eyre!", b"ensure!", b"#[error", b"Err(", b"format_err!", b"context",
     b"error!", b"eprintln!", b"wrap_err", b"ok_or", b"map_err", b"Error", b"custom",
+    b"warn!", b"info!", b"debug!", b"trace!",
 )
 def _string(node: Node) -> Message | None:
     """A string literal's text (for the file's text sites); None for byte and C strings."""
