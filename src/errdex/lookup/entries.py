@@ -26,6 +26,7 @@ _ERROR_WORDS = re.compile(
     r"(?i)error|exception|fail|fatal|panic|crit|warn|severe|denied|refused|invalid|illegal|"
     r"cannot|can't|unable|timed? ?out|not found|no such|abort|corrupt|unexpected|bad |"
     r"lost|break-in|unreachable|reset by|too many|exceed|unknown|mismatch|missing|broken")
+_DIGITS = re.compile(r"\d+")
 _SOURCE_WEIGHT = 0.2  # a logger / program naming the record's file
 _THIN_LITERAL = 12  # less literal text than this in a template: mostly holes
 _THIN_SHARE = 0.3  # or less than this share of the message
@@ -55,6 +56,7 @@ class EntryReader:
         self.index, self.layout, self.all_levels = index, layout, all_levels
         self.top, self.repo = top, repo
         self.cache: dict[tuple[object, ...], tuple[list[Ranked], StatementMatch | None]] = {}
+        self.missed: dict[tuple[object, ...], tuple[list[Ranked], StatementMatch | None]] = {}
         self.statements: Statements | None = None
         if all_levels:
             key = id(index.store)
@@ -96,6 +98,12 @@ class EntryReader:
         cached = self.cache.get(key)
         if cached is not None:
             return cached
+        # A message no template fullmatched: its near misses serve every message of its
+        # shape (the same words, other numbers), so the costly approximate pass runs once.
+        shape = (_DIGITS.sub("0", entry.message), *key[1:])
+        missed = self.missed.get(shape)
+        if missed is not None:
+            return missed
         frames = tuple(Frame(file, line) for file, line in locations(fields))
         statement = None
         level = entry.level
@@ -115,7 +123,10 @@ class EntryReader:
                                                   level)
         if len(self.cache) > 50_000:
             self.cache.clear()
+            self.missed.clear()
         self.cache[key] = (found, statement)
+        if statement is None and all(r.approximate for r in found):
+            self.missed[shape] = (found, statement)
         return found, statement
 
     def _traces(self, entry: Entry) -> list[Mapped]:
