@@ -308,3 +308,27 @@ def test_rust_log_and_tracing_macros_are_routed_by_level(
                        (6, "error", "failed to bind {}: {}")]
     assert logs == [(2, "info", "listening on port {}"),
                     (3, "debug", "accepted connection from {}"), (5, "trace", "read {} bytes")]
+
+
+JAVASCRIPT = """function serve(port, logger, req) {
+  console.log("listening on port %d", port);
+  console.info(`server ready at ${port}`);
+  logger.debug({ req }, "request received");
+  logger.info("user %s logged in", req.user);
+  logger.warn("slow response from upstream");
+  console.error("cannot bind port " + port);
+  logger.fatal("out of memory in worker");
+}
+"""
+
+
+def test_javascript_console_and_logger_calls_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"src/server.js": JAVASCRIPT})
+    assert records == [(6, "warning", "slow response from upstream"),
+                       (7, "error", "cannot bind port ${port}"),
+                       (8, "fatal", "out of memory in worker")]
+    assert logs == [(2, "info", "listening on port %d"), (3, "info", "server ready at ${port}"),
+                    (4, "debug", "request received"), (5, "info", "user %s logged in")]

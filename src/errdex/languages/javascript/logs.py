@@ -21,10 +21,18 @@ from errdex.languages.javascript.messages import (
     string_value,
 )
 from errdex.languages.javascript.where import statement_line, symbol
-from errdex.records.model import Severity
+from errdex.languages.logs import level_of
+from errdex.records.log_statements import LogLevel
 from errdex.templates.template import Template
 
-LOG_METHODS = {"error": "error", "fatal": "error", "warn": "warning"}
+
+def log_level(method: str, console: bool) -> LogLevel | None:
+    """The level of ``console.<method>`` / ``logger.<method>`` (``console.log``: info)."""
+    if console and method == "log":
+        return "info"
+    if console and method == "trace":  # prints "Trace: …" and a stack: no log line
+        return None
+    return level_of(method)
 # Node's assert: the argument that is the message (``assert(value, message)``,
 # ``assert.equal(actual, expected, message)``); it throws AssertionError [ERR_ASSERTION].
 _ASSERT_MESSAGE = {
@@ -98,12 +106,12 @@ def log_site(node: Node, method: str, console: bool, reader: Reader) -> Site | N
     message = node_format(message, rest, append=console)
     if not message.has_text():
         return None
-    severity: Severity = "warning" if LOG_METHODS[method] == "warning" else "error"
-    if severity == "error" and _exits_next(node):
-        severity = "fatal"
+    level = log_level(method, console) or "error"
+    if level == "error" and _exits_next(node):
+        level = "fatal"
     return Site(
         Template(message.written, message.parts), "log", statement_line(node),
-        severity=severity, symbol=symbol(node),
+        symbol=symbol(node), level=level,
     )
 
 

@@ -70,7 +70,7 @@ from errdex.languages.javascript.http import (
     http_site,
     response_site,
 )
-from errdex.languages.javascript.logs import LOG_METHODS, assert_site, log_site, warning_site
+from errdex.languages.javascript.logs import assert_site, log_level, log_site, warning_site
 from errdex.languages.javascript.messages import (
     SCOPES,
     STRINGS,
@@ -339,7 +339,7 @@ def _call_site(node: Node, file: _File) -> Site | None:
     method = text(function.child_by_field_name("property"))
     if receiver is None:
         return None
-    if method in LOG_METHODS and (
+    if log_level(method, text(receiver) == "console") is not None and (
         text(receiver) == "console" or "log" in last_segment(receiver).lower()
     ):
         return log_site(node, method, text(receiver) == "console", file.reader)
