@@ -215,3 +215,10 @@ def test_mine_many_history_mines_each_local_clone_by_release(make_repo, store, t
         "v1.0.0", "v1.1.0", "v1.2.0", "v1.3.0", "v1.4.0"]
     best = errdex.explain("cannot read config file /x", db=store)[0]
     assert best.version is not None and best.version.span() == "v1.0.0"
+
+
+def test_last_keeps_the_newest_releases(make_repo, store):
+    repo, _ = _five_releases(make_repo)
+    summary = errdex.mine_history(repo.root, db=store, last=2, enrich="none")
+    assert [r.name for r in summary.releases] == ["v1.3.0", "v1.4.0"]
+    assert summary.skipped_tags["older than the last releases asked for"] == 3
