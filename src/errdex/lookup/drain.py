@@ -35,7 +35,10 @@ class Cluster:
 class Drain:
     """Groups messages by template as they come, one pass."""
 
-    threshold: float = 0.5
+    # 0.7: the best mean grouping accuracy over twelve Loghub samples whose source errdex
+    # does not mine (HDFS, Spark, Hadoop, Linux, Android, Mac, HealthApp, Proxifier, BGL,
+    # HPC, Thunderbird, Windows: 0.830; 0.5: 0.728, 0.6: 0.819)
+    threshold: float = 0.7
     leaves: dict[tuple[int, str], list[Cluster]] = field(default_factory=dict)
     count: int = 0  # clusters made so far (their ids)
 
@@ -77,8 +80,8 @@ def _variable(word: str) -> bool:
 
 
 def _similarity(template: list[str], words: list[str]) -> float:
-    """Share of positions where the template's word is the message's (wildcards count
-    only for templates that are not all wildcards)."""
+    """Share of positions where the template's word is the message's (a wildcard in both
+    does not count: a message of variables alone is like no template in particular)."""
     if not words or template == words:
         return 1.0
     same = sum(1 for a, b in zip(template, words, strict=True) if a == b and a != WILDCARD)
