@@ -124,6 +124,11 @@ def test_read_context(paste, family, names):
     assert context.names[:len(names)] == names
 
 
+def test_a_bare_class_line_names_no_runtime():
+    paste = "ColumnTypeUndefinedError: Column type for User#name is not defined"
+    assert not read_context(main_event(paste), paste).families
+
+
 def test_families_group_languages_of_one_runtime():
     assert family_of_path("src/a.tsx") == family_of_path("lib/b.js") == "javascript"
     assert family_of_path("A.kt") == family_of_path("B.java") == "jvm"

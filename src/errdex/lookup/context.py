@@ -18,8 +18,9 @@ from pathlib import PurePosixPath
 
 from errdex.languages import LANGUAGES
 from errdex.languages._engine.pastes.common import ErrorEvent
+from errdex.lookup.classes import specific
 from errdex.lookup.parse import main_event
-from errdex.lookup.ranking import Match, Scored
+from errdex.lookup.ranking import Match, Scored, short_class
 from errdex.lookup.text_sites import TextSiteMatch
 
 __all__ = ["LANGUAGE_BONUS", "REPO_BONUS", "Context", "apply_context", "family_of_path",
@@ -61,6 +62,10 @@ _VERSIONED = re.compile(r"-\d[\w.]*$")
 _USAGE = re.compile(r"(?im)^\s*usage:\s+([A-Za-z][\w.\-]{1,40})\b")
 _LOG_PROGRAM = re.compile(r"(?m)^(?:\S+ +){0,4}?([A-Za-z][\w.\-]{1,30})\[\d+\]: ")
 _PROGRAM_PREFIX = re.compile(r"(?m)^([a-z][\w.\-]{1,30}): (?:error|fatal|warning)\b")
+# A qualified Python class at a line's start (``jinja2.exceptions.UndefinedError``), where a
+# traceback's last line or a log names it.
+_QUALIFIED = re.compile(r"(?m)^[ \t]*[a-z_][a-z0-9_]{1,40}(?:\.[a-z_][a-z0-9_]{0,40}){0,4}"
+                        r"\.[A-Z][A-Za-z0-9]{0,60}(?:Error|Exception)\b")
 _JVM_SKIPPED = frozenset({"java", "javax", "jakarta", "sun", "jdk", "kotlin", "kotlinx",
                           "org", "com", "net", "io", "internal", "android", "androidx",
                           "scala", "apache", "lang", "util", "base", "reflect", "main"})
@@ -95,6 +100,8 @@ def read_context(event: ErrorEvent, paste: str | None = None) -> Context:
     families: set[str] = set()
     reason = ""
     kind = _KINDS.get(event.kind)
+    if event.kind == "python" and not frames and "Traceback (most" not in event.text:
+        kind = None  # a bare ``Class: message`` line: read as Python's, printed by any runtime
     if kind is not None:
         families.add(kind[0])
         reason = kind[1]
@@ -104,12 +111,16 @@ def read_context(event: ErrorEvent, paste: str | None = None) -> Context:
             families = frame_families
             reason = f"frames in {_FAMILY_NAMES.get(next(iter(families)), 'one language')} files"
     names: dict[str, str] = {}
-    for module in _class_packages(event.error_class, event.kind):
-        names.setdefault(module, f"the class is of package {module}")
+    text = (paste or event.text or "")[:_SCAN_CHARS]
+    qualified = [event.error_class] if event.error_class and "." in event.error_class else []
+    if "." in text and ("Error" in text or "Exception" in text):  # one printed elsewhere
+        qualified += [m.group(0) for m in _QUALIFIED.finditer(text)][:4]
+    for name in qualified:
+        for module in _class_packages(name, event.kind):
+            names.setdefault(module, f"the class is of package {module}")
     for frame in frames:
         for name in _frame_packages(frame.file, frame.function, event.kind):
             names.setdefault(name, f"frames name package {name}")
-    text = (paste or event.text or "")[:_SCAN_CHARS]
     for regex, how, marker in ((_USAGE, "usage of", "sage:"), (_LOG_PROGRAM, "printed by", "]: "),
                                (_PROGRAM_PREFIX, "printed by", ": ")):
         if marker not in text:  # a substring test first: most pastes name no program
@@ -177,10 +188,20 @@ def _names_repo(name: str, repo: str) -> bool:
     return False
 
 
-def foreign(context: Context, scored: dict[str, Scored]) -> bool:
-    """Whether every candidate contradicts the paste's runtime: the search should go on
-    (approximately, by class) among records that could have raised it."""
-    return bool(scored) and all(context.contradicts(s.row.file_path) for s in scored.values())
+def foreign(context: Context, scored: dict[str, Scored], error_class: str | None = None
+            ) -> bool:
+    """Whether every candidate contradicts the paste: of a language its runtime cannot
+    raise from, or raising another class than the paste's (specific) one. The search then
+    goes on (approximately, by class) among records that could have raised it."""
+    if not scored:
+        return False
+    if all(context.contradicts(s.row.file_path) for s in scored.values()):
+        return True
+    if not error_class or not specific(error_class):
+        return False
+    short = short_class(error_class)
+    return all(s.row.error_class and short_class(s.row.error_class) != short
+               for s in scored.values())
 
 
 def apply_context(context: Context, scored: dict[str, Scored]) -> None:

@@ -165,7 +165,7 @@ class Index:
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)
-        if not bare and foreign(context, scored):  # none could have raised it: look further
+        if not bare and foreign(context, scored, event.error_class):  # none could raise it
             for rid, item in (self._approximate_matches(event, repo)
                               | class_matches(self.store, event, repo)).items():
                 scored.setdefault(rid, item)
