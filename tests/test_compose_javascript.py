@@ -1200,3 +1200,93 @@ def test_a_default_written_where_the_parameter_is_used(queue):
                           timeout=60)
     assert json.loads(done.stdout) == [
         "the default text of defaulted", "loud x", "Unknown invoke error"]
+
+
+# --- module tables of messages: messages.notFound, messages['locked'], module.exports ----
+
+TABLES = {
+    "lib/errors.js": """\
+'use strict'
+
+const messages = {
+  notFound: 'The widget was not found in the store',
+  locked: 'The widget store is locked by another process',
+}
+
+function get (store, key) {
+  if (!store.has(key)) {
+    throw new Error(messages.notFound)
+  }
+  if (store.locked) {
+    throw new TypeError(messages['locked'])
+  }
+  return store.get(key)
+}
+
+module.exports = { get }
+""",
+    "lib/texts.js": """\
+module.exports = {
+  stale: 'The widget cache is stale and must be rebuilt',
+  retries: 3,
+}
+""",
+    "lib/cache.js": """\
+const texts = require('./texts')
+
+function read (cache) {
+  if (cache.stale) {
+    throw new Error(texts.stale)
+  }
+  return cache.value
+}
+
+function fail (err) {
+  throw new Error(err.message)
+}
+
+module.exports = { read, fail }
+""",
+}
+TABLES_RUN = """\
+const { get } = require('./lib/errors')
+const { read } = require('./lib/cache')
+const calls = [
+  () => get({ has: () => false }, 'k'),
+  () => get({ has: () => true, locked: true }, 'k'),
+  () => read({ stale: true }),
+]
+for (const call of calls) {
+  try { call() } catch (e) { console.log(e.message) }
+}
+"""
+TABLES_PRINTED = [
+    "The widget was not found in the store",
+    "The widget store is locked by another process",
+    "The widget cache is stale and must be rebuilt",
+]
+
+
+def test_a_message_from_a_module_table_is_spelled_out(make_repo, tmp_path):
+    """``new Error(messages.notFound)``, ``messages['locked']`` (a table of the module) and
+    ``texts.stale`` (``module.exports = {…}`` of another file, through ``require``) print
+    the table's text; ``err.message`` is the error's own and makes no record. Where node
+    is installed, the fixture runs and each pattern matches what it printed."""
+    from tests.compose_steps import line_starting, mine_once
+
+    root, records = mine_once(make_repo, tmp_path, TABLES)
+    sites = [("lib/errors.js", "    throw new Error("), ("lib/errors.js", "    throw new TypeE"),
+             ("lib/cache.js", "    throw new Error(texts")]
+    printed = TABLES_PRINTED
+    if not missing("node"):
+        (root / "run.js").write_text(TABLES_RUN)
+        done = subprocess.run(["node", str(root / "run.js")], capture_output=True, text=True,
+                              check=True)
+        printed = done.stdout.splitlines()
+        assert printed == TABLES_PRINTED
+    for (path, start), message in zip(sites, printed, strict=True):
+        found = one(records, path, line_starting(TABLES[path], start))
+        assert found.record.error_message == message
+        assert compile_pattern(found.record.message_pattern).fullmatch(message)
+    own = line_starting(TABLES["lib/cache.js"], "  throw new Error(err")
+    assert at(records, "lib/cache.js", own) == []

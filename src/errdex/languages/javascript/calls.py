@@ -27,6 +27,7 @@ from errdex.languages.javascript.messages import (
     arguments,
     object_pairs,
     scope_of,
+    string_value,
     unwrap,
     unwrap_call,
 )
@@ -185,7 +186,7 @@ def _nested(args: list[Node], reader: Reader) -> Iterator[tuple[str, Call]]:
     for arg in args:
         node = unwrap(arg) or arg
         if (name := _static_member(node, reader)) is not None:
-            yield name, Call(name, owner=owner_of(node))
+            yield name, Call(table_member(node) or name, owner=owner_of(node))
         elif node.type == "call_expression" and reader.read(node) is None and (
                 unwrap_call(node) is node):
             function = node.child_by_field_name("function")
@@ -195,14 +196,37 @@ def _nested(args: list[Node], reader: Reader) -> Iterator[tuple[str, Call]]:
 
 
 def _static_member(node: Node, reader: Reader) -> str | None:
-    """``ClusterAllFailedError.defaultMessage``, ``Errors.notReady``: a member of a class or
-    namespace another file may declare as a text (its hole prints what composition finds)."""
+    """``ClusterAllFailedError.defaultMessage``, ``Errors.notReady``, ``messages.notFound``,
+    ``messages['not-found']``: a member of a class, namespace or module table a file may
+    declare as a text (its hole prints what composition finds)."""
     node = unwrap(node) or node
-    head = node.child_by_field_name("object") if node.type == "member_expression" else None
-    if head is None or head.type != "identifier" or not text(head)[:1].isupper() or (
-            reader.read(node) is not None):
+    name = table_member(node)
+    if name is None or reader.read(node) is not None:
         return None
     return text(node)
+
+
+def table_member(node: Node) -> str | None:
+    """``Errors.notReady`` / ``messages.notFound`` / ``messages['notFound']`` as
+    ``owner.key``: a member of a named object (not ``this``'s, not an error's own
+    ``err.message``), which composition finds when a module declares it as a text."""
+    if node.type == "member_expression":
+        head, key = node.child_by_field_name("object"), node.child_by_field_name("property")
+        key_text = text(key) if key is not None else ""
+    elif node.type == "subscript_expression":
+        head, key = node.child_by_field_name("object"), node.child_by_field_name("index")
+        key_text = (string_value(key) or "") if key is not None else ""
+    else:
+        return None
+    if head is None or head.type != "identifier" or not key_text.isidentifier() or (
+            not text(head)[:1].isupper() and key_text in _OWN_FIELDS):
+        return None
+    return f"{text(head)}.{key_text}"
+
+
+# What an error or event object carries itself: ``err.message`` is no table's entry.
+_OWN_FIELDS = frozenset({"message", "stack", "code", "name", "reason", "cause", "errno",
+                         "syscall", "path", "description", "detail", "details", "error"})
 
 
 def owner_of(node: Node) -> str | None:
@@ -289,11 +313,13 @@ def message_call(node: Node, reader: Reader) -> Call | None:
         if function is not None and function.type in ("identifier", "member_expression"):
             return call_of(text(function), first, reader)
         return None
-    if first.type not in ("identifier", "member_expression") or reader.read(first):
+    if first.type not in ("identifier", "member_expression", "subscript_expression") or (
+            reader.read(first)):
         return None
-    name = text(first)
+    name = table_member(first) or text(first)
     head, _, last = name.rpartition(".")
-    if CONSTANT.match(last) or head[:1].isupper():
+    if CONSTANT.match(last) or head[:1].isupper() or (
+            table_member(first) is not None and head not in ("this", "self")):
         return Call(name, owner=owner_of(first))
     return None
 

@@ -107,7 +107,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
 
 
 COMPOSER = Composer(producers=producers, triggers=(
-    b"class", b"throw", b"return", b"=>", b"const", b"enum", b"warn", b"error"))
+    b"class", b"throw", b"return", b"=>", b"const", b"enum", b"warn", b"error", b"exports"))
 
 
 class _Reading:

@@ -122,9 +122,9 @@ def _declarator(declarator: Node, index: JsIndex, found: Declared) -> None:
 
 
 def _object(value: Node, name: str | None, found: Declared) -> None:
-    """A module object's functions, and its string members when it is named like a
-    namespace (``Errors``) or they are named like constants (``NOT_FOUND``)."""
-    namespace = name is not None and name[:1].isupper()
+    """A module object's functions and its other members: a namespace's (``Errors``), a
+    table of messages' (``messages.notFound``, ``module.exports = {notFound: '…'}`` read
+    through ``require``); ``compose.py`` keeps the texts with words."""
     for member in value.named_children:
         if member.type == "method_definition":
             found.functions.append((member, text(member.child_by_field_name("name")), name))
@@ -135,7 +135,7 @@ def _object(value: Node, name: str | None, found: Declared) -> None:
         key_name = string_value(key) or text(key)
         if inner.type in FUNCTIONS:
             found.functions.append((inner, key_name, name))
-        elif namespace or CONSTANT.match(key_name) or inner.type == "call_expression":
+        else:
             found.constants.append((key_name, name, inner))
 
 
