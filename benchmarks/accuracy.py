@@ -4,7 +4,7 @@ language, against what grepping the message finds in the same run.
     .venv/bin/python benchmarks/accuracy.py --repos DIR --db FILE [--cases benchmarks/cases]
         [--baseline grep [--grep-strict]] [--split tune|heldout|all] [--language L ...]
         [--scoped] [--tolerance 3] [--json] [--misses] [--remine]
-        [--history [all|changed]] [--history-last N]
+        [--history [all|changed]] [--history-last N] [--history-stride minor]
     .venv/bin/python benchmarks/accuracy.py --repos DIR --check [--cases benchmarks/cases]
 
 Cases are ``cases/<language>.jsonl``, one pasted error a line (see accuracy_cases.py);
@@ -121,7 +121,7 @@ def mineable(git_dir: Path, repo: str, cache: Path) -> Path:
 
 def mine_all(cases: list[Case], repos: Path, db: Path, remine: bool,
              say: Callable[[str], None], history: str | None = None,
-             history_last: int | None = None) -> dict[str, Path]:
+             history_last: int | None = None, stride: str = "patch") -> dict[str, Path]:
     """Each repository of ``cases`` mined at its pinned commit; its git data by name.
 
     ``history`` ("all", or "changed": the repositories with a case whose wording changed):
@@ -140,7 +140,8 @@ def mine_all(cases: list[Case], repos: Path, db: Path, remine: bool,
             say(f"[{number}/{len(pinned)}] mining {repo}'s releases up to {sha[:12]}…")
             started = time.perf_counter()
             run = errdex.mine_history(mineable(git_dir, repo, cache), db=db, repo=repo,
-                                      sha=sha, last=history_last)
+                                      sha=sha, last=history_last,
+                                      stride=stride)  # type: ignore[arg-type]
             say(f"    {len(run.mined)} of {len(run.releases)} releases mined, {run.linked} "
                 f"sites linked, in {time.perf_counter() - started:.0f}s")
             continue
@@ -259,6 +260,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="mine the case repositories release by release up to the "
                              "pinned commit (mine --history); 'changed': only those with a "
                              "case whose wording changed")
+    parser.add_argument("--history-stride", choices=["patch", "minor", "major"],
+                        default="patch", help="with --history: every release, or the first "
+                                              "of each minor / major version")
     parser.add_argument("--history-last", type=int, metavar="N",
                         help="with --history: only the newest N releases before the commit")
     parser.add_argument("--remine", action="store_true",
@@ -304,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=sys.stderr, flush=True)
 
     git_dirs = mine_all(cases, args.repos, args.db, args.remine, say, args.history,
-                        args.history_last)
+                        args.history_last, args.history_stride)
     index = errdex.open_index(args.db)
     started = time.perf_counter()
     outcomes = [evaluate(index, c, args.tolerance, args.scoped) for c in cases]

@@ -222,3 +222,10 @@ def test_last_keeps_the_newest_releases(make_repo, store):
     summary = errdex.mine_history(repo.root, db=store, last=2, enrich="none")
     assert [r.name for r in summary.releases] == ["v1.3.0", "v1.4.0"]
     assert summary.skipped_tags["older than the last releases asked for"] == 3
+
+
+def test_stride_keeps_the_first_release_of_each_version_and_the_newest(make_repo, store):
+    repo, _ = _five_releases(make_repo)
+    summary = errdex.mine_history(repo.root, db=store, stride="major", enrich="none")
+    assert [r.name for r in summary.releases] == ["v1.0.0", "v1.4.0"]
+    assert summary.skipped_tags["not the first of its major version"] == 3

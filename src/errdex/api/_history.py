@@ -20,7 +20,7 @@ def mine_history(
     progress: Callable[[int, int], None] | None = None,
     on_release: ReleaseCallback | None = None,
     enrich: Literal["static", "none"] = "static", warm_index: bool = False,
-    last: int | None = None,
+    last: int | None = None, stride: Literal["patch", "minor", "major"] = "patch",
 ) -> HistorySummary:
     """Mine every release tag of the repository holding ``path`` (tags that read as versions,
     or those the glob ``tags`` names), oldest version first, then ``sha`` (HEAD), each
@@ -30,12 +30,14 @@ def mine_history(
     Releases mined by an earlier run are skipped (a run can be resumed); tags a shallow
     clone lacks, and blobs a partial clone lacks, are skipped and counted. ``on_release``
     is called as ``on_release(done, total, name)`` before each release. ``last`` keeps
-    only the newest ``last`` releases (then the revision).
+    only the newest ``last`` releases (then the revision); ``stride="minor"`` (``"major"``)
+    only the first release of each minor (major) version, and the newest.
     """
     with using_store(db) as store:
         summary = _history.mine_history(path, store, repo=repo, sha=sha, tags=tags, jobs=jobs,
                                         progress=progress, on_release=on_release,
-                                        enrich=enrich, last=last)
+                                        enrich=enrich, last=last,
+                                        stride=stride)
         if warm_index:
             open_index(store)
     return summary

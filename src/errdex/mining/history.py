@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from errdex.enrich import EnrichMode
 from errdex.errors import UsageError
@@ -21,10 +22,11 @@ from errdex.mining.extract import MineSummary, ProgressCallback
 from errdex.mining.lineage import link_release
 from errdex.mining.run import mine
 from errdex.repo.git import MISSING_BLOB, detect_forge, find_root, resolve_sha
-from errdex.repo.releases import release_tags, tag_at
+from errdex.repo.releases import Release, release_tags, tag_at
 from errdex.store import lineage as table
 from errdex.store.protocol import Store
 
+Stride = Literal["patch", "minor", "major"]
 # Called as ``on_release(done, total, name)`` before each release is mined.
 ReleaseCallback = Callable[[int, int, str], None]
 
@@ -69,16 +71,38 @@ class HistorySummary:
         return mined[-1].summary if mined else None
 
 
+def strided(releases: list[Release], stride: Stride) -> list[Release]:
+    """The first release of each minor or major version (and the newest release), or all
+    of them for ``"patch"``; in order."""
+    if stride == "patch" or not releases:
+        return releases
+    width = 2 if stride == "minor" else 1
+    kept: list[Release] = []
+    seen: set[object] = set()
+    for release in releases:
+        numbers = release.key[0]
+        group = (release.key[3], numbers[:width] if isinstance(numbers, tuple) else numbers)
+        if group not in seen:
+            seen.add(group)
+            kept.append(release)
+    if kept[-1] is not releases[-1]:
+        kept.append(releases[-1])
+    return kept
+
+
 def mine_history(
     path: str | os.PathLike[str], store: Store, *, repo: str | None = None,
     sha: str | None = None, tags: str | None = None, jobs: int | None = None,
     progress: ProgressCallback | None = None, on_release: ReleaseCallback | None = None,
-    enrich: EnrichMode = "static", last: int | None = None,
+    enrich: EnrichMode = "static", last: int | None = None, stride: Stride = "patch",
 ) -> HistorySummary:
     """Mine every release tag of the repository holding ``path`` (``tags``: a glob choosing
     them), oldest version first, then ``sha`` (HEAD), into ``store``; link each site's
     wordings across them. Tags not in ``sha``'s history, or whose commit a shallow clone
-    lacks, are skipped and counted; ``last`` keeps only the newest releases."""
+    lacks, are skipped and counted; ``last`` keeps only the newest releases, ``stride``
+    ``"minor"`` (``"major"``) only the first release of each minor (major) version and the
+    newest one: fewer mines over a long history, a coarser record of which release
+    printed what."""
     started = time.perf_counter()
     root, _ = find_root(path)
     target = resolve_sha(root, sha)
@@ -86,6 +110,10 @@ def mine_history(
     if tags is not None and not found.tags:
         raise UsageError(f"no release tag of {root} matches {tags!r} (tags must read as "
                          "versions, such as v1.2.3, and be in the mined revision's history)")
+    kept = strided(found.tags, stride)
+    found.skipped[f"not the first of its {stride} version"] += len(found.tags) - len(kept)
+    found.skipped += Counter()  # drops a zero count
+    found.tags = kept
     kept = found.tags if last is None else found.tags[max(0, len(found.tags) - last):]
     if len(kept) < len(found.tags):
         found.skipped["older than the last releases asked for"] += len(found.tags) - len(kept)
