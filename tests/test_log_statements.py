@@ -332,3 +332,42 @@ def test_javascript_console_and_logger_calls_are_routed_by_level(
                        (8, "fatal", "out of memory in worker")]
     assert logs == [(2, "info", "listening on port %d"), (3, "info", "server ready at ${port}"),
                     (4, "debug", "request received"), (5, "info", "user %s logged in")]
+
+
+PHP = """<?php
+class Job {
+    public function run($id) {
+        $this->logger->info("Job {id} started", ['id' => $id]);
+        $this->logger->debug("Loaded the configuration");
+        $this->logger->warning("Job {id} is slow", ['id' => $id]);
+        Log::notice("Cache cleared for tenant");
+        $this->logger->error("Job {id} failed", ['id' => $id]);
+        $this->logger->critical("Database is gone");
+    }
+}
+"""
+RUBY = """class Job
+  def run(id)
+    logger.info("Job #{id} started")
+    Rails.logger.debug { "loaded #{id} rows" }
+    @logger.warn("Job #{id} is slow")
+    logger.error("Job #{id} failed")
+    LOG.fatal("out of disk space")
+  end
+end
+"""
+
+
+def test_psr3_and_ruby_logger_calls_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"src/Job.php": PHP, "app/job.rb": RUBY})
+    assert sorted(records) == [
+        (5, "warning", "Job #{id} is slow"), (6, "error", "Job #{id} failed"),
+        (6, "warning", "Job {id} is slow"), (7, "fatal", "out of disk space"),
+        (8, "error", "Job {id} failed"), (9, "fatal", "Database is gone")]
+    assert sorted(logs) == [
+        (3, "info", "Job #{id} started"), (4, "debug", "loaded #{id} rows"),
+        (4, "info", "Job {id} started"), (5, "debug", "Loaded the configuration"),
+        (7, "notice", "Cache cleared for tenant")]

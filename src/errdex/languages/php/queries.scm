@@ -32,17 +32,20 @@
 (member_call_expression
   name: (name) @log.method
   arguments: (arguments) @log.args
-  (#any-of? @log.method "error" "critical" "alert" "emergency")) @log
+  (#any-of? @log.method "error" "critical" "alert" "emergency"
+    "warning" "notice" "info" "debug")) @log
 
 (nullsafe_member_call_expression
   name: (name) @log.method
   arguments: (arguments) @log.args
-  (#any-of? @log.method "error" "critical" "alert" "emergency")) @log
+  (#any-of? @log.method "error" "critical" "alert" "emergency"
+    "warning" "notice" "info" "debug")) @log
 
 (scoped_call_expression
   name: (name) @log.method
   arguments: (arguments) @log.args
-  (#any-of? @log.method "error" "critical" "alert" "emergency")) @log
+  (#any-of? @log.method "error" "critical" "alert" "emergency"
+    "warning" "notice" "info" "debug")) @log
 
 ; $msg = "..." and $msg .= "..." (message variables)
 (assignment_expression

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Node
@@ -65,6 +66,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.facts import Call
+from errdex.languages.logs import level_of
 from errdex.languages.php.calls import (
     alternatives,
     call_of,
@@ -274,7 +276,9 @@ def _log_site(caps: Captures, file: FileIndex) -> Site | None:
     context = args.named.get("context") or nth(args.positional, 1)
     if context is not None:
         message = _placeholders(message, _array_keys(context))
-    return _make(node, message, "log")
+    found = _make(node, message, "log")  # at the method's level (``languages.logs``)
+    level = level_of(text(caps["log.method"][0]))
+    return replace(found, level=level) if found is not None else None
 
 
 def _make(

@@ -4,7 +4,7 @@
 ; raise / fail / Kernel.raise, warn, abort, logger.error / logger.fatal
 (call
   method: (identifier) @call.method
-  (#any-of? @call.method "raise" "fail" "warn" "abort" "error" "fatal")) @call
+  (#any-of? @call.method "raise" "fail" "warn" "abort" "error" "fatal" "info" "debug")) @call
 
 ; msg = "..." and msg += "..." (message variables)
 (assignment

@@ -61,10 +61,12 @@ from errdex.languages.base import (
     line_of,
     text,
 )
+from errdex.languages.logs import level_of
 from errdex.languages.ruby import calls, compose
 from errdex.languages.ruby.pastes import PASTES
 from errdex.languages.ruby.snippets import SNIPPETS
 from errdex.languages.ruby.strings import constant_value, heredoc, string
+from errdex.records.log_statements import LogLevel
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole, Literal, Part, Template
@@ -102,10 +104,10 @@ def _call_site(caps: Captures, file: FileIndex) -> Site | None:
     node, method = caps["call"][0], text(caps["call.method"][0])
     receiver = node.child_by_field_name("receiver")
     logged = receiver is not None and names_a_logger(_last_name(receiver))
-    if method in ("error", "fatal"):
-        return _log_site(node, file) if logged else None
+    if method in ("error", "fatal", "info", "debug"):  # every Logger level
+        return _log_site(node, file, level_of(method)) if logged else None
     if method == "warn" and logged:
-        return _log_site(node, file, severity="warning")
+        return _log_site(node, file, "warning")
     if receiver is not None and text(receiver) != "Kernel":
         return None
     if method in ("raise", "fail"):
@@ -216,7 +218,7 @@ def _raised(node: Node) -> bool:
     )
 
 
-def _log_site(node: Node, file: FileIndex, severity: Severity = "error") -> Site | None:
+def _log_site(node: Node, file: FileIndex, level: LogLevel | None) -> Site | None:
     """``logger.error(msg)`` or ``logger.error(progname) { msg }``."""
     block = node.child_by_field_name("block")
     if block is not None:
@@ -228,7 +230,8 @@ def _log_site(node: Node, file: FileIndex, severity: Severity = "error") -> Site
         message = _read(positional[0], file) if positional else None
     if message is None:
         return None
-    return _make(node, message, "log", severity=severity)
+    found = _make(node, message, "log")
+    return replace(found, level=level) if found is not None else None
 
 
 def _warn_site(node: Node, file: FileIndex) -> Site | None:
