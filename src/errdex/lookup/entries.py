@@ -108,19 +108,18 @@ class EntryReader:
         statement = None
         level = entry.level
         # An info line is a statement's, not a record's; a line of a layout without levels
-        # (syslog) may be either: records first.
+        # (syslog) may be either: a statement it fullmatches first (the cheap probe), else
+        # the records.
         below = level is not None and level not in EVENT_LEVELS and bool(self.statements)
-        if below:
-            assert self.statements is not None
+        if self.statements and (below or level is None):
             statement = self.statements.match(entry.message, named_sources(fields), level)
         found: list[Ranked] = []
-        if not below:
+        if not below and statement is None:
             event = ErrorEvent(entry.message, None, "message", frames, entry.message,
                                line=entry.line)
             found = self.index.rank_event(event, top=max(self.top, 5), repo=self.repo)
-            if self.statements is not None and (not found or found[0].approximate):
-                statement = self.statements.match(entry.message, named_sources(entry.fields),
-                                                  level)
+            if self.statements and level is not None and (not found or found[0].approximate):
+                statement = self.statements.match(entry.message, named_sources(fields), level)
         if len(self.cache) > 50_000:
             self.cache.clear()
             self.missed.clear()
