@@ -371,3 +371,23 @@ def test_psr3_and_ruby_logger_calls_are_routed_by_level(
         (3, "info", "Job #{id} started"), (4, "debug", "loaded #{id} rows"),
         (4, "info", "Job {id} started"), (5, "debug", "Loaded the configuration"),
         (7, "notice", "Cache cleared for tenant")]
+
+
+SWIFT = """func sync(count: Int) {
+    logger.info("Synced \\\\(count) items")
+    logger.debug("Cache hit for key")
+    log.warning("Slow network response")
+    logger.notice("User signed in")
+    logger.error("Sync failed for \\\\(count) items")
+}
+"""
+
+
+def test_swift_logger_calls_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"Sources/Sync.swift": SWIFT})
+    assert [(line, severity) for line, severity, _ in records] == [(4, "warning"), (6, "error")]
+    assert [(line, level) for line, level, _ in logs] == [(2, "info"), (3, "debug"),
+                                                         (5, "notice")]

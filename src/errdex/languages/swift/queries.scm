@@ -19,7 +19,8 @@
     target: (_) @log.receiver
     suffix: (navigation_suffix suffix: (simple_identifier) @log.method))
   (call_suffix (value_arguments) @log.args)
-  (#any-of? @log.method "error" "fault" "critical")) @log
+  (#any-of? @log.method "error" "fault" "critical"
+    "warning" "notice" "info" "debug" "trace")) @log
 
 ; LocalizedError: var errorDescription: String? { … return "…" … }; also a reason enum's
 ; var localizedDescription: String { switch self { case .x: "…" } }

@@ -59,6 +59,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.facts import Call
+from errdex.languages.logs import level_of
 from errdex.languages.swift import calls, compose
 from errdex.languages.swift.strings import Message, raw_string, string
 from errdex.records.model import ErrorType, Severity
@@ -238,7 +239,9 @@ def _log_sites(caps: Captures, file: FileIndex) -> list[Site]:
     if not names_a_logger(_last_name(caps["log.receiver"][0])):
         return []
     args = _arguments(caps["log.args"][0])
-    return _make(caps["log"][0], _read(nth(args.positional, 0), file), "log")
+    level = level_of(text(caps["log.method"][0]))  # os.Logger's levels: ``languages.logs``
+    return [replace(site, level=level)
+            for site in _make(caps["log"][0], _read(nth(args.positional, 0), file), "log")]
 
 
 def _describe_sites(caps: Captures, file: FileIndex) -> list[Site]:
