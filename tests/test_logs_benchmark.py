@@ -141,7 +141,7 @@ def test_a_whole_run_mines_scans_and_runs_drain(
     assert published.all_ga is None
     assert (best.warn_ga, best.all_ga) == (1.0, 1.0)
     table = logs.table([result], {})
-    assert "| Tiny (develop, HEAD) | 2 | errdex | 1.000 |" in table
+    assert "| Tiny (develop, HEAD) | 2 | errdex | 1.000 | 1.000 | 1.000 |" in table
     assert "2/2 = 1.000 (0 unknown)" in table
     assert logs.verdict(result) == "Tiny (develop): meets the bar"
     drain.all_ga, ours.all_ga = 0.9, 0.8
