@@ -48,8 +48,8 @@ FAMILIES = {
         "nova-api.log.1.2017-05-16_13:53:08 2017-05-16 00:00:00.008 25746 INFO "
         "nova.osapi_compute.wsgi.server [req-38101a0b 113d - - -] 10.11.10.1 \"GET /v2\" "
         "status: 200\n"
-        "2017-05-16 00:00:04.500 2931 WARNING nova.compute.manager [-] While synchronizing "
-        "instance power states, found 1 instances\n",
+        "2017-05-16 00:00:04.500 2931 WARNING nova.compute.manager [req-1 - - - - -] [instance: "
+        "b9000564-fe1a-409b-b8cc-1e88b294cd1d] Instance shutdown by itself.\n",
         {"level": "INFO", "pid": "25746", "logger": "nova.osapi_compute.wsgi.server"},
         '10.11.10.1 "GET /v2" status: 200'),
     "log4j": (
@@ -147,6 +147,12 @@ def test_each_layout_family_is_recognised_and_split(family):
     assert first.message == message
     for key, value in fields.items():
         assert first.fields.get(key) == value, (key, first.fields)
+
+
+def test_oslo_instance_prefix_is_metadata():
+    _, found = _read(FAMILIES["oslo"][0])
+    assert found[1].message == "Instance shutdown by itself."
+    assert found[1].fields["instance"] == "b9000564-fe1a-409b-b8cc-1e88b294cd1d"
 
 
 def test_levels_are_one_vocabulary():

@@ -41,7 +41,9 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("log4j-location", compile_layout("%d{ISO8601} - %-5p [%t:%C{1}@%L] - %m%n")),
     ("log4j-thread", compile_layout("%d{ISO8601} %p [%t] %c: %m%n")),
     ("oslo", rf"^(?:(?P<source>\S+\.log\S*) )?(?P<time>{_ISO}) (?P<pid>\d+) {_LVL} "
-             r"(?P<logger>[\w.\-]+) (?:\[(?P<context>[^\]]*)\] )?(?P<message>.*)$"),
+             r"(?P<logger>[\w.\-]+) (?:\[(?P<context>[^\]]*)\] )?"
+             # oslo's %(instance)s: "[instance: <uuid>] " before the message
+             r"(?:\[instance: (?P<instance>[^\]]+)\] )?(?P<message>.*)$"),
     ("log4j", rf"^(?P<time>{_ISO}) +{_LVL} +(?P<logger>[A-Za-z_][\w$.\-]*): (?P<message>.*)$"),
     ("log4j-class-line", rf"^(?P<time>{_ISO}) +{_LVL} +(?P<class>[\w$.]+):(?P<line>\d+) - "
                          r"(?P<message>.*)$"),
