@@ -244,6 +244,12 @@ def test_a_bad_pattern_is_one_clear_line(bad, says):
         compile_layout(bad)
 
 
+def test_a_layout_is_named_by_its_family():
+    assert layout_named("syslog").read("Dec 10 06:55:46 h sshd[1]: x") is not None
+    with pytest.raises(UsageError, match=r"no such layout.*log4j-location"):
+        layout_named("sysl0g")
+
+
 def test_a_bad_layout_through_the_cli_exits_2(tmp_path):
     log = tmp_path / "a.log"
     log.write_text("x\n")

@@ -20,6 +20,7 @@ from typing import Any
 
 import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 
+from errdex.errors import UsageError
 from errdex.lookup.layout_patterns import compile_layout
 from errdex.lookup.layout_structured import (
     JOURNAL_START,
@@ -173,6 +174,9 @@ def layout_named(pattern: str) -> Layout:
             return Layout(name, regex)
     if pattern in ("json", "logfmt", "journal"):
         return Layout(pattern)
+    if "%" not in pattern:
+        raise UsageError(f"--layout {pattern!r}: no such layout; give a log4j-style pattern "
+                         f"('%d %-5p [%t] %c: %m%n') or one of: {', '.join(family_names())}")
     return Layout("pattern", compile_layout(pattern))
 
 
