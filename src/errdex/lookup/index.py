@@ -37,7 +37,7 @@ from errdex.lookup.context import apply_context, foreign, order_texts, read_cont
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
 from errdex.lookup.lines import line_event, message_lines
-from errdex.lookup.lineage import follow_sites
+from errdex.lookup.lineage import follow_sites, has_wordings
 from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent, part_id, pattern_parts
 from errdex.lookup.prefilter import ShapeCache, index_words
@@ -101,6 +101,7 @@ class Index:
                 (self._by_key, self._rest, self._size, self._parts)))
         self._details: dict[int, tuple[str, int]] = {}
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
+        self._lineage = has_wordings(store)  # some repository was mined --history
         self._shapes: ShapeCache | None = None  # a scan's probe cache (cache_shapes)
 
     def __len__(self) -> int:
@@ -140,9 +141,9 @@ class Index:
         paste: str | None = None,
     ) -> list[Match]:
         ranked = self.rank_event(event, top=top, repo=repo, paste=paste)
+        matches = materialize(ranked, self.store.get_many(r.id for r in ranked))
         # an older wording (mine --history) is answered with its site as it is now
-        return follow_sites(self.store, materialize(ranked, self.store.get_many(
-            r.id for r in ranked)))
+        return follow_sites(self.store, matches) if self._lineage else matches
 
     def rank_event(
         self, event: ErrorEvent, *, top: int = 5, repo: str | None = None,

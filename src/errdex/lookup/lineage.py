@@ -93,4 +93,9 @@ def _older_wording_reason(reason: str, version: WordingVersion) -> str:
     return "; ".join(kept)
 
 
-__all__ = ["follow_sites"]
+def has_wordings(store: Store) -> bool:
+    """Whether any repository of ``store`` was mined with history (else nothing to follow)."""
+    return table.has_wordings(store)
+
+
+__all__ = ["follow_sites", "has_wordings"]

@@ -33,6 +33,7 @@ def stamp_release(store: Store, repo: str, name: str, sha: str) -> tuple[list[st
     sql = _sql(store)
     with sql.transaction():
         sql._lock_repos([repo])
+        sql._bump_generation()  # lookups read the wordings: indexes opened before are stale
         position = sql._execute("SELECT COALESCE(MAX(position), 0) + 1 FROM releases "
                                 "WHERE repo = ?", (repo,)).fetchone()[0]
         sql._execute(
@@ -72,8 +73,16 @@ def link_wordings(store: Store, repo: str, pairs: Sequence[tuple[str, str]]) -> 
     sql = _sql(store)
     with sql.transaction():
         sql._lock_repos([repo])
+        sql._bump_generation()
         sql._execute_many("UPDATE wordings SET site_id = ? WHERE site_id = ? AND repo = ?",
                           [(new, old, repo) for old, new in pairs])
+
+
+def has_wordings(store: Store) -> bool:
+    """Whether any wording row exists (a lookup skips lineage entirely when none does)."""
+    if not isinstance(store, SQLStore):
+        return False
+    return store._execute("SELECT 1 FROM wordings LIMIT 1").fetchone() is not None
 
 
 def wordings(store: Store, ids: Iterable[str]) -> dict[str, Wording]:
@@ -126,5 +135,5 @@ def wording_count(store: Store, repo: str | None = None) -> int:
                .fetchone()[0])
 
 
-__all__ = ["link_wordings", "release_positions", "releases", "site_wordings", "stamp_release",
-           "wording_count", "wordings"]
+__all__ = ["has_wordings", "link_wordings", "release_positions", "releases", "site_wordings",
+           "stamp_release", "wording_count", "wordings"]
