@@ -88,7 +88,8 @@ def resolve(text: str, *, db: Db | Index = None, top: int = 5,
     if matches and not thin(matches, text):
         return Resolution(matches, [], note)  # the usual case: no text-site probe at all
     texts = db.text_sites(text, top=top, repo=repo)
-    if matches and not outranks(texts, matches) and not named_texts_win(text, matches, texts):
+    if matches and not outranks(texts, matches, text) and not named_texts_win(
+            text, matches, texts):
         return Resolution(matches, [], note)
     return Resolution([], texts)  # none matched, or thinly: the line holding more of it
 

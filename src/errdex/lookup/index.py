@@ -45,6 +45,7 @@ from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
 from errdex.lookup.ranking import materialize as materialize
+from errdex.lookup.retrieval import Retrieval, normalize, within
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
@@ -56,13 +57,16 @@ from errdex.templates.matching import verify
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
+_RETRIEVED = 48  # candidates the ranked retrieval adds, compared letter by letter
+_RETRIEVED_MIN_RATIO = 0.75  # a retrieved candidate sharing few words must be this close
+_CLOSE_SCORE = 0.3 + 0.65 * 0.85  # an approximate match this good outranks a wrapper's
 _CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
 _LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word template
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
-SNAPSHOT_FORMAT = 6
+SNAPSHOT_FORMAT = 7
 # Most candidate patterns verified against one reading of a message: real messages
 # have a handful; only a paste holding the words of thousands of templates reaches it
 # (the most specific, by required words, are kept).
@@ -94,11 +98,14 @@ class Index:
         generation = store.generation()
         saved = store.load_snapshot(generation, SNAPSHOT_FORMAT)
         if saved is not None:
-            self._by_key, self._rest, self._size, self._parts = marshal.loads(saved)
+            self._by_key, self._rest, self._size, self._parts, retrieval = marshal.loads(saved)
+            self._retrieval = Retrieval(*retrieval)
         else:
             self._by_key, self._rest, self._size, self._parts = _build_tables(store)
+            self._retrieval = Retrieval.build(
+                (pid, _literal_of(pattern)) for pid, pattern, _, _ in store.pattern_rows())
             store.save_snapshot(generation, SNAPSHOT_FORMAT, marshal.dumps(
-                (self._by_key, self._rest, self._size, self._parts)))
+                (self._by_key, self._rest, self._size, self._parts, self._retrieval.dump())))
         self._details: dict[int, tuple[str, int]] = {}
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
         self._lineage = has_wordings(store)  # some repository was mined --history
@@ -161,8 +168,9 @@ class Index:
         bare = not event.message.strip()  # a bare class: no text to compare
         if not scored and bare:
             scored = class_matches(self.store, event, repo)
-        if not scored:
-            scored = self._approximate_matches(event, repo)
+        if not bare and self._weak(scored, event.message):
+            # Always beside weak full matches: a wrapper must not hide a close template.
+            self._add_approximate(scored, self._approximate_matches(event, repo))
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)
@@ -361,19 +369,58 @@ class Index:
 
     # --- approximate matches ----------------------------------------------------------
 
+    def _weak(self, scored: dict[str, Scored], message: str) -> bool:
+        """Whether approximate candidates should stand beside these matches: none, or none a
+        specific template whose literal text holds most of the message."""
+        for item in scored.values():
+            literal = self._details.get(item.row.pattern_id, ("", 0))[1]
+            if not item.approximate and literal >= _WRAPPER_LITERAL and 2 * literal >= len(
+                    message):
+                return False
+        return True
+
+    def _add_approximate(self, scored: dict[str, Scored], close: dict[str, Scored]) -> None:
+        """Close templates beside the matches found: below every full match of a template as
+        specific as theirs, above a wrapper's (``Error: {msg}``, a line printing another
+        error) when they hold twice its literal text and most of the message."""
+        def literal(item: Scored) -> int:
+            return self._details.get(item.row.pattern_id, ("", 0))[1]
+
+        found = [(s.score, literal(s), s.approximate) for s in scored.values()]
+        for rid, item in close.items():
+            if rid in scored:
+                continue
+            own = literal(item)
+            wrappers = [score for score, length, _ in found
+                        if length < _WRAPPER_LITERAL and own >= 2 * length]
+            if wrappers and item.score >= _CLOSE_SCORE:
+                item.score = max(item.score, max(wrappers) + 0.01)
+            ceiling = max((score for score, length, approximate in found if not approximate
+                           and (length >= _WRAPPER_LITERAL or own < 2 * length)), default=None)
+            if ceiling is not None:
+                item.score = min(item.score, ceiling - 0.01)
+            scored[rid] = item
+
     def _approximate_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, Scored]:
-        """Templates reworded since the user's version: same key word, similar literal text."""
+        """Templates close to a message none fullmatches (reworded since the user's version):
+        ranked retrieval over every template's literal text (retrieval.py) and the probe's
+        near misses, re-scored by similarity on the literal text."""
         message = event.message
         full, close = self._probe(message)
         # full: every word there, the regex failed; those requiring the most words first (the
         # probe lists them in the order of a set of words, which changes from run to run)
         rest_of = self._rest
         full = sorted(full, key=lambda pid: (-len(rest_of.get(pid, ())), pid))
-        close = [pid for pid in full + close if pid >= 0][:_MAX_FUZZY_CANDIDATES]
+        pids = [pid for pid in full + close if pid >= 0][:_MAX_FUZZY_CANDIDATES]
+        seen = set(pids)
+        pids += [pid for pid in self._retrieval.search(message, _RETRIEVED) if pid not in seen]
         ratios: dict[int, float] = {}
-        for pid, (pattern, _) in self._pattern_details(close).items():
-            ratio = similarity(_literal_text(pattern), message)
-            if ratio >= APPROXIMATE_MIN_RATIO:
+        text = normalize(message[:_FUZZY_CHARS])
+        for pid, (pattern, _) in self._pattern_details(pids).items():
+            literal = normalize(_literal_text(pattern))[:_FUZZY_CHARS]
+            ratio = max(similarity(literal, text), within(literal, text))
+            # Most of its words there (the probe's), or letter by letter very close.
+            if ratio >= (APPROXIMATE_MIN_RATIO if pid in seen else _RETRIEVED_MIN_RATIO):
                 ratios[pid] = ratio
         scored: dict[str, Scored] = {}
         if not ratios:
@@ -381,9 +428,7 @@ class Index:
         for row in self.store.candidate_rows(list(ratios), repo):
             ratio = ratios[row.pattern_id]
             reasons = [f"approximate: {ratio:.0%} similar text, the message was probably reworded"]
-            score = 0.3 + 0.5 * ratio + 0.5 * class_signal(
-                event.error_class, row.error_class, reasons
-            )
+            score = 0.3 + 0.65 * ratio + class_signal(event.error_class, row.error_class, reasons)
             scored[row.id] = Scored(row, score, reasons, approximate=True)
         return scored
 
@@ -406,6 +451,11 @@ def similarity(template_text: str, message: str) -> float:
 
 @lru_cache(maxsize=4096)
 def _literal_text(pattern: str) -> str:
+    return _literal_of(pattern)
+
+
+def _literal_of(pattern: str) -> str:
+    """A pattern's literal text, its fragments joined by a space."""
     return " ".join(f for f in shape_of(pattern).fragments if f)
 
 

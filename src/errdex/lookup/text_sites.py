@@ -121,15 +121,24 @@ def thin(matches: list[Match], text: str) -> bool:
     return all(m.approximate or len(_literal(m)) < _THIN * len(message) for m in matches)
 
 
-def outranks(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
+def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -> bool:
     """Whether the best text site, a literal of at least ``_MIN_TEXT_WORDS`` words the paste
     holds whole, says more of the message than each (thin) record match. Grep would land
-    on that literal; so does errdex."""
+    on that literal; so does errdex. An approximate match says only the words of its
+    literal that the paste (``text``) holds."""
     if not texts or texts[0].reason != REASON:
         return False
     site_words = len(words(texts[0].site.text))
+    pasted = set(words(text.lower()))
+
+    def said(match: Match) -> int:
+        literal = words(_literal(match))
+        if match.approximate and pasted:
+            return sum(1 for word in literal if word.lower() in pasted)
+        return len(literal)
+
     return site_words >= _MIN_TEXT_WORDS and all(
-        len(words(_literal(m))) < site_words for m in matches)  # else it says as much
+        said(m) < site_words for m in matches)  # else it says as much
 
 
 def _literal(match: Match) -> str:

@@ -1,0 +1,186 @@
+"""Approximate retrieval: the templates closest to a message that fullmatches none of them
+(reworded, re-quoted, re-capitalised, a typo fixed, text appended since the user's release).
+
+Candidates come from a ranked search over the literal text of every template, BM25 over
+its words and its character trigrams, so no single word decides whether a template is
+looked at: when the rarest word is the one that changed, the others and the trigrams of
+the changed word still find it. The survivors are re-ranked by RapidFuzz on the literal
+text. The postings live in an in-memory SQLite database (FTS5, contentless), built with the
+index tables and saved with them, so it works the same over either store.
+
+Work per query is bounded whatever the paste: at most ``QUERY_CHARS`` characters are read,
+at most ``_MAX_TERMS`` terms are searched, rarest first, while their postings together stay
+under ``_MAX_POSTINGS``; at most ``limit`` candidates are compared. User text is data:
+each term is passed as an FTS5 string, quotes doubled, never as query syntax.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+import sqlite3
+import threading
+from array import array
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz
+
+QUERY_CHARS = 1_000  # a message is searched on its first this many characters
+_MAX_TERMS = 48  # words and trigrams searched per query, rarest first
+_MAX_POSTINGS = 12_000  # postings read per query, all terms together
+_MAX_WORDS = 48  # distinct words of a message considered
+_MAX_GRAMS = 160  # distinct trigrams of a message considered
+_GRAM_WEIGHT = 0.35  # a trigram says less than a whole word
+_K1, _B = 1.2, 0.5  # BM25 (each term counted once: the postings keep no positions)
+_TOKEN = re.compile(r"[^\W_]+")
+_QUOTES = str.maketrans({c: "'" for c in "\"`‘’“”«»"})
+_SPACES = re.compile(r"\s+")
+# Closeness is scored on at most this many characters of each text: the score's cost
+# grows with the product of the lengths.
+FUZZY_CHARS = 4_000
+# A template found as a close part of a longer message (text appended or prepended since)
+# needs this much literal text to count: shorter ones occur anywhere.
+_PARTIAL_FULL_CHARS = 24
+_PARTIAL_MIN = 0.6  # a looser part of a longer message is chance
+# Looking for a literal inside a message costs about the product of the two lengths times
+# the message's: only literals up to this long, in the message's first characters.
+_PARTIAL_LITERAL_CHARS = 200
+_PARTIAL_MESSAGE_CHARS = 800
+
+_SCHEMA = (
+    "CREATE VIRTUAL TABLE words USING fts5(t, content='', detail='none')",
+    "CREATE VIRTUAL TABLE grams USING fts5(t, content='', detail='none', tokenize='trigram')",
+    "CREATE VIRTUAL TABLE words_vocab USING fts5vocab(words, 'row')",
+    "CREATE VIRTUAL TABLE grams_vocab USING fts5vocab(grams, 'row')",
+)
+
+
+def normalize(text: str) -> str:
+    """Text as compared: lower case, one kind of quote, single spaces."""
+    return _SPACES.sub(" ", text.lower().translate(_QUOTES)).strip()
+
+
+def _words(text: str) -> list[str]:
+    """Distinct searchable words of normalized text, in order (numbers are values)."""
+    seen: dict[str, None] = {}
+    for word in _TOKEN.findall(text):
+        if len(word) > 1 and not word.isdigit():
+            seen.setdefault(word, None)
+            if len(seen) >= _MAX_WORDS:
+                break
+    return list(seen)
+
+
+def _grams(words: list[str]) -> list[str]:
+    """Distinct trigrams inside the words, in order."""
+    seen: dict[str, None] = {}
+    for word in words:
+        for i in range(len(word) - 2):
+            seen.setdefault(word[i:i + 3], None)
+            if len(seen) >= _MAX_GRAMS:
+                return list(seen)
+    return list(seen)
+
+
+def _fts_string(term: str) -> str:
+    """A term as an FTS5 string literal: user text is never query syntax."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+class Retrieval:
+    """BM25 over the words and trigrams of every template's literal text."""
+
+    def __init__(self, data: bytes, frequency: dict[str, int], lengths: bytes, size: int):
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        if data:
+            self._db.deserialize(data)
+        else:
+            for statement in _SCHEMA:
+                self._db.execute(statement)
+        self._frequency = frequency  # "w:word" / "g:gram" → documents holding it
+        self._lengths = array("H")
+        self._lengths.frombytes(lengths)
+        self._size = size
+        self._average = (sum(self._lengths) / size) if size else 1.0
+        self._lock = threading.Lock()  # one connection, shared by the views of one index
+
+    @classmethod
+    def build(cls, texts: Iterable[tuple[int, str]]) -> Retrieval:
+        """Index (pattern id, literal text) pairs."""
+        db = sqlite3.connect(":memory:")
+        for statement in _SCHEMA:
+            db.execute(statement)
+        lengths = array("H")
+        rows: list[tuple[int, str]] = []
+        for pid, text in texts:
+            text = normalize(text)
+            if not text or pid < 0:
+                continue
+            rows.append((pid, text))
+            if pid >= len(lengths):
+                lengths.extend([0] * (pid + 1 - len(lengths)))
+            lengths[pid] = min(len(text), 65_535)
+        db.executemany("INSERT INTO words(rowid, t) VALUES (?, ?)", rows)
+        db.executemany("INSERT INTO grams(rowid, t) VALUES (?, ?)", rows)
+        frequency = {f"w:{term}": n for term, n in db.execute(
+            "SELECT term, doc FROM words_vocab")}
+        frequency.update((f"g:{term}", n) for term, n in db.execute(
+            "SELECT term, doc FROM grams_vocab") if term.isalnum())
+        return cls(db.serialize(), frequency, lengths.tobytes(), len(rows))
+
+    def dump(self) -> tuple[bytes, dict[str, int], bytes, int]:
+        """What ``Retrieval(*dump)`` rebuilds this from (saved in the index snapshot)."""
+        with self._lock:
+            data = self._db.serialize()
+        return data, self._frequency, self._lengths.tobytes(), self._size
+
+    def search(self, message: str, limit: int) -> list[int]:
+        """Pattern ids whose literal text is closest to ``message`` by BM25, best first."""
+        if not self._size:
+            return []
+        words = _words(normalize(message[:QUERY_CHARS]))
+        terms: list[tuple[int, str, str]] = []
+        frequency = self._frequency
+        for table, kind, found in (("words", "w", words), ("grams", "g", _grams(words))):
+            for term in found:
+                n = frequency.get(f"{kind}:{term}", 0)
+                if n:
+                    terms.append((n, table, term))
+        terms.sort()
+        scores: dict[int, float] = {}
+        read = 0
+        with self._lock:
+            for n, table, term in terms[:_MAX_TERMS]:
+                if read + n > _MAX_POSTINGS:
+                    continue  # a common term: the rarer ones already say more
+                read += n
+                weight = math.log(1 + (self._size - n + 0.5) / (n + 0.5))
+                if table == "grams":
+                    weight *= _GRAM_WEIGHT
+                for (pid,) in self._db.execute(
+                        f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (_fts_string(term),)):
+                    scores[pid] = scores.get(pid, 0.0) + weight
+        if not scores:
+            return []
+        lengths, average = self._lengths, self._average
+        size = len(lengths)
+
+        def bm25(pid: int) -> float:
+            length = lengths[pid] if pid < size else average
+            return scores[pid] * (_K1 + 1) / (1 + _K1 * (1 - _B + _B * length / average))
+
+        return heapq.nlargest(limit, scores, key=bm25)
+
+
+def within(literal: str, message: str) -> float:
+    """How closely a template's literal text (normalized) appears inside a longer message
+    (text appended or prepended since), 0 to 1; 0 for a message no longer than the literal,
+    and little for a literal too short to say anything on its own."""
+    a, b = literal, message[:_PARTIAL_MESSAGE_CHARS]
+    if not a or len(a) >= len(b) or len(a) > _PARTIAL_LITERAL_CHARS:
+        return 0.0
+    part = fuzz.partial_ratio(a, b) / 100 * min(1.0, len(a) / _PARTIAL_FULL_CHARS)
+    # The unexplained rest of the message costs a little: closer to the whole is better.
+    part *= 0.9 + 0.1 * len(a) / len(b)
+    return part if part >= _PARTIAL_MIN else 0.0
