@@ -161,6 +161,13 @@ def test_levels_are_one_vocabulary():
     assert levels == ["warning", "info", "warning", "warning", "error", "info"]
 
 
+def test_a_level_the_program_wrote_in_front_of_its_message():
+    text = ("Dec 10 06:55:46 LabSZ sshd[24200]: error: Received disconnect from 1.2.3.4: 3\n"
+            "Dec 10 06:55:47 LabSZ sshd[24200]: Accepted password for root\n")
+    _, found = _read(text)
+    assert [(e.level, e.message[:6]) for e in found] == [("error", "error:"), (None, "Accept")]
+
+
 def test_journald_export_entries():
     text = ("__CURSOR=s=1\n__REALTIME_TIMESTAMP=1\nPRIORITY=3\nSYSLOG_IDENTIFIER=sshd\n"
             "_PID=42\nCODE_FILE=auth.c\nCODE_LINE=310\nMESSAGE=Failed password for root\n\n"

@@ -249,9 +249,18 @@ def entries(layout: Layout, lines: Iterable[tuple[int, str]]) -> Iterator[Entry]
         rest = []
         if container:
             fields["container"] = container
-        current = Entry(number, raw, fields.pop("message", "").rstrip(), fields)
+        message = fields.pop("message", "").rstrip()
+        if "level" not in fields:
+            said = _SAID_LEVEL.match(message)
+            if said:  # syslog's ``sshd[1]: error: …``: the program wrote its level in front
+                fields["level"] = said.group(1)
+        current = Entry(number, raw, message, fields)
     if current is not None:
         yield _closed(current, rest)
+
+
+_SAID_LEVEL = re.compile(r"(error|fatal|warning|warn|crit|critical|alert|emerg|notice|info|"
+                         r"debug\d?): ")
 
 
 def _peeled(kind: str, line: str) -> tuple[str | None, str]:
