@@ -6,6 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import errdex
@@ -229,3 +230,22 @@ def test_stride_keeps_the_first_release_of_each_version_and_the_newest(make_repo
     summary = errdex.mine_history(repo.root, db=store, stride="major", enrich="none")
     assert [r.name for r in summary.releases] == ["v1.0.0", "v1.4.0"]
     assert summary.skipped_tags["not the first of its major version"] == 3
+
+
+def test_web_page_says_which_releases_printed_the_wording(make_repo, tmp_path):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from errdex.interfaces.web.app import create_app
+
+    repo, _ = _five_releases(make_repo)
+    db = tmp_path / "web.sqlite"
+    errdex.mine_history(repo.root, db=db, enrich="none")
+    client = TestClient(create_app(db), base_url="http://localhost",
+                        raise_server_exceptions=False)
+    page = client.post("/explain", data={"text": "cannot read config file /etc/x"})
+    assert page.status_code == 200
+    assert "this wording is from v1.0.0; the site was removed later" in page.text
+    api = client.post("/api/explain", json={"text": "cannot read config file /etc/x"})
+    assert api.status_code == 200
+    assert api.json()["matches"][0]["version"]["firstSeen"] == "v1.0.0"
