@@ -391,3 +391,25 @@ def test_swift_logger_calls_are_routed_by_level(
     assert [(line, severity) for line, severity, _ in records] == [(4, "warning"), (6, "error")]
     assert [(line, level) for line, level, _ in logs] == [(2, "info"), (3, "debug"),
                                                          (5, "notice")]
+
+
+KOTLIN = """class Job(private val logger: Logger) {
+    fun run(id: Int) {
+        logger.info("Job {} started", id)
+        logger.debug { "loaded $id rows" }
+        logger.warn("Job $id is slow")
+        logger.error("Job {} failed", id, e)
+        LOG.trace("tick of the clock")
+    }
+}
+"""
+
+
+def test_kotlin_logger_calls_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"src/Job.kt": KOTLIN})
+    assert records == [(5, "warning", "Job $id is slow"), (6, "error", "Job {} failed")]
+    assert logs == [(3, "info", "Job {} started"), (4, "debug", "loaded $id rows"),
+                    (7, "trace", "tick of the clock")]

@@ -13,7 +13,8 @@
     (_) @call.receiver
     (navigation_suffix (simple_identifier) @call.name))
   (call_suffix) @call.suffix
-  (#match? @call.name "^(error|fatal|severe|println|print|printf|withDescription|[A-Z].*)$")) @call
+  (#match? @call.name
+    "^(error|fatal|severe|println|print|printf|withDescription|warn|info|debug|trace|[A-Z].*)$")) @call
 
 ; throw notFound(key) / throw Errors.create(..): a factory of the repository
 (jump_expression

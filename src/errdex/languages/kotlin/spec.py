@@ -71,6 +71,7 @@ from errdex.languages.kotlin.messages import (
     read,
 )
 from errdex.languages.kotlin.snippets import SNIPPETS
+from errdex.languages.logs import level_of
 from errdex.records.model import ErrorType
 from errdex.templates.template import Literal, Template
 
@@ -120,8 +121,8 @@ def _call_site(caps: Captures, file: FileIndex) -> Site | None:
     if call.receiver is None:
         return None
     receiver = text(call.receiver)
-    if call.name == "severe" or (
-        call.name in ("error", "fatal") and "log" in receiver.rsplit(".", 1)[-1].lower()
+    if call.name == "severe" or (  # every level (``languages.logs``)
+        level_of(call.name) is not None and "log" in receiver.rsplit(".", 1)[-1].lower()
     ):
         return _log_site(call, file)
     if call.name in ("println", "print") and receiver == "System.err" and len(call.args) == 1:
@@ -274,10 +275,13 @@ def _lazy_helper_site(caps: Captures, file: FileIndex) -> Site | None:
 def _log_site(call: _Call, file: FileIndex) -> Site | None:
     """``logger.error("a {} b", x, e)`` or kotlin-logging's ``logger.error(e) { "…" }``."""
     if call.lambda_body is not None:
-        return _site(call, read(call.lambda_body, file), "log", None)
-    first = read(call.args[0], file) if call.args else None
-    message = None if first is None else slf4j_message(first, [text(a) for a in call.args[1:]])
-    return _site(call, message, "log", None)
+        found = _site(call, read(call.lambda_body, file), "log", None)
+    else:
+        first = read(call.args[0], file) if call.args else None
+        message = None if first is None else slf4j_message(
+            first, [text(a) for a in call.args[1:]])
+        found = _site(call, message, "log", None)
+    return dataclasses.replace(found, level=level_of(call.name)) if found else None
 
 
 def _grpc_site(call: _Call, file: FileIndex) -> Site | None:
