@@ -174,13 +174,14 @@ class Retrieval:
 
 
 def within(literal: str, message: str) -> float:
-    """How closely a template's literal text (normalized) appears inside a longer message
-    (text appended or prepended since), 0 to 1; 0 for a message no longer than the literal,
-    and little for a literal too short to say anything on its own."""
-    a, b = literal, message[:_PARTIAL_MESSAGE_CHARS]
-    if not a or len(a) >= len(b) or len(a) > _PARTIAL_LITERAL_CHARS:
+    """How closely the shorter of a template's literal text and a message (both normalized)
+    appears inside the longer, 0 to 1: text appended or prepended since, on either side.
+    Little for a shorter text too short to say anything on its own."""
+    short, long = (literal, message) if len(literal) < len(message) else (message, literal)
+    if not short or len(short) > _PARTIAL_LITERAL_CHARS:
         return 0.0
-    part = fuzz.partial_ratio(a, b) / 100 * min(1.0, len(a) / _PARTIAL_FULL_CHARS)
-    # The unexplained rest of the message costs a little: closer to the whole is better.
-    part *= 0.9 + 0.1 * len(a) / len(b)
+    long = long[:_PARTIAL_MESSAGE_CHARS]
+    part = fuzz.partial_ratio(short, long) / 100 * min(1.0, len(short) / _PARTIAL_FULL_CHARS)
+    # The unexplained rest costs a little: closer to the whole is better.
+    part *= 0.9 + 0.1 * len(short) / len(long)
     return part if part >= _PARTIAL_MIN else 0.0
