@@ -396,8 +396,9 @@ class C {
 }""")
     assert [(s.error_type, s.severity, s.template.pattern(),
              [h.name for h in s.template.holes]) for s in sites] == [
-        ("log", "error", "Disk (.+?) is full", ["disk"]),
+        ("log", "fatal", "Disk (.+?) is full", ["disk"]),  # LogCritical: the fatal level
         ("log", "error", "Lost (.+?) rows", ["count"]),
         ("log", "error", "Import of (.+?) failed after (.+?) ms", ["file", "ms"]),
         ("exit", "fatal", "State (.+?) is corrupt", ["state"]),
+        ("log", "warning", "Slow (.+?)", ["disk"]),  # every level is read now
     ]

@@ -413,3 +413,28 @@ def test_kotlin_logger_calls_are_routed_by_level(
     assert records == [(5, "warning", "Job $id is slow"), (6, "error", "Job {} failed")]
     assert logs == [(3, "info", "Job {} started"), (4, "debug", "loaded $id rows"),
                     (7, "trace", "tick of the clock")]
+
+
+CSHARP = """class Job {
+    void Run(int id) {
+        _logger.LogInformation("Job {JobId} started", id);
+        _logger.LogDebug("Loaded {Count} rows", 3);
+        _logger.LogWarning("Job {JobId} is slow", id);
+        Log.Verbose("tick of the clock");
+        log.InfoFormat("Processed {0} items", id);
+        _logger.LogError(ex, "Job {JobId} failed", id);
+        _logger.LogCritical("Database is gone");
+    }
+}
+"""
+
+
+def test_dotnet_ilogger_serilog_and_log4net_calls_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"src/Job.cs": CSHARP})
+    assert records == [(5, "warning", "Job {JobId} is slow"), (8, "error", "Job {JobId} failed"),
+                       (9, "fatal", "Database is gone")]
+    assert logs == [(3, "info", "Job {JobId} started"), (4, "debug", "Loaded {Count} rows"),
+                    (6, "trace", "tick of the clock"), (7, "info", "Processed {0} items")]

@@ -27,4 +27,7 @@
   arguments: (argument_list) @call.args
   (#any-of? @call.method
     "LogError" "LogCritical" "Error" "Fatal" "ErrorFormat" "FatalFormat" "FailFast"
-    "ThrowIfNull")) @call
+    "ThrowIfNull"
+    ; every other level (ILogger, Serilog, log4net, NLog): errdex.languages.logs
+    "LogWarning" "LogInformation" "LogDebug" "LogTrace" "Warning" "Warn" "Information"
+    "Info" "Debug" "Verbose" "Trace" "WarnFormat" "InfoFormat" "DebugFormat")) @call

@@ -81,11 +81,15 @@ from errdex.languages.csharp.messages import (
 from errdex.languages.csharp.pastes import PASTES
 from errdex.languages.csharp.strings import composite_format, message_template, string_value
 from errdex.languages.facts import Call
+from errdex.languages.logs import level_of
 from errdex.records.model import ErrorType, Severity
 from errdex.templates.template import Hole, Literal, Part, Template
 
-_TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal"})
-_FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat"})
+_TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal", "LogWarning",
+                            "LogInformation", "LogDebug", "LogTrace", "Warning", "Information",
+                            "Debug", "Verbose"})
+_FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat", "WarnFormat", "InfoFormat",
+                          "DebugFormat"})
 _PARAM_EXCEPTIONS = frozenset({
     "ArgumentException", "ArgumentNullException", "ArgumentOutOfRangeException",
     "InvalidEnumArgumentException", "DuplicateWaitObjectException",
@@ -363,7 +367,7 @@ def _log_site(node: Node, method: str, args: list[Node]) -> Site | None:
     if message is None or not has_words(message.parts):
         return None
     return Site(Template(message.written, message.parts), "log", line_of(node),
-                symbol=_symbol(node))
+                symbol=_symbol(node), level=level_of(method.removesuffix("Format")))
 
 
 def _is_text(node: Node) -> bool:
