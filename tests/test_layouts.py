@@ -242,6 +242,15 @@ def test_a_pattern_parses_in_linear_time():
     assert layout.read(line) is None
 
 
+def test_a_long_line_with_a_lone_surrogate_is_read():
+    """Past the fast path, lines go to RE2, which reads UTF-8 only (found by the
+    adversarial scan test)."""
+    layout = layout_named("log4j")
+    line = "2026-01-02 10:00:00,001 ERROR app.x: " + "(" * 5000 + "zork \udc80" + ")" * 5000
+    fields = layout.read(line)
+    assert fields is not None and fields["logger"] == "app.x"
+
+
 @pytest.mark.parametrize("bad, says", [
     ("%d %p %c", "no %m"), ("%d %q %m", "unknown conversion %q"), ("  ", "empty"),
     ("%m %", "names no conversion"),

@@ -135,8 +135,11 @@ class Layout:
         if self.name == "logfmt":
             return logfmt_fields(line)
         fast = self._fast
-        match = (fast if fast is not None and len(line) <= _FAST_CHARS else self._linear
-                 ).match(line)
+        regex = fast if fast is not None and len(line) <= _FAST_CHARS else self._linear
+        try:
+            match = regex.match(line)
+        except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
+            match = regex.match(line.encode("utf-8", "replace").decode("utf-8"))
         if match is None:
             return None
         return {k: v for k, v in match.groupdict().items() if v}
