@@ -901,3 +901,87 @@ def test_throws_under_namespace_try_and_access_macros_are_read(
                               check=True)
         assert done.stdout.splitlines() == printed
     assert fullmatches(index, printed[0]) and fullmatches(negative, printed[1])
+
+
+# --- a format in a string macro of the file: die(MSG_NO_FILE, path) ---------------------
+
+DEFINES_DIE = """\
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdarg.h>
+
+void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("fatal: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\\n', stderr);
+    va_end(ap);
+    exit(128);
+}
+"""
+DEFINES_WIDGET = """\
+#include <stdio.h>
+#include <stdlib.h>
+
+void die(const char *fmt, ...);
+
+#define MSG_NO_FILE "cannot open widget file %s"
+#define MSG_BUSY "widget %d is " "busy right now\\n"
+#ifdef WIDGET_VERBOSE
+#define MSG_ODD "odd widget %d, see the manual"
+#else
+#define MSG_ODD "odd widget %d"
+#endif
+
+void open_widget(const char *path)
+{
+    die(MSG_NO_FILE, path);
+}
+
+void use_widget(int n)
+{
+    fprintf(stderr, MSG_BUSY, n);
+}
+
+void odd_widget(int n)
+{
+    fprintf(stderr, MSG_ODD, n);
+}
+
+int main(int argc, char **argv)
+{
+    use_widget(argc);
+    open_widget(argv[1]);
+    return 0;
+}
+"""
+
+
+def test_a_format_in_a_string_macro_of_the_file_is_read_with_its_arguments(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``die(MSG_NO_FILE, path)`` and ``fprintf(stderr, MSG_BUSY, n)`` print the macro's
+    format filled from the call's arguments (through the reporter's ``fatal: ``); a macro
+    defined twice (``#ifdef``) stays a name. gcc's build prints what the patterns match."""
+    files = {"src/die.c": DEFINES_DIE, "src/widget.c": DEFINES_WIDGET}
+    _, records = mine_once(make_repo, tmp_path, files)
+    opened = records_at(records, "src/widget.c", line_starting(DEFINES_WIDGET, "    die("))
+    busy = records_at(records, "src/widget.c",
+                      line_starting(DEFINES_WIDGET, "    fprintf(stderr, MSG_B"))
+    assert [r.record.error_message for r in opened] == ["fatal: cannot open widget file %s"]
+    assert [r.record.error_message for r in busy] == ["widget %d is busy right now"]
+    odd = records_at(records, "src/widget.c",
+                     line_starting(DEFINES_WIDGET, "    fprintf(stderr, MSG_O"))
+    assert not any("%d" in r.record.error_message for r in odd)
+    printed = ["widget 2 is busy right now", "fatal: cannot open widget file w.txt"]
+    if not missing("gcc"):
+        for name, text in files.items():
+            (tmp_path / name.split("/")[1]).write_text(text)
+        subprocess.run(["gcc", "-o", "w", "die.c", "widget.c"], cwd=tmp_path, check=True,
+                       capture_output=True)
+        done = subprocess.run([str(tmp_path / "w"), "w.txt"], capture_output=True, text=True)
+        assert done.stderr.splitlines() == printed
+    assert fullmatches(busy[0], printed[0]) and fullmatches(opened[0], printed[1])
+    assert not fullmatches(opened[0], "fatal: cannot open gadget file w.txt")

@@ -41,6 +41,7 @@ from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.strings import C_ESCAPES, Escapes
 from errdex.languages._engine.strings import unescape as decode
 from errdex.languages.base import Site, ancestors, line_of, text
+from errdex.languages.c.defines import defined
 from errdex.languages.facts import Call
 from errdex.languages.logs import level_of
 from errdex.records.model import ErrorType, Severity
@@ -112,6 +113,9 @@ def c_string(node: Node | None) -> CString | None:
             for c in node.named_children if c.type in ("string_content", "escape_sequence")
         )
         return CString(value, value)
+    if node.type == "identifier":  # a string macro of the file (``defines.py``)
+        macro = defined(node, unescape)
+        return CString(macro, macro) if macro is not None else None
     if node.type != "concatenated_string":
         return None
     return _concatenated(node)
