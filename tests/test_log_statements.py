@@ -438,3 +438,18 @@ def test_dotnet_ilogger_serilog_and_log4net_calls_are_routed_by_level(
                        (9, "fatal", "Database is gone")]
     assert logs == [(3, "info", "Job {JobId} started"), (4, "debug", "Loaded {Count} rows"),
                     (6, "trace", "tick of the clock"), (7, "info", "Processed {0} items")]
+
+
+def test_a_statement_names_the_logger_its_source_declares(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    repo = make_repo()
+    repo.commit_files({"src/Server.java": JAVA, "nova/compute/boot.py": PYTHON})
+    errdex.mine(repo.root, db=db, repo="acme/app", jobs=1)
+    with errdex.open_store(db) as store:
+        loggers = {(s.file_path, s.line_number): s.logger
+                   for s in store.log_statements("acme/app")}
+    assert loggers[("src/Server.java", 9)] == "Server"  # LoggerFactory.getLogger(Server.class)
+    assert loggers[("src/Server.java", 12)] is None  # julLogger: declared nowhere here
+    assert loggers[("nova/compute/boot.py", 8)] == "nova.compute.boot"  # getLogger(__name__)

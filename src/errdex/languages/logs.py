@@ -10,6 +10,7 @@ at warning and above, a scan-only statement below.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from errdex.records.log_statements import LogLevel, is_record_level
 from errdex.records.model import Severity
@@ -67,4 +68,31 @@ def is_logger_name(receiver: str) -> bool:
     return "log" in last.lower()
 
 
-__all__ = ["is_logger_name", "level_of", "severity_of"]
+# ``LOG = LoggerFactory.getLogger(Server.class)``, ``log = Logger.getLogger("app.db")``,
+# ``LOG = logging.getLogger(__name__)``: a logger variable and the name it logs under.
+_GET_LOGGER = re.compile(
+    rb"""\b(\w+)\s*(?::\s*[\w.<>]+\s*)?=\s*(?:[\w.]+\.)?get(?:Logger|Log)\(\s*"""
+    rb"""(?:([\w.]+)\.class|["']([^"'\n]+)["']|(__name__))\s*\)""")
+
+
+@lru_cache(maxsize=16)
+def logger_names(source: bytes) -> dict[str, str]:
+    """The file's logger variables → their logger name (a class as written, a string, or
+    ``__name__``: the module's dotted path, which ``module_logger`` spells)."""
+    found: dict[str, str] = {}
+    for match in _GET_LOGGER.finditer(source):
+        name = match.group(2) or match.group(3) or match.group(4)
+        found.setdefault(match.group(1).decode(), name.decode("utf-8", "replace"))
+    return found
+
+
+def module_logger(logger: str | None, path: str) -> str | None:
+    """``__name__`` → the Python module a file is (``nova/compute/manager.py`` →
+    ``nova.compute.manager``); any other name as it is."""
+    if logger != "__name__":
+        return logger
+    module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    return module.removeprefix("src.") or None
+
+
+__all__ = ["is_logger_name", "level_of", "logger_names", "module_logger", "severity_of"]

@@ -23,6 +23,7 @@ from errdex.languages import LANGUAGES, Site, spec_for
 from errdex.languages._engine.literals import file_literals
 from errdex.languages.base import parse
 from errdex.languages.facts import Call, Producer, referenced_names
+from errdex.languages.logs import module_logger
 from errdex.mining.codes import site_code
 from errdex.records.evidence import Evidence
 from errdex.records.log_statements import LogStatement
@@ -240,7 +241,8 @@ def log_statement(context: FileContext, path: str, language: str, site: Site) ->
     """A log call below warning as the store keeps it (scan only, never a record)."""
     assert site.level is not None
     return LogStatement(context.repo, path, site.line, site.level, site.template.written,
-                        site.template.pattern(), site.symbol, language, site.logger)
+                        site.template.pattern(), site.symbol, language,
+                        module_logger(site.logger, path))
 
 
 def producers_of(path: str, language: str, data: bytes) -> list[Producer]:

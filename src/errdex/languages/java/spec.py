@@ -90,7 +90,7 @@ from errdex.languages.java.scopes import (
     declared_throwable,
 )
 from errdex.languages.java.snippets import SNIPPETS
-from errdex.languages.logs import level_of
+from errdex.languages.logs import level_of, logger_names
 from errdex.templates.template import Hole, Literal, Template
 
 _GUAVA: dict[str, tuple[str, int]] = {  # method → (exception, index of the message argument)
@@ -373,8 +373,16 @@ def _log_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list
     message = None if first is None else slf4j_message(first, [text(a) for a in rest], throwable)
     if message is None:
         return []
+    receiver = node.child_by_field_name("object")
+    logger = logger_names(_root(node).text or b"").get(_last_name(receiver)) if receiver else None
     return [Site(message.template(), "log", line_of(node), symbol=_symbol(node),
-                 level=level_of(method) or "error")]
+                 level=level_of(method) or "error", logger=logger)]
+
+
+def _root(node: Node) -> Node:
+    while node.parent is not None:
+        node = node.parent
+    return node
 
 
 def _leveled_log_site(node: Node, method: str, args: list[Node], file: JavaFile

@@ -45,7 +45,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
 from errdex.languages.base import Site, line_of, text
 from errdex.languages.facts import Call
-from errdex.languages.logs import level_of
+from errdex.languages.logs import level_of, logger_names
 from errdex.languages.python import web
 from errdex.languages.python.compose import COMPOSER
 from errdex.languages.python.evidence import EVIDENCE
@@ -219,7 +219,14 @@ def _log_site(node: Node, args: Node, file: FileIndex, level: LogLevel | None) -
             parts = parse_percent_format(message.literal, [text(a) for a in lazy])
         message = Message(message.literal, parts)
     template = Template(message.written, message.parts)
-    return Site(template, "log", line_of(node), symbol=symbol_of(node), level=level)
+    function = node.child_by_field_name("function")
+    receiver = function.child_by_field_name("object") if function is not None else None
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    logger = logger_names(root.text or b"").get(text(receiver)) if receiver else None
+    return Site(template, "log", line_of(node), symbol=symbol_of(node), level=level,
+                logger=logger)
 
 
 def _warn_site(node: Node, args: Node, file: FileIndex) -> Site | None:
