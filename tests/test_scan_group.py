@@ -138,3 +138,15 @@ def test_scan_json_lines_of_entries_carry_layout_and_group(files):
     contact = by_line[4].matches[0]
     assert contact.record.error_message == "ERROR IN CONTACTING RM. "
     assert "frame src/main/java/org/acme/quorum/Election.java:22" in contact.reason
+
+
+def test_all_levels_names_the_statement_of_an_info_line(files, tmp_path):
+    db, _ = files
+    log = tmp_path / "info.log"
+    log.write_text(LOG.splitlines()[0] + "\n")
+    quiet = CliRunner().invoke(main, ["--db", str(db), "scan", str(log)])
+    assert quiet.exit_code == 1  # by default an INFO line is no event
+    every = CliRunner().invoke(main, ["--db", str(db), "scan", "--all-levels", str(log)],
+                               terminal_width=200)
+    assert every.exit_code == 0, every.output
+    assert f"→ info statement  {ELECTION}:10" in every.stdout

@@ -97,9 +97,11 @@ def scan(
     summary = errdex.ScanSummary()
     console = Terminal()
     groups = errdex.ScanGroups() if grouped else None
+    statements = 0  # entries below warning mapped to their statement (--all-levels)
     for event in errdex.scan(logfile, db=settings.db, top=top, repo=repo, jobs=jobs,
                              summary=summary, layout=layout, all_levels=all_levels,
                              group=grouped):
+        statements += event.statement is not None
         if groups is not None:
             groups.add(event)
         elif as_json:
@@ -114,8 +116,7 @@ def scan(
         print_scan_summary(console, summary)
     elif summary.skipped_lines:
         click.echo(errdex.skipped_note(summary), err=True)
-    if not summary.matched and not (groups is not None and any(
-            row.kind == "statement" for row in groups.rows.values())):
+    if not summary.matched and not statements:
         sys.exit(EXIT_NO_MATCH)
 
 
