@@ -184,7 +184,8 @@ def test_paste_code_forms(paste, codes):
     assert paste_codes(main_event(paste), paste).codes[:len(codes) or None] == codes
 
 
-@pytest.mark.parametrize("paste", ["ERR_BAD_RESPONSE", "error[E0308]", "SQLSTATE 23505",
+@pytest.mark.parametrize("paste", ["ERR_BAD_RESPONSE", "[ERR_BAD_RESPONSE]",
+                                   "code: 'ERR_BAD_RESPONSE'", "error[E0308]", "SQLSTATE 23505",
                                    "ENOENT", "code = NotFound"])
 def test_a_code_alone_is_alone(paste):
     assert paste_codes(main_event(paste), paste).alone
@@ -228,6 +229,8 @@ def test_grpc_code_decides(mined):
     ("EACCES", {("lib/request.js", 24)}),
     ("ENOENT", {("lib/request.js", 18), ("db/files.py", 5)}),
     ("code = NotFound", {("pkg/users.go", 9)}),
+    ("code: 'EACCES'", {("lib/request.js", 24)}),
+    ("[ERR_BAD_REQUEST]", {("lib/request.js", 14)}),
     ("InvalidToken", set()),  # a CamelCase word alone is a class (found as one), not a code
 ])
 def test_a_code_alone_lists_its_records(mined, paste, expected):
