@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from errdex.records.stored import CandidateRow
 
 Probe = tuple[list[int], list[int]]  # (all required words present, most of them present)
-_MAX_SHAPES = 100_000  # shapes remembered; past this the cache starts over
-_MAX_ROW_SETS = 100_000
+_MAX_SHAPES = 20_000  # shapes remembered (about 1 KB each); past this the cache starts over
+_MAX_ROW_SETS = 50_000  # verified pattern sets whose rows are kept (a few rows each)
 RowReader = Callable[[list[int], str | None], list[CandidateRow]]  # Store.candidate_rows
 
 
