@@ -269,3 +269,18 @@ def test_cli_explains_a_code_alone(mined, tmp_path):
 def test_event_code_is_read():
     event = ErrorEvent("Request failed", "AxiosError", "node", (), "x", code="ERR_CANCELED")
     assert paste_codes(event).codes == ("ERR_CANCELED",)
+
+
+def test_both_stores_find_records_by_code(backend_store):
+    """Migration 9's index on ``errorCode``, on SQLite and PostgreSQL alike."""
+    from errdex.datasets.lines import import_dataset
+    from tests.conftest import SEED_RECORD
+
+    import_dataset(backend_store, SEED_RECORD)
+    (seed,) = [s.record for s in backend_store.records()]
+    backend_store.upsert([(seed.model_copy(update={
+        "id": "00000000000c0de5", "slug": "coded", "error_code": "ERR_SEED"}), None)])
+    assert [r.id for r in backend_store.rows_with_codes(["ERR_SEED", "OTHER"])] == [
+        "00000000000c0de5"]
+    assert backend_store.rows_with_codes(["ERR_SEED"], repo="someone/else") == []
+    assert backend_store.rows_with_codes([]) == []
