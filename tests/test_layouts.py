@@ -196,6 +196,15 @@ def test_container_prefixes_are_peeled(prefix):
     assert found[0].fields["logger"] == "app.store" and found[0].fields["container"]
 
 
+def test_terminal_colours_are_not_part_of_an_entry():
+    text = ("\x1b[2m2026-01-02 10:00:00,001\x1b[0m \x1b[31mERROR\x1b[0m app.store: cannot open\n"
+            "\x1b[2m2026-01-02 10:00:01,002\x1b[0m \x1b[32mINFO\x1b[0m app.main: retrying\n")
+    name, found = _read(text)
+    assert name == "log4j"
+    assert [(e.level, e.message) for e in found] == [("error", "cannot open"),
+                                                     ("info", "retrying")]
+
+
 def test_continuation_lines_stay_with_their_entry():
     text = ("2026-01-02 10:00:00,001 ERROR app.store: cannot open inventory\n"
             "Traceback (most recent call last):\n"

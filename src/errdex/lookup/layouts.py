@@ -190,7 +190,7 @@ def family_names() -> list[str]:
 def detect(lines: Iterable[str]) -> Layout | None:
     """The layout of a log from its first lines, or None when no known layout reads enough
     of them (the log is then read as today, as pastes)."""
-    sample = [line.rstrip("\r\n") for line in lines if line.strip()][:_SAMPLE_LINES]
+    sample = [_plain(line.rstrip("\r\n")) for line in lines if line.strip()][:_SAMPLE_LINES]
     if not sample:
         return None
     if sample[0].startswith(JOURNAL_START):
@@ -235,7 +235,7 @@ def entries(layout: Layout, lines: Iterable[tuple[int, str]]) -> Iterator[Entry]
     current: Entry | None = None
     rest: list[str] = []
     for number, raw in lines:
-        line = raw.rstrip("\r\n")
+        line = _plain(raw.rstrip("\r\n"))
         container = None
         if layout.container:
             container, line = _peeled(layout.container, line)
@@ -260,6 +260,13 @@ def entries(layout: Layout, lines: Iterable[tuple[int, str]]) -> Iterator[Entry]
         current = Entry(number, raw, message, fields)
     if current is not None:
         yield _closed(current, rest)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # a terminal's colours (``\x1b[31mERROR\x1b[0m``)
+
+
+def _plain(line: str) -> str:
+    return _ANSI.sub("", line) if "\x1b" in line else line
 
 
 _SAID_LEVEL = re.compile(r"(error|fatal|warning|warn|crit|critical|alert|emerg|notice|info|"
