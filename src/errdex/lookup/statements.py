@@ -84,7 +84,7 @@ class Statements:
         if best is None:
             return None
         (literal, named, _), statement, groups = best
-        reason = f"full pattern match of a {statement.level} statement"
+        reason = f"full pattern match of the {statement.level} statement"
         if named:
             reason += "; the log names its file"
         names_of = placeholder_names(statement.template, len(groups))
