@@ -7,6 +7,7 @@ replaced per file with each mine, never exported.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -453,3 +454,15 @@ def test_a_statement_names_the_logger_its_source_declares(
     assert loggers[("src/Server.java", 9)] == "Server"  # LoggerFactory.getLogger(Server.class)
     assert loggers[("src/Server.java", 12)] is None  # julLogger: declared nowhere here
     assert loggers[("nova/compute/boot.py", 8)] == "nova.compute.boot"  # getLogger(__name__)
+
+
+def test_an_oslo_instance_keyword_prints_its_prefix(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    _logs, _ = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"), {"nova/claims.py": (
+        "def claim(instance):\n"
+        "    LOG.info(_LI('Claim successful'), instance=instance)\n")})
+    with errdex.open_store(str(tmp_path / "db.sqlite")) as store:
+        [statement] = store.log_statements()
+    assert re.fullmatch(statement.pattern, "[instance: 5c9b-42] Claim successful")
+

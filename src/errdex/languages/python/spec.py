@@ -218,7 +218,11 @@ def _log_site(node: Node, args: Node, file: FileIndex, level: LogLevel | None) -
         else:
             parts = parse_percent_format(message.literal, [text(a) for a in lazy])
         message = Message(message.literal, parts)
-    template = Template(message.written, message.parts)
+    # oslo.log prints the instance a call names before its message: ``[instance: <uuid>] ``
+    shown = keywords.get("instance") or keywords.get("instance_uuid")
+    prefix = () if shown is None else (
+        Literal("[instance: "), Hole.of(text(shown) + ".uuid", "%s"), Literal("] "))
+    template = Template(message.written, message.parts, prefix)
     function = node.child_by_field_name("function")
     receiver = function.child_by_field_name("object") if function is not None else None
     root = node
