@@ -1076,3 +1076,95 @@ def test_a_formatted_resource_handed_to_a_class_of_the_repository_is_its_message
         assert found.record.error_class == "WidgetException"
         assert fullmatches(found, "Type Acme.Gadget is not a widget type.")
         assert not fullmatches(found, "Type Acme.Gadget is not a gadget type.")
+
+
+# --- a message built with a StringBuilder ----------------------------------------------
+
+BUILDER = '''\
+using System;
+using System.Text;
+
+namespace Acme
+{
+    public class Report
+    {
+        public void Check(string name, int count, bool verbose)
+        {
+            var sb = new StringBuilder("Widget check failed: ");
+            sb.Append("the widget ").Append(name);
+            sb.AppendFormat(" has {0} parts", count);
+            sb.AppendLine(".");
+            throw new InvalidOperationException(sb.ToString());
+        }
+
+        public void Branchy(string name, bool verbose)
+        {
+            var sb = new StringBuilder();
+            sb.Append("The widget report for ");
+            if (verbose)
+            {
+                sb.Append(name);
+            }
+            throw new InvalidOperationException(sb.ToString());
+        }
+
+        public void Lines(string name)
+        {
+            var message = new StringBuilder();
+            message.AppendLine("The widget store is corrupt.");
+            message.Append("Rebuild it with: widgets rebuild ").Append(name);
+            throw new InvalidOperationException(message.ToString());
+        }
+    }
+}
+'''
+BUILDER_RUN = '''\
+using System;
+public static class Program
+{
+    public static void Main()
+    {
+        var r = new Acme.Report();
+        try { r.Check("gear", 3, false); }
+        catch (Exception e) { Console.WriteLine(e.Message.Replace("\\n", "|")); }
+        try { r.Lines("main"); }
+        catch (Exception e) { Console.WriteLine(e.Message.Replace("\\n", "|")); }
+    }
+}
+'''
+BUILDER_PRINTED = [
+    "Widget check failed: the widget gear has 3 parts.",
+    "The widget store is corrupt.\nRebuild it with: widgets rebuild main",
+]
+
+
+def test_a_string_builder_appended_to_above_the_throw_prints_its_pieces(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``new StringBuilder("…")`` then ``Append``/``AppendFormat``/``AppendLine`` (chained
+    too) and ``throw new X(sb.ToString())``: the pieces in order, a trailing line break
+    dropped; an append under an ``if`` makes the text unknown (no record). Where Mono is
+    installed the fixture runs and each pattern matches what it printed."""
+    from tests.compose_steps import mine_once
+
+    _, records = mine_once(make_repo, tmp_path, {"src/Report.cs": BUILDER})
+    starts = ["            throw new InvalidOperationException(sb.ToString());",
+              "            throw new InvalidOperationException(message"]
+    lines = BUILDER.splitlines()
+    numbers = [1 + next(i for i, line in enumerate(lines) if line.startswith(s)) for s in starts]
+    found = [[r for r in records if r.record.line_number == n] for n in numbers]
+    assert [len(f) for f in found] == [1, 1]
+    assert len(records) == 2  # Branchy's appends under an ``if``: none
+    printed = BUILDER_PRINTED
+    if not missing("mcs", "mono"):
+        (tmp_path / "Report.cs").write_text(BUILDER)
+        (tmp_path / "Run.cs").write_text(BUILDER_RUN)
+        subprocess.run(["mcs", "-out:r.exe", "Report.cs", "Run.cs"], cwd=tmp_path,
+                       capture_output=True, check=True)
+        done = subprocess.run(["mono", str(tmp_path / "r.exe")], capture_output=True,
+                              text=True, check=True)
+        printed = [line.replace("|", "\n").rstrip("\n") for line in done.stdout.splitlines()]
+        assert printed == BUILDER_PRINTED
+    for [record], message in zip(found, printed, strict=True):
+        assert fullmatches(record, message), (message, record.record.message_pattern)
+        assert not fullmatches(record, message.replace("widget", "gadget"))

@@ -12,8 +12,9 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.locals import LocalReader, Locals
 from errdex.languages._engine.message import Message
-from errdex.languages._engine.reader import MessageTable
+from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import text
+from errdex.languages.csharp.builders import built
 from errdex.languages.csharp.strings import composite_format, interpolated, string_value
 from errdex.templates.template import Hole, Literal
 
@@ -132,7 +133,23 @@ MESSAGES: MessageTable[FileIndex] = MessageTable(
     },
     binary="binary_expression", wrappers=frozenset({"parenthesized_expression"}),
     variables=frozenset({"identifier"}), scopes=frozenset(SCOPES),
-    rules={"invocation_expression": lambda reader, node, depth: format_call(node)},
+    rules={"invocation_expression": lambda reader, node, depth: format_call(node) or (
+        _built(reader, node, depth))},
     hole=operand, unwrap_operands=False, max_depth=8,
 )
 LOCALS = Locals("variable_declarator", "name", declared_value)
+
+
+def _built(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``sb.ToString()`` of a local ``StringBuilder`` appended to above the site
+    (``builders.py``)."""
+    function = node.child_by_field_name("function")
+    if not isinstance(reader, LocalReader) or function is None or (
+            function.type != "member_access_expression") or text(
+            function.child_by_field_name("name")) != "ToString":
+        return None
+    receiver = function.child_by_field_name("expression")
+    if receiver is None or receiver.type != "identifier":
+        return None
+    return built(node, reader.assignment(receiver), reader.at,
+                 lambda n: reader.read(n, depth + 1), operand, NEWLINE, arguments)
