@@ -45,7 +45,7 @@ from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
 from errdex.lookup.ranking import materialize as materialize
-from errdex.lookup.retrieval import Retrieval, normalize, within
+from errdex.lookup.retrieval import Retrieval, folded_pair, normalize, within
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
@@ -60,6 +60,7 @@ _MAX_FUZZY_CANDIDATES = 16
 _RETRIEVED = 48  # candidates the ranked retrieval adds, compared letter by letter
 _RETRIEVED_MIN_RATIO = 0.75  # a retrieved candidate sharing few words must be this close
 _CLOSE_SCORE = 0.3 + 0.65 * 0.85  # an approximate match this good outranks a wrapper's
+_FOLDED_RATIO = 0.95  # the similarity of a message the template matches but for case and quotes
 _CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
@@ -416,9 +417,15 @@ class Index:
         pids += [pid for pid in self._retrieval.search(message, _RETRIEVED) if pid not in seen]
         ratios: dict[int, float] = {}
         text = normalize(message[:_FUZZY_CHARS])
-        for pid, (pattern, _) in self._pattern_details(pids).items():
+        folded: list[bytes] = []  # the message folded, for RE2, encoded once
+        for pid, (pattern, length) in self._pattern_details(pids).items():
             literal = normalize(_literal_text(pattern))[:_FUZZY_CHARS]
             ratio = max(similarity(literal, text), within(literal, text))
+            # A template of its own (not ``{error} in {location}``) matching but for case/quotes.
+            pair = folded_pair(pattern, message) if ratio < _FOLDED_RATIO and (
+                length >= _WRAPPER_LITERAL and 2 * length >= len(message)) else None
+            if pair is not None and verify(*pair, folded) is not None:
+                ratio = _FOLDED_RATIO  # re-capitalised or re-quoted: the template, folded
             # Most of its words there (the probe's), or letter by letter very close.
             if ratio >= (APPROXIMATE_MIN_RATIO if pid in seen else _RETRIEVED_MIN_RATIO):
                 ratios[pid] = ratio

@@ -185,3 +185,15 @@ def within(literal: str, message: str) -> float:
     # The unexplained rest costs a little: closer to the whole is better.
     part *= 0.9 + 0.1 * len(short) / len(long)
     return part if part >= _PARTIAL_MIN else 0.0
+
+
+_UPPER_ESCAPE = re.compile(r"\\[A-Z]")
+
+
+def folded_pair(pattern: str, message: str) -> tuple[str, str] | None:
+    """A pattern and a message folded alike (lower case, one kind of quote), to check whether
+    the template matches a message re-capitalised or re-quoted since; None for a pattern
+    whose escapes lower case would change (``\\D``, ``\\S``) or a message too long."""
+    if _UPPER_ESCAPE.search(pattern) or len(message) > FUZZY_CHARS:
+        return None
+    return pattern.lower().translate(_QUOTES), message.lower().translate(_QUOTES)
