@@ -110,9 +110,17 @@ STRUCTURED = """LineId,Level,Content,EventId,EventTemplate
 """
 
 
-def test_a_whole_run_mines_scans_and_runs_drain(
-    tmp_path: Path, make_repo: Callable[..., GitRepo]
-) -> None:
+SPEC = {"split": "develop", "source": "acme/widgets", "revision": "HEAD",
+        "level": {"column": "Level", "warn": ["WARN", "ERROR"]},
+        "drain": {"regex": [], "st": 0.5, "depth": 4}, "published": None}
+LABELS = {"templates": {"E1": {"statements": None},
+                        "E2": {"statements": [{"file": "src/acme/Pool.java", "line": 11}]},
+                        "E3": {"statements": [{"file": "src/acme/Pool.java", "line": 13}]}}}
+
+
+def _tiny(tmp_path: Path, make_repo: Callable[..., GitRepo]) -> tuple[GitRepo, Path, Path]:
+    """A repository under a sources folder and a Loghub folder holding its log: (repo,
+    sources, loghub)."""
     repo = make_repo()
     repo.commit_files({"src/acme/Pool.java": POOL})
     sources = tmp_path / "sources"
@@ -122,14 +130,15 @@ def test_a_whole_run_mines_scans_and_runs_drain(
     loghub.mkdir(parents=True)
     (loghub / "Tiny_2k.log").write_text(LOG, encoding="utf-8")
     (loghub / "Tiny_2k.log_structured.csv").write_text(STRUCTURED, encoding="utf-8")
-    spec = {"split": "develop", "source": "acme/widgets", "revision": "HEAD",
-            "level": {"column": "Level", "warn": ["WARN", "ERROR"]},
-            "drain": {"regex": [], "st": 0.5, "depth": 4}, "published": None}
-    labels = {"templates": {"E1": {"statements": None},
-                            "E2": {"statements": [{"file": "src/acme/Pool.java", "line": 11}]},
-                            "E3": {"statements": [{"file": "src/acme/Pool.java", "line": 13}]}}}
-    result = logs.measure("Tiny", spec, tmp_path / "loghub", sources,
-                          str(tmp_path / "db.sqlite"), labels=labels)
+    return repo, sources, loghub.parent
+
+
+def test_a_whole_run_mines_scans_and_runs_drain(
+    tmp_path: Path, make_repo: Callable[..., GitRepo]
+) -> None:
+    repo, sources, loghub = _tiny(tmp_path, make_repo)
+    result = logs.measure("Tiny", SPEC, loghub, sources, str(tmp_path / "db.sqlite"),
+                          labels=LABELS)
     ours, drain, published, best = result["outcomes"]
     assert (result["lines"], result["warn_lines"], result["commit"]) == (5, 2, repo.head())
     assert (ours.right, ours.known) == (2, 2)  # both ERROR lines name Pool.java:11
@@ -148,6 +157,30 @@ def test_a_whole_run_mines_scans_and_runs_drain(
     assert logs.verdict(result) == ("Tiny (develop): short of: all-lines grouping >= 0.90, "
                                     "above Drain3")
     json.dumps([{**result, "outcomes": [vars(o) for o in result["outcomes"]]}])
+
+
+def test_the_command_prints_the_table_and_a_verdict_per_system(
+    tmp_path: Path, make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, sources, loghub = _tiny(tmp_path, make_repo)
+    folder = tmp_path / "config"
+    folder.mkdir()
+    systems = {"Tiny": SPEC, "Big": {"split": "not measured", "why": "too big",
+                                     "published": 0.5}}
+    (folder / "systems.json").write_text(json.dumps({"systems": systems}))
+    (folder / "Tiny.labels.json").write_text(json.dumps(LABELS))
+    monkeypatch.setattr(logs, "HERE", folder)
+    monkeypatch.setattr(logs, "SYSTEMS", folder / "systems.json")
+    out = tmp_path / "figures.json"
+    assert logs.main(["--loghub", str(loghub), "--sources", str(sources),
+                      "--db", str(tmp_path / "db.sqlite"), "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "| Tiny (develop, HEAD) | 2 | errdex |" in printed
+    assert "| Big (not measured: too big) | - | Drain (published) | - | 0.500 |" in printed
+    assert "Tiny (develop): meets the bar; 2/2 labelled templates have a statement" in printed
+    figures = json.loads(out.read_text())
+    assert figures[0]["outcomes"][0]["right"] == 2 and figures[0]["misses"] == 0
 
 
 def test_an_event_groups_by_record_then_statement_then_template() -> None:
