@@ -246,6 +246,9 @@ def format_summary(summary: errdex.MineSummary) -> str:
             "factories or helpers" + (
                 f"; {summary.capped} site(s) cut to the first 16 alternatives"
                 if summary.capped else ""))
+    if summary.log_statements:
+        lines.append(f"  {summary.log_statements} log statement(s) below warning indexed for "
+                     "scan (not records)")
     if summary.skipped:
         skipped = ", ".join(f"{count} {why}" for why, count in sorted(summary.skipped.items()))
         lines.append(f"  skipped files: {skipped}")
