@@ -124,8 +124,8 @@ def thin(matches: list[Match], text: str) -> bool:
 def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -> bool:
     """Whether the best text site, a literal of at least ``_MIN_TEXT_WORDS`` words the paste
     holds whole, says more of the message than each (thin) record match. Grep would land
-    on that literal; so does errdex. An approximate match says only the words of its
-    literal that the paste (``text``) holds."""
+    on that literal; so does errdex. A match found by similar text says only the words of
+    its literal that the paste (``text``) holds."""
     if not texts or texts[0].reason != REASON:
         return False
     site_words = len(words(texts[0].site.text))
@@ -133,7 +133,7 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
 
     def said(match: Match) -> int:
         literal = words(_literal(match))
-        if match.approximate and pasted:
+        if match.reason.startswith("approximate:") and pasted:  # similar text, not a frame
             return sum(1 for word in literal if word.lower() in pasted)
         return len(literal)
 
