@@ -30,6 +30,7 @@ from typing import Any
 import psycopg
 
 from errdex.errors import StoreError
+from errdex.store.codes import CodeQueries
 from errdex.store.rows import STORED_COLUMNS
 from errdex.store.schema import Dialect, migrations
 from errdex.store.sql import BATCH, Rows, SQLStore
@@ -114,7 +115,7 @@ MIGRATIONS = migrations(POSTGRES)
 _MIGRATION_LOCK = 0x6572_7264_6578
 
 
-class PostgresStore(SQLStore):
+class PostgresStore(CodeQueries, SQLStore):
     """An errdex database in PostgreSQL. Use as a context manager or call ``close()``."""
 
     dialect = POSTGRES

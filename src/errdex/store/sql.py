@@ -480,22 +480,6 @@ class SQLStore(ABC):
         """The records in files with these base names (stack-frame lookups)."""
         return self._candidates("file_name", file_names, repo) if file_names else []
 
-    def rows_with_codes(
-        self, codes: list[str], repo: str | None = None, limit: int = 50
-    ) -> list[CandidateRow]:
-        """At most ``limit`` records whose ``errorCode`` is one of ``codes`` (current sites
-        first), through migration 9's index."""
-        if not codes:
-            return []
-        condition, args = self._in(self.dialect.json_text("record_json", "errorCode"), codes)
-        query = f"SELECT {CANDIDATE_COLUMNS} FROM records WHERE {condition}"
-        if repo:
-            query += " AND repo = ?"
-            args.append(repo)
-        query += " ORDER BY removed_sha IS NOT NULL, repo, file_path, line_number LIMIT ?"
-        args.append(limit)
-        return [CandidateRow(*r) for r in self._execute(query, args)]
-
     def _candidates(
         self, column: str, values: Sequence[object], repo: str | None
     ) -> list[CandidateRow]:
