@@ -191,8 +191,8 @@ def migrations(dialect: Dialect) -> list[str]:
         # 9: records by their error code (``errorCode`` in the record's JSON): a paste that
         # carries a code, or is one, finds the records raising it without a scan.
         f"""
-        CREATE INDEX records_error_code ON records (({dialect.json_text("record_json",
-                                                                        "errorCode")}));
+        CREATE INDEX IF NOT EXISTS records_error_code
+            ON records (({dialect.json_text("record_json", "errorCode")}));
         """,
         # 10: the pattern index holds the columns ranking reads (``CandidateRow``), so a
         # lookup's candidate records are read from the index alone, never from the rows
