@@ -7,8 +7,9 @@ Builds a store of N realistic records — real templates (the given dataset, els
 every template errdex mines from this repository's fixtures and example) varied
 with generated identifiers the way real code bases vary them — then, in a fresh
 process, reports index load time, peak memory, and p50/p99 latency of
-``Index.explain`` for hits (messages rendered from random records) and misses,
-and the per-query time of a naive loop over compiled regexes measured on a
+``Index.explain`` for hits (messages rendered from random records), misses and
+reworded messages (older wordings: a typo, appended text, re-capitalised; found by the
+approximate retrieval), and the per-query time of a naive loop over compiled regexes measured on a
 subset and scaled to N. Not a test: read the ratios.
 
 ``--hostile`` measures what lookup does with hostile input instead, each next to
@@ -142,6 +143,11 @@ def query(db: Path, queries: int, seed: int = 11) -> dict[str, float]:
 
     timed(hits[:50])  # warm the caches the way a running server would be
     hit_ms, miss_ms = timed(hits), timed(misses)
+    sources = [rng.choice(patterns) for _ in range(queries)]
+    reworded = [(p, reword(m, rng)) for p in sources if (m := render(p))]
+    close_ms = timed([text for _, text in reworded])
+    close_found = sum(1 for p, text in reworded[:200] if any(
+        m.record.message_pattern == p for m in index.explain(text, top=5)))
     found = sum(1 for text in hits[:200] if index.explain(text, top=1))
     subset = patterns[:10_000]
     compiled = [re.compile(p, re.DOTALL) for p in subset]
@@ -155,7 +161,23 @@ def query(db: Path, queries: int, seed: int = 11) -> dict[str, float]:
         "hit_p50": percentile(hit_ms, 0.5), "hit_p99": percentile(hit_ms, 0.99),
         "miss_p50": percentile(miss_ms, 0.5), "miss_p99": percentile(miss_ms, 0.99),
         "naive_ms": naive_ms, "hit_rate": found / min(200, len(hits)),
+        "close_p50": percentile(close_ms, 0.5), "close_p99": percentile(close_ms, 0.99),
+        "close_rate": close_found / max(1, min(200, len(reworded))),
     }
+
+
+def reword(message: str, rng: random.Random) -> str:
+    """An older wording of a message: a typo in one of its words, text the newer version
+    appends, or the message re-capitalised (none fullmatches the template)."""
+    words = re.findall(r"[A-Za-z]{5,}", message)
+    kind = rng.randrange(3)
+    if kind == 0 and words:
+        word = rng.choice(words)
+        cut = rng.randrange(1, len(word) - 1)
+        return message.replace(word, word[:cut] + word[cut + 1:], 1)
+    if kind == 1:
+        return message + " See https://docs.example.com/troubleshooting"
+    return message.swapcase()
 
 
 # (name, pattern, near miss of n characters, lengths): the reproductions of issue 13
@@ -313,9 +335,12 @@ def main() -> None:
     print(f"index: {r['patterns']:,} distinct patterns, load {r['load_s']:.2f}s "
           f"(target <= 3s), peak RSS {r['rss_mib']:.0f} MiB (target <= 1024)")
     print(f"hits:   p50 {r['hit_p50']:.3f} ms, p99 {r['hit_p99']:.3f} ms "
-          f"(top-1 found for {r['hit_rate']:.0%})")
+          f"(targets: p50 <= 0.2 ms, p99 <= 2 ms; top-1 found for {r['hit_rate']:.0%})")
     print(f"misses: p50 {r['miss_p50']:.3f} ms, p99 {r['miss_p99']:.3f} ms "
-          f"(targets: p50 <= 0.2 ms, p99 <= 2 ms)")
+          f"(an approximate search runs: target p99 <= 20 ms)")
+    print(f"reworded (typo, appended text, re-capitalised): p50 {r['close_p50']:.3f} ms, "
+          f"p99 {r['close_p99']:.3f} ms (target p99 <= 20 ms; "
+          f"its template in the top 5 for {r['close_rate']:.0%})")
     print(f"naive regex loop: {r['naive_ms']:.1f} ms/query (10k-pattern subset, scaled)")
     print(f"ratio naive / index p50: {r['naive_ms'] / r['hit_p50']:,.0f}x")
 

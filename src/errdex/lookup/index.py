@@ -57,10 +57,11 @@ from errdex.templates.matching import verify
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
-_RETRIEVED = 48  # candidates the ranked retrieval adds, compared letter by letter
+_RETRIEVED = 32  # candidates the ranked retrieval adds, compared letter by letter
 _RETRIEVED_MIN_RATIO = 0.75  # a retrieved candidate sharing few words must be this close
 _CLOSE_SCORE = 0.3 + 0.65 * 0.85  # an approximate match this good outranks a wrapper's
 _FOLDED_RATIO = 0.95  # the similarity of a message the template matches but for case and quotes
+_FOLDED_MIN = 0.4  # a candidate less similar than this is not checked for it
 _CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
@@ -422,7 +423,7 @@ class Index:
             literal = normalize(_literal_text(pattern))[:_FUZZY_CHARS]
             ratio = max(similarity(literal, text), within(literal, text))
             # A template of its own (not ``{error} in {location}``) matching but for case/quotes.
-            pair = folded_pair(pattern, message) if ratio < _FOLDED_RATIO and (
+            pair = folded_pair(pattern, message) if _FOLDED_MIN <= ratio < _FOLDED_RATIO and (
                 length >= _WRAPPER_LITERAL and 2 * length >= len(message)) else None
             if pair is not None and verify(*pair, folded) is not None:
                 ratio = _FOLDED_RATIO  # re-capitalised or re-quoted: the template, folded

@@ -28,7 +28,7 @@ from rapidfuzz import fuzz
 
 QUERY_CHARS = 1_000  # a message is searched on its first this many characters
 _MAX_TERMS = 48  # words and trigrams searched per query, rarest first
-_MAX_POSTINGS = 12_000  # postings read per query, all terms together
+_MAX_POSTINGS = 4_000  # postings read per query, all terms together
 _MAX_WORDS = 48  # distinct words of a message considered
 _MAX_GRAMS = 160  # distinct trigrams of a message considered
 _GRAM_WEIGHT = 0.35  # a trigram says less than a whole word
@@ -148,27 +148,31 @@ class Retrieval:
                 if n:
                     terms.append((n, table, term))
         terms.sort()
-        scores: dict[int, float] = {}
+        selects: list[str] = []
+        values: list[object] = []
         read = 0
-        with self._lock:
-            for n, table, term in terms[:_MAX_TERMS]:
-                if read + n > _MAX_POSTINGS:
-                    continue  # a common term: the rarer ones already say more
-                read += n
-                weight = math.log(1 + (self._size - n + 0.5) / (n + 0.5))
-                if table == "grams":
-                    weight *= _GRAM_WEIGHT
-                for (pid,) in self._db.execute(
-                        f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (_fts_string(term),)):
-                    scores[pid] = scores.get(pid, 0.0) + weight
-        if not scores:
+        for n, table, term in terms[:_MAX_TERMS]:
+            if read + n > _MAX_POSTINGS:
+                continue  # a common term: the rarer ones already say more
+            read += n
+            weight = math.log(1 + (self._size - n + 0.5) / (n + 0.5))
+            selects.append(f"SELECT rowid AS id, ? AS w FROM {table} WHERE {table} MATCH ?")
+            values += [weight * (_GRAM_WEIGHT if table == "grams" else 1.0), _fts_string(term)]
+        if not selects:
             return []
+        # The postings are summed in SQLite; the best by shared terms come back, then the
+        # best of those by BM25 (their lengths normalized).
+        with self._lock:
+            scores = dict(self._db.execute(
+                f"SELECT id, SUM(w) AS s FROM ({' UNION ALL '.join(selects)}) "
+                "GROUP BY id ORDER BY s DESC LIMIT ?", (*values, 4 * limit)).fetchall())
         lengths, average = self._lengths, self._average
         size = len(lengths)
 
         def bm25(pid: int) -> float:
             length = lengths[pid] if pid < size else average
-            return scores[pid] * (_K1 + 1) / (1 + _K1 * (1 - _B + _B * length / average))
+            return float(scores[pid]) * (_K1 + 1) / (
+                1 + _K1 * (1 - _B + _B * length / average))
 
         return heapq.nlargest(limit, scores, key=bm25)
 
