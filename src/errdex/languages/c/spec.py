@@ -46,7 +46,11 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | Non
     one naming a level (``do_log2(LEVEL_INFO, "fmt", …)``): a candidate per level."""
     call, text_node = captured["helper"][0], captured["helper.text"][0]
     args = arguments(call.child_by_field_name("arguments"))
-    message = formatted(text_node, args[args.index(text_node) + 1:], None)
+    at = args.index(text_node) if text_node in args else 0
+    level = args[at - 1] if at else None  # a constant (or a choice of two) before the text
+    named = level is not None and (level.type == "conditional_expression" or (
+        level.type == "identifier" and text(level)[:1].isupper()))
+    message = formatted(text_node, args[at + 1:], None) if named else None
     name = text(captured["helper.name"][0])
     leveled = leveled_call(name, args, text_node, message) if message is not None else []
     if leveled:
