@@ -466,3 +466,34 @@ def test_an_oslo_instance_keyword_prints_its_prefix(
         [statement] = store.log_statements()
     assert re.fullmatch(statement.pattern, "[instance: 5c9b-42] Claim successful")
 
+
+
+AUDIT = """package acme;
+
+public class Audit {
+    private static final Logger LOG = LoggerFactory.getLogger(Audit.class);
+
+    static void note(String what) {
+        LOG.info("audit: " + what);
+    }
+
+    static void alarm(String what) {
+        LOG.warn("ALARM " + what);
+    }
+
+    void run(String user) {
+        note("user " + user + " logged in");
+        alarm("disk is almost full");
+    }
+}
+"""
+
+
+def test_a_java_logging_helper_gives_its_callers_its_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"src/Audit.java": AUDIT})
+    assert (16, "warning", "ALARM disk is almost full") in records
+    assert (15, "info", "audit: user {user} logged in") in logs
+    assert not any(line == 15 for line, _, _ in records)

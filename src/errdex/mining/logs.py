@@ -32,7 +32,9 @@ def route_levels(mined: list[MinedRecord], producers: Producers) -> list[LogStat
         if level is None:
             kept.append(m)
         elif severity is not None:
-            m.record.severity = severity  # its kind stays the site's (``fatal`` exits)
+            m.record.severity = severity  # its kind stays the site's (``fatal`` exits),
+            if m.record.error_type == "exception" and m.record.error_class is None:
+                m.record.error_type = "log"  # but a helper thought to throw only logs
             kept.append(m)
         else:
             r = m.record

@@ -54,11 +54,11 @@ from errdex.languages.java.scopes import (
     CLASS_TYPES,
     nearest_assignment,
 )
+from errdex.languages.logs import level_of
 from errdex.templates.template import Hole, Literal, Template
 
 MAX_BRANCHES = 16
 _OVERRIDES = ("getMessage", "getLocalizedMessage")
-_LOG_METHODS = frozenset({"error", "warn", "warning", "severe", "fatal"})
 _SUPER_SPELLINGS = {"super.getMessage()": SUPER_MESSAGE, "getMessage()": SUPER_MESSAGE,
                     "super.getLocalizedMessage()": SUPER_MESSAGE}
 
@@ -251,8 +251,25 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
             results = _guards(body, params, file, owner, path)
     if not results:
         return []
+    level = _logged_level(body) if role == "helper" else None
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
-                     owner)]
+                     owner, level=level)]
+
+
+def _logged_level(body: Node) -> str | None:
+    """A logging helper's level: that of the log call among its statements, when it throws
+    nothing (``void note(String m) { LOG.info("audit: " + m); }`` logs at info)."""
+    levels: list[str | None] = []
+    for statement in body.named_children:
+        if statement.type == "throw_statement":
+            return None
+        inner = statement.named_children[0] if statement.named_children else None
+        if statement.type == "expression_statement" and inner is not None and (
+                inner.type == "method_invocation"):
+            receiver = text(inner.child_by_field_name("object"))
+            if "log" in receiver.rsplit(".", 1)[-1].lower():
+                levels.append(level_of(text(inner.child_by_field_name("name"))))
+    return levels[0] if len(levels) == 1 else None
 
 
 def _names_any(source: bytes, names: tuple[str, ...]) -> bool:
@@ -323,7 +340,8 @@ def _helper_result(statement: Node, params: tuple[str, ...], file: JavaFile,
             inner.type == "method_invocation"):
         receiver = text(inner.child_by_field_name("object"))
         method = text(inner.child_by_field_name("name"))
-        logged = (method in _LOG_METHODS and "log" in receiver.rsplit(".", 1)[-1].lower()) or (
+        logger = "log" in receiver.rsplit(".", 1)[-1].lower()
+        logged = (level_of(method) is not None and logger) or (
             receiver == "System.err" and method in ("println", "print"))
         args = arguments(inner.child_by_field_name("arguments"))
         if logged and args:
