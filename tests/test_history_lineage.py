@@ -249,3 +249,26 @@ def test_web_page_says_which_releases_printed_the_wording(make_repo, tmp_path):
     api = client.post("/api/explain", json={"text": "cannot read config file /etc/x"})
     assert api.status_code == 200
     assert api.json()["matches"][0]["version"]["firstSeen"] == "v1.0.0"
+
+
+def test_a_site_missing_from_a_release_or_moved_into_a_class_keeps_its_lineage(make_repo,
+                                                                               store):
+    """v1: a function ``check``; v2: gone; v3: back reworded, now a method of a class in
+    another file. The old wording still resolves to it."""
+    repo = make_repo()
+    repo.write("pkg/a.py", "def check(n):\n    raise ValueError(f'bad size {n} given')\n")
+    repo.commit("v1")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v1"], check=True)
+    repo.write("pkg/a.py", "def check(n):\n    return n\n")
+    repo.commit("v2")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v2"], check=True)
+    repo.write("pkg/b.py", "class Sizes:\n    def check(self, n):\n"
+                           "        raise ValueError(f'bad size {n} was given')\n")
+    repo.commit("v3")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v3"], check=True)
+    summary = errdex.mine_history(repo.root, db=store, enrich="none")
+    assert [r.linked for r in summary.releases] == [0, 0, 1]
+    best = errdex.explain("ValueError: bad size 3 given", db=store)[0]
+    assert best.record.file_path == "pkg/b.py" and best.removed is None
+    assert best.version is not None and best.version.span() == "v1"
+    assert best.version.current_since == "v3"

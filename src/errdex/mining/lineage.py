@@ -9,6 +9,7 @@ its best successor, and each new record takes at most one predecessor.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from rapidfuzz.distance import Indel
@@ -20,25 +21,32 @@ from errdex.store.protocol import Store
 # Least similarity of two wordings (Indel, as in lookup) for one site reworded.
 MIN_SIMILARITY = 0.6
 _CHARS = 2_000  # wordings compared on at most this many characters
+_GAP_PENALTY = 0.3  # a site missing from the releases between ranks below one just removed
+_SYMBOL_PARTS = re.compile(r"\.|::|#|/")
 
 
 def pair_wordings(
-    removed: list[StoredRecord], fresh: list[StoredRecord]
+    removed: list[StoredRecord], fresh: list[StoredRecord],
+    earlier: list[StoredRecord] | None = None,
 ) -> list[tuple[str, str]]:
-    """(old id, new id) of the removed records that live on as a fresh one, best first."""
+    """(old id, new id) of the removed records that live on as a fresh one, best first.
+
+    ``earlier``: sites removed by an earlier release that no release continued; a fresh
+    record continues one of those only after those removed by this release."""
     by_symbol: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
     by_text: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
     for new in fresh:
         by_symbol[_symbol_key(new)].append(new)
         by_text[_text_key(new)].append(new)
     scored: list[tuple[float, str, str]] = []
-    for old in removed:
-        candidates = {id(n): n for n in by_symbol.get(_symbol_key(old), [])}
-        candidates.update({id(n): n for n in by_text.get(_text_key(old), [])})
-        for new in candidates.values():
-            score = _score(old, new)
-            if score is not None:
-                scored.append((score, old.record.id, new.record.id))
+    for gap, olds in ((0.0, removed), (-_GAP_PENALTY, earlier or [])):
+        for old in olds:
+            candidates = {id(n): n for n in by_symbol.get(_symbol_key(old), [])}
+            candidates.update({id(n): n for n in by_text.get(_text_key(old), [])})
+            for new in candidates.values():
+                score = _score(old, new)
+                if score is not None:
+                    scored.append((score + gap, old.record.id, new.record.id))
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
     taken_old: set[str] = set()
     taken_new: set[str] = set()
@@ -56,20 +64,26 @@ def link_release(store: Store, repo: str, name: str, sha: str) -> int:
     """Stamp release ``name`` (just mined at ``sha``) and link each reworded site's old
     wording to its successor; how many were linked."""
     removed, fresh = table.stamp_release(store, repo, name, sha)
-    if not removed or not fresh:
+    if not fresh:
         return 0
-    records = store.get_many([*removed, *fresh])
+    records = store.get_many(fresh)
+    classes = {r.record.error_class for r in records.values()}
+    orphans = table.orphan_heads(store, repo, sha, classes)
+    records.update(store.get_many([*removed, *orphans]))
     pairs = pair_wordings([records[i] for i in removed if i in records],
-                          [records[i] for i in fresh if i in records])
+                          [records[i] for i in fresh if i in records],
+                          [records[i] for i in orphans if i in records])
     table.link_wordings(store, repo, pairs)
     return len(pairs)
 
 
 def _symbol_key(stored: StoredRecord) -> tuple[object, ...]:
+    """What a site keeps across a move: its function's own name (``Pundit.authorize`` and
+    ``Pundit::Context#authorize`` are one), class and kind."""
     record = stored.record
     symbol = stored.extras.enclosing_symbol
     # Module-level sites have no symbol: their file stands in (a move is then not followed).
-    where = symbol if symbol else f"file:{record.file_path}"
+    where = _SYMBOL_PARTS.split(symbol)[-1] if symbol else f"file:{record.file_path}"
     return (record.repo, record.error_class, record.error_type, where)
 
 
@@ -92,7 +106,9 @@ def _score(old: StoredRecord, new: StoredRecord) -> float | None:
         if similarity < MIN_SIMILARITY:
             return None
     same_file = old.record.file_path == new.record.file_path
-    return similarity + (0.5 if same_symbol else 0.0) + (0.2 if same_file else 0.0)
+    whole_symbol = old.extras.enclosing_symbol == new.extras.enclosing_symbol
+    return (similarity + (0.3 if same_symbol else 0.0) + (0.2 if whole_symbol else 0.0)
+            + (0.2 if same_file else 0.0))
 
 
 __all__ = ["MIN_SIMILARITY", "link_release", "pair_wordings"]

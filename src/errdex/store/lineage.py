@@ -66,6 +66,24 @@ def stamp_release(store: Store, repo: str, name: str, sha: str) -> tuple[list[st
     return removed, sorted(fresh + revived)
 
 
+def orphan_heads(store: Store, repo: str, sha: str, classes: Iterable[str | None]
+                 ) -> list[str]:
+    """Records of ``repo`` removed before commit ``sha``'s mine that head a lineage no
+    release continued (a site missing from some releases, then back reworded), of these
+    error classes: what a new record may still continue."""
+    given = set(classes)
+    wanted = sorted(c for c in given if c is not None)
+    sql = _sql(store)
+    condition, values = sql._in("r.error_class", wanted) if wanted else ("1 = 0", [])
+    if None in given:
+        condition = f"({condition} OR r.error_class IS NULL)"
+    rows = sql._execute(
+        "SELECT r.id FROM records r JOIN wordings w ON w.id = r.id WHERE r.repo = ? AND "
+        "r.removed_sha IS NOT NULL AND r.removed_sha <> ? AND w.site_id = r.id AND "
+        f"{condition} ORDER BY r.id", [repo, sha, *values])
+    return [row[0] for row in rows]
+
+
 def link_wordings(store: Store, repo: str, pairs: Sequence[tuple[str, str]]) -> None:
     """Each (old, new) pair: the old site's wordings now belong to the new record."""
     if not pairs:
@@ -135,5 +153,5 @@ def wording_count(store: Store, repo: str | None = None) -> int:
                .fetchone()[0])
 
 
-__all__ = ["has_wordings", "link_wordings", "release_positions", "releases", "site_wordings",
-           "stamp_release", "wording_count", "wordings"]
+__all__ = ["has_wordings", "link_wordings", "orphan_heads", "release_positions", "releases",
+           "site_wordings", "stamp_release", "wording_count", "wordings"]
