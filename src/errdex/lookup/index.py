@@ -373,10 +373,10 @@ class Index:
 
     def _weak(self, scored: dict[str, Scored], message: str) -> bool:
         """Whether approximate candidates should stand beside these matches: none, or none a
-        specific template whose literal text holds most of the message."""
+        specific template whose literal text holds a third of the message or more."""
         for item in scored.values():
             literal = self._details.get(item.row.pattern_id, ("", 0))[1]
-            if not item.approximate and literal >= _WRAPPER_LITERAL and 2 * literal >= len(
+            if not item.approximate and literal >= _WRAPPER_LITERAL and 3 * literal >= len(
                     message):
                 return False
         return True
