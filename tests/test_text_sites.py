@@ -244,7 +244,8 @@ def test_a_format_4_database_gains_the_table_and_the_next_mine_fills_it(
 ) -> None:
     repo = _mined(make_repo, backend_db)
     # As a database written by an errdex of format 4: none of the later tables, an older miner.
-    for table in ("text_sites", "repo_origins", "synced_datasets", "log_statements"):
+    for table in ("text_sites", "repo_origins", "synced_datasets", "log_statements", "releases",
+                  "wordings"):
         sql(backend_db, f"DROP TABLE {table}")
     sql(backend_db, "UPDATE errdex_meta SET value = '4' WHERE key = 'format_version'")
     sql(backend_db, "UPDATE repos SET miner_version = 'older'")

@@ -37,9 +37,20 @@ def replace_text_sites(
         store._execute_many(
             "INSERT INTO text_sites (repo, file_path, line_number, text, lead, word_count, "
             "github_url) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            ((repo, t.file_path, t.line_number, t.text, key, len(words(t.text)),
-              t.github_url) for t in texts for key in leads(t.text)),
+            ((repo, _utf8(t.file_path), t.line_number, _utf8(t.text), _utf8(key),
+              len(words(t.text)), t.github_url) for t in texts for key in leads(t.text)),
         )
+
+
+def _utf8(text: str) -> str:
+    """``text`` as the database can hold it: a lone surrogate (a string literal's escape
+    of half a pair, an undecodable file name) becomes U+FFFD instead of failing the mine."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # through UTF-16: a well-formed pair becomes its character, a lone half U+FFFD
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def text_sites_by_lead(
