@@ -497,3 +497,22 @@ def test_a_java_logging_helper_gives_its_callers_its_level(
     assert (16, "warning", "ALARM disk is almost full") in records
     assert (15, "info", "audit: user {user} logged in") in logs
     assert not any(line == 15 for line, _, _ in records)
+
+
+CPP = """void load(int n) {
+  LOG(INFO) << "Loaded " << n << " shards";
+  LOG(WARNING) << "Slow shard " << n;
+  LOG(ERROR) << "Shard " << n << " failed";
+  std::cerr << "bad input " << n << std::endl;
+}
+"""
+
+
+def test_glog_streams_are_routed_by_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    logs, records = _levels_and_records(make_repo, str(tmp_path / "db.sqlite"),
+                                        {"src/load.cpp": CPP})
+    assert records == [(3, "warning", "Slow shard {n}"), (4, "error", "Shard {n} failed"),
+                       (5, "error", "bad input {n}")]
+    assert logs == [(2, "info", "Loaded {n} shards")]

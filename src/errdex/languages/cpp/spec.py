@@ -66,6 +66,7 @@ from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.cpp.calls import thrown_call, thrown_class
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.pastes import PASTES
+from errdex.languages.logs import level_of
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
@@ -79,7 +80,8 @@ _CONCATS = frozenset({"absl::StrCat", "StrCat"})
 _TO_TEXT = frozenset({"std::to_string", "to_string", "std::to_wstring"})
 _ERROR_STREAMS = frozenset({"std::cerr", "cerr", "std::wcerr", "std::clog"})
 _STREAM_ENDS = {"std::endl": "\n", "endl": "\n", "std::flush": "", "std::ends": ""}
-_LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error"}
+_LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error",
+               "WARNING": "warning", "INFO": "info"}  # glog's levels (``languages.logs``)
 
 
 # --- handlers -------------------------------------------------------------------------
@@ -123,8 +125,10 @@ def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
     if not has_words(parts):
         return None
     written = "".join(piece.written for piece in pieces).rstrip("\r\n")
+    level = None if text(operands[0]) in _ERROR_STREAMS else level_of(severity)
     return Site(Template(written, merge_literals(parts)), "log", line_of(node),
-                severity="fatal" if severity == "fatal" else "error", symbol=cpp_symbol(node))
+                severity="fatal" if severity == "fatal" else "error", symbol=cpp_symbol(node),
+                level=level)
 
 
 # --- sites ------------------------------------------------------------------------------
