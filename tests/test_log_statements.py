@@ -7,6 +7,7 @@ replaced per file with each mine, never exported.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -516,3 +517,19 @@ def test_glog_streams_are_routed_by_level(
     assert records == [(3, "warning", "Slow shard {n}"), (4, "error", "Shard {n} failed"),
                        (5, "error", "bad input {n}")]
     assert logs == [(2, "info", "Loaded {n} shards")]
+
+
+def test_log_statements_are_never_exported(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    repo = make_repo()
+    repo.commit_files({"src/Server.java": JAVA})
+    errdex.mine(repo.root, db=db, repo="acme/app", jobs=1)
+    out = tmp_path / "records.jsonl"
+    count = errdex.export_dataset(out, db=db)
+    messages = {json.loads(line)["record"]["errorMessage"]
+                for line in out.read_text(encoding="utf-8").splitlines()}
+    assert count == 3 and "Thread {t} threw an Exception." in messages
+    assert not any(m.startswith(("Accepted socket", "Reading snapshot", "Processing request",
+                                 "fine detail")) for m in messages)
