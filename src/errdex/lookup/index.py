@@ -31,13 +31,14 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
+from errdex.lookup import retrieval as close_text
 from errdex.lookup.classes import class_matches
 from errdex.lookup.codes import apply_codes, paste_codes
 from errdex.lookup.context import apply_context, foreign, order_texts, read_context
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
-from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.lineage import follow_sites, has_wordings
+from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent, part_id, pattern_parts
 from errdex.lookup.prefilter import ShapeCache, index_words
@@ -45,7 +46,6 @@ from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
 from errdex.lookup.ranking import materialize as materialize
-from errdex.lookup.retrieval import Retrieval, folded_pair, normalize, within
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
@@ -57,11 +57,6 @@ from errdex.templates.matching import verify
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
-_RETRIEVED = 32  # candidates the ranked retrieval adds, compared letter by letter
-_RETRIEVED_MIN_RATIO = 0.75  # a retrieved candidate sharing few words must be this close
-_CLOSE_SCORE = 0.3 + 0.65 * 0.85  # an approximate match this good outranks a wrapper's
-_FOLDED_RATIO = 0.95  # the similarity of a message the template matches but for case and quotes
-_FOLDED_MIN = 0.4  # a candidate less similar than this is not checked for it
 _CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
@@ -101,10 +96,10 @@ class Index:
         saved = store.load_snapshot(generation, SNAPSHOT_FORMAT)
         if saved is not None:
             self._by_key, self._rest, self._size, self._parts, retrieval = marshal.loads(saved)
-            self._retrieval = Retrieval(*retrieval)
+            self._retrieval = close_text.Retrieval(*retrieval)
         else:
             self._by_key, self._rest, self._size, self._parts = _build_tables(store)
-            self._retrieval = Retrieval.build(
+            self._retrieval = close_text.Retrieval.build(
                 (pid, _literal_of(pattern)) for pid, pattern, _, _ in store.pattern_rows())
             store.save_snapshot(generation, SNAPSHOT_FORMAT, marshal.dumps(
                 (self._by_key, self._rest, self._size, self._parts, self._retrieval.dump())))
@@ -170,9 +165,10 @@ class Index:
         bare = not event.message.strip()  # a bare class: no text to compare
         if not scored and bare:
             scored = class_matches(self.store, event, repo)
-        if not bare and self._weak(scored, event.message):
+        if not bare and close_text.weak(scored, event.message, self._literal, _WRAPPER_LITERAL):
             # Always beside weak full matches: a wrapper must not hide a close template.
-            self._add_approximate(scored, self._approximate_matches(event, repo))
+            close_text.add_close(scored, self._approximate_matches(event, repo), self._literal,
+                      _WRAPPER_LITERAL)
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)
@@ -371,37 +367,9 @@ class Index:
 
     # --- approximate matches ----------------------------------------------------------
 
-    def _weak(self, scored: dict[str, Scored], message: str) -> bool:
-        """Whether approximate candidates should stand beside these matches: none, or none a
-        specific template whose literal text holds a third of the message or more."""
-        for item in scored.values():
-            literal = self._details.get(item.row.pattern_id, ("", 0))[1]
-            if not item.approximate and literal >= _WRAPPER_LITERAL and 3 * literal >= len(
-                    message):
-                return False
-        return True
-
-    def _add_approximate(self, scored: dict[str, Scored], close: dict[str, Scored]) -> None:
-        """Close templates beside the matches found: below every full match of a template as
-        specific as theirs, above a wrapper's (``Error: {msg}``, a line printing another
-        error) when they hold twice its literal text and most of the message."""
-        def literal(item: Scored) -> int:
-            return self._details.get(item.row.pattern_id, ("", 0))[1]
-
-        found = [(s.score, literal(s), s.approximate) for s in scored.values()]
-        for rid, item in close.items():
-            if rid in scored:
-                continue
-            own = literal(item)
-            wrappers = [score for score, length, _ in found
-                        if length < _WRAPPER_LITERAL and own >= 2 * length]
-            if wrappers and item.score >= _CLOSE_SCORE:
-                item.score = max(item.score, max(wrappers) + 0.01)
-            ceiling = max((score for score, length, approximate in found if not approximate
-                           and (length >= _WRAPPER_LITERAL or own < 2 * length)), default=None)
-            if ceiling is not None:
-                item.score = min(item.score, ceiling - 0.01)
-            scored[rid] = item
+    def _literal(self, item: Scored) -> int:
+        """The literal length of a scored candidate's pattern (read when it was verified)."""
+        return self._details.get(item.row.pattern_id, ("", 0))[1]
 
     def _approximate_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, Scored]:
         """Templates close to a message none fullmatches (reworded since the user's version):
@@ -415,20 +383,19 @@ class Index:
         full = sorted(full, key=lambda pid: (-len(rest_of.get(pid, ())), pid))
         pids = [pid for pid in full + close if pid >= 0][:_MAX_FUZZY_CANDIDATES]
         seen = set(pids)
-        pids += [pid for pid in self._retrieval.search(message, _RETRIEVED) if pid not in seen]
+        found = self._retrieval.search(message, close_text.RETRIEVED)
+        pids += [pid for pid in found if pid not in seen]
         ratios: dict[int, float] = {}
-        text = normalize(message[:_FUZZY_CHARS])
+        text = close_text.normalize(message[:_FUZZY_CHARS])
         folded: list[bytes] = []  # the message folded, for RE2, encoded once
         for pid, (pattern, length) in self._pattern_details(pids).items():
-            literal = normalize(_literal_text(pattern))[:_FUZZY_CHARS]
-            ratio = max(similarity(literal, text), within(literal, text))
-            # A template of its own (not ``{error} in {location}``) matching but for case/quotes.
-            pair = folded_pair(pattern, message) if _FOLDED_MIN <= ratio < _FOLDED_RATIO and (
-                length >= _WRAPPER_LITERAL and 2 * length >= len(message)) else None
+            literal = close_text.normalize(_literal_text(pattern))[:_FUZZY_CHARS]
+            ratio = max(similarity(literal, text), close_text.within(literal, text))
+            pair = close_text.folded_pair(pattern, message, ratio, length, _WRAPPER_LITERAL)
             if pair is not None and verify(*pair, folded) is not None:
-                ratio = _FOLDED_RATIO  # re-capitalised or re-quoted: the template, folded
+                ratio = close_text.FOLDED_RATIO  # re-capitalised or re-quoted, folded
             # Most of its words there (the probe's), or letter by letter very close.
-            if ratio >= (APPROXIMATE_MIN_RATIO if pid in seen else _RETRIEVED_MIN_RATIO):
+            if ratio >= (APPROXIMATE_MIN_RATIO if pid in seen else close_text.MIN_RATIO):
                 ratios[pid] = ratio
         scored: dict[str, Scored] = {}
         if not ratios:

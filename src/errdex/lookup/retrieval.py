@@ -22,9 +22,11 @@ import re
 import sqlite3
 import threading
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rapidfuzz import fuzz
+
+from errdex.lookup.ranking import Scored
 
 QUERY_CHARS = 1_000  # a message is searched on its first this many characters
 _MAX_TERMS = 48  # words and trigrams searched per query, rarest first
@@ -47,6 +49,11 @@ _PARTIAL_MIN = 0.6  # a looser part of a longer message is chance
 # the message's: only literals up to this long, in the message's first characters.
 _PARTIAL_LITERAL_CHARS = 200
 _PARTIAL_MESSAGE_CHARS = 800
+CLOSE_SCORE = 0.3 + 0.65 * 0.85  # an approximate match this good outranks a wrapper's
+RETRIEVED = 32  # candidates the ranked retrieval adds, compared letter by letter
+MIN_RATIO = 0.75  # a retrieved candidate sharing few words must be this close
+FOLDED_RATIO = 0.95  # the similarity of a message the template matches but for case and quotes
+_FOLDED_MIN = 0.4  # a candidate less similar than this is not checked for it
 
 _SCHEMA = (
     "CREATE VIRTUAL TABLE words USING fts5(t, content='', detail='none')",
@@ -194,10 +201,47 @@ def within(literal: str, message: str) -> float:
 _UPPER_ESCAPE = re.compile(r"\\[A-Z]")
 
 
-def folded_pair(pattern: str, message: str) -> tuple[str, str] | None:
+def folded_pair(pattern: str, message: str, ratio: float, literal: int,
+                wrapper: int) -> tuple[str, str] | None:
     """A pattern and a message folded alike (lower case, one kind of quote), to check whether
-    the template matches a message re-capitalised or re-quoted since; None for a pattern
-    whose escapes lower case would change (``\\D``, ``\\S``) or a message too long."""
-    if _UPPER_ESCAPE.search(pattern) or len(message) > FUZZY_CHARS:
+    the template matches a message re-capitalised or re-quoted since; None when not worth
+    it: already that similar (``ratio``), hardly similar, a thin template (less than
+    ``wrapper`` literal characters, or under half the message: ``{error} in {location}``),
+    escapes lower case would change (``\\D``, ``\\S``), or a message too long."""
+    if not _FOLDED_MIN <= ratio < FOLDED_RATIO or literal < wrapper or 2 * literal < len(
+            message) or _UPPER_ESCAPE.search(pattern) or len(message) > FUZZY_CHARS:
         return None
     return pattern.lower().translate(_QUOTES), message.lower().translate(_QUOTES)
+
+
+def weak(scored: dict[str, Scored], message: str, literal: Callable[[Scored], int],
+         wrapper: int) -> bool:
+    """Whether approximate candidates should stand beside these matches: none, or none a
+    specific template (``wrapper`` literal characters or more) whose literal text holds a
+    third of the message or more."""
+    for item in scored.values():
+        length = literal(item)
+        if not item.approximate and length >= wrapper and 3 * length >= len(message):
+            return False
+    return True
+
+
+def add_close(scored: dict[str, Scored], close: dict[str, Scored],
+              literal: Callable[[Scored], int], wrapper: int) -> None:
+    """Close templates beside the matches found: below every full match of a template as
+    specific as theirs, above a wrapper's (``Error: {msg}``, a line printing another error;
+    less than ``wrapper`` literal characters) when they hold twice its literal text and
+    most of the message."""
+    found = [(s.score, literal(s), s.approximate) for s in scored.values()]
+    for rid, item in close.items():
+        if rid in scored:
+            continue
+        own = literal(item)
+        wrappers = [score for score, length, _ in found if length < wrapper and own >= 2 * length]
+        if wrappers and item.score >= CLOSE_SCORE:
+            item.score = max(item.score, max(wrappers) + 0.01)
+        ceiling = max((score for score, length, approximate in found if not approximate
+                       and (length >= wrapper or own < 2 * length)), default=None)
+        if ceiling is not None:
+            item.score = min(item.score, ceiling - 0.01)
+        scored[rid] = item
