@@ -272,3 +272,24 @@ def test_a_site_missing_from_a_release_or_moved_into_a_class_keeps_its_lineage(m
     assert best.record.file_path == "pkg/b.py" and best.removed is None
     assert best.version is not None and best.version.span() == "v1"
     assert best.version.current_since == "v3"
+
+
+def test_a_class_narrowed_in_place_keeps_the_lineage(make_repo, store):
+    repo = make_repo()
+    repo.write("pkg/opts.py", "def match(opt):\n    raise ValueError(f'no such option: {opt}')\n")
+    repo.commit("v1")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v1"], check=True)
+    repo.write("pkg/opts.py", "class NoSuchOption(ValueError):\n    pass\n\n\n"
+                              "def match(opt):\n    raise NoSuchOption(f'no such option: {opt}')\n")
+    repo.commit("v2")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v2"], check=True)
+    repo.write("pkg/opts.py", "class NoSuchOption(ValueError):\n    pass\n\n\n"
+                              "def match(opt):\n"
+                              "    raise NoSuchOption(f'No such option {opt!r}.')\n")
+    repo.commit("v3")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v3"], check=True)
+    summary = errdex.mine_history(repo.root, db=store, enrich="none")
+    assert [r.linked for r in summary.releases] == [0, 1, 1]
+    best = errdex.explain("Error: no such option: -d", db=store)[0]
+    assert best.record.error_message == "No such option {opt!r}." and best.removed is None
+    assert best.version is not None and best.version.span() == "v1–v2"

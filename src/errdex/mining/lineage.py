@@ -21,6 +21,7 @@ from errdex.store.protocol import Store
 # Least similarity of two wordings (Indel, as in lookup) for one site reworded.
 MIN_SIMILARITY = 0.6
 _CHARS = 2_000  # wordings compared on at most this many characters
+_CLASS_CHANGE_SIMILARITY = 0.9  # a class change in place needs near-identical wordings
 _GAP_PENALTY = 0.3  # a site missing from the releases between ranks below one just removed
 _SYMBOL_PARTS = re.compile(r"\.|::|#|/")
 
@@ -35,14 +36,17 @@ def pair_wordings(
     record continues one of those only after those removed by this release."""
     by_symbol: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
     by_text: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
+    by_place: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
     for new in fresh:
         by_symbol[_symbol_key(new)].append(new)
         by_text[_text_key(new)].append(new)
+        by_place[_place_key(new)].append(new)
     scored: list[tuple[float, str, str]] = []
     for gap, olds in ((0.0, removed), (-_GAP_PENALTY, earlier or [])):
         for old in olds:
             candidates = {id(n): n for n in by_symbol.get(_symbol_key(old), [])}
             candidates.update({id(n): n for n in by_text.get(_text_key(old), [])})
+            candidates.update({id(n): n for n in by_place.get(_place_key(old), [])})
             for new in candidates.values():
                 score = _score(old, new)
                 if score is not None:
@@ -87,6 +91,14 @@ def _symbol_key(stored: StoredRecord) -> tuple[object, ...]:
     return (record.repo, record.error_class, record.error_type, where)
 
 
+def _place_key(stored: StoredRecord) -> tuple[object, ...]:
+    """The whole enclosing symbol, whatever the class: a site whose error class changed
+    (``UsageError`` → its subclass ``NoSuchOption``) in the same function."""
+    record = stored.record
+    return (record.repo, record.error_type, stored.extras.enclosing_symbol or
+            f"file:{record.file_path}")
+
+
 def _text_key(stored: StoredRecord) -> tuple[object, ...]:
     record = stored.record
     return (record.repo, record.error_class, record.error_type, record.error_message)
@@ -94,6 +106,14 @@ def _text_key(stored: StoredRecord) -> tuple[object, ...]:
 
 def _score(old: StoredRecord, new: StoredRecord) -> float | None:
     """How surely ``new`` is ``old`` reworded or moved; None when it is not."""
+    if old.record.error_class != new.record.error_class:
+        # another class in the same function: only the same text (or nearly) is the site
+        if _place_key(old) != _place_key(new):
+            return None
+        similarity = float(Indel.normalized_similarity(
+            old.record.error_message[:_CHARS], new.record.error_message[:_CHARS],
+            score_cutoff=_CLASS_CHANGE_SIMILARITY))
+        return similarity if similarity >= _CLASS_CHANGE_SIMILARITY else None
     same_symbol = _symbol_key(old) == _symbol_key(new)
     if old.record.error_message == new.record.error_message:
         similarity = 1.0
