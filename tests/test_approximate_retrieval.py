@@ -79,6 +79,23 @@ def test_an_old_wording_finds_the_site_first(index, paste, path):
     assert best.approximate and re.match(r"approximate: \d+% similar", best.reason)
 
 
+def test_an_old_wording_of_a_message_a_later_release_appended_a_line_to(store):
+    """The issue's case: ``Expected a name at line 3`` before the newer version added
+    ``\nSee https://docs…``; found alone, behind a wrapper and behind a class prefix."""
+    seed = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
+    templates = {"names.py": "Expected a name at line {}\nSee https://docs.example.com/help",
+                 "wrapper.py": "Error: {}"}
+    store.upsert([(Record.model_validate(dict(
+        seed, id=f"{n:016x}", slug=f"t-{n}", filePath=path, errorMessage=template,
+        messagePattern=_pattern(template), errorClass=None)), None)
+        for n, (path, template) in enumerate(templates.items())])
+    index = errdex.open_index(store)
+    for paste in ("Expected a name at line 3", "Error: Expected a name at line 3",
+                  "SyntaxError: Expected a name at line 3"):
+        best = index.explain(paste)[0]
+        assert (best.record.file_path, best.approximate) == ("names.py", True), paste
+
+
 def test_an_exact_full_match_of_a_specific_template_stays_first(index):
     best = index.explain("Error: disk quota exceeded for user alice")[0]
     assert (best.record.file_path, best.approximate) == ("quota.py", False)
