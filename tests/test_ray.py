@@ -4,8 +4,10 @@ repository still reaches the store exactly once."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,8 +35,10 @@ _HEAD = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    temp = tmp_path_factory.mktemp("ray")
+def ray_address() -> Iterator[str]:
+    # Ray puts its sockets under the temp dir, and a Unix socket path may hold 107 bytes:
+    # pytest's own temp paths grow with each run, so the head gets a short one of its own.
+    temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))
     head = subprocess.Popen(
         [sys.executable, "-c", _HEAD, str(temp)], stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, text=True,
@@ -52,6 +56,7 @@ def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             head.kill()
             head.wait()
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def _crash_once(markers: Path) -> Callable[[MineTask], None]:
