@@ -39,6 +39,10 @@ def test_plain_matcher_equals_the_regex(pieces, message):
                        ).pattern()
     assert shape_of(pattern).plain
     expected = compile_pattern(pattern).fullmatch(message)
+    blanks = len(pattern) - len(pattern.rstrip(" "))
+    if expected is None and blanks and pattern.strip(" ") and not message.endswith(" "):
+        # The one rule verify adds: a template's trailing blank matches a trimmed line.
+        expected = compile_pattern(pattern).fullmatch(message + " " * blanks)
     got = verify(pattern, message)
     assert (got is None) == (expected is None), (pattern, message)
     if expected:

@@ -39,7 +39,8 @@ def verify(
     candidates of one message share it).
     """
     found = _verify(pattern, message, encoded)
-    if found is None and pattern.endswith(" ") and not message.endswith(" "):
+    if (found is None and pattern.endswith(" ") and not message.endswith(" ")
+            and pattern.strip(" ")):
         # A template's trailing blank (``"ERROR IN CONTACTING RM. "``): the line it printed
         # is read, or was written, trimmed.
         blanks = len(pattern) - len(pattern.rstrip(" "))
