@@ -94,7 +94,7 @@ class EntryReader:
         info line is rarely a record's, and the statement table is the cheaper probe)."""
         fields = entry.fields
         key = (entry.message, fields.get("class"), fields.get("file"), fields.get("line"),
-               fields.get("location"), fields.get("caller"), entry.level)
+               fields.get("location"), fields.get("caller"), entry.level, entry.printed)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
@@ -112,14 +112,14 @@ class EntryReader:
         # the records.
         below = level is not None and level not in EVENT_LEVELS and bool(self.statements)
         if self.statements and (below or level is None):
-            statement = self.statements.match(entry.message, named_sources(fields), level)
+            statement = self._statement(entry, level)
         found: list[Ranked] = []
         if not below and statement is None:
             event = ErrorEvent(entry.message, None, "message", frames, entry.message,
                                line=entry.line)
             found = self.index.rank_event(event, top=max(self.top, 5), repo=self.repo)
             if self.statements and level is not None and (not found or found[0].approximate):
-                statement = self.statements.match(entry.message, named_sources(fields), level)
+                statement = self._statement(entry, level)
         if len(self.cache) > 50_000:
             self.cache.clear()
             self.missed.clear()
@@ -127,6 +127,19 @@ class EntryReader:
         if statement is None and all(r.approximate for r in found):
             self.missed[shape] = (found, statement)
         return found, statement
+
+    def _statement(self, entry: Entry, level: str | None) -> StatementMatch | None:
+        """The statement that wrote an entry: its message, else the message as printed with
+        the metadata the layout read out of its front (a statement mined with its runtime
+        prefix, oslo's ``[instance: <uuid>] ``, holds that text)."""
+        statements = self.statements
+        if statements is None:
+            return None
+        names = named_sources(entry.fields)
+        found = statements.match(entry.message, names, level)
+        if found is None and entry.printed:
+            found = statements.match(entry.printed, names, level)
+        return found
 
     def _traces(self, entry: Entry) -> list[Mapped]:
         """The exceptions and panics printed below an entry, each an event of its own."""

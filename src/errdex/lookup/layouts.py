@@ -43,8 +43,9 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("log4j-thread", compile_layout("%d{ISO8601} %p [%t] %c: %m%n")),
     ("oslo", rf"^(?:(?P<source>\S+\.log\S*) )?(?P<time>{_ISO}) (?P<pid>\d+) {_LVL} "
              r"(?P<logger>[\w.\-]+) (?:\[(?P<context>[^\]]*)\] )?"
-             # oslo's %(instance)s: "[instance: <uuid>] " before the message
-             r"(?:\[instance: (?P<instance>[^\]]+)\] )?(?P<message>.*)$"),
+             # oslo's %(instance)s: "[instance: <uuid>] " before the message, metadata that
+             # the program printed with it (a statement mined with that prefix holds it)
+             r"(?P<printed>(?:\[instance: (?P<instance>[^\]]+)\] )?(?P<message>.*))$"),
     ("log4j", rf"^(?P<time>{_ISO}) +{_LVL} +(?P<logger>[A-Za-z_][\w$.\-]*): (?P<message>.*)$"),
     ("log4j-class-line", rf"^(?P<time>{_ISO}) +{_LVL} +(?P<class>[\w$.]+):(?P<line>\d+) - "
                          r"(?P<message>.*)$"),
@@ -164,6 +165,11 @@ class Entry:
     message: str
     fields: dict[str, str] = field(default_factory=dict)
     continuation: str = ""  # the lines after the first (a trace, a wrapped message)
+    # The message as its program printed it, when the layout read metadata out of its
+    # front (a ``printed`` group around ``message``: oslo's ``[instance: <uuid>] ``); empty
+    # when that is the message itself. A statement whose template holds that text (its
+    # runtime prefix) is matched against this.
+    printed: str = ""
 
     @cached_property
     def level(self) -> str | None:
@@ -253,11 +259,13 @@ def entries(layout: Layout, lines: Iterable[tuple[int, str]]) -> Iterator[Entry]
         if container:
             fields["container"] = container
         message = fields.pop("message", "").rstrip()
+        printed = fields.pop("printed", "").rstrip()
         if "level" not in fields:
             said = _SAID_LEVEL.match(message)
             if said:  # syslog's ``sshd[1]: error: …``: the program wrote its level in front
                 fields["level"] = said.group(1)
-        current = Entry(number, raw, message, fields)
+        current = Entry(number, raw, message, fields,
+                        printed=printed if printed != message else "")
     if current is not None:
         yield _closed(current, rest)
 
