@@ -31,6 +31,9 @@ LOG_LINES = (
     "Terminating instance\n"
     "2017-05-16 00:00:01.100 25746 INFO nova.compute.manager "
     "[req-3ea4052c-895d-4b64-9e2d-04d64c4d94ab - - -] Rebooting instance\n"
+    # the prefix from elsewhere (a context, ``extra=``): the call mined without it
+    "2017-05-16 00:00:02.200 25746 INFO nova.compute.manager "
+    f"[req-3ea4052c-895d-4b64-9e2d-04d64c4d94ab - - -] [instance: {UUID}] Rebooting instance\n"
 )
 
 
@@ -52,7 +55,8 @@ def test_an_oslo_instance_prefix_read_as_metadata_still_names_the_statement(
         statement = getattr(found, "statement", None)
         mapped[event.line] = None if statement is None else (
             statement.file_path, statement.line_number)
-    assert mapped == {1: ("nova/compute/manager.py", 12), 2: ("nova/compute/manager.py", 15)}
+    assert mapped == {1: ("nova/compute/manager.py", 12), 2: ("nova/compute/manager.py", 15),
+                      3: ("nova/compute/manager.py", 15)}
     first = next(event for event in events if event.line == 1)
     assert first.layout["instance"] == UUID  # still metadata of the entry
     assert first.layout["name"] == "oslo" and "printed" not in first.layout

@@ -129,17 +129,16 @@ class EntryReader:
         return found, statement
 
     def _statement(self, entry: Entry, level: str | None) -> StatementMatch | None:
-        """The statement that wrote an entry: its message, else the message as printed with
-        the metadata the layout read out of its front (a statement mined with its runtime
-        prefix, oslo's ``[instance: <uuid>] ``, holds that text)."""
+        """The statement that wrote an entry: first by the message as printed with the
+        metadata the layout read out of its front (a statement mined with that runtime
+        prefix, oslo's ``[instance: <uuid>] ``, holds it: the call that wrote this line
+        passed it), else by its message."""
         statements = self.statements
         if statements is None:
             return None
         names = named_sources(entry.fields)
-        found = statements.match(entry.message, names, level)
-        if found is None and entry.printed:
-            found = statements.match(entry.printed, names, level)
-        return found
+        found = statements.match(entry.printed, names, level) if entry.printed else None
+        return found if found is not None else statements.match(entry.message, names, level)
 
     def _traces(self, entry: Entry) -> list[Mapped]:
         """The exceptions and panics printed below an entry, each an event of its own."""
