@@ -293,3 +293,49 @@ def test_a_class_narrowed_in_place_keeps_the_lineage(make_repo, store):
     best = errdex.explain("Error: no such option: -d", db=store)[0]
     assert best.record.error_message == "No such option {opt!r}." and best.removed is None
     assert best.version is not None and best.version.span() == "v1–v2"
+
+
+def _patch_releases(make_repo) -> tuple[object, str]:
+    """v1.0.0, v1.0.1, v1.1.0, v1.1.1, v2.0.0 (a new wording each), then an untagged HEAD."""
+    repo = make_repo()
+    for number, name in enumerate(["v1.0.0", "v1.0.1", "v1.1.0", "v1.1.1", "v2.0.0"]):
+        repo.write("pkg/config.py", _load(f"cannot read config file number {number} {{path}}"))
+        repo.commit(name)
+        subprocess.run(["git", "-C", str(repo.root), "tag", name], check=True)
+    repo.write("pkg/parse.py", STABLE)
+    head = repo.commit("after the last release")
+    return repo, head
+
+
+def test_cli_history_last_mines_the_newest_releases_then_head(make_repo, store):
+    repo, head = _patch_releases(make_repo)
+    result = CliRunner().invoke(main, ["--db", str(store.path), "mine", "--history",
+                                       "--history-last", "2", "--enrich", "none",
+                                       str(repo.root)])
+    assert result.exit_code == 0, result.output
+    assert table.releases(store, "acme/widgets")[-1] == (head[:12], head)
+    assert [name for name, _ in table.releases(store, "acme/widgets")] == [
+        "v1.1.1", "v2.0.0", head[:12]]
+    assert "3 of 3 release(s) (v1.1.1 … " in result.output
+    assert "3 older than the last releases asked for" in result.output
+
+
+def test_cli_history_stride_minor_mines_the_first_of_each_minor_version(make_repo, store):
+    repo, head = _patch_releases(make_repo)
+    result = CliRunner().invoke(main, ["--db", str(store.path), "mine", "--history",
+                                       "--history-stride", "minor", "--enrich", "none",
+                                       str(repo.root)])
+    assert result.exit_code == 0, result.output
+    assert [name for name, _ in table.releases(store, "acme/widgets")] == [
+        "v1.0.0", "v1.1.0", "v2.0.0", head[:12]]
+    assert "2 not the first of its minor version" in result.output
+
+
+@pytest.mark.parametrize("option", [["--history-last", "2"], ["--history-stride", "major"]])
+def test_cli_history_options_without_history_are_a_usage_error(make_repo, store, option):
+    repo, _ = _patch_releases(make_repo)
+    result = CliRunner().invoke(main, ["--db", str(store.path), "mine", *option,
+                                       str(repo.root)])
+    assert result.exit_code == 2
+    assert "--history-last and --history-stride go with --history" in result.output
+    assert table.releases(store, "acme/widgets") == []  # nothing was mined

@@ -85,13 +85,19 @@ def _llm_config(llm: dict[str, Any]) -> Any:
                    "resolve to its site as it is now.")
 @click.option("--tags", metavar="GLOB",
               help="With --history: the tags to mine (e.g. 'v2.*'; pre-releases included).")
+@click.option("--history-last", type=click.IntRange(min=1), metavar="N",
+              help="With --history: only the newest N releases before the revision.")
+@click.option("--history-stride", type=click.Choice(["patch", "minor", "major"]),
+              help="With --history: every release (patch, the default), or only the first of "
+                   "each minor or major version and the newest.")
 @llm_options
 @click.pass_obj
 @handle_errors
 def mine(
     settings: Settings, path: str, repo: str | None, sha: str | None, jobs: int | None,
     enrich: Literal["static", "none", "llm"], blame: bool, full: bool, history: bool,
-    tags: str | None, llm: dict[str, Any],
+    tags: str | None, history_last: int | None,
+    history_stride: Literal["patch", "minor", "major"] | None, llm: dict[str, Any],
 ) -> None:
     """Mine the git repository holding PATH, or a registry release, into the database.
 
@@ -99,6 +105,8 @@ def mine(
     PATH may be a release: pypi:NAME==VERSION or npm:NAME@VERSION, fetched with your
     pip / npm registry settings and filed under its source repository and version.
     """
+    if (history_last is not None or history_stride is not None) and not history:
+        raise click.UsageError("--history-last and --history-stride go with --history")
     if errdex.is_release_spec(path):
         if repo or sha or blame:
             raise errdex.UsageError("--repo, --sha and --blame are for repositories; a release "
@@ -108,7 +116,8 @@ def mine(
         return
     if history or tags:
         _mine_history(settings, path, repo=repo, sha=sha, tags=tags, jobs=jobs,
-                      enrich=enrich, blame=blame, full=full)
+                      enrich=enrich, blame=blame, full=full, last=history_last,
+                      stride=history_stride or "patch")
         return
     # checked before mining: a missing --llm-model fails fast
     config = _llm_config(llm) if enrich == "llm" else None
@@ -128,6 +137,7 @@ def mine(
 def _mine_history(
     settings: Settings, path: str, *, repo: str | None, sha: str | None, tags: str | None,
     jobs: int | None, enrich: Literal["static", "none", "llm"], blame: bool, full: bool,
+    last: int | None, stride: Literal["patch", "minor", "major"],
 ) -> None:
     """``mine --history``: every release, then the revision; one summary at the end."""
     if enrich == "llm" or blame or full:
@@ -137,7 +147,7 @@ def _mine_history(
         summary = errdex.mine_history(
             path, db=settings.db, repo=repo, sha=sha, tags=tags, jobs=jobs,
             on_release=None if bar is None else lambda done, total, _name: bar(done, total),
-            enrich=enrich, warm_index=True)
+            enrich=enrich, warm_index=True, last=last, stride=stride)
     click.echo(visible(format_history(summary)))
 
 
