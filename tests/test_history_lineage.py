@@ -339,3 +339,19 @@ def test_cli_history_options_without_history_are_a_usage_error(make_repo, store,
     assert result.exit_code == 2
     assert "--history-last and --history-stride go with --history" in result.output
     assert table.releases(store, "acme/widgets") == []  # nothing was mined
+
+
+def test_cli_mine_many_history_passes_last_and_stride(make_repo, store, tmp_path):
+    repo, head = _patch_releases(make_repo)
+    listing = tmp_path / "repos.txt"
+    listing.write_text(f"{repo.root}\n")
+    result = CliRunner().invoke(main, ["--db", str(store.path), "mine-many", "--history",
+                                       "--history-stride", "minor", "--history-last", "2",
+                                       "--jobs", "1", str(listing)])
+    assert result.exit_code == 0, result.output
+    assert [name for name, _ in table.releases(store, "acme/widgets")] == [
+        "v1.1.0", "v2.0.0", head[:12]]  # of v1.0.0, v1.1.0, v2.0.0: the newest two
+    misuse = CliRunner().invoke(main, ["--db", str(store.path), "mine-many",
+                                       "--history-last", "2", str(listing)])
+    assert misuse.exit_code == 2
+    assert "--history-last and --history-stride go with --history" in misuse.output

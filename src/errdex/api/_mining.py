@@ -116,7 +116,8 @@ def mine_many(
     ray_address: str | None = None, cache_dir: str | os.PathLike[str] | None = None,
     cache_budget: int | str = DEFAULT_CACHE_BUDGET, retries: int = 1,
     progress: ProgressCallback | None = None, enrich: Literal["static", "none"] = "static",
-    warm_index: bool = False, history: bool = False,
+    warm_index: bool = False, history: bool = False, history_last: int | None = None,
+    history_stride: Literal["patch", "minor", "major"] = "patch",
 ) -> ManySummary:
     """Mine many repositories (local paths or git URLs[@ref]) into one database.
 
@@ -125,7 +126,8 @@ def mine_many(
     skipped. URLs are cloned shallow into ``cache_dir`` within ``cache_budget`` bytes (or a
     size such as ``"10G"``). ``ray_address`` runs each repository as a Ray task.
     ``history``: each local clone is mined release by release (:func:`mine_history`) first;
-    URLs (cloned shallow, without tags) are mined at their commit.
+    URLs (cloned shallow, without tags) are mined at their commit. ``history_last`` and
+    ``history_stride`` choose the releases, as ``last`` and ``stride`` of :func:`mine_history`.
     """
     listed = [item if isinstance(item, Entry) else _entries.parse_entry(item, number)
               for number, item in enumerate(entries, 1)]
@@ -133,7 +135,8 @@ def mine_many(
     with using_store(db) as store:
         started = time.perf_counter()
         paths = [e for e in listed if e.kind == "path"] if history else []
-        released = _batch_history.mine_paths_history(paths, store, jobs=jobs, enrich=enrich)
+        released = _batch_history.mine_paths_history(paths, store, jobs=jobs, enrich=enrich,
+                                                      last=history_last, stride=history_stride)
         rest = [e for e in listed if e not in paths]
         summary = _many.mine_many(rest, store, jobs=jobs, ray_address=ray_address,
                                   cache_dir=cache_dir, disk_budget_bytes=budget,

@@ -189,11 +189,17 @@ def format_history(summary: errdex.HistorySummary) -> str:
 @click.option("--history", is_flag=True,
               help="Mine each local clone release by release, as mine --history does (URLs "
                    "are cloned shallow, without tags: mined at their commit).")
+@click.option("--history-last", type=click.IntRange(min=1), metavar="N",
+              help="With --history: only the newest N releases of each clone.")
+@click.option("--history-stride", type=click.Choice(["patch", "minor", "major"]),
+              help="With --history: every release (patch, the default), or only the first of "
+                   "each minor or major version and the newest.")
 @click.pass_obj
 @handle_errors
 def mine_many(
     settings: Settings, listing: str, jobs: int | None, ray_address: str | None,
     cache_dir: str | None, cache_budget: str, retries: int, history: bool,
+    history_last: int | None, history_stride: Literal["patch", "minor", "major"] | None,
 ) -> None:
     """Mine every repository in LIST (one path or git URL[@ref] a line; '-' reads stdin).
 
@@ -201,12 +207,15 @@ def mine_many(
     repositories already mined at the same commit. Exit 0 when all succeeded, 1 when
     some failed (the others are stored), 2 for a bad LIST or options.
     """
+    if (history_last is not None or history_stride is not None) and not history:
+        raise click.UsageError("--history-last and --history-stride go with --history")
     entries = errdex.read_repo_list(listing)
     with settings.store() as store, progress(Console(stderr=True), "repositories") as (bar,):
         summary = errdex.mine_many(
             entries, db=store, jobs=jobs, ray_address=ray_address, cache_dir=cache_dir,
             cache_budget=cache_budget or errdex.DEFAULT_CACHE_BUDGET, retries=retries,
-            progress=bar, warm_index=True, history=history)
+            progress=bar, warm_index=True, history=history, history_last=history_last,
+            history_stride=history_stride or "patch")
     Terminal().print(many_table(summary))
     if not summary.ok:
         sys.exit(EXIT_NO_MATCH)
