@@ -16,6 +16,7 @@ from errdex.lookup import groups as _groups
 from errdex.lookup import scan as _scan
 from errdex.lookup.context import named_texts_win
 from errdex.lookup.index import Index, Match
+from errdex.lookup.lineage import gone_for_good
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites, outranks, thin
 from errdex.store.protocol import StoredRecord
 
@@ -85,7 +86,8 @@ def resolve(text: str, *, db: Db | Index = None, top: int = 5,
         matches = db.explain(text, top=top, repo=repo)
     else:
         matches, note = prefer_pinned(db.explain(text, top=top * WIDEN, repo=repo), pinned, top)
-    if matches and not thin(matches, text):
+    # a wording of a site gone for good (mine --history) counts as thin
+    if matches and not thin([m for m in matches if not gone_for_good(m)], text):
         return Resolution(matches, [], note)  # the usual case: no text-site probe at all
     texts = db.text_sites(text, top=top, repo=repo)
     if matches and not outranks(texts, matches, text) and not named_texts_win(

@@ -10,9 +10,10 @@ printed it. One site is listed once, at its best rank.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from errdex.lookup.ranking import Match
+from errdex.lookup.ranking import Match, Scored
 from errdex.records.lineage import Wording, WordingVersion
 from errdex.records.stored import StoredRecord
 from errdex.store import lineage as table
@@ -93,9 +94,32 @@ def _older_wording_reason(reason: str, version: WordingVersion) -> str:
     return "; ".join(kept)
 
 
+def gone_for_good(match: Match) -> bool:
+    """Whether a match (after ``follow_sites``) is a wording of a site that history shows
+    removed for good: no current record continues it. Its exact match is then no stronger
+    than a wrapper's; the message may live on where errdex sees no raise of its own (a
+    text site) or reworded past what lineage links (a close template)."""
+    return match.removed is not None and match.version is not None
+
+
+def thin_gone(store: Store, scored: dict[str, Scored],
+              literal: Callable[[Scored], int]) -> Callable[[Scored], int]:
+    """``literal`` reading no literal text for the removed candidates whose site is gone
+    for good (see ``gone_for_good``), so close current templates stand beside them and a
+    close one ranks above (``retrieval.weak``/``add_close`` treat them as wrappers)."""
+    removed = [rid for rid, item in scored.items() if item.row.removed_sha]
+    rows = table.wordings(store, removed)
+    if not rows:  # none removed, or none mined with history (a plain mine's: as before)
+        return literal
+    sites = store.get_many({row.site_id for row in rows.values()})
+    gone = {rid for rid, row in rows.items()
+            if (site := sites.get(row.site_id)) is not None and site.removed is not None}
+    return lambda item: 0 if item.row.id in gone else literal(item)
+
+
 def has_wordings(store: Store) -> bool:
     """Whether any repository of ``store`` was mined with history (else nothing to follow)."""
     return table.has_wordings(store)
 
 
-__all__ = ["follow_sites", "has_wordings"]
+__all__ = ["follow_sites", "gone_for_good", "has_wordings", "thin_gone"]
