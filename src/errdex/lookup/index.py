@@ -37,7 +37,7 @@ from errdex.lookup.codes import apply_codes, paste_codes
 from errdex.lookup.context import apply_context, foreign, order_texts, read_context
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
-from errdex.lookup.lineage import follow_sites, has_wordings, thin_gone
+from errdex.lookup.lineage import close_beside, follow_sites, has_wordings
 from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent, part_id, pattern_parts
@@ -165,12 +165,10 @@ class Index:
         bare = not event.message.strip()  # a bare class: no text to compare
         if not scored and bare:
             scored = class_matches(self.store, event, repo)
-        # a wording of a site gone for good (mine --history) counts as thin as a wrapper
-        literal = thin_gone(self.store, scored, self._literal) if self._lineage else self._literal
-        if not bare and close_text.weak(scored, event.message, literal, _WRAPPER_LITERAL):
-            # Always beside weak full matches: a wrapper must not hide a close template.
-            close_text.add_close(scored, self._approximate_matches(event, repo), literal,
-                      _WRAPPER_LITERAL)
+        if not bare:  # beside weak full matches: a wrapper must not hide a close template
+            close_beside(self.store if self._lineage else None, scored, event.message,
+                         lambda: self._approximate_matches(event, repo), self._literal,
+                         _WRAPPER_LITERAL)  # nor a wording of a site gone for good
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)

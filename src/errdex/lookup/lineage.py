@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from errdex.lookup import retrieval as close_text
 from errdex.lookup.ranking import Match, Scored
 from errdex.records.lineage import Wording, WordingVersion
 from errdex.records.stored import StoredRecord
@@ -102,19 +103,39 @@ def gone_for_good(match: Match) -> bool:
     return match.removed is not None and match.version is not None
 
 
-def thin_gone(store: Store, scored: dict[str, Scored],
-              literal: Callable[[Scored], int]) -> Callable[[Scored], int]:
-    """``literal`` reading no literal text for the removed candidates whose site is gone
-    for good (see ``gone_for_good``), so close current templates stand beside them and a
-    close one ranks above (``retrieval.weak``/``add_close`` treat them as wrappers)."""
-    removed = [rid for rid, item in scored.items() if item.row.removed_sha]
-    rows = table.wordings(store, removed)
-    if not rows:  # none removed, or none mined with history (a plain mine's: as before)
-        return literal
+def close_beside(
+    store: Store | None, scored: dict[str, Scored], message: str,
+    approximate: Callable[[], dict[str, Scored]], literal: Callable[[Scored], int],
+    wrapper: int,
+) -> None:
+    """Close templates beside weak full matches (``retrieval.weak``/``add_close``). With
+    ``store`` (some repository mined ``--history``), a removed candidate whose site is gone
+    for good (see ``gone_for_good``) reads no literal text, as a wrapper: close current
+    templates are then looked for and a close one ranks above it; close removed ones are
+    added as before, never lifted over it."""
+    gone = _gone(store, scored) if store is not None else set()
+    thin = (lambda item: 0 if item.row.id in gone else literal(item)) if gone else literal
+    if not close_text.weak(scored, message, thin, wrapper):
+        return
+    close = approximate()
+    if not gone:  # the usual case
+        close_text.add_close(scored, close, literal, wrapper)
+        return
+    close_text.add_close(scored, {rid: item for rid, item in close.items()
+                                  if not item.row.removed_sha}, thin, wrapper)
+    close_text.add_close(scored, {rid: item for rid, item in close.items()
+                                  if item.row.removed_sha}, literal, wrapper)
+
+
+def _gone(store: Store, scored: dict[str, Scored]) -> set[str]:
+    """The removed candidates whose site (their own, or the one lineage linked them to) is
+    removed too; a plain mine's removed records have no wording row and are never here."""
+    rows = table.wordings(store, [rid for rid, item in scored.items() if item.row.removed_sha])
+    if not rows:
+        return set()
     sites = store.get_many({row.site_id for row in rows.values()})
-    gone = {rid for rid, row in rows.items()
+    return {rid for rid, row in rows.items()
             if (site := sites.get(row.site_id)) is not None and site.removed is not None}
-    return lambda item: 0 if item.row.id in gone else literal(item)
 
 
 def has_wordings(store: Store) -> bool:
@@ -122,4 +143,4 @@ def has_wordings(store: Store) -> bool:
     return table.has_wordings(store)
 
 
-__all__ = ["follow_sites", "gone_for_good", "has_wordings", "thin_gone"]
+__all__ = ["close_beside", "follow_sites", "gone_for_good", "has_wordings"]
