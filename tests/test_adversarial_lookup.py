@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import replace
-from datetime import timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -132,8 +131,10 @@ def _check_work(work: LookupWork, readings: int, stored: set[str], paste_chars: 
     assert all(max(a, b) <= _FUZZY_CHARS for a, b in work.scored)
 
 
+# No deadline: the bound is asserted on counted work (_check_work), not on seconds, which
+# fail under load.
 _SETTINGS = settings(
-    max_examples=30, deadline=timedelta(seconds=60), database=None,
+    max_examples=30, deadline=None, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.large_base_example],
 )
