@@ -355,3 +355,29 @@ def test_cli_mine_many_history_passes_last_and_stride(make_repo, store, tmp_path
                                        "--history-last", "2", str(listing)])
     assert misuse.exit_code == 2
     assert "--history-last and --history-stride go with --history" in misuse.output
+
+
+def test_scan_resolves_an_old_wording_in_a_log_to_the_current_site(make_repo, store, tmp_path):
+    """A log line printed by an old release, scanned after mine --history: the site as it
+    is now, with the releases that printed the wording, as explain answers it."""
+    repo = make_repo()
+    repo.write("pkg/config.py", _load(W1))
+    repo.commit("one")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v1.0.0"], check=True)
+    repo.write("pkg/config.py", "# moved down\n" + _load(W2))
+    repo.commit("two")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v1.1.0"], check=True)
+    errdex.mine_history(repo.root, db=store, enrich="none")
+    log = tmp_path / "app.log"
+    log.write_text("2026-01-02 10:00:00 INFO app: starting\n"
+                   "2026-01-02 10:00:01 ERROR app: cannot read config file /etc/app.toml\n")
+    result = CliRunner().invoke(main, ["--db", str(store.path), "scan", "--json", str(log)])
+    assert result.exit_code == 0, result.output
+    (event,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert event["line"] == 2 and event["layout"]["level"] == "error"
+    best = event["matches"][0]
+    assert best["record"]["errorMessage"] == W2 and "removed" not in best
+    assert best["record"]["lineNumber"] == 3
+    assert best["version"] == {"template": W1, "filePath": "pkg/config.py", "lineNumber": 2,
+                               "firstSeen": "v1.0.0", "lastSeen": "v1.0.0"}
+    assert "older wording" in best["reason"] and "removed in" not in best["reason"]

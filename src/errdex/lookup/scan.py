@@ -32,6 +32,7 @@ from errdex.lookup.drain import Drain
 from errdex.lookup.entries import EntryReader, Mapped, weigh
 from errdex.lookup.index import Index, Match, Ranked, materialize
 from errdex.lookup.layouts import Layout, detect, layout_named
+from errdex.lookup.lineage import follow_sites, has_wordings
 from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
 from errdex.lookup.statements import StatementMatch
 from errdex.repo.processes import die_with_parent
@@ -103,7 +104,9 @@ def scan(
     log statements. ``group``: an event no record or statement explains gets the id of a
     template learnt from the log (``drain``). With ``jobs`` > 1 and a log of several
     chunks, chunks are parsed and ranked in worker processes (each with its own store and
-    index) and this process reads the reported records, a chunk at a time.
+    index) and this process reads the reported records, a chunk at a time. An older
+    wording (mine ``--history``) is answered with its site as it is now, as ``explain``
+    answers it (``lineage.follow_sites``).
     """
     named = layout_named(layout) if layout else None  # a bad pattern: before any reading
     starts: list[Layout | None] = [named]
@@ -121,6 +124,7 @@ def scan(
         )
     records: dict[str, StoredRecord] = {}
     drain = Drain() if group else None
+    lineage = has_wordings(index.store)  # some repository was mined --history
     for first_line, ranked in ranked_chunks:
         wanted = {r.id for item in ranked for r in item.ranked} - records.keys()
         if len(records) > _CACHE_SIZE:
@@ -131,6 +135,8 @@ def scan(
             matches = materialize(item.ranked, records)
             if item.layout is not None:
                 matches = weigh(matches, item.layout, top)
+            if lineage:  # an older wording is answered with its site as it is now (explain's)
+                matches = follow_sites(index.store, matches)
             scanned = ScannedEvent(first_line + item.line - 1, item.text, matches, item.layout,
                                    item.statement)
             if drain is not None and not _explained(scanned):
