@@ -145,8 +145,10 @@ class Index:
         paste: str | None = None,
     ) -> list[Match]:
         ranked = self.rank_event(event, top=top, repo=repo, paste=paste)
-        matches = materialize(ranked, self.store.get_many(r.id for r in ranked))
-        # an older wording (mine --history) is answered with its site as it is now
+        return self.follow_sites(materialize(ranked, self.store.get_many(r.id for r in ranked)))
+
+    def follow_sites(self, matches: list[Match]) -> list[Match]:
+        """An older wording (mine --history) answered with its site as it is now."""
         return follow_sites(self.store, matches) if self._lineage else matches
 
     def rank_event(

@@ -32,7 +32,6 @@ from errdex.lookup.drain import Drain
 from errdex.lookup.entries import EntryReader, Mapped, weigh
 from errdex.lookup.index import Index, Match, Ranked, materialize
 from errdex.lookup.layouts import Layout, detect, layout_named
-from errdex.lookup.lineage import follow_sites, has_wordings
 from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
 from errdex.lookup.statements import StatementMatch
 from errdex.repo.processes import die_with_parent
@@ -124,7 +123,6 @@ def scan(
         )
     records: dict[str, StoredRecord] = {}
     drain = Drain() if group else None
-    lineage = has_wordings(index.store)  # some repository was mined --history
     for first_line, ranked in ranked_chunks:
         wanted = {r.id for item in ranked for r in item.ranked} - records.keys()
         if len(records) > _CACHE_SIZE:
@@ -135,8 +133,7 @@ def scan(
             matches = materialize(item.ranked, records)
             if item.layout is not None:
                 matches = weigh(matches, item.layout, top)
-            if lineage:  # an older wording is answered with its site as it is now (explain's)
-                matches = follow_sites(index.store, matches)
+            matches = index.follow_sites(matches)  # an older wording: its site as it is now
             scanned = ScannedEvent(first_line + item.line - 1, item.text, matches, item.layout,
                                    item.statement)
             if drain is not None and not _explained(scanned):
