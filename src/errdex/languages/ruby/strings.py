@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.strings import Escapes, unescape
+from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import ancestors, text
 from errdex.templates.template import Hole, Literal, Part, merge_literals
 
@@ -137,7 +138,7 @@ def _heredoc_body(beginning: Node) -> Node | None:
         if statement.parent is None:
             return None
         statement = statement.parent
-    openers = [n for n in _walk(statement) if n.type == "heredoc_beginning"]
+    openers = [n for n in nodes_from(statement, ()) if n.type == "heredoc_beginning"]
     bodies: list[Node] = []
     sibling: Node | None = statement.next_named_sibling
     while sibling is not None and sibling.type == "heredoc_body":
@@ -145,15 +146,6 @@ def _heredoc_body(beginning: Node) -> Node | None:
         sibling = sibling.next_named_sibling
     index = next((i for i, n in enumerate(openers) if n == beginning), None)
     return bodies[index] if index is not None and index < len(bodies) else None
-
-
-def _walk(node: Node) -> list[Node]:
-    out, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        stack.extend(reversed(current.children))
-    return out
 
 
 def _dedented(parts: list[Part]) -> list[Part]:
@@ -194,7 +186,7 @@ def constant_value(node: Node | None) -> Node | None:
             return None
         name, owner = text(name_node), text(scope).rsplit("::", 1)[-1]
         root = next(a for a in [node, *list(ancestors(node))] if a.parent is None)
-        scopes = [n for n in _walk(root) if n.type in ("class", "module")
+        scopes = [n for n in nodes_from(root, ()) if n.type in ("class", "module")
                   and text(n.child_by_field_name("name")).rsplit("::", 1)[-1] == owner]
     for scope_node in scopes:
         body = scope_node if scope_node.type == "program" else scope_node.child_by_field_name(
