@@ -167,16 +167,16 @@ class Index:
         bare = not event.message.strip()  # a bare class: no text to compare
         if not scored and bare:
             scored = class_matches(self.store, event, repo)
+        # the ranked retrieval is the costliest step: once per event, whoever asks first
+        approximate = lru_cache(maxsize=1)(lambda: self._approximate_matches(event, repo))
         if not bare:  # beside weak full matches: a wrapper must not hide a close template
             close_beside(self.store if self._lineage else None, scored, event.message,
-                         lambda: self._approximate_matches(event, repo), self._literal,
-                         _WRAPPER_LITERAL)  # nor a wording of a site gone for good
+                         approximate, self._literal, _WRAPPER_LITERAL)  # nor a gone site's
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)
         if not bare and foreign(context, scored, event.error_class):  # none could raise it
-            for rid, item in (self._approximate_matches(event, repo)
-                              | class_matches(self.store, event, repo)).items():
+            for rid, item in (approximate() | class_matches(self.store, event, repo)).items():
                 scored.setdefault(rid, item)
         apply_codes(self.store, paste_codes(event, paste), scored, repo)  # codes are keys
         self._mark_constructors(scored)
