@@ -158,7 +158,7 @@ def _first_argument(call: Call) -> list[Composed] | None:
 def _copy(m: MinedRecord, index: int) -> MinedRecord:
     record = m.record.model_copy(deep=True)
     record.id = record_id(record.repo, record.file_path, None, m.record.id, None, index)
-    return MinedRecord(record, m.extras.model_copy(deep=True), m.content_hash)
+    return MinedRecord(record, m.extras.model_copy(deep=True), m.content_hash, level=m.level)
 
 
 def _owner_of(symbol: str | None) -> str | None:

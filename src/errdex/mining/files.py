@@ -26,7 +26,7 @@ from errdex.languages.facts import Call, Producer, referenced_names
 from errdex.languages.logs import module_logger
 from errdex.mining.codes import site_code
 from errdex.records.evidence import Evidence
-from errdex.records.log_statements import LogStatement
+from errdex.records.log_statements import LogLevel, LogStatement
 from errdex.records.model import (
     SCHEMA_VERSION,
     Record,
@@ -67,6 +67,8 @@ class MinedRecord:
     # its own) is dropped when its call reaches no producer
     call: Call | None = None
     candidate: bool = False
+    # a leveled log call's level when its call may still compose (``mining.logs``)
+    level: LogLevel | None = None
 
 
 @dataclass(frozen=True)
@@ -203,10 +205,12 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
     outcome = FileOutcome(path, language, parse_errors=found.parse_errors, constants=constants)
     outcome.producers = producers_of(path, language, data)  # the tree extract parsed
     seen_keys: Counter[tuple[str, ...]] = Counter()
+    # a log statement whose call may still add a prefix (``do_log2(LEVEL_INFO, …)``) is
+    # composed as records are, then routed by its level (``mining.logs``)
     outcome.logs = [log_statement(context, path, language, s) for s in found.sites
-                    if s.is_log_statement() and s.template.parts]
-    sites = sorted([*(s for s in found.sites if not s.is_log_statement()), *found.candidates],
-                   key=lambda s: s.line)
+                    if s.is_log_statement() and s.template.parts and s.call is None]
+    sites = sorted([*(s for s in found.sites if not s.is_log_statement() or s.call),
+                    *found.candidates], key=lambda s: s.line)
     evidence: list[Evidence | None] = [None] * len(sites)
     if context.evidence:
         grammar = LANGUAGES[language].grammar
@@ -316,4 +320,5 @@ def _record(
     )
     extras = RecordExtras(language=language, enclosing_symbol=site.symbol,
                           hole_names=hole_names(site.template))
-    return MinedRecord(record, extras, content_hash(site.template.written, window))
+    return MinedRecord(record, extras, content_hash(site.template.written, window),
+                       level=site.level if site.call is not None else None)

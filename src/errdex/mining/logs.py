@@ -3,7 +3,9 @@ that function's level, as a direct log call is by its method's.
 
 Composition (``errdex.mining.compose``) gives ``logit("Accepted %s", u)`` the text the
 project's ``logit`` prints; the producer it reached knows the level (``Producer.level``,
-read by ``errdex.languages.c.logs``). At warning and above the record stays, with that
+read by ``errdex.languages.c.logs``). A call naming its level itself
+(``serverLog(LL_NOTICE, "fmt", …)``) keeps the level it names (``MinedRecord.level``)
+whatever its call composed into. At warning and above the record stays, with that
 severity; below, it leaves the records and becomes a scan-only ``LogStatement``.
 """
 
@@ -21,13 +23,13 @@ def route_levels(mined: list[MinedRecord], producers: Producers) -> list[LogStat
     levels: dict[tuple[str, int], LogLevel] = {(p.path, p.line): p.level
               for found in producers.by_name.values() for p in found
               if p.level in LEVELS}
-    if not levels:
+    if not levels and not any(m.level for m in mined):
         return []
     kept: list[MinedRecord] = []
     out: list[LogStatement] = []
     for m in mined:
-        level = next((levels[key] for s in m.extras.template_sources or ()
-                      if (key := (s.file_path, s.line_number)) in levels), None)
+        level = m.level or next((levels[key] for s in m.extras.template_sources or ()
+                                 if (key := (s.file_path, s.line_number)) in levels), None)
         severity = severity_of(level) if level is not None else None
         if level is None:
             kept.append(m)

@@ -17,9 +17,10 @@ import re
 
 from tree_sitter import Node
 
-from errdex.languages.base import line_of, text
+from errdex.languages.base import Site, line_of, text
+from errdex.languages.c.calls import formatted
 from errdex.languages.c.compose import parameters
-from errdex.languages.c.family import arguments, c_string, function_name
+from errdex.languages.c.family import CALLS, arguments, c_string, function_name
 from errdex.languages.facts import Call, Producer, Result
 from errdex.languages.logs import level_of
 from errdex.records.log_statements import LogLevel
@@ -100,22 +101,45 @@ def _passes_level(function: Node, prefixes: dict[str, dict[str, tuple[str, int]]
     return None
 
 
-def leveled_call(name: str, args: list[Node], text_node: Node, message: Template
-                 ) -> list[tuple[LogLevel, Call]]:
-    """``do_log2(server ? LEVEL_INFO : LEVEL_ERROR, "fmt", …)``: (level, the call of the
-    dispatcher's producer for that level) per level constant passed before the format."""
-    at = args.index(text_node) if text_node in args else 0
-    out: list[tuple[LogLevel, Call]] = []
-    for arg in args[at - 1:at] if at else []:  # the level right before the format
-        choices = [arg]
-        if arg.type == "conditional_expression":
-            choices = [c for c in (arg.child_by_field_name("consequence"),
-                                   arg.child_by_field_name("alternative")) if c is not None]
-        for choice in choices:
-            level = level_constant(text(choice))
-            if level is not None:
-                out.append((level, Call(f"{name}:{text(choice)}", ((message,),), method=True)))
-    return out
+def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
+                  symbol: str | None, owner: str | None) -> list[Site] | None:
+    """A call naming a level constant somewhere before its format, the format being its
+    first text (``ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "fmt", …)``,
+    ``serverLog(LL_WARNING, "fmt", …)``, ``ngx_log_error(NGX_LOG_ERR, log, 0, "fmt")``,
+    ``do_log2(quiet ? LEVEL_INFO : LEVEL_ERROR, "fmt", …)``): a log site per level, printing
+    the format as it is; its call reaches the dispatcher's producer for that level
+    (``name:CONSTANT``) when the repository has one, which adds the prefix it prints.
+    None when no level is named (not a leveled call)."""
+    if name in CALLS or text_node not in args:
+        return None
+    at = args.index(text_node)
+    if any(a.type in ("string_literal", "concatenated_string") for a in args[:at]):
+        return None  # one site per call, at its first text
+    levels = next((found for arg in reversed(args[:at]) if (found := _levels(arg))), [])
+    message = formatted(text_node, args[at + 1:], None) if levels else None
+    if message is None or not message.parts:
+        return None
+    return [Site(message, "log", line_of(call), symbol=symbol, level=level,
+                 call=Call(f"{name}:{constant}", ((message,),), owner=owner, method=True))
+            for constant, level in levels]
+
+
+def _levels(arg: Node) -> list[tuple[str, LogLevel]]:
+    """The level constants an argument names: one (``LL_WARNING``), a choice of them
+    (``server ? LEVEL_INFO : LEVEL_ERROR``), or one among flags (``APLOG_NOERRNO|APLOG_ERR``)."""
+    while arg.type == "parenthesized_expression" and arg.named_child_count == 1:
+        arg = arg.named_children[0]
+    if arg.type == "identifier":
+        level = level_constant(text(arg))
+        return [(text(arg), level)] if level is not None else []
+    if arg.type == "conditional_expression":
+        fields = ("consequence", "alternative")
+    elif arg.type == "binary_expression" and text(arg.child_by_field_name("operator")) == "|":
+        fields = ("left", "right")
+    else:
+        return []
+    return [found for f in fields if (part := arg.child_by_field_name(f)) is not None
+            for found in _levels(part)]
 
 
 def _functions(root: Node) -> dict[str, Node]:
@@ -196,4 +220,4 @@ def _of_type(node: Node, kind: str) -> list[Node]:
     return out
 
 
-__all__ = ["level_constant", "log_wrappers"]
+__all__ = ["level_constant", "leveled_sites", "log_wrappers"]

@@ -16,7 +16,6 @@ when the repository defines it, the candidates nothing otherwise.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Node
@@ -24,14 +23,13 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
-from errdex.languages.base import Site, line_of, text
-from errdex.languages.c.calls import file_scope, formatted, helper_site
+from errdex.languages.base import Site, text
+from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
-from errdex.languages.c.logs import leveled_call, log_wrappers
+from errdex.languages.c.logs import leveled_sites, log_wrappers
 from errdex.languages.c.snippets import C_SNIPPETS
 from errdex.languages.facts import Composer, Producer
-from errdex.templates.template import Template
 
 
 def _call_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -43,21 +41,12 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
 
 def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None:
     """A call passing text to a function that may be one of the repository's reporters;
-    one naming a level (``do_log2(LEVEL_INFO, "fmt", …)``): a candidate per level."""
+    one naming a level before its format (``logs.leveled_sites``): a log site per level."""
     call, text_node = captured["helper"][0], captured["helper.text"][0]
     args = arguments(call.child_by_field_name("arguments"))
-    at = args.index(text_node) if text_node in args else 0
-    level = args[at - 1] if at else None  # a constant (or a choice of two) before the text
-    named = level is not None and (level.type == "conditional_expression" or (
-        level.type == "identifier" and text(level)[:1].isupper()))
-    message = formatted(text_node, args[at + 1:], None) if named else None
     name = text(captured["helper.name"][0])
-    leveled = leveled_call(name, args, text_node, message) if message is not None else []
-    if leveled:
-        return [Site(Template("", ()), "log", line_of(call), symbol=c_symbol(call),
-                     call=replace(made, owner=file_scope(file, call)), level=level)
-                for level, made in leveled]
-    return helper_site(captured, file, c_symbol)
+    leveled = leveled_sites(name, call, args, text_node, c_symbol(call), file_scope(file, call))
+    return leveled or helper_site(captured, file, c_symbol)
 
 
 _REPORTERS = producers("c")

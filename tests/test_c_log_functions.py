@@ -1,0 +1,87 @@
+"""A C project's own logging functions, every form a code base writes them in.
+
+Each form is a small fixture written for this test: the level a call logs at (named by a
+constant anywhere before the format, by the logging macro's name, or by the function a
+pointer holds), the text printed (a dispatcher's prefix included), and that a line as the
+program prints it matches the mined statement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import errdex
+from tests.conftest import GitRepo
+
+Mined = tuple[list[tuple[int, str, str]], list[tuple[int, str, str]]]
+
+
+def _mine(make_repo: Callable[..., GitRepo], db: str, files: dict[str, str],
+          only: str | None = None) -> Mined:
+    """(log statements, log records) as (line, level or severity, template)."""
+    repo = make_repo()
+    repo.commit_files(files)
+    errdex.mine(repo.root, db=db, repo="acme/app", jobs=1)
+    with errdex.open_store(db) as store:
+        logs = [(s.line_number, s.level, s.template) for s in store.log_statements("acme/app")
+                if only is None or s.file_path == only]
+        records = [(r.record.line_number, r.record.severity, r.record.error_message)
+                   for r in store.records("acme/app")
+                   if r.record.error_type == "log" and (only is None or r.record.file_path == only)]
+    return sorted(logs), sorted(records)
+
+
+def _patterns(db: str) -> list[str]:
+    with errdex.open_store(db) as store:
+        return [r.record.message_pattern or "" for r in store.records("acme/app")] + [
+            s.pattern for s in store.log_statements("acme/app")]
+
+
+# The level is an argument, not the first one, and the format is not the first parameter:
+# httpd's ``ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, fmt, …)`` (APLOG_MARK is a macro for
+# file and line), flags or'ed with the level, redis's ``serverLog(LL_WARNING, fmt, …)``,
+# nginx's ``ngx_log_error(NGX_LOG_EMERG, log, 0, fmt, …)``. No definition is needed.
+LEVELED_C = """#define APLOG_MARK __FILE__,__LINE__
+
+static int
+serve(request_rec *r, server_rec *s, int pid, const char *sig, ngx_log_t *log)
+{
+    ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
+                  "Directory index forbidden by rule: %s", r->filename);
+    ap_log_error(APLOG_MARK, APLOG_NOERRNO|APLOG_WARNING, 0, s,
+                 "child pid %d exit signal %s", pid, sig);
+    ap_log_perror(APLOG_MARK, APLOG_INFO, 0, s->process->pool, "module %s loaded", r->uri);
+    serverLog(LL_WARNING, "Background saving terminated with success");
+    serverLog(LL_NOTICE, "Ready to accept connections %s", "tcp");
+    serverLog(LL_VERBOSE, "Client closed connection id=%d", pid);
+    serverLog(LL_WARNING|LL_RAW, "Redis is starting");
+    ngx_log_error(NGX_LOG_EMERG, log, 0, "bind() to %s failed", sig);
+    elog(ERROR, "cache lookup failed for relation %u", pid);
+    return 0;
+}
+"""
+
+
+def test_a_level_constant_anywhere_before_the_format_is_the_calls_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"src/serve.c": LEVELED_C})
+    assert records == [(6, "error", "Directory index forbidden by rule: %s"),
+                       (8, "warning", "child pid %d exit signal %s"),
+                       (11, "warning", "Background saving terminated with success"),
+                       (14, "warning", "Redis is starting"),
+                       (15, "fatal", "bind() to %s failed"),
+                       (16, "error", "cache lookup failed for relation %u")]
+    assert logs == [(10, "info", "module %s loaded"),
+                    (12, "notice", "Ready to accept connections %s"),
+                    (13, "trace", "Client closed connection id=%d")]
+    patterns = _patterns(db)
+    for line in ("Directory index forbidden by rule: /srv/www/private",
+                 "child pid 4711 exit signal Segmentation fault (11)",
+                 "Ready to accept connections tcp", "Client closed connection id=7"):
+        assert any(re.fullmatch(p, line) for p in patterns), line
+    best = errdex.explain("Directory index forbidden by rule: /srv/www/private", db=db)[0]
+    assert best.record.line_number == 6 and not best.approximate
