@@ -24,9 +24,6 @@ from __future__ import annotations
 import copy
 import marshal
 import re
-import sys
-from collections import Counter
-from collections.abc import Sequence
 from functools import lru_cache
 
 from rapidfuzz.distance import Indel
@@ -40,12 +37,14 @@ from errdex.lookup.frames import apply_frames
 from errdex.lookup.lineage import close_beside, follow_sites, has_wordings
 from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.parse import ErrorEvent, main_event
-from errdex.lookup.parts import PART_PENALTY, parent, part_id, pattern_parts
+from errdex.lookup.parts import PART_PENALTY, parent
 from errdex.lookup.prefilter import ShapeCache, index_words
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
 from errdex.lookup.ranking import materialize as materialize
+from errdex.lookup.tables import bucket as word_bucket
+from errdex.lookup.tables import build_tables
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
@@ -75,7 +74,6 @@ _MANY_BUCKETS = 256  # past this many key words in a message, smallest buckets f
 # Similarity is scored on at most this many characters of each text: a template
 # reworded is short, and the score's cost grows with the product of the lengths.
 _FUZZY_CHARS = 4_000
-_SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
 
 
 class Index:
@@ -98,7 +96,7 @@ class Index:
             self._by_key, self._rest, self._size, self._parts, retrieval = marshal.loads(saved)
             self._retrieval = close_text.Retrieval(*retrieval)
         else:
-            self._by_key, self._rest, self._size, self._parts = _build_tables(store)
+            self._by_key, self._rest, self._size, self._parts = build_tables(store)
             self._retrieval = close_text.Retrieval.build(
                 (pid, _literal_of(pattern)) for pid, pattern, _, _ in store.pattern_rows())
             store.save_snapshot(generation, SNAPSHOT_FORMAT, marshal.dumps(
@@ -250,7 +248,7 @@ class Index:
         full: list[int] = []
         close: list[tuple[float, int]] = []
         rest_of, by_key = self._rest, self._by_key
-        buckets = [found for word in words if (found := _bucket(by_key.get(word), words))]
+        buckets = [found for word in words if (found := word_bucket(by_key.get(word), words))]
         if len(buckets) > _MANY_BUCKETS:
             buckets.sort(key=len)
         start, whole = left, True
@@ -434,66 +432,3 @@ def _literal_text(pattern: str) -> str:
 def _literal_of(pattern: str) -> str:
     """A pattern's literal text, its fragments joined by a space."""
     return " ".join(f for f in shape_of(pattern).fragments if f)
-
-
-def _build_tables(store: Store) -> tuple[
-    dict[str, list[int] | dict[str, list[int]]], dict[int, tuple[str, ...]], int,
-    dict[int, tuple[str, int]],
-]:
-    """key word → pattern ids, each pattern's other required words, and the lines of
-    multi-line patterns (``parts``), filed like patterns under ids of their own.
-
-    A pattern is filed under its rarest word across the whole store, which keeps
-    every bucket small: a query then touches few patterns per word of its message.
-    """
-    intern = sys.intern
-    rows: list[tuple[int, list[str]]] = []
-    parts: dict[int, tuple[str, int]] = {}
-    for pid, pattern, required_words, _ in store.pattern_rows():
-        rows.append((pid, [intern(w) for w in required_words.split(" ")] if required_words
-                     else []))
-        for line, text, literal, required in pattern_parts(pattern):
-            parts[part_id(pid, line)] = (text, literal)
-            rows.append((part_id(pid, line), [intern(w) for w in required]))
-    size = len(rows) - len(parts)
-    frequency = Counter(word for _, words in rows for word in words)
-    by_key: dict[str, list[int]] = {}
-    rest_words: dict[int, tuple[str, ...]] = {}
-    for pid, words in rows:
-        if not words:
-            continue
-        key = min(words, key=lambda w: (frequency[w], -len(w)))
-        by_key.setdefault(key, []).append(pid)
-        if len(words) > 1:
-            rest_words[pid] = tuple(w for w in words if w is not key)
-    # A key word shared by many patterns is split again by each pattern's next rarest
-    # word, so a query never walks a long bucket ("" holds the one-word patterns).
-    tables: dict[str, list[int] | dict[str, list[int]]] = dict(by_key)
-    for key, pids in by_key.items():
-        if len(pids) > _SPLIT_BUCKET:
-            split: dict[str, list[int]] = {}
-            for pid in pids:
-                rest = rest_words.get(pid, ())
-                second = min(rest, key=lambda w: (frequency[w], -len(w))) if rest else ""
-                split.setdefault(second, []).append(pid)
-            tables[key] = split
-    return tables, rest_words, size, parts
-
-
-def _bucket(
-    entry: list[int] | dict[str, list[int]] | None, words: set[str]
-) -> Sequence[int]:
-    """The pattern ids filed under one key word that could fit a message with ``words``."""
-    if entry is None:
-        return ()
-    if isinstance(entry, list):
-        return entry
-    found: list[int] = list(entry.get("", ()))
-    if len(entry) < len(words):  # a long paste: walk the bucket's few second words
-        for second, pids in entry.items():
-            if second and second in words:
-                found.extend(pids)
-        return found
-    for word in words:
-        found.extend(entry.get(word, ()))
-    return found
