@@ -15,8 +15,10 @@ settings), the source is mined at that release into ``--db`` and the log scanned
 - grouping accuracy, Loghub's definition: a line is grouped right iff the set of lines in
   its predicted group equals the set of lines sharing its ground-truth EventId; on the
   warning/error lines (both partitions restricted to them) and on all lines. errdex's
-  group of a line is its row of ``scan --group``: the record it was mapped to, else the
-  info/debug statement, else the template learnt from the log, else the line alone;
+  group of a line is its row and variant of ``scan --group``: the record it was mapped
+  to, else the info/debug statement, each split into variants by the values in its holes
+  (``errdex.lookup.variants_log``), else the template learnt from the log, else the line
+  alone;
 - the share of warning/error lines mapped to the right statement, over the lines whose
   template is labelled with the statement printing it (benchmarks/logs/<system>.labels.json,
   checked by hand; templates printed by code outside the source mined are ``unknown``,
@@ -24,11 +26,12 @@ settings), the source is mined at that release into ``--db`` and the log scanned
 - the same grouping accuracy for Drain3 on the same lines (each line's Content, masked
   with Loghub's regexes), and Drain's published figure;
 - lines/s of each (errdex: the scan alone, the mine not counted; the faster of two runs);
-- what a perfect map to the labelled statements would score on Loghub's definition (its
-  ceiling for a tool that groups by statement: Loghub splits some statements' lines into
-  several templates by a value), and each tool's all-lines grouping accuracy against the
-  statements instead ("by statement": the truth is the labelled statement, else the
-  EventId), the grouping an operator reading ``scan --group`` wants.
+- what a perfect map to the labelled statements would score on Loghub's definition (the
+  ceiling for a tool that groups by statement alone: Loghub splits some statements' lines
+  into several templates by a value, which errdex's variants tell apart), and each tool's
+  all-lines grouping accuracy against the statements instead ("by statement": the truth
+  is the labelled statement, else the EventId; errdex's groups are its rows, variants
+  merged), the grouping an operator reading ``scan --group``'s rows wants.
 
 A system without a level on its lines (OpenSSH's syslog) takes each line's level from its
 template's label (the level of the statement printing it).
@@ -256,11 +259,13 @@ def _own_group(event: Any) -> tuple[Hashable | None, Location | None]:
 
 
 def run_errdex(log: Path, db: str, repo: str, count: int
-               ) -> tuple[list[Hashable | None], list[Location | None], float, dict[str, int]]:
-    """Each line's group and statement as ``errdex.scan`` maps the log; seconds; counts."""
+               ) -> tuple[list[Hashable | None], list[Location | None], float, dict[str, Any]]:
+    """Each line's group (row and variant) and statement as ``errdex.scan`` maps the log;
+    seconds; counts (``stats["rows"]``: each line's row, its variants not told apart)."""
     import errdex
 
     groups: list[Hashable | None] = [None] * count
+    statements: list[Hashable | None] = [None] * count
     mapped: list[Location | None] = [None] * count
     summary = errdex.ScanSummary()
     start = time.perf_counter()
@@ -270,12 +275,20 @@ def run_errdex(log: Path, db: str, repo: str, count: int
     for _ in errdex.scan(str(log), db=db, repo=repo, **scan_options()):
         pass
     seconds = min(seconds, time.perf_counter() - start)
+    grouped = getattr(errdex, "ScanGroups", None)
+    rows = grouped() if grouped is not None else None
     for event in events:
-        key, where = event_group(event)
+        if rows is not None:
+            rows.add(event)
+    variant_of = getattr(rows, "group_of", None)  # (statement, variant): as --group lists them
+    for event in events:
+        row, where = event_group(event)
+        key = variant_of(event) if variant_of is not None else row
         first = int(event.line) - 1
         for i in range(first, min(count, first + max(1, len(event.text.splitlines())))):
-            groups[i], mapped[i] = key, where
-    stats = {"events": len(events), "matched": summary.matched}
+            groups[i], mapped[i], statements[i] = key, where, row
+    stats: dict[str, Any] = {"events": len(events), "matched": summary.matched,
+                             "rows": statements}
     return groups, mapped, seconds, stats
 
 
@@ -325,6 +338,7 @@ def measure(system: str, spec: dict[str, Any], loghub: Path, sources: Path, db: 
         repo, records = mine(path, sha, spec["source"], db, full=remine)
     log = loghub / system / f"{system}_2k.log"
     groups, mapped, seconds, stats = run_errdex(log, db, repo, len(lines))
+    rows = stats.pop("rows")
     right, known, unknown = right_statements(mapped, accepted, warn)
     every = right_statements(mapped, accepted, range(len(lines)))
     indexed, labelled = indexed_templates(db, repo, labels)
@@ -340,7 +354,7 @@ def measure(system: str, spec: dict[str, Any], loghub: Path, sources: Path, db: 
     ceiling = statement_partition(accepted, truth)
     best = Outcome("a perfect statement map", grouping_accuracy(ceiling, truth, warn),
                    grouping_accuracy(ceiling, truth), by_statement=1.0)
-    ours.by_statement = grouping_accuracy(groups, ceiling)
+    ours.by_statement = grouping_accuracy(rows, ceiling)
     drain.by_statement = grouping_accuracy(clusters, ceiling)
     misses = [(lines[i].number, lines[i].event, mapped[i], sorted(want))
               for i in warn if (want := accepted[i]) is not None and mapped[i] not in want]

@@ -191,9 +191,10 @@ def test_an_event_groups_by_record_then_statement_then_template() -> None:
     info = NS(repo="acme/widgets", file_path="src/Pool.java", line_number=20,
               template="Borrowed {}")
     common = {"line": 1, "text": "x", "level": None, "template": None}
-    by_record = NS(matches=[NS(record=record, approximate=False)], statement=None,
+    by_record = NS(matches=[NS(record=record, approximate=False, bound={})], statement=None,
                    group="g1", **common)
-    by_statement = NS(matches=[], statement=NS(statement=info), group=None, **common)
+    by_statement = NS(matches=[], statement=NS(statement=info, bound={}), group=None,
+                      **common)
     by_template = NS(matches=[], statement=None, group="g7", **common)
     nothing = NS(matches=[], statement=None, group=None, **common)
     for group in (logs.event_group, logs._own_group):

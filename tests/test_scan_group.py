@@ -40,6 +40,10 @@ public class Election {
     void other(String cls, String what) {
         LOG.warn(cls + " not " + what);
     }
+
+    void changed(long sid, String state) {
+        LOG.warn("Peer " + sid + " changed its state to " + state);
+    }
 }
 """
 
@@ -60,10 +64,23 @@ Interrupted while waiting for message on queue
 2015-07-29 17:41:52,008 - WARN  [SendWorker:188978561025:QuorumCnxManager$SendWorker@679] - \
 Interrupted while waiting for message on queue
 2015-07-29 17:41:53,009 - WARN  [main:Election@26] - Peer not ready
+2015-07-29 17:41:54,001 - WARN  [main:Election@30] - Peer 1 changed its state to LOOKING
+2015-07-29 17:41:54,002 - WARN  [main:Election@30] - Peer 2 changed its state to FOLLOWING
+2015-07-29 17:41:54,003 - WARN  [main:Election@30] - Peer 3 changed its state to LOOKING
+2015-07-29 17:41:54,004 - WARN  [main:Election@30] - Peer 1 changed its state to OBSERVING
+2015-07-29 17:41:54,005 - WARN  [main:Election@30] - Peer 2 changed its state to FOLLOWING
+2015-07-29 17:41:54,006 - WARN  [main:Election@30] - Peer 3 changed its state to LOOKING
 """
 
 ELECTION = "acme/widgets src/main/java/org/acme/quorum/Election.java"
 GOLDEN = f"""\
+      6  warning  lines 11-16  {ELECTION}:30  peer-changed-its-state-to
+         e.g. 2015-07-29 17:41:54,001 - WARN  [main:Election@30] - Peer 1 changed its state \
+to LOOKING
+         3 variants:
+               3  lines 11-16  state=LOOKING
+               2  lines 12-15  state=FOLLOWING
+               1  lines 14-14  sid=<*>, state=<*>
       2  warning  lines 2-7  {ELECTION}:14  cannot-open-channel-to-at-election-address
          e.g. 2015-07-29 17:41:45,001 - WARN  [WorkerSender[myid=1]:Election@14] - Cannot \
 open channel to 2 at election address /10.10.34.12:3888
@@ -107,7 +124,7 @@ def test_scan_group_golden(files):
                                 terminal_width=200)
     assert result.exit_code == 0, result.output
     assert _rows(result.stdout) == GOLDEN
-    assert "10 lines, 8 error events, 5 explained by 4 records" in result.stdout
+    assert "16 lines, 14 error events, 11 explained by 5 records" in result.stdout
 
 
 def test_scan_group_all_levels_maps_info_lines_to_their_statements(files):
@@ -120,15 +137,21 @@ def test_scan_group_all_levels_maps_info_lines_to_their_statements(files):
     assert info == [{"kind": "statement", "statement": f"{ELECTION}:10",
                      "name": "Notification time out: {timeout}", "level": "info",
                      "count": 2, "firstLine": 1, "lastLine": 6,
-                     "example": LOG.splitlines()[0], "approximate": False}]
-    assert sum(row["count"] for row in rows) == 10
+                     "example": LOG.splitlines()[0], "approximate": False,
+                     "variants": [{"values": {"timeout": "<*>"}, "count": 2, "firstLine": 1,
+                                   "lastLine": 6, "example": LOG.splitlines()[0]}]}]
+    assert sum(row["count"] for row in rows) == 16
+    state = next(row for row in rows if row["statement"] == f"{ELECTION}:30")
+    assert [(v["values"]["state"], v["count"]) for v in state["variants"]] == [
+        ("LOOKING", 3), ("FOLLOWING", 2), ("<*>", 1)]
+    assert sum(v["count"] for v in state["variants"]) == state["count"]
 
 
 def test_scan_json_lines_of_entries_carry_layout_and_group(files):
     db, log = files
     events = list(errdex.scan(str(log), db=db, group=True, jobs=1))
     by_line = {event.line: event for event in events}
-    assert sorted(by_line) == [2, 3, 4, 5, 7, 8, 9, 10]
+    assert sorted(by_line) == [2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
     leader = by_line[5].to_json()
     assert leader["matches"] == [] and leader["group"]["template"] == "Leader not elected"
     assert leader["layout"] == {"name": "log4j-location", "class": "Leader", "level": "warning",
@@ -150,3 +173,16 @@ def test_all_levels_names_the_statement_of_an_info_line(files, tmp_path):
                                terminal_width=200)
     assert every.exit_code == 0, every.output
     assert f"→ info statement  {ELECTION}:10" in every.stdout
+
+
+def test_group_of_tells_a_statement_s_variants_apart(files):
+    db, log = files
+    events = list(errdex.scan(str(log), db=db, group=True, jobs=1))
+    rows = errdex.ScanGroups()
+    for event in events:
+        rows.add(event)
+    by_line = {event.line: rows.group_of(event) for event in events}
+    assert by_line[11] == by_line[13] == by_line[16] != by_line[12] == by_line[15]
+    assert by_line[14] not in (by_line[11], by_line[12])
+    assert by_line[11][0] == by_line[14][0]  # one statement, one row
+    assert by_line[8] == by_line[9] and by_line[8][1] is None  # a learnt template

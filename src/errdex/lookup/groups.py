@@ -1,12 +1,15 @@
 """``scan --group``: one row per statement (or per template the log taught), the table an
 operator wants from a log of millions of lines: what wrote it, at what level, how often,
-first and last line, an example."""
+first and last line, an example; under a statement, its variants (``variants_log``: the
+entries told apart by the values in its holes, as a log parser would tell them apart)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, field
 
 from errdex.lookup.scan import ScannedEvent
+from errdex.lookup.variants_log import Shape, Variant, Variants, shape_of_values
 
 
 @dataclass
@@ -23,12 +26,21 @@ class GroupRow:
     last_line: int
     example: str
     approximate: bool = False
+    variants: Variants | None = field(default=None, repr=False)  # a statement's, by values
+
+    def ordered_variants(self) -> list[Variant]:
+        """The row's variants, most entries first (none for a learnt template)."""
+        return self.variants.ordered() if self.variants is not None else []
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "statement": self.statement, "name": self.name,
-                "level": self.level, "count": self.count, "firstLine": self.first_line,
-                "lastLine": self.last_line, "example": self.example,
-                "approximate": self.approximate}
+        out: dict[str, object] = {
+            "kind": self.kind, "statement": self.statement, "name": self.name,
+            "level": self.level, "count": self.count, "firstLine": self.first_line,
+            "lastLine": self.last_line, "example": self.example,
+            "approximate": self.approximate}
+        if self.variants is not None:
+            out["variants"] = [v.to_json() for v in self.ordered_variants()]
+        return out
 
 
 class ScanGroups:
@@ -40,11 +52,17 @@ class ScanGroups:
     def add(self, event: ScannedEvent) -> None:
         key, kind, where, name, approximate = _identity(event)
         row = self.rows.get(key)
+        example = event.text.partition("\n")[0].rstrip()
+        bound = _bound(event, kind, approximate)
         if row is None:
-            example = event.text.partition("\n")[0].rstrip()
-            self.rows[key] = GroupRow(key, kind, where, name, event.level, 1, event.line,
-                                      event.line, example, approximate)
+            variants = Variants() if bound is not None else None
+            row = self.rows[key] = GroupRow(key, kind, where, name, event.level, 1, event.line,
+                                            event.line, example, approximate, variants)
+            if variants is not None and bound is not None:
+                variants.add(shape_of_values(bound), event.line, example)
             return
+        if row.variants is not None and bound is not None:
+            row.variants.add(shape_of_values(bound), event.line, example)
         row.count += 1
         row.last_line = event.line
         if kind == "template" and event.template:
@@ -52,9 +70,32 @@ class ScanGroups:
         if row.level is None:
             row.level = event.level
 
+    def group_of(self, event: ScannedEvent) -> tuple[Hashable, Shape | None] | None:
+        """The (row, variant) an event added before belongs to, over every event added
+        (None: a line of its own); what the logs benchmark scores."""
+        key, kind, _, _, approximate = _identity(event)
+        row = self.rows.get(key)
+        if row is None or kind == "line":
+            return None
+        bound = _bound(event, kind, approximate)
+        if row.variants is None or bound is None:
+            return key, None
+        return key, row.variants.variant_of(shape_of_values(bound))
+
     def ordered(self) -> list[GroupRow]:
         """Most events first; the first line breaks ties."""
         return sorted(self.rows.values(), key=lambda r: (-r.count, r.first_line))
+
+
+def _bound(event: ScannedEvent, kind: str, approximate: bool) -> dict[str, str] | None:
+    """The hole values of the statement an event's row names (None: no statement, or an
+    approximate match, whose values mean nothing)."""
+    if kind == "record" and not approximate and event.matches:
+        full = [m for m in event.matches if not m.approximate]
+        return (full or event.matches)[0].bound
+    if kind == "statement" and event.statement is not None:
+        return event.statement.bound
+    return None
 
 
 def _identity(event: ScannedEvent) -> tuple[str, str, str, str, bool]:

@@ -144,6 +144,23 @@ def _print_groups(groups: errdex.ScanGroups, as_json: bool) -> None:
         if row.kind == "template":
             click.echo(visible(f"         template: {row.name[:200]}"))
         click.echo(visible(f"         e.g. {row.example[:200]}"))
+        _print_variants(row)
+
+
+_SHOWN_VARIANTS = 10
+
+
+def _print_variants(row: errdex.GroupRow) -> None:
+    """A statement's variants (its entries told apart by their hole values), when several."""
+    variants = row.ordered_variants()
+    if len(variants) < 2:
+        return
+    click.echo(f"         {len(variants)} variants:")
+    for variant in variants[:_SHOWN_VARIANTS]:
+        click.echo(visible(f"         {variant.count:>7}  lines {variant.first_line}-"
+                           f"{variant.last_line}  {variant.label[:200]}"))
+    if len(variants) > _SHOWN_VARIANTS:
+        click.echo(f"         … {len(variants) - _SHOWN_VARIANTS} more (--json lists them)")
 
 
 @click.command()
