@@ -75,3 +75,39 @@ def test_a_plain_mine_keeps_its_removed_record_first(make_repo, store):
     errdex.mine(repo.root, db=store)
     found = errdex.resolve("PermissionError: delete is not allowed for this account", db=store)
     assert found.matches and found.matches[0].removed is not None
+
+
+OLD_CHECK = ("def authorize(user, action):\n"
+             "    if not user.can(action):\n"
+             "        raise PermissionError(f'not allowed to {action} this record')\n")
+# v2: the message's words come from a table the raise joins; errdex sees no wording there
+NEW_CHECK = ("WORDS = {\n"
+             "    'denied': 'not allowed to',\n"
+             "}\n\n\n"
+             "def authorize(user, action, kind='denied'):\n"
+             "    if not user.can(action):\n"
+             "        raise PermissionError(' '.join([WORDS[kind], action]))\n")
+
+
+def test_a_short_literal_holds_a_wording_gone_for_good(make_repo, store):
+    """Three words are too few for a line to outrank a current record, but they say where a
+    site history shows gone for good is written now, when they are words of its wording."""
+    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECK})
+    errdex.mine_history(repo.root, db=store)
+    paste = "PermissionError: not allowed to delete this record"
+    (old, *_) = errdex.explain(paste, db=store)
+    assert old.removed is not None and old.version is not None  # the v1.0.0 raise
+    found = errdex.resolve(paste, db=store)
+    assert not found.matches
+    assert (found.text_sites[0].site.file_path, found.text_sites[0].site.line_number) == (
+        "pkg/auth.py", 2)
+
+
+def test_a_short_literal_of_other_words_leaves_the_gone_wording_first(make_repo, store):
+    """A three-word line that is not words of the gone wording says nothing of it."""
+    table = NEW_CHECK.replace("'not allowed to'", "'this record denied'")
+    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": table})
+    errdex.mine_history(repo.root, db=store)
+    found = errdex.resolve("PermissionError: not allowed to delete this record denied",
+                           db=store)
+    assert found.matches and found.matches[0].removed is not None

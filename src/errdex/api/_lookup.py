@@ -16,7 +16,7 @@ from errdex.lookup import groups as _groups
 from errdex.lookup import scan as _scan
 from errdex.lookup.context import named_texts_win
 from errdex.lookup.index import Index, Match
-from errdex.lookup.lineage import gone_for_good
+from errdex.lookup.lineage import gone_for_good, lives_on_in_text
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites, outranks, thin
 from errdex.store.protocol import StoredRecord
 
@@ -91,7 +91,7 @@ def resolve(text: str, *, db: Db | Index = None, top: int = 5,
         return Resolution(matches, [], note)  # the usual case: no text-site probe at all
     texts = db.text_sites(text, top=top, repo=repo)
     if matches and not outranks(texts, matches, text) and not named_texts_win(
-            text, matches, texts):
+            text, matches, texts) and not lives_on_in_text(texts, matches):
         return Resolution(matches, [], note)
     return Resolution([], texts)  # none matched, or thinly: the line holding more of it
 

@@ -15,8 +15,11 @@ from dataclasses import replace
 
 from errdex.lookup import retrieval as close_text
 from errdex.lookup.ranking import Match, Scored
+from errdex.lookup.text_sites import REASON as HELD_WHOLE
+from errdex.lookup.text_sites import TextSiteMatch
 from errdex.records.lineage import Wording, WordingVersion
 from errdex.records.stored import StoredRecord
+from errdex.records.text_sites import contained, spaced, words
 from errdex.store import lineage as table
 from errdex.store.protocol import Store
 
@@ -103,6 +106,22 @@ def gone_for_good(match: Match) -> bool:
     return match.removed is not None and match.version is not None
 
 
+def lives_on_in_text(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
+    """Whether the paste's message lives on at the best text site while every record it
+    matched is a wording history shows gone for good: the line's literal, held whole by
+    the paste, is words of such a wording of the same repository (pundit's ``not allowed
+    to`` kept in its error class once the raise stopped spelling the message). A text
+    site that short never outranks a current record; against a site gone for good it is
+    where the message is written today."""
+    if not texts or not matches or texts[0].reason != HELD_WHOLE:
+        return False
+    if not all(gone_for_good(m) for m in matches):
+        return False
+    found = words(texts[0].site.text)
+    return any(m.record.repo == texts[0].repo and m.version is not None
+               and contained(found, spaced(words(m.version.template))) for m in matches)
+
+
 def close_beside(
     store: Store | None, scored: dict[str, Scored], message: str,
     approximate: Callable[[], dict[str, Scored]], literal: Callable[[Scored], int],
@@ -143,4 +162,5 @@ def has_wordings(store: Store) -> bool:
     return table.has_wordings(store)
 
 
-__all__ = ["close_beside", "follow_sites", "gone_for_good", "has_wordings"]
+__all__ = ["close_beside", "follow_sites", "gone_for_good", "has_wordings",
+           "lives_on_in_text"]
