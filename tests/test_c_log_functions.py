@@ -85,3 +85,39 @@ def test_a_level_constant_anywhere_before_the_format_is_the_calls_level(
         assert any(re.fullmatch(p, line) for p in patterns), line
     best = errdex.explain("Directory index forbidden by rule: /srv/www/private", db=db)[0]
     assert best.record.line_number == 6 and not best.approximate
+
+
+# Logging macros named after their level (ZooKeeper's C client): the format in one
+# parenthesized list (older releases) or after a callback argument (newer ones).
+MACROS_C = """#include "zookeeper_log.h"
+
+static int
+resolve(zhandle_t *zh, const char *host, int time_left)
+{
+    LOG_ERROR(("no port in %s", host));
+    LOG_WARN(("Exceeded deadline by %dms", time_left));
+    LOG_INFO((LOGCALLBACK(zh), "Initiating client connection, host=%s", host));
+    LOG_DEBUG(("Got ping response in %d ms", time_left));
+    LOG_ERROR(LOGCALLBACK(zh), "Socket %s zk retcode=%d", host, time_left);
+    LOG_WARN(LOGCALLBACK(zh), "Unable to set TCP_NODELAY, latency may be effected");
+    LOG_INFO(LOGCALLBACK(zh), "session establishment complete on server %s", host);
+    return 0;
+}
+"""
+
+
+def test_logging_macros_named_after_their_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"src/zookeeper.c": MACROS_C})
+    assert records == [(6, "error", "no port in %s"), (7, "warning", "Exceeded deadline by %dms"),
+                       (10, "error", "Socket %s zk retcode=%d"),
+                       (11, "warning", "Unable to set TCP_NODELAY, latency may be effected")]
+    assert logs == [(8, "info", "Initiating client connection, host=%s"),
+                    (9, "debug", "Got ping response in %d ms"),
+                    (12, "info", "session establishment complete on server %s")]
+    patterns = _patterns(db)
+    for line in ("Exceeded deadline by 12ms", "Socket 10.0.0.1:2181 zk retcode=-4",
+                 "Initiating client connection, host=localhost:2181"):
+        assert any(re.fullmatch(p, line) for p in patterns), line

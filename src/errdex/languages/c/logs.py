@@ -18,7 +18,7 @@ import re
 from tree_sitter import Node
 
 from errdex.languages.base import Site, line_of, text
-from errdex.languages.c.calls import formatted
+from errdex.languages.c.calls import folded, formatted
 from errdex.languages.c.compose import parameters
 from errdex.languages.c.family import CALLS, arguments, c_string, function_name
 from errdex.languages.facts import Call, Producer, Result
@@ -116,12 +116,45 @@ def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
     if any(a.type in ("string_literal", "concatenated_string") for a in args[:at]):
         return None  # one site per call, at its first text
     levels = next((found for arg in reversed(args[:at]) if (found := _levels(arg))), [])
-    message = formatted(text_node, args[at + 1:], None) if levels else None
+    named = level_constant(name) if not levels else None  # ``LOG_WARN(cb, "fmt", …)``
+    message = formatted(text_node, args[at + 1:], None) if levels or named else None
     if message is None or not message.parts:
         return None
+    if named is not None:  # the macro's own definition, if the repository has one, says more
+        made = Call(name, tuple(folded(args)), owner=owner, method=True)
+        return [Site(message, "log", line_of(call), symbol=symbol, level=named, call=made)]
     return [Site(message, "log", line_of(call), symbol=symbol, level=level,
                  call=Call(f"{name}:{constant}", ((message,),), owner=owner, method=True))
             for constant, level in levels]
+
+
+def parenthesized_sites(name: str, call: Node, inner: Node, symbol: str | None
+                        ) -> list[Site] | None:
+    """``LOG_ERROR(("no port in %s", host))``, ``LOG_WARN((LOGCALLBACK(zh), "fmt", …))``: a
+    logging macro named after its level, handed its format and arguments as one
+    parenthesized list (ZooKeeper's C client): a log site at that level printing the format."""
+    level = level_constant(name)
+    listed = _comma_list(inner.named_children[0]) if inner.named_child_count == 1 else []
+    at = next((i for i, a in enumerate(listed)
+               if a.type in ("string_literal", "concatenated_string")), None)
+    if level is None or at is None:
+        return None
+    message = formatted(listed[at], listed[at + 1:], None)
+    if message is None or not message.parts:
+        return None
+    return [Site(message, "log", line_of(call), symbol=symbol, level=level)]
+
+
+def _comma_list(node: Node) -> list[Node]:
+    """The operands of ``a, b, c`` in order (one node when it is no comma expression)."""
+    out: list[Node] = []
+    while node.type == "comma_expression":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            break
+        out.append(left)
+        node = right
+    return [*out, node]
 
 
 def _levels(arg: Node) -> list[tuple[str, LogLevel]]:
@@ -220,4 +253,4 @@ def _of_type(node: Node, kind: str) -> list[Node]:
     return out
 
 
-__all__ = ["level_constant", "leveled_sites", "log_wrappers"]
+__all__ = ["level_constant", "leveled_sites", "log_wrappers", "parenthesized_sites"]

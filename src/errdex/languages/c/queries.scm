@@ -11,3 +11,9 @@
 (call_expression
   function: (identifier) @helper.name
   arguments: (argument_list [(string_literal) (concatenated_string)] @helper.text)) @helper
+
+; Logging macros handed their format and arguments as one parenthesized list
+; (`LOG_ERROR(("no port in %s", host))`): logs.py reads the level from the macro's name.
+(call_expression
+  function: (identifier) @logmacro.name
+  arguments: (argument_list . (parenthesized_expression) @logmacro.inner .)) @logmacro

@@ -27,7 +27,7 @@ from errdex.languages.base import Site, text
 from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
-from errdex.languages.c.logs import leveled_sites, log_wrappers
+from errdex.languages.c.logs import leveled_sites, log_wrappers, parenthesized_sites
 from errdex.languages.c.snippets import C_SNIPPETS
 from errdex.languages.facts import Composer, Producer
 
@@ -49,6 +49,13 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | Non
     return leveled or helper_site(captured, file, c_symbol)
 
 
+def _log_macro_site(captured: Captures, file: FileIndex) -> list[Site] | None:
+    """``LOG_ERROR(("fmt", …))``: a logging macro given its format in parentheses."""
+    call = captured["logmacro"][0]
+    return parenthesized_sites(text(captured["logmacro.name"][0]), call,
+                               captured["logmacro.inner"][0], c_symbol(call))
+
+
 _REPORTERS = producers("c")
 
 
@@ -66,7 +73,8 @@ def _string(node: Node) -> Message | None:
 SPEC = LanguageSpec(
     strings={"string_literal": _string, "concatenated_string": _string},
     name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
-    handlers=(("call", _call_site), ("helper", _helper_site)), new_index=FileIndex, skip=unsure,
+    handlers=(("call", _call_site), ("helper", _helper_site), ("logmacro", _log_macro_site)),
+    new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}),
     evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,
     compose=Composer(producers=_producers, triggers=(*_REPORTERS.triggers, b"va_list")),
