@@ -4,13 +4,16 @@ constant or branch-assigned variable its message comes from."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from tree_sitter import Node
 
+from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import ancestors, text
-from errdex.languages.c.family import arguments
+from errdex.languages.c.family import arguments, function_name
 from errdex.languages.cpp.messages import (
+    MAX,
     Scope,
     arguments_of,
     last_name,
@@ -19,11 +22,101 @@ from errdex.languages.cpp.messages import (
     read,
     says,
     scope_owner,
+    walk,
 )
-from errdex.languages.facts import Call
+from errdex.languages.facts import Argument, Call, substitute
+from errdex.templates.template import Hole, Template
 
 _FACTORY = re.compile(r"^(?:create\w*|make\w*|build|from\w*|of|[Nn]ew\w*|error)$")
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
+_ERRORISH = re.compile(r"(?i)error|exception|fail")
+
+
+def made_error(name: str) -> bool:
+    """Whether a call makes an error by a factory of its class (``parse_error::create``,
+    ``ConfigError::make``): what it is given is what the error prints, wherever it goes."""
+    head, separator, last = name.rpartition("::")
+    return bool(separator) and bool(_FACTORY.match(last)) and bool(
+        _ERRORISH.search(last_name(head.split("<", 1)[0])))
+
+
+def handed_call(name: str, args: list[Node], at: Node) -> Call | None:
+    """The call an error made by a factory and handed on, not thrown where it is made
+    (``return sax->parse_error(pos, tok, parse_error::create(101, pos, msg, nullptr));``, the
+    handler throws it): the factory's, composed as a throw of it would be."""
+    if not made_error(name):
+        return None
+    return thrown_call(name, args, at)
+
+
+def _given(args: list[Node], scope: Scope, owner: str | None, at: Node
+           ) -> tuple[tuple[Argument, ...], tuple[tuple[str, Call], ...]]:
+    """A call's arguments, those that are calls to the repository's functions or the
+    class's own methods (``exception_message(token_type::uninitialized, "value")``) read
+    through the function when this file defines it (its conditions on the arguments
+    decided, ``messages.decided``), else left to composition (``Call.nested``: each hole of
+    that text prints what the call composes)."""
+    given = list(arguments_of(args, scope))
+    nested: list[tuple[str, Call]] = []
+    for i, arg in enumerate(args):
+        if arg.type != "call_expression":
+            continue
+        function = arg.child_by_field_name("function")
+        if function is None or function.type not in ("identifier", "qualified_identifier") or (
+                text(function).startswith("std::")):
+            continue
+        shown = given[i]
+        if len(shown) != 1 or len(shown[0].parts) != 1 or not isinstance(
+                shown[0].parts[0], Hole) or shown[0].parts[0].name != text(arg):
+            continue  # read here already (``std::to_string(n)``, a string helper)
+        inner = arguments(arg.child_by_field_name("arguments"))
+        here = read_at_call(text(function), inner, scope, at)
+        if here:
+            given[i] = here
+            continue
+        nested.append((text(arg), Call(text(function), arguments_of(inner, scope),
+                                       owner=owner, method=True)))
+    return tuple(given), tuple(nested)
+
+
+def read_at_call(name: str, args: list[Node], scope: Scope, at: Node) -> tuple[Template, ...]:
+    """What the string function ``name`` of this file returns for these arguments (its
+    parameters bound to them, conditions on them decided); () when the file defines none
+    (or more than one) that says something."""
+    root = at
+    while root.parent is not None:
+        root = root.parent
+    found = [d for d in _definitions(root) if last_name(function_name(d)) == last_name(name)]
+    if len(found) != 1 or found[0].child_by_field_name("body") is None:
+        return ()
+    definition = found[0]
+    params = parameters_of(definition)
+    if len(params) != len(args):
+        return ()
+    bound = dict(zip(params, arguments_of(args, scope), strict=True))
+    inner = Scope(params, known={p: text(a) for p, a in zip(params, args, strict=True)})
+    body = definition.child_by_field_name("body")
+    locals_of(body, inner)
+    out: list[Template] = []
+    for node in walk(body):
+        if node.type == "return_statement" and node.named_children:
+            for t in read(node.named_children[0], inner):
+                names = list(dict.fromkeys(h.name for h in t.holes if h.name in bound))
+                for combo in itertools.islice(itertools.product(
+                        *(bound[n] for n in names if n is not None)), MAX):
+                    out.append(substitute(t, dict(zip(names, combo, strict=True))))
+    return tuple(out[:MAX]) if any(says(t) for t in out) else ()
+
+
+_DEFINED: list[tuple[int, list[Node]]] = []  # the tree last asked, and its definitions
+
+
+def _definitions(root: Node) -> list[Node]:
+    if _DEFINED and _DEFINED[0][0] == root.id:
+        return _DEFINED[0][1]
+    found = [n for n in nodes_from(root, ()) if n.type == "function_definition"]
+    _DEFINED[:] = [(root.id, found)]
+    return found
 
 
 def thrown_class(written: str) -> str | None:
@@ -44,7 +137,8 @@ def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
     locals_of(definition.child_by_field_name("body") if definition is not None else None, scope)
     owner = scope_owner(at)
     if not written.startswith("std::"):
-        return Call(written, arguments_of(args, scope), owner=owner)
+        given, nested = _given(args, scope, owner, at)
+        return Call(written, given, owner=owner, nested=nested)
     first = args[0] if args else None
     if first is not None and first.type == "identifier" and text(first) in scope.locals:
         values = scope.locals[text(first)]

@@ -10,6 +10,7 @@ above, ``a ? b : c`` (one alternative each), ``fmt::format``, and the file's str
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -38,6 +39,9 @@ CLASSES = ("class_specifier", "struct_specifier")
 EMPTY_HELPER = Producer("", (), (), "helper", "", 0)
 
 
+Branch = tuple[Node, str]  # an ``if`` (or a ``case``) and which of its branches
+
+
 @dataclass
 class Scope:
     """What names print inside one function: parameters, fields, locals, streams, helpers."""
@@ -46,6 +50,12 @@ class Scope:
     fields: dict[str, Template] = field(default_factory=dict)
     helpers: dict[str, Producer] = field(default_factory=dict)
     locals: dict[str, list[Node]] = field(default_factory=dict)  # each value assigned
+    # what is appended to a local (``msg += "…"``, ``msg.append(…)``), in source order, each
+    # with the branch it is appended in (``branch_of``; None: always)
+    appends: dict[str, list[tuple[Node, Branch | None]]] = field(default_factory=dict)
+    # the arguments of the call being read, as written (``read_at_call``): conditions on
+    # them are decided (``if (!context.empty())`` given ``"value"``)
+    known: dict[str, str] = field(default_factory=dict)
     streams: dict[str, list[Node]] = field(default_factory=dict)
     depth: int = 0
 
@@ -97,7 +107,10 @@ def _name(node: Node, scope: Scope) -> tuple[Template, ...]:
     if name in scope.locals and name not in scope.params:
         values = scope.locals.pop(name)  # read once: ``w = w + x`` does not loop
         try:  # assigned in branches (``if … msg = "a"; else msg = "b";``): each one
-            return tuple(t for value in values for t in read(value, scope))[:MAX]
+            assigned = tuple(t for value in values for t in read(value, scope))[:MAX]
+            start = min(v.start_byte for v in values)
+            return _appended(assigned, [(v, b) for v, b in scope.appends.get(name, ())
+                                        if v.start_byte > start], scope)
         finally:
             scope.locals[name] = values
     return (unknown(name),)
@@ -143,6 +156,140 @@ def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
     return (unknown(text(node)),)
 
 
+def _appended(assigned: tuple[Template, ...], appends: list[tuple[Node, Branch | None]],
+              scope: Scope) -> tuple[Template, ...]:
+    """A local's texts with what is appended to it after its value, in order: an append
+    made always is added to each text; appends in the branches of one ``if`` give one
+    alternative per branch, and one without them when a branch appends nothing (an ``if``
+    with no ``else``): ``msg += "; expected " + x`` under a condition may be printed or not,
+    unless the call's arguments decide the condition (``decided``)."""
+    out = assigned
+    i = 0
+    while i < len(appends) and out:
+        node, branch = appends[i]
+        if branch is None:
+            out = _joined([out, read(node, scope)])
+            i += 1
+            continue
+        chosen: dict[str, list[Node]] = {}
+        at = branch[0]
+        while i < len(appends) and (b := appends[i][1]) is not None and b[0] == at:
+            chosen.setdefault(b[1], []).append(appends[i][0])
+            i += 1
+        taken = decided(at, scope)
+        if taken is not None:  # the condition is known: that branch only
+            nodes = chosen.get(taken, [])
+            out = _joined([out, *(read(n, scope) for n in nodes)]) if nodes else out
+            continue
+        options = [_joined([read(n, scope) for n in nodes]) for nodes in chosen.values()]
+        empty = Template("", ())
+        choices = tuple(t for o in options for t in o) + (
+            (empty,) if len(chosen) < _branches(at) else ())
+        out = _joined([out, choices])
+    return out
+
+
+def branch_of(node: Node, body: Node | None) -> Branch | None:
+    """The ``if`` or ``switch`` and the branch of it that ``node`` runs in (``then``,
+    ``else``, a case by its label), the nearest one inside ``body``; None when it runs
+    whenever ``body`` does (a loop counts as always)."""
+    child, above = node, node.parent
+    while above is not None and above != body:
+        if above.type == "if_statement" and child != above.child_by_field_name("condition"):
+            alternative = above.child_by_field_name("alternative")
+            return above, ("else" if child == alternative else "then")
+        if above.type == "case_statement":
+            switch = next((a for a in ancestors(above) if a.type == "switch_statement"), None)
+            if switch is not None:
+                return switch, _label(above)
+        if above.type == "conditional_expression":
+            return above, "case"
+        child, above = above, above.parent
+    return None
+
+
+def _label(case: Node) -> str:
+    value = case.child_by_field_name("value")
+    return text(value) if value is not None else "default"
+
+
+def _branches(at: Node) -> int:
+    """How many branches an ``if`` or ``switch`` has that run some code (an ``if`` without
+    ``else`` and a ``switch`` without ``default`` also run none)."""
+    if at.type == "if_statement":
+        return 2  # then, and else (or nothing)
+    if at.type == "switch_statement":
+        body = at.child_by_field_name("body")
+        cases = [c for c in (body.named_children if body is not None else ())
+                 if c.type == "case_statement"]
+        labels = {_label(c) for c in cases}
+        return len(labels) if "default" in labels else len(labels) + 1
+    return 1
+
+
+def decided(branch: Node, scope: Scope) -> str | None:
+    """The branch an ``if`` or ``switch`` takes when its condition tests only arguments the
+    call gives as literals or constants: ``!context.empty()`` given ``"value"`` (``then``),
+    ``expected != token_type::uninitialized`` given ``token_type::uninitialized``
+    (``else``), ``switch (format)`` given ``input_format_t::cbor`` (that case)."""
+    if not scope.known:
+        return None
+    condition = branch.child_by_field_name("condition")
+    inner = condition.named_children[0] if condition is not None and (
+        condition.named_children) else None
+    if branch.type == "switch_statement":
+        given = scope.known.get(text(inner)) if inner is not None else None
+        if given is None or not _CONSTANT_LIKE.fullmatch(given):
+            return None
+        body = branch.child_by_field_name("body")
+        labels = {_label(c) for c in (body.named_children if body is not None else ())
+                  if c.type == "case_statement"}
+        return given if given in labels else "default"
+    if branch.type != "if_statement":
+        return None
+    truth = _truth(inner, scope.known)
+    return None if truth is None else ("then" if truth else "else")
+
+
+def _truth(node: Node | None, known: dict[str, str]) -> bool | None:
+    if node is None:
+        return None
+    if node.type == "parenthesized_expression" and node.named_children:
+        return _truth(node.named_children[0], known)
+    if node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "!":
+        inner = _truth(node.child_by_field_name("argument"), known)
+        return None if inner is None else not inner
+    if node.type == "call_expression":  # ``context.empty()``
+        function = node.child_by_field_name("function")
+        if function is None or function.type != "field_expression":
+            return None
+        target = function.child_by_field_name("argument")
+        given = known.get(text(target)) if target is not None else None
+        if given is None or text(function.child_by_field_name("field")) != "empty" or (
+                not given.startswith('"')):
+            return None
+        return given == '""'
+    if node.type == "binary_expression" and text(
+            node.child_by_field_name("operator")) in ("==", "!="):
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return None
+        given = known.get(text(left))
+        other = text(right)
+        if given is None and text(right) in known:
+            given, other = known[text(right)], text(left)
+        if given is None or not (_CONSTANT_LIKE.fullmatch(given) and _CONSTANT_LIKE.fullmatch(
+                other)):
+            return None
+        same = given == other
+        return same if text(node.child_by_field_name("operator")) == "==" else not same
+    return None
+
+
+# An enumerator, a constant or a literal, as written: two different ones differ.
+_CONSTANT_LIKE = re.compile(r"(?:[A-Za-z_]\w*::)+[A-Za-z_]\w*|[A-Z][A-Z0-9_]+|-?\d+|\"[^\"]*\"")
+
+
 def _joined(pieces: list[tuple[Template, ...]]) -> tuple[Template, ...]:
     out: list[Template] = []
     for combo in itertools.islice(itertools.product(*pieces), MAX):
@@ -172,6 +319,14 @@ def locals_of(body: Node | None, scope: Scope) -> None:
             left, value = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is not None and left.type == "identifier" and value is not None:
                 scope.locals.setdefault(text(left), []).append(value)
+        elif node.type == "assignment_expression" and text(
+                node.child_by_field_name("operator")) == "+=":
+            left, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and left.type == "identifier" and value is not None:
+                scope.appends.setdefault(text(left), []).append((value, branch_of(node, body)))
+        elif node.type == "call_expression" and (appended := _append_call(node)) is not None:
+            target, value = appended
+            scope.appends.setdefault(target, []).append((value, branch_of(node, body)))
         elif node.type == "declaration" and "stream" in text(node.child_by_field_name("type")):
             for declarator in node.children_by_field_name("declarator"):
                 scope.streams[name_of(declarator) or text(declarator)] = []
@@ -179,6 +334,19 @@ def locals_of(body: Node | None, scope: Scope) -> None:
             operands = _shifted(node.named_children[0])
             if operands and text(operands[0]) in scope.streams:
                 scope.streams[text(operands[0])].extend(operands[1:])
+
+
+def _append_call(node: Node) -> tuple[str, Node] | None:
+    """``msg.append(x)`` on a local: the local and what it appends."""
+    function = node.child_by_field_name("function")
+    args = arguments(node.child_by_field_name("arguments"))
+    if function is None or function.type != "field_expression" or len(args) != 1:
+        return None
+    target = function.child_by_field_name("argument")
+    if text(function.child_by_field_name("field")) != "append" or target is None or (
+            target.type != "identifier"):
+        return None
+    return text(target), args[0]
 
 
 def _shifted(node: Node) -> list[Node]:

@@ -20,3 +20,11 @@
 (call_expression
   function: (identifier) @helper.name
   arguments: (argument_list [(string_literal) (concatenated_string)] @helper.text)) @helper
+
+; An error made by a factory of its class and handed on, not thrown where it is made
+; (`sax->parse_error(pos, tok, parse_error::create(101, pos, msg, nullptr))`): cpp.py
+; keeps those whose class is named for errors.
+(call_expression
+  function: (qualified_identifier) @made.name
+  arguments: (argument_list) @made.args
+  (#match? @made.name "::(create|make|build|from|of|[Nn]ew|error)[A-Za-z0-9_]*$")) @made

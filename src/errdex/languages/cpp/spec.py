@@ -63,7 +63,7 @@ from errdex.languages.c.family import (
     unsure,
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
-from errdex.languages.cpp.calls import thrown_call, thrown_class
+from errdex.languages.cpp.calls import handed_call, made_error, thrown_call, thrown_class
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.logs import level_of
@@ -103,8 +103,49 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
 
 
 def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
-    """A call passing text to a function that may be one of the repository's reporters."""
+    """A call passing text to a function that may be one of the repository's reporters
+    (not one building the message of an error a factory makes: that error's site reads it)."""
+    if _inside_made(captured["helper"][0]):
+        return None
     return helper_site(captured, file, cpp_symbol, throws=True)
+
+
+def _made_site(captured: Captures, file: FileIndex) -> Site | None:
+    """An error made by a factory of its class and handed on (``return sax->parse_error(…,
+    parse_error::create(101, pos, msg, nullptr))``): a candidate, kept when composition
+    reaches the factory; one thrown where it is made is the throw's site."""
+    call = captured["made"][0]
+    name = text(captured["made.name"][0]).removeprefix("::")
+    if _thrown_here(call):
+        return None
+    made = handed_call(name, arguments(captured["made.args"][0]), call)
+    if made is None:
+        return None
+    return Site(Template("", ()), "exception", line_of(call), thrown_class(name),
+                symbol=cpp_symbol(call), call=made)
+
+
+def _thrown_here(call: Node) -> bool:
+    """``throw X::create(…)``, ``JSON_THROW(X::create(…))``: thrown where it is made."""
+    above = call.parent
+    if above is not None and above.type == "parenthesized_expression":
+        above = above.parent
+    if above is not None and above.type == "throw_statement":
+        return True
+    outer = above.parent if above is not None and above.type == "argument_list" else None
+    return outer is not None and outer.type == "call_expression" and text(
+        outer.child_by_field_name("function")).endswith(("THROW", "THROW_EXCEPTION"))
+
+
+def _inside_made(node: Node) -> bool:
+    """Whether ``node`` is in the arguments of an error a factory makes (``made_error``)."""
+    for above in ancestors(node):
+        if above.type in ("function_definition", "compound_statement"):
+            return False
+        if above is not node and above.type == "call_expression" and made_error(
+                text(above.child_by_field_name("function")).removeprefix("::")):
+            return True
+    return False
 
 
 def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -346,7 +387,7 @@ SPEC = LanguageSpec(
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
-              ("helper", _helper_site)),
+              ("helper", _helper_site), ("made", _made_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),
