@@ -54,7 +54,8 @@ class reader {
         return h->on_error(syntax_error::create(4, describe(token::comma, "")));  // @list
     }
     bool header(handler* h) {
-        return h->on_error(syntax_error::create(5, dialect_message(dialect::toml, "table")));  // @header
+        auto e = syntax_error::create(5, dialect_message(dialect::toml, "table"));  // @header
+        return h->on_error(e);
     }
     token last = token::colon;
     std::string last_text = ":";
