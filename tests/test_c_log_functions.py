@@ -121,3 +121,96 @@ def test_logging_macros_named_after_their_level(
     for line in ("Exceeded deadline by 12ms", "Socket 10.0.0.1:2181 zk retcode=-4",
                  "Initiating client connection, host=localhost:2181"):
         assert any(re.fullmatch(p, line) for p in patterns), line
+
+
+# One-line wrappers around a dispatcher that prints a prefix per level, and a file that
+# picks the wrapper at run time through a pointer to a variadic function.
+DISPATCH_C = """#include <stdarg.h>
+
+void emit(int level, const char *fmt, va_list args);
+
+void
+note(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(LEVEL_INFO, fmt, args);
+	va_end(args);
+}
+
+void
+chatter(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(LEVEL_VERBOSE, fmt, args);
+	va_end(args);
+}
+
+void
+complain(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(LEVEL_ERROR, fmt, args);
+	va_end(args);
+}
+
+void
+emit(int level, const char *fmt, va_list args)
+{
+	char line[1024], fmtbuf[1024];
+	const char *txt = NULL;
+
+	switch (level) {
+	case LEVEL_ERROR:
+		txt = "error";
+		break;
+	case LEVEL_INFO:
+	case LEVEL_VERBOSE:
+		break;
+	}
+	if (txt != NULL) {
+		snprintf(fmtbuf, sizeof(fmtbuf), "%s: %s", txt, fmt);
+		vsnprintf(line, sizeof(line), fmtbuf, args);
+	} else {
+		vsnprintf(line, sizeof(line), fmt, args);
+	}
+	write_line(line);
+}
+"""
+LOGIN_C = """void
+login_report(const char *user, int failures, int ok)
+{
+	void (*report)(const char *fmt, ...) = chatter;
+
+	if (failures > 3)
+		report = note;
+	report("Login %s for %s", ok ? "accepted" : "refused", user);
+}
+
+void
+session_report(const char *user, int quiet)
+{
+	void (*tell)(const char *, ...);
+
+	tell = quiet ? note : complain;
+	tell("session closed for %s", user);
+}
+"""
+
+
+def test_a_pointer_to_a_chosen_logging_function_is_a_statement_per_choice(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"log.c": DISPATCH_C, "login.c": LOGIN_C},
+                          only="login.c")
+    assert records == [(17, "error", "error: session closed for %s")]
+    assert logs == [(8, "info", "Login %s for %s"), (8, "trace", "Login %s for %s"),
+                    (17, "info", "session closed for %s")]
+    best = errdex.explain("error: session closed for root", db=db)[0]
+    assert best.record.line_number == 17 and not best.approximate

@@ -79,6 +79,85 @@ def log_wrappers(root: Node, path: str) -> list[Producer]:
     return out
 
 
+def pointer_sites(name: str, call: Node, args: list[Node], text_node: Node,
+                  symbol: str | None, owner: str | None) -> list[Site] | None:
+    """A call through a pointer to a variadic function chosen at run time (OpenSSH's
+    ``void (*authlog)(const char *fmt, ...) = verbose;``, ``authlog = logit;`` or
+    ``authlog = quiet ? debug : logit;``, then ``authlog("fmt", …)``): a candidate per
+    function the pointer may hold, each composed through that function. Each alternative
+    is a statement of its own, at its function's level and with its prefix (not one at the
+    highest level): the line a run prints is one of them. None for any other call."""
+    targets = _pointers(call).get(name)
+    first = next((a for a in args if a.type in ("string_literal", "concatenated_string")), None)
+    if not targets or first != text_node:
+        return None
+    passed = tuple(folded(args))
+    return [Site(Template("", ()), "log", line_of(call), symbol=symbol,
+                 call=Call(target, passed, owner=owner, method=True)) for target in targets]
+
+
+_LAST_POINTERS: list[tuple[Node, dict[str, list[str]]]] = []
+_VARIADIC_POINTER = re.compile(rb"\(\s*\*\s*\w+\s*\)\s*\([^;{)]*\.\.\.\s*\)")
+
+
+def _pointers(node: Node) -> dict[str, list[str]]:
+    """The file's variadic function pointers → the functions assigned to them, in order."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    if _LAST_POINTERS and _LAST_POINTERS[0][0] == root:
+        return _LAST_POINTERS[0][1]
+    pointers: dict[str, list[str]] = {}
+    if _VARIADIC_POINTER.search(root.text or b""):
+        for declarator in _of_type(root, "init_declarator"):
+            name = _variadic_pointer(declarator.child_by_field_name("declarator"))
+            if name is not None:
+                pointers.setdefault(name, []).extend(
+                    _targets(declarator.child_by_field_name("value")))
+        for declaration in _of_type(root, "declaration"):
+            for declarator in declaration.children_by_field_name("declarator"):
+                name = _variadic_pointer(declarator)
+                if name is not None:
+                    pointers.setdefault(name, [])
+    for assignment in _of_type(root, "assignment_expression") if pointers else ():
+        left = assignment.child_by_field_name("left")
+        if left is not None and text(left) in pointers:
+            pointers[text(left)].extend(_targets(assignment.child_by_field_name("right")))
+    found = {name: list(dict.fromkeys(targets)) for name, targets in pointers.items() if targets}
+    _LAST_POINTERS[:] = [(root, found)]
+    return found
+
+
+def _variadic_pointer(declarator: Node | None) -> str | None:
+    """The name a ``(*name)(const char *fmt, ...)`` declarator declares, else None."""
+    if declarator is None or declarator.type != "function_declarator":
+        return None
+    inner = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters")
+    if inner is None or params is None or inner.type != "parenthesized_declarator" or not any(
+            p.type == "variadic_parameter" for p in params.named_children):
+        return None
+    pointer = inner.named_children[0] if inner.named_child_count == 1 else None
+    if pointer is None or pointer.type != "pointer_declarator":
+        return None
+    name = pointer.child_by_field_name("declarator")
+    return text(name) if name is not None and name.type == "identifier" else None
+
+
+def _targets(value: Node | None) -> list[str]:
+    """The functions an assigned value names: one, or each branch of a choice."""
+    if value is None:
+        return []
+    while value.type == "parenthesized_expression" and value.named_child_count == 1:
+        value = value.named_children[0]
+    if value.type == "identifier":
+        return [text(value)]
+    if value.type == "conditional_expression":
+        return [t for f in ("consequence", "alternative")
+                for t in _targets(value.child_by_field_name(f))]
+    return []
+
+
 def _prefixed(prefix: str, param: str) -> Template:
     """What a logging function prints: ``prefix`` and the format it is given."""
     hole = Hole.of(param, "%s")
@@ -253,4 +332,5 @@ def _of_type(node: Node, kind: str) -> list[Node]:
     return out
 
 
-__all__ = ["level_constant", "leveled_sites", "log_wrappers", "parenthesized_sites"]
+__all__ = ["level_constant", "leveled_sites", "log_wrappers", "parenthesized_sites",
+           "pointer_sites"]

@@ -27,7 +27,12 @@ from errdex.languages.base import Site, text
 from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
-from errdex.languages.c.logs import leveled_sites, log_wrappers, parenthesized_sites
+from errdex.languages.c.logs import (
+    leveled_sites,
+    log_wrappers,
+    parenthesized_sites,
+    pointer_sites,
+)
 from errdex.languages.c.snippets import C_SNIPPETS
 from errdex.languages.facts import Composer, Producer
 
@@ -45,8 +50,10 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | Non
     call, text_node = captured["helper"][0], captured["helper.text"][0]
     args = arguments(call.child_by_field_name("arguments"))
     name = text(captured["helper.name"][0])
-    leveled = leveled_sites(name, call, args, text_node, c_symbol(call), file_scope(file, call))
-    return leveled or helper_site(captured, file, c_symbol)
+    symbol, owner = c_symbol(call), file_scope(file, call)
+    return (leveled_sites(name, call, args, text_node, symbol, owner)
+            or pointer_sites(name, call, args, text_node, symbol, owner)
+            or helper_site(captured, file, c_symbol))
 
 
 def _log_macro_site(captured: Captures, file: FileIndex) -> list[Site] | None:
