@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
@@ -56,6 +56,7 @@ class Scope:
     # the arguments of the call being read, as written (``read_at_call``): conditions on
     # them are decided (``if (!context.empty())`` given ``"value"``)
     known: dict[str, str] = field(default_factory=dict)
+    chars: set[str] = field(default_factory=set)  # locals declared ``char``: one character
     streams: dict[str, list[Node]] = field(default_factory=dict)
     depth: int = 0
 
@@ -109,11 +110,39 @@ def _name(node: Node, scope: Scope) -> tuple[Template, ...]:
         try:  # assigned in branches (``if … msg = "a"; else msg = "b";``): each one
             assigned = tuple(t for value in values for t in read(value, scope))[:MAX]
             start = min(v.start_byte for v in values)
-            return _appended(assigned, [(v, b) for v, b in scope.appends.get(name, ())
-                                        if v.start_byte > start], scope)
+            found = _appended(assigned, [(v, b) for v, b in scope.appends.get(name, ())
+                                         if v.start_byte > start], scope)
         finally:
             scope.locals[name] = values
-    return (unknown(name),)
+        return tuple(_character(t) for t in found) if name in scope.chars else found
+    return (_character(unknown(name)),) if name in scope.chars else (unknown(name),)
+
+
+_CHAR = "."  # what one ``char`` prints
+
+
+def _character(template: Template) -> Template:
+    """What a ``char`` local prints: one character (a lone hole of any text becomes one)."""
+    if len(template.parts) == 1 and isinstance(hole := template.parts[0], Hole) and (
+            hole.regex == ".+?"):
+        return Template(template.written, (replace(hole, regex=_CHAR),))
+    return template
+
+
+def _char_tail(template: Template) -> Template:
+    """A text ending in one character after a space (``"unknown escape character: " +
+    ch``): the character may be a space or a control character, which a pasted line loses
+    with the space before it, so both are optional (``Hole.optional_lead``)."""
+    parts = list(template.parts)
+    if len(parts) < 2 or not isinstance(last := parts[-1], Hole) or last.regex != _CHAR or (
+            last.optional_lead is not None) or not isinstance(before := parts[-2], Literal):
+        return template
+    kept = before.text.rstrip()
+    lead = before.text[len(kept):]
+    if not lead or not kept:
+        return template
+    parts[-2:] = [Literal(kept), replace(last, spec=lead + last.spec, optional_lead=lead)]
+    return Template(template.written, tuple(parts))
 
 
 def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
@@ -294,7 +323,8 @@ def _joined(pieces: list[tuple[Template, ...]]) -> tuple[Template, ...]:
     out: list[Template] = []
     for combo in itertools.islice(itertools.product(*pieces), MAX):
         parts: list[Part] = [p for t in combo for p in t.parts]
-        out.append(Template("".join(t.written for t in combo), merge_literals(parts)))
+        out.append(_char_tail(Template("".join(t.written for t in combo),
+                                       merge_literals(parts))))
     return tuple(out)
 
 
@@ -306,6 +336,8 @@ def arguments_of(args: list[Node], scope: Scope) -> tuple[Argument, ...]:
 def locals_of(body: Node | None, scope: Scope) -> None:
     """Locals assigned a value (``std::string w = …;``) and streams fed with ``<<``."""
     for node in nodes_from(body, ("lambda_expression", "class_specifier"), keep_nested=True):
+        if node.type == "declaration" and text(node.child_by_field_name("type")) == "char":
+            scope.chars.update(_plain_names(node))
         if node.type == "init_declarator":
             value = node.child_by_field_name("value")
             if value is not None and value.type in ("argument_list", "initializer_list"):
@@ -334,6 +366,17 @@ def locals_of(body: Node | None, scope: Scope) -> None:
             operands = _shifted(node.named_children[0])
             if operands and text(operands[0]) in scope.streams:
                 scope.streams[text(operands[0])].extend(operands[1:])
+
+
+def _plain_names(declaration: Node) -> list[str]:
+    """The names a declaration declares as values (``char c = …``, not ``char *p``)."""
+    out: list[str] = []
+    for declarator in declaration.children_by_field_name("declarator"):
+        named = (declarator.child_by_field_name("declarator")
+                 if declarator.type == "init_declarator" else declarator)
+        if named is not None and named.type == "identifier":
+            out.append(text(named))
+    return out
 
 
 def _append_call(node: Node) -> tuple[str, Node] | None:
