@@ -27,7 +27,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "errdex"
 # runtime's reader took the line).
 ORDER_BEFORE = [
     "python_exception_group", "python_traceback", "rust_panic", "go_panic", "terminate",
-    "pytest_traceback", "pytest_block", "pytest_summary", "jvm_trace", "dotnet_trace",
+    "pytest_traceback", "pytest_block", "pytest_summary", "jvm_trace",
+    "exception_has_occurred", "helper_quoted", "dotnet_trace", "runner_header", "watch_window",
     "node_trace", "ruby_trace", "rails_error", "ruby_frames", "php_error", "_json_log_line",
     "_logfmt_line", "glog_line", "go_test_failure", "go_log_line", "glued_node_error",
     "single_line",
@@ -64,6 +65,7 @@ def test_each_runtime_reader_is_declared_by_the_language_whose_runtime_prints_it
     # the log formats belong to no language: parse holds them
     assert owners["single_line"] == owners["glog_line"] == owners["glued_node_error"] == []
     assert owners["rails_error"] == owners["ruby_frames"] == []
+    assert owners["exception_has_occurred"] == []  # VS Code's, whatever the language
 
 
 def test_a_toy_spec_reader_is_tried_at_its_rank_and_a_shared_reader_once() -> None:
@@ -74,8 +76,8 @@ def test_a_toy_spec_reader_is_tried_at_its_rank_and_a_shared_reader_once() -> No
     assert names[:3] == ["python_exception_group", "_toy_error", "python_traceback"]
     assert names.count("jvm_trace") == 1  # declared by Java's spec and Kotlin's
     assert [r.__name__ for r in recognizers([])] == [
-        "rails_error", "ruby_frames", "_json_log_line", "_logfmt_line", "glog_line",
-        "go_log_line", "glued_node_error", "single_line",
+        "exception_has_occurred", "rails_error", "ruby_frames", "_json_log_line",
+        "_logfmt_line", "glog_line", "go_log_line", "glued_node_error", "single_line",
     ]
 
 

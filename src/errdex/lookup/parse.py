@@ -35,7 +35,7 @@ from errdex.languages._engine.pastes.common import (
     Recognizer,
     looks_like_class,
 )
-from errdex.lookup.pastes import glued, rails, structured
+from errdex.lookup.pastes import debugger, glued, rails, structured
 
 __all__ = [
     "MAX_INPUT_CHARS",
@@ -65,6 +65,7 @@ def _logfmt_line(lines: Lines, i: int) -> Found | None:
 # The log formats' readers, which no language owns; each language's runtime's are on
 # its spec (``LanguageSpec.pastes``). Ranks: see ``errdex.languages._engine.pastes``.
 _LOG_READERS: tuple[PasteReader, ...] = (
+    PasteReader(85, debugger.exception_has_occurred),
     PasteReader(115, rails.rails_error),
     PasteReader(116, rails.ruby_frames),
     PasteReader(130, _json_log_line),

@@ -1,4 +1,5 @@
-""".NET stack traces: ``Unhandled exception. X: msg``, ``at … in file:line N``, ``--->`` inners.
+""".NET stack traces: ``Unhandled exception. X: msg``, ``at … in file:line N``, ``--->`` inners;
+and the forms test runners and IDEs give them (``dotnet_message``, ``runner_header``).
 
 ``Outer: a ---> Inner: b`` prints the inner exception's frames first, then
 ``--- End of inner exception stack trace ---`` and the outer's. Each exception
@@ -19,9 +20,10 @@ from errdex.languages._engine.pastes.common import (
     Frame,
     Lines,
     looks_like_class,
+    one,
     split_class,
 )
-from errdex.languages._engine.pastes.stacks import first_frame_style
+from errdex.languages._engine.pastes.stacks import first_frame_style, frame_style
 
 _UNHANDLED = re.compile(r"Unhandled [Ee]xception[.:] +")
 _INNER = " ---> "
@@ -29,8 +31,22 @@ _END_OF_INNER = "--- End of inner exception stack trace ---"
 _FRAME = re.compile(
     r"\s+at (?P<func>[^(\n]+)\([^)\n]*\)(?: in (?P<file>\S.*):line (?P<line>\d+))?\s*"
 )
-# ArgumentException's Message adds the parameter; the throw site's text has not got it
-_PARAMETER = re.compile(r" \(Parameter '[^'\n]*'\)$")
+# ArgumentException's Message adds the parameter (.NET Core; .NET Framework on a line of its
+# own, ``\r\n`` included); the throw site's text has not got it
+_PARAMETER = re.compile(r" \(Parameter '[^'\n]*'\)$|\r?\nParameter name: [\w.]*$")
+# Visual Studio's exception helper quotes the message: ``System.X: 'msg'``
+_QUOTED = re.compile(r"'(?P<message>.*)'", re.DOTALL)
+# NUnit and xUnit print ``System.ArgumentException : msg`` (a space before the colon)
+_RUNNER = re.compile(r"(?P<indent>[ \t]*)(?P<class>[A-Za-z_][\w.`]*) : ?(?P<rest>.*)")
+# The ASP.NET developer page's frames: ``Ns.Type.Method() in File.cs`` (no line number)
+_PAGE_FRAME = re.compile(r"\s*(?P<func>[\w.+<>`$]+)\([^)\n]*\) in (?P<file>[\w.\-]+\.cs)\s*")
+_MESSAGE_LINES = 40  # a runner's message lines before its frames, at most
+# Visual Studio's watch and locals windows: a property's name, its value as a C# string
+# (``\r\n`` and quotes escaped), maybe its type
+_WATCH = re.compile(r"\s*(?P<name>Message|StackTrace)\s+\"(?P<value>(?:[^\"\\\n]|\\.)*)\"\s*\w*\s*")
+_ESCAPES = {"r": "\r", "n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
+_ESCAPE = re.compile(r"\\(.)")
+_WATCH_ROWS = 12  # rows between Message and StackTrace looked at, at most
 
 
 def _any_dotnet_name(name: str) -> bool:
@@ -60,9 +76,7 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
         stripped = lines[j].strip()
         frame = _FRAME.fullmatch(lines[j])
         if frame:
-            if frame.group("file"):
-                function = frame.group("func").strip()
-                groups[-1][0].append(Frame(frame.group("file"), int(frame.group("line")), function))
+            groups[-1][0].append(_frame(frame))
         elif stripped == _END_OF_INNER:
             groups.append(([], j + 1))
         elif not stripped.startswith("--- End of stack trace from previous location"):
@@ -74,9 +88,127 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
         group = len(chain) - 1 - depth  # the innermost exception's frames are printed first
         frames, stop = groups[group] if group < len(groups) else ([], j)
         stop = j if depth == 0 else stop
-        message = _PARAMETER.sub("", message.rstrip())
+        message = dotnet_message(message)
         events.append(lines.event(i, stop, message, error_class, "dotnet", frames))
     return tuple(events), j
 
 
-PASTES = Pastes((PasteReader(90, dotnet_trace),))
+def _frame(match: re.Match[str]) -> Frame:
+    """A frame read by ``_FRAME``; one printed without its file (a release build) keeps
+    the method it names, which tells a file's sites apart (``frames.apply_frames``)."""
+    function = match.group("func").strip()
+    if match.group("file"):
+        return Frame(match.group("file"), int(match.group("line")), function)
+    return Frame("", None, function)
+
+
+def dotnet_message(message: str) -> str:
+    """The message as the throw site wrote it: without the parameter ArgumentException
+    appends, and without the quotes Visual Studio's exception helper puts around it."""
+    message = message.strip()
+    quoted = _QUOTED.fullmatch(message)
+    if quoted and " " in quoted.group("message"):
+        message = quoted.group("message").strip()
+    return _PARAMETER.sub("", message).rstrip()
+
+
+def runner_header(lines: Lines, i: int) -> Found | None:
+    """An exception as a test runner prints it (``System.ArgumentException : msg``, the
+    message's lines indented under it, a blank line, then ``at`` frames), or as the ASP.NET
+    developer page does (``Class: msg`` over ``Ns.Type.Method() in File.cs`` lines)."""
+    line = lines[i]
+    runner = _RUNNER.fullmatch(line) if " : " in line or line.rstrip().endswith(" :") else None
+    page = runner is None and i + 1 < len(lines) and _PAGE_FRAME.fullmatch(lines[i + 1])
+    if runner is not None:
+        error_class, first = runner.group("class"), runner.group("rest")
+    elif page:
+        split = split_class(line, looks_like_class)
+        if split is None:
+            return None
+        error_class, first = split
+    else:
+        return None
+    if not looks_like_class(error_class) and not error_class.startswith(DOTNET_NAMESPACES):
+        return None
+    parts = [first] if first.strip() else []
+    j = i + 1
+    while runner is not None and j < len(lines) and j - i <= _MESSAGE_LINES:
+        if frame_style(lines[j]) is not None or lines[j].strip().startswith("Stack Trace:"):
+            break
+        parts.append(lines[j].rstrip())
+        j += 1
+    frames: list[Frame] = []
+    while j < len(lines):
+        at = _FRAME.fullmatch(lines[j])
+        on_page = None if at else _PAGE_FRAME.fullmatch(lines[j])
+        if at is None and on_page is None and lines[j].strip():
+            if not lines[j].strip().startswith(("Stack Trace:", "--- End of")):
+                break
+        elif at is not None:
+            frames.append(_frame(at))
+        elif on_page is not None:
+            frames.append(Frame(on_page.group("file"), None, on_page.group("func")))
+        j += 1
+    message = dotnet_message("\n".join(parts))
+    if not message:
+        return None
+    return one(lines.event(i, j, message, error_class, "dotnet", frames), j)
+
+
+def watch_window(lines: Lines, i: int) -> Found | None:
+    """Visual Studio's ``Message "…"`` row (escaped), with the ``StackTrace "…"`` row after
+    it read for frames."""
+    row = _WATCH.fullmatch(lines[i])
+    if row is None or row.group("name") != "Message":
+        return None
+    message = dotnet_message(_unescape(row.group("value")).replace("\r\n", "\n"))
+    if not message:
+        return None
+    frames: tuple[Frame, ...] = ()
+    j = i + 1
+    stop = j
+    while j < len(lines) and j - i <= _WATCH_ROWS:
+        trace = _WATCH.fullmatch(lines[j])
+        if trace is not None and trace.group("name") == "StackTrace":
+            stack = _unescape(trace.group("value")).replace("\r\n", "\n")
+            found = dotnet_trace(Lines("System.Exception: x\n" + stack.strip("\n")), 0)
+            frames = found[0][0].frames if found is not None else ()
+            stop = j + 1
+            break
+        j += 1
+    return one(lines.event(i, stop, message, None, "dotnet", frames), stop)
+
+
+def helper_quoted(lines: Lines, i: int) -> Found | None:
+    """Visual Studio's exception helper: ``System.X: 'msg'``, the message quoted over one
+    line or several (a .NET class: a namespace of its own, or ``…Exception``)."""
+    line = lines[i]
+    split = split_class(line, _any_dotnet_name) if ": '" in line else None
+    if split is None:
+        return None
+    error_class, first = split
+    if not first.startswith("'") or not (
+            error_class.startswith(DOTNET_NAMESPACES) or error_class.endswith("Exception")):
+        return None
+    j = i + 1
+    while not lines[j - 1].rstrip().endswith("'") and j < len(lines) and j - i <= _MESSAGE_LINES:
+        j += 1
+    if not lines[j - 1].rstrip().endswith("'"):
+        return None
+    message = dotnet_message("\n".join([first, *lines[i + 1 : j]]))
+    stop = j
+    frames: list[Frame] = []
+    while stop < len(lines) and (frame := _FRAME.fullmatch(lines[stop])) is not None:
+        frames.append(_frame(frame))
+        stop += 1
+    return one(lines.event(i, stop, message, error_class, "dotnet", frames),
+               stop) if message else None
+
+
+def _unescape(value: str) -> str:
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), value)
+
+
+PASTES = Pastes((PasteReader(89, helper_quoted), PasteReader(90, dotnet_trace),
+                 PasteReader(95, runner_header), PasteReader(96, watch_window)),
+                markers=("Exception : ", 'Message "', 'Message  "', 'Message\t"'))
