@@ -210,7 +210,37 @@ def test_a_pointer_to_a_chosen_logging_function_is_a_statement_per_choice(
     logs, records = _mine(make_repo, db, {"log.c": DISPATCH_C, "login.c": LOGIN_C},
                           only="login.c")
     assert records == [(17, "error", "error: session closed for %s")]
-    assert logs == [(8, "info", "Login %s for %s"), (8, "trace", "Login %s for %s"),
+    assert logs == [(8, "info", "Login accepted for %s"), (8, "info", "Login refused for %s"),
+                    (8, "trace", "Login accepted for %s"), (8, "trace", "Login refused for %s"),
                     (17, "info", "session closed for %s")]
     best = errdex.explain("error: session closed for root", db=db)[0]
     assert best.record.line_number == 17 and not best.approximate
+
+
+# A choice of formats, or of texts an argument passes, through the project's own wrappers
+# and a leveled call: a statement per text the call may print.
+CHOICES_C = """void
+close_report(const char *host, int reset, int ok, const char *user)
+{
+	note(reset ? "Connection reset by %s" : "Connection closed by %s", host);
+	complain("%s publickey for %s%s", ok ? "Accepted" : "Failed", user,
+		reset ? " (reset)" : "");
+	serverLog(LL_WARNING, "Replica %s %s", host, ok ? "is online" : "is lost");
+}
+"""
+
+
+def test_a_choice_of_texts_is_a_statement_per_branch(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"log.c": DISPATCH_C, "close.c": CHOICES_C},
+                          only="close.c")
+    assert logs == [(4, "info", "Connection closed by %s"), (4, "info", "Connection reset by %s")]
+    assert records == [(5, "error", "error: Accepted publickey for %s"),
+                       (5, "error", "error: Accepted publickey for %s (reset)"),
+                       (5, "error", "error: Failed publickey for %s"),
+                       (5, "error", "error: Failed publickey for %s (reset)"),
+                       (7, "warning", "Replica %s is lost"), (7, "warning", "Replica %s is online")]
+    best = errdex.explain("error: Failed publickey for root (reset)", db=db)[0]
+    assert best.record.error_message == "error: Failed publickey for %s (reset)"

@@ -231,7 +231,8 @@ def test_c_logging_functions_print_their_prefix_and_route_by_level(
     assert records == [(6, "error", "error: Received disconnect from %s: %u"),
                        (8, "fatal", "fatal: Write failed: %s"),
                        (9, "error", "error: Received disconnect from %s")]
-    assert logs == [(4, "info", "%s %s for %s from %.200s port %d ssh2"),
+    assert logs == [(4, "info", "Accepted %s for %s from %.200s port %d ssh2"),
+                    (4, "info", "Failed %s for %s from %.200s port %d ssh2"),
                     (7, "debug", "debug2: userauth_request: try method %s"),
                     (9, "info", "Received disconnect from %s"),
                     (10, "notice", "session opened for %s")]

@@ -18,9 +18,10 @@ import re
 from tree_sitter import Node
 
 from errdex.languages.base import Site, line_of, text
-from errdex.languages.c.calls import folded, formatted
+from errdex.languages.c.calls import folded, makes_error
 from errdex.languages.c.compose import parameters
-from errdex.languages.c.family import CALLS, arguments, c_string, function_name
+from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, c_string, function_name
+from errdex.languages.c.log_choices import formats, is_choice
 from errdex.languages.facts import Call, Producer, Result
 from errdex.languages.logs import level_of
 from errdex.records.log_statements import LogLevel
@@ -88,12 +89,14 @@ def pointer_sites(name: str, call: Node, args: list[Node], text_node: Node,
     is a statement of its own, at its function's level and with its prefix (not one at the
     highest level): the line a run prints is one of them. None for any other call."""
     targets = _pointers(call).get(name)
-    first = next((a for a in args if a.type in ("string_literal", "concatenated_string")), None)
-    if not targets or first != text_node:
+    at = _first_text(args)
+    if not targets or at is None or args[at] != text_node:
         return None
-    passed = tuple(folded(args))
+    messages = tuple(m for m in formats(text_node, args[at + 1:]) if m.parts)
+    passed = (*folded(args[:at]), messages)
     return [Site(Template("", ()), "log", line_of(call), symbol=symbol,
-                 call=Call(target, passed, owner=owner, method=True)) for target in targets]
+                 call=Call(target, passed, owner=owner, method=True))
+            for target in targets] if messages else None
 
 
 _LAST_POINTERS: list[tuple[Node, dict[str, list[str]]]] = []
@@ -185,43 +188,63 @@ def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
     """A call naming a level constant somewhere before its format, the format being its
     first text (``ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "fmt", …)``,
     ``serverLog(LL_WARNING, "fmt", …)``, ``ngx_log_error(NGX_LOG_ERR, log, 0, "fmt")``,
-    ``do_log2(quiet ? LEVEL_INFO : LEVEL_ERROR, "fmt", …)``): a log site per level, printing
-    the format as it is; its call reaches the dispatcher's producer for that level
-    (``name:CONSTANT``) when the repository has one, which adds the prefix it prints.
-    None when no level is named (not a leveled call)."""
-    if name in CALLS or text_node not in args:
-        return None
-    at = args.index(text_node)
-    if any(a.type in ("string_literal", "concatenated_string") for a in args[:at]):
+    ``do_log2(quiet ? LEVEL_INFO : LEVEL_ERROR, "fmt", …)``), or a macro named after its
+    level (``LOG_WARN(cb, "fmt", …)``): a log site per level and per text it may print
+    (``log_choices``), printing the format as it is; its call reaches the dispatcher's
+    producer for that level (``name:CONSTANT``) or the macro's definition when the
+    repository has one, which adds the prefix it prints. None for any other call."""
+    at = _first_text(args)
+    if name in CALLS or at is None or args[at] != text_node:
         return None  # one site per call, at its first text
     levels = next((found for arg in reversed(args[:at]) if (found := _levels(arg))), [])
-    named = level_constant(name) if not levels else None  # ``LOG_WARN(cb, "fmt", …)``
-    message = formatted(text_node, args[at + 1:], None) if levels or named else None
-    if message is None or not message.parts:
-        return None
+    named = level_constant(name) if not levels else None
+    messages = [m for m in formats(text_node, args[at + 1:]) if m.parts] if (
+        levels or named) else []
+    line = line_of(call)
     if named is not None:  # the macro's own definition, if the repository has one, says more
-        made = Call(name, tuple(folded(args)), owner=owner, method=True)
-        return [Site(message, "log", line_of(call), symbol=symbol, level=named, call=made)]
-    return [Site(message, "log", line_of(call), symbol=symbol, level=level,
-                 call=Call(f"{name}:{constant}", ((message,),), owner=owner, method=True))
-            for constant, level in levels]
+        made = Call(name, (*folded(args[:at]), tuple(messages)), owner=owner, method=True)
+        return [Site(m, "log", line, symbol=symbol, level=named, call=made)
+                for m in messages] or None
+    return [Site(m, "log", line, symbol=symbol, level=level,
+                 call=Call(f"{name}:{constant}", ((m,),), owner=owner, method=True))
+            for constant, level in levels for m in messages] or None
+
+
+def choice_call(name: str, call: Node, args: list[Node], text_node: Node,
+                symbol: str | None, owner: str | None) -> list[Site] | None:
+    """A call whose first text is a choice (``logit(quiet ? "a %s" : "b %s", x)``) or whose
+    format is followed by one (``logit("%s for %s", ok ? "Accepted" : "Failed", u)``): a
+    candidate passing each text it may print, composed through the repository's function of
+    that name as a plain call is (``calls.helper_site``). None when nothing is a choice."""
+    at = _first_text(args)
+    if name in CALLS or at is None or args[at] != text_node or not (
+            is_choice(text_node) or any(is_choice(a) for a in args[at + 1:])):
+        return None
+    messages = [m for m in formats(text_node, args[at + 1:]) if m.parts]
+    if len(messages) < 2:
+        return None
+    made = Call(name, (*folded(args[:at]), tuple(messages)), owner=owner, method=True,
+                makes_error=makes_error(name))
+    return [Site(Template("", ()), "log", line_of(call), symbol=symbol, call=made)]
 
 
 def parenthesized_sites(name: str, call: Node, inner: Node, symbol: str | None
                         ) -> list[Site] | None:
     """``LOG_ERROR(("no port in %s", host))``, ``LOG_WARN((LOGCALLBACK(zh), "fmt", …))``: a
     logging macro named after its level, handed its format and arguments as one
-    parenthesized list (ZooKeeper's C client): a log site at that level printing the format."""
+    parenthesized list (ZooKeeper's C client): a log site at that level per text it prints."""
     level = level_constant(name)
     listed = _comma_list(inner.named_children[0]) if inner.named_child_count == 1 else []
-    at = next((i for i, a in enumerate(listed)
-               if a.type in ("string_literal", "concatenated_string")), None)
+    at = _first_text(listed)
     if level is None or at is None:
         return None
-    message = formatted(listed[at], listed[at + 1:], None)
-    if message is None or not message.parts:
-        return None
-    return [Site(message, "log", line_of(call), symbol=symbol, level=level)]
+    return [Site(m, "log", line_of(call), symbol=symbol, level=level)
+            for m in formats(listed[at], listed[at + 1:]) if m.parts] or None
+
+
+def _first_text(args: list[Node]) -> int | None:
+    """The index of a call's format: its first literal text, or choice of texts."""
+    return next((i for i, a in enumerate(args) if a.type in STRING_TYPES or is_choice(a)), None)
 
 
 def _comma_list(node: Node) -> list[Node]:
@@ -332,5 +355,5 @@ def _of_type(node: Node, kind: str) -> list[Node]:
     return out
 
 
-__all__ = ["level_constant", "leveled_sites", "log_wrappers", "parenthesized_sites",
-           "pointer_sites"]
+__all__ = ["choice_call", "level_constant", "leveled_sites", "log_wrappers",
+           "parenthesized_sites", "pointer_sites"]

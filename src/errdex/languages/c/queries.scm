@@ -12,6 +12,12 @@
   function: (identifier) @helper.name
   arguments: (argument_list [(string_literal) (concatenated_string)] @helper.text)) @helper
 
+; A call whose text is a choice (`logit(quiet ? "a %s" : "b %s", x)`): logs.py makes a
+; text per branch; any other conditional argument is no text and yields nothing.
+(call_expression
+  function: (identifier) @helper.name
+  arguments: (argument_list (conditional_expression) @helper.text)) @helper
+
 ; Logging macros handed their format and arguments as one parenthesized list
 ; (`LOG_ERROR(("no port in %s", host))`): logs.py reads the level from the macro's name.
 (call_expression

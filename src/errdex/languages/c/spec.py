@@ -28,6 +28,7 @@ from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
 from errdex.languages.c.logs import (
+    choice_call,
     leveled_sites,
     log_wrappers,
     parenthesized_sites,
@@ -53,6 +54,7 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | Non
     symbol, owner = c_symbol(call), file_scope(file, call)
     return (leveled_sites(name, call, args, text_node, symbol, owner)
             or pointer_sites(name, call, args, text_node, symbol, owner)
+            or choice_call(name, call, args, text_node, symbol, owner)
             or helper_site(captured, file, c_symbol))
 
 
