@@ -40,6 +40,7 @@ namespace cfg {
 
 enum class token { none, comma, colon, end };
 enum class dialect { ini, toml, yaml };
+enum { E_NOMEM, E_BUSY, E_AGAIN };
 
 struct handler {
     bool on_error(const syntax_error& e) { throw e; }
@@ -57,6 +58,12 @@ class reader {
         auto e = syntax_error::create(5, dialect_message(dialect::toml, "table"));  // @header
         return h->on_error(e);
     }
+    bool busy(handler* h) {
+        return h->on_error(syntax_error::create(6, code_message(E_AGAIN)));  // @busy
+    }
+    void nomem() {
+        throw syntax_error::create(7, code_message(E_NOMEM));  // @nomem
+    }
     token last = token::colon;
     std::string last_text = ":";
 
@@ -71,6 +78,17 @@ class reader {
             msg.append("; wanted a separator");
         }
         return msg;
+    }
+    std::string code_message(int code) {
+        switch (code) {
+            case E_NOMEM:
+                return "out of memory";
+            case E_BUSY:
+            case E_AGAIN:
+                return "resource busy";
+            default:
+                return "unknown error";
+        }
     }
     std::string dialect_message(dialect d, const std::string& what) {
         std::string msg = "bad ";
@@ -99,6 +117,8 @@ int main(int argc, char** argv) {
         if (which == "key") r.key(&h);
         if (which == "list") r.list(&h);
         if (which == "header") r.header(&h);
+        if (which == "busy") r.busy(&h);
+        if (which == "nomem") r.nomem();
     } catch (const std::exception& e) {
         std::cerr << e.what() << std::endl;
     }
@@ -146,6 +166,9 @@ def _printed(built: Path | None, which: str) -> str | None:
     ("list", ["[cfg.syntax.4] unexpected token '{last_text}'; wanted a separator"]),
     # ``switch (d)`` given ``dialect::toml``: that case only
     ("header", ["[cfg.syntax.5] bad TOML table"]),
+    # an error-code table: the case of the code given (through a label falling through)
+    ("busy", ["[cfg.syntax.6] resource busy"]),
+    ("nomem", ["[cfg.syntax.7] out of memory"]),  # thrown where it is made
 ])
 def test_an_error_a_factory_makes_and_a_handler_throws_gives_its_composed_message(
     mined: tuple[Path, list[errdex.StoredRecord]], built: Path | None, marker: str,
@@ -165,6 +188,6 @@ def test_a_call_inside_the_factory_call_is_not_a_site_of_its_own(
     mined: tuple[Path, list[errdex.StoredRecord]],
 ) -> None:
     _, records = mined
-    for marker in ("key", "list", "header"):  # ``describe(…, "key")`` passes text on
+    for marker in ("key", "list", "header", "busy"):  # ``describe(…, "key")`` passes text on
         assert all(r.record.error_class == "syntax_error" for r in _at(records, marker))
     assert not any(r.record.error_message in ("key", "table") for r in records)

@@ -16,6 +16,7 @@ from errdex.languages.cpp.messages import (
     MAX,
     Scope,
     arguments_of,
+    decided,
     last_name,
     locals_of,
     parameters_of,
@@ -99,13 +100,63 @@ def read_at_call(name: str, args: list[Node], scope: Scope, at: Node) -> tuple[T
     locals_of(body, inner)
     out: list[Template] = []
     for node in walk(body):
-        if node.type == "return_statement" and node.named_children:
-            for t in read(node.named_children[0], inner):
-                names = list(dict.fromkeys(h.name for h in t.holes if h.name in bound))
-                for combo in itertools.islice(itertools.product(
-                        *(bound[n] for n in names if n is not None)), MAX):
-                    out.append(substitute(t, dict(zip(names, combo, strict=True))))
+        if node.type != "return_statement" or not node.named_children:
+            continue
+        runs = runs_at_call(node, body, inner)
+        if runs is False:
+            continue  # under a condition the arguments rule out (another code's message)
+        for t in read(node.named_children[0], inner):
+            names = list(dict.fromkeys(h.name for h in t.holes if h.name in bound))
+            for combo in itertools.islice(itertools.product(
+                    *(bound[n] for n in names if n is not None)), MAX):
+                out.append(substitute(t, dict(zip(names, combo, strict=True))))
+        if runs is True:
+            break  # returned whatever comes after
     return tuple(out[:MAX]) if any(says(t) for t in out) else ()
+
+
+def runs_at_call(node: Node, body: Node | None, scope: Scope) -> bool | None:
+    """Whether ``node`` runs for the call's arguments: False when an ``if`` or ``switch``
+    around it takes another branch (``switch (code) { case E_NOMEM: return "…"; }``
+    given ``E_BUSY``), True when every one around it takes its branch (or none is), None
+    when one depends on what the arguments do not say."""
+    unsure = False
+    child, above = node, node.parent
+    while above is not None and above != body:
+        if above.type == "if_statement" and child != above.child_by_field_name("condition"):
+            chosen = decided(above, scope)
+            here = "else" if child == above.child_by_field_name("alternative") else "then"
+            unsure = unsure or chosen is None
+            if chosen is not None and chosen != here:
+                return False
+        elif above.type == "case_statement" and (switch := next(
+                (a for a in ancestors(above) if a.type == "switch_statement"), None)):
+            chosen = decided(switch, scope)
+            unsure = unsure or chosen is None
+            if chosen is not None and _case_taken(switch, chosen) != above:
+                return False
+        child, above = above, above.parent
+    return None if unsure else True
+
+
+def _case_taken(switch: Node, label: str) -> Node | None:
+    """The case a ``switch`` runs for ``label``, through labels that fall through
+    (``case A: case B: return "…";``)."""
+    body = switch.child_by_field_name("body")
+    cases = [c for c in (body.named_children if body is not None else ())
+             if c.type == "case_statement"]
+    at = next((i for i, c in enumerate(cases) if _label_of(c) == label), None)
+    if at is None:
+        return None
+    while at + 1 < len(cases) and not [c for c in cases[at].named_children
+                                       if c != cases[at].child_by_field_name("value")]:
+        at += 1
+    return cases[at]
+
+
+def _label_of(case: Node) -> str:
+    value = case.child_by_field_name("value")
+    return text(value) if value is not None else "default"
 
 
 _DEFINED: list[tuple[int, list[Node]]] = []  # the tree last asked, and its definitions
