@@ -6,7 +6,12 @@ errdex did not; the inputs are written for the test, in the shape users paste.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
+import errdex
 from errdex.lookup.parse import main_event
+from tests.conftest import GitRepo
 
 # --- the forms IDEs, debuggers and test runners give an exception --------------------
 
@@ -97,3 +102,78 @@ def test_frames_without_file_or_line_keep_their_method() -> None:
     assert page.error_class == "CartException" and page.message == "The cart is empty."
     assert [(f.file, f.line, f.function) for f in page.frames] == [
         ("Cart.cs", None, "Shop.Cart.Checkout"), ("Program.cs", None, "Shop.Program.Main")]
+
+
+# --- frames that name a method, not a line -------------------------------------------
+
+CART = """namespace Shop
+{
+    public class Cart
+    {
+        public void Checkout()
+        {
+            if (Empty) throw new InvalidOperationException("The cart has no items to check out.");
+        }
+
+        public void Pay()
+        {
+            if (Empty) throw new InvalidOperationException("The cart has no items to check out.");
+        }
+
+        public void Ship()
+        {
+            ShipImpl();
+        }
+
+        private void ShipImpl()
+        {
+            if (Empty) throw new InvalidOperationException("The cart has no items to check out.");
+        }
+
+        public bool Empty => true;
+    }
+}
+"""
+
+
+def _mined_cart(make_repo: Callable[..., GitRepo], tmp_path: Path) -> str:
+    repo = make_repo()
+    repo.commit_files({"src/Shop/Cart.cs": CART})
+    db = str(tmp_path / "cart.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/shop", jobs=1)
+    return db
+
+
+def test_a_frame_without_a_line_picks_the_method_among_a_templates_sites(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = _mined_cart(make_repo, tmp_path)
+    message = "System.InvalidOperationException: The cart has no items to check out.\n"
+    plain = errdex.explain(message, db=db)
+    assert [m.record.line_number for m in plain] == [7, 12, 22]  # tied: in file order
+    release = errdex.explain(message + "   at Shop.Cart.Pay()\n   at Shop.Program.Main()\n",
+                             db=db)
+    assert release[0].record.line_number == 12
+    assert "frame names its method Shop.Cart.Pay" in release[0].reason
+    page = errdex.explain("InvalidOperationException: The cart has no items to check out.\n"
+                          "Shop.Cart.Pay() in Cart.cs\n", db=db)
+    assert page[0].record.line_number == 12
+
+
+def test_a_frame_of_a_public_method_stands_for_its_worker(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = _mined_cart(make_repo, tmp_path)
+    found = errdex.explain("System.InvalidOperationException: The cart has no items to check "
+                           "out.\n   at Shop.Cart.Ship() in C:\\old\\Cart.cs:line 400\n", db=db)
+    assert found[0].record.line_number == 22  # ShipImpl
+
+
+def test_a_frame_of_another_types_method_of_that_name_decides_nothing(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = _mined_cart(make_repo, tmp_path)
+    found = errdex.explain("System.InvalidOperationException: The cart has no items to check "
+                           "out.\n   at Shop.Wallet.Pay()\n", db=db)
+    assert [m.record.line_number for m in found] == [7, 12, 22]
+    assert all("frame names" not in m.reason for m in found)

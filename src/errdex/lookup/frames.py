@@ -1,4 +1,5 @@
-"""Stack frames in ranking: a frame at a record's line raises it, or names it alone.
+"""Stack frames in ranking: a frame at a record's line raises it, or names it alone; a
+frame naming the method a record is written in decides between records tied otherwise.
 
 Apart from ``index`` (which finds records by their message) as its own concern: which
 file a frame names. A JVM frame names the file alone (``Store.kt:90``); a Node frame of
@@ -8,6 +9,7 @@ lines are not the source's, so it only says which of a template's sites is meant
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import PurePosixPath
 
@@ -24,7 +26,9 @@ def apply_frames(
 ) -> None:
     """Raise records a stack frame points at; the innermost frame in a mined file may add
     a record alone. A frame naming a record's file away from its line (a compiled
-    ``dist/x.js`` of ``src/x.ts``, a file edited since) only breaks ties."""
+    ``dist/x.js`` of ``src/x.ts``, a file edited since) only breaks ties, as does a frame
+    naming a record's method (``apply_methods``)."""
+    apply_methods(store, frames, scored)
     usable = [f for f in frames[:10] if f.line is not None]
     if not usable:
         return
@@ -64,6 +68,65 @@ def apply_frames(
                         approximate=True,
                     )
         innermost = innermost and not in_repo
+
+
+# A frame naming the method a record is written in (its line not printed, or moved since):
+# more than a file named, less than any line pointed at.
+_NAMES_METHOD = 0.1
+_TIED = 0.05  # candidates this close to the best are the ones a method decides between
+_MOST_TIED = 16  # records read for their method, at most
+# A public method's worker, named after it (``GetReader`` → ``GetReaderImpl``): a frame of
+# the one may stand for the other (inlined, or the work moved there since).
+_WORKERS = ("", "Impl", "Core", "Internal")
+
+
+def apply_methods(store: Store, frames: tuple[Frame, ...], scored: dict[str, Scored]) -> None:
+    """Raise, among the candidates tied at the top, those written in a method the stack's
+    frames name (``Ns.Type.Method`` against a record's ``Type.Method``; in the frame's file
+    when it names one): a release build prints no line, and a line moves with every edit."""
+    named = [(depth, f) for depth, f in enumerate(frames[:10]) if f.function]
+    if not named or not scored:
+        return
+    best = max(item.score for item in scored.values())
+    tied = sorted((item for item in scored.values() if item.score >= best - _TIED),
+                  key=lambda item: item.row.id)[:_MOST_TIED]
+    if len(tied) < 2:
+        return
+    records = store.get_many(item.row.id for item in tied)
+    for item in tied:
+        stored = records.get(item.row.id)
+        symbol = stored.extras.enclosing_symbol if stored is not None else None
+        if not symbol:
+            continue
+        for depth, frame in named:
+            if _same_method(frame, symbol, item.row.file_path):
+                item.score += _NAMES_METHOD / (1 + depth)
+                item.reasons.append(f"frame names its method {frame.function}")
+                break
+
+
+def _same_method(frame: Frame, symbol: str, file_path: str) -> bool:
+    """Whether a frame's method is a record's enclosing one (or its worker), in the file the
+    frame names, if any."""
+    if frame.file and PurePosixPath(_posix(frame.file)).name != PurePosixPath(file_path).name:
+        return False
+    called = _parts(frame.function or "")
+    written = _parts(symbol)
+    if len(called) < 1 or len(written) < 1:
+        return False
+    if len(called) > 1 and len(written) > 1 and called[-2] != written[-2]:
+        return False  # another type's method of that name
+    return any(written[-1] == called[-1] + worker for worker in _WORKERS)
+
+
+def _parts(name: str) -> list[str]:
+    """A qualified method's names, without generic arguments or a compiler's state machine
+    (``Ns.Type+<Run>d__1.MoveNext`` → ``Ns``, ``Type``, ``Run``)."""
+    name = re.sub(r"`\d+|\[[^\]]*\]", "", name)
+    machine = re.search(r"\+<(\w+)>d__\d+\.MoveNext$", name)
+    if machine:
+        name = name[:machine.start()] + "." + machine.group(1)
+    return [part for part in re.split(r"\.|::|#|\+", name) if part]
 
 
 # A frame naming a record's file but not its line: less than any line a frame points at, and
@@ -117,4 +180,4 @@ def _names_file(scored: dict[str, Scored], row: CandidateRow, depth: int, how: s
     current.reasons.append(note)
 
 
-__all__ = ["FRAME_LINE_TOLERANCE", "apply_frames", "compiled_from"]
+__all__ = ["FRAME_LINE_TOLERANCE", "apply_frames", "apply_methods", "compiled_from"]

@@ -43,7 +43,9 @@ _PAGE_FRAME = re.compile(r"\s*(?P<func>[\w.+<>`$]+)\([^)\n]*\) in (?P<file>[\w.\
 _MESSAGE_LINES = 40  # a runner's message lines before its frames, at most
 # Visual Studio's watch and locals windows: a property's name, its value as a C# string
 # (``\r\n`` and quotes escaped), maybe its type
-_WATCH = re.compile(r"\s*(?P<name>Message|StackTrace)\s+\"(?P<value>(?:[^\"\\\n]|\\.)*)\"\s*\w*\s*")
+# (a stack's value may be cut short by the paste: no closing quote)
+_WATCH = re.compile(
+    r"\s*(?P<name>Message|StackTrace)\s+\"(?P<value>(?:[^\"\\\n]|\\.)*)(?P<end>\"\s*\w*)?\s*")
 _ESCAPES = {"r": "\r", "n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
 _ESCAPE = re.compile(r"\\(.)")
 _WATCH_ROWS = 12  # rows between Message and StackTrace looked at, at most
@@ -159,7 +161,7 @@ def watch_window(lines: Lines, i: int) -> Found | None:
     """Visual Studio's ``Message "…"`` row (escaped), with the ``StackTrace "…"`` row after
     it read for frames."""
     row = _WATCH.fullmatch(lines[i])
-    if row is None or row.group("name") != "Message":
+    if row is None or row.group("name") != "Message" or row.group("end") is None:
         return None
     message = dotnet_message(_unescape(row.group("value")).replace("\r\n", "\n"))
     if not message:
