@@ -349,7 +349,7 @@ def test_drain_groups_messages_by_their_own_template():
                                      "Interrupted while waiting", "Interrupted while waiting")]
     assert ids == [1, 1, 2, 2]
     assert drain.add("Connection broken for id 9, my id = 4").template == (
-        "Connection broken for id <*> my id = <*>")
+        "Connection broken for id <*>, my id = <*>")  # a value masked inside its word
 
 
 # --- metadata as evidence --------------------------------------------------------------
