@@ -244,3 +244,44 @@ def test_a_choice_of_texts_is_a_statement_per_branch(
                        (7, "warning", "Replica %s is lost"), (7, "warning", "Replica %s is online")]
     best = errdex.explain("error: Failed publickey for root (reset)", db=db)[0]
     assert best.record.error_message == "error: Failed publickey for %s (reset)"
+
+
+# A variadic function that formats into a buffer and hands the buffer to a logger with text
+# of its own around it: its callers' formats are printed inside that text, at its level.
+PEER_C = """#include <stdarg.h>
+
+void
+drop_peer(const char *fmt, ...)
+{
+	char msg[512];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	note("Dropping peer: %.100s", msg);
+	send_reason(msg);
+	shutdown_now(255);
+}
+
+void
+handshake(const char *peer, int version)
+{
+	if (version < 2)
+		drop_peer("protocol %d from %s is too old", version, peer);
+}
+"""
+
+
+def test_a_function_logging_the_buffer_it_formatted_prints_its_callers_formats(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"log.c": DISPATCH_C, "peer.c": PEER_C},
+                          only="peer.c")
+    assert records == []
+    # the logger call itself stays a statement (what any other caller's text prints as)
+    assert logs == [(12, "info", "Dropping peer: %.100s"),
+                    (21, "info", "Dropping peer: protocol %d from %s is too old")]
+    assert any(re.fullmatch(p, "Dropping peer: protocol 1 from 10.0.0.7 is too old")
+               for p in _patterns(db))

@@ -18,11 +18,11 @@ import re
 from tree_sitter import Node
 
 from errdex.languages.base import Site, line_of, text
-from errdex.languages.c.calls import folded, makes_error
+from errdex.languages.c.calls import folded, formatted, makes_error
 from errdex.languages.c.compose import parameters
 from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, c_string, function_name
 from errdex.languages.c.log_choices import formats, is_choice
-from errdex.languages.facts import Call, Producer, Result
+from errdex.languages.facts import Call, Producer, Result, substitute
 from errdex.languages.logs import level_of
 from errdex.records.log_statements import LogLevel
 from errdex.templates.template import Hole, Literal, Template
@@ -77,7 +77,45 @@ def log_wrappers(root: Node, path: str) -> list[Producer]:
         out += [Producer(f"{name}:{constant}", ("fmt",), (_prefixed(prefix, "fmt"),),
                          "helper", path, line, level=level_constant(constant))
                 for constant, (prefix, line) in found.items()]
-    return out
+    made = {p.name for p in out}
+    return out + [p for name, node in functions.items() if name not in made
+                  and (p := _forwarder(name, node, path)) is not None]
+
+
+_FILLERS = {"vsnprintf": 2, "vsprintf": 1, "vasprintf": 1, "xvasprintf": 1}
+
+
+def _forwarder(name: str, function: Node, path: str) -> Producer | None:
+    """``packet_disconnect(fmt, ...)`` formatting into a buffer (``vsnprintf(buf, n, fmt,
+    args)``) that it then logs (``logit("Disconnecting: %.100s", buf)``): a producer calling
+    that logger with its text around the format, so each caller's format is printed so."""
+    params, variadic = parameters(function)
+    body = function.child_by_field_name("body")
+    if not variadic or not params or body is None:
+        return None
+    fmt, buffer = params[-1], None
+    for call in _calls(body):
+        callee = text(call.child_by_field_name("function"))
+        args = arguments(call.child_by_field_name("arguments"))
+        at = _FILLERS.get(callee)
+        if buffer is None:
+            if at is not None and len(args) > at and text(args[at]) == fmt and args:
+                buffer = text(args[0]).lstrip("&")
+            continue
+        first = _first_text(args)
+        if callee in _FORMATTERS or at is not None or first is None or buffer not in [
+                text(a) for a in args[first + 1:]] or args[first].type not in STRING_TYPES:
+            continue
+        shown = formatted(args[first], args[first + 1:], None)
+        if shown is None:
+            continue
+        hole = Template("{" + fmt + "}", (Hole.of(fmt, "%s"),))
+        message = substitute(shown, {buffer: hole})
+        levels = next((found for a in reversed(args[:first]) if (found := _levels(a))), [])
+        target = f"{callee}:{levels[0][0]}" if levels else callee
+        return Producer(name, (fmt,), (Call(target, ((message,),), path=path, method=True),),
+                        "helper", path, line_of(function))
+    return None
 
 
 def pointer_sites(name: str, call: Node, args: list[Node], text_node: Node,
