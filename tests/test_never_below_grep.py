@@ -177,3 +177,37 @@ def test_a_frame_of_another_types_method_of_that_name_decides_nothing(
                            "out.\n   at Shop.Wallet.Pay()\n", db=db)
     assert [m.record.line_number for m in found] == [7, 12, 22]
     assert all("frame names" not in m.reason for m in found)
+
+
+# --- a line the paste quotes whole against a template found by similar text -----------
+
+TINY = '''MESSAGES = {"utf": "invalid string: ill-formed UTF-8 byte"}
+
+
+class ParseError(Exception):
+    pass
+
+
+def fail(code, line, column, detail):
+    raise ParseError(f"[tiny.parse_error.{code}] parse error at line {line}, "
+                     f"column {column}: {detail} must be quoted")
+'''
+
+
+def test_a_line_quoted_whole_beats_a_similar_templates_frame_of_words(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/tiny.py": TINY})
+    db = str(tmp_path / "tiny.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/tiny", jobs=1)
+    paste = ("invalid parameters string ([tiny.parse_error.101] parse error at line 1, column 53: "
+             "invalid string: ill-formed UTF-8 byte; last read: 'x')")
+    # the template's frame (prefix, "parse error at line") is found by similar text: its
+    # words are in the paste, but it says "must be quoted", which the paste does not
+    similar = errdex.explain(paste, db=db)
+    assert similar and all(m.approximate for m in similar)
+    found = errdex.resolve(paste, db=db)
+    assert found.matches == []
+    assert [(t.site.file_path, t.site.line_number) for t in found.text_sites][:1] == [
+        ("src/tiny.py", 1)]

@@ -125,20 +125,26 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
     """Whether the best text site, a literal of at least ``_MIN_TEXT_WORDS`` words the paste
     holds whole, says more of the message than each (thin) record match. Grep would land
     on that literal; so does errdex. A match found by similar text says only the words of
-    its literal that the paste (``text``) holds."""
+    its literal that the paste (``text``) holds, or fewer runs of three of them than the
+    line (the paste quoting a template's frame, ``parse error at line``, not its words)."""
     if not texts or texts[0].reason != REASON:
         return False
-    site_words = len(words(texts[0].site.text))
-    pasted = set(words(text.lower()))
+    site = words(texts[0].site.text)
+    pasted_words = words(text)
+    pasted, pasted_windows = set(pasted_words), set(windows(pasted_words))
 
-    def said(match: Match) -> int:
+    def says_less(match: Match) -> bool:
         literal = words(_literal(match))
-        if match.reason.startswith("approximate:") and pasted:  # similar text, not a frame
-            return sum(1 for word in literal if word.lower() in pasted)
-        return len(literal)
+        if not match.reason.startswith("approximate:") or not pasted:
+            return len(literal) < len(site)
+        # similar text, not a frame: the words of it the paste holds, and (as grep ranks
+        # lines) the runs of three of them, fewer than the line's, which the paste holds all
+        held = sum(1 for word in literal if word in pasted)
+        runs = sum(1 for window in windows(literal) if window in pasted_windows)
+        return held < len(site) or runs < len(windows(site))
 
-    return site_words >= _MIN_TEXT_WORDS and all(
-        said(m) < site_words for m in matches)  # else it says as much
+    return len(site) >= _MIN_TEXT_WORDS and all(
+        says_less(m) for m in matches)  # else it says as much
 
 
 def _literal(match: Match) -> str:
