@@ -25,10 +25,12 @@ _LEAF_SIZE = 64  # templates kept per leaf (the most recent)
 _MAX_CHILDREN = 64  # branches per tree node; past it a word takes the ``<*>`` branch
 _MAX_WORDS = 128  # words past this are one tail: a pasted blob is one long message
 
-_CALENDAR = re.compile(
-    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)(?:day|sday|nesday|rsday|urday)?,?|"
-    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?:uary|ruary|ch|il|e|y|ust|"
-    r"tember|ober|ember)?,?")
+_CALENDAR = frozenset((
+    "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "Monday", "Tuesday", "Wednesday",
+    "Thursday", "Friday", "Saturday", "Sunday", "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+    "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "January", "February", "March",
+    "April", "June", "July", "August", "September", "October", "November", "December"))
+_MAY_HOLD_VALUE = re.compile(r"[\d/]")  # every value below holds a digit or a slash
 # Values inside a word, longest first: a URL or a path (the rest of the word), an IPv4
 # address with its port, a uuid, hex (a run of hex digits holding a digit, not glued to
 # letters), then a run of digits with its separators (times, dates, versions, sizes).
@@ -122,10 +124,9 @@ def masked_words(message: str) -> list[str]:
 
 
 def _mask(word: str) -> str:
-    if _CALENDAR.fullmatch(word):
-        return WILDCARD
-    masked = _VALUE.sub(WILDCARD, word)
-    return _RUNS.sub(WILDCARD, masked) if masked != word else word
+    if not _MAY_HOLD_VALUE.search(word):  # most words: no regex of values to run
+        return WILDCARD if word.rstrip(",") in _CALENDAR else word
+    return _RUNS.sub(WILDCARD, _VALUE.sub(WILDCARD, word))
 
 
 def _similarity(template: list[str], words: list[str]) -> tuple[float, int]:
