@@ -285,3 +285,31 @@ def test_a_function_logging_the_buffer_it_formatted_prints_its_callers_formats(
                     (21, "info", "Dropping peer: protocol %d from %s is too old")]
     assert any(re.fullmatch(p, "Dropping peer: protocol 1 from 10.0.0.7 is too old")
                for p in _patterns(db))
+
+
+# Macros handing their format to a call naming a level constant (OpenSSH's newer
+# ``#define error(...) sshlog(..., SYSLOG_LEVEL_ERROR, NULL, __VA_ARGS__)``), and a debug
+# category constant with the level word inside it (``NGX_LOG_DEBUG_HTTP``).
+MACRO_C = """#include <stdarg.h>
+
+#define say_warn(...) record(__FILE__, __LINE__, LOG_LEVEL_WARNING, NULL, __VA_ARGS__)
+#define say_info(fmt, ...) record(__FILE__, __LINE__, LOG_LEVEL_INFO, NULL, fmt, ##__VA_ARGS__)
+
+void
+fetch(const char *url, int code, ngx_log_t *log)
+{
+	say_warn("slow response from %s", url);
+	say_info("fetched %s with status %d", url, code);
+	ngx_log_debug1(NGX_LOG_DEBUG_HTTP, log, 0, "http cleanup add: %p", url);
+}
+"""
+
+
+def test_a_macro_naming_a_level_constant_logs_at_that_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"fetch.c": MACRO_C})
+    assert records == [(9, "warning", "slow response from %s")]
+    assert logs == [(10, "info", "fetched %s with status %d"),
+                    (11, "debug", "http cleanup add: %p")]

@@ -14,11 +14,12 @@ level, so composition gives every call site its text and mining routes it by lev
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from tree_sitter import Node
 
 from errdex.languages.base import Site, line_of, text
-from errdex.languages.c.calls import folded, formatted, makes_error
+from errdex.languages.c.calls import folded, formatted, macro_body, makes_error
 from errdex.languages.c.compose import parameters
 from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, c_string, function_name
 from errdex.languages.c.log_choices import formats, is_choice
@@ -32,11 +33,16 @@ _FORMATTERS = frozenset({"snprintf", "sprintf", "xasprintf", "asprintf"})
 
 
 def level_constant(name: str) -> LogLevel | None:
-    """The level a constant names (``SYSLOG_LEVEL_DEBUG2`` → debug, ``LOG_ERR`` → error)."""
+    """The level a constant names (``SYSLOG_LEVEL_DEBUG2`` → debug, ``LOG_ERR`` → error,
+    ``NGX_LOG_DEBUG_HTTP`` → debug: the word after ``LOG``/``LEVEL`` when the last is none)."""
     if not _CONSTANT.fullmatch(name):
         return None
-    word = name.rsplit("_", 1)[-1].rstrip("0123456789")
-    return level_of(word) if word else None
+    words = [w.rstrip("0123456789") for w in name.split("_")]
+    level = level_of(words[-1]) if words[-1] else None
+    if level is None:
+        level = next((level_of(after) for before, after in pairwise(words)
+                      if before in ("LOG", "LEVEL", "LOGLEVEL") and after), None)
+    return level
 
 
 def log_wrappers(root: Node, path: str) -> list[Producer]:
@@ -78,8 +84,44 @@ def log_wrappers(root: Node, path: str) -> list[Producer]:
                          "helper", path, line, level=level_constant(constant))
                 for constant, (prefix, line) in found.items()]
     made = {p.name for p in out}
-    return out + [p for name, node in functions.items() if name not in made
-                  and (p := _forwarder(name, node, path)) is not None]
+    out += [p for name, node in functions.items() if name not in made
+            and (p := _forwarder(name, node, path)) is not None]
+    return out + log_macros(root, path, prefixes)
+
+
+def log_macros(root: Node, path: str, prefixes: dict[str, dict[str, tuple[str, int]]]
+               ) -> list[Producer]:
+    """``#define error(...) sshlog(__FILE__, __func__, __LINE__, 0, SYSLOG_LEVEL_ERROR, NULL,
+    __VA_ARGS__)``, ``#define WARN(fmt, ...) emit(LOG_WARNING, fmt, ##__VA_ARGS__)``: a macro
+    handing its format (its last named parameter, or the first of ``__VA_ARGS__``) to a call
+    naming a level constant before it is a producer at that level printing the format, with
+    the prefix of the file's dispatcher for that constant when it has one."""
+    out: list[Producer] = []
+    for node in _of_type(root, "preproc_function_def"):
+        read = macro_body(node, "c")
+        if read is None or not read[2]:
+            continue
+        name, params, _, block = read
+        named = tuple(p for p in params if p != "__VA_ARGS__")
+        for call in _calls(block):
+            args = arguments(call.child_by_field_name("arguments"))
+            names = [text(a) for a in args]
+            if "__VA_ARGS__" not in names:
+                continue
+            at = names.index("__VA_ARGS__")
+            fmt = "fmt"
+            if named and at and names[at - 1] == named[-1]:
+                at, fmt = at - 1, named[-1]
+            levels = next((found for a in reversed(args[:at]) if (found := _levels(a))), [])
+            if not levels:
+                continue
+            constant, level = levels[0]
+            callee = text(call.child_by_field_name("function"))
+            result: Result = _prefixed(prefixes.get(callee, {}).get(constant, ("", 0))[0], fmt)
+            out.append(Producer(name, named if fmt in named else (*named, fmt), (result,),
+                                "helper", path, line_of(node), level=level))
+            break
+    return out
 
 
 _FILLERS = {"vsnprintf": 2, "vsprintf": 1, "vasprintf": 1, "xvasprintf": 1}
@@ -393,5 +435,5 @@ def _of_type(node: Node, kind: str) -> list[Node]:
     return out
 
 
-__all__ = ["choice_call", "level_constant", "leveled_sites", "log_wrappers",
+__all__ = ["choice_call", "level_constant", "leveled_sites", "log_macros", "log_wrappers",
            "parenthesized_sites", "pointer_sites"]
