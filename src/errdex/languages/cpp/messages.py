@@ -23,6 +23,7 @@ from errdex.languages.c.family import (
     function_name,
     message_string,
     parameter_list,
+    printf_parts,
 )
 from errdex.languages.facts import Argument, Producer, constant_names, has_text, substitute, unknown
 from errdex.templates.formats import parse_rust_format
@@ -329,8 +330,36 @@ def _joined(pieces: list[tuple[Template, ...]]) -> tuple[Template, ...]:
 
 
 def arguments_of(args: list[Node], scope: Scope) -> tuple[Argument, ...]:
-    """A call's arguments as template alternatives."""
-    return tuple(read(a, scope) or (unknown(text(a)),) for a in args)
+    """A call's arguments as template alternatives; a literal with a placeholder for each
+    argument after it, as the text they format (``format_given``)."""
+    out: list[Argument] = []
+    for i, arg in enumerate(args):
+        made = format_given(arg, args[i + 1:])
+        out.append((made,) if made is not None else read(arg, scope) or (unknown(text(arg)),))
+    return tuple(out)
+
+
+_PRINTF_SPEC = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?"
+                          r"[diouxXeEfgGcsp]")
+_BRACE_SPEC = re.compile(r"\{(?:\d+|[A-Za-z_]\w*)?(?::[^{}]*)?\}")
+
+
+def format_given(fmt: Node, rest: list[Node]) -> Template | None:
+    """A literal given with the arguments it formats (``throw Error("bad %s at %d", k, n)``,
+    ``throw Exception(code, "cannot parse {}", s)``): the class formats it, printf style or
+    ``{}`` style, whichever the literal is written in, when it has a placeholder for each
+    argument after it; None for a plain literal or one with no arguments after it."""
+    found = message_string(fmt) if rest and fmt.type in STRING_TYPES else None
+    if found is None:
+        return None
+    texts = [text(a) for a in rest]
+    printf = _PRINTF_SPEC.findall(found.text.replace("%%", ""))
+    braces = _BRACE_SPEC.findall(found.text.replace("{{", "").replace("}}", ""))
+    if printf and not braces and len(printf) == len(rest):
+        return Template(found.written, printf_parts(found, texts))
+    if braces and not printf and len(braces) == len(rest):
+        return Template(found.written, found.parts(parse_rust_format(found.text, texts)))
+    return None
 
 
 def locals_of(body: Node | None, scope: Scope) -> None:

@@ -65,6 +65,7 @@ from errdex.languages.c.family import (
 from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.cpp.calls import handed_call, made_error, thrown_call, thrown_class
 from errdex.languages.cpp.compose import COMPOSER, blanked
+from errdex.languages.cpp.messages import format_given
 from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.logs import level_of
 from errdex.templates.formats import parse_rust_format
@@ -186,7 +187,8 @@ def _thrown(node: Node, value: Node) -> Site | None:
     else:
         return None
     error_class = text(class_node).removeprefix("::")
-    message = next((m for a in args if (m := _read(a, node)) is not None), None)
+    at = next(((i, m) for i, a in enumerate(args) if (m := _read(a, node)) is not None), None)
+    message = None if at is None else (_format_given(args[at[0]], args[at[0] + 1:]) or at[1])
     call = thrown_call(error_class, args, node)
     if message is None or not has_words(message.parts):
         if call is None:
@@ -205,6 +207,12 @@ def _thrown(node: Node, value: Node) -> Site | None:
         template = template.with_wrapper(prefix, _code_suffix(args[-1]))
     return Site(template, "exception", line_of(node), thrown_class(error_class),
                 symbol=cpp_symbol(node), call=call)
+
+
+def _format_given(fmt: Node, rest: list[Node]) -> Message | None:
+    """A literal thrown with the arguments it formats (``messages.format_given``)."""
+    found = format_given(fmt, rest)
+    return None if found is None else Message(found.written, found.parts)
 
 
 def _code_suffix(code: Node) -> tuple[Part, ...]:
