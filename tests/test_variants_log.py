@@ -52,3 +52,17 @@ def test_every_entry_counted_once_and_lines_kept():
     rows = [(v.values, v.count, v.first_line, v.last_line, v.example)
             for v in variants.ordered()]
     assert rows == [({"s": "UP"}, 3, 1, 4, "line 1"), ({"s": "DOWN"}, 2, 2, 5, "line 2")]
+
+
+def test_past_the_cap_known_words_still_split_and_new_ones_vary(monkeypatch):
+    import errdex.lookup.variants_log as variants_log
+
+    monkeypatch.setattr(variants_log, "_MAX_SHAPES", 4)
+    values = [("UP", "a"), ("DOWN", "b"), ("UP", "c"), ("DOWN", "d"),  # the cap: 4 shapes
+              ("UP", "e"), ("DOWN", "f"), ("SIDEWAYS", "g"), ("UP", "h")]
+    variants, keys = _variants([{"state": s, "who": w} for s, w in values])
+    assert len(variants.seen) <= 2 * 4
+    assert keys[0] == keys[2] == keys[4] == keys[7] == (("UP",), (WILDCARD,))
+    assert keys[1] == keys[3] == keys[5] == (("DOWN",), (WILDCARD,))
+    assert keys[6] == ((WILDCARD,), (WILDCARD,))
+    assert sum(v.count for v in variants.ordered()) == len(values)

@@ -10,7 +10,8 @@ position) stays in the variant when the slot takes few distinct words (an enum: 
 a verb, a type) and the word came back in several entries; a slot of many distinct
 words (user names, hosts, keys), or one that also held a number or an id, varies.
 Memory grows with the distinct shapes of a statement's entries, capped: past the cap a
-new shape keeps its word counts only.
+new shape keeps only the words its slots held before (the others vary), and past twice
+the cap only its word counts.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 WILDCARD = "<*>"
+_OVER = "<+>"  # a word past the cap: varies, and tells nothing about its slot
 Shape = tuple[tuple[str, tuple[str, ...]], ...]  # (hole name, its words), hole by hole
 
 _MAX_WORDS = 24  # words of a hole past this are one tail (a pasted trace, a long text)
@@ -87,14 +89,18 @@ class Variants:
     def __init__(self) -> None:
         self.seen: dict[Shape, _Seen] = {}
         self._final: dict[Shape, Shape] | None = None
+        self._slots: dict[tuple[str, int, int], set[str]] = {}  # words held, before the cap
 
     def add(self, shape: Shape, line: int, example: str) -> Shape:
         """Count one entry; the raw shape it is filed under (``variant_of`` reads it)."""
         self._final = None
-        if shape not in self.seen and len(self.seen) >= _MAX_SHAPES:
-            shape = tuple((name, (WILDCARD,) * len(words)) for name, words in shape)
+        shape = self._filed(shape)
         seen = self.seen.get(shape)
         if seen is None:
+            if len(self.seen) < _MAX_SHAPES:
+                for name, words in shape:
+                    for i, word in enumerate(words):
+                        self._slots.setdefault((name, len(words), i), set()).add(word)
             self.seen[shape] = _Seen(1, line, line, example)
         else:
             seen.count += 1
@@ -104,10 +110,22 @@ class Variants:
     def variant_of(self, shape: Shape) -> Shape:
         """The variant an entry of raw ``shape`` belongs to, over every entry seen."""
         final = self._finish()
-        if shape in final:
-            return final[shape]
-        masked = tuple((name, (WILDCARD,) * len(words)) for name, words in shape)
-        return final.get(masked, masked)
+        filed = self._filed(shape)
+        return final.get(filed) or tuple((name, tuple(WILDCARD if w == _OVER else w
+                                                      for w in words))
+                                          for name, words in filed)
+
+    def _filed(self, shape: Shape) -> Shape:
+        """``shape``, or past the cap the words its slots held before it (the slots are
+        no longer added to then, so an entry is filed the same way every time)."""
+        if shape in self.seen or len(self.seen) < _MAX_SHAPES:
+            return shape
+        known = tuple((name, tuple(
+            w if w in self._slots.get((name, len(words), i), ()) else _OVER
+            for i, w in enumerate(words))) for name, words in shape)
+        if known in self.seen or len(self.seen) < 2 * _MAX_SHAPES:
+            return known
+        return tuple((name, (_OVER,) * len(words)) for name, words in shape)
 
     def ordered(self) -> list[Variant]:
         """The variants, most entries first (the first line breaks ties)."""
@@ -140,7 +158,8 @@ def _variants(seen: Mapping[Shape, _Seen]) -> dict[Shape, Shape]:
         for name, words in shape:
             for position, word in enumerate(words):
                 slot = slots.setdefault((name, len(words), position), Counter())
-                slot[word] += info.count
+                if word != _OVER:
+                    slot[word] += info.count
     kept = {slot: {w for w, n in words.items() if n >= MIN_REPEAT}
             for slot, words in slots.items()
             if len(words) <= ENUM_WORDS and WILDCARD not in words}
