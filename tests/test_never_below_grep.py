@@ -211,3 +211,50 @@ def test_a_line_quoted_whole_beats_a_similar_templates_frame_of_words(
     assert found.matches == []
     assert [(t.site.file_path, t.site.line_number) for t in found.text_sites][:1] == [
         ("src/tiny.py", 1)]
+
+
+# --- a generic template whose hole holds a message written whole elsewhere --------------
+
+DECORATED = '''ERRORS = {"escape": "unknown escape character: "}
+
+
+class ParserError(Exception):
+    pass
+
+
+def fail(line, column, msg):
+    raise ParserError(f"tiny: error at line {line}, column {column}: {msg}")
+'''
+
+
+def _mined_decorated(make_repo: Callable[..., GitRepo], tmp_path: Path) -> str:
+    repo = make_repo()
+    repo.commit_files({"src/tiny.py": DECORATED})
+    db = str(tmp_path / "decorated.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/tiny", jobs=1)
+    return db
+
+
+def test_the_line_writing_what_a_generic_templates_hole_holds_is_the_answer(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = _mined_decorated(make_repo, tmp_path)
+    paste = "ParserError: tiny: error at line 1, column 8: unknown escape character:"
+    decoration = errdex.explain(paste, db=db)
+    assert [(m.record.line_number, m.approximate) for m in decoration] == [(9, False)]
+    found = errdex.resolve(paste, db=db)
+    assert found.matches == []
+    assert [(t.site.line_number, t.site.text) for t in found.text_sites][:1] == [
+        (1, "unknown escape character:")]
+
+
+def test_a_hole_no_line_writes_whole_keeps_the_template(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = _mined_decorated(make_repo, tmp_path)
+    for paste in ("ParserError: tiny: error at line 1, column 8: the tab is not allowed here",
+                  # the line says part of the hole only: the hole is more than that message
+                  "ParserError: tiny: error at line 1, column 8: unknown escape character: in "
+                  "a quoted scalar after the third key of the mapping"):
+        found = errdex.resolve(paste, db=db)
+        assert [m.record.line_number for m in found.matches] == [9], paste

@@ -118,7 +118,37 @@ def thin(matches: list[Match], text: str) -> bool:
     own (``Could not read %s`` against "Could not read from remote repository"): a line
     holding more of the message may then be the better answer (``outranks``)."""
     message = main_event(text).message or text
-    return all(m.approximate or len(_literal(m)) < _THIN * len(message) for m in matches)
+    return all(m.approximate or len(_literal(m)) < _THIN * len(message) for m in matches) or (
+        bool(matches) and _phrase_in_hole(matches[0]))
+
+
+# A hole value of this many words is a phrase: maybe a literal written elsewhere (a
+# constant the template decorates), which a line of source may say whole (``fills_hole``).
+_PHRASE_WORDS = 3
+_FILLS = 0.75  # the line says this share of the hole's words at least
+
+
+def _phrase_in_hole(match: Match) -> bool:
+    return any(len(words(value)) >= _PHRASE_WORDS for value in match.bound.values())
+
+
+def fills_hole(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
+    """Whether the best text site says, whole, what the best record's hole holds: a generic
+    template (``yaml: error at line {}, column {}: {}``) decorating a message written as a
+    constant elsewhere (``"unknown escape character: "``). The line writing the message is
+    the answer grep gives, and the more specific one."""
+    if not texts or not matches or texts[0].reason != REASON or matches[0].approximate:
+        return False
+    site = words(texts[0].site.text)
+    if len(site) < _PHRASE_WORDS:
+        return False
+    joined = spaced(site)
+    for value in matches[0].bound.values():
+        held = words(value)
+        if len(held) >= _PHRASE_WORDS and joined in spaced(held) and (
+                len(site) >= _FILLS * len(held)):
+            return True
+    return False
 
 
 def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -> bool:
@@ -143,8 +173,8 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
         runs = sum(1 for window in windows(literal) if window in pasted_windows)
         return held < len(site) or runs < len(windows(site))
 
-    return len(site) >= _MIN_TEXT_WORDS and all(
-        says_less(m) for m in matches)  # else it says as much
+    return fills_hole(texts, matches) or (len(site) >= _MIN_TEXT_WORDS and all(
+        says_less(m) for m in matches))  # else it says as much
 
 
 def _literal(match: Match) -> str:
@@ -153,5 +183,5 @@ def _literal(match: Match) -> str:
     return " ".join(f for f in shape_of(match.record.message_pattern).fragments if f)
 
 
-__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "find_text_sites", "outranks",
-           "thin"]
+__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "fills_hole", "find_text_sites",
+           "outranks", "thin"]
