@@ -223,3 +223,28 @@ def test_each_labels_file_names_a_commit_and_a_statement_or_why_not(path: Path) 
                                   "error", "fatal"}
         for statement in label["statements"]:
             assert not statement["file"].startswith("/") and statement["line"] > 0
+
+
+def test_templates_alone_next_to_drain3_on_the_same_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    spec = importlib.util.spec_from_file_location("logs_templates",
+                                                  ROOT / "benchmarks/logs_templates.py")
+    assert spec is not None and spec.loader is not None
+    templates = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(templates)
+    loghub = tmp_path / "loghub" / "Tiny"
+    loghub.mkdir(parents=True)
+    (loghub / "Tiny_2k.log_structured.csv").write_text(STRUCTURED, encoding="utf-8")
+    folder = tmp_path / "config"
+    folder.mkdir()
+    (folder / "templates.json").write_text(json.dumps(
+        {"systems": {"Tiny": {"regex": [], "st": 0.5, "depth": 4},
+                     "Absent": {"regex": [], "st": 0.5, "depth": 4}}}))
+    (folder / "systems.json").write_text(json.dumps({"systems": {}}))
+    monkeypatch.setattr(templates, "HERE", folder)
+    assert templates.main(["--loghub", str(loghub.parent)]) == 0
+    captured = capsys.readouterr()
+    assert "| Tiny (templates only) | 1.000 | 1.000 |" in captured.out
+    assert "| mean of the 1 the threshold was chosen on | 1.000 | 1.000 | | |" in captured.out
+    assert "Absent: no sample under" in captured.err
