@@ -160,6 +160,18 @@ def _label_of(case: Node) -> str:
 
 
 _DEFINED: list[tuple[int, list[Node]]] = []  # the tree last asked, and its definitions
+_SCOPES: list[tuple[Node | None, Scope]] = []  # the function last asked, and its names
+
+
+def _scope_of(definition: Node | None) -> Scope:
+    """The parameters and locals of the function a throw is in, read once for the throws
+    of one function (a parser's throws are many, in long functions)."""
+    if _SCOPES and _SCOPES[0][0] == definition:
+        return _SCOPES[0][1]
+    scope = Scope(parameters_of(definition) if definition is not None else ())
+    locals_of(definition.child_by_field_name("body") if definition is not None else None, scope)
+    _SCOPES[:] = [(definition, scope)]
+    return scope
 
 
 def _definitions(root: Node) -> list[Node]:
@@ -184,8 +196,7 @@ def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
     the repository may build the message), or for a standard exception the function or
     constant its message comes from (``std::runtime_error(not_found(key))``)."""
     definition = next((a for a in ancestors(at) if a.type == "function_definition"), None)
-    scope = Scope(parameters_of(definition) if definition is not None else ())
-    locals_of(definition.child_by_field_name("body") if definition is not None else None, scope)
+    scope = _scope_of(definition)
     owner = scope_owner(at)
     if not written.startswith("std::"):
         given, nested = _given(args, scope, owner, at)
