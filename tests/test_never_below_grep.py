@@ -216,6 +216,7 @@ def test_a_line_quoted_whole_beats_a_similar_templates_frame_of_words(
 # --- a generic template whose hole holds a message written whole elsewhere --------------
 
 DECORATED = '''ERRORS = {"escape": "unknown escape character: "}
+WHERE = "tiny: error at line "  # the decoration written again: held whole, says more words
 
 
 class ParserError(Exception):
@@ -241,7 +242,7 @@ def test_the_line_writing_what_a_generic_templates_hole_holds_is_the_answer(
     db = _mined_decorated(make_repo, tmp_path)
     paste = "ParserError: tiny: error at line 1, column 8: unknown escape character:"
     decoration = errdex.explain(paste, db=db)
-    assert [(m.record.line_number, m.approximate) for m in decoration] == [(9, False)]
+    assert [(m.record.line_number, m.approximate) for m in decoration] == [(10, False)]
     found = errdex.resolve(paste, db=db)
     assert found.matches == []
     assert [(t.site.line_number, t.site.text) for t in found.text_sites][:1] == [
@@ -257,4 +258,4 @@ def test_a_hole_no_line_writes_whole_keeps_the_template(
                   "ParserError: tiny: error at line 1, column 8: unknown escape character: in "
                   "a quoted scalar after the third key of the mapping"):
         found = errdex.resolve(paste, db=db)
-        assert [m.record.line_number for m in found.matches] == [9], paste
+        assert [m.record.line_number for m in found.matches] == [10], paste

@@ -17,7 +17,13 @@ from errdex.lookup import scan as _scan
 from errdex.lookup.context import named_texts_win
 from errdex.lookup.index import Index, Match
 from errdex.lookup.lineage import gone_for_good, lives_on_in_text
-from errdex.lookup.text_sites import TextSiteMatch, find_text_sites, outranks, thin
+from errdex.lookup.text_sites import (
+    TextSiteMatch,
+    find_text_sites,
+    hole_filled,
+    outranks,
+    thin,
+)
 from errdex.store.protocol import StoredRecord
 
 ScannedEvent = _scan.ScannedEvent
@@ -90,6 +96,9 @@ def resolve(text: str, *, db: Db | Index = None, top: int = 5,
     if matches and not thin([m for m in matches if not gone_for_good(m)], text):
         return Resolution(matches, [], note)  # the usual case: no text-site probe at all
     texts = db.text_sites(text, top=top, repo=repo)
+    filled = hole_filled(texts, matches)  # the line writing what a generic template's hole holds
+    if filled:
+        return Resolution([], filled)
     if matches and not outranks(texts, matches, text) and not named_texts_win(
             text, matches, texts) and not lives_on_in_text(texts, matches):
         return Resolution(matches, [], note)

@@ -123,7 +123,7 @@ def thin(matches: list[Match], text: str) -> bool:
 
 
 # A hole value of this many words is a phrase: maybe a literal written elsewhere (a
-# constant the template decorates), which a line of source may say whole (``fills_hole``).
+# constant the template decorates), which a line of source may say whole (``hole_filled``).
 _PHRASE_WORDS = 3
 _FILLS = 0.75  # the line says this share of the hole's words at least
 
@@ -132,23 +132,24 @@ def _phrase_in_hole(match: Match) -> bool:
     return any(len(words(value)) >= _PHRASE_WORDS for value in match.bound.values())
 
 
-def fills_hole(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
-    """Whether the best text site says, whole, what the best record's hole holds: a generic
-    template (``yaml: error at line {}, column {}: {}``) decorating a message written as a
-    constant elsewhere (``"unknown escape character: "``). The line writing the message is
-    the answer grep gives, and the more specific one."""
-    if not texts or not matches or texts[0].reason != REASON or matches[0].approximate:
-        return False
-    site = words(texts[0].site.text)
-    if len(site) < _PHRASE_WORDS:
-        return False
-    joined = spaced(site)
-    for value in matches[0].bound.values():
-        held = words(value)
-        if len(held) >= _PHRASE_WORDS and joined in spaced(held) and (
-                len(site) >= _FILLS * len(held)):
-            return True
-    return False
+def hole_filled(texts: list[TextSiteMatch], matches: list[Match]) -> list[TextSiteMatch]:
+    """``texts`` with the lines that say, whole, what the best record's hole holds first;
+    empty when none does. A generic template (``yaml: error at line {}, column {}: {}``)
+    decorating a message written as a constant elsewhere (``"unknown escape character: "``):
+    the line writing the message is the answer grep gives, and the more specific one."""
+    if not texts or not matches or matches[0].approximate:
+        return []
+    held = [words(value) for value in matches[0].bound.values()]
+    held = [h for h in held if len(h) >= _PHRASE_WORDS]
+
+    def fills(text: TextSiteMatch) -> bool:
+        site = words(text.site.text)
+        return text.reason == REASON and len(site) >= _PHRASE_WORDS and any(
+            spaced(site) in spaced(value) and len(site) >= _FILLS * len(value)
+            for value in held)
+
+    filling = [text for text in texts if fills(text)]
+    return [*filling, *(text for text in texts if text not in filling)] if filling else []
 
 
 def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -> bool:
@@ -173,8 +174,8 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
         runs = sum(1 for window in windows(literal) if window in pasted_windows)
         return held < len(site) or runs < len(windows(site))
 
-    return fills_hole(texts, matches) or (len(site) >= _MIN_TEXT_WORDS and all(
-        says_less(m) for m in matches))  # else it says as much
+    return len(site) >= _MIN_TEXT_WORDS and all(
+        says_less(m) for m in matches)  # else it says as much
 
 
 def _literal(match: Match) -> str:
@@ -183,5 +184,5 @@ def _literal(match: Match) -> str:
     return " ".join(f for f in shape_of(match.record.message_pattern).fragments if f)
 
 
-__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "fills_hole", "find_text_sites",
+__all__ = ["MAX_LEADS", "PART_REASON", "REASON", "TextSiteMatch", "find_text_sites", "hole_filled",
            "outranks", "thin"]
