@@ -259,3 +259,24 @@ def test_a_hole_no_line_writes_whole_keeps_the_template(
                   "a quoted scalar after the third key of the mapping"):
         found = errdex.resolve(paste, db=db)
         assert [m.record.line_number for m in found.matches] == [10], paste
+
+
+def test_a_link_in_a_hole_is_not_a_message_written_elsewhere(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/lenient.py": '''GUIDE = "https://tiny.example/guide/troubleshooting#"
+
+
+class ParserError(Exception):
+    pass
+
+
+def lenient(link):
+    raise ParserError(f"Use the lenient mode to accept malformed input\\nSee {link}")
+'''})
+    db = str(tmp_path / "lenient.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/tiny", jobs=1)
+    found = errdex.resolve("ParserError: Use the lenient mode to accept malformed input\n"
+                           "See https://tiny.example/guide/troubleshooting#malformed", db=db)
+    assert [m.record.line_number for m in found.matches] == [9]

@@ -128,8 +128,15 @@ _PHRASE_WORDS = 3
 _FILLS = 0.75  # the line says this share of the hole's words at least
 
 
+def _phrases(match: Match) -> list[list[str]]:
+    """The words of each hole value that reads as a phrase: three words or more, not a path
+    or a URL (``See {}`` holding ``https://…/Troubleshooting.md#x``: a link, not a message)."""
+    return [found for value in match.bound.values() if "/" not in value and "\\" not in value
+            and len(found := words(value)) >= _PHRASE_WORDS]
+
+
 def _phrase_in_hole(match: Match) -> bool:
-    return any(len(words(value)) >= _PHRASE_WORDS for value in match.bound.values())
+    return bool(_phrases(match))
 
 
 def hole_filled(texts: list[TextSiteMatch], matches: list[Match]) -> list[TextSiteMatch]:
@@ -139,8 +146,7 @@ def hole_filled(texts: list[TextSiteMatch], matches: list[Match]) -> list[TextSi
     the line writing the message is the answer grep gives, and the more specific one."""
     if not texts or not matches or matches[0].approximate:
         return []
-    held = [words(value) for value in matches[0].bound.values()]
-    held = [h for h in held if len(h) >= _PHRASE_WORDS]
+    held = _phrases(matches[0])
 
     def fills(text: TextSiteMatch) -> bool:
         site = words(text.site.text)
