@@ -125,6 +125,9 @@ def log_macros(root: Node, path: str, prefixes: dict[str, dict[str, tuple[str, i
 
 
 _FILLERS = {"vsnprintf": 2, "vsprintf": 1, "vasprintf": 1, "xvasprintf": 1}
+# The C library's printers and string functions: a buffer handed to them is no log call
+# (``compose`` reads what they print on stderr).
+_LIBRARY = re.compile(r"^(?:v?[sfd]?n?printf|v?as?printf|f?puts|str\w*|mem\w*|write|send\w*)$")
 
 
 def _forwarder(name: str, function: Node, path: str) -> Producer | None:
@@ -145,17 +148,22 @@ def _forwarder(name: str, function: Node, path: str) -> Producer | None:
                 buffer = text(args[0]).lstrip("&")
             continue
         first = _first_text(args)
-        if callee in _FORMATTERS or at is not None or first is None or buffer not in [
-                text(a) for a in args[first + 1:]] or args[first].type not in STRING_TYPES:
+        if _LIBRARY.match(callee) or callee in CALLS or at is not None or first is None:
+            continue
+        if args[first].type not in STRING_TYPES or buffer not in [
+                text(a) for a in args[first + 1:]]:
             continue
         shown = formatted(args[first], args[first + 1:], None)
         if shown is None:
             continue
         hole = Template("{" + fmt + "}", (Hole.of(fmt, "%s"),))
         message = substitute(shown, {buffer: hole})
-        levels = next((found for a in reversed(args[:first]) if (found := _levels(a))), [])
-        target = f"{callee}:{levels[0][0]}" if levels else callee
-        return Producer(name, (fmt,), (Call(target, ((message,),), path=path, method=True),),
+        if any(_levels(a) for a in args[:first]):
+            # ``serverLog(LL_WARNING, "Guru Meditation: %s", msg)`` is no forwarder: redis
+            # defines such a function twice (a stderr one for its tools), and two producers
+            # of one name in one folder tie: composition would reach neither
+            return None
+        return Producer(name, params, (Call(callee, ((message,),), path=path, method=True),),
                         "helper", path, line_of(function))
     return None
 
