@@ -43,8 +43,9 @@ from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
 from errdex.lookup.ranking import materialize as materialize
+from errdex.lookup.replay import Replays, Trace, check
 from errdex.lookup.tables import bucket as word_bucket
-from errdex.lookup.tables import build_tables
+from errdex.lookup.tables import build_tables as _build_tables
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
@@ -96,7 +97,7 @@ class Index:
             self._by_key, self._rest, self._size, self._parts, retrieval = marshal.loads(saved)
             self._retrieval = close_text.Retrieval(*retrieval)
         else:
-            self._by_key, self._rest, self._size, self._parts = build_tables(store)
+            self._by_key, self._rest, self._size, self._parts = _build_tables(store)
             self._retrieval = close_text.Retrieval.build(
                 (pid, _literal_of(pattern)) for pid, pattern, _, _ in store.pattern_rows())
             store.save_snapshot(generation, SNAPSHOT_FORMAT, marshal.dumps(
@@ -105,6 +106,7 @@ class Index:
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
         self._lineage = has_wordings(store)  # some repository was mined --history
         self._shapes: ShapeCache | None = None  # a scan's probe cache (cache_shapes)
+        self._replays: Replays | None = None  # a scan's rankings by line shape (cache_shapes)
 
     def __len__(self) -> int:
         return self._size
@@ -117,6 +119,7 @@ class Index:
         view._details = {}
         view._last_probe = (None, ([], []))
         view._shapes = None
+        view._replays = None
         return view
 
     def _pattern_details(self, pids: list[int]) -> dict[int, tuple[str, int]]:
@@ -158,25 +161,48 @@ class Index:
         Split from ``explain_event`` so a scan can rank in worker processes and read
         the records it reports in one batch. ``paste``: the text the event was read from,
         whose other lines are read as messages when the event's matches no record.
+        In a scan (``cache_shapes``) a line's ranking is replayed for the next line of its
+        shape that checks the same (``replay``).
         """
-        scored = self._full_matches(event, repo)
+        replays = self._replays if paste is None and not self._lineage else None
+        if replays is None:
+            return self._rank(event, top, repo, paste, None)
+        key = replays.key(event.message, (event.error_class, event.kind, event.frames,
+                                          event.code, event.text == event.message, top, repo))
+        found = replays.replay(key, event.message)
+        if found is not None:
+            return found
+        trace = Trace()
+        ranked = self._rank(event, top, repo, paste, trace)
+        replays.keep(key, ranked, trace, _WRAPPER_LITERAL)
+        return ranked
+
+    def _rank(self, event: ErrorEvent, top: int, repo: str | None, paste: str | None,
+              trace: Trace | None) -> list[Ranked]:
+        scored = self._full_matches(event, repo, trace=trace)
         if not scored and paste:
             scored = self._line_matches(event, paste, repo)
         bare = not event.message.strip()  # a bare class: no text to compare
         if not scored and bare:
             scored = class_matches(self.store, event, repo)
         # the ranked retrieval is the costliest step: once per event, whoever asks first
-        approximate = lru_cache(maxsize=1)(lambda: self._approximate_matches(event, repo))
+        approximate = lru_cache(maxsize=1)(lambda: self._approximate_matches(event, repo,
+                                                                             trace))
         if not bare:  # beside weak full matches: a wrapper must not hide a close template
             close_beside(self.store if self._lineage else None, scored, event.message,
                          approximate, self._literal, _WRAPPER_LITERAL)  # nor a gone site's
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)
+        codes = paste_codes(event, paste)
+        if trace is not None:  # replayed only if the text named no code, package, program
+            trace.plain = not context.names and not codes.codes
+            trace.literal = {rid: self._literal(item) for rid, item in scored.items()}
+            trace.scored = set(scored)
         if not bare and foreign(context, scored, event.error_class):  # none could raise it
             for rid, item in (approximate() | class_matches(self.store, event, repo)).items():
                 scored.setdefault(rid, item)
-        apply_codes(self.store, paste_codes(event, paste), scored, repo)  # codes are keys
+        apply_codes(self.store, codes, scored, repo)  # codes are keys
         self._mark_constructors(scored)
         apply_frames(self.store, event.frames, scored, repo)
         apply_context(context, scored)  # which language, which repository
@@ -210,6 +236,7 @@ class Index:
         (``prefilter``): a scan's lines repeat a few shapes with other values in them."""
         if self._shapes is None:
             self._shapes = ShapeCache(index_words(self._by_key, self._rest))
+            self._replays = Replays(self._shapes.vocabulary)
         return self._shapes
 
     def candidates(self, message: str, budget: list[int] | None = None) -> list[int]:
@@ -312,13 +339,14 @@ class Index:
         return best
 
     def _full_matches(self, event: ErrorEvent, repo: str | None,
-                      budget: list[int] | None = None, whole: bool = True
-                      ) -> dict[str, Scored]:
+                      budget: list[int] | None = None, whole: bool = True,
+                      trace: Trace | None = None) -> dict[str, Scored]:
         """Records whose pattern fullmatches the message (or, failing that, a wrapped segment;
-        ``whole``: and the other readings of a multi-line message)."""
+        ``whole``: and the other readings of a multi-line message). ``trace``: what each
+        record matched, and the candidates checked against the message itself."""
         best: dict[str, Scored] = {}
         budget = [_PROBE_CHECKS] if budget is None else budget
-        for message in _variants(event) if whole else event.segments:
+        for reading, message in enumerate(_variants(event) if whole else event.segments):
             verified: dict[int, tuple[str | None, ...]] = {}
             details = self._pattern_details(self._most_specific(self.candidates(message, budget)))
             encoded: list[bytes] = []  # the message for RE2, encoded once if a regex runs
@@ -327,11 +355,11 @@ class Index:
             period = _lost_period(message)
             with_period: list[bytes] = []
             for pid, (pattern, _) in details.items():
-                groups = verify(pattern, message, encoded)
-                if groups is None and period and pattern.endswith("\\."):
-                    groups = verify(pattern, message + ".", with_period)
+                groups = check(pattern, message, encoded, period, with_period, verify)
                 if groups is not None:
                     verified[pid] = groups
+                if trace is not None and reading == 0:
+                    trace.checked.append((pid, pattern, groups is not None))
             if not verified:
                 continue
             via = {pid: pid for pid in verified if pid >= 0}
@@ -363,6 +391,8 @@ class Index:
                 current = best.get(row.id)
                 if current is None or current.score < score:
                     best[row.id] = Scored(row, score, reasons, verified[vid] if vid >= 0 else ())
+                    if trace is not None:
+                        trace.origin[row.id] = (vid, reading)
         return best
 
     # --- approximate matches ----------------------------------------------------------
@@ -371,10 +401,13 @@ class Index:
         """The literal length of a scored candidate's pattern (read when it was verified)."""
         return self._details.get(item.row.pattern_id, ("", 0))[1]
 
-    def _approximate_matches(self, event: ErrorEvent, repo: str | None) -> dict[str, Scored]:
+    def _approximate_matches(self, event: ErrorEvent, repo: str | None,
+                             trace: Trace | None = None) -> dict[str, Scored]:
         """Templates close to a message none fullmatches (reworded since the user's version):
         ranked retrieval over every template's literal text (retrieval.py) and the probe's
         near misses, re-scored by similarity on the literal text."""
+        if trace is not None:
+            trace.searched = True  # the text decided: not replayed
         message = event.message
         full, close = self._probe(message)
         # full: every word there, the regex failed; those requiring the most words first (the

@@ -1,0 +1,162 @@
+"""A scan's rankings replayed by line shape (``lookup.replay``): every line reports the
+records, scores, reasons and hole values the uncached lookup gives it, on logs whose values
+try to fool the shape (typed holes, codes, clock times, program names, lost periods)."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from errdex.languages._engine.pastes.common import ErrorEvent
+from errdex.lookup.index import Index
+from errdex.lookup.parse import parse_events
+from errdex.lookup.replay import Replays
+from errdex.lookup.scan import scan
+from errdex.records.model import Record
+from errdex.store.sqlite import SQLiteStore
+from tests.conftest import SEED_RECORD
+
+SEED = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
+WORDS = ["journal", "segment", "ledger", "bucket", "cursor", "window", "mirror", "volume",
+         "codec", "usage", "code", "sqlstate", "errno"]
+VERBS = ["stalled", "vanished", "overflowed", "rejected", "truncated", "expired"]
+HOLES = ["(.+?)", "(.+?)", r"(\d+)", r"([0-9a-f]+)", r"([a-z_]+)", "'(.+?)'", r"(\d{4})"]
+
+
+def _templates(rng: random.Random, count: int) -> list[str]:
+    """Patterns of varied shapes: typed holes, wrappers (``{}: {}``), a final period."""
+    out: set[str] = {r"(.+?): (.+?)", r"(.+?) failed", r"segment (\d+) stalled\.",
+                     r"ledger ([a-z_]+) rejected: (.+?)", r"cursor (\d{4}) expired"}
+    while len(out) < count:
+        parts: list[str] = []
+        for _ in range(rng.randint(2, 5)):
+            if parts and not parts[-1].startswith(("(", "'(")) and rng.random() < 0.4:
+                parts.append(rng.choice(HOLES))
+            else:
+                parts.append(rng.choice(WORDS + VERBS))
+        pattern = " ".join(parts) + ("\\." if rng.random() < 0.2 else "")
+        out.add(pattern)
+    return sorted(out)
+
+
+# Values that look alike once masked but read differently: numbers of other lengths, hex
+# and words, identifiers ending in ``_``, clock times, codes, program names, class names.
+def _value(rng: random.Random) -> str:
+    return rng.choice([
+        str(rng.randint(0, 9)), str(rng.randint(10, 99)), str(rng.randint(1000, 9999)),
+        str(rng.randint(10_000, 99_999)), hex(rng.getrandbits(20))[2:], hex(rng.getrandbits(16)),
+        f"{rng.choice(WORDS)}_{rng.randint(1, 99)}", f"x{rng.randint(1, 9)}_",
+        f"{rng.randint(1, 23)}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}",
+        f"SQLSTATE {rng.randint(100, 99_999)}", f"code: '{rng.choice(WORDS)}_{rng.randint(1, 9)}'",
+        f"prog_{rng.randint(1, 9)}[{rng.randint(1, 999)}]: bad", "ERR_SOME_CODE", "ENOENT",
+        f"pkg_{rng.randint(1, 9)}.mod.BrokenError", rng.choice(WORDS), f"/var/{rng.choice(WORDS)}",
+        "a1b2c", "deadbeef", f"'{rng.choice(VERBS)}'", "",
+    ])
+
+
+def _line(pattern: str, rng: random.Random) -> str:
+    text = pattern.replace("\\.", ".")
+    for hole in HOLES:
+        while hole in text:
+            text = text.replace(hole, _value(rng), 1)
+    if text.endswith(".") and rng.random() < 0.4:
+        text = text[:-1]  # a sentence that lost its final period
+    return text
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("replay") / "db.sqlite"
+    rng = random.Random(11)
+    records = []
+    for n, pattern in enumerate(_templates(rng, 160)):
+        written = pattern.replace("\\.", ".")
+        for hole in HOLES:
+            written = written.replace(hole, "{}")
+        records.append((Record.model_construct(**dict(
+            SEED, id=f"{n:06d}{'0' * 10}", slug=f"r{n}", errorMessage=written,
+            messagePattern=pattern, filePath=f"src/{WORDS[n % len(WORDS)]}/m{n}.py",
+            lineNumber=10 + n, repo=f"acme/r{n % 3}")), None))
+    with SQLiteStore(path) as store:
+        store.upsert(records)
+    return path
+
+
+def _log(db: Path, lines: int, seed: int) -> str:
+    rng = random.Random(seed)
+    patterns = [p for _, p, _, _ in SQLiteStore(db).pattern_rows()]
+    out = []
+    for n in range(lines):
+        stamp = f"2026-01-02 10:{(n // 60) % 60:02d}:{n % 60:02d},{n % 1000:03d}"
+        message = _line(rng.choice(patterns), rng) if rng.random() < 0.9 else " ".join(
+            _value(rng) for _ in range(3))
+        out.append(f"{stamp} ERROR app.worker: {message}")
+    return "\n".join(out) + "\n"
+
+
+def _scanned(db: Path, log: str, top: int = 3) -> list[dict[str, object]]:
+    return [event.to_json() for event in scan(Index(SQLiteStore(db)), io.StringIO(log),
+                                              top=top)]
+
+
+def test_a_replayed_scan_reports_what_the_uncached_scan_does(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = _log(db, 3_000, seed=5)
+    counts: list[Replays] = []
+    original = Replays.__init__
+
+    def counted(self: Replays, vocabulary: frozenset[str]) -> None:
+        original(self, vocabulary)
+        counts.append(self)
+
+    monkeypatch.setattr(Replays, "__init__", counted)
+    replayed = _scanned(db, log)
+    assert sum(r.hits for r in counts) > 100  # lines of a shape seen before were replayed
+    monkeypatch.setattr(Replays, "replay", lambda self, key, message: None)
+    assert _scanned(db, log) == replayed
+    assert sum(1 for event in replayed if event["matches"]) > 1_500
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(min_value=0, max_value=10_000))
+def test_each_event_ranks_as_the_uncached_lookup(db: Path, seed: int) -> None:
+    log = _log(db, 80, seed=seed)
+    events = list(parse_events(log))
+    plain = Index(SQLiteStore(db))
+    cached = Index(SQLiteStore(db))
+    cached.cache_shapes()
+    for repo in (None, "acme/r1"):
+        for event in events:
+            assert cached.rank_event(event, top=5, repo=repo) == plain.rank_event(
+                event, top=5, repo=repo), event.message
+
+
+def test_a_line_whose_values_check_otherwise_is_ranked_again(db: Path) -> None:
+    index = Index(SQLiteStore(db))
+    index.cache_shapes()
+    replays = index._replays
+    assert replays is not None
+    # One shape (an identifier with an underscore), but only the first fits ([a-z_]+).
+    first, second = (_entry(f"ledger {v} rejected: late") for v in ("ab_c", "ab_1"))
+    assert replays.key(first.message, ()) == replays.key(second.message, ())
+    found = index.rank_event(first, top=3)
+    assert any(r.groups[:1] == ("ab_c",) for r in found)
+    again = index.rank_event(second, top=3)
+    assert (replays.hits, replays.misses) == (0, 2)  # checked otherwise: ranked again
+    assert again == Index(SQLiteStore(db)).rank_event(second, top=3)
+    assert not any(r.groups[:1] == ("ab_1",) for r in again)
+    third = _entry("ledger de_f rejected: late")
+    assert [r.groups for r in index.rank_event(third, top=3)] == [
+        r.groups for r in Index(SQLiteStore(db)).rank_event(third, top=3)]
+    assert replays.hits == 1
+
+
+def _entry(message: str) -> ErrorEvent:
+    """A log entry's message as a scan ranks it (``lookup.entries``)."""
+    return ErrorEvent(message, None, "message", (), message)
