@@ -53,7 +53,7 @@ def folded(args: list[Node], reading: Reading | None = None) -> list[tuple[Templ
     out: list[tuple[Template, ...]] = []
     for i, arg in enumerate(args):
         if message_string(arg) is not None:
-            made = formatted(arg, args[i + 1:], reading)
+            made = joined(arg, args[i + 1:], reading) or formatted(arg, args[i + 1:], reading)
             if made is not None:
                 out.append((made,))
             break
@@ -62,6 +62,23 @@ def folded(args: list[Node], reading: Reading | None = None) -> list[tuple[Templ
         read = value(arg, reading)
         out.append((read if read is not None else unknown(text(arg)),))
     return out
+
+
+_CONVERSION = re.compile(r"%[-+ #0-9.*hlLqjzt]*[a-zA-Z]")
+
+
+def joined(first: Node, rest: list[Node], reading: Reading | None) -> Template | None:
+    """Texts and values given one after the other, to be printed joined (``TORCH_CHECK(ok,
+    "expected ", n, " dims, got ", m)``, ``LOG_ERROR("lucky number ", n)``): a text with no
+    printf conversion followed by arguments of which another is a text; None otherwise (a
+    format and what it formats)."""
+    found = message_string(first)
+    if found is None or _CONVERSION.search(found.text.replace("%%", "")) or not any(
+            message_string(a) is not None for a in rest):
+        return None
+    pieces = [value(a, reading) or unknown(text(a)) for a in (first, *rest)]
+    return Template("".join(t.written for t in pieces),
+                    merge_literals([p for t in pieces for p in t.parts]))
 
 
 def formatted(fmt: Node, rest: list[Node], reading: Reading | None) -> Template | None:

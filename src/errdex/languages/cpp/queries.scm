@@ -28,3 +28,10 @@
   function: (qualified_identifier) @made.name
   arguments: (argument_list) @made.args
   (#match? @made.name "::(create|make|build|from|of|[Nn]ew|error)[A-Za-z0-9_]*$")) @made
+
+; A project's error macros (`TORCH_CHECK(cond, "expected ", n, " dims")`,
+; `MYLIB_THROW(ValueError, "bad value " << v)`): cpp.py reads the message they are given.
+(call_expression
+  function: (identifier) @macro.name
+  arguments: (argument_list) @macro.args
+  (#match? @macro.name "^[A-Z][A-Z0-9_]*(THROW|RAISE|CHECK|ENFORCE|FAIL|ERROR)[A-Z0-9_]*$")) @macro

@@ -33,6 +33,7 @@ out-of-class ones keep their qualified name as written); namespaces are left out
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -67,6 +68,7 @@ from errdex.languages.cpp.calls import handed_call, made_error, thrown_call, thr
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.messages import format_given
 from errdex.languages.cpp.pastes import PASTES
+from errdex.languages.facts import Call
 from errdex.languages.logs import level_of
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -105,10 +107,75 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
 
 def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     """A call passing text to a function that may be one of the repository's reporters
-    (not one building the message of an error a factory makes: that error's site reads it)."""
-    if _inside_made(captured["helper"][0]):
+    (not one building the message of an error a factory makes: that error's site reads it,
+    nor an error macro: ``_macro_site``)."""
+    if _inside_made(captured["helper"][0]) or _error_macro(text(captured["helper.name"][0])):
         return None
     return helper_site(captured, file, cpp_symbol, throws=True)
+
+
+_MACRO = re.compile(r"[A-Z][A-Z0-9_]*(?:THROW|RAISE|CHECK|ENFORCE|FAIL|ERROR)[A-Z0-9_]*")
+_NOT_RAISING = re.compile(r"LOG|PRINT|WARN|DEBUG|TRACE|INFO|TEST|EXPECT")
+_CLASS_LIKE = re.compile(
+    r"(?:\w+::)*(?:[A-Z][a-z]\w*|\w*(?:error|exception|Error|Exception)\w*)")
+
+
+def _error_macro(name: str) -> bool:
+    """``TORCH_CHECK``, ``ORT_THROW``, ``PADDLE_ENFORCE``: a macro named for raising an
+    error (a logging or test macro is not one)."""
+    return bool(_MACRO.fullmatch(name)) and not _NOT_RAISING.search(name)
+
+
+def _macro_site(captured: Captures, file: FileIndex) -> Site | None:
+    """An error macro given its message (``TORCH_CHECK(x.dim() == 2, "expected 2 dims, got
+    ", x.dim())``, ``MYLIB_THROW(ValueError, "bad value " << v)``): the arguments from the
+    first text on are what it prints, one after the other (a format with one placeholder
+    per argument after it: formatted; a ``<<`` chain: streamed). Composed with the macro
+    when the repository defines it as a reporter; else the message is what it prints (its
+    class unknown). The argument before the text names the class when it looks like one."""
+    call = captured["macro"][0]
+    name = text(captured["macro.name"][0])
+    args = arguments(captured["macro.args"][0])
+    if not _error_macro(name) or (name.endswith(("THROW", "THROW_EXCEPTION")) and len(args) == 1):
+        return None  # a throwing macro given the error: ``_call_site``
+    at = next((i for i, a in enumerate(args) if _starts_text(a)), None)
+    if at is None:
+        return None
+    message = _macro_message(args[at], args[at + 1:], call)
+    if message is None or not has_words(message.parts):
+        return None
+    before = args[at - 1] if at else None
+    error_class = text(before) if before is not None and _CLASS_LIKE.fullmatch(
+        text(before)) else None
+    given = tuple((Template("{" + text(a) + "}", (Hole.of(text(a), "{" + text(a) + "}"),)),)
+                  for a in args[:at])
+    template = Template(message.written, message.parts)
+    made = Call(name, (*given, (template,)), owner=file_scope(file, call), method=True)
+    return Site(template, "exception", line_of(call), error_class, symbol=cpp_symbol(call),
+                call=made)
+
+
+def _starts_text(node: Node) -> bool:
+    """A string, or a ``<<`` chain or ``+`` sum that starts with one."""
+    while node.type == "binary_expression" and text(
+            node.child_by_field_name("operator")) in ("<<", "+"):
+        left = node.child_by_field_name("left")
+        if left is None:
+            return False
+        node = left
+    return node.type in STRING_TYPES
+
+
+def _macro_message(first: Node, rest: list[Node], at: Node) -> Message | None:
+    if first.type == "binary_expression" and text(first.child_by_field_name("operator")) == "<<":
+        pieces = [_stream_piece(op, at) for op in _shift_operands(first)]
+    else:
+        formatted = _format_given(first, rest)
+        if formatted is not None:
+            return formatted
+        pieces = [_read(a, at) or _hole(a) for a in (first, *rest)]
+    parts = merge_literals([p for piece in pieces for p in piece.parts])
+    return Message("".join(piece.written for piece in pieces), parts)
 
 
 def _made_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -395,7 +462,7 @@ SPEC = LanguageSpec(
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
-              ("helper", _helper_site), ("made", _made_site)),
+              ("helper", _helper_site), ("made", _made_site), ("macro", _macro_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),
