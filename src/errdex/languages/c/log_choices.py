@@ -10,12 +10,14 @@ argument stays a hole, as it was.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
-from errdex.languages.base import text
-from errdex.languages.c.calls import formatted
-from errdex.languages.c.family import STRING_TYPES, message_string
-from errdex.languages.facts import substitute
+from errdex.languages.base import Site, line_of, text
+from errdex.languages.c.calls import folded, formatted, makes_error
+from errdex.languages.c.family import CALLS, STRING_TYPES, message_string
+from errdex.languages.facts import Call, substitute
 from errdex.templates.template import Template
 
 MAX_CHOICES = 8
@@ -66,4 +68,46 @@ def _branches(node: Node) -> list[Node]:
     return out
 
 
-__all__ = ["MAX_CHOICES", "formats", "is_choice"]
+def first_text(args: list[Node]) -> int | None:
+    """The index of a call's format: its first literal text, or choice of texts."""
+    return next((i for i, a in enumerate(args) if a.type in STRING_TYPES or is_choice(a)), None)
+
+
+def choice_call(name: str, call: Node, args: list[Node], text_node: Node,
+                symbol: str | None, owner: str | None) -> list[Site] | None:
+    """A call whose first text is a choice (``logit(quiet ? "a %s" : "b %s", x)``): a
+    candidate passing each text, composed through the repository's function of that name
+    as a plain call is (``calls.helper_site``). None for any other call."""
+    at = first_text(args)
+    if name in CALLS or at is None or args[at] != text_node or not is_choice(text_node):
+        return None
+    messages = [m for m in formats(text_node, args[at + 1:]) if m.parts]
+    if len(messages) < 2:
+        return None
+    made = Call(name, (*folded(args[:at]), tuple(messages)), owner=owner, method=True,
+                makes_error=makes_error(name))
+    return [Site(Template("", ()), "log", line_of(call), symbol=symbol, call=made)]
+
+
+def with_choices(site: Site | None, args: list[Node], text_node: Node) -> Site | None:
+    """A candidate (``calls.helper_site``) whose format is followed by a choice of texts
+    (``logit("%s for %s", ok ? "Accepted" : "Failed", u)``) passing each text it prints."""
+    at = first_text(args)
+    if site is None or site.call is None or not site.call.args or at is None or (
+            args[at] != text_node) or not any(is_choice(a) for a in args[at + 1:]):
+        return site
+    plain = site.call.args[-1]
+    messages = formats(text_node, args[at + 1:])
+    if len(plain) != 1 or len(messages) < 2 or plain[0].written != text_node_written(
+            text_node, args[at + 1:]):
+        return site
+    return replace(site, call=replace(site.call, args=(*site.call.args[:-1], tuple(messages))))
+
+
+def text_node_written(fmt: Node, rest: list[Node]) -> str | None:
+    """What ``formatted`` writes for a format (to tell a call's format argument)."""
+    made = formatted(fmt, rest, None)
+    return made.written if made is not None else None
+
+
+__all__ = ["MAX_CHOICES", "choice_call", "first_text", "formats", "is_choice", "with_choices"]

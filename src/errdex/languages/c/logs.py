@@ -19,10 +19,10 @@ from itertools import pairwise
 from tree_sitter import Node
 
 from errdex.languages.base import Site, line_of, text
-from errdex.languages.c.calls import folded, formatted, macro_body, makes_error
+from errdex.languages.c.calls import folded, formatted, macro_body
 from errdex.languages.c.compose import parameters
 from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, c_string, function_name
-from errdex.languages.c.log_choices import formats, is_choice
+from errdex.languages.c.log_choices import first_text, formats
 from errdex.languages.facts import Call, Producer, Result, substitute
 from errdex.languages.logs import level_of
 from errdex.records.log_statements import LogLevel
@@ -147,7 +147,7 @@ def _forwarder(name: str, function: Node, path: str) -> Producer | None:
             if at is not None and len(args) > at and text(args[at]) == fmt and args:
                 buffer = text(args[0]).lstrip("&")
             continue
-        first = _first_text(args)
+        first = first_text(args)
         if _LIBRARY.match(callee) or callee in CALLS or at is not None or first is None:
             continue
         if args[first].type not in STRING_TYPES or buffer not in [
@@ -177,7 +177,7 @@ def pointer_sites(name: str, call: Node, args: list[Node], text_node: Node,
     is a statement of its own, at its function's level and with its prefix (not one at the
     highest level): the line a run prints is one of them. None for any other call."""
     targets = _pointers(call).get(name)
-    at = _first_text(args)
+    at = first_text(args)
     if not targets or at is None or args[at] != text_node:
         return None
     messages = tuple(m for m in formats(text_node, args[at + 1:]) if m.parts)
@@ -281,7 +281,7 @@ def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
     (``log_choices``), printing the format as it is; its call reaches the dispatcher's
     producer for that level (``name:CONSTANT``) or the macro's definition when the
     repository has one, which adds the prefix it prints. None for any other call."""
-    at = _first_text(args)
+    at = first_text(args)
     if name in CALLS or at is None or args[at] != text_node:
         return None  # one site per call, at its first text
     levels = next((found for arg in reversed(args[:at]) if (found := _levels(arg))), [])
@@ -298,24 +298,6 @@ def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
             for constant, level in levels for m in messages] or None
 
 
-def choice_call(name: str, call: Node, args: list[Node], text_node: Node,
-                symbol: str | None, owner: str | None) -> list[Site] | None:
-    """A call whose first text is a choice (``logit(quiet ? "a %s" : "b %s", x)``) or whose
-    format is followed by one (``logit("%s for %s", ok ? "Accepted" : "Failed", u)``): a
-    candidate passing each text it may print, composed through the repository's function of
-    that name as a plain call is (``calls.helper_site``). None when nothing is a choice."""
-    at = _first_text(args)
-    if name in CALLS or at is None or args[at] != text_node or not (
-            is_choice(text_node) or any(is_choice(a) for a in args[at + 1:])):
-        return None
-    messages = [m for m in formats(text_node, args[at + 1:]) if m.parts]
-    if len(messages) < 2:
-        return None
-    made = Call(name, (*folded(args[:at]), tuple(messages)), owner=owner, method=True,
-                makes_error=makes_error(name))
-    return [Site(Template("", ()), "log", line_of(call), symbol=symbol, call=made)]
-
-
 def parenthesized_sites(name: str, call: Node, inner: Node, symbol: str | None
                         ) -> list[Site] | None:
     """``LOG_ERROR(("no port in %s", host))``, ``LOG_WARN((LOGCALLBACK(zh), "fmt", …))``: a
@@ -323,16 +305,11 @@ def parenthesized_sites(name: str, call: Node, inner: Node, symbol: str | None
     parenthesized list (ZooKeeper's C client): a log site at that level per text it prints."""
     level = level_constant(name)
     listed = _comma_list(inner.named_children[0]) if inner.named_child_count == 1 else []
-    at = _first_text(listed)
+    at = first_text(listed)
     if level is None or at is None:
         return None
     return [Site(m, "log", line_of(call), symbol=symbol, level=level)
             for m in formats(listed[at], listed[at + 1:]) if m.parts] or None
-
-
-def _first_text(args: list[Node]) -> int | None:
-    """The index of a call's format: its first literal text, or choice of texts."""
-    return next((i for i, a in enumerate(args) if a.type in STRING_TYPES or is_choice(a)), None)
 
 
 def _comma_list(node: Node) -> list[Node]:
@@ -443,5 +420,5 @@ def _of_type(node: Node, kind: str) -> list[Node]:
     return out
 
 
-__all__ = ["choice_call", "level_constant", "leveled_sites", "log_macros", "log_wrappers",
-           "parenthesized_sites", "pointer_sites"]
+__all__ = ["level_constant", "leveled_sites", "log_macros", "log_wrappers", "parenthesized_sites",
+           "pointer_sites"]

@@ -27,8 +27,8 @@ from errdex.languages.base import Site, text
 from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
+from errdex.languages.c.log_choices import choice_call, with_choices
 from errdex.languages.c.logs import (
-    choice_call,
     leveled_sites,
     log_wrappers,
     parenthesized_sites,
@@ -55,7 +55,7 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | Non
     return (leveled_sites(name, call, args, text_node, symbol, owner)
             or pointer_sites(name, call, args, text_node, symbol, owner)
             or choice_call(name, call, args, text_node, symbol, owner)
-            or helper_site(captured, file, c_symbol))
+            or with_choices(helper_site(captured, file, c_symbol), args, text_node))
 
 
 def _log_macro_site(captured: Captures, file: FileIndex) -> list[Site] | None:
