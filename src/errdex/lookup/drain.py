@@ -120,7 +120,20 @@ def masked_words(message: str) -> list[str]:
     words = message.split()
     if len(words) > _MAX_WORDS:
         words = [*words[:_MAX_WORDS - 1], " ".join(words[_MAX_WORDS - 1:])]
-    return [_mask(word) for word in words]
+    cache = _MASKED
+    if len(cache) > _CACHE_WORDS:
+        cache.clear()
+    out = []
+    for word in words:
+        masked = cache.get(word)
+        if masked is None:
+            masked = cache[word] = _mask(word)
+        out.append(masked)
+    return out
+
+
+_MASKED: dict[str, str] = {}  # words repeat: each is masked once (bounded)
+_CACHE_WORDS = 65_536
 
 
 def _mask(word: str) -> str:
