@@ -280,3 +280,30 @@ def lenient(link):
     found = errdex.resolve("ParserError: Use the lenient mode to accept malformed input\n"
                            "See https://tiny.example/guide/troubleshooting#malformed", db=db)
     assert [m.record.line_number for m in found.matches] == [9]
+
+
+# --- a typo fixed since ----------------------------------------------------------------
+
+NESTING = '''NOTES = {"depth": "Maximum nesting depth reached."}
+
+
+def set_depth(depth):
+    if depth < 1:
+        raise ValueError("Maximum nesting depth must be positive.")
+'''
+
+
+def test_a_line_the_message_holds_but_for_a_letter_is_found(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/nesting.py": NESTING})
+    db = str(tmp_path / "nesting.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/nesting", jobs=1)
+    found = errdex.resolve("2014-04-27T22:21:53 Maximium nesting depth reached.", db=db)
+    assert found.matches == []
+    assert [(t.site.line_number, t.site.text) for t in found.text_sites][:1] == [
+        (1, "Maximum nesting depth reached.")]
+    # two words off is a rewording, not a typo: no line is held whole
+    other = errdex.resolve("Maximium nesting depht reached.", db=db)
+    assert all(t.site.line_number != 1 or t.score < 0.5 for t in other.text_sites)

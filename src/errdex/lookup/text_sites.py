@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rapidfuzz import fuzz
+
 from errdex.lookup.classes import CLASS_ONLY
 from errdex.lookup.parse import main_event
 from errdex.lookup.ranking import Match
@@ -76,6 +78,8 @@ def find_text_sites(
         own = windows(site_words)
         shared = sum(1 for w in own if w in probed)
         if shared < min(_PART_WINDOWS, len(own)):
+            if shared and _nearly(site.text, message):  # a letter off: a typo fixed since
+                whole.setdefault(where, {}).setdefault(site.text, site)
             continue
         # more windows shared first (as grep ranks lines), then more of the text
         score = _PART_SCORE * min(shared, 8) / 8 * (0.5 + 0.5 * shared / len(own))
@@ -86,6 +90,23 @@ def find_text_sites(
     ordered = sorted(matches.values(), key=lambda m: (
         -m.score, m.repo, m.site.file_path, m.site.line_number))
     return ordered[:top]
+
+
+# A text at least this long that the message holds but for a letter or two (a typo fixed
+# since: ``Maximium destructuring depth reached.``) counts as held whole; the message's
+# first this many characters are compared.
+_NEARLY_CHARS = 24
+_NEARLY = 90
+_NEARLY_MESSAGE = 1_000
+
+
+def _nearly(site_text: str, message: str) -> bool:
+    """Whether ``message`` holds ``site_text`` but for a letter or two."""
+    site_text = site_text.strip()
+    if len(site_text) < _NEARLY_CHARS:
+        return False
+    return fuzz.partial_ratio(site_text.lower(), message[:_NEARLY_MESSAGE].lower(),
+                              score_cutoff=_NEARLY) >= _NEARLY
 
 
 def _held(where: tuple[str, str, int], texts: dict[str, TextSite], haystack: str,
