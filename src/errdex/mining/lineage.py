@@ -3,8 +3,10 @@
 When a release's mine removes a record and adds another with the same error class in the
 same enclosing symbol (moved to another file or not) and a similar message, the two are
 one site reworded: the old wording is linked to its successor. A message moved unchanged
-into a function of another name is the same site too. Each old record is linked once, to
-its best successor, and each new record takes at most one predecessor.
+into a function of another name is the same site too, and so is one moved and reworded at
+once when the two wordings are nearly the same (releases mined far apart, ``--history-stride
+minor``, see both changes in one step). Each old record is linked once, to its best
+successor, and each new record takes at most one predecessor.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from errdex.store.protocol import Store
 MIN_SIMILARITY = 0.6
 _CHARS = 2_000  # wordings compared on at most this many characters
 _CLASS_CHANGE_SIMILARITY = 0.9  # a class change in place needs near-identical wordings
+_MOVED_SIMILARITY = 0.85  # moved to another function and reworded: nearly the same text
+_MOVED_CANDIDATES = 64  # fresh records of one class read for a moved and reworded site
 _GAP_PENALTY = 0.3  # a site missing from the releases between ranks below one just removed
 _SYMBOL_PARTS = re.compile(r"\.|::|#|/")
 
@@ -37,16 +41,21 @@ def pair_wordings(
     by_symbol: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
     by_text: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
     by_place: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
+    by_class: dict[tuple[object, ...], list[StoredRecord]] = defaultdict(list)
     for new in fresh:
         by_symbol[_symbol_key(new)].append(new)
         by_text[_text_key(new)].append(new)
         by_place[_place_key(new)].append(new)
+        by_class[_class_key(new)].append(new)
     scored: list[tuple[float, str, str]] = []
     for gap, olds in ((0.0, removed), (-_GAP_PENALTY, earlier or [])):
         for old in olds:
             candidates = {id(n): n for n in by_symbol.get(_symbol_key(old), [])}
             candidates.update({id(n): n for n in by_text.get(_text_key(old), [])})
             candidates.update({id(n): n for n in by_place.get(_place_key(old), [])})
+            same_class = by_class.get(_class_key(old), [])
+            if len(same_class) <= _MOVED_CANDIDATES:  # bounded: a release adding many
+                candidates.update({id(n): n for n in same_class})
             for new in candidates.values():
                 score = _score(old, new)
                 if score is not None:
@@ -99,6 +108,11 @@ def _place_key(stored: StoredRecord) -> tuple[object, ...]:
             f"file:{record.file_path}")
 
 
+def _class_key(stored: StoredRecord) -> tuple[object, ...]:
+    record = stored.record
+    return (record.repo, record.error_class, record.error_type)
+
+
 def _text_key(stored: StoredRecord) -> tuple[object, ...]:
     record = stored.record
     return (record.repo, record.error_class, record.error_type, record.error_message)
@@ -117,13 +131,12 @@ def _score(old: StoredRecord, new: StoredRecord) -> float | None:
     same_symbol = _symbol_key(old) == _symbol_key(new)
     if old.record.error_message == new.record.error_message:
         similarity = 1.0
-    elif not same_symbol:
-        return None
     else:
+        least = MIN_SIMILARITY if same_symbol else _MOVED_SIMILARITY
         similarity = float(Indel.normalized_similarity(
             old.record.error_message[:_CHARS], new.record.error_message[:_CHARS],
-            score_cutoff=MIN_SIMILARITY))
-        if similarity < MIN_SIMILARITY:
+            score_cutoff=least))
+        if similarity < least:
             return None
     same_file = old.record.file_path == new.record.file_path
     whole_symbol = old.extras.enclosing_symbol == new.extras.enclosing_symbol

@@ -1,0 +1,50 @@
+"""A site moved into another function and reworded between two mined releases (one step
+of ``mine --history-stride minor`` sees both changes) keeps its lineage when the wordings
+are nearly the same, and only then."""
+
+from __future__ import annotations
+
+import subprocess
+
+import errdex
+
+OLD_DECODER = ("def decode_element(key, offset):\n"
+               "    raise ValueError(f\"Encountered unknown key '{key}' at {offset}\")\n")
+NEW_LEXER = ("import os\n\n\n"
+             "def fail_on_unknown_key(key, offset):\n"
+             "    raise ValueError(f\"Encountered an unknown key '{key}' at offset {offset}\")\n")
+OTHER_LEXER = ("import os\n\n\n"
+               "def fail_on_bad_token(token, offset):\n"
+               "    raise ValueError(f\"Unexpected token '{token}' at offset {offset}\")\n")
+
+
+def _two_releases(make_repo, old: dict[str, str], new: dict[str, str]):
+    repo = make_repo()
+    repo.commit_files(old, "v1.0.0")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v1.0.0"], check=True)
+    for path in old:
+        if path not in new:
+            (repo.root / path).unlink()
+    repo.commit_files(new, "v2.0.0")
+    subprocess.run(["git", "-C", str(repo.root), "tag", "v2.0.0"], check=True)
+    return repo
+
+
+def test_moved_and_reworded_at_once_keeps_its_lineage(make_repo, store):
+    repo = _two_releases(make_repo, {"pkg/decoder.py": OLD_DECODER},
+                         {"pkg/lexer.py": NEW_LEXER})
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.linked for r in summary.releases] == [0, 1]
+    (match, *_) = errdex.explain("ValueError: Encountered unknown key 'id' at 12", db=store)
+    assert (match.record.file_path, match.record.line_number) == ("pkg/lexer.py", 5)
+    assert match.removed is None and match.version is not None
+    assert (match.version.file_path, match.version.span()) == ("pkg/decoder.py", "v1.0.0")
+
+
+def test_another_message_of_the_class_elsewhere_is_not_the_site(make_repo, store):
+    repo = _two_releases(make_repo, {"pkg/decoder.py": OLD_DECODER},
+                         {"pkg/lexer.py": OTHER_LEXER})
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.linked for r in summary.releases] == [0, 0]
+    matches = errdex.explain("ValueError: Encountered unknown key 'id' at 12", db=store)
+    assert matches[0].record.file_path == "pkg/decoder.py" and matches[0].removed is not None
