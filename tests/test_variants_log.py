@@ -66,3 +66,8 @@ def test_past_the_cap_known_words_still_split_and_new_ones_vary(monkeypatch):
     assert keys[1] == keys[3] == keys[5] == (("DOWN",), (WILDCARD,))
     assert keys[6] == ((WILDCARD,), (WILDCARD,))
     assert sum(v.count for v in variants.ordered()) == len(values)
+
+
+def test_a_hole_named_by_no_name_is_labelled_by_its_place():
+    variants, _ = _variants([{'"Notification': "Notification: 3", "n.state": "UP"}] * 2)
+    assert variants.ordered()[0].label == "#1=Notification: <*>, n.state=UP"

@@ -64,14 +64,24 @@ class Variant:
     def label(self) -> str:
         """The holes that tell this variant apart (a hole that is all ``<*>`` left out,
         unless every hole is)."""
-        every = [f"{name}={text}" for name, text in self.values.items()]
-        shown = [f"{name}={text}" for name, text in self.values.items()
+        every = [f"{_shown(name, i)}={text}" for i, (name, text) in
+                 enumerate(self.values.items())]
+        shown = [pair for pair, text in zip(every, self.values.values(), strict=True)
                  if text and set(text.split()) != {WILDCARD}]
         return ", ".join(shown or every)
 
     def to_json(self) -> dict[str, object]:
         return {"values": self.values, "count": self.count, "firstLine": self.first_line,
                 "lastLine": self.last_line, "example": self.example}
+
+
+_NAME = re.compile(r"[\w.$()\[\]#-]+")
+
+
+def _shown(name: str, index: int) -> str:
+    """A hole's name for the label, or its place when the name read off the source is
+    no name (a quote or a blank in it: the holes did not line up with the code)."""
+    return name if _NAME.fullmatch(name) else f"#{index + 1}"
 
 
 @dataclass
