@@ -164,6 +164,9 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
         return Site(Template("", ()), "error", line_of(outer), symbol=symbol(outer),
                     call=Call(text(outer.child_by_field_name("function")), ((message,),),
                               owner=owner, method=True, makes_error=True))
+    written = error_buffer(name, args, text_node)
+    if written is not None:
+        return Site(written, "error", line_of(call), symbol=symbol(call))
     found = helper_call(name, args, text_node)
     if found is None:
         return None
@@ -174,6 +177,28 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
     kind: ErrorType = "exception" if throws and _THROWS.search(name) else "log"
     return Site(Template("", ()), kind, line_of(call), error_code=code, symbol=symbol(call),
                 call=made)
+
+
+# Writers of a buffer: where their text (or format) is, and whether it is a format.
+_WRITERS = {"snprintf": (2, True), "sprintf": (1, True), "asprintf": (1, True),
+            "strbuf_addf": (1, True), "strcpy": (1, False), "strncpy": (1, False),
+            "strlcpy": (1, False)}
+# A buffer named for the error it holds (``err``, ``errbuf``, ``ctx->errstr``).
+_ERROR_BUFFER = re.compile(r"(?i)(?:^|->|\.)(?:err|error|errbuf|err_buf|errmsg|err_msg|errstr"
+                           r"|error_msg|error_buf|errorbuf|error_message|ebuf)$")
+
+
+def error_buffer(name: str, args: list[Node], text_node: Node) -> Template | None:
+    """The message a function writes into a buffer named for an error, for its caller to
+    print (``snprintf(err, errlen, "cannot open '%s'", path); return -1;``): the message is
+    built here and printed elsewhere, decorated or not; None for any other call."""
+    found = _WRITERS.get(name)
+    if found is None or len(args) <= found[0] or args[found[0]] != text_node or (
+            not _ERROR_BUFFER.search(text(args[0]).lstrip("&*"))):
+        return None
+    index, printf = found
+    made = formatted(text_node, args[index + 1:], None) if printf else value(text_node, None)
+    return made if made is not None and has_words(made.parts) else None
 
 
 # Words of a function name that say it makes or reports an error from the text it is given
