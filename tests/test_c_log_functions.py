@@ -88,7 +88,8 @@ def test_a_level_constant_anywhere_before_the_format_is_the_calls_level(
 
 
 # Logging macros named after their level (ZooKeeper's C client): the format in one
-# parenthesized list (older releases) or after a callback argument (newer ones).
+# parenthesized list (older releases) or after a callback argument (newer ones). A macro
+# whose name only ends in a level word (an option, a message of its own) logs nothing.
 MACROS_C = """#include "zookeeper_log.h"
 
 static int
@@ -101,6 +102,8 @@ resolve(zhandle_t *zh, const char *host, int time_left)
     LOG_ERROR(LOGCALLBACK(zh), "Socket %s zk retcode=%d", host, time_left);
     LOG_WARN(LOGCALLBACK(zh), "Unable to set TCP_NODELAY, latency may be effected");
     LOG_INFO(LOGCALLBACK(zh), "session establishment complete on server %s", host);
+    OPT__VERBOSE(&verbose, "be more verbose");
+    MERGE_WARNING(host, "not checked out");
     return 0;
 }
 """

@@ -45,6 +45,14 @@ def level_constant(name: str) -> LogLevel | None:
     return level
 
 
+def logging_macro(name: str) -> LogLevel | None:
+    """The level of a macro named after it, as loggers name theirs (``LOG_ERROR``,
+    ``ZLOG_WARN``, ``SYSLOG_INFO``, ``WARN``): ``LOG`` in its name, or a level word alone.
+    ``OPT__VERBOSE`` (an option) and ``MERGE_WARNING`` (a message of its own) are none."""
+    bare = name.strip("_")
+    return level_constant(name) if "LOG" in name or "_" not in bare else None
+
+
 def log_wrappers(root: Node, path: str) -> list[Producer]:
     """The file's logging functions (module docstring), as producers with their level."""
     functions = _functions(root)
@@ -285,7 +293,7 @@ def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
     if name in CALLS or at is None or args[at] != text_node:
         return None  # one site per call, at its first text
     levels = next((found for arg in reversed(args[:at]) if (found := _levels(arg))), [])
-    named = level_constant(name) if not levels else None
+    named = logging_macro(name) if not levels else None
     messages = [m for m in formats(text_node, args[at + 1:]) if m.parts] if (
         levels or named) else []
     line = line_of(call)
@@ -303,7 +311,7 @@ def parenthesized_sites(name: str, call: Node, inner: Node, symbol: str | None
     """``LOG_ERROR(("no port in %s", host))``, ``LOG_WARN((LOGCALLBACK(zh), "fmt", …))``: a
     logging macro named after its level, handed its format and arguments as one
     parenthesized list (ZooKeeper's C client): a log site at that level per text it prints."""
-    level = level_constant(name)
+    level = logging_macro(name)
     listed = _comma_list(inner.named_children[0]) if inner.named_child_count == 1 else []
     at = first_text(listed)
     if level is None or at is None:
@@ -420,5 +428,5 @@ def _of_type(node: Node, kind: str) -> list[Node]:
     return out
 
 
-__all__ = ["level_constant", "leveled_sites", "log_macros", "log_wrappers", "parenthesized_sites",
-           "pointer_sites"]
+__all__ = ["level_constant", "leveled_sites", "log_macros", "log_wrappers", "logging_macro",
+           "parenthesized_sites", "pointer_sites"]
