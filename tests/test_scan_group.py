@@ -186,3 +186,23 @@ def test_group_of_tells_a_statement_s_variants_apart(files):
     assert by_line[14] not in (by_line[11], by_line[12])
     assert by_line[11][0] == by_line[14][0]  # one statement, one row
     assert by_line[8] == by_line[9] and by_line[8][1] is None  # a learnt template
+
+
+def test_the_text_lists_ten_variants_then_says_how_many_more(capsys):
+    from errdex.interfaces.cli.lookup import _print_variants
+    from errdex.lookup.variants_log import Variants, shape_of_values
+
+    variants = Variants()
+    line = 0
+    for a in ("UP", "DOWN", "LEFT", "RIGHT"):
+        for b in ("RED", "GREEN", "BLUE"):
+            for _ in range(2):
+                line += 1
+                variants.add(shape_of_values({"a": a, "b": b}), line, f"e.g. {line}")
+    row = errdex.GroupRow("k", "statement", "acme/x f.c:1", "{a} {b}", "info", line, 1,
+                          line, "e.g. 1", variants=variants)
+    _print_variants(row)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "         12 variants:"
+    assert out[1] == "               2  lines 1-2  a=UP, b=RED"
+    assert len(out) == 12 and out[-1] == "         … 2 more (--json lists them)"
