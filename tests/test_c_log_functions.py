@@ -316,3 +316,26 @@ def test_a_macro_naming_a_level_constant_logs_at_that_level(
     assert records == [(9, "warning", "slow response from %s")]
     assert logs == [(10, "info", "fetched %s with status %d"),
                     (11, "debug", "http cleanup add: %p")]
+
+
+# The level in a variable the function sets from level constants: a statement per level.
+RESOLVE_C = """static int
+resolve(const char *host, int strict, int err)
+{
+	int loglevel = LOG_LEVEL_DEBUG1;
+
+	if (strict)
+		loglevel = LOG_LEVEL_ERROR;
+	do_log2(loglevel, "%s: Could not resolve hostname %.100s", prog, host);
+	return err;
+}
+"""
+
+
+def test_a_level_variable_set_from_constants_logs_at_each(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"resolve.c": RESOLVE_C})
+    assert records == [(8, "error", "%s: Could not resolve hostname %.100s")]
+    assert logs == [(8, "debug", "%s: Could not resolve hostname %.100s")]

@@ -25,7 +25,7 @@ from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, c_string, 
 from errdex.languages.c.log_choices import first_text, formats
 from errdex.languages.facts import Call, Producer, Result, substitute
 from errdex.languages.logs import level_of
-from errdex.records.log_statements import LogLevel
+from errdex.records.log_statements import LEVELS, LogLevel
 from errdex.templates.template import Hole, Literal, Template
 
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
@@ -293,6 +293,10 @@ def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
     if name in CALLS or at is None or args[at] != text_node:
         return None  # one site per call, at its first text
     levels = next((found for arg in reversed(args[:at]) if (found := _levels(arg))), [])
+    if not levels:  # ``loglevel = SYSLOG_LEVEL_ERROR; … do_log2(loglevel, "fmt", …)``
+        levels = next((found for arg in reversed(args[:at]) if arg.type == "identifier"
+                       and _LEVEL_VARIABLE.search(text(arg))
+                       and (found := _assigned_levels(call, text(arg)))), [])
     named = logging_macro(name) if not levels else None
     messages = [m for m in formats(text_node, args[at + 1:]) if m.parts] if (
         levels or named) else []
@@ -304,6 +308,29 @@ def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
     return [Site(m, "log", line, symbol=symbol, level=level,
                  call=Call(f"{name}:{constant}", ((m,),), owner=owner, method=True))
             for constant, level in levels for m in messages] or None
+
+
+_LEVEL_VARIABLE = re.compile(r"(?i)level|lvl|prio|severity")
+
+
+def _assigned_levels(call: Node, variable: str) -> list[tuple[str, LogLevel]]:
+    """The level constants the function around ``call`` gives ``variable`` (initialised or
+    assigned, a choice too), each once: a statement per level the call may log at."""
+    function = call.parent
+    while function is not None and function.type != "function_definition":
+        function = function.parent
+    if function is None:
+        return []
+    found: dict[str, LogLevel] = {}
+    for node in _of_type(function, "init_declarator"):
+        if text(node.child_by_field_name("declarator")) == variable and (
+                value := node.child_by_field_name("value")) is not None:
+            found.update(_levels(value))
+    for node in _of_type(function, "assignment_expression"):
+        if text(node.child_by_field_name("left")) == variable and (
+                value := node.child_by_field_name("right")) is not None:
+            found.update(_levels(value))
+    return sorted(found.items(), key=lambda item: LEVELS.index(item[1]))
 
 
 def parenthesized_sites(name: str, call: Node, inner: Node, symbol: str | None
