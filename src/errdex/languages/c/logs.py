@@ -1,5 +1,5 @@
-"""A C project's own logging functions: variadic functions that hand their format on to a
-leveled logger, and the prefix that logger prints per level.
+"""A C project's own logging functions, every form a code base writes them in: the level
+a call logs at, and the prefix its logger prints per level.
 
 OpenSSH-style logging is a family of one-line wrappers (``error(fmt, ...)`` does
 ``do_log(LEVEL_ERROR, fmt, args)``) around one dispatcher whose ``switch`` picks the text
@@ -9,8 +9,21 @@ function taking a format and ``...`` (or a ``va_list``) that passes the format t
 naming a level constant (``*_ERROR``, ``LOG_INFO``, ``DEBUG2``: ``languages.logs``); its
 producer prints the dispatcher's prefix for that constant and the format, and carries the
 level, so composition gives every call site its text and mining routes it by level.
-"""
 
+The other forms, each a site or a producer here:
+
+* a call naming its level before its format, wherever the format is (``ap_log_rerror(
+  APLOG_MARK, APLOG_ERR, 0, r, fmt, …)``, ``serverLog(LL_WARNING, fmt, …)``,
+  ``ngx_log_error(NGX_LOG_EMERG, log, 0, fmt)``), or in a variable the function sets from
+  level constants: ``leveled_sites``;
+* a macro named after its level (``LOG_WARN(cb, fmt, …)``, ``LOG_ERROR((fmt, …))``):
+  ``leveled_sites``, ``parenthesized_sites``; one handing its format to a leveled call
+  (``#define error(...) sshlog(…, SYSLOG_LEVEL_ERROR, NULL, __VA_ARGS__)``): ``log_macros``;
+* a pointer to a logging function chosen at run time (``authlog = … ? logit : verbose``):
+  ``pointer_sites``, a statement per function it may hold;
+* a function logging the buffer it formatted (``packet_disconnect``): ``_forwarder``;
+* a choice of formats or of argument texts: ``log_choices``, a statement per text.
+"""
 from __future__ import annotations
 
 import re
