@@ -20,6 +20,7 @@ from errdex.lookup.replay import Replays
 from errdex.lookup.scan import scan
 from errdex.records.model import Record
 from errdex.store.sqlite import SQLiteStore
+from errdex.visible import json_text
 from tests.conftest import SEED_RECORD
 
 SEED = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
@@ -160,3 +161,11 @@ def test_a_line_whose_values_check_otherwise_is_ranked_again(db: Path) -> None:
 def _entry(message: str) -> ErrorEvent:
     """A log entry's message as a scan ranks it (``lookup.entries``)."""
     return ErrorEvent(message, None, "message", (), message)
+
+
+def test_an_event_written_as_json_text_is_json_text_of_its_json(db: Path) -> None:
+    log = _log(db, 300, seed=8) + "x\u202e\x1b[31m: ledger ab_c rejected: late\n"
+    events = list(scan(Index(SQLiteStore(db)), io.StringIO(log), top=3, group=True))
+    assert sum(1 for event in events if event.matches) > 100
+    for event in events:
+        assert event.to_json_text() == json_text(event.to_json())
