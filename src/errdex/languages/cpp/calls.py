@@ -191,6 +191,31 @@ def thrown_class(written: str) -> str | None:
     return written
 
 
+def built_message(args: list[Node], at: Node) -> tuple[int, tuple[Template, ...]] | None:
+    """The argument of a throw at ``at`` whose message the function builds before it, and
+    what it can print: a stream's text (``oss << "value " << v; throw E(oss.str());``) or a
+    local appended to (``msg += " (empty)"``), each branch an alternative; None when no
+    argument is one."""
+    definition = next((a for a in ancestors(at) if a.type == "function_definition"), None)
+    if definition is None:
+        return None
+    scope = _scope_of(definition)
+    for i, arg in enumerate(args):
+        target = arg
+        if arg.type == "call_expression":
+            function = arg.child_by_field_name("function")
+            if function is None or function.type != "field_expression" or text(
+                    function.child_by_field_name("field")) not in ("str", "c_str"):
+                continue
+            target = function.child_by_field_name("argument") or arg
+        name = text(target)
+        if name not in scope.streams and name not in scope.appends:
+            continue
+        shown = read(arg, scope)
+        return (i, shown) if any(says(t) for t in shown) else None
+    return None
+
+
 def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
     """The call composition follows for ``throw X(args)``: ``X``'s own (a class or factory of
     the repository may build the message), or for a standard exception the function or

@@ -64,11 +64,17 @@ from errdex.languages.c.family import (
     unsure,
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
-from errdex.languages.cpp.calls import handed_call, made_error, thrown_call, thrown_class
+from errdex.languages.cpp.calls import (
+    built_message,
+    handed_call,
+    made_error,
+    thrown_call,
+    thrown_class,
+)
 from errdex.languages.cpp.compose import COMPOSER, blanked
-from errdex.languages.cpp.messages import format_given
+from errdex.languages.cpp.messages import format_given, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
-from errdex.languages.facts import Call
+from errdex.languages.facts import Call, unknown
 from errdex.languages.logs import level_of
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
@@ -257,6 +263,18 @@ def _thrown(node: Node, value: Node) -> Site | None:
     at = next(((i, m) for i, a in enumerate(args) if (m := _read(a, node)) is not None), None)
     message = None if at is None else (_format_given(args[at[0]], args[at[0] + 1:]) or at[1])
     call = thrown_call(error_class, args, node)
+    built = built_message(args, node)
+    if built is not None and len(built[1]) > 1:  # built in branches: a record for each
+        shown = tuple(t for t in built[1] if says(t))
+        given = tuple((unknown(text(a)),) for a in args)
+        made = call if call is not None and not error_class.startswith("std::") else Call(
+            error_class, (*given[:built[0]], shown, *given[built[0] + 1:]),
+            owner=scope_owner(node))
+        return Site(Template("", ()), "exception", line_of(node),
+                    error_class if error_class.startswith("std::") else None,
+                    symbol=cpp_symbol(node), call=replace(made, makes_error=True))
+    if built is not None:  # ``oss.str()``, ``msg`` appended to: what the function built
+        message = Message(built[1][0].written, built[1][0].parts)
     if message is None or not has_words(message.parts):
         if call is None:
             return None  # a candidate: only the repository's producers say what it prints
