@@ -206,3 +206,56 @@ def test_the_text_lists_ten_variants_then_says_how_many_more(capsys):
     assert out[0] == "         12 variants:"
     assert out[1] == "               2  lines 1-2  a=UP, b=RED"
     assert len(out) == 12 and out[-1] == "         … 2 more (--json lists them)"
+
+
+AUTH = """\
+package org.acme;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+public class Auth {
+    private static final Logger LOG = LoggerFactory.getLogger(Auth.class);
+
+    void record(boolean ok, String method, String user, boolean invalid, String host, int port) {
+        String verdict = ok ? "Accepted" : "Failed";
+        String who = invalid ? "invalid user " + user : user;
+        LOG.info(verdict + " " + method + " for " + who + " from " + host + " port " + port);
+    }
+}
+"""
+AUTH_LOG = "".join(
+    f"2026-03-03 10:00:{2 * i + 1:02d},001 INFO  [main] org.acme.Auth: {text}\n"
+    for i, text in enumerate([
+        "Failed password for invalid user oracle from 198.51.100.7 port 50122",
+        "Failed password for root from 198.51.100.7 port 50131",
+        "Failed password for invalid user test from 198.51.100.9 port 50140",
+        "Accepted publickey for deploy from 203.0.113.4 port 40022",
+        "Failed password for root from 198.51.100.9 port 50150",
+        "Failed password for invalid user admin from 198.51.100.7 port 50161",
+        "Accepted publickey for deploy from 203.0.113.4 port 40031",
+        "Failed password for root from 198.51.100.12 port 50170"]))
+AUTH_GOLDEN = """\
+      8  info     lines 1-8  acme/widgets src/main/java/org/acme/Auth.java:12  info statement
+         e.g. 2026-03-03 10:00:01,001 INFO  [main] org.acme.Auth: Failed password for invalid \
+user oracle from 198.51.100.7 port 50122
+         3 variants:
+               3  lines 1-6  verdict=Failed, method=password, who=invalid user <*>
+               3  lines 2-8  verdict=Failed, method=password, who=root
+               2  lines 4-7  verdict=Accepted, method=publickey, who=deploy
+"""
+
+
+def test_one_statement_s_lines_split_into_the_variants_an_operator_tells_apart(
+        make_repo, tmp_path):
+    repo = make_repo()
+    repo.write("src/main/java/org/acme/Auth.java", AUTH)
+    repo.commit()
+    db = tmp_path / "auth.sqlite"
+    errdex.mine(repo.root, db=db)
+    log = tmp_path / "auth.log"
+    log.write_text(AUTH_LOG)
+    result = CliRunner().invoke(main, ["--db", str(db), "scan", "--group", "--all-levels",
+                                       str(log)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert _rows(result.stdout) == AUTH_GOLDEN
