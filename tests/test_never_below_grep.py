@@ -104,6 +104,17 @@ def test_frames_without_file_or_line_keep_their_method() -> None:
         ("Cart.cs", None, "Shop.Cart.Checkout"), ("Program.cs", None, "Shop.Program.Main")]
 
 
+def test_a_markdown_quote_marker_on_the_first_line_only_is_taken_off() -> None:
+    # Markdown's lazy continuation: the lines after the first need no ``>``
+    event = main_event(">System.NotSupportedException : Unsupported call: x => x.Name\n"
+                       "    Sealed members (here: Shop.get_Name) cannot be intercepted.\n")
+    assert event.error_class == "System.NotSupportedException"
+    assert event.message.startswith("Unsupported call: x => x.Name\n")
+    quoted = main_event("> ValueError: the cart is empty\n> while checking out\n")
+    assert (quoted.error_class, quoted.message) == (
+        "ValueError", "the cart is empty\nwhile checking out")
+
+
 # --- frames that name a method, not a line -------------------------------------------
 
 CART = """namespace Shop

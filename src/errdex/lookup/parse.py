@@ -139,7 +139,13 @@ def strip_shared_prefix(text: str) -> str:
         prefix = first[:end]
         if prefix.strip() and all(line.startswith(prefix) for line in filled):
             return "\n".join(line[end:] if line.strip() else line for line in lines)
+    if _QUOTE.match(first):
+        # a Markdown quote whose later lines are lazy continuations, without the marker
+        return "\n".join(_QUOTE.sub("", line, count=1) for line in lines)
     return text
+
+
+_QUOTE = re.compile(r"^>(?!>) ?(?=\S)")
 
 
 def main_event(text: str) -> ErrorEvent:
