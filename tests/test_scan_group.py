@@ -259,3 +259,21 @@ def test_one_statement_s_lines_split_into_the_variants_an_operator_tells_apart(
                                        str(log)], terminal_width=200)
     assert result.exit_code == 0, result.output
     assert _rows(result.stdout) == AUTH_GOLDEN
+
+
+def test_every_event_of_a_row_is_in_one_of_its_variants():
+    from types import SimpleNamespace as NS
+
+    record = NS(id="r1", slug="state", repo="acme/x", file_path="f.java", line_number=3)
+    events = [errdex.ScannedEvent(i, f"state {v}", [NS(record=record, approximate=approx,
+                                                       bound={"s": v})])
+              for i, (v, approx) in enumerate([("UP", False), ("UP", False), ("DOWN", True),
+                                               ("UP", False)], 1)]
+    rows = errdex.ScanGroups()
+    for event in events:
+        rows.add(event)
+    (row,) = rows.ordered()
+    variants = row.ordered_variants()
+    assert sum(v.count for v in variants) == row.count == 4
+    assert [(v.label, v.count) for v in variants] == [("s=UP", 3), ("(no values read)", 1)]
+    assert rows.group_of(events[2]) != rows.group_of(events[0]) == rows.group_of(events[3])

@@ -61,8 +61,8 @@ class ScanGroups:
             if variants is not None and bound is not None:
                 variants.add(shape_of_values(bound), event.line, example)
             return
-        if row.variants is not None and bound is not None:
-            row.variants.add(shape_of_values(bound), event.line, example)
+        if row.variants is not None:  # an approximate match of the same record: no values
+            row.variants.add(shape_of_values(bound or {}), event.line, example)
         row.count += 1
         row.last_line = event.line
         if kind == "template" and event.template:
@@ -77,10 +77,10 @@ class ScanGroups:
         row = self.rows.get(key)
         if row is None or kind == "line":
             return None
-        bound = _bound(event, kind, approximate)
-        if row.variants is None or bound is None:
+        if row.variants is None:
             return key, None
-        return key, row.variants.variant_of(shape_of_values(bound))
+        bound = _bound(event, kind, approximate)
+        return key, row.variants.variant_of(shape_of_values(bound or {}))
 
     def ordered(self) -> list[GroupRow]:
         """Most events first; the first line breaks ties."""

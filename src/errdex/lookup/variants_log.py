@@ -68,7 +68,7 @@ class Variant:
                  enumerate(self.values.items())]
         shown = [pair for pair, text in zip(every, self.values.values(), strict=True)
                  if text and set(text.split()) != {WILDCARD}]
-        return ", ".join(shown or every)
+        return ", ".join(shown or every) or "(no values read)"
 
     def to_json(self) -> dict[str, object]:
         return {"values": self.values, "count": self.count, "firstLine": self.first_line,
