@@ -172,9 +172,13 @@ class Index:
         found = replays.replay(key, event.message)
         if found is not None:
             return found
+        words = replays.words_key(event.message, key[1:])  # the probe's words: a wider shape
+        found = replays.recheck(words, event, key)
+        if found is not None:
+            return found
         trace = Trace()
         ranked = self._rank(event, top, repo, paste, trace)
-        replays.keep(key, ranked, trace, _WRAPPER_LITERAL)
+        replays.keep(key, words, ranked, trace, _WRAPPER_LITERAL)
         return ranked
 
     def _rank(self, event: ErrorEvent, top: int, repo: str | None, paste: str | None,
@@ -346,7 +350,10 @@ class Index:
         record matched, and the candidates checked against the message itself."""
         best: dict[str, Scored] = {}
         budget = [_PROBE_CHECKS] if budget is None else budget
-        for reading, message in enumerate(_variants(event) if whole else event.segments):
+        readings = _variants(event) if whole else event.segments
+        if trace is not None:
+            trace.readings, trace.texts = len(readings), list(readings)
+        for reading, message in enumerate(readings):
             verified: dict[int, tuple[str | None, ...]] = {}
             details = self._pattern_details(self._most_specific(self.candidates(message, budget)))
             encoded: list[bytes] = []  # the message for RE2, encoded once if a regex runs
@@ -358,8 +365,8 @@ class Index:
                 groups = check(pattern, message, encoded, period, with_period, verify)
                 if groups is not None:
                     verified[pid] = groups
-                if trace is not None and reading == 0:
-                    trace.checked.append((pid, pattern, groups is not None))
+                if trace is not None:
+                    trace.check(reading, message, pid, pattern, groups is not None)
             if not verified:
                 continue
             via = {pid: pid for pid in verified if pid >= 0}

@@ -1,5 +1,5 @@
-"""A scan's whole-lookup cache: the ranking of one log line replayed for the next line of
-the same shape, so most lines of a log cost a regex pass and one or two pattern checks.
+"""A scan's whole-lookup cache: the ranking of one log line replayed for later lines of the
+same shape, so most lines of a log cost a regex pass and a few pattern checks.
 
 A line's *shape* keeps every word the index holds (which decides the probe's candidates,
 ``prefilter``), every word with a capital letter (class names, codes such as ``ENOENT`` or
@@ -7,13 +7,21 @@ A line's *shape* keeps every word the index holds (which decides the probe's can
 (by their length), hex ids and identifiers with digits or underscores (by their kind).
 
 The first line of a shape is ranked as ever (``Index.rank_event``) and traced. Its ranking
-is kept only when nothing in it depends on the masked values but the hole values: every
-record found fullmatched the message itself (not a wrapped part, whose text the reason
-quotes), no approximate or class search ran, the paste named no code and no package or
-program. A later line of the shape is checked again against every candidate the first
-one was checked against (compiled fullmatch): the same ones must match, and the records
-are then the first line's, with this line's hole values. Any difference, and the line is
-ranked as ever. tests/test_scan_cache.py compares cached and uncached scans line by line.
+is kept only when nothing in it depends on the text but the hole values: every record
+listed fullmatched the message itself (not a wrapped part, whose text the reason quotes),
+no approximate or class search ran, and the text named no code, package or program.
+
+- By shape: a later line of the shape is checked against every candidate the first line
+  was checked against (compiled fullmatch); the same ones must match, and the records are
+  the first line's with this line's hole values. Kept only when the message itself
+  matched every record found (its other readings, ``variants``, none).
+- By index words (a wider shape: the same words, other punctuation or kinds of value):
+  every reading of the line must hold the readings' index words and check as they did,
+  and the text must name no code, package or program (read again): what ranking reads is
+  then the same, and so are the records.
+
+Any difference, and the line is ranked as ever. tests/test_scan_cache.py compares cached
+and uncached scans line by line.
 """
 
 from __future__ import annotations
@@ -22,8 +30,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from errdex.languages._engine.pastes.common import ErrorEvent
+from errdex.lookup.codes import paste_codes
+from errdex.lookup.context import read_context
 from errdex.lookup.ranking import Ranked
-from errdex.lookup.variants import _lost_period
+from errdex.lookup.variants import _lost_period, _variants
 from errdex.templates.matching import verify
 
 __all__ = ["Replays", "Trace", "check"]
@@ -49,25 +60,41 @@ def check(pattern: str, message: str, encoded: list[bytes], period: bool,
     return groups
 
 
+Check = tuple[int, str, bool]  # (pattern id, pattern, whether it matched)
+# One reading of a message (``variants``): its index words, its length thresholds, its checks
+Reading = tuple[frozenset[str], tuple[bool, ...], tuple[Check, ...]]
+
+
 @dataclass
 class Trace:
     """What one ranking depended on, gathered while it ran (``Index.rank_event``)."""
 
-    # (pattern id, pattern, matched) of every candidate checked against the message itself
-    checked: list[tuple[int, str, bool]] = field(default_factory=list)
+    readings: int = 0  # readings of the message (``variants``)
+    checks: dict[int, tuple[str, list[Check]]] = field(default_factory=dict)  # per reading
     origin: dict[str, tuple[int, int]] = field(default_factory=dict)  # record → (pid, reading)
     literal: dict[str, int] = field(default_factory=dict)  # record → its template's literal
     searched: bool = False  # the approximate or class search ran: the text decided
     plain: bool = True  # no code, no package or program read from the text
     scored: set[str] = field(default_factory=set)  # the records the full matches found
+    texts: list[str] = field(default_factory=list)  # the readings
+
+    def check(self, reading: int, message: str, pid: int, pattern: str, matched: bool) -> None:
+        """A candidate checked against one reading of the message."""
+        self.checks.setdefault(reading, (message, []))[1].append((pid, pattern, matched))
 
 
 @dataclass(frozen=True)
 class _Replay:
     ranked: tuple[Ranked, ...]
     pids: tuple[int, ...]  # each ranked record's pattern (a template's line: negative)
-    checked: tuple[tuple[int, str, bool], ...]
+    readings: tuple[Reading, ...]  # every reading's checks (the first: the message's own)
     longest: int  # a longer message would make the full matches weak (``retrieval.weak``)
+    first_only: bool  # the message itself matched every record found: replayed by shape
+
+    def rebuilt(self, groups: dict[int, Groups]) -> list[Ranked]:
+        """The ranking with another message's hole values."""
+        return [Ranked(r.id, r.score, r.reason, groups.get(pid, ()) if pid >= 0 else (),
+                       r.approximate) for r, pid in zip(self.ranked, self.pids, strict=True)]
 
 
 class Replays:
@@ -76,8 +103,10 @@ class Replays:
     def __init__(self, vocabulary: frozenset[str]):
         self._vocabulary = vocabulary
         self._kept: dict[tuple[object, ...], _Replay | None] = {}
-        self.hits = 0
+        self._wide: dict[tuple[object, ...], _Replay] = {}
+        self.hits = 0  # replayed by line shape
         self.misses = 0
+        self.rechecked = 0  # replayed by index words, every reading checked
 
     def key(self, message: str, extra: tuple[object, ...]) -> tuple[object, ...]:
         """The shape of a line: its masked message, the lengths it is judged by, and what
@@ -96,6 +125,11 @@ class Replays:
         size = len(message)
         return (_TOKEN.sub(mask, message), *(size > n for n in _LENGTHS), *extra)
 
+    def words_key(self, message: str, extra: tuple[object, ...]) -> tuple[object, ...]:
+        """A wider shape: the index words of the message (all its probe reads) and ``extra``
+        (the lengths and the rest of ``key``)."""
+        return (self._vocabulary.intersection(_TOKEN.findall(message)), *extra)
+
     def replay(self, key: tuple[object, ...], message: str) -> list[Ranked] | None:
         """The kept ranking of ``key`` with this message's hole values, if the message
         checks as the first one of its shape did; else None (rank it as ever)."""
@@ -103,35 +137,95 @@ class Replays:
         if kept is None or len(message) > kept.longest:
             self.misses += 1
             return None
-        encoded: list[bytes] = []
-        with_period: list[bytes] = []
-        period = _lost_period(message)
-        groups: dict[int, Groups] = {}
-        for pid, pattern, matched in kept.checked:
-            found = check(pattern, message, encoded, period, with_period)
-            if (found is not None) != matched:
-                self.misses += 1
-                return None
-            if found is not None:
-                groups[pid] = found
+        groups = _groups(kept.readings[0][2], message)
+        if groups is None:
+            self.misses += 1
+            return None
         self.hits += 1
-        return [Ranked(r.id, r.score, r.reason, groups.get(pid, ()) if pid >= 0 else (),
-                       r.approximate) for r, pid in zip(kept.ranked, kept.pids, strict=True)]
+        return kept.rebuilt(groups)
 
-    def keep(self, key: tuple[object, ...], ranked: list[Ranked], trace: Trace,
-             wrapper: int) -> None:
-        """Remember a ranking for its shape, when nothing but hole values depended on the
+    def recheck(self, key: tuple[object, ...], event: ErrorEvent,
+                shape: tuple[object, ...]) -> list[Ranked] | None:
+        """The kept ranking of a wider shape (``words_key``) when every reading of the
+        message (``variants``) holds the same index words and checks the same, and the
+        text names no code, package or program; else None. Kept for the line's own
+        ``shape`` too, when the message itself matched every record."""
+        kept = self._wide.get(key)
+        message = event.message
+        if kept is None or len(message) > kept.longest:
+            return None
+        readings = _variants(event)
+        if len(readings) != len(kept.readings):
+            return None
+        vocabulary = self._vocabulary
+        first: dict[int, Groups] | None = {}
+        for number, (text, (words, lengths, checks)) in enumerate(
+                zip(readings, kept.readings, strict=True)):
+            if _lengths(text) != lengths or vocabulary.intersection(
+                    _TOKEN.findall(text)) != words:
+                return None
+            groups = _groups(checks, text)
+            if groups is None:
+                return None
+            if number == 0:
+                first = groups
+        context, codes = read_context(event), paste_codes(event)
+        if context.names or codes.codes or first is None:
+            return None
+        self.rechecked += 1
+        if kept.first_only and self._kept.get(shape) is None:
+            self._kept[shape] = kept
+        return kept.rebuilt(first)
+
+    def keep(self, key: tuple[object, ...], words: tuple[object, ...], ranked: list[Ranked],
+             trace: Trace, wrapper: int) -> None:
+        """Remember a ranking for its shapes, when nothing but hole values depended on the
         text (see the module's docstring); else remember that it may not be replayed."""
         if len(self._kept) >= _MAX_SHAPES:
             self._kept.clear()
+        if len(self._wide) >= _MAX_SHAPES:
+            self._wide.clear()
         origin, scored = trace.origin, trace.scored
-        replayable = (not trace.searched and trace.plain and bool(scored) and all(
-            origin.get(rid, (0, 1))[1] == 0 for rid in scored | {r.id for r in ranked}))
         longest = max((3 * trace.literal[rid] for rid in scored
                        if trace.literal.get(rid, 0) >= wrapper), default=-1)
-        if not replayable or longest < 0:  # a replayable ranking of the shape stays
+        wide = (not trace.searched and trace.plain and bool(scored) and longest >= 0
+                and scored <= origin.keys() and len(trace.texts) == trace.readings
+                and all(origin.get(r.id, (0, 1))[1] == 0 for r in ranked))
+        if not wide:  # a replayable ranking of the shape stays
             self._kept.setdefault(key, None)
             return
-        self._kept[key] = _Replay(tuple(ranked), tuple(origin[r.id][0] for r in ranked),
-                                  tuple(trace.checked), longest)
+        vocabulary = self._vocabulary
+        readings = tuple(
+            (vocabulary.intersection(_TOKEN.findall(text)), _lengths(text),
+             tuple(trace.checks.get(number, ("", []))[1]))
+            for number, text in enumerate(trace.texts))
+        first_only = all(origin[rid][1] == 0 for rid in scored)  # the message matched all
+        kept = _Replay(tuple(ranked), tuple(origin[r.id][0] for r in ranked), readings,
+                       longest, first_only)
+        self._wide[words] = kept
+        if first_only:
+            self._kept[key] = kept
+        else:
+            self._kept.setdefault(key, None)
 
+
+def _lengths(text: str) -> tuple[bool, ...]:
+    """The thresholds on a reading's length ``Index._full_matches`` decides by."""
+    size = len(text)
+    return tuple(size > n for n in _LENGTHS)
+
+
+def _groups(checks: tuple[Check, ...], message: str) -> dict[int, Groups] | None:
+    """The hole values of the candidates that match ``message``, if exactly those that
+    matched before do; else None."""
+    encoded: list[bytes] = []
+    with_period: list[bytes] = []
+    period = _lost_period(message)
+    groups: dict[int, Groups] = {}
+    for pid, pattern, matched in checks:
+        found = check(pattern, message, encoded, period, with_period)
+        if (found is not None) != matched:
+            return None
+        if found is not None:
+            groups[pid] = found
+    return groups
