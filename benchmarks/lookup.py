@@ -1,6 +1,7 @@
 """Lookup speed and memory at scale, against a naive regex loop measured in the same run.
 
     .venv/bin/python benchmarks/lookup.py [--records 1000000] [--from DATASET.jsonl] [--db PATH]
+    .venv/bin/python benchmarks/lookup.py --db PATH --reuse   # query a store kept before
     .venv/bin/python benchmarks/lookup.py --hostile [--limit SECONDS]
 
 Builds a store of N realistic records — real templates (the given dataset, else
@@ -304,6 +305,8 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--from", dest="source", type=Path)
     parser.add_argument("--db", type=Path, help="keep the built store here (default: temp)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --db: query the store an earlier run kept there, unbuilt")
     parser.add_argument("--queries", type=int, default=2000)
     parser.add_argument("--query-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--hostile", action="store_true",
@@ -322,11 +325,14 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "bench.sqlite"
-        if db.exists():
-            db.unlink()
-        build_s = build(db, args.records, args.source)
-        print(f"built {args.records:,} records in {build_s:.1f}s "
-              f"({args.records / build_s:,.0f} records/s), {db.stat().st_size / 1e6:.0f} MB")
+        if args.reuse and db.exists():
+            print(f"reusing {db} ({db.stat().st_size / 1e6:.0f} MB)")
+        else:
+            if db.exists():
+                db.unlink()
+            build_s = build(db, args.records, args.source)
+            print(f"built {args.records:,} records in {build_s:.1f}s "
+                  f"({args.records / build_s:,.0f} records/s), {db.stat().st_size / 1e6:.0f} MB")
         done = subprocess.run(
             [sys.executable, __file__, "--query-only", str(db), "--queries", str(args.queries)],
             capture_output=True, text=True, check=True,
