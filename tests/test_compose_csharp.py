@@ -1168,3 +1168,57 @@ def test_a_string_builder_appended_to_above_the_throw_prints_its_pieces(
     for [record], message in zip(found, printed, strict=True):
         assert fullmatches(record, message), (message, record.record.message_pattern)
         assert not fullmatches(record, message.replace("widget", "gadget"))
+
+
+# --- overloads taking as many parameters ----------------------------------------------
+
+OVERLOADED = '''using System;
+
+namespace Shop
+{
+    public class ShopException : Exception
+    {
+        public ShopException(string message) : base(message) { }
+
+        internal static ShopException Create(Reader reader, string message)
+        {
+            return Create(reader, message, null);
+        }
+
+        internal static ShopException Create(Reader reader, string message, Exception ex)
+        {
+            return Create(reader.Path, message, ex);
+        }
+
+        internal static ShopException Create(string path, string message, Exception ex)
+        {
+            return new ShopException(message);
+        }
+    }
+}
+'''
+LOADER = '''namespace Shop
+{
+    public class Cart
+    {
+        public void Load(Reader reader)
+        {
+            throw ShopException.Create(reader, "No cart content was found in the stream.");
+        }
+    }
+}
+'''
+
+
+def test_a_call_reaches_the_overload_its_arguments_are_named_after(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    """``Create(reader, message, null)`` among two three-parameter ``Create``s: the one
+    taking ``reader`` and ``message`` (before, neither: the site had no record)."""
+    from tests.compose_steps import mine_once, records_at
+
+    _, records = mine_once(make_repo, tmp_path, {"src/ShopException.cs": OVERLOADED,
+                                                 "src/Cart.cs": LOADER})
+    [site] = records_at(records, "src/Cart.cs", line_starting(LOADER, "            throw "))
+    assert site.record.error_message == "No cart content was found in the stream."
+    assert site.record.error_class == "ShopException"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from errdex.languages import language_for_path
-from errdex.languages.facts import Call, Producer
+from errdex.languages.facts import Argument, Call, Producer
 
 # Languages whose code calls each other's (C and C++ through headers, JavaScript and
 # TypeScript, Java and Kotlin); any other language is a family of its own.
@@ -39,7 +39,30 @@ def overload(found: list[Producer], call: Call) -> Producer | None:
     size = min(len(p.params) for p in fitting) if fitting else max(
         len(p.params) for p in found)
     best = [p for p in found if len(p.params) == size]
+    if len(best) > 1:  # as many parameters each: those the arguments are named after
+        best = _named_alike(best, call)
     return best[0] if len(best) == 1 else None
+
+
+def _named_alike(found: list[Producer], call: Call) -> list[Producer]:
+    """Of overloads taking as many parameters, those whose parameters the call's arguments
+    share the most names with (``Create(reader, message, null)`` reaches ``Create(Reader
+    reader, string message, Exception ex)``, not ``Create(string path, …)``)."""
+    names = [_name_of(argument) for argument in call.args]
+
+    def shared(producer: Producer) -> int:
+        return sum(1 for name, param in zip(names, producer.params, strict=False)
+                   if name is not None and name == param)
+
+    scores = [shared(p) for p in found]
+    return [p for p, score in zip(found, scores, strict=True) if score == max(scores)]
+
+
+def _name_of(argument: Argument) -> str | None:
+    """The variable an argument passes (a template that is one hole), else None."""
+    if len(argument) != 1 or len(argument[0].message) != 1:
+        return None
+    return getattr(argument[0].message[0], "name", None)
 
 
 def nearest(found: list[Producer], path: str) -> Producer | None:
