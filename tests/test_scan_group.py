@@ -78,9 +78,9 @@ GOLDEN = f"""\
          e.g. 2015-07-29 17:41:54,001 - WARN  [main:Election@30] - Peer 1 changed its state \
 to LOOKING
          3 variants:
-               3  lines 11-16  state=LOOKING
-               2  lines 12-15  state=FOLLOWING
-               1  lines 14-14  sid=<*>, state=<*>
+               3  lines 11-16  Peer <*> changed its state to LOOKING
+               2  lines 12-15  Peer <*> changed its state to FOLLOWING
+               1  lines 14-14  Peer <*> changed its state to <*>
       2  warning  lines 2-7  {ELECTION}:14  cannot-open-channel-to-at-election-address
          e.g. 2015-07-29 17:41:45,001 - WARN  [WorkerSender[myid=1]:Election@14] - Cannot \
 open channel to 2 at election address /10.10.34.12:3888
@@ -139,11 +139,13 @@ def test_scan_group_all_levels_maps_info_lines_to_their_statements(files):
                      "count": 2, "firstLine": 1, "lastLine": 6,
                      "example": LOG.splitlines()[0], "approximate": False,
                      "variants": [{"values": {"timeout": "<*>"}, "count": 2, "firstLine": 1,
-                                   "lastLine": 6, "example": LOG.splitlines()[0]}]}]
+                                   "lastLine": 6, "example": LOG.splitlines()[0],
+                                   "template": "Notification time out: <*>"}]}]
     assert sum(row["count"] for row in rows) == 16
     state = next(row for row in rows if row["statement"] == f"{ELECTION}:30")
     assert [(v["values"]["state"], v["count"]) for v in state["variants"]] == [
         ("LOOKING", 3), ("FOLLOWING", 2), ("<*>", 1)]
+    assert state["variants"][0]["template"] == "Peer <*> changed its state to LOOKING"
     assert sum(v["count"] for v in state["variants"]) == state["count"]
 
 
@@ -240,9 +242,9 @@ AUTH_GOLDEN = """\
          e.g. 2026-03-03 10:00:01,001 INFO  [main] org.acme.Auth: Failed password for invalid \
 user oracle from 198.51.100.7 port 50122
          3 variants:
-               3  lines 1-6  verdict=Failed, method=password, who=invalid user <*>
-               3  lines 2-8  verdict=Failed, method=password, who=root
-               2  lines 4-7  verdict=Accepted, method=publickey, who=deploy
+               3  lines 1-6  Failed password for invalid user <*> from <*> port <*>
+               3  lines 2-8  Failed password for root from <*> port <*>
+               2  lines 4-7  Accepted publickey for deploy from <*> port <*>
 """
 
 
@@ -264,7 +266,8 @@ def test_one_statement_s_lines_split_into_the_variants_an_operator_tells_apart(
 def test_every_event_of_a_row_is_in_one_of_its_variants():
     from types import SimpleNamespace as NS
 
-    record = NS(id="r1", slug="state", repo="acme/x", file_path="f.java", line_number=3)
+    record = NS(id="r1", slug="state", repo="acme/x", file_path="f.java", line_number=3,
+                message_pattern="state (.+?)")
     events = [errdex.ScannedEvent(i, f"state {v}", [NS(record=record, approximate=approx,
                                                        bound={"s": v})])
               for i, (v, approx) in enumerate([("UP", False), ("UP", False), ("DOWN", True),

@@ -71,3 +71,17 @@ def test_past_the_cap_known_words_still_split_and_new_ones_vary(monkeypatch):
 def test_a_hole_named_by_no_name_is_labelled_by_its_place():
     variants, _ = _variants([{'"Notification': "Notification: 3", "n.state": "UP"}] * 2)
     assert variants.ordered()[0].label == "#1=Notification: <*>, n.state=UP"
+
+
+def test_a_variant_is_written_as_the_message_with_its_words_in_the_holes():
+    variants = Variants(r"(.+?) password for (.+?) from (.+?) port (.+?)")
+    for verb, who in [("Failed", "invalid user x1"), ("Failed", "invalid user y2"),
+                      ("Accepted", "root"), ("Accepted", "root")]:
+        variants.add(shape_of_values({"verb": verb, "who": who, "host": "10.0.0.1",
+                                      "port": "22"}), 1, "")
+    assert [(v.text, v.to_json()["template"]) for v in variants.ordered()] == [
+        ("Failed password for invalid user <*> from <*> port <*>",) * 2,
+        ("Accepted password for root from <*> port <*>",) * 2]
+    unread = Variants(r"(.+?) password for (.+?)")
+    unread.add(shape_of_values({"verb": "Failed"}), 1, "")  # a hole left unread
+    assert unread.ordered()[0].text is None and "template" not in unread.ordered()[0].to_json()

@@ -55,7 +55,7 @@ class ScanGroups:
         example = event.text.partition("\n")[0].rstrip()
         bound = _bound(event, kind, approximate)
         if row is None:
-            variants = Variants() if bound is not None else None
+            variants = Variants(_pattern(event, kind)) if bound is not None else None
             row = self.rows[key] = GroupRow(key, kind, where, name, event.level, 1, event.line,
                                             event.line, example, approximate, variants)
             if variants is not None and bound is not None:
@@ -96,6 +96,14 @@ def _bound(event: ScannedEvent, kind: str, approximate: bool) -> dict[str, str] 
     if kind == "statement" and event.statement is not None:
         return event.statement.bound
     return None
+
+
+def _pattern(event: ScannedEvent, kind: str) -> str | None:
+    """The regex of the statement an event's row names."""
+    if kind == "record":
+        full = [m for m in event.matches if not m.approximate]
+        return (full or event.matches)[0].record.message_pattern
+    return event.statement.statement.pattern if event.statement is not None else None
 
 
 def _identity(event: ScannedEvent) -> tuple[str, str, str, str, bool]:

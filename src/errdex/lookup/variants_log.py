@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from errdex.templates.analysis import shape_of
+
 WILDCARD = "<*>"
 _OVER = "<+>"  # a word past the cap: varies, and tells nothing about its slot
 Shape = tuple[tuple[str, tuple[str, ...]], ...]  # (hole name, its words), hole by hole
@@ -54,6 +56,7 @@ class Variant:
     first_line: int
     last_line: int
     example: str
+    text: str | None = None  # the statement's message with this variant's words in its holes
 
     @property
     def values(self) -> dict[str, str]:
@@ -71,8 +74,12 @@ class Variant:
         return ", ".join(shown or every) or "(no values read)"
 
     def to_json(self) -> dict[str, object]:
-        return {"values": self.values, "count": self.count, "firstLine": self.first_line,
-                "lastLine": self.last_line, "example": self.example}
+        out: dict[str, object] = {"values": self.values, "count": self.count,
+                                  "firstLine": self.first_line, "lastLine": self.last_line,
+                                  "example": self.example}
+        if self.text is not None:
+            out["template"] = self.text
+        return out
 
 
 _NAME = re.compile(r"[\w.$()\[\]#-]+")
@@ -96,7 +103,11 @@ class Variants:
     """The shapes one statement's entries took, counted as they go by; its variants made
     from them once the entries are all seen (``variant_of``, ``ordered``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pattern: str | None = None) -> None:
+        """``pattern``: the statement's regex, to write each variant as a message (a
+        plain pattern's literal text around its holes)."""
+        shape = shape_of(pattern) if pattern else None
+        self._fragments = shape.fragments if shape is not None and shape.plain else None
         self.seen: dict[Shape, _Seen] = {}
         self._final: dict[Shape, Shape] | None = None
         self._slots: dict[tuple[str, int, int], set[str]] = {}  # words held, before the cap
@@ -146,11 +157,23 @@ class Variants:
             variant = merged.get(key)
             if variant is None:
                 merged[key] = Variant(key, seen.count, seen.first_line, seen.last_line,
-                                      seen.example)
+                                      seen.example, self._text(key))
                 continue
             variant.count += seen.count
             variant.last_line = max(variant.last_line, seen.last_line)
         return sorted(merged.values(), key=lambda v: (-v.count, v.first_line))
+
+    def _text(self, shape: Shape) -> str | None:
+        """The message with the variant's words in its holes (``<*>`` where they vary);
+        None when the holes read are not the pattern's (a hole left unread)."""
+        fragments = self._fragments
+        if fragments is None or len(fragments) != len(shape) + 1:
+            return None
+        parts = [fragments[0]]
+        for (_, words), fragment in zip(shape, fragments[1:], strict=True):
+            parts.append(" ".join(WILDCARD if w == _OVER else w for w in words))
+            parts.append(fragment)
+        return "".join(parts)
 
     def _finish(self) -> dict[Shape, Shape]:
         if self._final is None:

@@ -158,7 +158,7 @@ def _print_variants(row: errdex.GroupRow) -> None:
     click.echo(f"         {len(variants)} variants:")
     for variant in variants[:_SHOWN_VARIANTS]:
         click.echo(visible(f"         {variant.count:>7}  lines {variant.first_line}-"
-                           f"{variant.last_line}  {variant.label[:200]}"))
+                           f"{variant.last_line}  {(variant.text or variant.label)[:200]}"))
     if len(variants) > _SHOWN_VARIANTS:
         click.echo(f"         … {len(variants) - _SHOWN_VARIANTS} more (--json lists them)")
 
