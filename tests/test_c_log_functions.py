@@ -339,3 +339,31 @@ def test_a_level_variable_set_from_constants_logs_at_each(
     logs, records = _mine(make_repo, db, {"resolve.c": RESOLVE_C})
     assert records == [(8, "error", "%s: Could not resolve hostname %.100s")]
     assert logs == [(8, "debug", "%s: Could not resolve hostname %.100s")]
+
+
+# The same macros in a header (read with the C++ grammar), as OpenSSH's log.h has them.
+LOG_H = """#ifndef LOG_H
+#define LOG_H
+void record(const char *, const char *, int, int, const char *, const char *, ...);
+#define say_debug(...) record(__FILE__, __func__, __LINE__, LOG_LEVEL_DEBUG1, NULL, __VA_ARGS__)
+#define say_error(...) record(__FILE__, __func__, __LINE__, LOG_LEVEL_ERROR, NULL, __VA_ARGS__)
+#endif
+"""
+SESSION_C = """#include "log.h"
+
+void
+session_close(const char *user, int fd)
+{
+	say_debug("closing session of %s on fd %d", user, fd);
+	say_error("session of %s lost its channel", user);
+}
+"""
+
+
+def test_a_header_macro_naming_a_level_constant_logs_at_that_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"log.h": LOG_H, "session.c": SESSION_C})
+    assert records == [(7, "error", "session of %s lost its channel")]
+    assert logs == [(6, "debug", "closing session of %s on fd %d")]

@@ -66,8 +66,11 @@ def logging_macro(name: str) -> LogLevel | None:
     return level_constant(name) if "LOG" in name or "_" not in bare else None
 
 
-def log_wrappers(root: Node, path: str) -> list[Producer]:
-    """The file's logging functions (module docstring), as producers with their level."""
+def log_wrappers(root: Node, path: str, taken: frozenset[str] = frozenset()
+                 ) -> list[Producer]:
+    """The file's logging functions (module docstring), as producers with their level;
+    its logging macros unless named in ``taken`` (the file's reporters: two producers of
+    one name in one file would tie, and composition reach neither)."""
     functions = _functions(root)
     prefixes = {name: found for name, node in functions.items()
                 if (found := _prefixes(node))}
@@ -107,7 +110,7 @@ def log_wrappers(root: Node, path: str) -> list[Producer]:
     made = {p.name for p in out}
     out += [p for name, node in functions.items() if name not in made
             and (p := _forwarder(name, node, path)) is not None]
-    return out + log_macros(root, path, prefixes)
+    return out + [p for p in log_macros(root, path, prefixes) if p.name not in taken]
 
 
 def log_macros(root: Node, path: str, prefixes: dict[str, dict[str, tuple[str, int]]]

@@ -70,7 +70,8 @@ _REPORTERS = producers("c")
 
 def _producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """The file's reporters (``compose``) and logging functions with their level (``logs``)."""
-    return _REPORTERS.producers(root, source, path) + log_wrappers(root, path)
+    found = _REPORTERS.producers(root, source, path)
+    return found + log_wrappers(root, path, frozenset(p.name for p in found))
 
 
 def _string(node: Node) -> Message | None:

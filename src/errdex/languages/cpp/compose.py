@@ -30,6 +30,7 @@ from errdex.languages.base import line_of, parser_for, text
 from errdex.languages.c.calls import macro_body, scope_of
 from errdex.languages.c.compose import placed, reporters
 from errdex.languages.c.family import arguments, function_name, message_string
+from errdex.languages.c.logs import log_macros
 from errdex.languages.cpp.messages import (
     CLASSES,
     EMPTY_HELPER,
@@ -89,6 +90,8 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             found.append(made)
     found.extend(p for node in classes if (p := _class(node, path, helpers)) is not None)
     found.extend(constants)
+    taken = {p.name for p in found}  # a header's logging macros (``c.logs.log_macros``)
+    found.extend(p for p in log_macros(root, path, {}) if p.name not in taken)
     return placed(_overloads_merged([
         p if p.path else replace(p, path=path) for p in found]), path)
 
