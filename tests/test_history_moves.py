@@ -48,3 +48,36 @@ def test_another_message_of_the_class_elsewhere_is_not_the_site(make_repo, store
     assert [r.linked for r in summary.releases] == [0, 0]
     matches = errdex.explain("ValueError: Encountered unknown key 'id' at 12", db=store)
     assert matches[0].record.file_path == "pkg/decoder.py" and matches[0].removed is not None
+
+
+OLD_CHECK = ("def authorize(user, action):\n"
+             "    if not user.can(action):\n"
+             "        raise PermissionError(f'not allowed to {action} this record')\n")
+# v2: a subclass of its own, and a shorter message
+NEW_CHECK = ("class Denied(PermissionError):\n"
+             "    pass\n\n\n"
+             "def authorize(user, action):\n"
+             "    if not user.can(action):\n"
+             "        raise Denied(f'not allowed to {action}')\n")
+# v2 bis: the function also gained a second error of another class
+NEW_CHECKS = NEW_CHECK + ("    if user.locked:\n"
+                          "        raise LookupError(f'no user allowed to {action} here')\n")
+
+
+def test_a_subclass_raised_instead_keeps_the_lineage_when_nothing_else_changed_there(
+        make_repo, store):
+    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECK})
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.linked for r in summary.releases] == [0, 1]
+    (match, *_) = errdex.explain("PermissionError: not allowed to delete this record",
+                                 db=store)
+    assert (match.record.error_class, match.record.line_number) == ("Denied", 7)
+    assert match.removed is None and match.version is not None
+    assert match.version.template == "not allowed to {action} this record"
+
+
+def test_a_class_change_among_other_changes_in_the_function_needs_the_same_text(
+        make_repo, store):
+    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECKS})
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.linked for r in summary.releases] == [0, 0]

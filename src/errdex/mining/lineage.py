@@ -12,7 +12,7 @@ successor, and each new record takes at most one predecessor.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from rapidfuzz.distance import Indel
 
@@ -47,6 +47,7 @@ def pair_wordings(
         by_text[_text_key(new)].append(new)
         by_place[_place_key(new)].append(new)
         by_class[_class_key(new)].append(new)
+    sole = _sole_places(removed, fresh)
     scored: list[tuple[float, str, str]] = []
     for gap, olds in ((0.0, removed), (-_GAP_PENALTY, earlier or [])):
         for old in olds:
@@ -57,7 +58,7 @@ def pair_wordings(
             if len(same_class) <= _MOVED_CANDIDATES:  # bounded: a release adding many
                 candidates.update({id(n): n for n in same_class})
             for new in candidates.values():
-                score = _score(old, new)
+                score = _score(old, new, alone=not gap and _place_key(old) in sole)
                 if score is not None:
                     scored.append((score + gap, old.record.id, new.record.id))
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
@@ -118,16 +119,28 @@ def _text_key(stored: StoredRecord) -> tuple[object, ...]:
     return (record.repo, record.error_class, record.error_type, record.error_message)
 
 
-def _score(old: StoredRecord, new: StoredRecord) -> float | None:
-    """How surely ``new`` is ``old`` reworded or moved; None when it is not."""
+def _sole_places(removed: list[StoredRecord], fresh: list[StoredRecord]
+                 ) -> set[tuple[object, ...]]:
+    """The enclosing symbols where this release removed one record and added one: the one
+    error site there changed, whatever its class became."""
+    gone = Counter(_place_key(r) for r in removed)
+    added = Counter(_place_key(r) for r in fresh)
+    return {place for place, count in gone.items() if count == 1 and added[place] == 1}
+
+
+def _score(old: StoredRecord, new: StoredRecord, alone: bool = False) -> float | None:
+    """How surely ``new`` is ``old`` reworded or moved; None when it is not. ``alone``:
+    the two are the only record removed and the only one added in their symbol."""
     if old.record.error_class != new.record.error_class:
-        # another class in the same function: only the same text (or nearly) is the site
+        # another class in the same function: only the same text (or nearly) is the site,
+        # or a similar one when nothing else there changed (a subclass raised instead)
         if _place_key(old) != _place_key(new):
             return None
+        least = MIN_SIMILARITY if alone else _CLASS_CHANGE_SIMILARITY
         similarity = float(Indel.normalized_similarity(
             old.record.error_message[:_CHARS], new.record.error_message[:_CHARS],
-            score_cutoff=_CLASS_CHANGE_SIMILARITY))
-        return similarity if similarity >= _CLASS_CHANGE_SIMILARITY else None
+            score_cutoff=least))
+        return similarity if similarity >= least else None
     same_symbol = _symbol_key(old) == _symbol_key(new)
     if old.record.error_message == new.record.error_message:
         similarity = 1.0
