@@ -367,3 +367,36 @@ def test_a_header_macro_naming_a_level_constant_logs_at_that_level(
     logs, records = _mine(make_repo, db, {"log.h": LOG_H, "session.c": SESSION_C})
     assert records == [(7, "error", "session of %s lost its channel")]
     assert logs == [(6, "debug", "closing session of %s on fd %d")]
+
+
+# A daemon's own reporter formatting into a buffer it hands to syslog at a level.
+DAEMON_C = """#include <stdarg.h>
+#include <syslog.h>
+
+void
+log_warnx(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	syslog(LOG_WARNING, "%s", buf);
+}
+
+void
+reload(const char *file)
+{
+	log_warnx("could not reload %s, keeping the old configuration", file);
+}
+"""
+
+
+def test_a_function_handing_its_formatted_buffer_to_syslog_logs_at_its_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"daemon.c": DAEMON_C})
+    assert records == [(19, "warning", "could not reload %s, keeping the old configuration")]
+    assert logs == []

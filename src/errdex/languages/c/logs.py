@@ -172,7 +172,9 @@ def _forwarder(name: str, function: Node, path: str) -> Producer | None:
                 buffer = text(args[0]).lstrip("&")
             continue
         first = first_text(args)
-        if _LIBRARY.match(callee) or callee in CALLS or at is not None or first is None:
+        syslog = callee in ("syslog", "syslog_r")
+        if _LIBRARY.match(callee) or (callee in CALLS and not syslog) or at is not None or (
+                first is None):
             continue
         if args[first].type not in STRING_TYPES or buffer not in [
                 text(a) for a in args[first + 1:]]:
@@ -182,7 +184,11 @@ def _forwarder(name: str, function: Node, path: str) -> Producer | None:
             continue
         hole = Template("{" + fmt + "}", (Hole.of(fmt, "%s"),))
         message = substitute(shown, {buffer: hole})
-        if any(_levels(a) for a in args[:first]):
+        levels = next((found for a in reversed(args[:first]) if (found := _levels(a))), [])
+        if syslog and levels:  # ``syslog(LOG_ERR, "%s", buf)``: the logger itself
+            return Producer(name, params, (message,), "helper", path, line_of(function),
+                            level=levels[0][1])
+        if levels:
             # ``serverLog(LL_WARNING, "Guru Meditation: %s", msg)`` is no forwarder: redis
             # defines such a function twice (a stderr one for its tools), and two producers
             # of one name in one folder tie: composition would reach neither
