@@ -318,3 +318,51 @@ def test_a_line_the_message_holds_but_for_a_letter_is_found(
     # two words off is a rewording, not a typo: no line is held whole
     other = errdex.resolve("Maximium nesting depht reached.", db=db)
     assert all(t.site.line_number != 1 or t.score < 0.5 for t in other.text_sites)
+
+
+# --- a C++ type's template arguments, as the runtime prints them -------------------------
+
+CASTS = """#include <stdexcept>
+#include <string>
+
+namespace tiny {
+
+template <typename T>
+class BadCast : public std::runtime_error {
+ public:
+  BadCast() : std::runtime_error("bad cast between node types") {}
+};
+
+template <typename T>
+T as_value(const Node& node) {
+  if (!node.ok()) throw BadCast<T>();
+  return T();
+}
+
+template <>
+std::string as_value<std::string>(const Node& node) {
+  if (!node.ok()) throw BadCast<std::string>();
+  return "";
+}
+
+}  // namespace tiny
+"""
+
+
+def test_the_throw_naming_the_printed_instantiation_comes_first(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"include/tiny/cast.h": CASTS})
+    db = str(tmp_path / "casts.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/tiny", jobs=1)
+    bare = errdex.explain("terminate called after throwing an instance of 'tiny::BadCast'\n"
+                          "  what():  bad cast between node types\n", db=db)
+    assert [m.record.line_number for m in bare][:2] == [14, 20]  # tied: in line order
+    for printed in ("std::string", "std::__cxx11::basic_string<char, std::char_traits<char>, "
+                                   "std::allocator<char> >"):
+        found = errdex.explain(
+            f"terminate called after throwing an instance of 'tiny::BadCast<{printed}>'\n"
+            "  what():  bad cast between node types\nAborted (core dumped)\n", db=db)
+        assert found[0].record.line_number == 20, printed
+        assert "as the paste names it" in found[0].reason

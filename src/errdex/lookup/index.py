@@ -41,7 +41,14 @@ from errdex.lookup.parts import PART_PENALTY, parent
 from errdex.lookup.prefilter import ShapeCache, index_words
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
-from errdex.lookup.ranking import Scored, class_signal, defines_class, is_constructor, rank
+from errdex.lookup.ranking import (
+    Scored,
+    apply_type_arguments,
+    class_signal,
+    defines_class,
+    is_constructor,
+    rank,
+)
 from errdex.lookup.ranking import materialize as materialize
 from errdex.lookup.replay import Replays, Trace, check
 from errdex.lookup.tables import bucket as word_bucket
@@ -209,6 +216,8 @@ class Index:
         apply_codes(self.store, codes, scored, repo)  # codes are keys
         self._mark_constructors(scored)
         apply_frames(self.store, event.frames, scored, repo)
+        if paste is not None:  # the class as printed: a C++ type's template arguments
+            apply_type_arguments(self.store, event.text, event.error_class, scored)
         apply_context(context, scored)  # which language, which repository
         return [
             Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)

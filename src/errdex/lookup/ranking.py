@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from errdex.records.lineage import WordingVersion
 from errdex.records.model import Record, RecordExtras
 from errdex.records.stored import CandidateRow, Removal, StoredRecord
+from errdex.store.protocol import Store
 from errdex.templates.analysis import placeholder_names
 
 
@@ -94,6 +95,61 @@ def class_signal(event_class: str | None, record_class: str | None, reasons: lis
         return 0.3
     reasons.append(f"class differs ({record_class})")
     return -0.3
+
+
+# A C++ runtime names the thrown type with its template arguments (``terminate called after
+# throwing an instance of 'YAML::TypedBadConversion<std::string>'``), as the throw wrote
+# them: among sites tied otherwise, those throwing that instantiation come first.
+_TYPE_ARGUMENTS = 0.1
+_TIED = 0.05
+_MOST_TIED = 16
+_ARGUMENTS_CHARS = 400
+_STD_NOISE = re.compile(r"std::|__cxx11::|\s+")
+_STRING = re.compile(r"basic_string<char(?:,char_traits<char>,allocator<char>)?>")
+
+
+def apply_type_arguments(store: Store, text: str, error_class: str | None,
+                         scored: dict[str, Scored]) -> None:
+    """Raise, among the candidates tied at the top, those whose raising line names the
+    error class with the template arguments the paste prints it with."""
+    if not error_class or not scored:
+        return
+    short = _short(error_class)
+    printed = _type_arguments(text, short)
+    if printed is None:
+        return
+    best = max(item.score for item in scored.values())
+    tied = sorted((item for item in scored.values() if item.score >= best - _TIED),
+                  key=lambda item: item.row.id)[:_MOST_TIED]
+    if len(tied) < 2:
+        return
+    records = store.get_many(item.row.id for item in tied)
+    for item in tied:
+        stored = records.get(item.row.id)
+        if stored is None:
+            continue
+        record = stored.record
+        lines = record.source_code.splitlines()
+        at = record.line_number - record.source_code_start
+        written = _type_arguments(lines[at], short) if 0 <= at < len(lines) else None
+        if written is not None and written == printed:
+            item.score += _TYPE_ARGUMENTS
+            item.reasons.append(f"throws {short}<{written}> as the paste names it")
+
+
+def _type_arguments(text: str, short: str) -> str | None:
+    """The template arguments written after ``short<`` in ``text``, in one spelling
+    (``std::__cxx11::basic_string<char, …>`` and ``std::string`` alike: ``string``)."""
+    start = text.find(short + "<", 0, 20_000)
+    if start < 0:
+        return None
+    depth, begin = 0, start + len(short)
+    for index in range(begin, min(len(text), begin + _ARGUMENTS_CHARS)):
+        depth += {"<": 1, ">": -1}.get(text[index], 0)
+        if depth == 0:
+            found = _STRING.sub("string", _STD_NOISE.sub("", text[begin + 1:index]))
+            return found or None
+    return None
 
 
 def rank(scored: dict[str, Scored]) -> list[Scored]:
@@ -178,5 +234,6 @@ def same_file(frame_path: str, record_path: str) -> bool:
     return common == len(record_parts) or common >= 2
 
 
-__all__ = ["Match", "Ranked", "Scored", "bind", "class_signal", "defines_class",
+__all__ = ["Match", "Ranked", "Scored", "apply_type_arguments", "bind", "class_signal",
+           "defines_class",
            "is_constructor", "materialize", "rank", "same_file", "short_class"]
