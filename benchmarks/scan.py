@@ -1,6 +1,7 @@
 """``errdex scan`` throughput against a minimal log filter measured in the same run.
 
     .venv/bin/python benchmarks/scan.py [--records 100000] [--lines 200000] [--templates 5000]
+    .venv/bin/python benchmarks/scan.py --db /tmp/x/records.sqlite --lines 100000
     .venv/bin/python benchmarks/scan.py --hostile
 
 Builds a store of N varied records (as benchmarks/lookup.py does) and scans two logs
@@ -14,8 +15,12 @@ with one regex for an error level.
 - mixed: a quarter of the lines warnings and errors of those records (values varied
   the same way), the rest INFO lines, and now and then a Python traceback.
 
-Each log is scanned in this process (1 process, then ``--jobs``), and by ``errdex scan``
-itself as a child process (index load and output included: the whole process).
+Each log is scanned in this process (1 process, then ``--jobs``), and by ``errdex scan
+--json`` itself as a child process (index load and JSON output included: the whole
+process). The share of rankings replayed by line shape (``lookup.replay``) is printed too:
+a log written from 5,000 templates with varied values holds tens of thousands of shapes,
+so the first line of each is ranked in full. ``--db`` scans against a store built before
+(building 100k records takes minutes); it is read, never changed.
 
 ``--hostile`` scans a log built to be slow instead, against the templates of
 issue 13 (adjacent typed holes): near misses thousands of characters long, a run
@@ -175,6 +180,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--hostile", action="store_true",
                         help="scan a log built to be slow, against the hostile templates")
+    parser.add_argument("--db", type=Path,
+                        help="a store built by an earlier run (benchmarks/lookup.py's records) "
+                             "to scan against instead of building --records anew; kept")
     args = parser.parse_args()
     if args.hostile:
         hostile()
@@ -183,8 +191,9 @@ def main() -> None:
     from errdex.store.sqlite import SQLiteStore
 
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "scan.sqlite"
-        build(db, args.records, None)
+        db = args.db or Path(tmp) / "scan.sqlite"
+        if args.db is None:
+            build(db, args.records, None)
         store = SQLiteStore(db)
         patterns = [p for _, p, _, _ in store.pattern_rows()]
         store.close()
@@ -192,9 +201,20 @@ def main() -> None:
         logs = {"all-error": Path(tmp) / "errors.log", "mixed": Path(tmp) / "mixed.log"}
         write_errors(logs["all-error"], chosen, args.lines)
         write_log(logs["mixed"], chosen, args.lines)
-        print(f"{args.records:,} records, logs written from {len(chosen):,} of them")
+        print(f"{store_size(db):,} records, logs written from {len(chosen):,} of them")
         for name, log in logs.items():
             measure(name, db, log, args.jobs)
+
+
+def store_size(db: Path) -> int:
+    """The records of a store."""
+    from errdex.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(db)
+    try:
+        return store.count()
+    finally:
+        store.close()
 
 
 def measure(name: str, db: Path, log: Path, jobs: int) -> None:
@@ -211,6 +231,7 @@ def measure(name: str, db: Path, log: Path, jobs: int) -> None:
     index = Index(SQLiteStore(db))  # loaded (and its snapshot saved) outside the timings
     timings = {}
     summary = ScanSummary()
+    replayed = ""
     for count in sorted({1, jobs}):
         summary = ScanSummary()
         started = time.perf_counter()
@@ -218,6 +239,10 @@ def measure(name: str, db: Path, log: Path, jobs: int) -> None:
             for _ in scan(index, stream, summary=summary, jobs=count):
                 pass
         timings[f"{count} process(es)"] = time.perf_counter() - started
+        replays = index._replays
+        if count == 1 and replays is not None:
+            replayed = (f"; of {replays.hits + replays.misses:,} rankings {replays.hits:,} "
+                        f"replayed by line shape, {replays.rechecked:,} by index words")
     started = time.perf_counter()
     errdex = str(Path(sys.executable).with_name("errdex"))
     subprocess.run([errdex, "--db", str(db), "scan", "--json",
@@ -225,7 +250,7 @@ def measure(name: str, db: Path, log: Path, jobs: int) -> None:
     timings[f"errdex scan --jobs {jobs}, whole process"] = time.perf_counter() - started
     lines = summary.lines
     print(f"{name} log: {lines:,} lines, {flagged:,} flagged by the level regex, "
-          f"{summary.events:,} events, {summary.matched:,} matched")
+          f"{summary.events:,} events, {summary.matched:,} matched{replayed}")
     print(f"  level-regex filter (1 process): {lines / floor_s:,.0f} lines/s")
     for what, seconds in timings.items():
         print(f"  {what}: {lines / seconds:,.0f} lines/s, {seconds / floor_s:.0f}x the "

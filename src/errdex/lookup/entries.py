@@ -115,9 +115,11 @@ class EntryReader:
             statement = self._statement(entry, level)
         found: list[Ranked] = []
         if not below and statement is None:
-            event = ErrorEvent(entry.message, None, "message", frames, entry.message,
-                               line=entry.line)
-            found = self.index.rank_event(event, top=max(self.top, 5), repo=self.repo)
+            # most lines of a log: the ranking of an earlier line of their shape (replay)
+            replayed = self.index.replayed(entry.message, frames, max(self.top, 5), self.repo)
+            found = replayed if replayed is not None else self.index.rank_event(
+                ErrorEvent(entry.message, None, "message", frames, entry.message,
+                           line=entry.line), top=max(self.top, 5), repo=self.repo)
             if self.statements and level is not None and (not found or found[0].approximate):
                 statement = self._statement(entry, level)
         if len(self.cache) > 50_000:

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
+from errdex.languages._engine.pastes.common import Frame
 from errdex.lookup import retrieval as close_text
 from errdex.lookup.classes import class_matches
 from errdex.lookup.codes import apply_codes, paste_codes
@@ -176,7 +177,7 @@ class Index:
             return self._rank(event, top, repo, paste, None)
         key = replays.key(event.message, (event.error_class, event.kind, event.frames,
                                           event.code, event.text == event.message, top, repo))
-        found = replays.replay(key, event.message)
+        found = replays.replay(key, event.message, count=True)
         if found is not None:
             return found
         words = replays.words_key(event.message, key[1:])  # the probe's words: a wider shape
@@ -187,6 +188,17 @@ class Index:
         ranked = self._rank(event, top, repo, paste, trace)
         replays.keep(key, words, ranked, trace, _WRAPPER_LITERAL)
         return ranked
+
+    def replayed(self, message: str, frames: tuple[Frame, ...], top: int,
+                 repo: str | None) -> list[Ranked] | None:
+        """A log entry's ranking replayed by its line's shape (``rank_event`` of the event
+        ``ErrorEvent(message, None, "message", frames, message)``), before that event is
+        built; None when it is not (then ``rank_event``)."""
+        replays = self._replays if not self._lineage else None
+        if replays is None:
+            return None
+        key = replays.key(message, (None, "message", frames, None, True, top, repo))
+        return replays.replay(key, message, count=False)
 
     def _rank(self, event: ErrorEvent, top: int, repo: str | None, paste: str | None,
               trace: Trace | None) -> list[Ranked]:

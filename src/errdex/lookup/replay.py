@@ -130,16 +130,16 @@ class Replays:
         (the lengths and the rest of ``key``)."""
         return (self._vocabulary.intersection(_TOKEN.findall(message)), *extra)
 
-    def replay(self, key: tuple[object, ...], message: str) -> list[Ranked] | None:
+    def replay(self, key: tuple[object, ...], message: str,
+               count: bool = True) -> list[Ranked] | None:
         """The kept ranking of ``key`` with this message's hole values, if the message
-        checks as the first one of its shape did; else None (rank it as ever)."""
+        checks as the first one of its shape did; else None (rank it as ever; ``count``:
+        counted as a miss)."""
         kept = self._kept.get(key)
-        if kept is None or len(message) > kept.longest:
-            self.misses += 1
-            return None
-        groups = _groups(kept.readings[0][2], message)
-        if groups is None:
-            self.misses += 1
+        groups = None if kept is None or len(message) > kept.longest else _groups(
+            kept.readings[0][2], message)
+        if kept is None or groups is None:
+            self.misses += count
             return None
         self.hits += 1
         return kept.rebuilt(groups)
