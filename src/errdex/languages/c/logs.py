@@ -71,7 +71,8 @@ def log_wrappers(root: Node, path: str, taken: frozenset[str] = frozenset()
     """The file's logging functions (module docstring), as producers with their level;
     its logging macros unless named in ``taken`` (the file's reporters: two producers of
     one name in one file would tie, and composition reach neither)."""
-    functions = _functions(root)
+    # every form takes a format's arguments (``...`` or a ``va_list``): only those are read
+    functions = {name: node for name, node in _functions(root).items() if parameters(node)[1]}
     prefixes = {name: found for name, node in functions.items()
                 if (found := _prefixes(node))}
     out: list[Producer] = []
@@ -121,7 +122,7 @@ def log_macros(root: Node, path: str, prefixes: dict[str, dict[str, tuple[str, i
     naming a level constant before it is a producer at that level printing the format, with
     the prefix of the file's dispatcher for that constant when it has one."""
     out: list[Producer] = []
-    for node in _of_type(root, "preproc_function_def"):
+    for node in _macros(root):
         read = macro_body(node, "c")
         if read is None or not read[2]:
             continue
@@ -146,6 +147,22 @@ def log_macros(root: Node, path: str, prefixes: dict[str, dict[str, tuple[str, i
                                 "helper", path, line_of(node), level=level))
             break
     return out
+
+
+def _macros(root: Node) -> list[Node]:
+    """The file's function-like macros: at its top level or in conditional blocks there
+    (not searched for inside functions, where no logging macro is defined)."""
+    out: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type == "preproc_function_def":
+                out.append(child)
+            elif child.type.startswith("preproc_") or child.type in (
+                    "linkage_specification", "declaration_list"):
+                stack.append(child)
+    return sorted(out, key=lambda n: n.start_byte)
 
 
 _FILLERS = {"vsnprintf": 2, "vsprintf": 1, "vasprintf": 1, "xvasprintf": 1}
