@@ -366,3 +366,63 @@ def test_the_throw_naming_the_printed_instantiation_comes_first(
             "  what():  bad cast between node types\nAborted (core dumped)\n", db=db)
         assert found[0].record.line_number == 20, printed
         assert "as the paste names it" in found[0].reason
+
+
+# --- a short line against wrappers, and a line of the paste's language -----------------
+
+MIXED = {
+    "tools/check.py": '''def check(name, kind):
+    raise ValueError(f"{name} is not {kind}.")
+''',
+    "client/url.go": '''package client
+
+import "fmt"
+
+func parse(u string, err error) error {
+	return fmt.Errorf("Error parsing bad URL %s: %v", u, err)
+}
+''',
+    "src/Mapper.cs": '''namespace Shop
+{
+    public static class Mapper
+    {
+        public static void Report()
+        {
+            System.Console.WriteLine("Error parsing column");
+        }
+    }
+}
+''',
+}
+
+
+def _mined_mixed(make_repo: Callable[..., GitRepo], tmp_path: Path) -> str:
+    repo = make_repo()
+    repo.commit_files(MIXED)
+    db = str(tmp_path / "mixed.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/mixed", jobs=1)
+    return db
+
+
+def test_a_three_word_line_beats_a_wrapper_saying_two(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = _mined_mixed(make_repo, tmp_path)
+    paste = "Loader: Error parsing column 5 (Scale=0 - Int64)\n\nSpecified cast is not valid."
+    wrapper = errdex.explain(paste, db=db)
+    assert wrapper and wrapper[0].record.file_path == "tools/check.py"
+    found = errdex.resolve(paste, db=db)
+    assert found.matches == []
+    assert found.text_sites[0].site.file_path == "src/Mapper.cs"
+
+
+def test_a_line_of_the_pastes_language_beats_a_similar_template_of_another(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = _mined_mixed(make_repo, tmp_path)
+    paste = "Error: System.Data.DataException: Error parsing column 15 (QUANTITY=<null>)"
+    similar = errdex.explain(paste, db=db)
+    assert similar and similar[0].record.file_path == "client/url.go" and similar[0].approximate
+    found = errdex.resolve(paste, db=db)
+    assert found.matches == []
+    assert found.text_sites[0].site.file_path == "src/Mapper.cs"

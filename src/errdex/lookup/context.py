@@ -250,12 +250,16 @@ def order_texts(text: str, texts: list[TextSiteMatch]) -> list[TextSiteMatch]:
 
 
 def named_texts_win(text: str, matches: list[Match], texts: list[TextSiteMatch]) -> bool:
-    """Whether a line in the repository the paste names beats records matched only
-    approximately elsewhere (``jinja2.exceptions.UndefinedError`` against a reworded
-    template of another library: the literal in jinja says more)."""
+    """Whether a line in the repository the paste names, or in a language its runtime
+    raises from, beats records matched only approximately elsewhere or in a language it
+    cannot raise from (``jinja2.exceptions.UndefinedError`` against a reworded template of
+    another library: the literal in jinja says more; a .NET exception against a Go one)."""
     if not texts or not matches or not all(m.approximate for m in matches):
         return False
     context = read_context(main_event(text), text)
+    if context.families and all(context.contradicts(m.record.file_path) for m in matches) and (
+            family_of_path(texts[0].site.file_path) in context.families):
+        return True  # a .NET exception: a line of C# says more than a Go template like it
     if not context.names or not _named(context, texts[0].repo):
         return False
     return not any(_named(context, m.record.repo) for m in matches)

@@ -191,18 +191,25 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
     pasted_words = words(text)
     pasted, pasted_windows = set(pasted_words), set(windows(pasted_words))
 
-    def says_less(match: Match) -> bool:
+    def said(match: Match) -> tuple[int, int]:
+        """The words of a match's literal it says, and (found by similar text) its runs
+        of three words the paste holds; a full match says all of them."""
         literal = words(_literal(match))
         if not match.reason.startswith("approximate:") or not pasted:
-            return len(literal) < len(site)
+            return len(literal), len(windows(literal))
         # similar text, not a frame: the words of it the paste holds, and (as grep ranks
         # lines) the runs of three of them, fewer than the line's, which the paste holds all
-        held = sum(1 for word in literal if word in pasted)
-        runs = sum(1 for window in windows(literal) if window in pasted_windows)
-        return held < len(site) or runs < len(windows(site))
+        return (sum(1 for word in literal if word in pasted),
+                sum(1 for window in windows(literal) if window in pasted_windows))
 
-    return len(site) >= _MIN_TEXT_WORDS and all(
-        says_less(m) for m in matches)  # else it says as much
+    told = [said(m) for m in matches]
+    # a line of three words is enough against matches saying two at most (``{} is not {}.``)
+    least = _PHRASE_WORDS if all(held < _PHRASE_WORDS for held, _ in told) else _MIN_TEXT_WORDS
+    runs = len(windows(site))
+    return len(site) >= least and all(
+        held < len(site) or (approximate and shared < runs)
+        for (held, shared), approximate in zip(
+            told, (m.reason.startswith("approximate:") for m in matches), strict=True))
 
 
 def _literal(match: Match) -> str:
