@@ -382,12 +382,13 @@ class Index:
             # read with it against a template ending in one (same words: same candidates).
             period = _lost_period(message)
             with_period: list[bytes] = []
-            for pid, (pattern, _) in details.items():
+            for pid, (pattern, literal) in details.items():
                 groups = check(pattern, message, encoded, period, with_period, verify)
                 if groups is not None:
                     verified[pid] = groups
                 if trace is not None:
-                    trace.check(reading, message, pid, pattern, groups is not None)
+                    trace.check(reading, pid, pattern, groups is not None,
+                                groups is not None and literal < _WRAPPER_LITERAL)
             if not verified:
                 continue
             via = {pid: pid for pid in verified if pid >= 0}

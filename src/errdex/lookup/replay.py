@@ -61,8 +61,9 @@ def check(pattern: str, message: str, encoded: list[bytes], period: bool,
 
 
 Check = tuple[int, str, bool]  # (pattern id, pattern, whether it matched)
-# One reading of a message (``variants``): its index words, its length thresholds, its checks
-Reading = tuple[frozenset[str], tuple[bool, ...], tuple[Check, ...]]
+# One reading of a message (``variants``): its index words, its length thresholds (None: no
+# thin template matched it, so they decide nothing), its checks
+Reading = tuple[frozenset[str], tuple[bool, ...] | None, tuple[Check, ...]]
 
 
 @dataclass
@@ -70,7 +71,8 @@ class Trace:
     """What one ranking depended on, gathered while it ran (``Index.rank_event``)."""
 
     readings: int = 0  # readings of the message (``variants``)
-    checks: dict[int, tuple[str, list[Check]]] = field(default_factory=dict)  # per reading
+    checks: dict[int, list[Check]] = field(default_factory=dict)  # per reading
+    thin: set[int] = field(default_factory=set)  # readings a thin template matched
     origin: dict[str, tuple[int, int]] = field(default_factory=dict)  # record → (pid, reading)
     literal: dict[str, int] = field(default_factory=dict)  # record → its template's literal
     searched: bool = False  # the approximate or class search ran: the text decided
@@ -78,9 +80,12 @@ class Trace:
     scored: set[str] = field(default_factory=set)  # the records the full matches found
     texts: list[str] = field(default_factory=list)  # the readings
 
-    def check(self, reading: int, message: str, pid: int, pattern: str, matched: bool) -> None:
-        """A candidate checked against one reading of the message."""
-        self.checks.setdefault(reading, (message, []))[1].append((pid, pattern, matched))
+    def check(self, reading: int, pid: int, pattern: str, matched: bool, thin: bool) -> None:
+        """A candidate checked against one reading of the message (``thin``: it matched,
+        and has so little literal text that the reading's length decides if it counts)."""
+        self.checks.setdefault(reading, []).append((pid, pattern, matched))
+        if thin:
+            self.thin.add(reading)
 
 
 @dataclass(frozen=True)
@@ -161,7 +166,7 @@ class Replays:
         first: dict[int, Groups] | None = {}
         for number, (text, (words, lengths, checks)) in enumerate(
                 zip(readings, kept.readings, strict=True)):
-            if _lengths(text) != lengths or vocabulary.intersection(
+            if (lengths is not None and _lengths(text) != lengths) or vocabulary.intersection(
                     _TOKEN.findall(text)) != words:
                 return None
             groups = _groups(checks, text)
@@ -196,8 +201,9 @@ class Replays:
             return
         vocabulary = self._vocabulary
         readings = tuple(
-            (vocabulary.intersection(_TOKEN.findall(text)), _lengths(text),
-             tuple(trace.checks.get(number, ("", []))[1]))
+            (vocabulary.intersection(_TOKEN.findall(text)),
+             _lengths(text) if number in trace.thin else None,
+             tuple(trace.checks.get(number, [])))
             for number, text in enumerate(trace.texts))
         first_only = all(origin[rid][1] == 0 for rid in scored)  # the message matched all
         kept = _Replay(tuple(ranked), tuple(origin[r.id][0] for r in ranked), readings,
