@@ -44,6 +44,7 @@ from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import (
     Scored,
+    apply_examples,
     apply_type_arguments,
     class_signal,
     defines_class,
@@ -228,6 +229,7 @@ class Index:
         apply_codes(self.store, codes, scored, repo)  # codes are keys
         self._mark_constructors(scored)
         apply_frames(self.store, event.frames, scored, repo)
+        apply_examples(scored, self._literal)  # an example's generic print: said elsewhere
         if paste is not None:  # the class as printed: a C++ type's template arguments
             apply_type_arguments(self.store, event.text, event.error_class, scored)
         apply_context(context, scored)  # which language, which repository

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -152,6 +153,31 @@ def _type_arguments(text: str, short: str) -> str | None:
     return None
 
 
+# An example program's error callback (``examples/x.c``: ``fprintf(stderr, "Error: %s\n",
+# description)``) re-prints what the library said: a template there that is mostly hole
+# (its holes hold more text than its literal) ranks below the library's own sites.
+_EXAMPLE_DIRS = frozenset({"example", "examples", "sample", "samples", "demo", "demos"})
+_EXAMPLE_PENALTY = 0.2
+
+
+def in_example(path: str) -> bool:
+    """Whether a repository path is in example, sample or demo code (a folder so named)."""
+    return any(part.lower() in _EXAMPLE_DIRS for part in PurePosixPath(path).parts[:-1])
+
+
+def apply_examples(scored: dict[str, Scored], literal: Callable[[Scored], int]) -> None:
+    """Lower the matches of example code (pattern matches: their holes read) whose holes
+    hold more of the text than the template's literal (``literal``: its length) does."""
+    for item in scored.values():
+        if not item.groups or not in_example(item.row.file_path):  # matched, holes read
+            continue
+        held = sum(len(group) for group in item.groups if group)
+        if held > literal(item):
+            item.score -= _EXAMPLE_PENALTY
+            item.reasons.append("a generic print of example code: what it prints was "
+                                "said elsewhere")
+
+
 def rank(scored: dict[str, Scored]) -> list[Scored]:
     """Best first; records of one template stay together, frames ordering them."""
     groups: dict[int, list[Scored]] = defaultdict(list)
@@ -234,6 +260,6 @@ def same_file(frame_path: str, record_path: str) -> bool:
     return common == len(record_parts) or common >= 2
 
 
-__all__ = ["Match", "Ranked", "Scored", "apply_type_arguments", "bind", "class_signal",
-           "defines_class",
-           "is_constructor", "materialize", "rank", "same_file", "short_class"]
+__all__ = ["Match", "Ranked", "Scored", "apply_examples", "apply_type_arguments", "bind",
+           "class_signal", "defines_class", "in_example", "is_constructor", "materialize",
+           "rank", "same_file", "short_class"]
