@@ -109,6 +109,7 @@ class Replays:
         self._vocabulary = vocabulary
         self._kept: dict[tuple[object, ...], _Replay | None] = {}
         self._wide: dict[tuple[object, ...], _Replay] = {}
+        self._last: tuple[str | None, tuple[object, ...], tuple[object, ...]] = (None, (), ())
         self.hits = 0  # replayed by line shape
         self.misses = 0
         self.rechecked = 0  # replayed by index words, every reading checked
@@ -116,6 +117,9 @@ class Replays:
     def key(self, message: str, extra: tuple[object, ...]) -> tuple[object, ...]:
         """The shape of a line: its masked message, the lengths it is judged by, and what
         else the ranking reads (``extra``: class, kind, frames, top, repository)."""
+        last = self._last
+        if last[0] == message and last[1] == extra:  # asked twice for a line: ranked in full
+            return last[2]
         vocabulary = self._vocabulary
 
         def mask(match: re.Match[str]) -> str:
@@ -128,7 +132,9 @@ class Replays:
             return f"\x01{kind}{'0' if word[0].isdigit() else ''}{'_' if word[-1] == '_' else ''}"
 
         size = len(message)
-        return (_TOKEN.sub(mask, message), *(size > n for n in _LENGTHS), *extra)
+        key = (_TOKEN.sub(mask, message), *(size > n for n in _LENGTHS), *extra)
+        self._last = (message, extra, key)
+        return key
 
     def words_key(self, message: str, extra: tuple[object, ...]) -> tuple[object, ...]:
         """A wider shape: the index words of the message (all its probe reads) and ``extra``
