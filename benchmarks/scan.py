@@ -20,7 +20,8 @@ Each log is scanned in this process (1 process, then ``--jobs``), and by ``errde
 process). The share of rankings replayed by line shape (``lookup.replay``) is printed too:
 a log written from 5,000 templates with varied values holds tens of thousands of shapes,
 so the first line of each is ranked in full. ``--db`` scans against a store built before
-(building 100k records takes minutes); it is read, never changed.
+(building 100k records takes minutes); its records are left as they are (the index
+snapshot may be saved in it).
 
 ``--hostile`` scans a log built to be slow instead, against the templates of
 issue 13 (adjacent typed holes): near misses thousands of characters long, a run
