@@ -400,3 +400,36 @@ def test_a_function_handing_its_formatted_buffer_to_syslog_logs_at_its_level(
     logs, records = _mine(make_repo, db, {"daemon.c": DAEMON_C})
     assert records == [(19, "warning", "could not reload %s, keeping the old configuration")]
     assert logs == []
+
+
+# A function named after its level whose definition names none (it writes a file of its
+# own): its callers log at the level its name says, printing their format.
+TMUXLIKE_C = """#include <stdarg.h>
+
+void
+log_debug(const char *msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	log_vwrite(msg, ap, "");
+	va_end(ap);
+}
+
+void
+window_resize(int id, int sx, int sy)
+{
+	log_debug("window @%d resized to %dx%d", id, sx, sy);
+	log_warn("window @%d is too small", id);
+	info("resize done");
+}
+"""
+
+
+def test_a_function_named_after_its_level_logs_at_it(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"window.c": TMUXLIKE_C})
+    assert records == [(17, "warning", "window @%d is too small")]
+    assert logs == [(16, "debug", "window @%d resized to %dx%d"), (18, "info", "resize done")]

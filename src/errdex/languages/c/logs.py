@@ -66,6 +66,12 @@ def logging_macro(name: str) -> LogLevel | None:
     return level_constant(name) if "LOG" in name or "_" not in bare else None
 
 
+def _logging_function(name: str) -> LogLevel | None:
+    """The level of a function named after it (``debug``, ``log_warn``, ``log_info``,
+    ``noticef``): its text is what it prints when the repository does not say more."""
+    return level_of(name) if name.islower() or name.startswith("_") else None
+
+
 def log_wrappers(root: Node, path: str, taken: frozenset[str] = frozenset()
                  ) -> list[Producer]:
     """The file's logging functions (module docstring), as producers with their level;
@@ -336,7 +342,7 @@ def leveled_sites(name: str, call: Node, args: list[Node], text_node: Node,
         levels = next((found for arg in reversed(args[:at]) if arg.type == "identifier"
                        and _LEVEL_VARIABLE.search(text(arg))
                        and (found := _assigned_levels(call, text(arg)))), [])
-    named = logging_macro(name) if not levels else None
+    named = (logging_macro(name) or _logging_function(name)) if not levels else None
     messages = [m for m in formats(text_node, args[at + 1:]) if m.parts] if (
         levels or named) else []
     line = line_of(call)
