@@ -426,3 +426,24 @@ def test_a_line_of_the_pastes_language_beats_a_similar_template_of_another(
     found = errdex.resolve(paste, db=db)
     assert found.matches == []
     assert found.text_sites[0].site.file_path == "src/Mapper.cs"
+
+
+def test_a_class_matched_alone_keeps_its_place_against_a_three_word_line(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/config.py": '''HINTS = {"convert": "Unable to convert"}
+
+
+class ConfigMissingError(Exception):
+    pass
+
+
+def load(name):
+    raise ConfigMissingError(f"File {name} not found in the search path")
+'''})
+    db = str(tmp_path / "config.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/config", jobs=1)
+    found = errdex.resolve("ConfigMissingError: Unable to convert the settings", db=db)
+    assert [m.record.line_number for m in found.matches] == [9]
+    assert "only" in found.matches[0].reason  # found by its class alone

@@ -203,8 +203,10 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
                 sum(1 for window in windows(literal) if window in pasted_windows))
 
     told = [said(m) for m in matches]
-    # a line of three words is enough against matches saying two at most (``{} is not {}.``)
-    least = _PHRASE_WORDS if all(held < _PHRASE_WORDS for held, _ in told) else _MIN_TEXT_WORDS
+    # a line of three words is enough against text matches saying two at most (``{} is not
+    # {}.``); not against a class matched alone, which says where, if not what
+    least = _PHRASE_WORDS if all(held < _PHRASE_WORDS for held, _ in told) and not any(
+        CLASS_ONLY in m.reason for m in matches) else _MIN_TEXT_WORDS
     runs = len(windows(site))
     return len(site) >= least and all(
         held < len(site) or (approximate and shared < runs)
