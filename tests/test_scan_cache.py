@@ -171,3 +171,21 @@ def test_an_event_written_as_json_text_is_json_text_of_its_json(db: Path) -> Non
     assert sum(1 for event in events if event.matches) > 100
     for event in events:
         assert event.to_json_text() == json_text(event.to_json())
+
+
+def test_a_wrapped_part_that_matches_only_now_is_not_missed(tmp_path: Path) -> None:
+    # The message matches a specific template; its wrapped part matches another one only for
+    # some values of the same kind ([a-z_]+ takes ab_c, not ab_1): never replayed by shape.
+    db = tmp_path / "db.sqlite"
+    patterns = [r"mirror (.+?): ledger (.+?) rejected: (.+?)", r"ledger ([a-z_]+) rejected: (.+?)"]
+    with SQLiteStore(db) as store:
+        store.upsert([(Record.model_construct(**dict(
+            SEED, id=f"{n:06d}{'0' * 10}", slug=f"w{n}", errorMessage=p, messagePattern=p,
+            filePath=f"src/w{n}.py", lineNumber=n + 1)), None) for n, p in enumerate(patterns)])
+    cached = Index(SQLiteStore(db))
+    cached.cache_shapes()
+    for value in ("ab_1", "ab_c", "ab_2", "de_f"):
+        event = _entry(f"mirror m_1: ledger {value} rejected: late")
+        found = cached.rank_event(event, top=5)
+        assert found == Index(SQLiteStore(db)).rank_event(event, top=5), value
+        assert len(found) == (1 if value[-1].isdigit() else 2)

@@ -14,7 +14,9 @@ no approximate or class search ran, and the text named no code, package or progr
 - By shape: a later line of the shape is checked against every candidate the first line
   was checked against (compiled fullmatch); the same ones must match, and the records are
   the first line's with this line's hole values. Kept only when the message itself
-  matched every record found (its other readings, ``variants``, none).
+  matched every record found and its other readings (``variants``: wrapped parts…) had no
+  candidate at all: a line of the shape reads the same way around the same index words,
+  so its other readings have none either.
 - By index words (a wider shape: the same words, other punctuation or kinds of value):
   every reading of the line must hold the readings' index words and check as they did,
   and the text must name no code, package or program (read again): what ranking reads is
@@ -211,7 +213,10 @@ class Replays:
              _lengths(text) if number in trace.thin else None,
              tuple(trace.checks.get(number, [])))
             for number, text in enumerate(trace.texts))
-        first_only = all(origin[rid][1] == 0 for rid in scored)  # the message matched all
+        # The message itself matched every record, and its other readings had no candidate
+        # (a line of its shape has the same readings' index words: none will either).
+        first_only = all(origin[rid][1] == 0 for rid in scored) and not any(
+            trace.checks.get(number) for number in range(1, trace.readings))
         kept = _Replay(tuple(ranked), tuple(origin[r.id][0] for r in ranked), readings,
                        longest, first_only)
         self._wide[words] = kept
