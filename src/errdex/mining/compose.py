@@ -27,6 +27,7 @@ from errdex.mining.producers import (
 )
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
+from errdex.templates.template import Hole, Literal, Template
 
 # A helper many callers pass their messages to (``ParamType.fail``): its raise prints
 # each of them (more than one site's own alternatives).
@@ -57,7 +58,7 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
                 if reached is None and m.candidate:  # a class from elsewhere: its first argument
                     reached = _first_argument(call)
                 composed.extend(replace(c, sources=(*written, *c.sources)) for c in reached or [])
-            kept = [c for found in composed
+            kept = [_lost_tail(c) for found in composed
                     for c in producers.spelled(found, owner, m.record.file_path)
                     if worth_keeping(c)]
             m.call = None
@@ -70,7 +71,7 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
                 plain = Composed(pending[1], (), None)
                 spelled = producers.spelled(plain, owner, m.record.file_path)
                 if spelled != [plain]:
-                    kept = [c for c in spelled if worth_keeping(c)]
+                    kept = [_lost_tail(c) for c in spelled if worth_keeping(c)]
         if not kept:
             out.append(m)
             continue
@@ -144,6 +145,29 @@ def _from_callers(m: MinedRecord, producers: Producers) -> list[Composed]:
     source = Source(helper.path, helper.line, "callers")
     return [replace(c, sources=(source,), error_class=m.record.error_class or c.error_class)
             for c in kept]
+
+
+# What one ``char`` prints (``errdex.languages.cpp.messages``): one character.
+_ONE_CHARACTER = "."
+
+
+def _lost_tail(composed: Composed) -> Composed:
+    """A message that ends in one character after a space once its constants are spelled
+    out (``std::string(Msg::BAD_ESCAPE) + c``, ``BAD_ESCAPE = "bad escape: "``): the
+    character may be a tab or a control character, which a pasted line loses with the space
+    before it, so both are optional (``Hole.optional_lead``), as when the text is written
+    at the site."""
+    parts = list(composed.template.parts)
+    if len(parts) < 2 or not isinstance(last := parts[-1], Hole) or (
+            last.regex != _ONE_CHARACTER) or last.optional_lead is not None or not isinstance(
+            before := parts[-2], Literal):
+        return composed
+    kept = before.text.rstrip()
+    lead = before.text[len(kept):]
+    if not lead or not kept:
+        return composed
+    parts[-2:] = [Literal(kept), replace(last, spec=lead + last.spec, optional_lead=lead)]
+    return replace(composed, template=Template(composed.template.written, tuple(parts)))
 
 
 def _first_argument(call: Call) -> list[Composed] | None:

@@ -246,4 +246,24 @@ def thrown_call(written: str, args: list[Node], at: Node) -> Call | None:
     if first.type in ("identifier", "qualified_identifier") and _CONSTANT.match(
             last_name(text(first))):
         return Call(text(first), owner=owner, method=True)
+    if first.type == "binary_expression" and _joins_constant(first):
+        # ``std::string(Msg::BAD_ESCAPE) + c``: the constant is spelled out once every file
+        # is read (composition), the message is then this argument's text
+        return Call(written, arguments_of(args, scope), owner=owner, makes_error=True)
     return None
+
+
+def _joins_constant(node: Node) -> bool:
+    """Whether a ``+`` chain names a constant (``Msg::X``, ``std::string(NAME)``)."""
+    if node.type == "binary_expression":
+        if text(node.child_by_field_name("operator")) != "+":
+            return False
+        return any(_joins_constant(side) for side in (node.child_by_field_name("left"),
+                                                      node.child_by_field_name("right"))
+                   if side is not None)
+    if node.type == "call_expression" and text(node.child_by_field_name("function")) in (
+            "std::string", "string"):
+        given = arguments(node.child_by_field_name("arguments"))
+        return len(given) == 1 and _joins_constant(given[0])
+    return node.type in ("identifier", "qualified_identifier") and bool(
+        _CONSTANT.match(last_name(text(node))))
