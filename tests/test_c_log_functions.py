@@ -433,3 +433,57 @@ def test_a_function_named_after_its_level_logs_at_it(
     logs, records = _mine(make_repo, db, {"window.c": TMUXLIKE_C})
     assert records == [(17, "warning", "window @%d is too small")]
     assert logs == [(16, "debug", "window @%d resized to %dx%d"), (18, "info", "resize done")]
+
+
+# Wrappers naming a level for a reporter of the same file that prints no prefix (to syslog
+# or stderr): their callers log at that level, their format as it is.
+SERVE_C = """#include <stdarg.h>
+#include <syslog.h>
+
+static void
+report(int prio, const char *fmt, va_list ap)
+{
+	if (use_syslog) {
+		char buf[512];
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		syslog(prio, "%s", buf);
+	} else {
+		vfprintf(stderr, fmt, ap);
+		fputc('\\n', stderr);
+	}
+}
+
+static void
+shout(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report(LOG_ERR, fmt, ap);
+	va_end(ap);
+}
+
+static void
+whisper(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report(LOG_INFO, fmt, ap);
+	va_end(ap);
+}
+
+void
+serve(int port)
+{
+	shout("cannot bind port %d", port);
+	whisper("listening on port %d", port);
+}
+"""
+
+
+def test_wrappers_of_a_reporter_in_their_file_log_at_their_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"serve.c": SERVE_C})
+    assert records == [(38, "error", "cannot bind port %d")]
+    assert logs == [(39, "info", "listening on port %d")]

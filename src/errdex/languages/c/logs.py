@@ -78,7 +78,8 @@ def log_wrappers(root: Node, path: str, taken: frozenset[str] = frozenset()
     its logging macros unless named in ``taken`` (the file's reporters: two producers of
     one name in one file would tie, and composition reach neither)."""
     # every form takes a format's arguments (``...`` or a ``va_list``): only those are read
-    functions = {name: node for name, node in _functions(root).items() if parameters(node)[1]}
+    defined = _functions(root)
+    functions = {name: node for name, node in defined.items() if parameters(node)[1]}
     prefixes = {name: found for name, node in functions.items()
                 if (found := _prefixes(node))}
     out: list[Producer] = []
@@ -100,8 +101,9 @@ def log_wrappers(root: Node, path: str, taken: frozenset[str] = frozenset()
             callee = text(call.child_by_field_name("function"))
             prefix = prefixes.get(callee, {}).get(constant or "", ("", 0))[0]
             result: Result = _prefixed(prefix, fmt)
-            if callee not in prefixes:  # the dispatcher is in another file: its producer
-                # (no path: two files' wrappers of one level are one producer to a caller)
+            if callee not in prefixes and callee not in defined:  # the dispatcher is in
+                # another file: its producer (no path: two files' wrappers of one level are
+                # one producer to a caller); one of this file prints no prefix
                 result = Call(f"{callee}:{constant}", ((_prefixed("", fmt),),), method=True)
             out.append(Producer(name, (fmt,), (result,), "helper", path, line_of(node),
                                 level=level))

@@ -72,9 +72,10 @@ def _producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """The file's reporters (``compose``) and logging functions with their level (``logs``)."""
     found = _REPORTERS.producers(root, source, path)
     logging = log_wrappers(root, path, frozenset(p.name for p in found))
-    leveled = {(p.name, p.params, p.results) for p in logging if p.level}
-    # a reporter printing what a logging function does is that function, with its level
-    return [p for p in found if (p.name, p.params, p.results) not in leveled] + logging
+    leveled = {(p.name, p.params) for p in logging if p.level}
+    # a reporter that is one of the file's logging functions is that function, with its
+    # level (two producers of one name in one file would tie: composition reach neither)
+    return [p for p in found if (p.name, p.params) not in leveled] + logging
 
 
 def _string(node: Node) -> Message | None:
