@@ -81,3 +81,29 @@ def test_a_class_change_among_other_changes_in_the_function_needs_the_same_text(
     repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECKS})
     summary = errdex.mine_history(repo.root, db=store)
     assert [r.linked for r in summary.releases] == [0, 0]
+
+
+def _every(message: str) -> str:
+    return ("def record_every(calls):\n"
+            "    if not calls:\n"
+            f"        raise RuntimeError({message!r})\n")
+
+
+SHORT = "Missing calls inside every block."
+LONGER = "Missing mocked calls inside every block: make sure the object is a mock"
+NOTED = (LONGER + "\nNote: an inline function cannot be mocked; no call is recorded at its "
+         "call sites. Extract a wrapper that is not inline, or mock what it uses instead.")
+
+
+def test_a_wording_that_gains_words_or_a_note_keeps_its_lineage(make_repo, store):
+    """The issue's appended-text case in history: each wording holds the one before almost
+    whole, though plain similarity is low; the site changed alone in its function."""
+    repo = make_repo()
+    for number, message in enumerate((SHORT, LONGER, NOTED), 1):
+        repo.commit_files({"pkg/every.py": _every(message)}, f"v{number}")
+        subprocess.run(["git", "-C", str(repo.root), "tag", f"v{number}.0.0"], check=True)
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.linked for r in summary.releases] == [0, 1, 1]
+    (match, *_) = errdex.explain(f"RuntimeError: {SHORT}", db=store)
+    assert match.removed is None and match.record.error_message == NOTED
+    assert match.version is not None and match.version.span() == "v1.0.0"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
+from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
 from errdex.records.stored import StoredRecord
@@ -25,6 +26,10 @@ MIN_SIMILARITY = 0.6
 _CHARS = 2_000  # wordings compared on at most this many characters
 _CLASS_CHANGE_SIMILARITY = 0.9  # a class change in place needs near-identical wordings
 _MOVED_SIMILARITY = 0.85  # moved to another function and reworded: nearly the same text
+# The only site changed in its function whose wording holds the other's (a note appended):
+# the shorter wording this long at least, its partial similarity weighted so.
+_HELD_CHARS = 16
+_HELD_WEIGHT = 0.75
 _MOVED_CANDIDATES = 64  # fresh records of one class read for a moved and reworded site
 _GAP_PENALTY = 0.3  # a site missing from the releases between ranks below one just removed
 _SYMBOL_PARTS = re.compile(r"\.|::|#|/")
@@ -149,12 +154,23 @@ def _score(old: StoredRecord, new: StoredRecord, alone: bool = False) -> float |
         similarity = float(Indel.normalized_similarity(
             old.record.error_message[:_CHARS], new.record.error_message[:_CHARS],
             score_cutoff=least))
+        if similarity < least and same_symbol and alone:
+            similarity = _held(old.record.error_message, new.record.error_message)
         if similarity < least:
             return None
     same_file = old.record.file_path == new.record.file_path
     whole_symbol = old.extras.enclosing_symbol == new.extras.enclosing_symbol
     return (similarity + (0.3 if same_symbol else 0.0) + (0.2 if whole_symbol else 0.0)
             + (0.2 if same_file else 0.0))
+
+
+def _held(old: str, new: str) -> float:
+    """How much one wording holds the other (a sentence appended, a word put in), scaled
+    below plain similarity: 0.75 when the shorter appears whole in the longer."""
+    shorter, longer = sorted((old[:_CHARS], new[:_CHARS]), key=len)
+    if len(shorter) < _HELD_CHARS:
+        return 0.0
+    return float(fuzz.partial_ratio(shorter, longer)) / 100 * _HELD_WEIGHT
 
 
 __all__ = ["MIN_SIMILARITY", "link_release", "pair_wordings"]
