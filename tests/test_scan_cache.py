@@ -189,3 +189,23 @@ def test_a_wrapped_part_that_matches_only_now_is_not_missed(tmp_path: Path) -> N
         found = cached.rank_event(event, top=5)
         assert found == Index(SQLiteStore(db)).rank_event(event, top=5), value
         assert len(found) == (1 if value[-1].isdigit() else 2)
+
+
+def test_a_value_that_names_a_program_or_a_code_is_read_again(tmp_path: Path) -> None:
+    # Program names and codes are read from values the shape masks (their length decides:
+    # ``prog[12]: `` names a program of at most 31 characters): each line ranks as the
+    # uncached lookup ranks it, the repository of the program named first.
+    db = tmp_path / "db.sqlite"
+    pattern = r"(.+?)\[12\]: volume stalled at (.+?) after retries"
+    with SQLiteStore(db) as store:
+        store.upsert([(Record.model_construct(**dict(
+            SEED, id=f"{n:06d}{'0' * 10}", slug=f"v{n}", errorMessage=pattern,
+            messagePattern=pattern, filePath=f"src/v{n}.py", lineNumber=n + 1,
+            repo=f"acme/{repo}")), None) for n, repo in enumerate(["tool", "other"])])
+    cached = Index(SQLiteStore(db))
+    cached.cache_shapes()
+    names = ["x" * 31 + "_1", "tool_1", "x_2", "y" * 31 + "_9", "tool_1"]
+    for line in [f"{name}[12]: volume stalled at a_1 after retries" for name in names]:
+        event = _entry(line)
+        assert cached.rank_event(event, top=5) == Index(SQLiteStore(db)).rank_event(
+            event, top=5), line

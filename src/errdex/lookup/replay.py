@@ -16,7 +16,8 @@ no approximate or class search ran, and the text named no code, package or progr
   the first line's with this line's hole values. Kept only when the message itself
   matched every record found and its other readings (``variants``: wrapped parts…) had no
   candidate at all: a line of the shape reads the same way around the same index words,
-  so its other readings have none either.
+  so its other readings have none either. A line that may name a program, package or code
+  through a masked value (``_may_name``) is not replayed by shape.
 - By index words (a wider shape: the same words, other punctuation or kinds of value):
   every reading of the line must hold the readings' index words and check as they did,
   and the text must name no code, package or program (read again): what ranking reads is
@@ -148,7 +149,7 @@ class Replays:
         """The kept ranking of ``key`` with this message's hole values, if the message
         checks as the first one of its shape did; else None (rank it as ever; ``count``:
         counted as a miss)."""
-        kept = self._kept.get(key)
+        kept = None if _may_name(message) else self._kept.get(key)
         groups = None if kept is None or len(message) > kept.longest else _groups(
             kept.readings[0][2], message)
         if kept is None or groups is None:
@@ -224,6 +225,23 @@ class Replays:
             self._kept[key] = kept
         else:
             self._kept.setdefault(key, None)
+
+
+_PROGRAM_MARKS = ("]: ", ": error", ": fatal", ": warning")  # ``prog[12]: ``, ``prog: error``
+_NAMING_WORDS = ("sage:", "code", "errno", "sqlstate")  # ``usage: prog``, ``code: 'x'``
+
+
+def _may_name(message: str) -> bool:
+    """Whether a message may name a program, a package or a code through a value the shape
+    masks (its length or letters decide: ``prog_1[12]: ``, ``code: 'e_1'``, ``sqlstate
+    2a3b4``, ``pkg_1.mod.BrokenError``): such a line is checked by index words, which read
+    the context and the codes again (``lookup.context``, ``lookup.codes``)."""
+    if any(mark in message for mark in _PROGRAM_MARKS):
+        return True
+    if "." in message and ("Error" in message or "Exception" in message):
+        return True
+    lowered = message.lower()
+    return any(word in lowered for word in _NAMING_WORDS)
 
 
 def _lengths(text: str) -> tuple[bool, ...]:
