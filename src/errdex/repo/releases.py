@@ -25,6 +25,7 @@ _PRE = {"dev": -4, "snapshot": -4, "a": -3, "alpha": -3, "m": -3, "milestone": -
         "beta": -2, "pre": -1, "preview": -1, "c": -1, "rc": -1, "cr": -1}
 _POST = {"p", "patch", "post", "pl", "final", "ga", "release", "r"}
 _SUFFIX_PART = re.compile(r"([A-Za-z]+)[-._]?(\d*)")
+_VERSIONED = re.compile(r"\d[._]\d")  # a version inside what would be the tag's name part
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,8 @@ def version_key(tag: str) -> tuple[tuple[object, ...], bool] | None:
     """The order key of a tag that reads as a version, and whether it is a pre-release;
     None for any other tag."""
     match = _VERSION.match(tag)
-    if match is None:
-        return None
+    if match is None or _VERSIONED.search(match["prefix"]):
+        return None  # ``v0.7.3-eap-13``: a build of 0.7.3, not a version 13
     numbers = tuple(int(n) for n in re.split(r"[._]", match["numbers"]))
     words = [word.lower() for word, _ in _SUFFIX_PART.findall(match["suffix"])]
     if any(word not in _PRE and word not in _POST for word in words):
