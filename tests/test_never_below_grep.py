@@ -447,3 +447,36 @@ def load(name):
     found = errdex.resolve("ConfigMissingError: Unable to convert the settings", db=db)
     assert [m.record.line_number for m in found.matches] == [9]
     assert "only" in found.matches[0].reason  # found by its class alone
+
+
+# --- lines saying as much: the one in a file the frames name ------------------------------
+
+def _cart_source(name: str) -> str:
+    return f'''namespace Shop
+{{
+    public static class {name}
+    {{
+        public static void Report()
+        {{
+            System.Console.WriteLine("The cart cannot be saved while it is locked.");
+        }}
+    }}
+}}
+'''
+
+
+def test_of_lines_saying_as_much_the_one_the_frames_name_comes_first(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/Alpha.cs": _cart_source("Alpha"),
+                       "src/Zeta.cs": _cart_source("Zeta")})
+    db = str(tmp_path / "carts.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/shop", jobs=1)
+    message = "System.InvalidOperationException: The cart cannot be saved while it is locked.\n"
+    plain = errdex.resolve(message, db=db).text_sites
+    assert [t.site.file_path for t in plain] == ["src/Alpha.cs", "src/Zeta.cs"]  # path order
+    for frame in ("   at Shop.Zeta.Report()\n",
+                  "   at Shop.Cart.Save() in /build/Zeta.cs:line 7\n"):
+        found = errdex.resolve(message + frame, db=db).text_sites
+        assert [t.site.file_path for t in found] == ["src/Zeta.cs", "src/Alpha.cs"], frame

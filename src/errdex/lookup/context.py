@@ -239,14 +239,37 @@ def apply_context(context: Context, scored: dict[str, Scored]) -> None:
 
 def order_texts(text: str, texts: list[TextSiteMatch]) -> list[TextSiteMatch]:
     """Text sites of the repository the paste names first, then those of a language its
-    runtime can raise from (stable: each group keeps its order by how much it says)."""
+    runtime can raise from, each group by how much they say; lines saying as much, those
+    in a file the stack's frames name first."""
     if len(texts) < 2:
         return texts
-    context = read_context(main_event(text), text)
-    if context.empty():
+    event = main_event(text)
+    context = read_context(event, text)
+    places = _framed_places(event)
+    if context.empty() and not places:
         return texts
+    # among lines saying as much, those in a file the stack's frames name (its name, or a
+    # class's: a .NET or JVM frame without a file names ``Ns.Reader.Read``) come first
     return sorted(texts, key=lambda t: (not _named(context, t.repo),
-                                        context.contradicts(t.site.file_path)))
+                                        context.contradicts(t.site.file_path), -t.score,
+                                        not _in_places(t.site.file_path, places)))
+
+
+def _framed_places(event: ErrorEvent) -> frozenset[str]:
+    """The file names and file stems (class names) the event's first frames name."""
+    places: set[str] = set()
+    for frame in event.frames[:_MOST_FRAMES // 4]:
+        if frame.file:
+            places.add(PurePosixPath(frame.file.replace("\\", "/")).name)
+        parts = re.split(r"[.+$]", re.sub(r"`\d+|<[^>]*>", "", frame.function or ""))
+        if len(parts) >= 2 and parts[-2][:1].isupper():
+            places.add(parts[-2])
+    return frozenset(places)
+
+
+def _in_places(file_path: str, places: frozenset[str]) -> bool:
+    name = PurePosixPath(file_path).name
+    return name in places or name.partition(".")[0] in places
 
 
 def named_texts_win(text: str, matches: list[Match], texts: list[TextSiteMatch]) -> bool:
