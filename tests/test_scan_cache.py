@@ -118,7 +118,7 @@ def test_a_replayed_scan_reports_what_the_uncached_scan_does(
 
     monkeypatch.setattr(Replays, "__init__", counted)
     replayed = _scanned(db, log)
-    assert sum(r.hits for r in counts) > 100  # lines of a shape seen before were replayed
+    assert sum(r.hits for r in counts) > 50  # lines of a shape seen before were replayed
     assert sum(r.rechecked for r in counts) > 100  # and of the same index words
     monkeypatch.setattr(Replays, "replay", lambda self, key, message, count=True: None)
     monkeypatch.setattr(Replays, "recheck", lambda self, key, event, shape: None)
