@@ -487,3 +487,25 @@ def test_wrappers_of_a_reporter_in_their_file_log_at_their_level(
     logs, records = _mine(make_repo, db, {"serve.c": SERVE_C})
     assert records == [(38, "error", "cannot bind port %d")]
     assert logs == [(39, "info", "listening on port %d")]
+
+
+# The level named by the enclosing call when that call has no text of its own
+# (PostgreSQL's ereport); a text inside a call that has its own format is not a statement.
+EREPORT_C = """void
+open_relation(const char *name, int oid, server_rec *s, apr_pool_t *p)
+{
+	ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
+		errmsg("relation \\"%s\\" does not exist", name)));
+	ereport(DEBUG1, (errmsg_internal("opening relation %u", oid)));
+	ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "%s", apr_psprintf(p, "bad oid %d", oid));
+}
+"""
+
+
+def test_a_level_named_by_the_enclosing_call(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"relation.c": EREPORT_C})
+    assert records == [(4, "error", 'relation "%s" does not exist')]
+    assert logs == [(6, "debug", "opening relation %u")]

@@ -28,12 +28,8 @@ from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
 from errdex.languages.c.log_choices import choice_call, with_choices
-from errdex.languages.c.logs import (
-    leveled_sites,
-    log_wrappers,
-    parenthesized_sites,
-    pointer_sites,
-)
+from errdex.languages.c.log_sites import leveled_sites, parenthesized_sites, pointer_sites
+from errdex.languages.c.logs import log_wrappers
 from errdex.languages.c.snippets import C_SNIPPETS
 from errdex.languages.facts import Composer, Producer
 
