@@ -236,10 +236,12 @@ def _quotes(hole: Hole) -> bool:
     return "!r" in hole.spec or "?}" in hole.spec or hole.spec == "%r"
 
 
-# A constant's name: UPPER_SNAKE (or one upper word of four letters or more), after any
-# qualifier (``errors.MSG_NOT_FOUND``, ``Messages::NOT_FOUND``).
+# A constant's name: UPPER_SNAKE (or one upper word of four letters or more), or the
+# ``kCamelCase`` of C++ style guides, after any qualifier (``errors.MSG_NOT_FOUND``,
+# ``Messages::NOT_FOUND``, ``msg::kNoFile``).
 _CONSTANT = re.compile(
-    r"(?:[A-Za-z_$][A-Za-z0-9_]*(?:\.|::|->))*([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|[A-Z]{4,}[0-9]*)")
+    r"(?:[A-Za-z_$][A-Za-z0-9_]*(?:\.|::|->))*([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|[A-Z]{4,}[0-9]*"
+    r"|k[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)")
 
 
 def constant_name(hole: Hole) -> str | None:

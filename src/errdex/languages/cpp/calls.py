@@ -29,7 +29,7 @@ from errdex.languages.facts import Argument, Call, substitute
 from errdex.templates.template import Hole, Template
 
 _FACTORY = re.compile(r"^(?:create\w*|make\w*|build|from\w*|of|[Nn]ew\w*|error)$")
-_CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
+_CONSTANT = re.compile(r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*|k[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)$")
 _ERRORISH = re.compile(r"(?i)error|exception|fail")
 
 
