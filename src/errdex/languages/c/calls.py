@@ -23,8 +23,15 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures
 from errdex.languages._engine.pieces import has_words
-from errdex.languages.base import Site, line_of, parser_for, text
-from errdex.languages.c.family import CALLS, STRING_TYPES, arguments, message_string, printf_parts
+from errdex.languages.base import Site, ancestors, line_of, parser_for, text
+from errdex.languages.c.family import (
+    CALLS,
+    STRING_TYPES,
+    arguments,
+    function_name,
+    message_string,
+    printf_parts,
+)
 from errdex.languages.facts import Call, Producer, substitute, unknown
 from errdex.records.model import ErrorType
 from errdex.templates.template import Literal, Template, merge_literals
@@ -151,6 +158,10 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
     args = arguments(call.child_by_field_name("arguments"))
     name = text(captured["helper.name"][0])
     text_node = captured["helper.text"][0]
+    if text_node.type == "qualified_identifier":  # a constant handed to a throwing helper
+        return Site(Template("", ()), "exception", line_of(call), symbol=symbol(call),
+                    call=Call(name, ((unknown(text(text_node)),),), owner=_owner_of(call),
+                              method=True)) if throws and _THROWS.search(name) else None
     owner = file_scope(file, call)
     first = bool(args) and args[0] == text_node
     outer = _error_value(call) if first and _MAKES_TEXT.search(name) else None
@@ -177,6 +188,18 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
     kind: ErrorType = "exception" if throws and _THROWS.search(name) else "log"
     return Site(Template("", ()), kind, line_of(call), error_code=code, symbol=symbol(call),
                 call=made)
+
+
+def _owner_of(node: Node) -> str | None:
+    """The class of the method a C++ call is made in (``Scanner::Pop`` → ``Scanner``), whose
+    own methods it calls by their bare name."""
+    for above in ancestors(node):
+        if above.type in ("class_specifier", "struct_specifier"):
+            return text(above.child_by_field_name("name")) or None
+        if above.type == "function_definition":
+            full = function_name(above) or ""
+            return full.rsplit("::", 1)[0].rsplit("::", 1)[-1] if "::" in full else None
+    return None
 
 
 # Writers of a buffer: where their text (or format) is, and whether it is a format.

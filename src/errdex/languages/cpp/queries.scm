@@ -21,6 +21,13 @@
   function: (identifier) @helper.name
   arguments: (argument_list [(string_literal) (concatenated_string)] @helper.text)) @helper
 
+; A function named for throwing handed a constant (`ThrowParserException(ErrorMsg::EMPTY)`):
+; a candidate too, the constant spelled out once the repository is read.
+(call_expression
+  function: (identifier) @helper.name
+  arguments: (argument_list . (qualified_identifier) @helper.text .)
+  (#match? @helper.name "[Tt]hrow|[Rr]aise|[Ff]ail")) @helper
+
 ; An error made by a factory of its class and handed on, not thrown where it is made
 ; (`sax->parse_error(pos, tok, parse_error::create(101, pos, msg, nullptr))`): cpp.py
 ; keeps those whose class is named for errors.

@@ -1,0 +1,93 @@
+"""A method named for throwing, handed a constant (``ThrowScanError(Msg::INDENT_UNDERFLOW)``):
+the call is a site printing the helper's message with the constant spelled out (before: only
+the helper's own raise, ``scan: line {m_line}: {msg}``, a template any message matches);
+checked against what g++'s build prints."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.compose_steps import fullmatches, line_with, mine_once, missing
+from tests.conftest import GitRepo
+
+SCAN_H = """\
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace Msg {
+const char* const INDENT_UNDERFLOW = "indent stack underflow";
+}
+
+class ScanError : public std::runtime_error {
+ public:
+  ScanError(int line, const std::string& msg)
+      : std::runtime_error("scan: line " + std::to_string(line) + ": " + msg) {}
+};
+
+class Scanner {
+ public:
+  explicit Scanner(int line) : m_line(line) {}
+  void Pop();
+
+ private:
+  void ThrowScanError(const std::string& msg) const;
+  int m_line;
+};
+"""
+
+SCAN_CPP = """\
+#include <iostream>
+
+#include "scan.h"
+
+void Scanner::Pop() {
+    if (m_line > 0) {
+        ThrowScanError(Msg::INDENT_UNDERFLOW);  // @pop
+    }
+}
+
+void Scanner::ThrowScanError(const std::string& msg) const {
+    throw ScanError(m_line, msg);  // @helper
+}
+
+int main() {
+    try {
+        Scanner(7).Pop();
+    } catch (const std::exception& e) {
+        std::cerr << e.what() << std::endl;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_constant_handed_to_a_throwing_method_is_the_calls_message(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    root, records = mine_once(make_repo, tmp_path, {"src/scan.h": SCAN_H,
+                                                    "src/scan.cpp": SCAN_CPP})
+    at = {r.record.line_number: r for r in records if r.record.file_path == "src/scan.cpp"}
+    pop = at[line_with(SCAN_CPP, "// @pop")]
+    assert pop.record.error_class == "ScanError"
+    assert pop.record.error_message == "scan: line {m_line}: indent stack underflow"
+    assert line_with(SCAN_CPP, "// @helper") in at  # the helper's own raise stays
+    if missing("g++"):
+        return
+    subprocess.run(["g++", "-Isrc", "-o", "scan", "src/scan.cpp"], cwd=root, check=True,
+                   capture_output=True)
+    done = subprocess.run(["./scan"], cwd=root, capture_output=True, text=True, check=True)
+    printed = done.stderr.removesuffix("\n")
+    assert printed == "scan: line 7: indent stack underflow"
+    assert fullmatches(pop, printed), pop.record.message_pattern
+
+
+def test_a_constant_handed_to_a_function_not_named_for_throwing_is_no_site(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    quiet = SCAN_CPP.replace("ThrowScanError(Msg::INDENT_UNDERFLOW)", "Note(Msg::INDENT_UNDERFLOW)")
+    _, records = mine_once(make_repo, tmp_path, {"src/scan.h": SCAN_H, "src/scan.cpp": quiet})
+    lines = {r.record.line_number for r in records if r.record.file_path == "src/scan.cpp"}
+    assert line_with(quiet, "// @pop") not in lines
