@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import errdex
+from errdex.languages.c.log_sites import level_constant, logging_macro
 from tests.conftest import GitRepo
 
 Mined = tuple[list[tuple[int, str, str]], list[tuple[int, str, str]]]
@@ -509,3 +510,15 @@ def test_a_level_named_by_the_enclosing_call(
     logs, records = _mine(make_repo, db, {"relation.c": EREPORT_C})
     assert records == [(4, "error", 'relation "%s" does not exist')]
     assert logs == [(6, "debug", "opening relation %u")]
+
+
+def test_the_level_a_constant_or_a_macro_name_says() -> None:
+    assert [level_constant(n) for n in (
+        "APLOG_ERR", "APLOG_CRIT", "LL_WARNING", "LL_VERBOSE", "NGX_LOG_DEBUG_HTTP",
+        "SYSLOG_LEVEL_DEBUG2", "ZOO_LOG_LEVEL_WARN", "APLOG_MARK", "SSL_ERROR_SYSCALL",
+        "EXIT_FAILURE", "ll_warning")] == [
+        "error", "fatal", "warning", "trace", "debug", "debug", "warning", None, None, None,
+        None]
+    assert [logging_macro(n) for n in ("LOG_ERROR", "ZLOG_WARN", "WARN", "OPT__VERBOSE",
+                                        "MERGE_WARNING", "PRINT_ERROR")] == [
+        "error", "warning", "warning", None, None, None]
