@@ -96,6 +96,9 @@ def test_frames_without_file_or_line_keep_their_method() -> None:
                          "   at Shop.Program.Main(String[] args) in /src/Program.cs:line 3\n")
     assert [(f.file, f.line, f.function) for f in release.frames] == [
         ("", None, "Shop.Cart.Checkout"), ("/src/Program.cs", 3, "Shop.Program.Main")]
+    generated = main_event("System.InvalidOperationException: The cart is empty.\n"
+                           "   at Shop.Program.<Main>(String[] args)\n")
+    assert generated.frames == ()  # the compiler's method: no source has it
     page = main_event("CartException: The cart is empty.\n"
                       "Shop.Cart.Checkout() in Cart.cs\n"
                       "Shop.Program.Main() in Program.cs\n")

@@ -78,7 +78,9 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
         stripped = lines[j].strip()
         frame = _FRAME.fullmatch(lines[j])
         if frame:
-            groups[-1][0].append(_frame(frame))
+            read = _frame(frame)
+            if read is not None:
+                groups[-1][0].append(read)
         elif stripped == _END_OF_INNER:
             groups.append(([], j + 1))
         elif not stripped.startswith("--- End of stack trace from previous location"):
@@ -95,13 +97,14 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
     return tuple(events), j
 
 
-def _frame(match: re.Match[str]) -> Frame:
+def _frame(match: re.Match[str]) -> Frame | None:
     """A frame read by ``_FRAME``; one printed without its file (a release build) keeps
-    the method it names, which tells a file's sites apart (``frames.apply_frames``)."""
+    the method it names, which tells a file's sites apart (``frames.apply_frames``), unless
+    the compiler made the method (``Program.<Main>``: no source has it)."""
     function = match.group("func").strip()
     if match.group("file"):
         return Frame(match.group("file"), int(match.group("line")), function)
-    return Frame("", None, function)
+    return None if "<" in function else Frame("", None, function)
 
 
 def dotnet_message(message: str) -> str:
@@ -147,7 +150,9 @@ def runner_header(lines: Lines, i: int) -> Found | None:
             if not lines[j].strip().startswith(("Stack Trace:", "--- End of")):
                 break
         elif at is not None:
-            frames.append(_frame(at))
+            read = _frame(at)
+            if read is not None:
+                frames.append(read)
         elif on_page is not None:
             frames.append(Frame(on_page.group("file"), None, on_page.group("func")))
         j += 1
@@ -201,7 +206,9 @@ def helper_quoted(lines: Lines, i: int) -> Found | None:
     stop = j
     frames: list[Frame] = []
     while stop < len(lines) and (frame := _FRAME.fullmatch(lines[stop])) is not None:
-        frames.append(_frame(frame))
+        read = _frame(frame)
+        if read is not None:
+            frames.append(read)
         stop += 1
     return one(lines.event(i, stop, message, error_class, "dotnet", frames),
                stop) if message else None
