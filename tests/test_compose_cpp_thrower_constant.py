@@ -91,3 +91,28 @@ def test_a_constant_handed_to_a_function_not_named_for_throwing_is_no_site(
     _, records = mine_once(make_repo, tmp_path, {"src/scan.h": SCAN_H, "src/scan.cpp": quiet})
     lines = {r.record.line_number for r in records if r.record.file_path == "src/scan.cpp"}
     assert line_with(quiet, "// @pop") not in lines
+
+
+IN_CLASS_CPP = """\
+#include "scan.h"
+
+class Reader {
+ public:
+  void Tab() { ThrowReadError(Msg::INDENT_UNDERFLOW); }  // @tab
+
+ private:
+  void ThrowReadError(const std::string& msg) const { throw ScanError(m_line, msg); }
+  int m_line = 0;
+};
+"""
+
+
+def test_a_method_defined_in_its_class_calls_its_throwing_sibling(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    _, records = mine_once(make_repo, tmp_path, {"src/scan.h": SCAN_H,
+                                                 "src/read.cpp": IN_CLASS_CPP})
+    [tab] = [r for r in records if r.record.file_path == "src/read.cpp"
+             and r.record.line_number == line_with(IN_CLASS_CPP, "// @tab")]
+    assert tab.record.error_message == "scan: line {m_line}: indent stack underflow"
+    assert fullmatches(tab, "scan: line 0: indent stack underflow")

@@ -196,9 +196,9 @@ def _owner_of(node: Node) -> str | None:
     for above in ancestors(node):
         if above.type in ("class_specifier", "struct_specifier"):
             return text(above.child_by_field_name("name")) or None
-        if above.type == "function_definition":
-            full = function_name(above) or ""
-            return full.rsplit("::", 1)[0].rsplit("::", 1)[-1] if "::" in full else None
+        full = (function_name(above) or "") if above.type == "function_definition" else ""
+        if "::" in full:  # defined out of its class
+            return full.rsplit("::", 1)[0].rsplit("::", 1)[-1]
     return None
 
 
