@@ -20,7 +20,6 @@ from errdex.lookup.replay import Replays
 from errdex.lookup.scan import scan
 from errdex.records.model import Record
 from errdex.store.sqlite import SQLiteStore
-from errdex.visible import json_text
 from tests.conftest import SEED_RECORD
 
 SEED = json.loads(SEED_RECORD.read_text(encoding="utf-8"))["record"]
@@ -163,14 +162,6 @@ def test_a_line_whose_values_check_otherwise_is_ranked_again(db: Path) -> None:
 def _entry(message: str) -> ErrorEvent:
     """A log entry's message as a scan ranks it (``lookup.entries``)."""
     return ErrorEvent(message, None, "message", (), message)
-
-
-def test_an_event_written_as_json_text_is_json_text_of_its_json(db: Path) -> None:
-    log = _log(db, 300, seed=8) + "x\u202e\x1b[31m: ledger ab_c rejected: late\n"
-    events = list(scan(Index(SQLiteStore(db)), io.StringIO(log), top=3, group=True))
-    assert sum(1 for event in events if event.matches) > 100
-    for event in events:
-        assert event.to_json_text() == json_text(event.to_json())
 
 
 def test_a_wrapped_part_that_matches_only_now_is_not_missed(tmp_path: Path) -> None:

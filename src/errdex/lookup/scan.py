@@ -25,8 +25,8 @@ import multiprocessing
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
-from typing import TextIO, cast
+from dataclasses import dataclass, field
+from typing import TextIO
 
 from errdex.lookup.drain import Drain
 from errdex.lookup.entries import EntryReader, Mapped, weigh
@@ -34,10 +34,8 @@ from errdex.lookup.index import Index, Match, Ranked, materialize
 from errdex.lookup.layouts import Layout, detect, layout_named
 from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
 from errdex.lookup.statements import StatementMatch
-from errdex.records.model import Record
 from errdex.repo.processes import die_with_parent
 from errdex.store.protocol import StoredRecord, open_store
-from errdex.visible import json_text
 
 CHUNK_CHARS = 256_000  # also the smallest log worth worker processes (two chunks)
 _HARD_LIMIT = MAX_INPUT_CHARS  # a chunk is parsed as one paste: never more than one may hold
@@ -64,11 +62,6 @@ class ScannedEvent:
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"line": self.line, "text": self.text,
                                   "matches": [m.to_json() for m in self.matches]}
-        out.update(self._more_json())
-        return out
-
-    def _more_json(self) -> dict[str, object]:
-        out: dict[str, object] = {}
         if self.layout is not None:
             out["layout"] = self.layout
         if self.statement is not None:
@@ -76,14 +69,6 @@ class ScannedEvent:
         if self.group is not None:
             out["group"] = {"id": self.group, "template": self.template}
         return out
-
-    def to_json_text(self) -> str:
-        """``json_text(self.to_json())``, each record's JSON written once, not once a line (a
-        scan reports a few records many times; writing a record is most of a line's cost)."""
-        head = json_text({"line": self.line, "text": self.text})[:-1]
-        matches = ", ".join(_match_text(m) for m in self.matches)
-        more = self._more_json()
-        return f'{head}, "matches": [{matches}]' + (", " + json_text(more)[1:] if more else "}")
 
 
 @dataclass
@@ -158,33 +143,6 @@ def scan(
                 summary.add(scanned)
             yield scanned
     _READER.clear()  # the scan is over: its index may go
-
-
-class _Written:
-    """Stands for a record whose JSON is already written (``_match_text``)."""
-
-    def model_dump(self, mode: str) -> None:
-        return None
-
-
-_WRITTEN = cast(Record, _Written())
-_RECORD_TEXTS: dict[int, tuple[Record, str]] = {}  # id(record) → (record, its JSON)
-
-
-def _match_text(match: Match) -> str:
-    """``json_text(match.to_json())`` with the record's JSON from ``_RECORD_TEXTS``."""
-    record = match.record
-    kept = _RECORD_TEXTS.get(id(record))
-    if kept is None or kept[0] is not record:
-        if len(_RECORD_TEXTS) >= _CACHE_SIZE:
-            _RECORD_TEXTS.clear()
-        kept = _RECORD_TEXTS[id(record)] = (record, json_text(record.model_dump(mode="json")))
-    out = replace(match, record=_WRITTEN).to_json()
-    keys = list(out)
-    at = keys.index("record")
-    before = json_text({k: out[k] for k in keys[:at]})[:-1]
-    after = {k: out[k] for k in keys[at + 1:]}
-    return f'{before}, "record": {kept[1]}' + (", " + json_text(after)[1:] if after else "}")
 
 
 def _explained(event: ScannedEvent) -> bool:

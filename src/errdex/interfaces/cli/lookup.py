@@ -105,7 +105,7 @@ def scan(
         if groups is not None:
             groups.add(event)
         elif as_json:
-            click.echo(event.to_json_text())
+            click.echo(json_text(event.to_json()))
         elif event.statement is not None and not event.matches:
             _print_statement(event)
         else:
