@@ -107,3 +107,31 @@ def test_a_wording_that_gains_words_or_a_note_keeps_its_lineage(make_repo, store
     (match, *_) = errdex.explain(f"RuntimeError: {SHORT}", db=store)
     assert match.removed is None and match.record.error_message == NOTED
     assert match.version is not None and match.version.span() == "v1.0.0"
+
+
+def _unknown_key(*raises: str) -> str:
+    return ("def fail_on_unknown_key(key, offset, path, text, hint):\n"
+            + "".join(f"    if {n}:\n        raise ValueError(f{r!r})\n"
+                      for n, r in enumerate(raises, 1)))
+
+
+BEFORE = "Unexpected token at offset {offset}: unknown key '{key}' at path {path}{hint}"
+AFTER = ("Encountered an unknown key '{key}' at offset {offset} at path: {path}\n"
+         "Use ignore_unknown_keys=True to skip keys the model lacks.\nInput: {text}")
+ANOTHER = "Key '{key}' repeats at offset {offset}"
+
+
+def test_the_only_site_a_function_lost_and_gained_keeps_its_lineage_reworded_much(
+        make_repo, store):
+    repo = _two_releases(make_repo, {"pkg/lexer.py": _unknown_key(BEFORE)},
+                         {"pkg/lexer.py": _unknown_key(AFTER)})
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.linked for r in summary.releases] == [0, 1]
+
+
+def test_a_function_that_lost_one_site_and_gained_two_links_by_similarity_only(
+        make_repo, store):
+    repo = _two_releases(make_repo, {"pkg/lexer.py": _unknown_key(BEFORE)},
+                         {"pkg/lexer.py": _unknown_key(AFTER, ANOTHER)})
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.linked for r in summary.releases] == [0, 0]

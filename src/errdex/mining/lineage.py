@@ -29,6 +29,9 @@ _MOVED_SIMILARITY = 0.85  # moved to another function and reworded: nearly the s
 # The only site changed in its function whose wording holds the other's (a note appended):
 # the shorter wording this long at least, its partial similarity weighted so.
 _HELD_CHARS = 16
+# Least similarity of the only record a function lost and the only one it gained (same
+# class): a prefix dropped and a hint spelled out at once still reads as one site.
+_ALONE_SIMILARITY = 0.4
 _HELD_WEIGHT = 0.75
 _MOVED_CANDIDATES = 64  # fresh records of one class read for a moved and reworded site
 _GAP_PENALTY = 0.3  # a site missing from the releases between ranks below one just removed
@@ -151,6 +154,8 @@ def _score(old: StoredRecord, new: StoredRecord, alone: bool = False) -> float |
         similarity = 1.0
     else:
         least = MIN_SIMILARITY if same_symbol else _MOVED_SIMILARITY
+        if alone and _place_key(old) == _place_key(new):
+            least = _ALONE_SIMILARITY  # the one site its function lost and gained
         similarity = float(Indel.normalized_similarity(
             old.record.error_message[:_CHARS], new.record.error_message[:_CHARS],
             score_cutoff=least))
