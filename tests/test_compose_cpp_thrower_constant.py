@@ -116,3 +116,39 @@ def test_a_method_defined_in_its_class_calls_its_throwing_sibling(
              and r.record.line_number == line_with(IN_CLASS_CPP, "// @tab")]
     assert tab.record.error_message == "scan: line {m_line}: indent stack underflow"
     assert fullmatches(tab, "scan: line 0: indent stack underflow")
+
+
+LITERAL_CPP = """\
+#include "scan.h"
+
+static void Fail(const char* msg) { throw std::logic_error(msg); }
+
+class Reader {
+ public:
+  void Tab() { ThrowReadError("unexpected tab"); }  // @tab
+
+ private:
+  void ThrowReadError(const std::string& msg) const { throw ScanError(m_line, msg); }
+  int m_line = 0;
+};
+
+class Writer {
+ public:
+  void Flush() { Fail("nothing to flush"); }  // @flush
+};
+"""
+
+
+def test_a_literal_handed_to_a_throwing_method_of_the_class_gets_its_decoration(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    _, records = mine_once(make_repo, tmp_path, {"src/scan.h": SCAN_H,
+                                                 "src/read.cpp": LITERAL_CPP})
+    at = {r.record.line_number: r for r in records if r.record.file_path == "src/read.cpp"}
+    tab = at[line_with(LITERAL_CPP, "// @tab")]
+    assert (tab.record.error_class, tab.record.error_message) == (
+        "ScanError", "scan: line {m_line}: unexpected tab")
+    # a call to no method of its class reaches the file's own function
+    flush = at[line_with(LITERAL_CPP, "// @flush")]
+    assert (flush.record.error_class, flush.record.error_message) == (
+        "std::logic_error", "nothing to flush")

@@ -162,7 +162,8 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
         return Site(Template("", ()), "exception", line_of(call), symbol=symbol(call),
                     call=Call(name, ((unknown(text(text_node)),),), owner=_owner_of(call),
                               method=True)) if throws and _THROWS.search(name) else None
-    owner = file_scope(file, call)
+    # a C++ method calls its class's methods by their bare name; a C function its file's
+    owner = (_sibling_owner(call, name) if throws else None) or file_scope(file, call)
     first = bool(args) and args[0] == text_node
     outer = _error_value(call) if first and _MAKES_TEXT.search(name) else None
     if outer is not None:
@@ -200,6 +201,38 @@ def _owner_of(node: Node) -> str | None:
         if "::" in full:  # defined out of its class
             return full.rsplit("::", 1)[0].rsplit("::", 1)[-1]
     return None
+
+
+def _sibling_owner(node: Node, name: str) -> str | None:
+    """The class a call is written in, when that class declares a method ``name``
+    (``void Tab() { ThrowReadError("…"); }`` beside ``void ThrowReadError(…)``); else None
+    (the call may reach a static function of the file)."""
+    above = next((a for a in ancestors(node)
+                  if a.type in ("class_specifier", "struct_specifier")), None)
+    body = above.child_by_field_name("body") if above is not None else None
+    if above is None or body is None or name not in _methods(body):
+        return None
+    return text(above.child_by_field_name("name")) or None
+
+
+# The class body last read (its node and where it lies in its file), and its method names.
+_METHODS: list[tuple[tuple[int, int, int], set[str]]] = []
+
+
+def _methods(body: Node) -> set[str]:
+    """The names of the methods a class body declares or defines (read once a class)."""
+    key = (body.id, body.start_byte, body.end_byte)
+    if _METHODS and _METHODS[0][0] == key:
+        return _METHODS[0][1]
+    names: set[str] = set()
+    for child in body.named_children:
+        declarator = child.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None:
+            names.add(text(declarator.child_by_field_name("declarator")))
+    _METHODS[:] = [(key, names)]
+    return names
 
 
 # Writers of a buffer: where their text (or format) is, and whether it is a format.
