@@ -111,3 +111,20 @@ def test_a_short_literal_of_other_words_leaves_the_gone_wording_first(make_repo,
     found = errdex.resolve("PermissionError: not allowed to delete this record denied",
                            db=store)
     assert found.matches and found.matches[0].removed is not None
+
+
+NEW_ELSEWHERE = ("def refuse(user, action):\n"
+                 "    raise LookupError(f'not allowed to {action}')\n")
+
+
+def test_a_current_full_match_ranks_above_a_wording_gone_for_good(make_repo, store):
+    """History adds, never displaces: the current record the paste matches ranks as it would
+    without --history, the gone wording (its class named in the paste) right after it."""
+    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK},
+                         {"pkg/deny.py": NEW_ELSEWHERE})
+    errdex.mine_history(repo.root, db=store)
+    first, second, *_ = errdex.explain("PermissionError: not allowed to delete this record",
+                                       db=store)
+    assert first.record.file_path == "pkg/deny.py" and first.removed is None
+    assert second.removed is not None and second.version is not None
+    assert second.score < first.score

@@ -55,7 +55,20 @@ def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
             reason = _older_wording_reason(reason, version)
         followed.append(replace(match, reason=reason, record=site.record, extras=site.extras,
                                 removed=site.removed, version=version))
-    return followed
+    return _current_first(followed)
+
+
+def _current_first(matches: list[Match]) -> list[Match]:
+    """History adds, never displaces: a wording of a site gone for good (``gone_for_good``)
+    goes after every current record the paste matched, scored just below the last of them,
+    so the current sites rank as they would without ``--history``; alone, it stays."""
+    current = [m for m in matches if not gone_for_good(m)]
+    if len(current) == len(matches) or not current:
+        return matches
+    floor = min(m.score for m in current)
+    gone = [replace(m, score=min(m.score, round(floor - 0.0001, 4)))
+            for m in matches if gone_for_good(m)]
+    return current + gone
 
 
 def _version(
