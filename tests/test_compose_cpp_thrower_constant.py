@@ -152,3 +152,55 @@ def test_a_literal_handed_to_a_throwing_method_of_the_class_gets_its_decoration(
     flush = at[line_with(LITERAL_CPP, "// @flush")]
     assert (flush.record.error_class, flush.record.error_message) == (
         "std::logic_error", "nothing to flush")
+
+
+JOINED_CPP = """\
+#include <iostream>
+
+#include "scan.h"
+
+static void fail_with(const std::string& msg) { throw std::runtime_error("reader: " + msg); }
+
+class Reader {
+ public:
+  void Token(const std::string& tok) {
+      if (tok == "x") {
+          fail_with("bad token '" + tok + "'");  // @free
+      }
+      ThrowReadError("unexpected token " + tok);  // @method
+  }
+
+ private:
+  void ThrowReadError(const std::string& msg) const { throw ScanError(m_line, msg); }
+  int m_line = 3;
+};
+
+int main(int argc, char** argv) {
+    try {
+        Reader().Token(argv[1]);
+    } catch (const std::exception& e) {
+        std::cerr << e.what() << std::endl;
+    }
+    return argc;
+}
+"""
+
+
+def test_a_text_joined_with_plus_handed_to_a_throwing_helper_is_its_message(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    root, records = mine_once(make_repo, tmp_path, {"src/scan.h": SCAN_H,
+                                                    "src/read.cpp": JOINED_CPP})
+    at = {r.record.line_number: r for r in records if r.record.file_path == "src/read.cpp"}
+    free, method = at[line_with(JOINED_CPP, "// @free")], at[line_with(JOINED_CPP, "// @method")]
+    assert free.record.error_message == "reader: bad token '{tok}'"
+    assert (method.record.error_class, method.record.error_message) == (
+        "ScanError", "scan: line {m_line}: unexpected token {tok}")
+    if missing("g++"):
+        return
+    subprocess.run(["g++", "-Isrc", "-o", "read", "src/read.cpp"], cwd=root, check=True,
+                   capture_output=True)
+    for given, record in (("x", free), ("if", method)):
+        done = subprocess.run(["./read", given], cwd=root, capture_output=True, text=True)
+        printed = done.stderr.removesuffix("\n")
+        assert fullmatches(record, printed), (printed, record.record.message_pattern)

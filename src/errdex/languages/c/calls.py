@@ -148,7 +148,8 @@ def scope_of(source: bytes) -> str:
 
 
 def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str | None],
-                throws: bool = False) -> Site | None:
+                throws: bool = False,
+                reader: Callable[[Node], tuple[Template, ...]] | None = None) -> Site | None:
     """The candidate site of a ``helper`` match (``helper_call``), or of the error its text is
     made into (``_error_value``); ``throws``: the language throws, and a helper named so is an
     exception site."""
@@ -162,6 +163,8 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
         return Site(Template("", ()), "exception", line_of(call), symbol=symbol(call),
                     call=Call(name, ((unknown(text(text_node)),),), owner=_owner_of(call),
                               method=True)) if throws and _THROWS.search(name) else None
+    if text_node.type == "binary_expression":  # ``fail("bad token " + tok)``, C++: ``reader``
+        return _joined_site(call, name, args, text_node, file, symbol, reader)
     # a C++ method calls its class's methods by their bare name; a C function its file's
     owner = (_sibling_owner(call, name) if throws else None) or file_scope(file, call)
     first = bool(args) and args[0] == text_node
@@ -201,6 +204,22 @@ def _owner_of(node: Node) -> str | None:
         if "::" in full:  # defined out of its class
             return full.rsplit("::", 1)[0].rsplit("::", 1)[-1]
     return None
+
+
+def _joined_site(call: Node, name: str, args: list[Node], text_node: Node, file: object,
+                 symbol: Callable[[Node], str | None],
+                 reader: Callable[[Node], tuple[Template, ...]] | None) -> Site | None:
+    """A candidate for a text joined with ``+`` handed to a function named for throwing (its
+    first such argument); its class's method when the class has one of that name."""
+    first = next((a for a in args if a.type == "binary_expression"), None)
+    shown = reader(text_node) if reader is not None and first == text_node and (
+        _THROWS.search(name)) else ()
+    if not shown:
+        return None
+    given = tuple(shown if a == text_node else (unknown(text(a)),) for a in args)
+    owner = _sibling_owner(call, name) or file_scope(file, call)
+    return Site(Template("", ()), "exception", line_of(call), symbol=symbol(call),
+                call=Call(name, given, owner=owner, method=True))
 
 
 def _sibling_owner(node: Node, name: str) -> str | None:

@@ -267,3 +267,10 @@ def _joins_constant(node: Node) -> bool:
         return len(given) == 1 and _joins_constant(given[0])
     return node.type in ("identifier", "qualified_identifier") and bool(
         _CONSTANT.match(last_name(text(node))))
+
+
+def joined_text(node: Node) -> tuple[Template, ...]:
+    """What a ``+`` chain handed to a throwing helper reads as (``"unexpected token " +
+    tok``): its templates that say something, read in the scope of its function."""
+    definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)
+    return tuple(t for t in read(node, _scope_of(definition)) if says(t))

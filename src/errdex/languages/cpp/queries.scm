@@ -28,6 +28,12 @@
   arguments: (argument_list . (qualified_identifier) @helper.text .)
   (#match? @helper.name "[Tt]hrow|[Rr]aise|[Ff]ail")) @helper
 
+; ... or a text joined with `+` (`ThrowScanError("unexpected token " + tok)`).
+(call_expression
+  function: (identifier) @helper.name
+  arguments: (argument_list (binary_expression operator: "+") @helper.text)
+  (#match? @helper.name "[Tt]hrow|[Rr]aise|[Ff]ail")) @helper
+
 ; An error made by a factory of its class and handed on, not thrown where it is made
 ; (`sax->parse_error(pos, tok, parse_error::create(101, pos, msg, nullptr))`): cpp.py
 ; keeps those whose class is named for errors.

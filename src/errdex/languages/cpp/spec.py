@@ -67,6 +67,7 @@ from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.cpp.calls import (
     built_message,
     handed_call,
+    joined_text,
     made_error,
     thrown_call,
     thrown_class,
@@ -117,7 +118,7 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     nor an error macro: ``_macro_site``)."""
     if _inside_made(captured["helper"][0]) or _error_macro(text(captured["helper.name"][0])):
         return None
-    return helper_site(captured, file, cpp_symbol, throws=True)
+    return helper_site(captured, file, cpp_symbol, throws=True, reader=joined_text)
 
 
 _MACRO = re.compile(r"[A-Z][A-Z0-9_]*(?:THROW|RAISE|CHECK|ENFORCE|FAIL|ERROR)[A-Z0-9_]*")
