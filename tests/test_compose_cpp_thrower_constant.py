@@ -204,3 +204,28 @@ def test_a_text_joined_with_plus_handed_to_a_throwing_helper_is_its_message(
         done = subprocess.run(["./read", given], cwd=root, capture_output=True, text=True)
         printed = done.stderr.removesuffix("\n")
         assert fullmatches(record, printed), (printed, record.record.message_pattern)
+
+
+STD_CPP = """\
+#include <stdexcept>
+#include <string>
+
+static void fail_with(const std::string& msg) { throw std::invalid_argument("reader: " + msg); }
+
+void read_token(const std::string& tok) {
+    fail_with("bad token " + tok);  // @joined
+    fail_with("empty token");  // @literal
+}
+"""
+
+
+def test_a_helper_throwing_a_standard_exception_named_for_its_case_composes(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    _, records = mine_once(make_repo, tmp_path, {"src/read.cpp": STD_CPP})
+    at = {r.record.line_number: r.record for r in records}
+    joined, literal = at[line_with(STD_CPP, "// @joined")], at[line_with(STD_CPP, "// @literal")]
+    assert (joined.error_class, joined.error_message) == (
+        "std::invalid_argument", "reader: bad token {tok}")
+    assert (literal.error_class, literal.error_message) == (
+        "std::invalid_argument", "reader: empty token")

@@ -57,7 +57,9 @@ from errdex.languages.facts import (
 )
 from errdex.templates.template import Literal, Template
 
-_ERRORISH = re.compile(r"(?i)error|exception|fail")
+# A call that makes an error: named so, or a standard exception named for its case.
+_ERRORISH = re.compile(r"(?i)error|exception|fail|(?:^|::)(?:invalid_argument|out_of_range"
+                       r"|bad_\w+)$")
 _STRING_TYPE = re.compile(r"(?:^|::|\b)(?:string|string_view|char\s*\*|QString|String)\b|char")
 
 
