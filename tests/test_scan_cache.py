@@ -200,3 +200,21 @@ def test_a_value_that_names_a_program_or_a_code_is_read_again(tmp_path: Path) ->
         event = _entry(line)
         assert cached.rank_event(event, top=5) == Index(SQLiteStore(db)).rank_event(
             event, top=5), line
+
+
+def test_example_code_whose_holes_hold_more_is_ranked_per_line(tmp_path: Path) -> None:
+    # Example code's match is lowered when its holes hold more text than its literal: a
+    # value's length decides, which the shape masks, so such rankings are never replayed.
+    db = tmp_path / "db.sqlite"
+    pattern = r"volume stalled while reading (.+?)"
+    with SQLiteStore(db) as store:
+        store.upsert([(Record.model_construct(**dict(
+            SEED, id=f"{n:06d}{'0' * 10}", slug=f"e{n}", errorMessage=pattern,
+            messagePattern=pattern, filePath=path, lineNumber=n + 1)), None)
+            for n, path in enumerate(["examples/demo.c", "src/volume.c"])])
+    cached = Index(SQLiteStore(db))
+    cached.cache_shapes()
+    for value in ("a" * 11 + "_1", "b" * 40 + "_2", "c" * 11 + "_3", "d" * 40 + "_4"):
+        event = _entry(f"volume stalled while reading {value}")
+        assert cached.rank_event(event, top=5) == Index(SQLiteStore(db)).rank_event(
+            event, top=5), value

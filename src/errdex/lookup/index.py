@@ -48,6 +48,7 @@ from errdex.lookup.ranking import (
     apply_type_arguments,
     class_signal,
     defines_class,
+    in_example,
     is_constructor,
     rank,
 )
@@ -219,8 +220,9 @@ class Index:
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)
         codes = paste_codes(event, paste)
-        if trace is not None:  # replayed only if the text named no code, package, program
-            trace.plain = not context.names and not codes.codes
+        if trace is not None:  # not replayed: a code, package, program; example code's
+            trace.plain = not context.names and not codes.codes and not any(
+                in_example(item.row.file_path) for item in scored.values())  # holes weigh
             trace.literal = {rid: self._literal(item) for rid, item in scored.items()}
             trace.scored = set(scored)
         if not bare and foreign(context, scored, event.error_class):  # none could raise it
