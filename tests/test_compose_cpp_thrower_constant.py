@@ -229,3 +229,36 @@ def test_a_helper_throwing_a_standard_exception_named_for_its_case_composes(
         "std::invalid_argument", "reader: bad token {tok}")
     assert (literal.error_class, literal.error_message) == (
         "std::invalid_argument", "reader: empty token")
+
+
+SIBLING_CPP = """\
+#include <stdexcept>
+#include <string>
+
+class Reader {
+ public:
+  bool Size(long n) {
+    if (n < 0) {
+      return report(describe("integer value overflow", "size"));  // @size
+    }
+    return true;
+  }
+
+ private:
+  bool report(const std::string& msg) { throw std::runtime_error(msg); }
+  std::string describe(const std::string& detail, const std::string& context) const {
+    std::string error_msg = "syntax error while parsing ";
+    return error_msg + context + ": " + detail;
+  }
+};
+"""
+
+
+def test_texts_handed_to_a_method_of_the_class_bind_one_parameter_each(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    # two literals in a row are two arguments, not one text printed joined
+    _, records = mine_once(make_repo, tmp_path, {"src/read.cpp": SIBLING_CPP})
+    messages = {r.record.error_message for r in records
+                if r.record.line_number == line_with(SIBLING_CPP, "// @size")}
+    assert messages == {"syntax error while parsing size: integer value overflow"}

@@ -189,6 +189,8 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
     # ``set_error("no such key %s", key)``, ``luaL_error(L, "bad %s", k)``: an error made
     # from the text it is given (its first argument that has words)
     made = replace(made, owner=owner, makes_error=makes_error(name))
+    if owner != file_scope(file, call):  # a method of its class: an argument a parameter
+        made = replace(made, args=tuple((value(a, None) or unknown(text(a)),) for a in args))
     kind: ErrorType = "exception" if throws and _THROWS.search(name) else "log"
     return Site(Template("", ()), kind, line_of(call), error_code=code, symbol=symbol(call),
                 call=made)
