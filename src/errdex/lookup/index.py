@@ -265,7 +265,7 @@ class Index:
         (``prefilter``): a scan's lines repeat a few shapes with other values in them."""
         if self._shapes is None:
             self._shapes = ShapeCache(index_words(self._by_key, self._rest))
-            self._replays = Replays(self._shapes.vocabulary)
+            self._replays = Replays(self._shapes.vocabulary, lambda *args: verify(*args))
         return self._shapes
 
     def candidates(self, message: str, budget: list[int] | None = None) -> list[int]:

@@ -108,8 +108,9 @@ class _Replay:
 class Replays:
     """Rankings by line shape, replayed when a line of that shape checks the same."""
 
-    def __init__(self, vocabulary: frozenset[str]):
+    def __init__(self, vocabulary: frozenset[str], verifier: Verifier = verify):
         self._vocabulary = vocabulary
+        self._verify = verifier  # the index's (``templates.matching.verify``)
         self._kept: dict[tuple[object, ...], _Replay | None] = {}
         self._wide: dict[tuple[object, ...], _Replay] = {}
         self._last: tuple[str | None, tuple[object, ...], tuple[object, ...]] = (None, (), ())
@@ -151,7 +152,7 @@ class Replays:
         counted as a miss)."""
         kept = None if _may_name(message) else self._kept.get(key)
         groups = None if kept is None or len(message) > kept.longest else _groups(
-            kept.readings[0][2], message)
+            kept.readings[0][2], message, self._verify)
         if kept is None or groups is None:
             self.misses += count
             return None
@@ -178,7 +179,7 @@ class Replays:
             if (lengths is not None and _lengths(text) != lengths) or vocabulary.intersection(
                     _TOKEN.findall(text)) != words:
                 return None
-            groups = _groups(checks, text)
+            groups = _groups(checks, text, self._verify)
             if groups is None:
                 return None
             if number == 0:
@@ -250,7 +251,8 @@ def _lengths(text: str) -> tuple[bool, ...]:
     return tuple(size > n for n in _LENGTHS)
 
 
-def _groups(checks: tuple[Check, ...], message: str) -> dict[int, Groups] | None:
+def _groups(checks: tuple[Check, ...], message: str,
+            verifier: Verifier) -> dict[int, Groups] | None:
     """The hole values of the candidates that match ``message``, if exactly those that
     matched before do; else None."""
     encoded: list[bytes] = []
@@ -258,7 +260,7 @@ def _groups(checks: tuple[Check, ...], message: str) -> dict[int, Groups] | None
     period = _lost_period(message)
     groups: dict[int, Groups] = {}
     for pid, pattern, matched in checks:
-        found = check(pattern, message, encoded, period, with_period)
+        found = check(pattern, message, encoded, period, with_period, verifier)
         if (found is not None) != matched:
             return None
         if found is not None:
