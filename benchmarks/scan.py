@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/scan.py [--records 100000] [--lines 200000] [--templates 5000]
     .venv/bin/python benchmarks/scan.py --db /tmp/x/records.sqlite --lines 100000
+    .venv/bin/python benchmarks/scan.py --real-log Zookeeper_2k.log --db zk.sqlite \
+        --repo apache/zookeeper
     .venv/bin/python benchmarks/scan.py --hostile
 
 Builds a store of N varied records (as benchmarks/lookup.py does) and scans two logs
@@ -22,6 +24,13 @@ a log written from 5,000 templates with varied values holds tens of thousands of
 so the first line of each is ranked in full. ``--db`` scans against a store built before
 (building 100k records takes minutes); its records are left as they are (the index
 snapshot may be saved in it).
+
+``--real-log FILE --db DB [--copies 100]`` times a real log instead (a Loghub
+sample, repeated ``--copies`` times with its numbers varied: see ``vary``) against a
+store holding its system's mined source: the whole ``errdex scan`` process with
+``--group`` (the table an operator reads from a big log), ``--json`` and ``--all-levels
+--group``, next to the same level-regex floor, each with the minutes a gigabyte of that
+log would take at that rate.
 
 ``--hostile`` scans a log built to be slow instead, against the templates of
 issue 13 (adjacent typed holes): near misses thousands of characters long, a run
@@ -179,6 +188,11 @@ def main() -> None:
     parser.add_argument("--templates", type=int, default=5_000,
                         help="records the logs' lines are written from")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--real-log", type=Path,
+                        help="time this real log against --db (see the module docstring)")
+    parser.add_argument("--repo", help="with --real-log: only records of this OWNER/NAME")
+    parser.add_argument("--copies", type=int, default=100,
+                        help="with --real-log: copies of the log, numbers varied (1: as is)")
     parser.add_argument("--hostile", action="store_true",
                         help="scan a log built to be slow, against the hostile templates")
     parser.add_argument("--db", type=Path,
@@ -187,6 +201,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.hostile:
         hostile()
+        return
+    if args.real_log:
+        if args.db is None:
+            parser.error("--real-log needs --db, a store holding the log's mined source")
+        with tempfile.TemporaryDirectory() as tmp:
+            log = args.real_log
+            if args.copies > 1:
+                log = Path(tmp) / args.real_log.name
+                vary(args.real_log, log, args.copies)
+            real_log(args.db, log, args.jobs, args.repo)
         return
 
     from errdex.store.sqlite import SQLiteStore
@@ -256,6 +280,55 @@ def measure(name: str, db: Path, log: Path, jobs: int) -> None:
     for what, seconds in timings.items():
         print(f"  {what}: {lines / seconds:,.0f} lines/s, {seconds / floor_s:.0f}x the "
               "filter's time")
+
+
+def vary(sample: Path, out: Path, copies: int, seed: int = 7) -> int:
+    """``copies`` of a real log, each number in its messages (after the layout's ``] - `` or
+    ``: ``) replaced by another of as many digits, so lines repeat in shape, not in text;
+    returns the lines written."""
+    rng = random.Random(seed)
+
+    def other(match: re.Match[str]) -> str:
+        digits = len(match.group())
+        return str(rng.randint(10 ** (digits - 1) if digits > 1 else 0, 10**digits - 1))
+
+    lines = sample.read_text(encoding="utf-8", errors="replace").splitlines()
+    written = 0
+    with out.open("w", encoding="utf-8") as stream:
+        for _ in range(copies):
+            for line in lines:
+                head, sep, message = line.partition("] - ")
+                if not sep:
+                    head, sep, message = line.partition(": ")
+                stream.write(head + sep + re.sub(r"\d+", other, message) + "\n")
+                written += 1
+    return written
+
+
+def real_log(db: Path, log: Path, jobs: int, repo: str | None) -> None:
+    """Whole-process rates of ``errdex scan`` on a real log, and minutes per gigabyte."""
+    level = re.compile(r"\b(WARN|WARNING|ERROR|CRITICAL|FATAL|Traceback)\b")
+    started = time.perf_counter()
+    with log.open(encoding="utf-8", errors="replace") as stream:
+        lines = 0
+        flagged = 0
+        for line in stream:
+            lines += 1
+            flagged += bool(level.search(line))
+    floor_s = time.perf_counter() - started
+    size_gb = log.stat().st_size / 1e9
+    errdex = str(Path(sys.executable).with_name("errdex"))
+    scope = ["--repo", repo] if repo else []
+    print(f"{log.name}: {lines:,} lines, {log.stat().st_size / 1e6:.1f} MB, {flagged:,} "
+          f"warning/error lines by the level regex ({lines / floor_s:,.0f} lines/s)")
+    for options in (["--group"], ["--json"], ["--all-levels", "--group"]):
+        started = time.perf_counter()
+        subprocess.run([errdex, "--db", str(db), "scan", *options, *scope, "--jobs", str(jobs),
+                        str(log)], check=True, stdout=subprocess.DEVNULL)
+        seconds = time.perf_counter() - started
+        print(f"  errdex scan {' '.join(options)} --jobs {jobs}, whole process: "
+              f"{lines / seconds:,.0f} lines/s, {seconds / floor_s:.0f}x the filter's time, "
+              f"{seconds / size_gb / 60:.1f} min per GB")
 
 
 if __name__ == "__main__":
