@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import PurePosixPath
 
 from errdex.languages._engine.pastes.common import Frame
-from errdex.lookup.ranking import Scored, same_file
+from errdex.lookup.ranking import Scored, same_file, tied_at_top
 from errdex.records.stored import CandidateRow
 from errdex.store.protocol import Store
 
@@ -73,8 +73,6 @@ def apply_frames(
 # A frame naming the method a record is written in (its line not printed, or moved since):
 # more than a file named, less than any line pointed at.
 _NAMES_METHOD = 0.1
-_TIED = 0.05  # candidates this close to the best are the ones a method decides between
-_MOST_TIED = 16  # records read for their method, at most
 # A public method's worker, named after it (``GetReader`` → ``GetReaderImpl``): a frame of
 # the one may stand for the other (inlined, or the work moved there since).
 _WORKERS = ("", "Impl", "Core", "Internal")
@@ -87,15 +85,8 @@ def apply_methods(store: Store, frames: tuple[Frame, ...], scored: dict[str, Sco
     named = [(depth, f) for depth, f in enumerate(frames[:10]) if f.function]
     if not named or not scored:
         return
-    best = max(item.score for item in scored.values())
-    tied = sorted((item for item in scored.values() if item.score >= best - _TIED),
-                  key=lambda item: item.row.id)[:_MOST_TIED]
-    if len(tied) < 2:
-        return
-    records = store.get_many(item.row.id for item in tied)
-    for item in tied:
-        stored = records.get(item.row.id)
-        symbol = stored.extras.enclosing_symbol if stored is not None else None
+    for item, stored in tied_at_top(store, scored):
+        symbol = stored.extras.enclosing_symbol
         if not symbol:
             continue
         for depth, frame in named:

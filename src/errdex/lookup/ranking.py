@@ -102,8 +102,8 @@ def class_signal(event_class: str | None, record_class: str | None, reasons: lis
 # throwing an instance of 'YAML::TypedBadConversion<std::string>'``), as the throw wrote
 # them: among sites tied otherwise, those throwing that instantiation come first.
 _TYPE_ARGUMENTS = 0.1
-_TIED = 0.05
-_MOST_TIED = 16
+_TIED = 0.05  # candidates this close to the best are the ones a tie-breaking rule decides
+_MOST_TIED = 16  # records read for a tie, at most
 _ARGUMENTS_CHARS = 400
 _STD_NOISE = re.compile(r"std::|__cxx11::|\s+")
 _STRING = re.compile(r"basic_string<char(?:,char_traits<char>,allocator<char>)?>")
@@ -119,16 +119,7 @@ def apply_type_arguments(store: Store, text: str, error_class: str | None,
     printed = _type_arguments(text, short)
     if printed is None:
         return
-    best = max(item.score for item in scored.values())
-    tied = sorted((item for item in scored.values() if item.score >= best - _TIED),
-                  key=lambda item: item.row.id)[:_MOST_TIED]
-    if len(tied) < 2:
-        return
-    records = store.get_many(item.row.id for item in tied)
-    for item in tied:
-        stored = records.get(item.row.id)
-        if stored is None:
-            continue
+    for item, stored in tied_at_top(store, scored):
         record = stored.record
         lines = record.source_code.splitlines()
         at = record.line_number - record.source_code_start
@@ -136,6 +127,21 @@ def apply_type_arguments(store: Store, text: str, error_class: str | None,
         if written is not None and written == printed:
             item.score += _TYPE_ARGUMENTS
             item.reasons.append(f"throws {short}<{written}> as the paste names it")
+
+
+def tied_at_top(store: Store, scored: dict[str, Scored]) -> list[tuple[Scored, StoredRecord]]:
+    """The candidates within ``_TIED`` of the best, read from the store (at most
+    ``_MOST_TIED``, by id): the ones a tie-breaking rule decides between; none when fewer
+    than two are tied, for then there is nothing to break."""
+    if not scored:
+        return []
+    best = max(item.score for item in scored.values())
+    tied = sorted((item for item in scored.values() if item.score >= best - _TIED),
+                  key=lambda item: item.row.id)[:_MOST_TIED]
+    if len(tied) < 2:
+        return []
+    records = store.get_many(item.row.id for item in tied)
+    return [(item, records[item.row.id]) for item in tied if item.row.id in records]
 
 
 def _type_arguments(text: str, short: str) -> str | None:
