@@ -14,7 +14,7 @@ from typing import Literal
 
 from errdex.enrich.snippets import snippets_for
 from errdex.languages._engine.snippets import CodeFacts, Context, GuardFacts, TryFacts
-from errdex.languages.base import parse
+from errdex.languages.base import parser_for
 
 __all__ = ["CodeFacts", "CodeField", "Context", "code_fields", "only_uses", "parses"]
 
@@ -27,8 +27,10 @@ def wrapper(language: str, context: Context) -> str:
 
 
 def parses(grammar: str, language: str, code: str, context: Context) -> bool:
-    """Whether tree-sitter parses ``code`` without errors in the language."""
-    tree = parse(grammar, (wrapper(language, context) % code).encode("utf-8"))
+    """Whether tree-sitter parses ``code`` without errors in the language (parsed apart
+    from ``languages.base.parse``'s kept trees: a snippet never comes back, and keeping it
+    would push out the tree of the file being mined)."""
+    tree = parser_for(grammar).parse((wrapper(language, context) % code).encode("utf-8"))
     return not tree.root_node.has_error
 
 

@@ -101,17 +101,22 @@ def load_query(grammar: str, path: Path) -> Query:
     return Query(get_language(grammar), path.read_text(encoding="utf-8"))  # type: ignore[arg-type]
 
 
-# The last tree parsed per grammar: a second stage reading the same file (``mine_file``'s
-# evidence, after the language's ``extract``) reuses it instead of parsing again.
-_LAST_TREE: dict[str, tuple[bytes, Tree]] = {}
+# The last trees parsed per grammar: a later stage reading the same file (``mine_file``'s
+# evidence and text sites, after the language's ``extract``) reuses its tree instead of
+# parsing again. More than one, for enrichment parses snippets of the same grammar between
+# those stages (with one kept, every file holding sites was parsed twice).
+_LAST_TREES: dict[str, list[tuple[bytes, Tree]]] = {}
+_TREES_KEPT = 4
 
 
 def parse(grammar: str, source: bytes) -> Tree:
-    last = _LAST_TREE.get(grammar)
-    if last is not None and last[0] is source:
-        return last[1]
+    kept = _LAST_TREES.setdefault(grammar, [])
+    for held, tree in kept:
+        if held is source:
+            return tree
     tree = parser_for(grammar).parse(source)
-    _LAST_TREE[grammar] = (source, tree)
+    kept.insert(0, (source, tree))
+    del kept[_TREES_KEPT:]
     return tree
 
 
