@@ -134,10 +134,22 @@ def in_test_code(node: Node) -> bool:
         if any(_is_test_attribute(a) for a in _outer_attributes(item)):
             return True
         if item.type in ("source_file", "declaration_list") and any(
-            _is_test_attribute(c) for c in item.named_children if c.type == "inner_attribute_item"
+            _is_test_attribute(c) for c in _inner_attributes(item)
         ):
             return True
     return False
+
+
+def _inner_attributes(item: Node) -> Iterator[Node]:
+    """A module's ``#![…]`` attributes: Rust allows them only before its first item, so
+    reading stops there (a long file's items were read again for every site in it)."""
+    child = item.named_child(0) if item.named_child_count else None
+    while child is not None:
+        if child.type == "inner_attribute_item":
+            yield child
+        elif child.type not in COMMENTS:
+            return
+        child = child.next_named_sibling
 
 
 def _outer_attributes(item: Node) -> Iterator[Node]:
