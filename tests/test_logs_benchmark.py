@@ -189,7 +189,7 @@ def test_an_event_groups_by_record_then_statement_then_template() -> None:
     record = NS(id="r1", slug="pool-exhausted", repo="acme/widgets",
                 file_path="src/Pool.java", line_number=11, message_pattern="Pool exhausted")
     info = NS(repo="acme/widgets", file_path="src/Pool.java", line_number=20,
-              template="Borrowed {}", pattern="Borrowed (.+?)")
+              template="Borrowed {}", pattern="Borrowed (.+?)", level="info")
     common = {"line": 1, "text": "x", "level": None, "template": None}
     by_record = NS(matches=[NS(record=record, approximate=False, bound={})], statement=None,
                    group="g1", **common)

@@ -280,3 +280,25 @@ def test_every_event_of_a_row_is_in_one_of_its_variants():
     assert sum(v.count for v in variants) == row.count == 4
     assert [(v.label, v.count) for v in variants] == [("s=UP", 3), ("(no values read)", 1)]
     assert rows.group_of(events[2]) != rows.group_of(events[0]) == rows.group_of(events[3])
+
+
+def test_a_log_that_gives_no_level_shows_the_level_of_the_statement_that_wrote_it(
+        make_repo, tmp_path):
+    repo = make_repo()
+    repo.write("src/main/java/org/acme/Auth.java", AUTH)
+    repo.commit()
+    db = tmp_path / "auth.sqlite"
+    errdex.mine(repo.root, db=db)
+    log = tmp_path / "auth.log"
+    log.write_text("".join(  # syslog: a program and a pid, no level
+        f"Mar  3 10:00:{i:02d} gate auth[4{i}]: Failed password for root from 198.51.100.7 "
+        f"port 501{i}\n" for i in range(3)))
+    result = CliRunner().invoke(main, ["--db", str(db), "scan", "--group", "--all-levels",
+                                       str(log)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    first = _rows(result.stdout).splitlines()[0]
+    assert first.split()[:2] == ["3", "info"]
+    assert first.endswith("Auth.java:12  info statement")
+    grouped = CliRunner().invoke(main, ["--db", str(db), "scan", "--group", "--all-levels",
+                                        "--json", str(log)])
+    assert json.loads(grouped.stdout.splitlines()[0])["level"] == "info"

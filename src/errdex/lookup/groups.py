@@ -56,8 +56,9 @@ class ScanGroups:
         bound = _bound(event, kind, approximate)
         if row is None:
             variants = Variants(_pattern(event, kind)) if bound is not None else None
-            row = self.rows[key] = GroupRow(key, kind, where, name, event.level, 1, event.line,
-                                            event.line, example, approximate, variants)
+            row = self.rows[key] = GroupRow(key, kind, where, name, _level(event, kind), 1,
+                                            event.line, event.line, example, approximate,
+                                            variants)
             if variants is not None and bound is not None:
                 variants.add(shape_of_values(bound), event.line, example)
             return
@@ -68,7 +69,7 @@ class ScanGroups:
         if kind == "template" and event.template:
             row.statement = row.name = event.template  # the template as learnt so far
         if row.level is None:
-            row.level = event.level
+            row.level = _level(event, kind)
 
     def group_of(self, event: ScannedEvent) -> tuple[Hashable, Shape | None] | None:
         """The (row, variant) an event added before belongs to, over every event added
@@ -85,6 +86,14 @@ class ScanGroups:
     def ordered(self) -> list[GroupRow]:
         """Most events first; the first line breaks ties."""
         return sorted(self.rows.values(), key=lambda r: (-r.count, r.first_line))
+
+
+def _level(event: ScannedEvent, kind: str) -> str | None:
+    """The level the log gives the entry, else (a syslog line says none) the level of the
+    statement that wrote it."""
+    if event.level is None and kind == "statement" and event.statement is not None:
+        return event.statement.statement.level
+    return event.level
 
 
 def _bound(event: ScannedEvent, kind: str, approximate: bool) -> dict[str, str] | None:

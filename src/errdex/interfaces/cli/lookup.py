@@ -135,7 +135,8 @@ def _print_groups(groups: errdex.ScanGroups, as_json: bool) -> None:
         if as_json:
             click.echo(json_text(row.to_json()))
             continue
-        what = {"record": row.name, "statement": f"{row.level} statement",
+        what = {"record": row.name,
+                "statement": f"{row.level} statement" if row.level else "statement",
                 "template": "log template, no statement found", "line": "not grouped"}
         flag = " (approximate)" if row.approximate else ""
         where = "" if row.kind in ("template", "line") else f"{row.statement}  "
