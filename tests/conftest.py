@@ -95,6 +95,25 @@ def make_repo(tmp_path: Path) -> Callable[..., GitRepo]:
 
 
 @pytest.fixture
+def two_releases(make_repo: Callable[..., GitRepo]) -> Callable[..., GitRepo]:
+    """A repository tagged v1.0.0 with ``old`` (path → text), then v2.0.0 with ``new``
+    (the paths ``new`` lacks deleted): one wording and its successor, a release apart."""
+
+    def make(old: dict[str, str], new: dict[str, str]) -> GitRepo:
+        repo = make_repo()
+        repo.commit_files(old, "v1.0.0")
+        git(repo.root, "tag", "v1.0.0")
+        for path in old:
+            if path not in new:
+                (repo.root / path).unlink()
+        repo.commit_files(new, "v2.0.0")
+        git(repo.root, "tag", "v2.0.0")
+        return repo
+
+    return make
+
+
+@pytest.fixture
 def store(tmp_path: Path) -> Iterator[SQLiteStore]:
     with SQLiteStore(tmp_path / "errdex.sqlite") as opened:
         yield opened

@@ -18,20 +18,9 @@ OTHER_LEXER = ("import os\n\n\n"
                "    raise ValueError(f\"Unexpected token '{token}' at offset {offset}\")\n")
 
 
-def _two_releases(make_repo, old: dict[str, str], new: dict[str, str]):
-    repo = make_repo()
-    repo.commit_files(old, "v1.0.0")
-    subprocess.run(["git", "-C", str(repo.root), "tag", "v1.0.0"], check=True)
-    for path in old:
-        if path not in new:
-            (repo.root / path).unlink()
-    repo.commit_files(new, "v2.0.0")
-    subprocess.run(["git", "-C", str(repo.root), "tag", "v2.0.0"], check=True)
-    return repo
 
-
-def test_moved_and_reworded_at_once_keeps_its_lineage(make_repo, store):
-    repo = _two_releases(make_repo, {"pkg/decoder.py": OLD_DECODER},
+def test_moved_and_reworded_at_once_keeps_its_lineage(two_releases, store):
+    repo = two_releases({"pkg/decoder.py": OLD_DECODER},
                          {"pkg/lexer.py": NEW_LEXER})
     summary = errdex.mine_history(repo.root, db=store)
     assert [r.linked for r in summary.releases] == [0, 1]
@@ -41,8 +30,8 @@ def test_moved_and_reworded_at_once_keeps_its_lineage(make_repo, store):
     assert (match.version.file_path, match.version.span()) == ("pkg/decoder.py", "v1.0.0")
 
 
-def test_another_message_of_the_class_elsewhere_is_not_the_site(make_repo, store):
-    repo = _two_releases(make_repo, {"pkg/decoder.py": OLD_DECODER},
+def test_another_message_of_the_class_elsewhere_is_not_the_site(two_releases, store):
+    repo = two_releases({"pkg/decoder.py": OLD_DECODER},
                          {"pkg/lexer.py": OTHER_LEXER})
     summary = errdex.mine_history(repo.root, db=store)
     assert [r.linked for r in summary.releases] == [0, 0]
@@ -65,8 +54,8 @@ NEW_CHECKS = NEW_CHECK + ("    if user.locked:\n"
 
 
 def test_a_subclass_raised_instead_keeps_the_lineage_when_nothing_else_changed_there(
-        make_repo, store):
-    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECK})
+        two_releases, store):
+    repo = two_releases({"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECK})
     summary = errdex.mine_history(repo.root, db=store)
     assert [r.linked for r in summary.releases] == [0, 1]
     (match, *_) = errdex.explain("PermissionError: not allowed to delete this record",
@@ -77,8 +66,8 @@ def test_a_subclass_raised_instead_keeps_the_lineage_when_nothing_else_changed_t
 
 
 def test_a_class_change_among_other_changes_in_the_function_needs_the_same_text(
-        make_repo, store):
-    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECKS})
+        two_releases, store):
+    repo = two_releases({"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECKS})
     summary = errdex.mine_history(repo.root, db=store)
     assert [r.linked for r in summary.releases] == [0, 0]
 
@@ -122,16 +111,16 @@ ANOTHER = "Key '{key}' repeats at offset {offset}"
 
 
 def test_the_only_site_a_function_lost_and_gained_keeps_its_lineage_reworded_much(
-        make_repo, store):
-    repo = _two_releases(make_repo, {"pkg/lexer.py": _unknown_key(BEFORE)},
+        two_releases, store):
+    repo = two_releases({"pkg/lexer.py": _unknown_key(BEFORE)},
                          {"pkg/lexer.py": _unknown_key(AFTER)})
     summary = errdex.mine_history(repo.root, db=store)
     assert [r.linked for r in summary.releases] == [0, 1]
 
 
 def test_a_function_that_lost_one_site_and_gained_two_links_by_similarity_only(
-        make_repo, store):
-    repo = _two_releases(make_repo, {"pkg/lexer.py": _unknown_key(BEFORE)},
+        two_releases, store):
+    repo = two_releases({"pkg/lexer.py": _unknown_key(BEFORE)},
                          {"pkg/lexer.py": _unknown_key(AFTER, ANOTHER)})
     summary = errdex.mine_history(repo.root, db=store)
     assert [r.linked for r in summary.releases] == [0, 0]

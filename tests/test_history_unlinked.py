@@ -3,8 +3,6 @@ where the message lives now: a close current template or a line holding more of 
 
 from __future__ import annotations
 
-import subprocess
-
 import errdex
 
 OLD_GUARD = ("def check(user, action):\n"
@@ -26,20 +24,9 @@ NEW_TABLE = ("# refusals, by action\n"
              "    raise PermissionError(MESSAGES[action])\n")
 
 
-def _two_releases(make_repo, old: dict[str, str], new: dict[str, str]):
-    repo = make_repo()
-    repo.commit_files(old, "v1.0.0")
-    subprocess.run(["git", "-C", str(repo.root), "tag", "v1.0.0"], check=True)
-    for path in old:
-        if path not in new:
-            (repo.root / path).unlink()
-    repo.commit_files(new, "v2.0.0")
-    subprocess.run(["git", "-C", str(repo.root), "tag", "v2.0.0"], check=True)
-    return repo
 
-
-def test_a_close_current_template_outranks_a_wording_gone_for_good(make_repo, store):
-    repo = _two_releases(make_repo, {"pkg/guard.py": OLD_GUARD},
+def test_a_close_current_template_outranks_a_wording_gone_for_good(two_releases, store):
+    repo = two_releases({"pkg/guard.py": OLD_GUARD},
                          {"pkg/policy.py": NEW_POLICY})
     summary = errdex.mine_history(repo.root, db=store)
     assert [r.linked for r in summary.releases] == [0, 0]  # another file, symbol, wording
@@ -51,9 +38,9 @@ def test_a_close_current_template_outranks_a_wording_gone_for_good(make_repo, st
     assert old.version.span() == "v1.0.0"
 
 
-def test_a_line_holding_more_of_the_message_outranks_a_wording_gone_for_good(make_repo,
+def test_a_line_holding_more_of_the_message_outranks_a_wording_gone_for_good(two_releases,
                                                                            store):
-    repo = _two_releases(make_repo, {"pkg/deny.py": OLD_TABLE}, {"pkg/deny.py": NEW_TABLE})
+    repo = two_releases({"pkg/deny.py": OLD_TABLE}, {"pkg/deny.py": NEW_TABLE})
     errdex.mine_history(repo.root, db=store)
     paste = "PermissionError: delete is not allowed for this account"
     found = errdex.resolve(paste, db=store)
@@ -89,10 +76,10 @@ NEW_CHECK = ("WORDS = {\n"
              "        raise PermissionError(' '.join([WORDS[kind], action]))\n")
 
 
-def test_a_short_literal_holds_a_wording_gone_for_good(make_repo, store):
+def test_a_short_literal_holds_a_wording_gone_for_good(two_releases, store):
     """Three words are too few for a line to outrank a current record, but they say where a
     site history shows gone for good is written now, when they are words of its wording."""
-    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECK})
+    repo = two_releases({"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": NEW_CHECK})
     errdex.mine_history(repo.root, db=store)
     paste = "PermissionError: not allowed to delete this record"
     (old, *_) = errdex.explain(paste, db=store)
@@ -103,10 +90,10 @@ def test_a_short_literal_holds_a_wording_gone_for_good(make_repo, store):
         "pkg/auth.py", 2)
 
 
-def test_a_short_literal_of_other_words_leaves_the_gone_wording_first(make_repo, store):
+def test_a_short_literal_of_other_words_leaves_the_gone_wording_first(two_releases, store):
     """A three-word line that is not words of the gone wording says nothing of it."""
     table = NEW_CHECK.replace("'not allowed to'", "'this record denied'")
-    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": table})
+    repo = two_releases({"pkg/auth.py": OLD_CHECK}, {"pkg/auth.py": table})
     errdex.mine_history(repo.root, db=store)
     found = errdex.resolve("PermissionError: not allowed to delete this record denied",
                            db=store)
@@ -117,10 +104,10 @@ NEW_ELSEWHERE = ("def refuse(user, action):\n"
                  "    raise LookupError(f'not allowed to {action}')\n")
 
 
-def test_a_current_full_match_ranks_above_a_wording_gone_for_good(make_repo, store):
+def test_a_current_full_match_ranks_above_a_wording_gone_for_good(two_releases, store):
     """History adds, never displaces: the current record the paste matches ranks as it would
     without --history, the gone wording (its class named in the paste) right after it."""
-    repo = _two_releases(make_repo, {"pkg/auth.py": OLD_CHECK},
+    repo = two_releases({"pkg/auth.py": OLD_CHECK},
                          {"pkg/deny.py": NEW_ELSEWHERE})
     errdex.mine_history(repo.root, db=store)
     first, second, *_ = errdex.explain("PermissionError: not allowed to delete this record",
