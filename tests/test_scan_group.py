@@ -248,13 +248,20 @@ user oracle from 198.51.100.7 port 50122
 """
 
 
-def test_one_statement_s_lines_split_into_the_variants_an_operator_tells_apart(
-        make_repo, tmp_path):
+@pytest.fixture
+def auth_db(make_repo, tmp_path):
+    """A store of the repository whose one info statement prints AUTH_LOG's lines."""
     repo = make_repo()
     repo.write("src/main/java/org/acme/Auth.java", AUTH)
     repo.commit()
     db = tmp_path / "auth.sqlite"
     errdex.mine(repo.root, db=db)
+    return db
+
+
+def test_one_statement_s_lines_split_into_the_variants_an_operator_tells_apart(
+        auth_db, tmp_path):
+    db = auth_db
     log = tmp_path / "auth.log"
     log.write_text(AUTH_LOG)
     result = CliRunner().invoke(main, ["--db", str(db), "scan", "--group", "--all-levels",
@@ -283,12 +290,8 @@ def test_every_event_of_a_row_is_in_one_of_its_variants():
 
 
 def test_a_log_that_gives_no_level_shows_the_level_of_the_statement_that_wrote_it(
-        make_repo, tmp_path):
-    repo = make_repo()
-    repo.write("src/main/java/org/acme/Auth.java", AUTH)
-    repo.commit()
-    db = tmp_path / "auth.sqlite"
-    errdex.mine(repo.root, db=db)
+        auth_db, tmp_path):
+    db = auth_db
     log = tmp_path / "auth.log"
     log.write_text("".join(  # syslog: a program and a pid, no level
         f"Mar  3 10:00:{i:02d} gate auth[4{i}]: Failed password for root from 198.51.100.7 "
