@@ -183,11 +183,18 @@ def bind(result: Result, bindings: dict[str, Template]) -> Result:
     """A result with its parameter holes filled: the template's, or the call's arguments'."""
     if isinstance(result, Template):
         return substitute(result, bindings)
+    return bind_call(result, bindings)
+
+
+def bind_call(call: Call, bindings: dict[str, Template]) -> Call:
+    """A call with its arguments' parameter holes filled, and its nested calls' (a nested
+    call hands on the same parameters: ``Describe(info, path, message)``)."""
     return replace(  # every other field of the call (owner, method, …) kept as it is
-        result,
-        args=tuple(tuple(substitute(t, bindings) for t in arg) for arg in result.args),
+        call,
+        args=tuple(tuple(substitute(t, bindings) for t in arg) for arg in call.args),
         keywords=tuple((k, tuple(substitute(t, bindings) for t in arg))
-                       for k, arg in result.keywords),
+                       for k, arg in call.keywords),
+        nested=tuple((name, bind_call(inner, bindings)) for name, inner in call.nested),
     )
 
 
