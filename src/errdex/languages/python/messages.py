@@ -22,6 +22,7 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex, Message, joined, operand_hole
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import ancestors, text
+from errdex.languages.python.joins import list_join
 from errdex.templates.formats import brace_hole, parse_brace_format, parse_percent_format
 from errdex.templates.template import Literal, Part, merge_literals
 
@@ -150,7 +151,16 @@ def _operand_hole(node: Node) -> Message:
 
 
 def _call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
-    return _gettext(node, reader.file, depth) or _format_call(node, reader.file, depth)
+    return (_gettext(node, reader.file, depth) or _format_call(node, reader.file, depth)
+            or _list_join(node, reader.file, depth))
+
+
+def _list_join(node: Node, file: FileIndex, depth: int) -> Message | None:
+    """``" ".join(parts)`` of a list the function builds: its fullest text."""
+    if depth >= _MAX_DEPTH:
+        return None
+    found = list_join(node, file, lambda n, f: read(n, f, depth + 1))
+    return found[0] if found else None
 
 
 def _concatenated(node: Node) -> Message | None:
@@ -196,7 +206,11 @@ def _format_call(node: Node, file: FileIndex, depth: int) -> Message | None:
 def read_alternatives(node: Node | None, file: FileIndex) -> list[Message]:
     """The messages an argument can print: one, or one per branch when it is a variable
     the clauses of one ``if`` assign differently (requests' ``http_error_msg`` is a
-    ``Client Error`` in one branch and a ``Server Error`` in the other)."""
+    ``Client Error`` in one branch and a ``Server Error`` in the other), or one per way a
+    list joined into it can be built (``" ".join(message)``)."""
+    joined_list = list_join(node, file, read)
+    if joined_list:
+        return joined_list
     if node is not None and node.type == "identifier":
         nearest = _nearest_assignment(text(node), node, file)
         branch = _clause(nearest) if nearest is not None else None
