@@ -23,3 +23,10 @@
 (call_expression
   function: (identifier) @logmacro.name
   arguments: (argument_list . (parenthesized_expression) @logmacro.inner .)) @logmacro
+
+; Assertions (`assert(n > 0 && "n must be positive")`, `IM_ASSERT(!"unreachable")`):
+; asserts.py reads the string the condition holds, or the condition itself.
+(call_expression
+  function: (identifier) @assert.name
+  arguments: (argument_list) @assert.args
+  (#match? @assert.name "^(assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*)$")) @assert

@@ -2,8 +2,8 @@
 
 Every site is a call by name; ``family`` says which calls count and what the C library
 prints around their message (``perror``'s ``: <strerror>``, ``err``'s ``prog: `` prefix).
-``abort()`` and ``assert(cond)`` are not sites: their text is the runtime's own (the
-stringified condition), nothing written in the repository explains it. An
+``abort()`` is no site: its text is the runtime's own. A failed ``assert`` prints its
+condition as written, and the string it may hold (``asserts``): a ``panic`` site. An
 ``fprintf(stderr, …)`` followed by ``exit(1)`` stays a ``log`` site: the statements are
 not tied together, and the message is what matters for lookup.
 
@@ -24,6 +24,7 @@ from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
 from errdex.languages.base import Site, text
+from errdex.languages.c.asserts import assert_sites
 from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
@@ -61,6 +62,11 @@ def _log_macro_site(captured: Captures, file: FileIndex) -> list[Site] | None:
                                captured["logmacro.inner"][0], c_symbol(call))
 
 
+def _assert_site(captured: Captures, file: FileIndex) -> list[Site] | None:
+    """``assert(cond && "message")``, ``assert(cond)`` (``asserts``)."""
+    return assert_sites(captured, c_symbol)
+
+
 _REPORTERS = producers("c")
 
 
@@ -83,7 +89,8 @@ def _string(node: Node) -> Message | None:
 SPEC = LanguageSpec(
     strings={"string_literal": _string, "concatenated_string": _string},
     name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
-    handlers=(("call", _call_site), ("helper", _helper_site), ("logmacro", _log_macro_site)),
+    handlers=(("call", _call_site), ("helper", _helper_site), ("logmacro", _log_macro_site),
+              ("assert", _assert_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}),
     evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,

@@ -274,3 +274,20 @@ def joined_text(node: Node) -> tuple[Template, ...]:
     tok``): its templates that say something, read in the scope of its function."""
     definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)
     return tuple(t for t in read(node, _scope_of(definition)) if says(t))
+
+
+def cpp_symbol(node: Node) -> str | None:
+    """``Class::method`` around a node: classes it is defined in, then its declared name."""
+    definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)
+    if definition is None:
+        return None
+    name = function_name(definition)
+    if name is None:
+        return None
+    classes = [
+        text(a.child_by_field_name("name"))
+        for a in ancestors(definition)
+        if a.type in ("class_specifier", "struct_specifier", "union_specifier")
+        and a.child_by_field_name("name") is not None
+    ]
+    return "::".join([*reversed(classes), name])

@@ -48,3 +48,10 @@
   function: (identifier) @macro.name
   arguments: (argument_list) @macro.args
   (#match? @macro.name "^[A-Z][A-Z0-9_]*(THROW|RAISE|CHECK|ENFORCE|FAIL|ERROR)[A-Z0-9_]*$")) @macro
+
+; Assertions (`assert(n > 0 && "n must be positive")`, `IM_ASSERT(!"unreachable")`):
+; c/asserts.py reads the string the condition holds, or the condition itself.
+(call_expression
+  function: (identifier) @assert.name
+  arguments: (argument_list) @assert.args
+  (#match? @assert.name "^(assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*)$")) @assert

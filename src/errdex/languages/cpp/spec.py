@@ -52,12 +52,12 @@ from errdex.languages.base import (
     line_of,
     text,
 )
+from errdex.languages.c.asserts import assert_sites
 from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.family import (
     STRING_TYPES,
     arguments,
     call_site,
-    function_name,
     message_string,
     printf_parts,
     unescape,
@@ -66,6 +66,7 @@ from errdex.languages.c.family import (
 from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.cpp.calls import (
     built_message,
+    cpp_symbol,
     handed_call,
     joined_text,
     made_error,
@@ -160,6 +161,13 @@ def _macro_site(captured: Captures, file: FileIndex) -> Site | None:
     made = Call(name, (*given, (template,)), owner=file_scope(file, call), method=True)
     return Site(template, "exception", line_of(call), error_class, symbol=cpp_symbol(call),
                 call=made)
+
+
+def _assert_site(captured: Captures, file: FileIndex) -> list[Site] | None:
+    """``assert(cond && "message")`` (``c.asserts``); an error macro's later message is
+    ``_macro_site``'s (``IM_ASSERT_USER_ERROR(cond, "message")``)."""
+    later = not _error_macro(text(captured["assert.name"][0]))
+    return assert_sites(captured, cpp_symbol, later=later)
 
 
 def _starts_text(node: Node) -> bool:
@@ -455,33 +463,14 @@ _MESSAGES: MessageTable[FileIndex] = MessageTable(
 _LOCALS = Locals("init_declarator", "declarator", _declared_value)
 
 
-# --- symbols ----------------------------------------------------------------------------
-
-
-def cpp_symbol(node: Node) -> str | None:
-    """``Class::method`` around a node: classes it is defined in, then its declared name."""
-    definition = next((a for a in ancestors(node) if a.type == "function_definition"), None)
-    if definition is None:
-        return None
-    name = function_name(definition)
-    if name is None:
-        return None
-    classes = [
-        text(a.child_by_field_name("name"))
-        for a in ancestors(definition)
-        if a.type in ("class_specifier", "struct_specifier", "union_specifier")
-        and a.child_by_field_name("name") is not None
-    ]
-    return "::".join([*reversed(classes), name])
-
-
 SPEC = LanguageSpec(
     strings=_MESSAGES.strings, name="cpp",
     grammar="cpp",
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
-              ("helper", _helper_site), ("made", _made_site), ("macro", _macro_site)),
+              ("helper", _helper_site), ("made", _made_site), ("macro", _macro_site),
+              ("assert", _assert_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),

@@ -1,0 +1,110 @@
+"""Assertions as sites: what a failed ``assert`` prints is the condition as written.
+
+The C library's ``assert(expr)`` prints ``#expr``, the condition's source text with its
+whitespace collapsed (glibc: ``prog: file.c:7: func: Assertion `expr' failed.``; musl,
+MSVC and macOS write ``Assertion failed: expr`` with the place after). So:
+
+* ``assert(cond)``: ``<place>: Assertion `cond' failed.`` and ``Assertion failed: cond
+  <place>``, the wordings of the C libraries, one ``panic`` site each (severity
+  ``fatal``) on the statement's line; ``assert(0)`` says nothing but its place: no site.
+* ``assert(cond && "message")``, ``IM_ASSERT(!"message")``, any ``…ASSERT…`` macro whose
+  condition holds a string: the string is what a reader pastes (a project's handler may
+  print it alone), a site of its own beside the two above (most such macros expand to
+  ``assert``); a macro given its message as a later argument (``MY_ASSERT(cond,
+  "message")``) prints it in its own way: the message's site only.
+* A project macro whose condition holds no string may print it any way: no site.
+
+``static_assert`` fails at compile time, and a test framework's ``ASSERT_EQ`` prints its own
+report: never a site.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from errdex.languages._engine import Captures
+from errdex.languages._engine.pieces import has_words
+from errdex.languages.base import Site, line_of, text
+from errdex.languages.c.family import STRING_TYPES, arguments, c_string
+from errdex.templates.template import Hole, Literal, Template
+
+NAMES = re.compile(r"assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*")
+# test frameworks' checks (``ASSERT_EQ(a, "b")``) and compile-time ones print their own way
+_NOT_ASSERTS = re.compile(r"^ASSERT_|TEST|EXPECT|STATIC")
+_STANDARD = frozenset({"assert"})
+_SPACE = re.compile(r"\s+")
+_PLACE = Hole.of("place", "{place}")  # program, file, line and function, as each C library
+
+
+def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
+                 later: bool = True) -> list[Site] | None:
+    """The sites of one assertion (module docstring); None when it says nothing. ``later``:
+    read a message given after the condition (C++ reads its error macros elsewhere)."""
+    call = captured["assert"][0]
+    name = text(captured["assert.name"][0])
+    args = arguments(captured["assert.args"][0])
+    if not NAMES.fullmatch(name) or _NOT_ASSERTS.search(name) or not args:
+        return None
+    strings = [s for s in _strings_in(args[0]) if has_words((Literal(s[1]),))]
+    if not strings and name not in _STANDARD and later:  # ``MY_ASSERT(cond, "message")``
+        strings = [found for a in args[1:2] if (found := _string(a)) is not None
+                   and has_words((Literal(found[1]),))]
+        if strings:
+            return [_site(Template(*_said(strings)), call, symbol)]
+    templates = [Template(*_said(strings))] if strings else []
+    condition = _SPACE.sub(" ", text(args[0])).strip()
+    if (strings or name in _STANDARD) and len(args) == 1 and re.search(r"[A-Za-z]", condition):
+        templates += [_glibc(condition), _others(condition)]
+    return [_site(t, call, symbol) for t in templates] or None
+
+
+def _said(strings: list[tuple[str, str]]) -> tuple[str, tuple[Literal]]:
+    written, value = strings[0]
+    return written, (Literal(value),)
+
+
+def _glibc(condition: str) -> Template:
+    """``prog: file.c:7: func: Assertion `cond' failed.``"""
+    said = f"Assertion `{condition}' failed."
+    return Template(said, (Literal(said),), prefix=(_PLACE, Literal(": ")))
+
+
+def _others(condition: str) -> Template:
+    """musl's ``Assertion failed: cond (file: func: line)``, MSVC's ``…: cond, file f, line
+    n``."""
+    said = f"Assertion failed: {condition}"
+    return Template(said, (Literal(said),), suffix=(_PLACE,))
+
+
+def _site(template: Template, call: Node, symbol: Callable[[Node], str | None]) -> Site:
+    return Site(template, "panic", line_of(call), severity="fatal", symbol=symbol(call))
+
+
+def _strings_in(node: Node) -> list[tuple[str, str]]:
+    """The strings a condition joins with ``&&``/``||``/``!`` (in parentheses too)."""
+    if node.type in STRING_TYPES:
+        found = _string(node)
+        return [found] if found is not None else []
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        inner = node.named_children[0]
+        return _strings_in(inner) if inner is not None else []
+    if node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "!":
+        argument = node.child_by_field_name("argument")
+        return _strings_in(argument) if argument is not None else []
+    if node.type == "binary_expression" and text(
+            node.child_by_field_name("operator")) in ("&&", "||"):
+        return [s for side in ("left", "right")
+                if (child := node.child_by_field_name(side)) is not None
+                for s in _strings_in(child)]
+    return []
+
+
+def _string(node: Node) -> tuple[str, str] | None:
+    """A string literal: as written (quotes dropped) and its value."""
+    if node.type not in STRING_TYPES:
+        return None
+    found = c_string(node)
+    return (found.written, found.text) if found is not None and found.text.strip() else None
