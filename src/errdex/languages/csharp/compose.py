@@ -45,19 +45,17 @@ from errdex.languages.csharp.calls import (
     alternatives,
     call_of,
     invocation,
-    walk,
 )
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
+from errdex.languages.csharp.reassigned import reassigned
 from errdex.languages.csharp.resources import resource_string
 from errdex.languages.facts import (
     Call,
     Composer,
     Producer,
     Result,
-    bind,
     has_text,
     parameter,
-    substitute,
 )
 from errdex.templates.template import Template
 
@@ -204,7 +202,8 @@ def _method(node: Node, owner: str, path: str) -> list[Producer]:
         (r for value in _returns(node) for r in _returned(value, returns, params, path)),
         params, lambda: (r for statement in _statements(node)
                          for r in _helper_result(statement, params, path)))
-    results = _reassigned(node, params, results) if results else []
+    results = reassigned(node, params, results, path) if results else []
+    results = [r for r in results if not isinstance(r, Template) or has_text(r)]
     if not results:
         return []
     name = text(node.child_by_field_name("name"))
@@ -226,31 +225,6 @@ def _defaults(function: Node) -> tuple[tuple[str, Template], ...]:
     return tuple(out)
 
 
-def _reassigned(node: Node, params: tuple[str, ...], results: list[Result]) -> list[Result]:
-    """Results where a parameter given a new value (``message = "[x] " + message``) prints
-    that value; one whose new value source does not say (``message = Format(message)``)
-    drops the results that print it."""
-    values: dict[str, Template | None] = {}
-    for found in walk(node.child_by_field_name("body")):
-        left = found.child_by_field_name("left") if found.type == "assignment_expression" else (
-            None)
-        name = text(left) if left is not None else ""
-        if name not in params:
-            continue
-        read = alternatives(found.child_by_field_name("right"), found)
-        if text(found.child_by_field_name("operator")) == "+=" and len(read) == 1:
-            read = [Template("{" + name + "}" + read[0].written,
-                             (*parameter(name).parts, *read[0].parts))]
-        now = values.get(name, parameter(name))
-        values[name] = substitute(read[0], {name: now}) if len(read) == 1 and (
-            now is not None) else None
-    if not values:
-        return results
-    unknown_ = {n for n, v in values.items() if v is None}
-    kept = [r for r in results if not (_holes(r) & unknown_)]
-    return [bind(r, {n: v for n, v in values.items() if v is not None}) for r in kept]
-
-
 def _holes(result: Result) -> set[str]:
     templates = [result] if isinstance(result, Template) else [t for a in result.args for t in a]
     return {h.name for t in templates for h in t.holes if h.name}
@@ -267,8 +241,10 @@ def _returned(value: Node, returns: str, params: tuple[str, ...], path: str) -> 
     if value.type == "invocation_expression" and is_exception_name(returns):
         called = invocation(value, value, path)
         return [called] if called is not None else []
-    if returns in ("string", "String"):
-        return [t for t in alternatives(value, value) if has_text(t) and _uses(t, params)]
+    if returns in ("string", "String"):  # its text may be given by ``message += …`` above
+        if value.type == "identifier" and text(value) in params:
+            return [parameter(text(value))]
+        return [t for t in alternatives(value, value) if _uses(t, params)]
     return []
 
 

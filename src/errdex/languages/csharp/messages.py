@@ -118,11 +118,16 @@ def declared_value(declarator: Node) -> Node | None:
 
 
 def arguments(args: Node | None) -> list[Node]:
-    """The expressions of an ``argument_list`` in order (names and ``ref``/``out`` dropped)."""
+    """The expressions of an ``argument_list`` in order (names and ``ref``/``out`` dropped;
+    ``this``, a keyword the grammar does not name, kept: ``Create(this, "…")``)."""
     out: list[Node] = []
     for argument in args.named_children if args is not None else ():
-        if argument.type == "argument" and argument.named_children:
+        if argument.type != "argument":
+            continue
+        if argument.named_children:
             out.append(argument.named_children[-1])
+        elif argument.children and argument.children[-1].type in ("this", "base"):
+            out.append(argument.children[-1])
     return out
 
 
