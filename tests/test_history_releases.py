@@ -3,7 +3,10 @@ not a later version of its own."""
 
 from __future__ import annotations
 
-from errdex.repo.releases import version_key
+import errdex
+from errdex.mining.history import family, main_family
+from errdex.repo.releases import Release, version_key
+from tests.conftest import git
 
 
 def test_a_tag_naming_a_build_of_a_version_is_not_a_release():
@@ -16,3 +19,23 @@ def test_named_releases_still_read_as_versions():
                          ("lib2-4.0.1", (4, 0, 1)), ("v1.10.0", (1, 10, 0))):
         read = version_key(tag)
         assert read is not None and read[0][0] == numbers
+
+
+def test_tags_of_another_product_are_left_out_of_the_history(make_repo, store):
+    """``ktor-1.5.0`` numbers another product: ordered among 1.x it would be mined out of
+    place, its files' sites removed and revived."""
+    repo = make_repo()
+    for number, tag in enumerate(("1.0.0", "ktor-1.5.0", "2.0.0", "ktor-1.6.0", "3.0.0")):
+        repo.commit_files({"app.py": f"def f():\n    raise ValueError('step {number} failed')\n"},
+                          tag)
+        git(repo.root, "tag", tag)
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.name for r in summary.releases] == ["1.0.0", "2.0.0", "3.0.0"]
+    assert summary.skipped_tags["another tag family"] == 2
+
+
+def test_a_generic_release_word_is_the_plain_family():
+    plain = [Release(tag, str(n), version_key(tag)[0], False)  # type: ignore[index]
+             for n, tag in enumerate(("release-1.0", "v1.1", "1.2", "gitgui-0.9"))]
+    assert [family(r) for r in plain] == ["", "", "", "gitgui"]
+    assert [r.name for r in main_family(plain)] == ["release-1.0", "v1.1", "1.2"]

@@ -71,6 +71,28 @@ class HistorySummary:
         return mined[-1].summary if mined else None
 
 
+# Tag name parts that say "a release", not which product: ``release-1.2`` is ``1.2``.
+_GENERIC = frozenset({"", "release", "releases", "rel", "version", "ver", "stable", "tag"})
+
+
+def family(release: Release) -> str:
+    """The product a tag numbers: ``ktor-3.3.0`` → ``ktor``, ``v1.2`` and ``release-1.2``
+    → ``""``. One repository may version several products, each with its own numbers."""
+    prefix = str(release.key[3]).lower().strip("-_./")
+    return "" if prefix in _GENERIC else prefix
+
+
+def main_family(releases: list[Release]) -> list[Release]:
+    """The releases of the family most tags belong to (ties: the plain one, then by name):
+    ``ktor-3.3.0`` ordered among plain ``3.3.x`` would be mined years out of place, removing
+    and reviving every site it lacks."""
+    counts = Counter(family(r) for r in releases)
+    if len(counts) < 2:
+        return releases
+    chosen = min(counts, key=lambda name: (-counts[name], name != "", name))
+    return [r for r in releases if family(r) == chosen]
+
+
 def strided(releases: list[Release], stride: Stride) -> list[Release]:
     """The first release of each minor or major version (and the newest release), or all
     of them for ``"patch"``; in order."""
@@ -98,8 +120,9 @@ def mine_history(
 ) -> HistorySummary:
     """Mine every release tag of the repository holding ``path`` (``tags``: a glob choosing
     them), oldest version first, then ``sha`` (HEAD), into ``store``; link each site's
-    wordings across them. Tags not in ``sha``'s history, or whose commit a shallow clone
-    lacks, are skipped and counted; ``last`` keeps only the newest releases, ``stride``
+    wordings across them. Tags not in ``sha``'s history, whose commit a shallow clone
+    lacks, or of another product than most tags (``ktor-3.3.0`` beside ``3.3.0``) are
+    skipped and counted; ``last`` keeps only the newest releases, ``stride``
     ``"minor"`` (``"major"``) only the first release of each minor (major) version and the
     newest one: fewer mines over a long history, a coarser record of which release
     printed what."""
@@ -110,8 +133,10 @@ def mine_history(
     if tags is not None and not found.tags:
         raise UsageError(f"no release tag of {root} matches {tags!r} (tags must read as "
                          "versions, such as v1.2.3, and be in the mined revision's history)")
-    kept = strided(found.tags, stride)
-    found.skipped[f"not the first of its {stride} version"] += len(found.tags) - len(kept)
+    same = main_family(found.tags)
+    found.skipped["another tag family"] += len(found.tags) - len(same)
+    kept = strided(same, stride)
+    found.skipped[f"not the first of its {stride} version"] += len(same) - len(kept)
     found.skipped += Counter()  # drops a zero count
     found.tags = kept
     kept = found.tags if last is None else found.tags[max(0, len(found.tags) - last):]
@@ -140,4 +165,5 @@ def mine_history(
     return summary
 
 
-__all__ = ["HistorySummary", "ReleaseCallback", "ReleaseMine", "mine_history"]
+__all__ = ["HistorySummary", "ReleaseCallback", "ReleaseMine", "family", "main_family",
+           "mine_history"]
