@@ -30,4 +30,6 @@
     "ThrowIfNull"
     ; every other level (ILogger, Serilog, log4net, NLog): errdex.languages.logs
     "LogWarning" "LogInformation" "LogDebug" "LogTrace" "Warning" "Warn" "Information"
-    "Info" "Debug" "Verbose" "Trace" "WarnFormat" "InfoFormat" "DebugFormat")) @call
+    "Info" "Debug" "Verbose" "Trace" "WarnFormat" "InfoFormat" "DebugFormat"
+    ; a library's own diagnostic log: SelfLog.WriteLine("…{0}", x) (csharp.py: a *Log receiver)
+    "WriteLine")) @call

@@ -45,6 +45,7 @@ left out); constructors are ``Class.Class``, properties ``Class.Property``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tree_sitter import Node
@@ -89,7 +90,10 @@ _TEMPLATE_LOGS = frozenset({"LogError", "LogCritical", "Error", "Fatal", "LogWar
                             "LogInformation", "LogDebug", "LogTrace", "Warning", "Information",
                             "Debug", "Verbose"})
 _FORMAT_LOGS = frozenset({"ErrorFormat", "FatalFormat", "WarnFormat", "InfoFormat",
-                          "DebugFormat"})
+                          "DebugFormat", "WriteLine"})
+# A receiver named as a log of its own (``SelfLog``, ``InternalLogger``, ``_log``): its
+# ``WriteLine(format, args…)`` writes a composite format, as ``TextWriter.WriteLine`` does.
+_OWN_LOG = re.compile(r"(?:^_?[lL]og|[a-z_]Log)(?:ger)?$")
 _PARAM_EXCEPTIONS = frozenset({
     "ArgumentException", "ArgumentNullException", "ArgumentOutOfRangeException",
     "InvalidEnumArgumentException", "DuplicateWaitObjectException",
@@ -346,6 +350,8 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
                     symbol=_symbol(node))
     if "log" not in receiver.rsplit(".", 1)[-1].lower():
         return None
+    if method == "WriteLine" and not _OWN_LOG.search(receiver.rsplit(".", 1)[-1]):
+        return None  # ``catalog.WriteLine``, ``dialog.WriteLine``: no log
     return _log_site(node, method, args)
 
 
