@@ -39,3 +39,38 @@ def test_a_generic_release_word_is_the_plain_family():
              for n, tag in enumerate(("release-1.0", "v1.1", "1.2", "gitgui-0.9"))]
     assert [family(r) for r in plain] == ["", "", "", "gitgui"]
     assert [r.name for r in main_family(plain)] == ["release-1.0", "v1.1", "1.2"]
+
+
+def _commit(repo, monkeypatch, day: int, text: str, tag: str | None = None) -> None:
+    monkeypatch.setenv("GIT_COMMITTER_DATE", f"2024-01-{day:02d}T12:00:00")
+    repo.commit_files({"app.py": f"def f():\n    raise ValueError('{text}')\n"}, text)
+    if tag:
+        git(repo.root, "tag", tag)
+
+
+def test_a_release_tagged_on_its_release_branch_is_in_the_history(make_repo, store,
+                                                                   monkeypatch):
+    """redis tags ``7.4.0`` on its ``7.4`` branch, never merged back into the mined line."""
+    repo = make_repo()
+    _commit(repo, monkeypatch, 1, "the first wording", "1.0.0")
+    git(repo.root, "checkout", "--quiet", "-b", "1.1")
+    _commit(repo, monkeypatch, 2, "the branch wording", "1.1.0")
+    git(repo.root, "checkout", "--quiet", "main")
+    _commit(repo, monkeypatch, 3, "the wording now")
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.name for r in summary.releases][:2] == ["1.0.0", "1.1.0"]
+    assert len(summary.releases) == 3
+
+
+def test_a_tag_of_an_abandoned_line_is_not(make_repo, store, monkeypatch):
+    """``3.0.0`` on a rewrite branch, then ``2.5.0`` on the mined line: not a release of it."""
+    repo = make_repo()
+    _commit(repo, monkeypatch, 1, "the first wording", "1.0.0")
+    git(repo.root, "checkout", "--quiet", "-b", "rewrite")
+    _commit(repo, monkeypatch, 2, "the rewrite's wording", "3.0.0")
+    git(repo.root, "checkout", "--quiet", "main")
+    _commit(repo, monkeypatch, 3, "the second wording", "2.5.0")
+    _commit(repo, monkeypatch, 4, "the wording now")
+    summary = errdex.mine_history(repo.root, db=store)
+    assert [r.name for r in summary.releases][:2] == ["1.0.0", "2.5.0"]
+    assert summary.skipped_tags["not in the mined revision's history"] == 1

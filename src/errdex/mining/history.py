@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from errdex.enrich import EnrichMode
@@ -21,8 +22,8 @@ from errdex.errors import UsageError
 from errdex.mining.extract import MineSummary, ProgressCallback
 from errdex.mining.lineage import link_release
 from errdex.mining.run import mine
-from errdex.repo.git import MISSING_BLOB, detect_forge, find_root, resolve_sha
-from errdex.repo.releases import Release, release_tags, tag_at
+from errdex.repo.git import MISSING_BLOB, detect_forge, find_root, resolve_sha, run_git
+from errdex.repo.releases import Release, Releases, release_tags, tag_at
 from errdex.store import lineage as table
 from errdex.store.protocol import Store
 
@@ -93,6 +94,43 @@ def main_family(releases: list[Release]) -> list[Release]:
     return [r for r in releases if family(r) == chosen]
 
 
+def on_release_branches(root: Path, found: Releases, target: str) -> Releases:
+    """``found`` (every release tag) less those that are not releases of ``target``'s line.
+
+    A tag in ``target``'s history is one. So is a tag on a release branch (redis tags
+    ``7.4.0`` on its ``7.4`` branch, never merged back): committed before ``target`` and
+    not older than a lower version that is in its history (a tag of an abandoned line,
+    ``3.0.0`` before the ``2.5`` that followed it, is not). Skipped tags are counted."""
+    if not found.tags:
+        return found
+    ancestors = set(run_git(["rev-list", target], root).stdout.decode().split())
+    times = _commit_times(root, [target, *(r.sha for r in found.tags)])
+    before = times.get(target, 0)
+    lines = [r for r in found.tags if r.sha in ancestors]
+    kept = Releases(skipped=found.skipped)
+    for release in found.tags:
+        when = times.get(release.sha, 0)
+        if release.sha in ancestors or (
+                when <= before and not any(times.get(a.sha, 0) > when and a.key < release.key
+                                           for a in lines)):
+            kept.tags.append(release)
+        else:
+            kept.skipped["not in the mined revision's history"] += 1
+    return kept
+
+
+def _commit_times(root: Path, shas: list[str]) -> dict[str, int]:
+    """Each commit's committer time (seconds)."""
+    done = run_git(["log", "--no-walk=unsorted", "--stdin", "--format=%H %ct"], root,
+                   input_bytes="".join(f"{sha}\n" for sha in dict.fromkeys(shas)).encode())
+    times: dict[str, int] = {}
+    for line in done.stdout.decode().splitlines():
+        sha, _, when = line.partition(" ")
+        if when.isdigit():
+            times[sha] = int(when)
+    return times
+
+
 def strided(releases: list[Release], stride: Stride) -> list[Release]:
     """The first release of each minor or major version (and the newest release), or all
     of them for ``"patch"``; in order."""
@@ -129,7 +167,7 @@ def mine_history(
     started = time.perf_counter()
     root, _ = find_root(path)
     target = resolve_sha(root, sha)
-    found = release_tags(root, tags, within=target)
+    found = on_release_branches(root, release_tags(root, tags), target)
     if tags is not None and not found.tags:
         raise UsageError(f"no release tag of {root} matches {tags!r} (tags must read as "
                          "versions, such as v1.2.3, and be in the mined revision's history)")
