@@ -192,8 +192,28 @@ def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str |
     if owner != file_scope(file, call):  # a method of its class: an argument a parameter
         made = replace(made, args=tuple((value(a, None) or unknown(text(a)),) for a in args))
     kind: ErrorType = "exception" if throws and _THROWS.search(name) else "log"
-    return Site(Template("", ()), kind, line_of(call), error_code=code, symbol=symbol(call),
-                call=made)
+    raised = host_class(args[:args.index(text_node)]) if made.makes_error else None
+    return Site(Template("", ()), "exception" if raised else kind, line_of(call), raised,
+                error_code=code, symbol=symbol(call), call=made)
+
+
+# An extension's error made with its host language's exception class
+# (``PyErr_SetString(PyExc_ValueError, "…")``, ``rb_raise(rb_eArgError, "…")``): the
+# interpreter prints that class's name before the message (``ValueError: …``).
+_HOST_CLASS = re.compile(r"PyExc_(\w+)|rb_e(\w+)")
+_RUBY_NAMES = {"ArgError": "ArgumentError", "NoMemError": "NoMemoryError",
+               "ZeroDivError": "ZeroDivisionError"}
+
+
+def host_class(before: list[Node]) -> str | None:
+    """The host language's exception class an argument before the text names, as the
+    interpreter prints it; None when none does."""
+    for arg in before:
+        found = _HOST_CLASS.fullmatch(text(arg)) if arg.type == "identifier" else None
+        if found is not None:
+            python, ruby = found.groups()
+            return python or _RUBY_NAMES.get(ruby, ruby)
+    return None
 
 
 def _owner_of(node: Node) -> str | None:
