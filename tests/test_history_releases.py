@@ -4,8 +4,7 @@ not a later version of its own."""
 from __future__ import annotations
 
 import errdex
-from errdex.mining.history import family, main_family
-from errdex.repo.releases import Release, version_key
+from errdex.repo.releases import Release, family, main_family, version_key
 from tests.conftest import git
 
 

@@ -72,28 +72,6 @@ class HistorySummary:
         return mined[-1].summary if mined else None
 
 
-# Tag name parts that say "a release", not which product: ``release-1.2`` is ``1.2``.
-_GENERIC = frozenset({"", "release", "releases", "rel", "version", "ver", "stable", "tag"})
-
-
-def family(release: Release) -> str:
-    """The product a tag numbers: ``ktor-3.3.0`` → ``ktor``, ``v1.2`` and ``release-1.2``
-    → ``""``. One repository may version several products, each with its own numbers."""
-    prefix = str(release.key[3]).lower().strip("-_./")
-    return "" if prefix in _GENERIC else prefix
-
-
-def main_family(releases: list[Release]) -> list[Release]:
-    """The releases of the family most tags belong to (ties: the plain one, then by name):
-    ``ktor-3.3.0`` ordered among plain ``3.3.x`` would be mined years out of place, removing
-    and reviving every site it lacks."""
-    counts = Counter(family(r) for r in releases)
-    if len(counts) < 2:
-        return releases
-    chosen = min(counts, key=lambda name: (-counts[name], name != "", name))
-    return [r for r in releases if family(r) == chosen]
-
-
 def on_release_branches(root: Path, found: Releases, target: str) -> Releases:
     """``found`` (every release tag) less those that are not releases of ``target``'s line.
 
@@ -171,10 +149,8 @@ def mine_history(
     if tags is not None and not found.tags:
         raise UsageError(f"no release tag of {root} matches {tags!r} (tags must read as "
                          "versions, such as v1.2.3, and be in the mined revision's history)")
-    same = main_family(found.tags)
-    found.skipped["another tag family"] += len(found.tags) - len(same)
-    kept = strided(same, stride)
-    found.skipped[f"not the first of its {stride} version"] += len(same) - len(kept)
+    kept = strided(found.tags, stride)
+    found.skipped[f"not the first of its {stride} version"] += len(found.tags) - len(kept)
     found.skipped += Counter()  # drops a zero count
     found.tags = kept
     kept = found.tags if last is None else found.tags[max(0, len(found.tags) - last):]
@@ -203,5 +179,4 @@ def mine_history(
     return summary
 
 
-__all__ = ["HistorySummary", "ReleaseCallback", "ReleaseMine", "family", "main_family",
-           "mine_history"]
+__all__ = ["HistorySummary", "ReleaseCallback", "ReleaseMine", "mine_history"]

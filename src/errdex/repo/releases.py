@@ -68,13 +68,36 @@ def version_key(tag: str) -> tuple[tuple[object, ...], bool] | None:
     return (numbers, stage, stage_number, match["prefix"], tag), pre
 
 
+# Tag name parts that say "a release", not which product: ``release-1.2`` is ``1.2``.
+_GENERIC = frozenset({"", "release", "releases", "rel", "version", "ver", "stable", "tag"})
+
+
+def family(release: Release) -> str:
+    """The product a tag numbers: ``ktor-3.3.0`` → ``ktor``, ``v1.2`` and ``release-1.2``
+    → ``""``. One repository may version several products, each with its own numbers."""
+    prefix = str(release.key[3]).lower().strip("-_./")
+    return "" if prefix in _GENERIC else prefix
+
+
+def main_family(releases: list[Release]) -> list[Release]:
+    """The releases of the family most tags belong to (ties: the plain one, then by name):
+    ``ktor-3.3.0`` ordered among plain ``3.3.x`` would be mined years out of place, removing
+    and reviving every site it lacks."""
+    counts = Counter(family(r) for r in releases)
+    if len(counts) < 2:
+        return releases
+    chosen = min(counts, key=lambda name: (-counts[name], name != "", name))
+    return [r for r in releases if family(r) == chosen]
+
+
 def release_tags(root: Path, pattern: str | None = None, *,
                  within: str | None = None) -> Releases:
     """The release tags of the repository at ``root``, oldest version first.
 
     ``pattern`` (a glob on the tag name) chooses the tags, pre-releases included; without
     it every final release is taken. ``within`` (a full sha) keeps only the tags in its
-    history. Several tags on one commit are one release (the first by version).
+    history. Only the tags of the family most of them belong to are taken (``main_family``).
+    Several tags on one commit are one release (the first by version).
     """
     listing = run_git(["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00"
                        "%(*objectname)", "refs/tags"], root)
@@ -94,6 +117,9 @@ def release_tags(root: Path, pattern: str | None = None, *,
             found.skipped["pre-release"] += 1
             continue
         candidates.append(Release(name, peeled or target, key, pre))
+    same = main_family(candidates)
+    found.skipped["another tag family"] += len(candidates) - len(same)
+    candidates = same
     present = _commits_present(root, [r.sha for r in candidates])
     history = _history(root, within) if within else None
     seen: set[str] = set()
@@ -144,4 +170,5 @@ def _history(root: Path, sha: str) -> set[str]:
     return set(done.stdout.decode().split())
 
 
-__all__ = ["Release", "Releases", "release_tags", "tag_at", "version_key"]
+__all__ = ["Release", "Releases", "family", "main_family", "release_tags", "tag_at",
+           "version_key"]
