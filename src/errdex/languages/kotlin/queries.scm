@@ -31,6 +31,24 @@
       (value_arguments
         (value_argument [(string_literal) (additive_expression)])))) @helper)
 
+; if (bad) fail("…") / else fail("…") / 3 -> fail("…") / x ?: fail("…") / fun f() = fail("…"):
+; the same helper call as a branch, an elvis fallback or an expression body
+(control_structure_body
+  (call_expression
+    (call_suffix
+      (value_arguments
+        (value_argument [(string_literal) (additive_expression)])))) @helper)
+(elvis_expression
+  (call_expression
+    (call_suffix
+      (value_arguments
+        (value_argument [(string_literal) (additive_expression)])))) @helper)
+(function_body
+  (call_expression
+    (call_suffix
+      (value_arguments
+        (value_argument [(string_literal) (additive_expression)])))) @helper)
+
 ; checkRequirement(src, ok) { "year >= 1601" }: a helper given its message as a lambda
 (statements
   (call_expression
