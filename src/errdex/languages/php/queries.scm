@@ -56,3 +56,9 @@
   left: (variable_name) @assign.name
   operator: ".="
   right: (_)) @assign
+
+; Symfony Console output: $output->writeln('<error>…</error>'), $io->writeError(…)
+(member_call_expression
+  name: (name) @console.method
+  arguments: (arguments) @console.args
+  (#any-of? @console.method "write" "writeln" "writeError" "overwrite" "overwriteError")) @console

@@ -56,7 +56,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import names_a_logger, nth
 from errdex.languages._engine.evidence import EvidenceRules
-from errdex.languages._engine.pieces import message_site, substitute
+from errdex.languages._engine.pieces import has_words, message_site, substitute
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block
 from errdex.languages.base import (
     CallArgs,
@@ -79,8 +79,9 @@ from errdex.languages.php.compose import COMPOSER, PHP_EXCEPTIONS
 from errdex.languages.php.messages import FUNCTIONS, MESSAGES, arguments, read
 from errdex.languages.php.pastes import PASTES
 from errdex.languages.php.strings import Message
+from errdex.records.log_statements import LogLevel
 from errdex.records.model import ErrorType, Severity
-from errdex.templates.template import Hole, Template, merge_literals
+from errdex.templates.template import Hole, Literal, Template, merge_literals
 
 _CLASSES = (
     "class_declaration", "trait_declaration", "interface_declaration", "enum_declaration",
@@ -281,6 +282,36 @@ def _log_site(caps: Captures, file: FileIndex) -> Site | None:
     return replace(found, level=level) if found is not None else None
 
 
+# Symfony Console's style tags: ``<error>``, ``</>``, ``<fg=red;options=bold>``; printed
+# without them. An ``<error>`` or ``<warning>`` tag marks the text as an error's.
+_CONSOLE_TAG = re.compile(r"</?(?:error|warning|info|comment|question|[a-z]+=[^<>]*)?>")
+_CONSOLE_LEVEL = re.compile(r"<(error|warning)>")
+
+
+def _console_site(caps: Captures, file: FileIndex) -> Site | None:
+    """``$output->writeln('<error>…</error>')`` / ``$io->writeError(…)``: a console command's
+    error line, its style tags dropped (what the terminal shows); text not tagged as an
+    error or a warning is no site (progress and info go out the same way)."""
+    node = caps["console"][0]
+    args = arguments(caps["console.args"][0])
+    message = read(args.named.get("messages") or nth(args.positional, 0), file)
+    if message is None:
+        return None
+    tagged = [m.group(1) for p in message.parts if isinstance(p, Literal)
+              for m in _CONSOLE_LEVEL.finditer(p.text)]
+    if not tagged:
+        return None
+    parts = merge_literals([Literal(_CONSOLE_TAG.sub("", p.text)) if isinstance(p, Literal)
+                            else p for p in message.parts])
+    shown = [p for p in parts if not isinstance(p, Literal) or p.text]
+    if not has_words(shown):
+        return None
+    plain = Message(_CONSOLE_TAG.sub("", message.written), tuple(shown))
+    level: LogLevel = "error" if "error" in tagged else "warning"
+    found = _make(node, plain, "log", severity="error" if level == "error" else "warning")
+    return replace(found, level=level) if found is not None else None
+
+
 def _make(
     node: Node, message: Message | None, error_type: ErrorType, error_class: str | None = None,
     severity: Severity = "error", http_status: int | None = None,
@@ -351,7 +382,7 @@ SPEC = LanguageSpec(
     handlers=(
         ("throw", _throw_site), ("throwcall", _throw_call_site), ("new", _new_site),
         ("call", _call_site), ("helper", _helper_site),
-        ("exit", _exit_site), ("log", _log_site),
+        ("exit", _exit_site), ("log", _log_site), ("console", _console_site),
     ),
     new_index=FileIndex,
     function_types=frozenset({"function_definition", "method_declaration"}),
