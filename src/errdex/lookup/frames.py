@@ -99,7 +99,7 @@ def apply_methods(store: Store, frames: tuple[Frame, ...], scored: dict[str, Sco
 def _same_method(frame: Frame, symbol: str, file_path: str) -> bool:
     """Whether a frame's method is a record's enclosing one (or its worker), in the file the
     frame names, if any."""
-    if frame.file and PurePosixPath(_posix(frame.file)).name != PurePosixPath(file_path).name:
+    if frame.file and not _same_source(_posix(frame.file), file_path):
         return False
     called = _parts(frame.function or "")
     written = _parts(symbol)
@@ -108,6 +108,18 @@ def _same_method(frame: Frame, symbol: str, file_path: str) -> bool:
     if len(called) > 1 and len(written) > 1 and called[-2] != written[-2]:
         return False  # another type's method of that name
     return any(written[-1] == called[-1] + worker for worker in _WORKERS)
+
+
+def _same_source(frame_path: str, record_path: str) -> bool:
+    """Whether a frame's file is the record's, or compiled from it: ``x.js`` of ``x.ts``, or
+    of ``x/index.ts`` (a module moved into a folder of its name keeps its import path)."""
+    frame, record = PurePosixPath(frame_path), PurePosixPath(record_path)
+    if frame.name == record.name:
+        return True
+    if frame.suffix not in _COMPILED or record.suffix not in _SOURCES:
+        return False
+    return frame.stem == record.stem or (record.stem == "index"
+                                         and frame.stem == record.parent.name)
 
 
 def _parts(name: str) -> list[str]:

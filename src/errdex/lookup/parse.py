@@ -113,8 +113,28 @@ def parse_events(text: str) -> list[ErrorEvent]:
     _check_size(text)
     if not text.strip():
         return []
-    text = strip_shared_prefix(text)
+    text = unescape_stack(strip_shared_prefix(text))
     return _scan(Lines(text)) or [_plain_event(text)]
+
+
+# A stack pasted with its line breaks written out (``Error: msg\\n    at f (x.js:1:2)``,
+# copied from a string's repr or an escaped log field): a frame follows a literal ``\\n``.
+_ESCAPED_FRAME = re.compile(r'\\n(?=\s*(?:at \S|File "|Caused by: |Traceback \(most))')
+
+
+def unescape_stack(text: str) -> str:
+    """``text`` with the written-out line breaks of such a line made real (a JSON line is
+    left whole: its own reader unescapes its fields)."""
+    if "\\n" not in text:
+        return text
+    lines = text.split("\n")
+    changed = False
+    for k, line in enumerate(lines):
+        if line.lstrip()[:1] in ("{", "[") or not _ESCAPED_FRAME.search(line):
+            continue
+        lines[k] = line.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
+        changed = True
+    return "\n".join(lines) if changed else text
 
 
 # What a tool puts before every line it relays: ``web_1  | `` (docker compose),

@@ -109,9 +109,15 @@ def _header(
 
 def node_frame(line: str) -> Frame | None:
     """The location of an ``at fn (file:line:col)`` / ``at file:line:col`` line, if it has one
-    (``at Array.forEach (<anonymous>)`` has none)."""
+    (``at Array.forEach (<anonymous>)`` has none); a line cut short before its ``)``
+    (``at Cluster.send (/app/cluster.js:404:20``) still names its function."""
     body = line.strip()[3:].removeprefix("async ").removesuffix(" {")
-    function, _, where = body[:-1].rpartition(" (") if body.endswith(")") else ("", "", body)
+    if body.endswith(")"):
+        function, _, where = body[:-1].rpartition(" (")
+    elif " (" in body and ")" not in body.partition(" (")[2]:
+        function, _, where = body.rpartition(" (")
+    else:
+        function, where = "", body
     location = split_location(where.strip().removeprefix("file://"))
     if location is None:
         return None
