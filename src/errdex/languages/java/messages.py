@@ -41,7 +41,7 @@ from errdex.languages.java.scopes import (
     scope_of,
 )
 from errdex.languages.java.strings import decode_java_string
-from errdex.templates.template import Template
+from errdex.templates.template import Hole, Template
 
 GUAVA_OWNERS = frozenset({"Preconditions", "Verify"})
 
@@ -140,7 +140,23 @@ def _format_call(reader: Reader[JavaFile], node: Node, depth: int) -> Message | 
         return message_format(reader.read(args[0], depth + 1), [text(a) for a in args[1:]])
     if name == "toString" and not args and receiver is not None and receiver.type == "identifier":
         return _string_builder(reader, receiver, depth)
+    if name == "join" and owner == "String" and len(args) > 2:
+        return _joined(reader, args, depth)
     return None
+
+
+def _joined(reader: Reader[JavaFile], args: list[Node], depth: int) -> Message | None:
+    """``String.join("\n", a, b, …)``: the elements with the delimiter between them (a
+    single element is an array or a list: how many it holds, source does not say)."""
+    delimiter = reader.read(args[0], depth + 1)
+    if delimiter is None or any(isinstance(p, Hole) for p in delimiter.parts):
+        return None
+    pieces: list[Message | None] = []
+    for i, element in enumerate(args[1:]):
+        if i:
+            pieces.append(delimiter)
+        pieces.append(reader.read(element, depth + 1) or _operand(element))
+    return joined(pieces)
 
 
 def _string_builder(reader: Reader[JavaFile], used: Node, depth: int) -> Message | None:
