@@ -193,9 +193,10 @@ def thrown_class(written: str) -> str | None:
 
 def built_message(args: list[Node], at: Node) -> tuple[int, tuple[Template, ...]] | None:
     """The argument of a throw at ``at`` whose message the function builds before it, and
-    what it can print: a stream's text (``oss << "value " << v; throw E(oss.str());``) or a
-    local appended to (``msg += " (empty)"``), each branch an alternative; None when no
-    argument is one."""
+    what it can print: a stream's text (``oss << "value " << v; throw E(oss.str());``), a
+    local appended to (``msg += " (empty)"``) or a buffer formatted into (``snprintf(buf,
+    n, "bad %d", v); throw E(buf);``), each branch an alternative; None when no argument
+    is one."""
     definition = next((a for a in ancestors(at) if a.type == "function_definition"), None)
     if definition is None:
         return None
@@ -209,7 +210,8 @@ def built_message(args: list[Node], at: Node) -> tuple[int, tuple[Template, ...]
                 continue
             target = function.child_by_field_name("argument") or arg
         name = text(target)
-        if name not in scope.streams and name not in scope.appends:
+        if name not in scope.streams and name not in scope.appends and (
+                name not in scope.printed):
             continue
         shown = read(arg, scope)
         return (i, shown) if any(says(t) for t in shown) else None

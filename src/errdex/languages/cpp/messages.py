@@ -59,6 +59,7 @@ class Scope:
     known: dict[str, str] = field(default_factory=dict)
     chars: set[str] = field(default_factory=set)  # locals declared ``char``: one character
     streams: dict[str, list[Node]] = field(default_factory=dict)
+    printed: set[str] = field(default_factory=set)  # buffers ``snprintf`` writes a text to
     depth: int = 0
 
 
@@ -172,6 +173,10 @@ def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
         if fmt is not None:
             holes = [text(a) for a in args[1:]]
             return (Template(fmt.written, fmt.parts(parse_rust_format(fmt.text, holes))),)
+    if (at := _FORMAT_AT.get(name.removeprefix("std::"))) is not None and len(args) > at:
+        fmt = message_string(args[at])  # ``snprintf(buf, n, "bad %d", v)``: what ``buf`` holds
+        if fmt is not None:
+            return (Template(fmt.written, printf_parts(fmt, [text(a) for a in args[at + 1:]])),)
     helper = scope.helpers.get(last)
     if helper is EMPTY_HELPER:  # may print nothing: a hole that may be empty
         name = text(node)
@@ -388,6 +393,12 @@ def locals_of(body: Node | None, scope: Scope) -> None:
         elif node.type == "call_expression" and (appended := _append_call(node)) is not None:
             target, value = appended
             scope.appends.setdefault(target, []).append((value, branch_of(node, body)))
+        elif node.type == "call_expression" and text(node.child_by_field_name("function")
+                                                     ).removeprefix("std::") in _FORMAT_AT:
+            buffer = arguments(node.child_by_field_name("arguments"))[:1]
+            if buffer and buffer[0].type == "identifier":  # read as its format (``_call``)
+                scope.locals.setdefault(text(buffer[0]), []).append(node)
+                scope.printed.add(text(buffer[0]))
         elif node.type == "declaration" and "stream" in text(node.child_by_field_name("type")):
             for declarator in node.children_by_field_name("declarator"):
                 scope.streams[name_of(declarator) or text(declarator)] = []
@@ -406,6 +417,9 @@ def _plain_names(declaration: Node) -> list[str]:
         if named is not None and named.type == "identifier":
             out.append(text(named))
     return out
+
+
+_FORMAT_AT = {"snprintf": 2, "sprintf": 1}  # C's formatting into a buffer: the format's index
 
 
 def _append_call(node: Node) -> tuple[str, Node] | None:
