@@ -7,12 +7,13 @@ MSVC and macOS write ``Assertion failed: expr`` with the place after). So:
 * ``assert(cond)``: ``<place>: Assertion `cond' failed.`` and ``Assertion failed: cond
   <place>``, the wordings of the C libraries, one ``panic`` site each (severity
   ``fatal``) on the statement's line; ``assert(0)`` says nothing but its place: no site.
-* ``assert(cond && "message")``, ``IM_ASSERT(!"message")``, any ``…ASSERT…`` macro whose
-  condition holds a string: the string is what a reader pastes (a project's handler may
-  print it alone), a site of its own beside the two above (most such macros expand to
-  ``assert``); a macro given its message as a later argument (``MY_ASSERT(cond,
-  "message")``) prints it in its own way: the message's site only.
-* A project macro whose condition holds no string may print it any way: no site.
+* A project's ``…ASSERT…`` macro given one condition (``IM_ASSERT(cond)``): the same two
+  sites, as most such macros expand to ``assert`` (one that prints its own way leaves
+  records no paste matches).
+* ``assert(cond && "message")``, ``IM_ASSERT(!"message")``: the string is what a reader
+  pastes (a project's handler may print it alone), a site of its own beside the two
+  above; a macro given its message as a later argument (``MY_ASSERT(cond, "message")``)
+  prints it in its own way: the message's site only.
 
 ``static_assert`` fails at compile time, and a test framework's ``ASSERT_EQ`` prints its own
 report: never a site.
@@ -34,7 +35,6 @@ from errdex.templates.template import Hole, Literal, Template
 NAMES = re.compile(r"assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*")
 # test frameworks' checks (``ASSERT_EQ(a, "b")``) and compile-time ones print their own way
 _NOT_ASSERTS = re.compile(r"^ASSERT_|TEST|EXPECT|STATIC")
-_STANDARD = frozenset({"assert"})
 _SPACE = re.compile(r"\s+")
 _PLACE = Hole.of("place", "{place}")  # program, file, line and function, as each C library
 
@@ -49,14 +49,14 @@ def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
     if not NAMES.fullmatch(name) or _NOT_ASSERTS.search(name) or not args:
         return None
     strings = [s for s in _strings_in(args[0]) if has_words((Literal(s[1]),))]
-    if not strings and name not in _STANDARD and later:  # ``MY_ASSERT(cond, "message")``
+    if not strings and len(args) > 1 and later:  # ``MY_ASSERT(cond, "message")``
         strings = [found for a in args[1:2] if (found := _string(a)) is not None
                    and has_words((Literal(found[1]),))]
         if strings:
             return [_site(Template(*_said(strings)), call, symbol)]
     templates = [Template(*_said(strings))] if strings else []
     condition = _SPACE.sub(" ", text(args[0])).strip()
-    if (strings or name in _STANDARD) and len(args) == 1 and re.search(r"[A-Za-z]", condition):
+    if len(args) == 1 and re.search(r"[A-Za-z]", condition):
         templates += [_glibc(condition), _others(condition)]
     return [_site(t, call, symbol) for t in templates] or None
 
