@@ -112,8 +112,8 @@ def mine_files(
     if workers == 1:
         reader = BlobReader(root)
         try:
-            for path, language, blob in items:
-                yield read_and_mine(context, reader, path, language, blob)
+            for batch in _batches(items, _BATCH_FILES):
+                yield from read_and_mine_batch(context, reader, batch)
         finally:
             reader.close()
         return
@@ -153,17 +153,19 @@ def mine_batch(context: FileContext, root: str, batch: list[Item]) -> list[FileO
     reader = _WORKER_READERS.get(root)
     if reader is None:
         reader = _WORKER_READERS[root] = BlobReader(root)
-    return [read_and_mine(context, reader, path, language, blob)
-            for path, language, blob in batch]
+    return list(read_and_mine_batch(context, reader, batch))
 
 
-def read_and_mine(context: FileContext, reader: BlobReader, path: str, language: str,
-                  blob: str) -> FileOutcome:
-    """``mine_file`` of a blob read from git; a blob missing from the clone is a skip."""
-    data = reader.read_present(blob, path)
-    if data is None:
-        return FileOutcome(path, language.removeprefix(TEST), skipped=MISSING_BLOB)
-    return mine_file(context, path, language, data)
+def read_and_mine_batch(context: FileContext, reader: BlobReader,
+                        batch: list[Item]) -> Iterator[FileOutcome]:
+    """``mine_file`` of each blob of a batch, all read from git in one round trip; a blob
+    missing from the clone is a skip."""
+    found = reader.read_many([(blob, path) for path, _, blob in batch])
+    for (path, language, _), data in zip(batch, found, strict=True):
+        if data is None:
+            yield FileOutcome(path, language.removeprefix(TEST), skipped=MISSING_BLOB)
+        else:
+            yield mine_file(context, path, language, data)
 
 
 def mine_file(context: FileContext, path: str, language: str, data: bytes) -> FileOutcome:

@@ -30,6 +30,9 @@ from errdex.repo.processes import kill_with_parent, on_main_thread
 MAX_FILE_BYTES = 2_000_000
 # Why a file is skipped when its blob is not in the clone (``--filter=blob:none``, shallow).
 MISSING_BLOB = "blob missing from the clone"
+# Blob requests written to ``git cat-file --batch`` at once: ~41 bytes each, well under
+# a pipe's buffer, so writing them never waits on git.
+_REQUESTS_PER_WRITE = 256
 
 # What the caller's classifier says a file is written in (a language of errdex.languages).
 L = TypeVar("L")
@@ -384,10 +387,27 @@ class BlobReader:
 
     def read_present(self, blob: str, path: str) -> bytes | None:
         """The blob's bytes, or None when this clone lacks it (a partial or shallow clone)."""
+        return self.read_many([(blob, path)])[0]
+
+    def read_many(self, wanted: Sequence[tuple[str, str]]) -> list[bytes | None]:
+        """``read_present`` of several (blob, path) pairs in one round trip to git: a
+        worker waited on git once per file, and on a loaded machine every wait is a turn
+        of the scheduler. The requests are written a pipe's worth at most at a time
+        (git stops reading them while its answers are not read)."""
         stdin, stdout = self._proc.stdin, self._proc.stdout
         assert stdin is not None and stdout is not None
-        stdin.write(blob.encode() + b"\n")
-        stdin.flush()
+        found: list[bytes | None] = []
+        for start in range(0, len(wanted), _REQUESTS_PER_WRITE):
+            chunk = wanted[start:start + _REQUESTS_PER_WRITE]
+            stdin.write(b"".join(blob.encode() + b"\n" for blob, _ in chunk))
+            stdin.flush()
+            found.extend(self._answer(blob, path) for blob, path in chunk)
+        return found
+
+    def _answer(self, blob: str, path: str) -> bytes | None:
+        """The next object git sends back, or None for one the clone lacks."""
+        stdout = self._proc.stdout
+        assert stdout is not None
         header = stdout.readline().split()
         if len(header) == 2 and header[1] == b"missing":
             return None
