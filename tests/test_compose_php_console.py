@@ -47,6 +47,7 @@ class Installer
         $this->io->writeError('<info>Updating dependencies</info>'); // info
         $this->io->writeln("<warning>Package {$name} is abandoned.</warning>"); // abandoned
         $this->io->writeError('<fg=red>' . $dev . '</>'); // bare
+        $this->io->writeError("\\n".'<error>Installation failed: '.$name.'.</error>'); // blank
     }
 }
 
@@ -96,3 +97,12 @@ def test_each_pattern_matches_the_line_php_prints(
                           "packages.")
     assert fullmatches(_at(records, "resolved")[0], printed[0])
     assert fullmatches(_at(records, "abandoned")[0], printed[2])
+    assert printed[4:] == ["", "Installation failed: acme/old."]
+    assert fullmatches(_at(records, "blank")[0], printed[5])
+
+
+def test_a_blank_line_printed_before_the_text_is_not_part_of_it(
+    console: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    _, records = console
+    assert messages(_at(records, "blank")) == ["Installation failed: {$name}."]

@@ -301,12 +301,14 @@ def _console_site(caps: Captures, file: FileIndex) -> Site | None:
               for m in _CONSOLE_LEVEL.finditer(p.text)]
     if not tagged:
         return None
-    parts = merge_literals([Literal(_CONSOLE_TAG.sub("", p.text)) if isinstance(p, Literal)
-                            else p for p in message.parts])
+    parts = list(merge_literals([Literal(_CONSOLE_TAG.sub("", p.text)) if isinstance(p, Literal)
+                                 else p for p in message.parts]))
+    if parts and isinstance(parts[0], Literal):  # a blank line printed before it
+        parts[0] = Literal(parts[0].text.lstrip("\r\n"))
     shown = [p for p in parts if not isinstance(p, Literal) or p.text]
     if not has_words(shown):
         return None
-    plain = Message(_CONSOLE_TAG.sub("", message.written), tuple(shown))
+    plain = Message(_CONSOLE_TAG.sub("", message.written).lstrip("\r\n"), tuple(shown))
     level: LogLevel = "error" if "error" in tagged else "warning"
     found = _make(node, plain, "log", severity="error" if level == "error" else "warning")
     return replace(found, level=level) if found is not None else None
