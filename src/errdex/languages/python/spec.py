@@ -49,6 +49,7 @@ from errdex.languages.logs import level_of, logger_names
 from errdex.languages.python import web
 from errdex.languages.python.compose import COMPOSER
 from errdex.languages.python.evidence import EVIDENCE
+from errdex.languages.python.held import held_site
 from errdex.languages.python.messages import (
     STRINGS,
     arguments,
@@ -369,7 +370,7 @@ SPEC: LanguageSpec[FileIndex] = LanguageSpec(
     strings=STRINGS, name="python", grammar="python", extensions=(".py", ".pyi"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("raise", _raise_site), ("web", _web_call_site), ("call", _call_site),
-              ("helper", _helper_site)),
+              ("helper", _helper_site), ("assign", held_site)),
     new_index=FileIndex, index=_index_import,
     function_types=frozenset({"function_definition"}),
     scope_types=frozenset({"function_definition", "class_definition", "module"}),
