@@ -172,14 +172,14 @@ def _constructor_site(call: _Call, file: FileIndex) -> Site | None:
     if not (thrown or is_exception_name(call.name)):
         return None
     at = call.node.parent if thrown and call.node.parent is not None else call.node
-    message = read(call.args[0], file) if call.args else None
+    args, named = _split(call)
+    message = read(args[0], file) if args else None
     owner = enclosing_class(at)
     # the function or constant the message comes from, through any class that passes it
     # on; else the class's constructor (not the JDK's)
-    producer = _message_call(call.args[0], file, owner) if call.args and message is None else (
-        None)
+    producer = _message_call(args[0], file, owner) if args and message is None else None
     if producer is None and (call.name not in JDK_EXCEPTIONS or message is None):
-        producer = call_to(call.name, call.args, file, owner)  # a JDK one's: its branches
+        producer = call_to(call.name, args, file, owner, named=named)  # a JDK one's: branches
     if message is None and _returned(call.node):
         return None  # a factory's: its callers' sites print what it makes
     if message is None:  # the branches of an ``if``/``when`` are the call's alternatives
@@ -187,6 +187,15 @@ def _constructor_site(call: _Call, file: FileIndex) -> Site | None:
                     call=producer) if producer is not None else None
     return Site(message.template(), "exception", line_of(at), call.name, symbol=_symbol(at),
                 call=producer)
+
+
+def _split(call: _Call) -> tuple[list[Node], list[tuple[str, Node]]]:
+    """A call's positional and named arguments (``SseError(r, message = "…")``: the
+    message is no positional one), all positional when it names none."""
+    found = callee_of(call.node)
+    if found is None or not found[3]:
+        return call.args, []
+    return found[2], found[3]
 
 
 def _returned(node: Node) -> bool:
