@@ -4,14 +4,14 @@ The C library's ``assert(expr)`` prints ``#expr``, the condition's source text w
 whitespace collapsed (glibc: ``prog: file.c:7: func: Assertion `expr' failed.``; musl,
 MSVC and macOS write ``Assertion failed: expr`` with the place after). So:
 
-* ``assert(cond)``: ``<place>: Assertion `cond' failed.`` and ``Assertion failed: cond
-  <place>``, the wordings of the C libraries, one ``panic`` site each (severity
-  ``fatal``) on the statement's line; ``assert(0)`` says nothing but its place: no site.
-* A project's ``…ASSERT…`` macro given one condition (``IM_ASSERT(cond)``): the same two
-  sites, as most such macros expand to ``assert`` (one that prints its own way leaves
-  records no paste matches).
+* ``assert(cond)``: one ``panic`` site (severity ``fatal``) whose pattern holds every C
+  library's wording (``_failed``) around the condition; ``assert(0)`` says nothing but its
+  place: no site.
+* A project's ``…ASSERT…`` macro given one condition (``IM_ASSERT(cond)``): the same
+  site, as most such macros expand to ``assert`` (one that prints its own way leaves a
+  record no paste matches).
 * ``assert(cond && "message")``, ``IM_ASSERT(!"message")``: the string is what a reader
-  pastes (a project's handler may print it alone), a site of its own beside the two
+  pastes (a project's handler may print it alone), a site of its own beside the one
   above; a macro given its message as a later argument (``MY_ASSERT(cond, "message")``)
   prints it in its own way: the message's site only.
 
@@ -36,7 +36,6 @@ NAMES = re.compile(r"assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*")
 # test frameworks' checks (``ASSERT_EQ(a, "b")``) and compile-time ones print their own way
 _NOT_ASSERTS = re.compile(r"^ASSERT_|TEST|EXPECT|STATIC")
 _SPACE = re.compile(r"\s+")
-_PLACE = Hole.of("place", "{place}")  # program, file, line and function, as each C library
 
 
 def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
@@ -57,7 +56,7 @@ def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
     templates = [Template(*_said(strings))] if strings else []
     condition = _SPACE.sub(" ", text(args[0])).strip()
     if len(args) == 1 and re.search(r"[A-Za-z]", condition):
-        templates += [_glibc(condition), _others(condition)]
+        templates.append(_failed(condition))
     return [_site(t, call, symbol) for t in templates] or None
 
 
@@ -66,17 +65,14 @@ def _said(strings: list[tuple[str, str]]) -> tuple[str, tuple[Literal]]:
     return written, (Literal(value),)
 
 
-def _glibc(condition: str) -> Template:
-    """``prog: file.c:7: func: Assertion `cond' failed.``"""
-    said = f"Assertion `{condition}' failed."
-    return Template(said, (Literal(said),), prefix=(_PLACE, Literal(": ")))
-
-
-def _others(condition: str) -> Template:
-    """musl's ``Assertion failed: cond (file: func: line)``, MSVC's ``…: cond, file f, line
-    n``."""
-    said = f"Assertion failed: {condition}"
-    return Template(said, (Literal(said),), suffix=(_PLACE,))
+def _failed(condition: str) -> Template:
+    """The condition as every C library words its failure, in one pattern: glibc's
+    ``prog: f.c:7: func: Assertion `cond' failed.``, musl's ``Assertion failed: cond (f.c:
+    func: 7)``, MSVC's ``Assertion failed: cond, file f.c, line 7`` and macOS's ``Assertion
+    failed: (cond), function func, file f.c, line 7.``"""
+    return Template(f"Assertion `{condition}' failed.", (
+        Hole("place", "{place}", regex=".*?"), Literal("Assertion"),
+        Hole("wording", "{wording}"), Literal(condition), Hole("place", "{place}")))
 
 
 def _site(template: Template, call: Node, symbol: Callable[[Node], str | None]) -> Site:
