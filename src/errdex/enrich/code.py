@@ -10,6 +10,7 @@ snippet that does not parse is dropped, never shipped.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from errdex.enrich.snippets import snippets_for
@@ -26,10 +27,12 @@ def wrapper(language: str, context: Context) -> str:
     return snippets_for(language).wrap.get(context, "%s")
 
 
+@lru_cache(maxsize=4096)
 def parses(grammar: str, language: str, code: str, context: Context) -> bool:
     """Whether tree-sitter parses ``code`` without errors in the language (parsed apart
     from ``languages.base.parse``'s kept trees: a snippet never comes back, and keeping it
-    would push out the tree of the file being mined)."""
+    would push out the tree of the file being mined). Remembered: a record enriched again
+    after composition or test linking builds the same snippets."""
     tree = parser_for(grammar).parse((wrapper(language, context) % code).encode("utf-8"))
     return not tree.root_node.has_error
 

@@ -140,9 +140,9 @@ def extract(
     summary.composed = sum(1 for m in mined if m.extras.template_sources)
     summary.by_language = Counter(m.extras.language for m in mined if m.extras.language)
     summary.capped = producers.capped
-    if enrich == "static":
-        enrich_pairs((m.record, m.extras) for m in resolved if m.extras.evidence is not None)
-        _enrich(tree, mined, inline, blame)
+    if enrich == "static":  # the records whose text changed are enriched again, once
+        _enrich(tree, mined, inline, blame,
+                again={id(m) for m in resolved if m.extras.evidence is not None})
     finish_records(mined, previous)
     _count_changes(summary, mined, previous, changed)
     summary.text_sites = len(texts)
@@ -252,10 +252,13 @@ def _resolve_constants(tree: Tree[Language], language: str, mined: list[MinedRec
 
 
 def _enrich(
-    tree: Tree[Language], mined: list[MinedRecord], inline: list[Expectation], blame: bool
+    tree: Tree[Language], mined: list[MinedRecord], inline: list[Expectation], blame: bool,
+    again: set[int],
 ) -> None:
     """Link the repository's tests to the records and optionally blame; records enriched in
-    the workers are enriched again when that added evidence."""
+    the workers are enriched again when that added evidence, or when their text changed
+    after the workers (``again``: constants resolved, composed). Linking reads no
+    explanation field, so one enrichment after it gives what one before and one after did."""
     pairs = [(m.record, m.extras.evidence) for m in mined if m.extras.evidence is not None]
     link_repository_tests(pairs, (), inline)
     if blame:
@@ -269,7 +272,7 @@ def _enrich(
                 m.extras.evidence.blame = in_file.get(m.record.line_number)
     enrich_pairs(
         (m.record, m.extras) for m in mined
-        if blame or m.extras.evidence is None or m.extras.evidence.tests
+        if blame or m.extras.evidence is None or m.extras.evidence.tests or id(m) in again
     )
 
 

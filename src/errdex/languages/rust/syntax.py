@@ -128,16 +128,42 @@ def thiserror_class(target: Node) -> str | None:
     return f"{text(enum.child_by_field_name('name'))}::{variant}" if enum else variant
 
 
+# ``in_test_code``'s answers for the nodes of one tree (the last one asked about): every
+# site of a file asks again about the same modules and items, and a node's previous
+# sibling costs tree-sitter a walk along its parent's children. A node held here keeps
+# its tree alive, so no node of another tree can compare equal to it.
+_TEST_MEMO: dict[Node, bool] = {}
+_MEMO_ROOT: list[Node] = []
+
+
 def in_test_code(node: Node) -> bool:
     """Whether the node is inside a ``#[cfg(test)]`` item or a ``#[test]`` function."""
-    for item in (node, *ancestors(node)):
-        if any(_is_test_attribute(a) for a in _outer_attributes(item)):
-            return True
-        if item.type in ("source_file", "declaration_list") and any(
-            _is_test_attribute(c) for c in _inner_attributes(item)
-        ):
-            return True
-    return False
+    path: list[Node] = []
+    current: Node | None = node
+    answer = False
+    while current is not None:
+        known = _TEST_MEMO.get(current)
+        if known is not None:
+            answer = known
+            break
+        path.append(current)
+        current = current.parent
+    else:  # reached the root: a tree not asked about before starts the memo afresh
+        if not _MEMO_ROOT or _MEMO_ROOT[0] != path[-1]:
+            _TEST_MEMO.clear()
+            _MEMO_ROOT[:] = [path[-1]]
+    for item in reversed(path):  # from the outermost down: inside test code stays there
+        answer = answer or _own_test_attribute(item)
+        _TEST_MEMO[item] = answer
+    return answer
+
+
+def _own_test_attribute(item: Node) -> bool:
+    """Whether ``item`` itself carries a test attribute (a module: an inner one too)."""
+    if any(_is_test_attribute(a) for a in _outer_attributes(item)):
+        return True
+    return item.type in ("source_file", "declaration_list") and any(
+        _is_test_attribute(c) for c in _inner_attributes(item))
 
 
 def _inner_attributes(item: Node) -> Iterator[Node]:
