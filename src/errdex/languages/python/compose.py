@@ -46,6 +46,7 @@ from errdex.languages.python.reading import (
     returns,
     self_assignments,
 )
+from errdex.languages.python.shown import SHOWN, shown_messages
 from errdex.languages.python.texts import (
     class_attribute,
     code_and_status,
@@ -221,6 +222,10 @@ def _class(node: Node, path: str, assigned: Assignments) -> list[Producer]:
         shown = _str_results(to_str, fields, assigned.within(to_str))
         if shown:
             results = shown
+    shower = next((methods[n] for n in SHOWN if n in methods), None)
+    if shower is not None:  # what a command line shows, beside what ``str()`` gives
+        displayed = shown_messages(shower, assigned.within(shower))
+        results = [*results, *(t for t in displayed if t not in results)][:16]
     # A class that says nothing is kept too: it shadows a namesake elsewhere (``find``).
     code, status = code_and_status(body, init)
     return [Producer(name, params, tuple(results), "class message", path, line_of(node),
