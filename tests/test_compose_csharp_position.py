@@ -166,13 +166,15 @@ def test_a_message_the_helper_decorates_is_the_raise_sites_record(
     assert any_fullmatch(found, message), [r.record.message_pattern for r in found]
 
 
-def test_each_branch_of_the_decoration_is_an_alternative_and_they_are_capped(
+def test_each_path_through_the_decoration_is_an_alternative_and_they_are_capped(
     records: list[errdex.StoredRecord],
 ) -> None:
     found = _at(records, "ReadEnd")
     written = {r.record.error_message for r in found}
     assert "Unexpected end of input. Path '{0}'." in written
     assert "Unexpected end of input. Path '{0}', line {0}, position {1}." in written
+    # the "." is appended only where the " " after it is: no path writes one alone
+    assert "Unexpected end of input.Path '{0}'." not in written
     assert len(found) <= 16
 
 

@@ -1,4 +1,4 @@
-"""C# parameters given new values in a method's body, read in source order.
+"""C# parameters given new values in a method's body, followed path by path.
 
 A formatting helper decorates the message it is given before returning it, often only
 in some cases::
@@ -11,12 +11,14 @@ in some cases::
     return message;
 
 Each assignment gives the parameter a new value: ``+=`` appends, ``=`` replaces (its old
-value a hole of its own where the new one names it). One under a branch or a loop may
-not run: the value is then either, so each such assignment doubles the alternatives
-(capped). ``message = message.Trim()`` keeps the value (a pasted message is read without
-its outer spaces anyway). A new value made by a call of the repository (``message =
-Position.Describe(info, path, message)``) is a hole filled by what that call composes
-(``Call.nested``). A new value source does not say drops the results that print it.
+value a hole of its own where the new one names it). The body is followed path by path:
+an ``if`` runs one of its branches (an assignment nested in one that did not run never
+runs), a loop, ``switch`` or ``try`` its body or not; each path's values are one
+alternative (capped at ``MAX_VALUES``). ``message = message.Trim()`` keeps the value (a
+pasted message is read without its outer spaces anyway). A new value made by a call of
+the repository (``message = Position.Describe(info, path, message)``) is a hole filled by
+what that call composes (``Call.nested``). A new value source does not say drops the
+results that print it.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._jvm.compose import unparenthesized
-from errdex.languages.base import ancestors, text
+from errdex.languages.base import text
 from errdex.languages.csharp.calls import alternatives, invocation, walk
 from errdex.languages.facts import (
     Call,
@@ -42,55 +44,92 @@ from errdex.templates.template import Template
 
 MAX_VALUES = 16
 _TRIMS = frozenset({"Trim", "TrimEnd", "TrimStart"})
-# What an assignment may run under, short of the method's body: it may not run at all.
-_CONDITIONAL = frozenset({
-    "if_statement", "switch_statement", "switch_section", "for_statement",
-    "foreach_statement", "while_statement", "do_statement", "catch_clause",
-    "conditional_expression",
-})
+_NESTED = frozenset({"lambda_expression", "local_function_statement",
+                     "anonymous_method_expression"})
+# A state: each reassigned parameter's value on one path through the body (None: unknown).
+State = dict[str, Template | None]
 
 
 def reassigned(node: Node, params: tuple[str, ...], results: list[Result],
                path: str) -> list[Result]:
     """``results`` with each parameter given a new value in ``node``'s body (a method)
-    printing that value: one result per alternative of the values (module docstring)."""
+    printing that value: one result per path through the body's branches (module
+    docstring)."""
     body = node.child_by_field_name("body")
-    values: dict[str, list[Template] | None] = {}
-    nested: list[tuple[str, Call]] = []
-    for found in walk(body):
-        if found.type != "assignment_expression":
-            continue
-        name = text(found.child_by_field_name("left"))
-        if name not in params or values.get(name, ()) is None:
-            continue
-        now = values.get(name) or [parameter(name)]
-        new = _new_values(found, name, now, nested, path)
-        if new is None:
-            values[name] = None
-            continue
-        if _conditional(found, body):
-            new = [*now, *new]
-        values[name] = _unique(new)[:MAX_VALUES]
-    if not values:
+    assigned = [n for n in walk(body) if n.type == "assignment_expression" and text(
+        n.child_by_field_name("left")) in params] if body is not None else []
+    if body is None or not assigned:
         return results
-    dropped = {n for n, v in values.items() if v is None}
-    known = {n: v for n, v in values.items() if v is not None}
+    nested: list[tuple[str, Call]] = []
+    states = _run(body, [{}], assigned, nested, path)
     out: list[Result] = []
     for result in results:
         used = _holes(result)
-        if used & dropped:
-            continue
-        for bindings in _choices({n: v for n, v in known.items() if n in used}):
-            made = bind(result, bindings)
+        for state in states:
+            if any(state.get(n, parameter(n)) is None for n in used):
+                continue  # a value source does not say
+            made = bind(result, {n: v for n, v in state.items() if v is not None and n in used})
             if isinstance(made, Call):
                 made = replace(made, nested=(*made.nested, *(
                     (hole, inner) for hole, inner in nested if _mentions(made, hole))))
             elif not has_text(made):
                 continue
-            out.append(made)
+            if made not in out:
+                out.append(made)
             if len(out) >= MAX_VALUES:
                 return out
     return out
+
+
+def _run(node: Node, states: list[State], assigned: list[Node],
+         nested: list[tuple[str, Call]], path: str) -> list[State]:
+    """The states after ``node`` runs from each of ``states``: an ``if`` each of its
+    branches, a loop, ``switch`` or ``try`` its body or not, an assignment its new values."""
+    if node.type in _NESTED or not any(
+            node.start_byte <= a.start_byte and a.end_byte <= node.end_byte for a in assigned):
+        return states  # no assignment of a parameter in it
+    if node.type == "if_statement":
+        then = node.child_by_field_name("consequence")
+        other = node.child_by_field_name("alternative")
+        ran = _run(then, states, assigned, nested, path) if then is not None else states
+        skipped = _run(other, states, assigned, nested, path) if other is not None else states
+        return _unique([*ran, *skipped])
+    if node.type == "assignment_expression":
+        return _unique([made for state in states
+                        for made in _assigned(node, state, nested, path)])
+    if node.type in ("block", "expression_statement"):
+        for child in node.named_children:
+            states = _run(child, states, assigned, nested, path)
+        return states
+    ran = states  # a loop, a switch, a try: its body may run or not
+    for child in node.named_children:
+        ran = _run(child, ran, assigned, nested, path)
+    return _unique([*states, *ran])
+
+
+def _assigned(found: Node, state: State, nested: list[tuple[str, Call]],
+              path: str) -> list[State]:
+    """The states one assignment to a parameter leads to from ``state``."""
+    name = text(found.child_by_field_name("left"))
+    now = state.get(name, parameter(name))
+    if now is None:
+        return [state]
+    new = _new_values(found, name, [now], nested, path)
+    if new is None:
+        return [{**state, name: None}]
+    return [{**state, name: value} for value in new]
+
+
+def _unique(states: list[State]) -> list[State]:
+    """The distinct states, at most ``MAX_VALUES``."""
+    seen: set[tuple[tuple[str, str | None], ...]] = set()
+    out = []
+    for state in states:
+        key = tuple(sorted((n, v.written if v is not None else None) for n, v in state.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(state)
+    return out[:MAX_VALUES]
 
 
 def _new_values(found: Node, name: str, now: list[Template], nested: list[tuple[str, Call]],
@@ -129,34 +168,6 @@ def _trimmed(right: Node, name: str) -> bool:
     return function is not None and function.type == "member_access_expression" and text(
         function.child_by_field_name("expression")) == name and text(
         function.child_by_field_name("name")) in _TRIMS
-
-
-def _conditional(found: Node, body: Node | None) -> bool:
-    """Whether the assignment is under a branch or a loop of the method's body."""
-    for above in ancestors(found):
-        if above == body:
-            return False
-        if above.type in _CONDITIONAL:
-            return True
-    return False
-
-
-def _choices(values: dict[str, list[Template]]) -> list[dict[str, Template]]:
-    """Every choice of one value per parameter (capped)."""
-    out: list[dict[str, Template]] = [{}]
-    for name, found in values.items():
-        out = [{**chosen, name: value} for chosen in out for value in found][:MAX_VALUES]
-    return out
-
-
-def _unique(templates: list[Template]) -> list[Template]:
-    seen: set[str] = set()
-    out = []
-    for template in templates:
-        if template.written not in seen:
-            seen.add(template.written)
-            out.append(template)
-    return out
 
 
 def _holes(result: Result) -> set[str]:
