@@ -176,6 +176,7 @@ def test_all_hole_template_is_found_by_its_frame_not_its_text(make_repo, store):
 
 def test_index_snapshot_is_reused_and_refreshed_after_writes(make_repo, store, monkeypatch):
     import errdex.lookup.index as index_module
+    import errdex.lookup.tables as tables_module
 
     import_dataset(store, SEED_RECORD)
     first = errdex.open_index(store)
@@ -184,7 +185,7 @@ def test_index_snapshot_is_reused_and_refreshed_after_writes(make_repo, store, m
     def no_rebuild(_store):
         raise AssertionError("the saved index should have been used")
 
-    monkeypatch.setattr(index_module, "_build_tables", no_rebuild)
+    monkeypatch.setattr(tables_module, "build_tables", no_rebuild)
     second = errdex.open_index(store)
     assert len(second) == len(first) == 1
     assert second.explain("deform_conv2d_backward: unsupported dtype I8")

@@ -22,7 +22,6 @@ also surface a record (location only, approximate).
 from __future__ import annotations
 
 import copy
-import marshal
 import re
 from functools import lru_cache
 
@@ -55,7 +54,7 @@ from errdex.lookup.ranking import (
 from errdex.lookup.ranking import materialize as materialize
 from errdex.lookup.replay import Replays, Trace, check
 from errdex.lookup.tables import bucket as word_bucket
-from errdex.lookup.tables import build_tables as _build_tables
+from errdex.lookup.tables import load_tables
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
@@ -101,17 +100,8 @@ class Index:
         self._rest: dict[int, tuple[str, ...]]
         self._size: int
         self._parts: dict[int, tuple[str, int]]  # part id → (a template line's pattern, literal)
-        generation = store.generation()
-        saved = store.load_snapshot(generation, SNAPSHOT_FORMAT)
-        if saved is not None:
-            self._by_key, self._rest, self._size, self._parts, retrieval = marshal.loads(saved)
-            self._retrieval = close_text.Retrieval(*retrieval)
-        else:
-            self._by_key, self._rest, self._size, self._parts = _build_tables(store)
-            self._retrieval = close_text.Retrieval.build(
-                (pid, _literal_of(pattern)) for pid, pattern, _, _ in store.pattern_rows())
-            store.save_snapshot(generation, SNAPSHOT_FORMAT, marshal.dumps(
-                (self._by_key, self._rest, self._size, self._parts, self._retrieval.dump())))
+        (self._by_key, self._rest, self._size, self._parts,
+         self._retrieval) = load_tables(store, SNAPSHOT_FORMAT, _literal_of)
         self._details: dict[int, tuple[str, int]] = {}
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
         self._lineage = has_wordings(store)  # some repository was mined --history

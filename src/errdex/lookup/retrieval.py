@@ -5,13 +5,15 @@ Candidates come from a ranked search over the literal text of every template, BM
 its words and its character trigrams, so no single word decides whether a template is
 looked at: when the rarest word is the one that changed, the others and the trigrams of
 the changed word still find it. The survivors are re-ranked by RapidFuzz on the literal
-text. The postings live in an in-memory SQLite database (FTS5, contentless), built with the
-index tables and saved with them, so it works the same over either store.
+text. The words and trigrams are read by SQLite's FTS5 tokenizers when the index is built;
+only the postings a query can ever read (terms in at most ``_MAX_POSTINGS`` templates) are
+kept, as arrays of pattern ids saved with the index tables, and summed in memory per
+query: no statement runs per term.
 
 Work per query is bounded whatever the paste: at most ``QUERY_CHARS`` characters are read,
 at most ``_MAX_TERMS`` terms are searched, rarest first, while their postings together stay
 under ``_MAX_POSTINGS``; at most ``limit`` candidates are compared. User text is data:
-each term is passed as an FTS5 string, quotes doubled, never as query syntax.
+its terms are only looked up in a dictionary, never read as query syntax.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ import heapq
 import math
 import re
 import sqlite3
-import threading
 from array import array
 from collections.abc import Callable, Iterable
+from operator import itemgetter
+from typing import Final
 
 from rapidfuzz import fuzz
 
@@ -60,7 +63,11 @@ _SCHEMA = (
     "CREATE VIRTUAL TABLE grams USING fts5(t, content='', detail='none', tokenize='trigram')",
     "CREATE VIRTUAL TABLE words_vocab USING fts5vocab(words, 'row')",
     "CREATE VIRTUAL TABLE grams_vocab USING fts5vocab(grams, 'row')",
+    "CREATE VIRTUAL TABLE words_postings USING fts5vocab(words, 'instance')",
+    "CREATE VIRTUAL TABLE grams_postings USING fts5vocab(grams, 'instance')",
 )
+_ID: Final = "i"  # array type code of a posting (a pattern id)
+Dumped = tuple[dict[str, bytes], dict[str, int], bytes, int]
 
 
 def normalize(text: str) -> str:
@@ -90,27 +97,25 @@ def _grams(words: list[str]) -> list[str]:
     return list(seen)
 
 
-def _fts_string(term: str) -> str:
-    """A term as an FTS5 string literal: user text is never query syntax."""
-    return '"' + term.replace('"', '""') + '"'
-
-
 class Retrieval:
     """BM25 over the words and trigrams of every template's literal text."""
 
-    def __init__(self, data: bytes, frequency: dict[str, int], lengths: bytes, size: int):
-        self._db = sqlite3.connect(":memory:", check_same_thread=False)
-        if data:
-            self._db.deserialize(data)
-        else:
-            for statement in _SCHEMA:
-                self._db.execute(statement)
+    def __init__(self, postings: dict[str, bytes], frequency: dict[str, int], lengths: bytes,
+                 size: int):
+        self._postings = postings  # "w:word" / "g:gram" → pattern ids (array ``_ID``)
         self._frequency = frequency  # "w:word" / "g:gram" → documents holding it
         self._lengths = array("H")
         self._lengths.frombytes(lengths)
         self._size = size
         self._average = (sum(self._lengths) / size) if size else 1.0
-        self._lock = threading.Lock()  # one connection, shared by the views of one index
+
+    @classmethod
+    def load(cls, dumped: object) -> Retrieval | None:
+        """``Retrieval(*dumped)``, or None when a snapshot saved another layout."""
+        if (isinstance(dumped, tuple) and len(dumped) == 4 and isinstance(dumped[0], dict)
+                and isinstance(dumped[1], dict) and isinstance(dumped[2], bytes)):
+            return cls(*dumped)
+        return None
 
     @classmethod
     def build(cls, texts: Iterable[tuple[int, str]]) -> Retrieval:
@@ -134,54 +139,64 @@ class Retrieval:
             "SELECT term, doc FROM words_vocab")}
         frequency.update((f"g:{term}", n) for term, n in db.execute(
             "SELECT term, doc FROM grams_vocab") if term.isalnum())
-        return cls(db.serialize(), frequency, lengths.tobytes(), len(rows))
+        postings: dict[str, bytes] = {}
+        for kind, table in (("w", "words"), ("g", "grams")):
+            # Only terms a query may read: rarer than the postings one query reads in all.
+            readable = [term for term, n in db.execute(f"SELECT term, doc FROM {table}_vocab")
+                        if 0 < n <= _MAX_POSTINGS and f"{kind}:{term}" in frequency]
+            for chunk in range(0, len(readable), 500):
+                terms = readable[chunk:chunk + 500]
+                found: dict[str, array[int]] = {}
+                for term, pid in db.execute(
+                        f"SELECT term, doc FROM {table}_postings WHERE term IN "
+                        f"({', '.join('?' * len(terms))})", terms):
+                    found.setdefault(term, array(_ID)).append(pid)
+                postings.update((f"{kind}:{term}", ids.tobytes()) for term, ids in found.items())
+        db.close()
+        return cls(postings, frequency, lengths.tobytes(), len(rows))
 
-    def dump(self) -> tuple[bytes, dict[str, int], bytes, int]:
+    def dump(self) -> Dumped:
         """What ``Retrieval(*dump)`` rebuilds this from (saved in the index snapshot)."""
-        with self._lock:
-            data = self._db.serialize()
-        return data, self._frequency, self._lengths.tobytes(), self._size
+        return self._postings, self._frequency, self._lengths.tobytes(), self._size
 
     def search(self, message: str, limit: int) -> list[int]:
         """Pattern ids whose literal text is closest to ``message`` by BM25, best first."""
         if not self._size:
             return []
         words = _words(normalize(message[:QUERY_CHARS]))
-        terms: list[tuple[int, str, str]] = []
+        terms: list[tuple[int, str]] = []
         frequency = self._frequency
-        for table, kind, found in (("words", "w", words), ("grams", "g", _grams(words))):
+        for kind, found in (("w", words), ("g", _grams(words))):
             for term in found:
-                n = frequency.get(f"{kind}:{term}", 0)
+                key = f"{kind}:{term}"
+                n = frequency.get(key, 0)
                 if n:
-                    terms.append((n, table, term))
+                    terms.append((n, key))
         terms.sort()
-        selects: list[str] = []
-        values: list[object] = []
+        scores: dict[int, float] = {}
+        get = scores.get
         read = 0
-        for n, table, term in terms[:_MAX_TERMS]:
+        for n, key in terms[:_MAX_TERMS]:
             if read + n > _MAX_POSTINGS:
                 continue  # a common term: the rarer ones already say more
             read += n
             weight = math.log(1 + (self._size - n + 0.5) / (n + 0.5))
-            selects.append(f"SELECT rowid AS id, ? AS w FROM {table} WHERE {table} MATCH ?")
-            values += [weight * (_GRAM_WEIGHT if table == "grams" else 1.0), _fts_string(term)]
-        if not selects:
+            if key[0] == "g":
+                weight *= _GRAM_WEIGHT
+            for pid in memoryview(self._postings.get(key, b"")).cast(_ID):
+                scores[pid] = get(pid, 0.0) + weight
+        if not scores:
             return []
-        # The postings are summed in SQLite; the best by shared terms come back, then the
-        # best of those by BM25 (their lengths normalized).
-        with self._lock:
-            scores = dict(self._db.execute(
-                f"SELECT id, SUM(w) AS s FROM ({' UNION ALL '.join(selects)}) "
-                "GROUP BY id ORDER BY s DESC LIMIT ?", (*values, 4 * limit)).fetchall())
+        # The best by shared terms, then the best of those by BM25 (their lengths normalized).
+        best = dict(heapq.nlargest(4 * limit, scores.items(), key=itemgetter(1)))
         lengths, average = self._lengths, self._average
         size = len(lengths)
 
         def bm25(pid: int) -> float:
             length = lengths[pid] if pid < size else average
-            return float(scores[pid]) * (_K1 + 1) / (
-                1 + _K1 * (1 - _B + _B * length / average))
+            return best[pid] * (_K1 + 1) / (1 + _K1 * (1 - _B + _B * length / average))
 
-        return heapq.nlargest(limit, scores, key=bm25)
+        return heapq.nlargest(limit, best, key=bm25)
 
 
 def within(literal: str, message: str) -> float:

@@ -7,22 +7,45 @@ that it reads as one concern: building the tables, and the bucket a word reaches
 
 from __future__ import annotations
 
+import marshal
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from errdex.lookup.parts import part_id, pattern_parts
+from errdex.lookup.retrieval import Retrieval
 from errdex.store.protocol import Store
 
-__all__ = ["bucket", "build_tables"]
+__all__ = ["bucket", "build_tables", "load_tables"]
+
+ByKey = dict[str, "list[int] | dict[str, list[int]]"]
+Tables = tuple[ByKey, dict[int, tuple[str, ...]], int, dict[int, tuple[str, int]]]
 
 _SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
 
 
-def build_tables(store: Store) -> tuple[
-    dict[str, list[int] | dict[str, list[int]]], dict[int, tuple[str, ...]], int,
-    dict[int, tuple[str, int]],
-]:
+def load_tables(store: Store, layout: int, literal_of: Callable[[str], str]
+                ) -> tuple[ByKey, dict[int, tuple[str, ...]], int,
+                                     dict[int, tuple[str, int]], Retrieval]:
+    """The tables and the retrieval of the store's generation: read from its saved snapshot
+    (``layout``: the snapshot format), else built (``literal_of``: a pattern's literal text)
+    and saved for the next opening. A snapshot of another layout is built again."""
+    generation = store.generation()
+    saved = store.load_snapshot(generation, layout)
+    if saved is not None:
+        by_key, rest, size, parts, dumped = marshal.loads(saved)
+        retrieval = Retrieval.load(dumped)
+        if retrieval is not None:
+            return by_key, rest, size, parts, retrieval
+    by_key, rest, size, parts = build_tables(store)
+    retrieval = Retrieval.build(
+        (pid, literal_of(pattern)) for pid, pattern, _, _ in store.pattern_rows())
+    store.save_snapshot(generation, layout, marshal.dumps(
+        (by_key, rest, size, parts, retrieval.dump())))
+    return by_key, rest, size, parts, retrieval
+
+
+def build_tables(store: Store) -> Tables:
     """key word → pattern ids, each pattern's other required words, and the lines of
     multi-line patterns (``parts``), filed like patterns under ids of their own.
 
