@@ -33,10 +33,24 @@ ERRORS = (
     "        else:\n"
     "            missing = 'Missing {kind}'.format(kind=self.kind)\n"
     "        return f'{missing}{hint}.{msg}'\n\n"
+    "    def __str__(self):\n"
+    "        if not self.message:\n"
+    "            return f'Missing value: {self.kind}'\n"
+    "        return self.message\n\n"
     "    def show(self):\n"
     "        print('Error: ' + self.format_message())\n\n\n"
     "def parse(kind, hint):\n"
-    "    raise UsageProblem(kind=kind, hint=hint)  # raise\n"
+    "    raise UsageProblem(kind=kind, hint=hint)  # raise\n\n\n"
+    "class BadValue(Exception):\n"
+    "    def __init__(self, message):\n"
+    "        super().__init__(message)\n"
+    "        self.message = message\n\n"
+    "    def format_message(self):\n"
+    "        return f'Invalid value: {self.message}'\n\n\n"
+    "def fail(message):\n"
+    "    raise BadValue(message)  # passed\n\n\n"
+    "def check(value):\n"
+    "    fail(f'{value!r} is not a number at all')\n"
 )
 FILES = {"cli/__init__.py": "", "cli/errors.py": ERRORS}
 SHOWN = [
@@ -74,3 +88,13 @@ def test_the_fullest_reading_comes_first_among_the_shown_ones(
     found = messages(records_at(records, "cli/errors.py", line_with(ERRORS, "# raise")))
     assert "Missing argument {hint}. {msg}" in found
     assert len(found) <= 16
+
+
+def test_a_class_passing_its_message_on_keeps_printing_what_callers_pass(
+    shown: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    """``str()`` of ``BadValue(message)`` is the message: the raise in the helper prints each
+    caller's text, not only the framework's ``Invalid value: …`` line."""
+    _, records = shown
+    found = messages(records_at(records, "cli/errors.py", line_with(ERRORS, "# passed")))
+    assert "{value!r} is not a number at all" in found

@@ -223,7 +223,9 @@ def _class(node: Node, path: str, assigned: Assignments) -> list[Producer]:
         if shown:
             results = shown
     shower = next((methods[n] for n in SHOWN if n in methods), None)
-    if shower is not None:  # what a command line shows, beside what ``str()`` gives
+    # what a command line shows, beside the text ``str()`` gives; a class whose ``str()``
+    # passes a message on (``BadParameter(message)``) keeps printing what its callers pass
+    if shower is not None and any(isinstance(r, Template) and has_text(r) for r in results):
         displayed = shown_messages(shower, assigned.within(shower))
         results = [*results, *(t for t in displayed if t not in results)][:16]
     # A class that says nothing is kept too: it shadows a namesake elsewhere (``find``).
