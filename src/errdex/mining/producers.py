@@ -222,7 +222,9 @@ class Producers:
                 return method
         if name == "super" or call.callee.startswith("super"):
             return self._base_of(call)
-        found = [p for p in self.by_name.get(name, ()) if p not in outside
+        # ``outside`` is most often empty: a producer's hash (its whole results) is then
+        # not worth computing
+        found = [p for p in self.by_name.get(name, ()) if (not outside or p not in outside)
                  and p.role not in _DATA_ROLES and (call.method or not _formats(p))]
         if not found:
             return None
