@@ -21,6 +21,7 @@ sits in memory whole.
 from __future__ import annotations
 
 import itertools
+import json
 import multiprocessing
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
@@ -36,6 +37,7 @@ from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
 from errdex.lookup.statements import StatementMatch
 from errdex.repo.processes import die_with_parent
 from errdex.store.protocol import StoredRecord, open_store
+from errdex.visible import json_text
 
 CHUNK_CHARS = 256_000  # also the smallest log worth worker processes (two chunks)
 _HARD_LIMIT = MAX_INPUT_CHARS  # a chunk is parsed as one paste: never more than one may hold
@@ -53,6 +55,11 @@ class ScannedEvent:
     statement: StatementMatch | None = None  # the info/debug statement (``all_levels``)
     group: str | None = None  # no record or statement: the log's own template's id
     template: str | None = None  # that template, as learnt so far
+    encoder: JsonLines | None = field(default=None, repr=False, compare=False)  # the scan's
+
+    def json_line(self) -> str:
+        """``to_json`` as JSON text (one JSON Lines line), each record written once a scan."""
+        return (self.encoder or JsonLines()).line(self)
 
     @property
     def level(self) -> str | None:
@@ -69,6 +76,59 @@ class ScannedEvent:
         if self.group is not None:
             out["group"] = {"id": self.group, "template": self.template}
         return out
+
+
+class JsonLines:
+    """``ScannedEvent.to_json`` as the text ``visible.json_text`` writes, each record's JSON
+    written once per scan (a log names few records many times) and one encoder for all.
+
+    ``json_text`` escapes characters only outside ASCII: an ASCII line is its text as
+    encoded; any other line is written by ``json_text`` itself."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, str] = {}
+
+    def line(self, event: ScannedEvent) -> str:
+        """The event's JSON Lines line (without its newline)."""
+        matches = ", ".join(self._match(m) for m in event.matches)
+        parts = [f'{{"line": {_encode(event.line)}, "text": {_encode(event.text)}, '
+                 f'"matches": [{matches}]']
+        if event.layout is not None:
+            parts.append(f', "layout": {_encode(event.layout)}')
+        if event.statement is not None:
+            parts.append(f', "statement": {_encode(event.statement.to_json())}')
+        if event.group is not None:
+            parts.append(f', "group": {_encode({"id": event.group, "template": event.template})}')
+        parts.append("}")
+        text = "".join(parts)
+        return text if text.isascii() else json_text(event.to_json())
+
+    def _match(self, match: Match) -> str:
+        """``Match.to_json``'s text, its record's part cached by record id."""
+        record = self._records.get(match.record.id)
+        if record is None:
+            if len(self._records) >= _CACHE_SIZE:
+                self._records.clear()
+            record = self._records[match.record.id] = _encode(
+                match.record.model_dump(mode="json"))
+        head = _encode({"score": round(match.score, 4), "reason": match.reason,
+                        "bound": match.bound})
+        tail: dict[str, object] = {}
+        if match.removed is not None:
+            tail["removed"] = {"sha": match.removed.sha, "at": match.removed.at}
+        if match.version is not None:
+            tail["version"] = match.version.to_json()
+        if match.extras.package is not None:
+            tail["package"] = {"name": match.extras.package,
+                               "version": match.extras.package_version,
+                               "ecosystem": match.extras.package_ecosystem}
+        rest = f", {_encode(tail)[1:-1]}" if tail else ""
+        return f'{head[:-1]}, "record": {record}{rest}}}'
+
+
+# ``json.dumps(value, ensure_ascii=False)`` (as ``json_text`` calls it) without building an
+# encoder per call
+_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 @dataclass
@@ -122,6 +182,7 @@ def scan(
             (first_line, _rank_chunk(index, chunk, reading)) for first_line, chunk in pieces
         )
     records: dict[str, StoredRecord] = {}
+    encoder = JsonLines()
     drain = Drain() if group else None
     for first_line, ranked in ranked_chunks:
         wanted = {r.id for item in ranked for r in item.ranked} - records.keys()
@@ -135,7 +196,7 @@ def scan(
                 matches = weigh(matches, item.layout, top)
             matches = index.follow_sites(matches)  # an older wording: its site as it is now
             scanned = ScannedEvent(first_line + item.line - 1, item.text, matches, item.layout,
-                                   item.statement)
+                                   item.statement, encoder=encoder)
             if drain is not None and not _explained(scanned):
                 cluster = drain.add(item.message or item.text.partition("\n")[0])
                 scanned.group, scanned.template = f"T{cluster.id}", cluster.template

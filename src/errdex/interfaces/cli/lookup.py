@@ -98,6 +98,7 @@ def scan(
     console = Terminal()
     groups = errdex.ScanGroups() if grouped else None
     statements = 0  # entries below warning mapped to their statement (--all-levels)
+    lines: list[str] = []  # JSON Lines written a batch at a time
     for event in errdex.scan(logfile, db=settings.db, top=top, repo=repo, jobs=jobs,
                              summary=summary, layout=layout, all_levels=all_levels,
                              group=grouped):
@@ -105,11 +106,16 @@ def scan(
         if groups is not None:
             groups.add(event)
         elif as_json:
-            click.echo(json_text(event.to_json()))
+            lines.append(event.json_line())
+            if len(lines) >= _JSON_BATCH:
+                click.echo("\n".join(lines))
+                lines.clear()
         elif event.statement is not None and not event.matches:
             _print_statement(event)
         else:
             print_scanned(console, event)
+    if lines:
+        click.echo("\n".join(lines))
     if groups is not None:
         _print_groups(groups, as_json)
     if not as_json:
@@ -118,6 +124,9 @@ def scan(
         click.echo(errdex.skipped_note(summary), err=True)
     if not summary.matched and not statements:
         sys.exit(EXIT_NO_MATCH)
+
+
+_JSON_BATCH = 256  # lines of ``scan --json`` per write (a chunk of the log holds more)
 
 
 def _print_statement(event: errdex.ScannedEvent) -> None:
