@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from errdex.records.lineage import WordingVersion
@@ -166,6 +167,7 @@ _EXAMPLE_DIRS = frozenset({"example", "examples", "sample", "samples", "demo", "
 _EXAMPLE_PENALTY = 0.2
 
 
+@lru_cache(maxsize=65_536)
 def in_example(path: str) -> bool:
     """Whether a repository path is in example, sample or demo code (a folder so named)."""
     return any(part.lower() in _EXAMPLE_DIRS for part in PurePosixPath(path).parts[:-1])
@@ -205,8 +207,14 @@ def rank(scored: dict[str, Scored]) -> list[Scored]:
 def defines_class(row: CandidateRow) -> bool:
     """Whether a record sits in the file named after its error class (``DataTypeError.ts``),
     where the class's constructor may write the message a raise site elsewhere ``new``s."""
-    return bool(row.error_class) and PurePosixPath(row.file_path).stem == _short(
-        row.error_class or "")
+    return bool(row.error_class) and _stem(row.file_path) == _short(row.error_class or "")
+
+
+@lru_cache(maxsize=65_536)
+def _stem(path: str) -> str:
+    """A path's file name without its last suffix (``PurePosixPath.stem``), cached: the
+    candidates of many lookups share their files."""
+    return PurePosixPath(path).stem
 
 
 _CONSTRUCTORS = frozenset({"constructor", "__init__", "__construct", "<init>", "init", "new"})
@@ -241,6 +249,7 @@ def bind(
     return bound
 
 
+@lru_cache(maxsize=16_384)
 def _short(error_class: str) -> str:
     """The last component of a class name: ``pkg.mod.Error`` / ``io::Error`` → ``Error``; a
     JVM binary name's nested class too (``pkg.Outer$Inner`` → ``Inner``)."""

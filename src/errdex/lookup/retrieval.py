@@ -188,7 +188,7 @@ class Retrieval:
         if not scores:
             return []
         # The best by shared terms, then the best of those by BM25 (their lengths normalized).
-        best = dict(heapq.nlargest(4 * limit, scores.items(), key=itemgetter(1)))
+        best = dict(sorted(scores.items(), key=itemgetter(1), reverse=True)[:4 * limit])
         lengths, average = self._lengths, self._average
         size = len(lengths)
 
