@@ -16,6 +16,7 @@ from tree_sitter import Node
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages._jvm.compose import capped, every_alternative, unparenthesized
 from errdex.languages.base import ancestors, text
+from errdex.languages.csharp.chosen import chosen_call
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value, hole, read
 from errdex.languages.csharp.strings import composite_format, string_value
 from errdex.languages.facts import Argument, Call, unknown
@@ -120,13 +121,16 @@ def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
     holds, else the hole it is."""
     owner = owner_of(at)
     nested: list[tuple[str, Call]] = []
-    for a in args:
+    read = tuple(argument(a, at, args[i + 1:]) for i, a in enumerate(args))
+    for a, found in zip(args, read, strict=True):
         if constant_like(a):
             nested.append((text(a), Call(text(a), owner=owner, path=path)))
         elif a.type == "invocation_expression" and (made := resource_call(a, at)) is not None:
             nested.append((text(a), replace(made, path=path)))  # string.Format(Resources.X, …)
-    return Call(callee, tuple(argument(a, at, args[i + 1:]) for i, a in enumerate(args)),
-                owner=owner, path=path, nested=tuple(nested))
+        elif a.type == "invocation_expression" and found == (unknown(text(a)),) and (
+                called := invocation(a, at, path)) is not None:
+            nested.append((text(a), called))  # ``new MockError(Describe(count))``
+    return Call(callee, read, owner=owner, path=path, nested=tuple(nested))
 
 
 def constant_like(node: Node) -> bool:
@@ -185,7 +189,9 @@ def resource_call(node: Node | None, at: Node) -> Call | None:
     args = arguments(node.child_by_field_name("arguments"))
     if args and any(word in text(args[0]) for word in ("Culture", "Provider")):
         args = args[1:]
-    if not args or args[0].type != "member_access_expression" or not _resource(args[0]):
+    chosen = bool(args) and args[0].type == "identifier"  # a local chosen in a switch
+    if not args or (not chosen and (
+            args[0].type != "member_access_expression" or not _resource(args[0]))):
         return None
     passed: list[Argument] = []
     nested: list[tuple[str, Call]] = []
@@ -196,6 +202,9 @@ def resource_call(node: Node | None, at: Node) -> Call | None:
             passed.append((unknown(text(value)),))
         else:
             passed.append(argument(value, at))
+    if chosen:
+        made = chosen_call(args[0], at, tuple(passed))
+        return replace(made, nested=tuple(nested)) if made is not None else None
     return Call(text(args[0]), tuple(passed), owner=owner_of(at), nested=tuple(nested))
 
 

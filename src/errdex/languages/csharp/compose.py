@@ -45,7 +45,9 @@ from errdex.languages.csharp.calls import (
     alternatives,
     call_of,
     invocation,
+    resource_call,
 )
+from errdex.languages.csharp.chosen import chosen_producers
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
 from errdex.languages.csharp.reassigned import reassigned
 from errdex.languages.csharp.resources import resource_string
@@ -81,6 +83,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
         for member in body.named_children if body is not None else ():
             if member.type == "method_declaration":
                 out.extend(_method(member, name, path))
+                out.extend(chosen_producers(member, name, path))
             elif member.type == "field_declaration":
                 out.extend(_constants(member, name, path))
             elif (made := resource_string(member, name, path)) is not None:
@@ -244,6 +247,9 @@ def _returned(value: Node, returns: str, params: tuple[str, ...], path: str) -> 
     if returns in ("string", "String"):  # its text may be given by ``message += …`` above
         if value.type == "identifier" and text(value) in params:
             return [parameter(text(value))]
+        formatted = resource_call(value, value)  # ``string.Format(culture, Resources.X, a)``
+        if formatted is not None:
+            return [replace(formatted, path=path)]
         return [t for t in alternatives(value, value) if _uses(t, params)]
     return []
 
