@@ -36,6 +36,8 @@ def test_a_message_holding_a_written_out_break_and_a_json_line_stay_as_they_are(
     logged = r'{"level":"error","stack":"Error: boom\n    at run (/app/x.js:1:2)"}'
     assert unescape_stack(plain) == plain
     assert unescape_stack(logged) == logged
+    prefixed = "2024-05-01 ERROR " + logged
+    assert unescape_stack(prefixed) == prefixed
 
 
 def test_a_frame_cut_short_still_names_its_function_and_place() -> None:
