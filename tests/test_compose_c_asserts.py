@@ -151,3 +151,26 @@ def test_a_pasted_assertion_finds_its_statement_in_cpp(
     paste = f"Building the tree\n{printed}\nAborted (core dumped)"
     top = errdex.resolve(paste, db=db).matches[0]
     assert (top.record.file_path, top.record.line_number) == ("src/tree.cpp", at)
+
+
+def _stage(name: str) -> str:
+    return (f"#include <assert.h>\n\nvoid {name}_open(int fd, int mode)\n{{\n"
+            f"    assert(fd >= 0 && mode > 1);\n}}\n")
+
+
+def test_a_pasted_assertion_picks_the_place_it_names_among_alike_ones(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    files = {f"src/{name}.c": _stage(name) for name in ("disk", "pipe", "sock")}
+    mine_once(make_repo, tmp_path, files)
+    db = tmp_path / "once.sqlite"
+    for paste in (
+        "tool: ../src/pipe.c:5: pipe_open: Assertion `fd >= 0 && mode > 1' failed.",
+        "Assertion failed: (fd >= 0 && mode > 1), function pipe_open, file pipe.c, line 5.",
+        "Assertion failed: fd >= 0 && mode > 1, file C:\\build\\src\\pipe.c, line 5",
+        "Assertion failed: fd >= 0 && mode > 1 (src/pipe.c: pipe_open: 5)",
+    ):
+        found = errdex.resolve(f"Opening the pipe\n{paste}\nAborted", db=db).matches
+        assert [(m.record.file_path, m.record.line_number) for m in found][:1] == [
+            ("src/pipe.c", 5)], paste
+        assert len(found) == 3  # the alike ones still follow

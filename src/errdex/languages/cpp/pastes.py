@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from errdex.languages._engine.pastes import PasteReader, Pastes
-from errdex.languages._engine.pastes.common import Found, Lines, one
+from errdex.languages._engine.pastes.common import Found, Frame, Lines, one
 
 _TERMINATE = "terminate called after throwing an instance of '"
 _WHAT = re.compile(r"\s*what\(\):  ?(?P<msg>.*)")
@@ -58,7 +58,33 @@ def exception_class(name: str) -> str:
     return _TEMPLATE_ARGS.sub("", name.strip()) or name.strip()
 
 
+_ASSERTIONS = (  # glibc's, musl's, MSVC's and macOS's wording of a failed ``assert``
+    re.compile(r"(?:[^:\n]*: )?(?P<file>[^:\n]+):(?P<line>\d+): (?P<func>[^\n]*?): "
+               r"Assertion `.*' failed\.?"),
+    re.compile(r"Assertion failed: \(.*\), function (?P<func>[^,\n]+), file (?P<file>[^,\n]+), "
+               r"line (?P<line>\d+)\.?"),
+    re.compile(r"Assertion failed: .* \((?P<file>[^:()\n]+): (?P<func>[^:\n]+): "
+               r"(?P<line>\d+)\)"),
+    re.compile(r"Assertion failed: .*, file (?P<file>.+), line (?P<line>\d+)"),
+)
+
+
+def assertion(lines: Lines, i: int) -> Found | None:
+    """A failed ``assert``'s line (module docstring): the message with its place as a frame."""
+    line = lines[i].strip()
+    if "Assertion" not in line:
+        return None
+    at = line.find("Assertion failed: ")
+    for wording in _ASSERTIONS:
+        found = wording.fullmatch(line if at < 0 or wording is _ASSERTIONS[0] else line[at:])
+        if found is not None:
+            function = found.groupdict().get("func")
+            frame = Frame(found.group("file").strip(), int(found.group("line")), function)
+            return one(lines.event(i, i + 1, line, None, "cpp", (frame,)), i + 1)
+    return None
+
+
 # A multi-line runtime format: before pytest's, the JVM's and the single-line readers.
-PASTES = Pastes((PasteReader(45, terminate),),
+PASTES = Pastes((PasteReader(45, terminate), PasteReader(46, assertion)),
                 markers=(_TERMINATE, "terminating due to uncaught exception",
-                         "terminating with uncaught exception"))
+                         "terminating with uncaught exception", "Assertion"))
