@@ -8,6 +8,7 @@ What is a site (``errorType``):
 * ``log``: ``std::cerr << "…" << x << std::endl`` and glog's ``LOG(ERROR) << …``
   (``LOG(FATAL)`` aborts → severity ``fatal``); ``fmt::print(stderr, "…", …)``.
 * Everything ``c_family`` finds in C (``fprintf(stderr, …)``, ``perror``, ``err``, …).
+* ``panic``: a failed ``assert(cond)`` or project ``…ASSERT…`` macro (``c.asserts``).
 
 A message is read when source says what it is: string literals (raw, prefixed,
 concatenated, ``"…"s``), ``std::string("…")``, ``+`` concatenations holding a literal
