@@ -201,8 +201,12 @@ class Index:
         if not scored and bare:
             scored = class_matches(self.store, event, repo)
         # the ranked retrieval is the costliest step: once per event, whoever asks first
-        approximate = lru_cache(maxsize=1)(lambda: self._approximate_matches(event, repo,
-                                                                             trace))
+        kept: list[dict[str, Scored]] = []
+
+        def approximate() -> dict[str, Scored]:
+            if not kept:
+                kept.append(self._approximate_matches(event, repo, trace))
+            return kept[0]
         if not bare:  # beside weak full matches: a wrapper must not hide a close template
             close_beside(self.store if self._lineage else None, scored, event.message,
                          approximate, self._literal, _WRAPPER_LITERAL)  # nor a gone site's
