@@ -123,15 +123,16 @@ _ESCAPED_FRAME = re.compile(r'\\n(?=\s*(?:at \S|File "|Caused by: |Traceback \(m
 
 
 def unescape_stack(text: str) -> str:
-    """``text`` with the written-out line breaks of such a line made real (a line holding
-    JSON is left whole: its own reader unescapes its fields)."""
+    """``text`` with the written-out line breaks of such a line made real (a line whose
+    text before them is quoted is left whole: its own reader unescapes the value)."""
     if "\\n" not in text:
         return text
     lines = text.split("\n")
     changed = False
     for k, line in enumerate(lines):
-        if line.lstrip()[:1] in ("{", "[") or '":' in line or not _ESCAPED_FRAME.search(line):
-            continue  # a JSON object, maybe after a log prefix: its reader unescapes it
+        found = _ESCAPED_FRAME.search(line)
+        if found is None or line.lstrip()[:1] in ("{", "[") or '"' in line[:found.start()]:
+            continue  # a quoted value (JSON, a debugger's watch row): its reader unescapes it
         lines[k] = line.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
         changed = True
     return "\n".join(lines) if changed else text
