@@ -100,6 +100,9 @@ def _lost_period(message: str) -> bool:
     return len(message) <= _SENTENCE and message[-1:].isalnum() and "\n" not in message
 
 
+_DEPTH = {")": 1, "(": -1}  # how a character read backwards changes the depth
+
+
 def _without_trailing_group(text: str) -> str:
     """``text`` without a final `` (…)`` group; empty when it has none."""
     text = text.rstrip()
@@ -107,7 +110,7 @@ def _without_trailing_group(text: str) -> str:
         return ""
     depth = 0
     for index in range(len(text) - 1, max(-1, len(text) - 1 - _TRAILING_GROUP_CHARS), -1):
-        depth += {")": 1, "(": -1}.get(text[index], 0)
+        depth += _DEPTH.get(text[index], 0)
         if depth == 0:
             return text[:index - 1].rstrip() if index > 1 and text[index - 1] == " " else ""
     return ""
