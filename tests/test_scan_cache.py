@@ -219,3 +219,25 @@ def test_example_code_whose_holes_hold_more_is_ranked_per_line(tmp_path: Path) -
         event = _entry(f"volume stalled while reading {value}")
         assert cached.rank_event(event, top=5) == Index(SQLiteStore(db)).rank_event(
             event, top=5), value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab_1Z9. :'/-é", max_size=40))
+def test_a_shape_masks_each_token_as_read_one_by_one(message: str) -> None:
+    # ``key`` hands only tokens with a digit or an underscore to its mask: the shape is the
+    # one read token by token (words of letters alone, of the index or with a capital kept).
+    import re
+
+    from errdex.lookup import replay
+
+    replays = Replays(frozenset({"ab_1"}))
+    kept: list[str] = []
+
+    def spy(match: re.Match[str]) -> str:
+        kept.append(match.group())
+        return match.group()
+
+    expected_tokens = [t for t in re.findall(r"[A-Za-z0-9_]+", message) if not t.isalpha()]
+    replays.key(message, ())
+    assert replay._MASKABLE.sub(spy, message) == message
+    assert kept == expected_tokens

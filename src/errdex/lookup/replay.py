@@ -43,6 +43,9 @@ from errdex.templates.matching import verify
 __all__ = ["Replays", "Trace", "check"]
 
 _TOKEN = re.compile(r"[A-Za-z0-9_]+")
+# The tokens ``key`` may mask: those with a digit or an underscore (a word of letters alone
+# is kept). A run without one fails at every start inside it, so each match is a whole token.
+_MASKABLE = re.compile(r"[A-Za-z0-9_]*[0-9_][A-Za-z0-9_]*")
 _HEX = re.compile(r"(?:0x)?[0-9a-f]+")
 _MAX_SHAPES = 100_000  # shapes remembered (a few hundred bytes each), then starts over
 _MAX_DIGITS = 12  # a longer number is masked as one this long
@@ -136,7 +139,7 @@ class Replays:
             return f"\x01{kind}{'0' if word[0].isdigit() else ''}{'_' if word[-1] == '_' else ''}"
 
         size = len(message)
-        key = (_TOKEN.sub(mask, message), *(size > n for n in _LENGTHS), *extra)
+        key = (_MASKABLE.sub(mask, message), *(size > n for n in _LENGTHS), *extra)
         self._last = (message, extra, key)
         return key
 
