@@ -35,8 +35,18 @@ spans_make(PyObject *self, PyObject *args)
     return PyLong_FromLong(n);
 }
 
+static PyObject *
+spans_get(PyObject *self, PyObject *args)
+{
+    PyObject *key;
+    if (!PyArg_ParseTuple(args, "O", &key))
+        return NULL;
+    return PyErr_Format(PyExc_KeyError, "no span named %R in %d shelves", key, 3);
+}
+
 static PyMethodDef spans_methods[] = {
     {"make", spans_make, METH_VARARGS, "Make a span."},
+    {"get", spans_get, METH_VARARGS, "Get a span."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -69,6 +79,9 @@ def test_an_extension_error_is_its_host_class(
                                                                          "exception")
     too_long = one_record_at(records, "src/spans.c", line_with(SPANS_C, "PyExc_OverflowError"))
     assert too_long.record.error_class == "OverflowError"
+    named = one_record_at(records, "src/spans.c", line_with(SPANS_C, "no span named"))
+    assert named.record.error_class == "KeyError"
+    assert any_fullmatch([named], "no span named 'coat' in 3 shelves")  # %R: the object's repr
     step = one_record_at(records, "ext/range.c", line_with(RANGE_C, "rb_raise"))
     assert (step.record.error_class, step.record.error_message) == ("ArgumentError",
                                                                     "step can't be 0")
@@ -86,11 +99,14 @@ def test_an_extension_error_is_its_host_class(
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     subprocess.run(["gcc", "-shared", "-fPIC", f"-I{include}", "-o", f"spans{suffix}",
                     "src/spans.c"], cwd=root, check=True, capture_output=True)
-    for given, record in (("-1", negative), ("500", too_long)):
+    for call, record in (("make(-1)", negative), ("make(500)", too_long),
+                         ("get('coat')", named)):
         done = subprocess.run(
-            [sys.executable, "-c", f"import spans; spans.make({given})"], cwd=root,
+            [sys.executable, "-c", f"import spans; spans.{call}"], cwd=root,
             capture_output=True, text=True)
         last = done.stderr.strip().splitlines()[-1]
         error_class, _, message = last.partition(": ")
         assert error_class == record.record.error_class, last
+        # Python prints a KeyError's message as the repr of its text
+        message = message[1:-1].replace("\\'", "'") if error_class == "KeyError" else message
         assert any_fullmatch([record], message), last

@@ -170,7 +170,32 @@ def unescape(sequence: str) -> str:
 def printf_parts(fmt: CString, args: Sequence[str]) -> tuple[Part, ...]:
     """A C format with its arguments: typed holes, ``%m`` and macros as holes."""
     marked, macros = _mark_strerror(fmt)
+    marked, macros, args = _mark_objects(marked, macros, args)
     return split_sentinels(parse_printf(marked, args, dialect="c"), macros)
+
+
+_SPEC = re.compile(r"%%|%[-+ #0-9.hlLqjzt]*[a-zA-Z]")
+
+
+def _mark_objects(marked: str, macros: tuple[str, ...], args: Sequence[str]
+                  ) -> tuple[str, tuple[str, ...], Sequence[str]]:
+    """Python's ``PyUnicode_FromFormat`` (``PyErr_Format``): ``%R``, ``%U``, ``%V`` print an
+    object (no C conversion is written so) → a hole named after its argument, which the
+    other conversions then do not take."""
+    if "%" not in marked or not any(c in marked for c in "RUV"):
+        return marked, macros, args
+    out: list[str] = []
+    named, rest = list(macros), list(args)
+    at, taken = 0, 0
+    for index, found in enumerate(m for m in _SPEC.finditer(marked) if m.group() != "%%"):
+        if found.group()[-1] not in "RUV":
+            continue
+        out.append(marked[at:found.start()] + chr(_SENTINEL + len(named)))
+        position = index - taken
+        named.append(rest.pop(position) if position < len(rest) else "object")
+        taken += 1
+        at = found.end()
+    return "".join(out) + marked[at:], tuple(named), rest
 
 
 def _mark_strerror(fmt: CString) -> tuple[str, tuple[str, ...]]:
