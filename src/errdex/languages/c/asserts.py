@@ -6,8 +6,8 @@ MSVC and macOS write ``Assertion failed: expr`` with the place after). So:
 
 * ``assert(cond)``: one ``panic`` site (severity ``fatal``) whose pattern holds every C
   library's wording (``_failed``) around the condition; ``assert(0)`` says nothing but its
-  place, nor does a bare check that a pointer is set (``assert(ctx)``, ``assert(window !=
-  NULL)``, written alike in every function of a file): no site.
+  place, nor does a bare name or field path (``assert(ctx)``, ``assert(!ctx->current)``,
+  written alike in every function of a file): no site.
 * A project's ``…ASSERT…`` macro given one condition (``IM_ASSERT(cond)``): the same
   site, as most such macros expand to ``assert`` (one that prints its own way leaves a
   record no paste matches).
@@ -37,9 +37,10 @@ NAMES = re.compile(r"assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*")
 # test frameworks' checks (``ASSERT_EQ(a, "b")``) and compile-time ones print their own way
 _NOT_ASSERTS = re.compile(r"^ASSERT_|TEST|EXPECT|STATIC")
 _SPACE = re.compile(r"\s+")
-# a bare check that a pointer is set (``ctx``, ``window != NULL``, ``!p``): written in
-# every function of a file alike, its text says nothing of where it failed
-_BARE = re.compile(r"!?\(?[A-Za-z_][\w.\->\[\]]*\)?(?: ?[!=]= ?(?:NULL|nullptr|0|false|true))?")
+# a bare name or field path (``ctx``, ``ctx->current``, ``!p``): written in every function
+# of a file alike, its text says nothing of where it failed (``window != NULL`` names what
+# a caller passed wrong: a frame of the paste tells which function)
+_BARE = re.compile(r"!?\(?[A-Za-z_][\w.\->\[\]]*\)?")
 
 
 def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
