@@ -448,9 +448,13 @@ class Index:
         ratios: dict[int, float] = {}
         text = close_text.normalize(message[:_FUZZY_CHARS])
         folded: list[bytes] = []  # the message folded, for RE2, encoded once
-        for pid, (pattern, length) in self._pattern_details(pids).items():
+        details = self._pattern_details(pids)
+        opened = close_text.openers({p: shape_of(d[0]).fragments[0] for p, d in details.items()},
+                                    text)
+        for pid, (pattern, length) in details.items():
             literal = close_text.normalize(_literal_text(pattern))[:_FUZZY_CHARS]
-            ratio = max(similarity(literal, text), close_text.within(literal, text))
+            ratio = max(similarity(literal, text), close_text.within(literal, text),
+                        close_text.OPENING_RATIO if pid in opened else 0.0)
             pair = close_text.folded_pair(pattern, message, ratio, length, _WRAPPER_LITERAL)
             if pair is not None and verify(*pair, folded) is not None:
                 ratio = close_text.FOLDED_RATIO  # re-capitalised or re-quoted, folded

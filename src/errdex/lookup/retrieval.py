@@ -213,6 +213,29 @@ def within(literal: str, message: str) -> float:
     return part if part >= _PARTIAL_MIN else 0.0
 
 
+# A template whose text before its first hole opens the message word for word, this many
+# words or more, is as close as this: the message is its older or shorter wording (text
+# appended to the template since, as grep's three-word search would find it). A lead
+# several candidates share is a family's preamble (``Unexpected JSON token at offset``):
+# it says nothing of which one.
+OPENING_RATIO = 0.8
+_OPENING_WORDS = 3
+
+
+def openers(leads: dict[int, str], message: str) -> set[int]:
+    """The pattern ids whose text before the first hole (``leads``) opens the normalized
+    message, ending where a word of it ends, and is the only candidate's to do so."""
+    found: dict[str, list[int]] = {}
+    for pid, lead in leads.items():
+        lead = normalize(lead)
+        if len(_TOKEN.findall(lead)) < _OPENING_WORDS or not message.startswith(lead):
+            continue
+        rest = message[len(lead):len(lead) + 1]
+        if not (rest.isalnum() and lead[-1:].isalnum()):
+            found.setdefault(lead, []).append(pid)
+    return {pids[0] for pids in found.values() if len(pids) == 1} if len(found) == 1 else set()
+
+
 _UPPER_ESCAPE = re.compile(r"\\[A-Z]")
 
 
