@@ -9,9 +9,11 @@ table, rendered (a test keeps them equal).
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from errdex.records.model import HandlingStrategy
 
@@ -246,21 +248,75 @@ FAMILIES: tuple[Family, ...] = (
 
 
 @cache
-def _compiled() -> tuple[tuple[Family, re.Pattern[str]], ...]:
-    return tuple((family, re.compile(family.words)) for family in FAMILIES)
+def _compiled() -> tuple[tuple[Family, re.Pattern[str], tuple[str, ...] | None], ...]:
+    """Each family's pattern, and strings one of which any match of it holds (``needs``)."""
+    return tuple((family, re.compile(family.words), needs(family.words))
+                 for family in FAMILIES)
+
+
+def needs(pattern: str) -> tuple[str, ...] | None:
+    """Strings one of which every match of ``pattern`` contains, or None when none are
+    known: a plain ``in`` rules most families out of a long text at once, where the
+    pattern itself (most start with ``\b``, which keeps ``re`` from skipping ahead) is
+    tried at every position of it."""
+    try:  # the standard library's own reading of a pattern
+        parsed = importlib.import_module("re._parser").parse(pattern)
+    except Exception:  # no prefilter is always right
+        return None
+    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
+        return None
+    return _needed(list(parsed.data))
+
+
+def _needed(items: list[tuple[Any, Any]]) -> tuple[str, ...] | None:
+    """``needs`` of a parsed sequence: its literal runs, and what a group, a branch (each
+    alternative's) or a repeat of at least one time needs; the fewest strings found."""
+    op = importlib.import_module("re._constants")
+    found: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for code, value in items:
+        if code is op.LITERAL:
+            run.append(chr(value))
+            continue
+        if run:
+            found.append(("".join(run),))
+            run = []
+        inner: tuple[str, ...] | None = None
+        if code is op.SUBPATTERN and not value[1] & re.IGNORECASE:
+            inner = _needed(list(value[-1]))
+        elif code is op.BRANCH:
+            branches = [_needed(list(b)) for b in value[1]]
+            if all(branches):
+                inner = tuple(s for b in branches if b for s in b)
+        elif code in (op.MAX_REPEAT, op.MIN_REPEAT) and value[0] >= 1:
+            inner = _needed(list(value[2]))
+        if inner:
+            found.append(inner)
+    if run:
+        found.append(("".join(run),))
+    return min(found, key=lambda f: (len(f), -min(len(s) for s in f))) if found else None
 
 
 def classify(text: str, limit: int | None = None) -> list[Family]:
     """The families whose words occur in ``text`` (lowercased), in taxonomy order; the first
     ``limit`` of them."""
+    return list(_classified(text, limit))
+
+
+@lru_cache(maxsize=4096)
+def _classified(text: str, limit: int | None) -> tuple[Family, ...]:
+    """``classify``, remembered: the records of one function share its documentation, and
+    each tries some thirty patterns on it."""
     lowered = text.lower()
     found: list[Family] = []
-    for family, words in _compiled():
+    for family, words, needed in _compiled():
+        if needed is not None and not any(n in lowered for n in needed):
+            continue
         if words.search(lowered):
             found.append(family)
             if limit is not None and len(found) >= limit:
                 break
-    return found
+    return tuple(found)
 
 
 def family(name: str) -> Family:

@@ -7,6 +7,7 @@ import dataclasses
 from tree_sitter import Node
 
 from errdex.languages._engine.files import Captures, filled
+from errdex.languages._engine.literals import LITERAL, keep_literals, with_literals
 from errdex.languages._engine.spec import F, LanguageSpec
 from errdex.languages.base import (
     FileSites,
@@ -22,7 +23,7 @@ from errdex.languages.base import (
 def extract(spec: LanguageSpec[F], source: bytes) -> FileSites:
     """All sites of one file, in source order, and whether tree-sitter parsed all of it."""
     tree = parse(spec.grammar, source)
-    found = _sites_in(spec, tree.root_node, source, 0, spec.nested_depth)
+    found = _sites_in(spec, tree.root_node, source, 0, spec.nested_depth, top=True)
     found.sort(key=lambda site: site.line)
     sites = [s for s in found if not s.is_candidate()]
     candidates = [s for s in found if s.is_candidate()] if len(sites) < len(found) else []
@@ -35,9 +36,18 @@ def index_file(spec: LanguageSpec[F], found: list[tuple[int, Captures]]) -> F:
 
 
 def _sites_in(
-    spec: LanguageSpec[F], root: Node, source: bytes, line_offset: int, depth: int
+    spec: LanguageSpec[F], root: Node, source: bytes, line_offset: int, depth: int,
+    top: bool = False,
 ) -> list[Site]:
-    found = matches(load_query(spec.grammar, spec.query), root)
+    """The sites under ``root``; at a file's ``top``, its literals are found in the same
+    walk and kept for ``file_literals`` (the text sites the mine reads next)."""
+    if top and spec.strings:
+        query, own = with_literals(spec.grammar, spec.query, tuple(sorted(spec.strings)))
+        every = matches(query, root)
+        found = [m for m in every if m[0] < own]
+        keep_literals(source, [caps[LITERAL][0] for index, caps in every if index >= own])
+    else:
+        found = matches(load_query(spec.grammar, spec.query), root)
     file = index_file(spec, found)
     placed: list[tuple[int, Site]] = []
     for key, handler in spec.handlers:

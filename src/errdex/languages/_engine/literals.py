@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from functools import cache
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node, Query
 from tree_sitter_language_pack import get_language
 
 from errdex.languages._engine.spec import LanguageSpec
-from errdex.languages.base import matches, parse
+from errdex.languages.base import load_query, matches, parse
 from errdex.records.text_sites import MAX_CHARS, MIN_WORDS, is_worded
 from errdex.templates.template import Literal
 
@@ -35,9 +36,13 @@ _RAW_WORD = re.compile(rb"[A-Za-z0-9\x80-\xff]+")
 _PLACEHOLDER = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]|\$?\{[^{}]*\}")
 
 
+# The capture of the string patterns a site query carries along (``with_literals``).
+LITERAL = "__literal"
+
+
 @cache
-def _query(grammar: str, types: tuple[str, ...]) -> Query | None:
-    """One query for every string type the grammar has (a type it lacks is left out)."""
+def _patterns(grammar: str, types: tuple[str, ...], capture: str = "s") -> str | None:
+    """One pattern per string type the grammar has (a type it lacks is left out)."""
     language = get_language(grammar)  # type: ignore[arg-type]
     known = []
     for kind in types:
@@ -46,7 +51,40 @@ def _query(grammar: str, types: tuple[str, ...]) -> Query | None:
         except Exception:
             continue
         known.append(kind)
-    return Query(language, " ".join(f"({t}) @s" for t in known)) if known else None
+    return " ".join(f"({t}) @{capture}" for t in known) if known else None
+
+
+@cache
+def _query(grammar: str, types: tuple[str, ...]) -> Query | None:
+    """One query for every string type the grammar has."""
+    patterns = _patterns(grammar, types)
+    return Query(get_language(grammar), patterns) if patterns else None  # type: ignore[arg-type]
+
+
+@cache
+def with_literals(grammar: str, query: Path, types: tuple[str, ...]) -> tuple[Query, int]:
+    """A site query with the string patterns after its own, and how many its own are: one
+    walk of a file's tree finds its sites and its literals (the walk costs about as much
+    as a query's work; a second query walked the whole tree again)."""
+    own = load_query(grammar, query)
+    patterns = _patterns(grammar, types, LITERAL)
+    if patterns is None:
+        return own, own.pattern_count
+    text = query.read_text(encoding="utf-8") + "\n" + patterns
+    return Query(get_language(grammar), text), own.pattern_count  # type: ignore[arg-type]
+
+
+# The literal nodes a site query found in the last file it read (``keep_literals``), for
+# ``file_literals`` of the same bytes: one file at a time, so one entry.
+_KEPT: list[tuple[bytes, list[Node]]] = []
+
+
+def keep_literals(source: bytes, nodes: list[Node]) -> None:
+    _KEPT[:] = [(source, nodes)]
+
+
+def _kept(source: bytes) -> list[Node] | None:
+    return _KEPT[0][1] if _KEPT and _KEPT[0][0] is source else None
 
 
 def file_literals(spec: LanguageSpec[Any], source: bytes) -> list[tuple[int, str]]:
@@ -54,12 +92,15 @@ def file_literals(spec: LanguageSpec[Any], source: bytes) -> list[tuple[int, str
     ``MAX_PER_FILE`` of them."""
     if not spec.strings:
         return []
-    query = _query(spec.grammar, tuple(sorted(spec.strings)))
-    if query is None:
-        return []
-    root = parse(spec.grammar, source).root_node
-    nodes = sorted((caps["s"][0] for _, caps in matches(query, root)),
-                   key=lambda n: (n.start_byte, -n.end_byte))
+    found_nodes = _kept(source)
+    if found_nodes is None:
+        query = _query(spec.grammar, tuple(sorted(spec.strings)))
+        if query is None:
+            return []
+        root = parse(spec.grammar, source).root_node
+        found_nodes = [caps["s"][0] for _, caps in matches(query, root)]
+    _KEPT.clear()
+    nodes = sorted(found_nodes, key=lambda n: (n.start_byte, -n.end_byte))
     found: list[tuple[int, str]] = []
     covered = -1
     for node in nodes:
