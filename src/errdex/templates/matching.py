@@ -3,10 +3,13 @@
 The one check every stage uses (lookup, and enrichment verifying a model's quoted
 messages): plain patterns (only ``(.+?)`` holes, the common case) by placing their
 literal fragments, others on RE2 — linear in the message whatever the pattern.
+A final hole may print nothing (``… by both '{}' and '{}'{}`` given an empty last
+value): the message then ends where the text before that hole ends, its blanks trimmed.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from errdex.templates.analysis import PatternShape, shape_of
@@ -38,6 +41,17 @@ def verify(
     ``encoded`` carries the message's UTF-8 from one call to the next (the
     candidates of one message share it).
     """
+    found = _trimmed(pattern, message, encoded)
+    if found is None and pattern.endswith(_END_HOLE):
+        head = _head(pattern)
+        if head is not None:
+            found = _empty_end(head, message)
+    return found
+
+
+def _trimmed(
+    pattern: str, message: str, encoded: list[bytes] | None
+) -> tuple[str | None, ...] | None:
     found = _verify(pattern, message, encoded)
     if (found is None and pattern.endswith(" ") and not message.endswith(" ")
             and pattern.strip(" ")):
@@ -46,6 +60,56 @@ def verify(
         blanks = len(pattern) - len(pattern.rstrip(" "))
         found = _verify(pattern, message + " " * blanks, None)
     return found
+
+
+_END_HOLE = "(.+?)"
+# The text before an empty final hole says this many words at least: ``Error: {}`` read as
+# ``Error:`` would match too much; ``Command {}: Short option names … '{}'{}`` would not.
+_HEAD_WORDS = 2
+_WORD = re.compile(r"[^\W_]+")
+_BLANKS = (" ", "\\t", "\\n", "\\r")  # spelled as ``escape`` spells them
+
+
+@lru_cache(maxsize=8192)
+def _head(pattern: str) -> str | None:
+    """``pattern`` without its final ``(.+?)`` hole and the blanks written before it; None
+    when that ``(`` is escaped, or the rest is not plain text and holes, or says too little."""
+    head = pattern[: -len(_END_HOLE)]
+    if _escaped(head):
+        return None
+    while True:
+        for blank in _BLANKS:
+            if not head.endswith(blank):
+                continue
+            cut = head[: -len(blank)]
+            if _escaped(cut):
+                if blank != " ":  # ``\\n``: a backslash, then the letter
+                    continue
+                cut = cut[:-1]  # ``\ ``: an escaped space
+            head = cut
+            break
+        else:
+            break
+    shape = _shape(head)
+    if shape.opaque or sum(len(_WORD.findall(f)) for f in shape.fragments) < _HEAD_WORDS:
+        return None
+    return head
+
+
+def _escaped(text: str) -> bool:
+    """Whether the character after ``text`` is escaped (an odd run of backslashes ends it)."""
+    return (len(text) - len(text.rstrip("\\"))) % 2 == 1
+
+
+def _empty_end(head: str, message: str) -> tuple[str | None, ...] | None:
+    """The hole values when ``message`` is what ``head`` prints, its final hole printing
+    nothing (so the message's trailing blanks are not that hole's value either)."""
+    message = message.rstrip()
+    last = _shape(head).fragments[-1].rstrip()
+    if not message.endswith(last):  # the cheap refusal, before any placing or regex
+        return None
+    found = _verify(head, message, None)
+    return None if found is None else (*found, "")
 
 
 def _verify(
