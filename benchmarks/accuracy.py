@@ -144,6 +144,9 @@ def mine_all(cases: list[Case], repos: Path, db: Path, remine: bool,
                                       stride=stride)  # type: ignore[arg-type]
             say(f"    {len(run.mined)} of {len(run.releases)} releases mined, {run.linked} "
                 f"sites linked, in {time.perf_counter() - started:.0f}s")
+            say(f"    releases: {' '.join(r.name for r in run.releases)}; tags left out: "
+                + (", ".join(f"{why} {n}" for why, n in run.skipped_tags.most_common())
+                   or "none"))
             continue
         with errdex.open_store(db) as store:
             state = store.repo_state(repo)
