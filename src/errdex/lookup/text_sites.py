@@ -21,6 +21,7 @@ from errdex.lookup.ranking import Match
 from errdex.records.text_sites import TextSite, contained, spaced, windows, words
 from errdex.store.protocol import Store
 from errdex.templates.analysis import shape_of
+from errdex.templates.matching import verify
 
 REASON = "the text appears here; errdex did not see how it is raised"
 MAX_LEADS = 128  # windows of the message probed; a longer message's tail is not probed
@@ -188,6 +189,8 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
     if not texts or texts[0].reason != REASON:
         return False
     site = words(texts[0].site.text)
+    if _line_said_elsewhere(site, matches, text):
+        return False
     pasted_words = words(text)
     pasted, pasted_windows = set(pasted_words), set(windows(pasted_words))
 
@@ -212,6 +215,35 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
         held < len(site) or (approximate and shared < runs)
         for (held, shared), approximate in zip(
             told, (m.reason.startswith("approximate:") for m in matches), strict=True))
+
+
+# A paste's lines read for ``_line_said_elsewhere``: its first this many, this long at most.
+_LINES = 64
+_LINE_CHARS = 2_000
+
+
+def _line_said_elsewhere(site: list[str], matches: list[Match], text: str) -> bool:
+    """Whether a record matches one line of the message whole, saying most of that line's
+    words itself, and the site's text is not in that line: the site holds other words of
+    the paste (a hint printed below the error), not more of the error line
+    (``Your requirements could not be resolved …`` over the ``Potential causes: …`` list
+    printed under it)."""
+    message = main_event(text).message or text
+    lines = [line for line in (raw.strip() for raw in message.split("\n", _LINES)[:_LINES])
+             if line and len(line) <= _LINE_CHARS]
+    said = spaced(site)
+    for match in matches:
+        if match.approximate or CLASS_ONLY in match.reason:
+            continue
+        literal = len(words(_literal(match)))
+        if literal < _MIN_TEXT_WORDS:
+            continue
+        for line in lines:
+            line_words = words(line)
+            if 2 * literal >= len(line_words) and said not in spaced(line_words) and verify(
+                    match.record.message_pattern, line) is not None:
+                return True
+    return False
 
 
 def _literal(match: Match) -> str:
