@@ -152,3 +152,17 @@ def test_a_panic_printed_with_an_empty_last_value_finds_its_own_site(
              "is in use by both 'gnuplot' and 'significant_only'\n")
     found = errdex.explain(paste, db=db)
     assert (found[0].record.line_number, found[0].approximate) == (13, False)
+
+
+def test_a_panic_wrapped_where_the_template_has_one_space_still_matches_whole(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/asserts.rs": ASSERTS})
+    db = str(tmp_path / "asserts.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/flags", jobs=1)
+    paste = ("thread 'main' panicked at src/asserts.rs:6:9:\n"
+             "Command compare: Short option names must be unique for each argument,\n"
+             "                 but '-g' is in use by both 'gnuplot' and 'significant_only'\n")
+    found = errdex.explain(paste, db=db)
+    assert (found[0].record.line_number, found[0].approximate) == (13, False)

@@ -38,6 +38,9 @@ def _variants(event: ErrorEvent) -> list[str]:
         dedented = _INDENTED.sub("\n", event.message)
         if dedented != event.message and not add(dedented):
             return variants
+        # and a line wrapped where the template has one space (``argument,\n    but``)
+        if dedented != event.message and not add(_INDENTED.sub(" ", event.message)):
+            return variants
     # The line as printed, when reading it took a prefix off (``fatal: ``, ``error: ``):
     # a record whose reporter prints that prefix (git's ``die``) matches it whole.
     printed = event.text.strip().partition("\n")[0]
