@@ -24,10 +24,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "errdex"
 # The order recognizers were tried in when parse listed them by hand: a format's header
 # before the generic ``Class: message`` line, multi-line formats before single lines; a
 # Node error behind a logger's prefix last but the single line (it is read only when no
-# runtime's reader took the line).
+# runtime's reader took the line). A C library's failed-assert line follows C++'s terminate.
 ORDER_BEFORE = [
     "python_exception_group", "python_traceback", "rust_panic", "go_panic", "terminate",
-    "pytest_traceback", "pytest_block", "pytest_summary", "jvm_trace",
+    "assertion", "pytest_traceback", "pytest_block", "pytest_summary", "jvm_trace",
     "exception_has_occurred", "helper_quoted", "dotnet_trace", "runner_header", "watch_window",
     "node_trace", "ruby_trace", "rails_error", "ruby_frames", "php_error", "_json_log_line",
     "_logfmt_line", "glog_line", "go_test_failure", "go_log_line", "glued_node_error",
