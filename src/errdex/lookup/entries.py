@@ -170,9 +170,7 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
     located = "line" in fields  # ``Class@line``, ``file:line``: the line says more than a name
     kept = []
     for match in matches:
-        stem, base = _stems(match.record.file_path)
-        named = next((name for name in names if stem == name or stem.endswith("/" + name)
-                      or base == name), None)
+        named = _named_in(names, match.record.file_path) if names else None
         if named is not None:  # orders a template's sites; never lifts a near miss far
             match.score += _SOURCE_WEIGHT / 4 if match.approximate else _SOURCE_WEIGHT
             match.reason += f"; the log names {named}"
@@ -181,6 +179,13 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
         kept.append(match)
     kept.sort(key=lambda m: -m.score)
     return kept[:top]
+
+
+def _named_in(names: list[str], path: str) -> str | None:
+    """The first of ``names`` that names the file at ``path`` (its stem or its name)."""
+    stem, base = _stems(path)
+    return next((name for name in names if stem == name or stem.endswith("/" + name)
+                 or base == name), None)
 
 
 def _thin(match: Match) -> bool:
