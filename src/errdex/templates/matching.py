@@ -42,10 +42,12 @@ def verify(
     candidates of one message share it).
     """
     found = _trimmed(pattern, message, encoded)
-    if found is None and pattern.endswith(_END_HOLE):
-        head = _head(pattern)
-        if head is not None:
-            found = _empty_end(head, message)
+    if found is None and pattern.endswith(_END_HOLE) and (end := _head(pattern)) is not None:
+        head, last = end
+        message = message.rstrip()
+        if message.endswith(last):  # the cheap refusal, before any placing or regex
+            empty = _verify(head, message, None)
+            found = None if empty is None else (*empty, "")
     return found
 
 
@@ -71,9 +73,11 @@ _BLANKS = (" ", "\\t", "\\n", "\\r")  # spelled as ``escape`` spells them
 
 
 @lru_cache(maxsize=8192)
-def _head(pattern: str) -> str | None:
-    """``pattern`` without its final ``(.+?)`` hole and the blanks written before it; None
-    when that ``(`` is escaped, or the rest is not plain text and holes, or says too little."""
+def _head(pattern: str) -> tuple[str, str] | None:
+    """``pattern`` without its final ``(.+?)`` hole and the blanks written before it, and
+    the text it ends with; None when that ``(`` is escaped, or the rest is not plain text
+    and holes, or says too little. A message it matches (its final hole printing nothing)
+    is read without trailing blanks: they are not that hole's value either."""
     head = pattern[: -len(_END_HOLE)]
     if _escaped(head):
         return None
@@ -93,23 +97,12 @@ def _head(pattern: str) -> str | None:
     shape = _shape(head)
     if shape.opaque or sum(len(_WORD.findall(f)) for f in shape.fragments) < _HEAD_WORDS:
         return None
-    return head
+    return head, shape.fragments[-1].rstrip()
 
 
 def _escaped(text: str) -> bool:
     """Whether the character after ``text`` is escaped (an odd run of backslashes ends it)."""
     return (len(text) - len(text.rstrip("\\"))) % 2 == 1
-
-
-def _empty_end(head: str, message: str) -> tuple[str | None, ...] | None:
-    """The hole values when ``message`` is what ``head`` prints, its final hole printing
-    nothing (so the message's trailing blanks are not that hole's value either)."""
-    message = message.rstrip()
-    last = _shape(head).fragments[-1].rstrip()
-    if not message.endswith(last):  # the cheap refusal, before any placing or regex
-        return None
-    found = _verify(head, message, None)
-    return None if found is None else (*found, "")
 
 
 def _verify(
