@@ -140,29 +140,20 @@ fn duplicate_tip(first: &str, second: &str) -> String {
                                        "but '-{}' is in use by both '{}' and '{}'{}")
 
 
-def test_a_panic_printed_with_an_empty_last_value_finds_its_own_site(
-    make_repo: Callable[..., GitRepo], tmp_path: Path
+@pytest.mark.parametrize("message", [
+    # printed with an empty last value: its blank before it is gone too
+    "Command compare: Short option names must be unique for each argument, but '-g' "
+    "is in use by both 'gnuplot' and 'significant_only'\n",
+    # wrapped where the template has one space
+    "Command compare: Short option names must be unique for each argument,\n"
+    "                 but '-g' is in use by both 'gnuplot' and 'significant_only'\n",
+], ids=["empty-last-value", "wrapped"])
+def test_a_panic_with_an_empty_last_value_finds_its_own_site(
+    make_repo: Callable[..., GitRepo], tmp_path: Path, message: str
 ) -> None:
     repo = make_repo()
     repo.commit_files({"src/asserts.rs": ASSERTS})
     db = str(tmp_path / "asserts.sqlite")
     errdex.mine(repo.root, db=db, repo="acme/flags", jobs=1)
-    paste = ("thread 'main' panicked at src/asserts.rs:6:9:\n"
-             "Command compare: Short option names must be unique for each argument, but '-g' "
-             "is in use by both 'gnuplot' and 'significant_only'\n")
-    found = errdex.explain(paste, db=db)
-    assert (found[0].record.line_number, found[0].approximate) == (13, False)
-
-
-def test_a_panic_wrapped_where_the_template_has_one_space_still_matches_whole(
-    make_repo: Callable[..., GitRepo], tmp_path: Path
-) -> None:
-    repo = make_repo()
-    repo.commit_files({"src/asserts.rs": ASSERTS})
-    db = str(tmp_path / "asserts.sqlite")
-    errdex.mine(repo.root, db=db, repo="acme/flags", jobs=1)
-    paste = ("thread 'main' panicked at src/asserts.rs:6:9:\n"
-             "Command compare: Short option names must be unique for each argument,\n"
-             "                 but '-g' is in use by both 'gnuplot' and 'significant_only'\n")
-    found = errdex.explain(paste, db=db)
+    found = errdex.explain("thread 'main' panicked at src/asserts.rs:6:9:\n" + message, db=db)
     assert (found[0].record.line_number, found[0].approximate) == (13, False)
