@@ -170,7 +170,7 @@ _EXAMPLE_PENALTY = 0.2
 @lru_cache(maxsize=65_536)
 def in_example(path: str) -> bool:
     """Whether a repository path is in example, sample or demo code (a folder so named)."""
-    return any(part.lower() in _EXAMPLE_DIRS for part in PurePosixPath(path).parts[:-1])
+    return any(part.lower() in _EXAMPLE_DIRS for part in path.rstrip("/").split("/")[:-1])
 
 
 def apply_examples(scored: dict[str, Scored], literal: Callable[[Scored], int]) -> None:
@@ -213,8 +213,13 @@ def defines_class(row: CandidateRow) -> bool:
 @lru_cache(maxsize=65_536)
 def _stem(path: str) -> str:
     """A path's file name without its last suffix (``PurePosixPath.stem``), cached: the
-    candidates of many lookups share their files."""
-    return PurePosixPath(path).stem
+    candidates of many lookups share their files. Plain string steps: building a path
+    object cost more than the rest of the check."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if name == ".":  # not a file name: the path object's reading
+        return PurePosixPath(path).stem
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 _CONSTRUCTORS = frozenset({"constructor", "__init__", "__construct", "<init>", "init", "new"})
