@@ -37,3 +37,58 @@ def test_a_snapshot_of_the_older_layout_is_not_read():
     built = Retrieval.build([(1, "no handler registered for ")])
     again = Retrieval.load(built.dump())
     assert again is not None and again.search("no handler registerd", 1) == [1]
+
+
+def _mined(make_repo, store):
+    """A store with two raise sites of different templates, and a fresh index over it."""
+    import errdex
+
+    repo = make_repo()
+    repo.write("m.py", "def f(n):\n    raise ValueError(f'bad count {n} given')\n\n"
+                       "def g(p):\n    raise KeyError(f'no such key {p} here')\n")
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    return errdex.open_index(store)
+
+
+def test_a_hit_verifies_its_candidates_without_reading_patterns(make_repo, store, monkeypatch):
+    index = _mined(make_repo, store)
+
+    def no_read(_pids):
+        raise AssertionError("the patterns' details are held by the index")
+
+    monkeypatch.setattr(store, "pattern_details", no_read)
+    (found,) = index.explain("ValueError: bad count 7 given")
+    assert found.record.line_number == 2
+    (found,) = index.explain("KeyError: no such key 'x' here")
+    assert found.record.line_number == 5
+
+
+def test_a_snapshot_without_details_reads_them_from_the_store(make_repo, store):
+    import marshal
+
+    import errdex
+    from errdex.lookup.index import SNAPSHOT_FORMAT
+
+    _mined(make_repo, store)
+    generation = store.generation()
+    *tables, _ = marshal.loads(store.load_snapshot(generation, SNAPSHOT_FORMAT))
+    store.save_snapshot(generation, SNAPSHOT_FORMAT, marshal.dumps(tuple(tables)))
+    index = errdex.open_index(store)
+    assert index._held is None
+    (found,) = index.explain("ValueError: bad count 7 given")
+    assert found.record.line_number == 2
+
+
+def test_held_details_answer_only_the_ids_they_hold():
+    from array import array
+
+    from errdex.lookup.tables import Details
+
+    held = Details(["", "a (.+?)", ""], array("l", [0, 2, 0]))
+    assert held.get(1) == ("a (.+?)", 2)
+    assert held.get(0) is None and held.get(2) is None and held.get(3) is None
+    assert held.get(-4) is None
+    again = Details.load(held.dump())
+    assert again is not None and again.get(1) == ("a (.+?)", 2)
+    assert Details.load(None) is None

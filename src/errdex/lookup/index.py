@@ -100,8 +100,8 @@ class Index:
         self._rest: dict[int, tuple[str, ...]]
         self._size: int
         self._parts: dict[int, tuple[str, int]]  # part id → (a template line's pattern, literal)
-        (self._by_key, self._rest, self._size, self._parts,
-         self._retrieval) = load_tables(store, SNAPSHOT_FORMAT, _literal_of)
+        (self._by_key, self._rest, self._size, self._parts, self._retrieval,
+         self._held) = load_tables(store, SNAPSHOT_FORMAT, _literal_of)
         self._details: dict[int, tuple[str, int]] = {}
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
         self._lineage = has_wordings(store)  # some repository was mined --history
@@ -128,7 +128,9 @@ class Index:
         for pid in missing:
             if pid < 0 and pid in self._parts:  # a line of a multi-line template
                 self._details[pid] = self._parts[pid]
-        missing = [pid for pid in missing if pid >= 0]
+            elif self._held and (found := self._held.get(pid)) is not None:  # no read
+                self._details[pid] = found
+        missing = [pid for pid in missing if pid >= 0 and pid not in self._details]
         if missing:
             if len(self._details) > _DETAILS_CACHE:
                 self._details.clear()

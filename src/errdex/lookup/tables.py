@@ -9,40 +9,94 @@ from __future__ import annotations
 
 import marshal
 import sys
+from array import array
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from errdex.lookup.parts import part_id, pattern_parts
 from errdex.lookup.retrieval import Retrieval
 from errdex.store.protocol import Store
 
-__all__ = ["bucket", "build_tables", "load_tables"]
+__all__ = ["Details", "bucket", "build_tables", "load_tables"]
 
 ByKey = dict[str, "list[int] | dict[str, list[int]]"]
 Tables = tuple[ByKey, dict[int, tuple[str, ...]], int, dict[int, tuple[str, int]]]
 
 _SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
+_SPARSE = 2  # pattern ids past this many times their count: details are read, not kept
+
+
+class Details:
+    """Every pattern's text and literal length, by pattern id, held in memory: a hit's
+    candidates are then verified without a database read (about 100 bytes a pattern:
+    ~100 MB at a million patterns). Pattern ids are dense (SQLite's row ids)."""
+
+    def __init__(self, texts: list[str], literal: array[int]):
+        self.texts, self.literal = texts, literal
+
+    def get(self, pid: int) -> tuple[str, int] | None:
+        """(pattern, literal length) of a pattern, None for an id it does not hold."""
+        if 0 <= pid < len(self.texts) and (text := self.texts[pid]):
+            return text, self.literal[pid]
+        return None
+
+    def dump(self) -> tuple[list[str], bytes]:
+        return self.texts, self.literal.tobytes()
+
+    @classmethod
+    def load(cls, dumped: object) -> Details | None:
+        """The details of a snapshot, None for one saved without them."""
+        if not isinstance(dumped, tuple) or len(dumped) != 2:
+            return None
+        texts, literal = dumped
+        lengths = array("l")
+        lengths.frombytes(literal)
+        return cls(texts, lengths) if len(lengths) == len(texts) else None
+
+
+def _collect(rows: Iterator[tuple[int, str, str, int]], texts: dict[int, tuple[str, int]]
+             ) -> Iterator[tuple[int, str]]:
+    """(pid, pattern) of every row, keeping each pattern's details on the way."""
+    for pid, pattern, _, literal in rows:
+        texts[pid] = (pattern, literal)
+        yield pid, pattern
+
+
+def _details(found: dict[int, tuple[str, int]]) -> Details | None:
+    """The patterns' details as dense arrays; None when the ids are too sparse for it."""
+    top = max(found, default=-1) + 1
+    if top > _SPARSE * len(found) + 1024 or min(found, default=0) < 0:
+        return None
+    texts = [""] * top
+    literal = array("l", bytes(top * array("l").itemsize))
+    for pid, (pattern, length) in found.items():
+        texts[pid], literal[pid] = pattern, length
+    return Details(texts, literal)
 
 
 def load_tables(store: Store, layout: int, literal_of: Callable[[str], str]
                 ) -> tuple[ByKey, dict[int, tuple[str, ...]], int,
-                                     dict[int, tuple[str, int]], Retrieval]:
-    """The tables and the retrieval of the store's generation: read from its saved snapshot
-    (``layout``: the snapshot format), else built (``literal_of``: a pattern's literal text)
-    and saved for the next opening. A snapshot of another layout is built again."""
+                                     dict[int, tuple[str, int]], Retrieval, Details | None]:
+    """The tables, the retrieval and the patterns' details of the store's generation: read
+    from its saved snapshot (``layout``: the snapshot format), else built (``literal_of``: a
+    pattern's literal text) and saved for the next opening. A snapshot of another layout is
+    built again; one saved without details is used without them (read from the store)."""
     generation = store.generation()
     saved = store.load_snapshot(generation, layout)
     if saved is not None:
-        by_key, rest, size, parts, dumped = marshal.loads(saved)
+        by_key, rest, size, parts, dumped, *more = marshal.loads(saved)
         retrieval = Retrieval.load(dumped)
         if retrieval is not None:
-            return by_key, rest, size, parts, retrieval
+            return by_key, rest, size, parts, retrieval, Details.load(more[0] if more else None)
     by_key, rest, size, parts = build_tables(store)
+    found: dict[int, tuple[str, int]] = {}
     retrieval = Retrieval.build(
-        (pid, literal_of(pattern)) for pid, pattern, _, _ in store.pattern_rows())
+        (pid, literal_of(pattern)) for pid, pattern in _collect(store.pattern_rows(), found))
+    details = _details(found)
+    del found
     store.save_snapshot(generation, layout, marshal.dumps(
-        (by_key, rest, size, parts, retrieval.dump())))
-    return by_key, rest, size, parts, retrieval
+        (by_key, rest, size, parts, retrieval.dump(), details.dump() if details else None)))
+    return by_key, rest, size, parts, retrieval, details
 
 
 def build_tables(store: Store) -> Tables:
