@@ -92,3 +92,18 @@ def test_held_details_answer_only_the_ids_they_hold():
     again = Details.load(held.dump())
     assert again is not None and again.get(1) == ("a (.+?)", 2)
     assert Details.load(None) is None
+
+
+def test_details_are_collected_by_id_whatever_the_order_and_dropped_when_sparse():
+    from errdex.lookup.tables import _Collected
+
+    collected = _Collected()
+    rows = [(2, "b (.+?)", "b", 2), (5, "e", "e", 1), (3, "c", "c", 1)]
+    assert list(collected.rows(iter(rows))) == [(2, "b (.+?)"), (5, "e"), (3, "c")]
+    held = collected.details()
+    assert held is not None
+    assert [held.get(pid) for pid in range(7)] == [
+        None, None, ("b (.+?)", 2), ("c", 1), None, ("e", 1), None]
+    sparse = _Collected()
+    assert len(list(sparse.rows(iter([(1, "a", "a", 1), (10**9, "z", "z", 1)])))) == 2
+    assert sparse.details() is None

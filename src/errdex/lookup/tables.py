@@ -24,6 +24,7 @@ Tables = tuple[ByKey, dict[int, tuple[str, ...]], int, dict[int, tuple[str, int]
 
 _SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
 _SPARSE = 2  # pattern ids past this many times their count: details are read, not kept
+_GAP = 65_536  # ... plus this many (the ids of a small store after deletions)
 
 
 class Details:
@@ -54,24 +55,42 @@ class Details:
         return cls(texts, lengths) if len(lengths) == len(texts) else None
 
 
-def _collect(rows: Iterator[tuple[int, str, str, int]], texts: dict[int, tuple[str, int]]
-             ) -> Iterator[tuple[int, str]]:
-    """(pid, pattern) of every row, keeping each pattern's details on the way."""
-    for pid, pattern, _, literal in rows:
-        texts[pid] = (pattern, literal)
-        yield pid, pattern
+class _Collected:
+    """Each pattern's details as the rows stream past (in id order: no dict of a million
+    tuples while the index is built), or None once the ids turn out too sparse."""
 
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.literal = array("l")
+        self.count = 0
+        self.dense = True
 
-def _details(found: dict[int, tuple[str, int]]) -> Details | None:
-    """The patterns' details as dense arrays; None when the ids are too sparse for it."""
-    top = max(found, default=-1) + 1
-    if top > _SPARSE * len(found) + 1024 or min(found, default=0) < 0:
-        return None
-    texts = [""] * top
-    literal = array("l", bytes(top * array("l").itemsize))
-    for pid, (pattern, length) in found.items():
-        texts[pid], literal[pid] = pattern, length
-    return Details(texts, literal)
+    def rows(self, rows: Iterator[tuple[int, str, str, int]]) -> Iterator[tuple[int, str]]:
+        """(pid, pattern) of every row, keeping its details on the way."""
+        texts, literal = self.texts, self.literal
+        for pid, pattern, _, length in rows:
+            yield pid, pattern
+            if not self.dense:
+                continue
+            if pid < 0 or pid > _SPARSE * (self.count + 1) + _GAP:
+                self.dense = False
+                texts.clear()
+                del literal[:]
+                continue
+            if pid == len(texts):  # the usual next id
+                texts.append(pattern)
+                literal.append(length)
+            else:
+                if pid > len(texts):
+                    gap = pid + 1 - len(texts)
+                    texts.extend([""] * gap)
+                    literal.extend([0] * gap)
+                texts[pid], literal[pid] = pattern, length
+            self.count += 1
+
+    def details(self) -> Details | None:
+        dense = self.dense and len(self.texts) <= _SPARSE * self.count + _GAP
+        return Details(self.texts, self.literal) if dense else None
 
 
 def load_tables(store: Store, layout: int, literal_of: Callable[[str], str]
@@ -89,11 +108,10 @@ def load_tables(store: Store, layout: int, literal_of: Callable[[str], str]
         if retrieval is not None:
             return by_key, rest, size, parts, retrieval, Details.load(more[0] if more else None)
     by_key, rest, size, parts = build_tables(store)
-    found: dict[int, tuple[str, int]] = {}
+    collected = _Collected()
     retrieval = Retrieval.build(
-        (pid, literal_of(pattern)) for pid, pattern in _collect(store.pattern_rows(), found))
-    details = _details(found)
-    del found
+        (pid, literal_of(pattern)) for pid, pattern in collected.rows(store.pattern_rows()))
+    details = collected.details()
     store.save_snapshot(generation, layout, marshal.dumps(
         (by_key, rest, size, parts, retrieval.dump(), details.dump() if details else None)))
     return by_key, rest, size, parts, retrieval, details
