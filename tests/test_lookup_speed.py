@@ -85,13 +85,14 @@ def test_held_details_answer_only_the_ids_they_hold():
 
     from errdex.lookup.tables import Details
 
-    held = Details(["", "a (.+?)", ""], array("l", [0, 2, 0]))
-    assert held.get(1) == ("a (.+?)", 2)
+    held = Details("a (.+?)é".encode(), array("q", [0, 0, 9, 9]), array("l", [0, 2, 0]))
+    assert held.get(1) == ("a (.+?)é", 2)
     assert held.get(0) is None and held.get(2) is None and held.get(3) is None
     assert held.get(-4) is None
     again = Details.load(held.dump())
-    assert again is not None and again.get(1) == ("a (.+?)", 2)
+    assert again is not None and again.get(1) == ("a (.+?)é", 2)
     assert Details.load(None) is None
+    assert Details.load((["a"], b"")) is None  # an older layout of the details
 
 
 def test_details_are_collected_by_id_whatever_the_order_and_dropped_when_sparse():
