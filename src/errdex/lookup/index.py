@@ -125,10 +125,8 @@ class Index:
     def _pattern_details(self, pids: list[int]) -> dict[int, tuple[str, int]]:
         """(pattern, literal length) of candidate patterns, cached."""
         missing = [pid for pid in pids if pid not in self._details]
-        for pid in missing:
-            if pid < 0 and pid in self._parts:  # a line of a multi-line template
-                self._details[pid] = self._parts[pid]
-            elif self._held and (found := self._held.get(pid)) is not None:  # no read
+        for pid in missing:  # a line of a multi-line template, a held pattern: no read
+            if found := self._parts.get(pid) if pid < 0 else self._held and self._held.get(pid):
                 self._details[pid] = found
         missing = [pid for pid in missing if pid >= 0 and pid not in self._details]
         if missing:
@@ -382,8 +380,10 @@ class Index:
             # read with it against a template ending in one (same words: same candidates).
             period = _lost_period(message)
             with_period: list[bytes] = []
+            seen: dict[str, tuple[str | None, ...] | None] = {}  # templates sharing a line
             for pid, (pattern, literal) in details.items():
-                groups = check(pattern, message, encoded, period, with_period, verify)
+                groups = seen[pattern] if pattern in seen else seen.setdefault(
+                    pattern, check(pattern, message, encoded, period, with_period, verify))
                 if groups is not None:
                     verified[pid] = groups
                 if trace is not None:
