@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -70,6 +72,14 @@ def mine_pairs(make_repo: Callable[..., GitRepo], store: errdex.Store,
     repo.commit_files(files)
     errdex.mine(repo.root, db=store)
     return [(s.record, s.extras) for s in store.records()]
+
+
+def python_prints(root: Path, code: str) -> str:
+    """What the real interpreter prints running ``code`` with the fixture ``root`` importable:
+    the message a rule's pattern must match, from the runtime rather than from the test."""
+    done = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(root)!r})\n"
+                           + code], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
 
 
 def line_starting(text: str, start: str, *, stripped: bool = False) -> int:

@@ -5,14 +5,12 @@ object raises; a variable raised, logged, changed or given to an error class is 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import errdex
-from tests.compose_steps import line_with, messages, mine_fixture, records_at
+from tests.compose_steps import line_with, messages, mine_fixture, python_prints, records_at
 
 MOCKS = (
     "class UserError(Exception):\n"
@@ -66,13 +64,11 @@ def test_a_message_handed_to_a_holder_is_a_site_matching_what_the_holder_raises(
     assert messages(found) == ["`{cls.__name__}` is not fully defined; you should define "
                                "{missing}, then call `{cls.__name__}.rebuild()`."]
     assert found[0].record.error_class is None
-    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
-            "from kit.mocks import *\n"
-            "class Model: pass\n"
-            "set_mocks(Model, '`Other`')\n"
-            "try:\n    Model.validator.validate\nexcept UserError as e:\n    print(str(e))\n")
-    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True).stdout.strip()
+    printed = python_prints(root, "from kit.mocks import *\n"
+                            "class Model: pass\n"
+                            "set_mocks(Model, '`Other`')\n"
+                            "try:\n    Model.validator.validate\nexcept UserError as e:\n"
+                            "    print(str(e))\n")
     assert printed == ("`Model` is not fully defined; you should define `Other`, then call "
                        "`Model.rebuild()`.")
     assert re.fullmatch(found[0].record.message_pattern, printed, re.DOTALL)

@@ -4,14 +4,20 @@ prints for the fixture's raises."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import ast
 from pathlib import Path
 
 import pytest
 
 import errdex
-from tests.compose_steps import fullmatches, line_with, messages, mine_fixture, records_at
+from tests.compose_steps import (
+    fullmatches,
+    line_with,
+    messages,
+    mine_fixture,
+    python_prints,
+    records_at,
+)
 
 FILES = {
     "kit/__init__.py": "",
@@ -70,12 +76,9 @@ def joins(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.S
 
 
 def _printed(root: Path, call: str) -> str:
-    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
-            "from kit.parse import *\n"
-            f"try:\n    {call}\nexcept Exception as e:\n    print(repr(str(e)))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
-    return str(eval(done.stdout.strip()))
+    printed = python_prints(root, "from kit.parse import *\n"
+                            f"try:\n    {call}\nexcept Exception as e:\n    print(repr(str(e)))\n")
+    return str(ast.literal_eval(printed))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])

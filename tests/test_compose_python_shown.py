@@ -5,14 +5,12 @@ branches spelled out, each pattern checked against what the interpreter prints."
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import errdex
-from tests.compose_steps import line_with, messages, mine_fixture, records_at
+from tests.compose_steps import line_with, messages, mine_fixture, python_prints, records_at
 
 ERRORS = (
     "class UsageProblem(Exception):\n"
@@ -71,11 +69,9 @@ def test_the_line_a_command_line_shows_matches_a_record_at_the_raise(
 ) -> None:
     root, records = shown
     kind, hint, expected = case
-    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n"
-            "from cli.errors import *\n"
-            f"try:\n    parse({kind}, {hint})\nexcept UsageProblem as e:\n    e.show()\n")
-    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True).stdout.strip()
+    printed = python_prints(root, "from cli.errors import *\n"
+                            f"try:\n    parse({kind}, {hint})\nexcept UsageProblem as e:\n"
+                            "    e.show()\n")
     assert printed == f"Error: {expected}"
     found = records_at(records, "cli/errors.py", line_with(ERRORS, "# raise"))
     assert any(re.fullmatch(r.record.message_pattern, expected) for r in found), messages(found)
