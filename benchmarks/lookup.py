@@ -230,7 +230,7 @@ def _seconds(value: float | None, limit: float) -> str:
 
 def hostile(limit: float) -> None:
     """Print each hostile case: the replaced engine, errdex's, and their ratio."""
-    from errdex.lookup.index import similarity
+    from errdex.lookup.similarity import similarity
     from errdex.templates.template import compile_pattern
 
     print("patterns: Python re (backtracking) vs RE2, a near miss of n characters")
@@ -251,7 +251,7 @@ def hostile(limit: float) -> None:
         compile_pattern(pattern).fullmatch(big)
         print(f"  {name:28} n=1,000,000 RE2 {time.perf_counter() - started:.4f} s")
 
-    print("similarity: difflib ratio vs RapidFuzz (errdex.lookup.index.similarity)")
+    print("similarity: difflib ratio vs RapidFuzz (errdex.lookup.similarity.similarity)")
     words = [f"w{i}" for i in range(20_000)]
     for chars in (2_000, 5_000, 20_000):
         a = " ".join(words)[:chars]

@@ -20,6 +20,7 @@ from unittest import mock
 
 import errdex
 from errdex.lookup import index as index_module
+from errdex.lookup import similarity as similarity_module
 from errdex.templates.template import CompiledPattern
 
 _PACKAGE = str(Path(errdex.__file__).resolve().parent)
@@ -89,7 +90,7 @@ def counting_lookup_work() -> Iterator[LookupWork]:
     work = LookupWork()
     verify, fullmatch = index_module.verify, CompiledPattern.fullmatch
     compile_python = re._compile  # type: ignore[attr-defined]
-    indel = index_module.Indel  # type: ignore[attr-defined]
+    indel = similarity_module.Indel
 
     def counted_verify(pattern: str, message: str, *args: Any) -> Any:
         work.verified += 1
@@ -114,7 +115,7 @@ def counting_lookup_work() -> Iterator[LookupWork]:
     with mock.patch.object(index_module, "verify", counted_verify), \
             mock.patch.object(CompiledPattern, "fullmatch", counted_fullmatch), \
             mock.patch.object(re, "_compile", counted_compile), \
-            mock.patch.object(index_module, "Indel", CountedIndel):
+            mock.patch.object(similarity_module, "Indel", CountedIndel):
         yield work
 
 

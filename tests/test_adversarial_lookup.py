@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 import errdex
 from errdex.errors import ErrdexError
 from errdex.interfaces.cli import main
-from errdex.lookup.index import _FUZZY_CHARS, _MAX_VARIANTS, Index
+from errdex.lookup.index import _MAX_VARIANTS, Index
 from errdex.lookup.parse import MAX_INPUT_CHARS
 from errdex.lookup.scan import ScanSummary, scan
+from errdex.lookup.similarity import FUZZY_CHARS
 from errdex.records.model import Record
 from errdex.store.protocol import open_store
 from errdex.templates.template import Hole, Literal, Template, merge_literals
@@ -128,7 +129,7 @@ def _check_work(work: LookupWork, readings: int, stored: set[str], paste_chars: 
     assert work.re2_runs <= work.verified
     assert work.re2_bytes <= work.re2_runs * 4 * paste_chars  # never more than the paste
     assert not stored & set(work.python_regexes)
-    assert all(max(a, b) <= _FUZZY_CHARS for a, b in work.scored)
+    assert all(max(a, b) <= FUZZY_CHARS for a, b in work.scored)
 
 
 # No deadline: the bound is asserted on counted work (_check_work), not on seconds, which

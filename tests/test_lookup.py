@@ -11,7 +11,8 @@ import errdex
 from errdex.datasets.lines import import_dataset
 from errdex.errors import UsageError
 from errdex.interfaces.cli import main
-from errdex.lookup.index import _FUZZY_CHARS, _MAX_VARIANTS, similarity
+from errdex.lookup.index import _MAX_VARIANTS
+from errdex.lookup.similarity import FUZZY_CHARS, similarity
 from errdex.records.model import Record
 from tests.conftest import SEED_RECORD
 from tests.steps import counting_lookup_work
@@ -293,7 +294,7 @@ def test_a_pattern_re2_cannot_run_never_matches_and_never_fails_a_lookup(store):
 
 def test_similarity_of_long_texts_is_scored_on_capped_lengths(make_repo, store):
     """Reproduction: difflib took 43 s on a 20,000-character message and paste. The
-    reworded message is still found, approximately, scored on at most _FUZZY_CHARS each."""
+    reworded message is still found, approximately, scored on at most FUZZY_CHARS each."""
     words = " ".join(f"part{n} of the long message" for n in range(800))
     assert len(words) > 20_000
     repo = make_repo()
@@ -304,7 +305,7 @@ def test_similarity_of_long_texts_is_scored_on_capped_lengths(make_repo, store):
     with counting_lookup_work() as work:
         found = index.explain("ValueError: " + reworded + " 42")
     assert found and found[0].approximate and found[0].record.file_path == "long.py"
-    assert work.scored and all(max(a, b) <= _FUZZY_CHARS for a, b in work.scored)
+    assert work.scored and all(max(a, b) <= FUZZY_CHARS for a, b in work.scored)
 
 
 def test_similarity_agrees_with_the_ratio_it_replaces():

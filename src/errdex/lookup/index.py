@@ -9,7 +9,7 @@ compiled on first use. No query ever loops over all patterns.
 Every step is bounded for any paste (``parse.MAX_INPUT_CHARS``): patterns run on
 RE2 (linear in the text, whatever the pattern), at most ``_MAX_VERIFIED``
 candidates are verified per reading of the message, and similarity is scored
-by RapidFuzz on texts cut to ``_FUZZY_CHARS``.
+by RapidFuzz on texts cut to ``similarity.FUZZY_CHARS``.
 
 Ranking, best first: a full pattern match, a matching error class, stack frames
 pointing at the site (path suffix and line, tolerant of drift), then
@@ -23,9 +23,6 @@ from __future__ import annotations
 
 import copy
 import re
-from functools import lru_cache
-
-from rapidfuzz.distance import Indel
 
 from errdex.languages._engine.pastes.common import Frame
 from errdex.lookup import retrieval as close_text
@@ -53,6 +50,13 @@ from errdex.lookup.ranking import (
 )
 from errdex.lookup.ranking import materialize as materialize
 from errdex.lookup.replay import Replays, Trace, check
+from errdex.lookup.similarity import (
+    APPROXIMATE_MIN_RATIO,
+    FUZZY_CHARS,
+    literal_of,
+    literal_text,
+    similarity,
+)
 from errdex.lookup.tables import bucket as word_bucket
 from errdex.lookup.tables import load_tables
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
@@ -64,7 +68,6 @@ from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
-APPROXIMATE_MIN_RATIO = 0.6
 _MAX_FUZZY_CANDIDATES = 16
 _CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
@@ -81,9 +84,6 @@ _MAX_VERIFIED = 512
 # messages touch tens; a paste holding the words of a whole index stops here.
 _PROBE_CHECKS = 200_000
 _MANY_BUCKETS = 256  # past this many key words in a message, smallest buckets first
-# Similarity is scored on at most this many characters of each text: a template
-# reworded is short, and the score's cost grows with the product of the lengths.
-_FUZZY_CHARS = 4_000
 
 
 class Index:
@@ -101,7 +101,7 @@ class Index:
         self._size: int
         self._parts: dict[int, tuple[str, int]]  # part id → (a template line's pattern, literal)
         (self._by_key, self._rest, self._size, self._parts, self._retrieval,
-         self._held) = load_tables(store, SNAPSHOT_FORMAT, _literal_of)
+         self._held) = load_tables(store, SNAPSHOT_FORMAT, literal_of)
         self._details: dict[int, tuple[str, int]] = {}
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
         self._lineage = has_wordings(store)  # some repository was mined --history
@@ -412,7 +412,7 @@ class Index:
                 if literal < _BARE_LITERAL and len(message) > 3 * _BARE_LITERAL:
                     continue  # ``{error} in {location}`` fullmatches any text with " in "
                 if literal < _WRAPPER_LITERAL and len(message) > _LONG_FOR_ONE_WORD and len(
-                        _WORD.findall(_literal_text(details[vid][0]))) < 2:
+                        _WORD.findall(literal_text(details[vid][0]))) < 2:
                     continue  # ``fatal: %s``, ``invalid %s``: a word says nothing of a long one
                 score += 0.3 * min(1.0, literal / 80)
                 if literal < _WRAPPER_LITERAL:
@@ -448,13 +448,13 @@ class Index:
         found = self._retrieval.search(message, close_text.RETRIEVED)
         pids += [pid for pid in found if pid not in seen]
         ratios: dict[int, float] = {}
-        text = close_text.normalize(message[:_FUZZY_CHARS])
+        text = close_text.normalize(message[:FUZZY_CHARS])
         folded: list[bytes] = []  # the message folded, for RE2, encoded once
         details = self._pattern_details(pids)
         opened = close_text.openers({p: shape_of(d[0]).fragments[0] for p, d in details.items()},
                                     text)
         for pid, (pattern, length) in details.items():
-            literal = close_text.normalize(_literal_text(pattern))[:_FUZZY_CHARS]
+            literal = close_text.normalize(literal_text(pattern))[:FUZZY_CHARS]
             ratio = max(similarity(literal, text), close_text.within(literal, text),
                         close_text.OPENING_RATIO if pid in opened else 0.0)
             pair = close_text.folded_pair(pattern, message, ratio, length, _WRAPPER_LITERAL)
@@ -473,28 +473,3 @@ class Index:
             scored[row.id] = Scored(row, score, reasons, approximate=True)
         return scored
 
-
-def similarity(template_text: str, message: str) -> float:
-    """How alike a template's literal text and a message are, 0 to 1 (Indel, like difflib's
-    ratio: twice the common subsequence over the total length).
-
-    Both are cut to ``_FUZZY_CHARS`` first, and texts whose lengths alone rule out
-    ``APPROXIMATE_MIN_RATIO`` are not compared at all.
-    """
-    short, long = sorted((len(template_text), len(message)))
-    if not long or 2 * short / (short + long) < APPROXIMATE_MIN_RATIO:
-        return 0.0
-    return float(Indel.normalized_similarity(
-        template_text[:_FUZZY_CHARS], message[:_FUZZY_CHARS],
-        score_cutoff=APPROXIMATE_MIN_RATIO,
-    ))
-
-
-@lru_cache(maxsize=4096)
-def _literal_text(pattern: str) -> str:
-    return _literal_of(pattern)
-
-
-def _literal_of(pattern: str) -> str:
-    """A pattern's literal text, its fragments joined by a space."""
-    return " ".join(f for f in shape_of(pattern).fragments if f)
