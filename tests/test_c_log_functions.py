@@ -522,3 +522,36 @@ def test_the_level_a_constant_or_a_macro_name_says() -> None:
     assert [logging_macro(n) for n in ("LOG_ERROR", "ZLOG_WARN", "WARN", "OPT__VERBOSE",
                                         "MERGE_WARNING", "PRINT_ERROR")] == [
         "error", "warning", "warning", None, None, None]
+
+
+# Macros handing a code first (``fatal_r(r, ...)`` passes ``ssh_err(r)`` on) also read as
+# reporters returning that call; the leveled macro is what prints, and must win the name.
+CODED_H = """#ifndef CODED_H
+#define CODED_H
+void rec(const char *, int, int, const char *, const char *, ...);
+void rec_exit(const char *, int, int, const char *, const char *, ...);
+#define error_r(r, ...) rec(__FILE__, __LINE__, LOG_LEVEL_ERROR, code_err(r), __VA_ARGS__)
+#define fatal_r(r, ...) rec_exit(__FILE__, __LINE__, LOG_LEVEL_FATAL, code_err(r), __VA_ARGS__)
+#define fatal_f(...) rec_exit(__FILE__, __LINE__, LOG_LEVEL_FATAL, NULL, __VA_ARGS__)
+#endif
+"""
+CODED_C = """#include "coded.h"
+
+void
+channel_write(int r, const char *name)
+{
+	error_r(r, "write to %s failed", name);
+	fatal_r(r, "channel %s is gone", name);
+	fatal_f("no channel named %s", name);
+}
+"""
+
+
+def test_a_header_macro_handing_a_code_first_logs_its_format_at_its_level(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db.sqlite")
+    logs, records = _mine(make_repo, db, {"coded.h": CODED_H, "channel.c": CODED_C})
+    assert records == [(6, "error", "write to %s failed"), (7, "fatal", "channel %s is gone"),
+                       (8, "fatal", "no channel named %s")]
+    assert logs == []

@@ -36,11 +36,10 @@ from errdex.templates.template import Hole, Literal, Template
 _FORMATTERS = frozenset({"snprintf", "sprintf", "xasprintf", "asprintf"})
 
 
-def log_wrappers(root: Node, path: str, taken: frozenset[str] = frozenset()
-                 ) -> list[Producer]:
-    """The file's logging functions (module docstring), as producers with their level;
-    its logging macros unless named in ``taken`` (the file's reporters: two producers of
-    one name in one file would tie, and composition reach neither)."""
+def log_wrappers(root: Node, path: str) -> list[Producer]:
+    """The file's logging functions and macros (module docstring), as producers with their
+    level (the caller drops its reporters of the same names: two producers of one name in
+    one file would tie, and composition reach neither)."""
     # every form takes a format's arguments (``...`` or a ``va_list``): only those are read
     defined = _functions(root)
     functions = {name: node for name, node in defined.items() if parameters(node)[1]}
@@ -83,7 +82,7 @@ def log_wrappers(root: Node, path: str, taken: frozenset[str] = frozenset()
     made = {p.name for p in out}
     out += [p for name, node in functions.items() if name not in made
             and (p := _forwarder(name, node, path)) is not None]
-    return out + [p for p in log_macros(root, path, prefixes) if p.name not in taken]
+    return out + log_macros(root, path, prefixes)
 
 
 def log_macros(root: Node, path: str, prefixes: dict[str, dict[str, tuple[str, int]]]

@@ -73,11 +73,12 @@ _REPORTERS = producers("c")
 def _producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """The file's reporters (``compose``) and logging functions with their level (``logs``)."""
     found = _REPORTERS.producers(root, source, path)
-    logging = log_wrappers(root, path, frozenset(p.name for p in found))
-    leveled = {(p.name, p.params) for p in logging if p.level}
-    # a reporter that is one of the file's logging functions is that function, with its
-    # level (two producers of one name in one file would tie: composition reach neither)
-    return [p for p in found if (p.name, p.params) not in leveled] + logging
+    logging = log_wrappers(root, path)
+    leveled = {p.name for p in logging if p.level}
+    # a reporter that is one of the file's logging functions or macros is that one, with its
+    # level and format (``fatal_r(r, ...)`` also reads as a macro returning ``ssh_err(r)``;
+    # two producers of one name in one file would tie: composition reach neither)
+    return [p for p in found if p.name not in leveled] + logging
 
 
 def _string(node: Node) -> Message | None:

@@ -92,8 +92,12 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
             found.append(made)
     found.extend(p for node in classes if (p := _class(node, path, helpers)) is not None)
     found.extend(constants)
-    taken = {p.name for p in found}  # a header's logging macros (``c.logs.log_macros``)
-    found.extend(p for p in log_macros(root, path, {}) if p.name not in taken)
+    # a header's logging macros (``c.logs.log_macros``) win over a reporter of the same name
+    # (``fatal_r(r, ...)`` also reads as a macro returning ``ssh_err(r)``): the macro carries
+    # the format and the level, and two producers of one name would tie
+    logging = log_macros(root, path, {})
+    leveled = {p.name for p in logging}
+    found = [p for p in found if p.name not in leveled] + logging
     return placed(_overloads_merged([
         p if p.path else replace(p, path=path) for p in found]), path)
 
