@@ -27,7 +27,7 @@ from errdex.mining.producers import (
 )
 from errdex.records.model import TemplateSource, content_hash, record_id
 from errdex.repo.git import Tree, grep_paths, read_blobs
-from errdex.templates.template import Hole, Literal, Template
+from errdex.templates.template import lost_last_character
 
 # A helper many callers pass their messages to (``ParamType.fail``): its raise prints
 # each of them (more than one site's own alternatives).
@@ -147,27 +147,11 @@ def _from_callers(m: MinedRecord, producers: Producers) -> list[Composed]:
             for c in kept]
 
 
-# What one ``char`` prints (``errdex.languages.cpp.messages``): one character.
-_ONE_CHARACTER = "."
-
-
 def _lost_tail(composed: Composed) -> Composed:
-    """A message that ends in one character after a space once its constants are spelled
-    out (``std::string(Msg::BAD_ESCAPE) + c``, ``BAD_ESCAPE = "bad escape: "``): the
-    character may be a tab or a control character, which a pasted line loses with the space
-    before it, so both are optional (``Hole.optional_lead``), as when the text is written
-    at the site."""
-    parts = list(composed.template.parts)
-    if len(parts) < 2 or not isinstance(last := parts[-1], Hole) or (
-            last.regex != _ONE_CHARACTER) or last.optional_lead is not None or not isinstance(
-            before := parts[-2], Literal):
-        return composed
-    kept = before.text.rstrip()
-    lead = before.text[len(kept):]
-    if not lead or not kept:
-        return composed
-    parts[-2:] = [Literal(kept), replace(last, spec=lead + last.spec, optional_lead=lead)]
-    return replace(composed, template=Template(composed.template.written, tuple(parts)))
+    """A message ending in one character once its constants are spelled out
+    (``std::string(Msg::BAD_ESCAPE) + c``): as when the text is written at the site."""
+    template = lost_last_character(composed.template)
+    return composed if template is composed.template else replace(composed, template=template)
 
 
 def _first_argument(call: Call) -> list[Composed] | None:

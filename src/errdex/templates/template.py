@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal as TypingLiteral
 
 import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
@@ -132,6 +132,26 @@ def merge_literals(parts: list[Part] | tuple[Part, ...]) -> tuple[Part, ...]:
                 continue
         merged.append(part)
     return tuple(merged)
+
+
+ONE_CHARACTER = "."  # what one character (a C/C++ ``char``) prints
+
+
+def lost_last_character(template: Template) -> Template:
+    """A message ending in one character after a blank (``"bad escape: " + ch``): the
+    character may be a space or a control character, which a pasted line loses with the
+    blank before it, so both are optional (``Hole.optional_lead``)."""
+    parts = list(template.parts)
+    if len(parts) < 2 or not isinstance(last := parts[-1], Hole) or (
+            last.regex != ONE_CHARACTER) or last.optional_lead is not None or not isinstance(
+            before := parts[-2], Literal):
+        return template
+    kept = before.text.rstrip()
+    lead = before.text[len(kept):]
+    if not lead or not kept:
+        return template
+    parts[-2:] = [Literal(kept), replace(last, spec=lead + last.spec, optional_lead=lead)]
+    return Template(template.written, tuple(parts))
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

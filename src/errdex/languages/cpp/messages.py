@@ -27,7 +27,15 @@ from errdex.languages.c.family import (
 )
 from errdex.languages.facts import Argument, Producer, constant_names, has_text, substitute, unknown
 from errdex.templates.formats import parse_rust_format
-from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
+from errdex.templates.template import (
+    ONE_CHARACTER,
+    Hole,
+    Literal,
+    Part,
+    Template,
+    lost_last_character,
+    merge_literals,
+)
 
 _CONCATS = frozenset({"concat", "StrCat", "str_concat", "Concat", "strcat_str", "cat"})
 _TEXT_OF = frozenset({"c_str", "data", "str", "what", "toStdString", "message"})
@@ -120,31 +128,14 @@ def _name(node: Node, scope: Scope) -> tuple[Template, ...]:
     return (_character(unknown(name)),) if name in scope.chars else (unknown(name),)
 
 
-_CHAR = "."  # what one ``char`` prints
 
 
 def _character(template: Template) -> Template:
     """What a ``char`` local prints: one character (a lone hole of any text becomes one)."""
     if len(template.parts) == 1 and isinstance(hole := template.parts[0], Hole) and (
             hole.regex == ".+?"):
-        return Template(template.written, (replace(hole, regex=_CHAR),))
+        return Template(template.written, (replace(hole, regex=ONE_CHARACTER),))
     return template
-
-
-def _char_tail(template: Template) -> Template:
-    """A text ending in one character after a space (``"unknown escape character: " +
-    ch``): the character may be a space or a control character, which a pasted line loses
-    with the space before it, so both are optional (``Hole.optional_lead``)."""
-    parts = list(template.parts)
-    if len(parts) < 2 or not isinstance(last := parts[-1], Hole) or last.regex != _CHAR or (
-            last.optional_lead is not None) or not isinstance(before := parts[-2], Literal):
-        return template
-    kept = before.text.rstrip()
-    lead = before.text[len(kept):]
-    if not lead or not kept:
-        return template
-    parts[-2:] = [Literal(kept), replace(last, spec=lead + last.spec, optional_lead=lead)]
-    return Template(template.written, tuple(parts))
 
 
 def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
@@ -329,7 +320,7 @@ def _joined(pieces: list[tuple[Template, ...]]) -> tuple[Template, ...]:
     out: list[Template] = []
     for combo in itertools.islice(itertools.product(*pieces), MAX):
         parts: list[Part] = [p for t in combo for p in t.parts]
-        out.append(_char_tail(Template("".join(t.written for t in combo),
+        out.append(lost_last_character(Template("".join(t.written for t in combo),
                                        merge_literals(parts))))
     return tuple(out)
 
