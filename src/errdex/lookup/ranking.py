@@ -37,10 +37,16 @@ class Match:
 
     def to_json(self) -> dict[str, object]:
         """The explain JSON shape; ``removed`` only for sites gone from the latest mine."""
-        out: dict[str, object] = {
-            "score": round(self.score, 4), "reason": self.reason, "bound": self.bound,
-            "record": self.record.model_dump(mode="json"),
-        }
+        return {**self.summary_json(), "record": self.record.model_dump(mode="json"),
+                **self.notes_json()}
+
+    def summary_json(self) -> dict[str, object]:
+        """The JSON keys before ``record``: how well and why it matched."""
+        return {"score": round(self.score, 4), "reason": self.reason, "bound": self.bound}
+
+    def notes_json(self) -> dict[str, object]:
+        """The JSON keys after ``record``, each only when it applies."""
+        out: dict[str, object] = {}
         if self.removed is not None:
             out["removed"] = {"sha": self.removed.sha, "at": self.removed.at}
         if self.version is not None:  # the wording matched, and the releases that printed it

@@ -67,8 +67,12 @@ class ScannedEvent:
         return level if isinstance(level, str) else None
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"line": self.line, "text": self.text,
-                                  "matches": [m.to_json() for m in self.matches]}
+        return {"line": self.line, "text": self.text,
+                "matches": [m.to_json() for m in self.matches], **self.notes_json()}
+
+    def notes_json(self) -> dict[str, object]:
+        """The JSON keys after ``matches``, each only when it applies."""
+        out: dict[str, object] = {}
         if self.layout is not None:
             out["layout"] = self.layout
         if self.statement is not None:
@@ -91,16 +95,8 @@ class JsonLines:
     def line(self, event: ScannedEvent) -> str:
         """The event's JSON Lines line (without its newline)."""
         matches = ", ".join(self._match(m) for m in event.matches)
-        parts = [f'{{"line": {_encode(event.line)}, "text": {_encode(event.text)}, '
-                 f'"matches": [{matches}]']
-        if event.layout is not None:
-            parts.append(f', "layout": {_encode(event.layout)}')
-        if event.statement is not None:
-            parts.append(f', "statement": {_encode(event.statement.to_json())}')
-        if event.group is not None:
-            parts.append(f', "group": {_encode({"id": event.group, "template": event.template})}')
-        parts.append("}")
-        text = "".join(parts)
+        text = (f'{{"line": {_encode(event.line)}, "text": {_encode(event.text)}, '
+                f'"matches": [{matches}]{_more(event.notes_json())}}}')
         return text if text.isascii() else json_text(event.to_json())
 
     def _match(self, match: Match) -> str:
@@ -111,19 +107,13 @@ class JsonLines:
                 self._records.clear()
             record = self._records[match.record.id] = _encode(
                 match.record.model_dump(mode="json"))
-        head = _encode({"score": round(match.score, 4), "reason": match.reason,
-                        "bound": match.bound})
-        tail: dict[str, object] = {}
-        if match.removed is not None:
-            tail["removed"] = {"sha": match.removed.sha, "at": match.removed.at}
-        if match.version is not None:
-            tail["version"] = match.version.to_json()
-        if match.extras.package is not None:
-            tail["package"] = {"name": match.extras.package,
-                               "version": match.extras.package_version,
-                               "ecosystem": match.extras.package_ecosystem}
-        rest = f", {_encode(tail)[1:-1]}" if tail else ""
-        return f'{head[:-1]}, "record": {record}{rest}}}'
+        head = _encode(match.summary_json())
+        return f'{head[:-1]}, "record": {record}{_more(match.notes_json())}}}'
+
+
+def _more(keys: dict[str, object]) -> str:
+    """Further keys of an object being written, as text after a comma (none: nothing)."""
+    return f", {_encode(keys)[1:-1]}" if keys else ""
 
 
 # ``json.dumps(value, ensure_ascii=False)`` (as ``json_text`` calls it) without building an
