@@ -81,6 +81,10 @@ class Call:
 # What a producer's result prints: a template of its parameters, or what another gives.
 Result = Template | Call
 
+# Templates one site, or one composed text, may spell out (branches, joins, overloads):
+# past it the rest are cut and counted, so no form multiplies records without bound.
+MAX_ALTERNATIVES = 16
+
 # The callee of a text formatted at run time (``self.error.format(input=value)``): the
 # first argument is the text (known once composition spells it out), the rest what the
 # language's ``Composer.format`` fills in.

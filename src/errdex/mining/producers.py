@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from errdex.languages.facts import (
     FORMAT,
+    MAX_ALTERNATIVES,
     Argument,
     Call,
     Producer,
@@ -52,7 +53,6 @@ from errdex.mining.reach import fits, inherits, on_an_object, super_method, thro
 from errdex.templates.template import Literal, Template
 
 MAX_DEPTH = 6
-MAX_ALTERNATIVES = 16
 # What a producer holds, not what a call runs: never a call's callee.
 _DATA_ROLES = frozenset({"field", "attribute", "table"})
 

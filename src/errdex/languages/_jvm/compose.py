@@ -27,14 +27,21 @@ from errdex.languages._jvm.libraries import (
     slf4j_message,
 )
 from errdex.languages.base import line_of, text
-from errdex.languages.facts import Argument, Call, Producer, Result, has_text, substitute
+from errdex.languages.facts import (
+    MAX_ALTERNATIVES,
+    Argument,
+    Call,
+    Producer,
+    Result,
+    has_text,
+    substitute,
+)
 from errdex.templates.template import Hole, Literal, Part, Template
 
 # The hole a message override reads its base's message with (``super.getMessage()`` in
 # Java, ``super.message`` in Kotlin): replaced by what the constructor hands the base.
 SUPER_MESSAGE = "super.message"
 THIS = "this"  # a constructor delegating to a sibling (``this(key, 0)``)
-MAX_ALTERNATIVES = 16
 
 # JDK exceptions a repository does not define: ``throw new IllegalStateException(msg(k))``
 # prints what ``msg`` returns, so such a site calls ``msg`` rather than the class.

@@ -14,7 +14,7 @@ Each assignment gives the parameter a new value: ``+=`` appends, ``=`` replaces 
 value a hole of its own where the new one names it). The body is followed path by path:
 an ``if`` runs one of its branches (an assignment nested in one that did not run never
 runs), a loop, ``switch`` or ``try`` its body or not; each path's values are one
-alternative (capped at ``MAX_VALUES``). ``message = message.Trim()`` keeps the value (a
+alternative (capped at ``MAX_ALTERNATIVES``). ``message = message.Trim()`` keeps the value (a
 pasted message is read without its outer spaces anyway). A new value made by a call of
 the repository (``message = Position.Describe(info, path, message)``) is a hole filled by
 what that call composes (``Call.nested``). A new value source does not say drops the
@@ -31,6 +31,7 @@ from errdex.languages._jvm.compose import unparenthesized
 from errdex.languages.base import text
 from errdex.languages.csharp.calls import alternatives, invocation, walk
 from errdex.languages.facts import (
+    MAX_ALTERNATIVES,
     Call,
     Result,
     bind,
@@ -42,7 +43,6 @@ from errdex.languages.facts import (
 )
 from errdex.templates.template import Template
 
-MAX_VALUES = 16
 _TRIMS = frozenset({"Trim", "TrimEnd", "TrimStart"})
 _NESTED = frozenset({"lambda_expression", "local_function_statement",
                      "anonymous_method_expression"})
@@ -76,7 +76,7 @@ def reassigned(node: Node, params: tuple[str, ...], results: list[Result],
                 continue
             if made not in out:
                 out.append(made)
-            if len(out) >= MAX_VALUES:
+            if len(out) >= MAX_ALTERNATIVES:
                 return out
     return out
 
@@ -121,7 +121,7 @@ def _assigned(found: Node, state: State, nested: list[tuple[str, Call]],
 
 
 def _unique(states: list[State]) -> list[State]:
-    """The distinct states, at most ``MAX_VALUES``."""
+    """The distinct states, at most ``MAX_ALTERNATIVES``."""
     seen: set[tuple[tuple[str, str | None], ...]] = set()
     out = []
     for state in states:
@@ -129,7 +129,7 @@ def _unique(states: list[State]) -> list[State]:
         if key not in seen:
             seen.add(key)
             out.append(state)
-    return out[:MAX_VALUES]
+    return out[:MAX_ALTERNATIVES]
 
 
 def _new_values(found: Node, name: str, now: list[Template], nested: list[tuple[str, Call]],

@@ -26,8 +26,8 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex, Message, joined, operand_hole
 from errdex.languages._engine.message import constant
 from errdex.languages.base import ancestors, text
+from errdex.languages.facts import MAX_ALTERNATIVES
 
-MAX_ALTERNATIVES = 16
 _SCOPES = frozenset({"function_definition", "class_definition", "module"})
 _NESTED = frozenset({"function_definition", "class_definition", "lambda"})
 _LOOPS = frozenset({"for_statement", "while_statement"})

@@ -24,12 +24,11 @@ from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
 from errdex.languages.base import text
-from errdex.languages.facts import substitute
+from errdex.languages.facts import MAX_ALTERNATIVES, substitute
 from errdex.languages.python.reading import SCOPES, argument, returns
 from errdex.templates.template import Hole, Literal, Template
 
 SHOWN = ("format_message",)
-MAX_ALTERNATIVES = 16
 
 
 def shown_messages(method: Node, file: FileIndex) -> list[Template]:
