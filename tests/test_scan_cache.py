@@ -165,17 +165,25 @@ def _entry(message: str) -> ErrorEvent:
     return ErrorEvent(message, None, "message", (), message)
 
 
+def _caching_index(db: Path, sites: list[dict[str, object]]) -> Index:
+    """A store holding one record per site (its ``messagePattern`` its message too, and any
+    other field given), and an index over it that replays rankings by line shape."""
+    with SQLiteStore(db) as store:
+        store.upsert([(Record.model_construct(**dict(
+            SEED, id=f"{n:06d}{'0' * 10}", slug=f"s{n}", errorMessage=site["messagePattern"],
+            lineNumber=n + 1, **site)), None) for n, site in enumerate(sites)])
+    cached = Index(SQLiteStore(db))
+    cached.cache_shapes()
+    return cached
+
+
 def test_a_wrapped_part_that_matches_only_now_is_not_missed(tmp_path: Path) -> None:
     # The message matches a specific template; its wrapped part matches another one only for
     # some values of the same kind ([a-z_]+ takes ab_c, not ab_1): never replayed by shape.
     db = tmp_path / "db.sqlite"
     patterns = [r"mirror (.+?): ledger (.+?) rejected: (.+?)", r"ledger ([a-z_]+) rejected: (.+?)"]
-    with SQLiteStore(db) as store:
-        store.upsert([(Record.model_construct(**dict(
-            SEED, id=f"{n:06d}{'0' * 10}", slug=f"w{n}", errorMessage=p, messagePattern=p,
-            filePath=f"src/w{n}.py", lineNumber=n + 1)), None) for n, p in enumerate(patterns)])
-    cached = Index(SQLiteStore(db))
-    cached.cache_shapes()
+    cached = _caching_index(db, [{"messagePattern": p, "filePath": f"src/w{n}.py"}
+                                 for n, p in enumerate(patterns)])
     for value in ("ab_1", "ab_c", "ab_2", "de_f"):
         event = _entry(f"mirror m_1: ledger {value} rejected: late")
         found = cached.rank_event(event, top=5)
@@ -189,13 +197,9 @@ def test_a_value_that_names_a_program_or_a_code_is_read_again(tmp_path: Path) ->
     # uncached lookup ranks it, the repository of the program named first.
     db = tmp_path / "db.sqlite"
     pattern = r"(.+?)\[12\]: volume stalled at (.+?) after retries"
-    with SQLiteStore(db) as store:
-        store.upsert([(Record.model_construct(**dict(
-            SEED, id=f"{n:06d}{'0' * 10}", slug=f"v{n}", errorMessage=pattern,
-            messagePattern=pattern, filePath=f"src/v{n}.py", lineNumber=n + 1,
-            repo=f"acme/{repo}")), None) for n, repo in enumerate(["tool", "other"])])
-    cached = Index(SQLiteStore(db))
-    cached.cache_shapes()
+    cached = _caching_index(db, [{"messagePattern": pattern, "filePath": f"src/v{n}.py",
+                                  "repo": f"acme/{repo}"}
+                                 for n, repo in enumerate(["tool", "other"])])
     names = ["x" * 31 + "_1", "tool_1", "x_2", "y" * 31 + "_9", "tool_1"]
     for line in [f"{name}[12]: volume stalled at a_1 after retries" for name in names]:
         event = _entry(line)
@@ -208,13 +212,8 @@ def test_example_code_whose_holes_hold_more_is_ranked_per_line(tmp_path: Path) -
     # value's length decides, which the shape masks, so such rankings are never replayed.
     db = tmp_path / "db.sqlite"
     pattern = r"volume stalled while reading (.+?)"
-    with SQLiteStore(db) as store:
-        store.upsert([(Record.model_construct(**dict(
-            SEED, id=f"{n:06d}{'0' * 10}", slug=f"e{n}", errorMessage=pattern,
-            messagePattern=pattern, filePath=path, lineNumber=n + 1)), None)
-            for n, path in enumerate(["examples/demo.c", "src/volume.c"])])
-    cached = Index(SQLiteStore(db))
-    cached.cache_shapes()
+    cached = _caching_index(db, [{"messagePattern": pattern, "filePath": path}
+                                 for path in ["examples/demo.c", "src/volume.c"]])
     for value in ("a" * 11 + "_1", "b" * 40 + "_2", "c" * 11 + "_3", "d" * 40 + "_4"):
         event = _entry(f"volume stalled while reading {value}")
         assert cached.rank_event(event, top=5) == Index(SQLiteStore(db)).rank_event(
