@@ -8,6 +8,13 @@ import re
 
 from errdex.languages._engine.pastes.common import BUILTIN_CLASSES, ErrorEvent
 from errdex.lookup.ranking import Scored, short_class
+from errdex.lookup.retrieval import normalize
+from errdex.lookup.similarity import (
+    APPROXIMATE_MIN_RATIO,
+    FUZZY_CHARS,
+    literal_text,
+    similarity,
+)
 from errdex.records.stored import CandidateRow
 from errdex.store.protocol import Store
 
@@ -56,9 +63,20 @@ def class_matches(store: Store, event: ErrorEvent, repo: str | None) -> dict[str
     if not found or len(found) > FEW_RECORDS:
         return {}
     scored: dict[str, Scored] = {}
+    message = normalize(event.message[:FUZZY_CHARS])
     for number, record in enumerate(found):
         row = CandidateRow(record.id, -1 - number, record.error_class, record.repo,
                            record.file_path, record.line_number)
+        # Its text close to the message (an older wording of it, say): scored as any
+        # approximate match of the class the paste names, so it beats another class's
+        # generic template the message fullmatches (``error at line {}: {msg}``).
+        ratio = similarity(normalize(literal_text(record.message_pattern))[:FUZZY_CHARS],
+                           message) if message else 0.0
+        if ratio >= APPROXIMATE_MIN_RATIO:
+            reasons = [f"approximate: {ratio:.0%} similar text, the message was probably "
+                       f"reworded; class {record.error_class} matches"]
+            scored[record.id] = Scored(row, 0.6 + 0.65 * ratio, reasons, approximate=True)
+            continue
         reason = f"class {record.error_class} {CLASS_ONLY}"
         scored[record.id] = Scored(row, 0.5, [reason], approximate=True)
     return scored
