@@ -85,17 +85,18 @@ def pair_wordings(
 def link_release(store: Store, repo: str, name: str, sha: str) -> int:
     """Stamp release ``name`` (just mined at ``sha``) and link each reworded site's old
     wording to its successor; how many were linked."""
-    removed, fresh = table.stamp_release(store, repo, name, sha)
-    if not fresh:
-        return 0
-    records = store.get_many(fresh)
-    classes = {r.record.error_class for r in records.values()}
-    orphans = table.orphan_heads(store, repo, sha, classes)
-    records.update(store.get_many([*removed, *orphans]))
-    pairs = pair_wordings([records[i] for i in removed if i in records],
-                          [records[i] for i in fresh if i in records],
-                          [records[i] for i in orphans if i in records])
-    table.link_wordings(store, repo, pairs)
+    with table.release_write(store, repo):  # stamped and linked, or neither (resumable)
+        removed, fresh = table.stamp_release(store, repo, name, sha, joined=True)
+        if not fresh:
+            return 0
+        records = store.get_many(fresh)
+        classes = {r.record.error_class for r in records.values()}
+        orphans = table.orphan_heads(store, repo, sha, classes)
+        records.update(store.get_many([*removed, *orphans]))
+        pairs = pair_wordings([records[i] for i in removed if i in records],
+                              [records[i] for i in fresh if i in records],
+                              [records[i] for i in orphans if i in records])
+        table.link_wordings(store, repo, pairs, joined=True)
     return len(pairs)
 
 

@@ -11,7 +11,8 @@ plain mine never touches these tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 
 from errdex.errors import StoreError
 from errdex.records.lineage import Wording
@@ -26,12 +27,26 @@ def _sql(store: Store) -> SQLStore:
     return store
 
 
-def stamp_release(store: Store, repo: str, name: str, sha: str) -> tuple[list[str], list[str]]:
-    """Record that ``repo``'s current records were mined at release ``name`` (commit
-    ``sha``); the records this release's mine removed that still head a lineage, and the
-    current records that are new here (or came back), both by id."""
+@contextmanager
+def release_write(store: Store, repo: str) -> Iterator[None]:
+    """One transaction for a release's stamp and its links (``joined=True`` inside): a
+    run killed between them must not leave the release stamped with its links never
+    made, since a resumed run skips the releases already stamped."""
     sql = _sql(store)
     with sql.transaction():
+        sql._lock_repos([repo])
+        sql._bump_generation()
+        yield
+
+
+def stamp_release(store: Store, repo: str, name: str, sha: str, *, joined: bool = False
+                  ) -> tuple[list[str], list[str]]:
+    """Record that ``repo``'s current records were mined at release ``name`` (commit
+    ``sha``); the records this release's mine removed that still head a lineage, and the
+    current records that are new here (or came back), both by id. ``joined``: in the
+    caller's open transaction (``release_write``)."""
+    sql = _sql(store)
+    with nullcontext() if joined else sql.transaction():
         sql._lock_repos([repo])
         sql._bump_generation()  # lookups read the wordings: indexes opened before are stale
         position = sql._execute("SELECT COALESCE(MAX(position), 0) + 1 FROM releases "
@@ -84,12 +99,14 @@ def orphan_heads(store: Store, repo: str, sha: str, classes: Iterable[str | None
     return [row[0] for row in rows]
 
 
-def link_wordings(store: Store, repo: str, pairs: Sequence[tuple[str, str]]) -> None:
-    """Each (old, new) pair: the old site's wordings now belong to the new record."""
+def link_wordings(store: Store, repo: str, pairs: Sequence[tuple[str, str]], *,
+                  joined: bool = False) -> None:
+    """Each (old, new) pair: the old site's wordings now belong to the new record
+    (``joined``: in the caller's open transaction)."""
     if not pairs:
         return
     sql = _sql(store)
-    with sql.transaction():
+    with nullcontext() if joined else sql.transaction():
         sql._lock_repos([repo])
         sql._bump_generation()
         sql._execute_many("UPDATE wordings SET site_id = ? WHERE site_id = ? AND repo = ?",
@@ -153,5 +170,5 @@ def wording_count(store: Store, repo: str | None = None) -> int:
                .fetchone()[0])
 
 
-__all__ = ["has_wordings", "link_wordings", "orphan_heads", "release_positions", "releases",
-           "site_wordings", "stamp_release", "wording_count", "wordings"]
+__all__ = ["has_wordings", "link_wordings", "orphan_heads", "release_positions", "release_write",
+           "releases", "site_wordings", "stamp_release", "wording_count", "wordings"]
