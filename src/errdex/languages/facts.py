@@ -178,6 +178,9 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
             parts.extend((Literal("'"), *bound.parts, Literal("'")))
             written.append(f"'{bound.written}'")
         else:
+            lead = part.optional_lead if isinstance(part, Hole) else None
+            if lead and any(not isinstance(p, Literal) or p.text for p in bound.parts):
+                parts.append(Literal(lead))  # printed before a value that says something
             parts.extend(bound.parts)
             written.append(bound.written)
     return Template("".join(written), merge_literals(parts), template.prefix, template.suffix)

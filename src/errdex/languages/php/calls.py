@@ -58,7 +58,7 @@ def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Tem
         branches = _branches(node, file, depth)
         if branches:
             return branches
-        value = _assigned(node, file)
+        value = assigned(node, file)
         if value is not None:  # what it was assigned, read where it was
             return alternatives(value, file, depth + 1)
     message = read(node, file)
@@ -79,7 +79,8 @@ def _sources(node: Node, file: FileIndex) -> list[Node]:
             and (v := a.child_by_field_name("right")) is not None]
 
 
-def _assigned(node: Node, file: FileIndex) -> Node | None:
+def assigned(node: Node, file: FileIndex) -> Node | None:
+    """The value last assigned to a variable above ``node``, in its function."""
     assigned = file.nearest(node, FUNCTIONS)
     return assigned.child_by_field_name("right") if assigned is not None and (
         assigned.type == "assignment_expression") else None
@@ -94,7 +95,7 @@ def _expanded(template: Template, node: Node, file: FileIndex, depth: int) -> li
         name = text(variable)
         if not any(h.name == name for h in template.holes):
             continue
-        value = _assigned(variable, file)
+        value = assigned(variable, file)
         branches = _branches(variable, file, depth) if value is None or value.type not in (
             "conditional_expression", "match_expression") else alternatives(
             value, file, depth + 1)

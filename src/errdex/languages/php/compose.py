@@ -35,6 +35,7 @@ from errdex.languages.facts import Call, Composer, Producer, Result, has_text
 from errdex.languages.php.calls import (
     CLASSES,
     alternatives,
+    assigned,
     call_of,
     class_named,
     invocation,
@@ -154,6 +155,11 @@ def _function(node: Node, owner: str | None, file: FileIndex, path: str,
 
 def _returned(value: Node, returns: str, params: tuple[str, ...], file: FileIndex,
               path: str, errors: frozenset[str]) -> list[Result]:
+    if value.type == "variable_name":  # ``$e = new static(…); $e->x = …; return $e;``
+        held = assigned(value, file)
+        if held is None or held.type != "object_creation_expression":
+            return []
+        value = held
     if value.type == "object_creation_expression":
         made = _created(value)
         if made is not None and (errorish(made) or made in errors or errorish(returns)):

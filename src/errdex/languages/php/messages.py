@@ -5,6 +5,7 @@ reader; ``spec.py`` lists the forms), and a call's arguments.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from tree_sitter import Node
@@ -61,6 +62,48 @@ def sprintf(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None
     return Message(fmt.literal, merge_literals(parts))
 
 
+# Functions whose result is their first argument with blanks cut from its ends: what the
+# message says (a blank a trailing empty hole leaves is optional to lookup anyway).
+_TRIMS = frozenset({"trim", "rtrim", "ltrim", "chop"})
+
+
+def called(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``sprintf(…)``, or ``rtrim("…{$reason}")``: the message its first argument is."""
+    if text(node.child_by_field_name("function")).lstrip("\\") not in _TRIMS:
+        return sprintf(reader, node, depth)
+    args = arguments(node.child_by_field_name("arguments"))
+    if len(args.positional) != 1 or args.named:  # a second argument names other characters
+        return None
+    read = reader.read(args.positional[0], depth + 1)
+    name = text(node.child_by_field_name("function")).lstrip("\\")
+    return trimmed(read, left=name in ("trim", "ltrim"), right=name != "ltrim") if (
+        read is not None) else None
+
+
+def trimmed(message: Message, *, left: bool, right: bool) -> Message:
+    """``rtrim("…: {$path}. {$reason}")``: the blanks at the text's ends cut, and the blank
+    before a value that ends it printed only when the value prints something (an empty
+    ``$reason`` leaves ``…: /x.``)."""
+    parts = list(message.parts)
+    if left and parts and isinstance(parts[0], Literal):
+        parts[0] = Literal(parts[0].text.lstrip())
+    if right and parts and isinstance(parts[-1], Literal):
+        parts[-1] = Literal(parts[-1].text.rstrip())
+    elif right and len(parts) >= 2 and isinstance(last := parts[-1], Hole) and isinstance(
+            before := parts[-2], Literal) and last.optional_lead is None:
+        kept = before.text.rstrip()
+        lead = before.text[len(kept):]
+        if lead and kept:
+            parts[-2:] = [Literal(kept), replace(last, spec=lead + last.spec, optional_lead=lead)]
+    parts = [p for p in parts if not isinstance(p, Literal) or p.text]
+    literal = message.literal
+    if literal is not None:
+        literal = literal.strip() if left and right else literal.rstrip() if right else (
+            literal.lstrip())
+    return Message(message.written, merge_literals(parts), literal, message.kind,
+                   message.suffix, message.calls)
+
+
 def class_constant(node: Node | None) -> Node | None:
     """The value of ``self::X`` / ``static::X`` / ``Cls::X`` when a class of this file
     declares the constant (the enclosing one for ``self``/``static``)."""
@@ -105,5 +148,5 @@ MESSAGES: MessageTable[FileIndex] = MessageTable(
     binary="binary_expression", plus=".", wrappers=frozenset({"parenthesized_expression"}),
     variables=frozenset({"variable_name"}), scopes=frozenset(FUNCTIONS),
     augmented=frozenset({"augmented_assignment_expression"}),
-    rules={"function_call_expression": sprintf}, unwrap_operands=False,
+    rules={"function_call_expression": called}, unwrap_operands=False,
 )
