@@ -4,13 +4,19 @@ A local ``var sb = new StringBuilder("…")`` appended to statement by statement
 block it is declared in (``sb.Append(a)``, ``sb.AppendLine("…")``,
 ``sb.AppendFormat("{0} …", x)``, chains of them) prints the pieces in order: each
 known text as itself, anything else a hole; ``AppendLine`` ends its piece with a line
-break (a trailing one is dropped: a pasted message ends at its last line). An append
-under a branch or a loop makes the text unknown (which pieces ran is not said).
+break (a trailing one is dropped: a pasted message ends at its last line). Appends
+under a loop or a branch (``foreach (var x in xs) sb.AppendLine($"  {x}");``) print what
+source does not say, any number of lines or none: one hole that may span lines, so the
+text before and after it is still known. Appends chained after the builder at the site
+(``sb.TrimEnd().AppendLine().ToString()``) end it; a ``Trim…`` step there removes
+blanks only, which a pasted message loses anyway.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -22,15 +28,23 @@ from errdex.templates.template import Hole, Literal, Part, merge_literals
 _BUILDERS = frozenset({"StringBuilder", "System.Text.StringBuilder"})
 _APPENDS = frozenset({"Append", "AppendLine", "AppendFormat"})
 _STRINGS = ("string_literal", "verbatim_string_literal", "raw_string_literal")
+_REPEATED = frozenset({
+    "for_statement", "foreach_statement", "while_statement", "do_statement", "if_statement",
+    "switch_statement",
+})
+# What a loop or a branch appends: any text, over any number of lines, or nothing.
+REPEATED = Hole(None, "{…}", "any", r"[\s\S]*?")
 
 Read = Callable[[Node], Message | None]  # an argument's text (None: a hole)
 Hole_ = Callable[[Node], Message]
 
 
 def built(call: Node, declaration: Node | None, at: Node, read: Read, hole: Hole_,
-          newline: Hole, arguments: Callable[[Node | None], list[Node]]) -> Message | None:
+          newline: Hole, arguments: Callable[[Node | None], list[Node]],
+          tail: list[tuple[str, list[Node]]] | None = None) -> Message | None:
     """What ``sb.ToString()`` (``call``) prints at ``at``, ``sb`` declared by
-    ``declaration`` (a ``variable_declarator``); None when source does not say."""
+    ``declaration`` (a ``variable_declarator``), ``tail`` the steps chained after ``sb``
+    at the site; None when source does not say."""
     value = declaration.named_children[-1] if declaration is not None and (
         declaration.named_child_count > 1) else None
     if value is None or value.type != "object_creation_expression" or text(
@@ -54,29 +68,92 @@ def built(call: Node, declaration: Node | None, at: Node, read: Read, hole: Hole
             break
         if name.encode() not in (step.text or b""):
             continue
+        if step.type in _REPEATED and _appends_only(step, name):
+            if not parts or parts[-1] != REPEATED:
+                parts.append(REPEATED)
+                written.append(REPEATED.spec)
+            continue
         inner = step.named_children[0] if step.type == "expression_statement" and (
             step.named_children) else None
         chain = _chain(inner, name) if inner is not None else None
-        if chain is None:
+        if chain is None or not _apply(chain, parts, written, read, hole, newline):
             return None
-        for method, args in chain:
-            if method == "AppendFormat" and args and (fmt := string_value(args[0])) is not None:
-                found = composite_format(fmt, [text(a) for a in args[1:]])
-                _add(parts, written, Message(fmt, found))
-            elif method == "AppendFormat" or len(args) > 1:
-                return None
-            elif args:
-                _add(parts, written, read(args[0]) or hole(args[0]))
-            if method == "AppendLine":
-                parts.append(newline)
-                written.append("{Environment.NewLine}")
+    if not _apply([s for s in tail or () if s[0] in _APPENDS], parts, written, read, hole, newline):
+        return None
     while parts and parts[-1] == newline:
         parts.pop()
         written.pop()
+    if parts and parts[-1] == REPEATED:  # its lines, or none: the breaks before it go too
+        while len(parts) > 1 and parts[-2] == newline:
+            del parts[-2], written[-2]
+    if len(parts) > 1 and isinstance(parts[0], Hole) and parts[0].regex == ".*?" and (
+            parts[1] == newline):  # an empty first line: a pasted message starts below it
+        parts[1] = replace(newline, regex=f"(?:{newline.regex})?")
     made = merge_literals(parts)
-    if not any(isinstance(p, Literal) and any(c.isalpha() for c in p.text) for p in made):
+    if not any((isinstance(p, Literal) and any(c.isalpha() for c in p.text))
+               or (isinstance(p, Hole) and composable(p.name)) for p in made):
         return None
     return Message("".join(written), made)
+
+
+_CONSTANT = re.compile(r"[A-Z]\w*(?:\.[A-Z]\w*)+")
+
+
+def composable(name: str | None) -> bool:
+    """Whether a hole's expression may print a text composition finds: a call
+    (``times.Describe(count)``) or a constant (``Resources.NotFound``)."""
+    return name is not None and (name.endswith(")") or _CONSTANT.fullmatch(name) is not None)
+
+
+def _apply(chain: list[tuple[str, list[Node]]], parts: list[Part], written: list[str],
+           read: Read, hole: Hole_, newline: Hole) -> bool:
+    """Add what a chain of appends prints; False when one is not read."""
+    for method, args in chain:
+        if method == "AppendFormat" and args and (fmt := string_value(args[0])) is not None:
+            found = composite_format(fmt, [text(a) for a in args[1:]])
+            _add(parts, written, Message(fmt, found))
+        elif method == "AppendFormat" or len(args) > 1:
+            return False
+        elif args:
+            _add(parts, written, read(args[0]) or hole(args[0]))
+        if method == "AppendLine":
+            parts.append(newline)
+            written.append("{Environment.NewLine}")
+    return True
+
+
+def tail_of(node: Node | None) -> tuple[Node | None, list[tuple[str, list[Node]]]]:
+    """``sb.TrimEnd().AppendLine()`` as ``sb`` and its steps in order; a step other than
+    an append or a ``Trim…`` gives no receiver."""
+    steps: list[tuple[str, list[Node]]] = []
+    while node is not None and node.type == "invocation_expression":
+        function = node.child_by_field_name("function")
+        if function is None or function.type != "member_access_expression":
+            return None, []
+        method = text(function.child_by_field_name("name"))
+        if method not in _APPENDS and not method.startswith("Trim"):
+            return None, []
+        args = node.child_by_field_name("arguments")
+        steps.append((method, [a.named_children[-1] for a in (
+            args.named_children if args is not None else ()) if a.type == "argument"
+            and a.named_children]))
+        node = function.child_by_field_name("expression")
+    return node, list(reversed(steps))
+
+
+def _appends_only(step: Node, name: str) -> bool:
+    """Whether every use of ``name`` in a loop or branch is an append chain on it (not a
+    new builder assigned to it, nor a ``Clear()``/``Insert``/``Remove``)."""
+    stack = [step]
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier" and text(node) == name:
+            parent = node.parent
+            if parent is None or parent.type != "member_access_expression" or text(
+                    parent.child_by_field_name("name")) not in _APPENDS:
+                return False
+        stack.extend(node.named_children)
+    return True
 
 
 def _add(parts: list[Part], written: list[str], message: Message) -> None:

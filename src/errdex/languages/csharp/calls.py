@@ -16,6 +16,7 @@ from tree_sitter import Node
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages._jvm.compose import capped, every_alternative, unparenthesized
 from errdex.languages.base import ancestors, text
+from errdex.languages.csharp.builders import composable
 from errdex.languages.csharp.chosen import chosen_call
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value, hole, read
 from errdex.languages.csharp.strings import composite_format, string_value
@@ -130,7 +131,29 @@ def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
         elif a.type == "invocation_expression" and found == (unknown(text(a)),) and (
                 called := invocation(a, at, path)) is not None:
             nested.append((text(a), called))  # ``new MockError(Describe(count))``
+    nested.extend(_inner_calls(read, {name for name, _ in nested}, at, path))
     return Call(callee, read, owner=owner, path=path, nested=tuple(nested))
+
+
+def _inner_calls(read: tuple[Argument, ...], known: set[str], at: Node,
+                 path: str) -> list[tuple[str, Call]]:
+    """Holes of the arguments' texts that are calls written above ``at`` in its method
+    (``sb.Append(times.Describe(count))`` read as ``{times.Describe(count)}``) or
+    constants: each prints what composition finds."""
+    wanted = {h.name for arg in read for t in arg for h in t.holes
+              if h.name and composable(h.name) and h.name not in known}
+    if not wanted:
+        return []
+    out = [(name, Call(name, owner=owner_of(at), path=path)) for name in sorted(wanted)
+           if not name.endswith(")")]  # ``sb.AppendLine(Resources.NotFound)``
+    wanted = {name for name in wanted if name.endswith(")")}
+    for node in walk(function_of(at)):
+        name = text(node) if node.type == "invocation_expression" else ""
+        if name in wanted and node.start_byte < at.end_byte and (
+                called := invocation(node, node, path)) is not None:
+            out.append((name, called))
+            wanted.discard(name)
+    return out
 
 
 def constant_like(node: Node) -> bool:

@@ -14,7 +14,7 @@ from errdex.languages._engine.locals import LocalReader, Locals
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import text
-from errdex.languages.csharp.builders import built
+from errdex.languages.csharp.builders import built, tail_of
 from errdex.languages.csharp.strings import composite_format, interpolated, string_value
 from errdex.templates.template import Hole, Literal
 
@@ -74,9 +74,24 @@ def _format_parameter(node: Node) -> Message | None:
     return Message("{" + (made.name or "") + "}", (made,))
 
 
+def coalesced(node: Node) -> Message | None:
+    """``note ?? ""``: the value, or nothing when it is null (a hole that may be empty)."""
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    right = node.child_by_field_name("right") if node.type == "binary_expression" else None
+    if right is None or text(node.child_by_field_name("operator")) != "??" or (
+            right.type not in STRINGS or string_value(right) != ""):
+        return None
+    name = text(node.child_by_field_name("left"))
+    return Message("{" + name + "}", (Hole(name, "{" + name + "}", "any", ".*?"),))
+
+
 def operand(node: Node) -> Message:
     """What an unknown ``+`` operand prints: ``nameof(x)`` its name, ``Environment.NewLine``
-    a line break, anything else a hole named after it."""
+    a line break, ``x ?? ""`` maybe nothing, anything else a hole named after it."""
+    empty = coalesced(node)
+    if empty is not None:
+        return empty
     name = name_of(node) if node.type == "invocation_expression" else None
     if name is not None:
         return Message("{" + text(node) + "}", (Literal(name),))
@@ -137,6 +152,7 @@ MESSAGES: MessageTable[FileIndex] = MessageTable(
         "interpolated_string_expression": lambda node: interpolated(node, name_of),
     },
     binary="binary_expression", wrappers=frozenset({"parenthesized_expression"}),
+    operators={"??": lambda reader, node, depth: coalesced(node)},
     variables=frozenset({"identifier"}), scopes=frozenset(SCOPES),
     rules={"invocation_expression": lambda reader, node, depth: format_call(node) or (
         _built(reader, node, depth))},
@@ -153,8 +169,8 @@ def _built(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
             function.type != "member_access_expression") or text(
             function.child_by_field_name("name")) != "ToString":
         return None
-    receiver = function.child_by_field_name("expression")
+    receiver, tail = tail_of(function.child_by_field_name("expression"))
     if receiver is None or receiver.type != "identifier":
         return None
     return built(node, reader.assignment(receiver), reader.at,
-                 lambda n: reader.read(n, depth + 1), operand, NEWLINE, arguments)
+                 lambda n: reader.read(n, depth + 1), operand, NEWLINE, arguments, tail)
