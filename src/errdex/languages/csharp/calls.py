@@ -227,6 +227,8 @@ def resource_call(node: Node | None, at: Node) -> Call | None:
             passed.append(argument(value, at))
     if chosen:
         made = chosen_call(args[0], at, tuple(passed))
+        if made is None and constant_like(args[0]):  # ``string.Format(NotFound, a)``
+            made = Call(text(args[0]), tuple(passed), owner=owner_of(at))
         return replace(made, nested=tuple(nested)) if made is not None else None
     return Call(text(args[0]), tuple(passed), owner=owner_of(at), nested=tuple(nested))
 

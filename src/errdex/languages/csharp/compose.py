@@ -22,6 +22,7 @@ namesakes of one owner apart by how many arguments a call passes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -51,6 +52,7 @@ from errdex.languages.csharp.chosen import chosen_producers
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
 from errdex.languages.csharp.reassigned import reassigned
 from errdex.languages.csharp.resources import resource_string
+from errdex.languages.csharp.strings import composite_format
 from errdex.languages.facts import (
     Call,
     Composer,
@@ -301,9 +303,26 @@ def _constants(node: Node, owner: str, path: str) -> list[Producer]:
         found = [t for t in alternatives(value, value) if has_text(t)] if value else []
         if found:
             name = text(declarator.child_by_field_name("name"))
-            out.append(Producer(name, (), tuple(found), "constant", path, line_of(declarator),
-                                owner))
+            params = _placeholders(found)
+            if params:  # a composite format: ``string.Format(NotFound, key)`` fills it
+                found = [Template(found[0].written, composite_format(found[0].written,
+                                                                     list(params)))]
+            out.append(Producer(name, params, tuple(found), "constant", path,
+                                line_of(declarator), owner))
     return out
+
+
+_PLACEHOLDER = re.compile(r"(?<!\{)\{(\d+)[^{}]*\}")
+
+
+def _placeholders(found: list[Template]) -> tuple[str, ...]:
+    """A constant's ``{0}``, ``{1}``… as parameters ``_0``, ``_1``… (as a resource's), when
+    it is one plain text."""
+    if len(found) != 1 or found[0].holes:
+        return ()
+    count = 1 + max((int(m.group(1)) for m in _PLACEHOLDER.finditer(found[0].written)),
+                    default=-1)
+    return tuple(f"_{i}" for i in range(count))
 
 
 def _passes(call: Call, params: tuple[str, ...]) -> bool:

@@ -11,7 +11,7 @@ from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.locals import LocalReader, Locals
-from errdex.languages._engine.message import Message
+from errdex.languages._engine.message import Message, joined
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import text
 from errdex.languages.csharp.builders import built, tail_of
@@ -155,10 +155,38 @@ MESSAGES: MessageTable[FileIndex] = MessageTable(
     operators={"??": lambda reader, node, depth: coalesced(node)},
     variables=frozenset({"identifier"}), scopes=frozenset(SCOPES),
     rules={"invocation_expression": lambda reader, node, depth: format_call(node) or (
-        _built(reader, node, depth))},
+        _concatenated(reader, node, depth)) or _built(reader, node, depth)},
     hole=operand, unwrap_operands=False, max_depth=8,
 )
 LOCALS = Locals("variable_declarator", "name", declared_value)
+
+
+_CONCATS = frozenset({"string.Concat", "String.Concat", "System.String.Concat"})
+_JOINS = frozenset({"string.Join", "String.Join", "System.String.Join"})
+
+
+def _concatenated(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """``string.Concat(a, b, …)`` prints its arguments one after another;
+    ``string.Join(sep, a, b, …)`` with the separator between them (a single element after
+    the separator is a collection: how many it holds, source does not say)."""
+    name = text(node.child_by_field_name("function"))
+    if name not in _CONCATS and name not in _JOINS:
+        return None
+    args = arguments(node.child_by_field_name("arguments"))
+    separator = None
+    if name in _JOINS:
+        separator = reader.read(args[0], depth + 1) if len(args) > 2 else None
+        if separator is None or any(isinstance(p, Hole) for p in separator.parts):
+            return None
+        args = args[1:]
+    elif len(args) < 2:
+        return None
+    pieces: list[Message | None] = []
+    for i, value in enumerate(args):
+        if i and separator is not None:
+            pieces.append(separator)
+        pieces.append(reader.read(value, depth + 1) or operand(value))
+    return joined(pieces)
 
 
 def _built(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:

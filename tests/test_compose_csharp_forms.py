@@ -1,0 +1,131 @@
+"""C# messages written in forms a throw site reads directly, beside the literal ones:
+
+* ``string.Concat(a, b, …)``: the arguments one after another;
+* ``string.Join(sep, a, b, …)``: the separator between them;
+* ``string.Format(NotFound, key)``: a ``const`` composite format, here declared in another
+  file of a ``partial`` class, filled with the arguments after it.
+
+Where Mono is installed the fixture is built and run, and each printed message must match
+a pattern of the site that threw it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+import errdex
+from tests.compose_steps import line_starting, mine_fixture, missing
+
+STORE = """\
+using System;
+
+namespace Shop
+{
+    public partial class Store
+    {
+        public void Restock(string name)
+        {
+            throw new InvalidOperationException(
+                string.Concat("Cannot restock widget ", name, " twice in one day"));
+        }
+
+        public void Sell(string name)
+        {
+            throw new InvalidOperationException(
+                string.Join(" ", "Widget", name, "is not for sale anymore"));
+        }
+
+        public void Take(string name, int count)
+        {
+            throw new InvalidOperationException(string.Format(StockExhausted, name, count));
+        }
+    }
+}
+"""
+
+TEXTS = """\
+namespace Shop
+{
+    public partial class Store
+    {
+        private const string StockExhausted = "The stock of widget {0} is exhausted ({1} asked)";
+    }
+}
+"""
+
+PROGRAM = """\
+using System;
+
+namespace Shop
+{
+    public static class Program
+    {
+        public static void Main()
+        {
+            var store = new Store();
+            try { store.Restock("gear"); } catch (Exception e) { Console.WriteLine(e.Message); }
+            try { store.Sell("cog"); } catch (Exception e) { Console.WriteLine(e.Message); }
+            try { store.Take("bolt", 7); } catch (Exception e) { Console.WriteLine(e.Message); }
+        }
+    }
+}
+"""
+
+FILES = {"src/Store.cs": STORE, "src/Store.Texts.cs": TEXTS}
+PRINTED = {
+    "string.Concat(": "Cannot restock widget gear twice in one day",
+    "string.Join(": "Widget cog is not for sale anymore",
+    "throw new InvalidOperationException(string.Format(": (
+        "The stock of widget bolt is exhausted (7 asked)"),
+}
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
+    return mine_fixture(tmp_path_factory, "compose_cs_forms", "forms", FILES)[1]
+
+
+def _at(records: list[errdex.StoredRecord], start: str) -> list[errdex.StoredRecord]:
+    line = line_starting(STORE, start, stripped=True)
+    if start.startswith("string."):  # the call is on the line below the throw
+        line -= 1
+    return [r for r in records if r.record.file_path == "src/Store.cs"
+            and r.record.line_number == line]
+
+
+@pytest.mark.parametrize("start", list(PRINTED))
+def test_each_form_is_a_record_whose_pattern_matches_the_message(
+    records: list[errdex.StoredRecord], start: str,
+) -> None:
+    found = _at(records, start)
+    assert found, start
+    assert any(re.fullmatch(r.record.message_pattern, PRINTED[start]) for r in found)
+    assert not any(re.fullmatch(r.record.message_pattern, PRINTED[start].replace(
+        "widget", "gadget").replace("Widget", "Gadget")) for r in found)
+
+
+def test_the_constant_format_keeps_its_text_around_the_holes(
+    records: list[errdex.StoredRecord],
+) -> None:
+    [record] = _at(records, "throw new InvalidOperationException(string.Format(")
+    assert record.record.error_message == "The stock of widget {0} is exhausted ({1} asked)"
+
+
+def test_the_patterns_match_what_mono_prints(
+    records: list[errdex.StoredRecord], tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    if missing("mcs", "mono"):
+        pytest.skip("no C# compiler and runtime (Mono) installed")
+    root = tmp_path_factory.mktemp("cs_forms_run")
+    for name, body in (("Store.cs", STORE), ("Texts.cs", TEXTS), ("Program.cs", PROGRAM)):
+        (root / name).write_text(body)
+    subprocess.run(["mcs", "-out:store.exe", "Store.cs", "Texts.cs", "Program.cs"], cwd=root,
+                   capture_output=True, check=True)
+    done = subprocess.run(["mono", str(root / "store.exe")], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.splitlines() == list(PRINTED.values())
+    for start, message in PRINTED.items():
+        assert any(re.fullmatch(r.record.message_pattern, message)
+                   for r in _at(records, start)), message
