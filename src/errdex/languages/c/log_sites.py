@@ -49,9 +49,19 @@ def logging_macro(name: str) -> LogLevel | None:
     return level_constant(name) if "LOG" in name or "_" not in bare else None
 
 
+# GLib's logging macros (``g_critical("fmt", …)`` prints ``** (prog:1234): CRITICAL **: …``
+# and the format; ``g_error`` aborts): levels GLib's names do not spell as ours.
+_GLIB: dict[str, LogLevel] = {"g_error": "fatal", "g_critical": "error", "g_warning": "warning",
+                              "g_warning_once": "warning", "g_message": "info",
+                              "g_info": "info", "g_debug": "debug"}
+
+
 def _logging_function(name: str) -> LogLevel | None:
     """The level of a function named after it (``debug``, ``log_warn``, ``log_info``,
-    ``noticef``): its text is what it prints when the repository does not say more."""
+    ``noticef``, GLib's ``g_critical``): its text is what it prints when the repository
+    does not say more."""
+    if name in _GLIB:
+        return _GLIB[name]
     return level_of(name) if name.islower() or name.startswith("_") else None
 
 

@@ -30,3 +30,11 @@
   function: (identifier) @assert.name
   arguments: (argument_list) @assert.args
   (#match? @assert.name "^(assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*)$")) @assert
+
+; GLib's checks (`g_return_if_fail(w != NULL)`, `g_assert(n > 0)`, `g_assert_not_reached()`):
+; glib.py words them as GLib prints them.
+(call_expression
+  function: (identifier) @glib.name
+  arguments: (argument_list) @glib.args
+  (#any-of? @glib.name
+    "g_return_if_fail" "g_return_val_if_fail" "g_assert" "g_assert_not_reached")) @glib

@@ -28,6 +28,7 @@ from errdex.languages.c.asserts import assert_sites
 from errdex.languages.c.calls import file_scope, helper_site
 from errdex.languages.c.compose import producers
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
+from errdex.languages.c.glib import glib_sites
 from errdex.languages.c.log_choices import choice_call, with_choices
 from errdex.languages.c.log_sites import leveled_sites, parenthesized_sites, pointer_sites
 from errdex.languages.c.logs import log_wrappers
@@ -67,6 +68,11 @@ def _assert_site(captured: Captures, file: FileIndex) -> list[Site] | None:
     return assert_sites(captured, c_symbol)
 
 
+def _glib_site(captured: Captures, file: FileIndex) -> list[Site] | None:
+    """``g_return_if_fail(cond)``, ``g_assert(cond)`` (``glib``)."""
+    return glib_sites(captured, c_symbol)
+
+
 _REPORTERS = producers("c")
 
 
@@ -91,7 +97,7 @@ SPEC = LanguageSpec(
     strings={"string_literal": _string, "concatenated_string": _string},
     name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site), ("helper", _helper_site), ("logmacro", _log_macro_site),
-              ("assert", _assert_site)),
+              ("assert", _assert_site), ("glib", _glib_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}),
     evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,
