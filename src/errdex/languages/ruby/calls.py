@@ -23,6 +23,7 @@ from errdex.languages._engine import FileIndex, Message
 from errdex.languages._engine.walk import nodes_below
 from errdex.languages.base import ancestors, text
 from errdex.languages.facts import Argument, Call, constant_name, substitute, unknown
+from errdex.languages.ruby.appended import appended
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 # How the language reads an expression's message (the spec's reader, given by the spec).
@@ -38,6 +39,10 @@ _MAX_ALTERNATIVES = 8
 
 def argument(node: Node | None, file: FileIndex, read: Read) -> Argument:
     """What an argument can print: a template per branch, a hole for what source hides."""
+    if node is not None:
+        built = appended(node, file, lambda value: argument(value, file, read))
+        if built is not None:  # a text built with ``<<``: each way, or unknown
+            return tuple(built) if built else (unknown(_name(node)),)
     joined = _joined(node, file, read) if node is not None else None
     if joined is not None:
         return joined
@@ -91,7 +96,8 @@ def _joined(node: Node, file: FileIndex, read: Read) -> Argument | None:
     """``message + (safe ? " a" : " b")``: each branch of an operand joined to the others;
     None when no operand branches."""
     operands = _plus_operands(node)
-    if len(operands) < 2 or all(len(_alternatives(op, file, 0)) < 2 for op in operands):
+    if len(operands) < 2 or all(len(_alternatives(op, file, 0)) < 2 and appended(
+            op, file, lambda value: argument(value, file, read)) is None for op in operands):
         return None
     combos: list[Template] = [Template("", ())]
     for operand in operands:

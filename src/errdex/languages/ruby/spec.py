@@ -62,7 +62,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.logs import level_of
-from errdex.languages.ruby import calls, compose
+from errdex.languages.ruby import appended, calls, compose
 from errdex.languages.ruby.pastes import PASTES
 from errdex.languages.ruby.snippets import SNIPPETS
 from errdex.languages.ruby.strings import constant_value, heredoc, string
@@ -135,11 +135,11 @@ def _raise_site(node: Node, file: FileIndex) -> Site | None:
         if first.type not in _CLASS_VALUES:
             return None  # fail(416, "…"): a method of the same name, not Kernel#raise
         error_class = text(first) if first.type in _CLASS_NODES else None
-        message = _read(positional[1], file)
+        message = _read(positional[1], file) if not _built(positional[1], file) else None
     elif _is_new_call(first):
         error_class = text(first.child_by_field_name("receiver"))
         inner, _ = _arguments(first.child_by_field_name("arguments"))
-        message = _read(inner[0], file) if inner else None
+        message = _read(inner[0], file) if inner and not _built(inner[0], file) else None
     else:
         message = _read(first, file)
         error_class = "RuntimeError"
@@ -158,6 +158,13 @@ def _raise_site(node: Node, file: FileIndex) -> Site | None:
                     symbol=_symbol(node), call=call)
     site = _make(node, message, "exception", error_class, prefix=calls.errno_prefix(error_class))
     return replace(site, call=call) if site is not None and call is not None else site
+
+
+def _built(node: Node, file: FileIndex) -> bool:
+    """A variable the method builds with ``<<``, its text one of several (composition spells
+    each out, ``appended.py``) or not known (a loop appends to it): not the first alone."""
+    found = appended.appended(node, file, lambda value: calls.argument(value, file, _read))
+    return found is not None and len(found) != 1
 
 
 def _helper_site(caps: Captures, file: FileIndex) -> Site | None:
@@ -348,8 +355,12 @@ def _hole(expression: str) -> Message:
 
 
 def _format_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
-    """``format("…%s", x)`` / ``sprintf`` / ``Kernel.format``."""
+    """``format("…%s", x)`` / ``sprintf`` / ``Kernel.format``; a mutable copy of a text
+    (``"…".dup``, ``String.new("…")``) prints that text."""
     receiver = node.child_by_field_name("receiver")
+    copied = appended.mutable_text(node)
+    if copied is not None:
+        return reader.read(copied, depth + 1)
     if text(node.child_by_field_name("method")) not in _FORMAT_FUNCTIONS:
         return None
     if receiver is not None and text(receiver) != "Kernel":
@@ -387,7 +398,8 @@ _MESSAGES: MessageTable[FileIndex] = MessageTable(
     },
     binary="binary", operators={"%": _percent}, wrappers=frozenset({"parenthesized_statements"}),
     variables=frozenset({"identifier"}), scopes=frozenset(_SCOPES),
-    augmented=frozenset({"operator_assignment"}), rules={"call": _format_call},
+    augmented=frozenset({"operator_assignment"}),
+    rules={"call": _format_call, "unary": _format_call},
     hole=lambda node: _hole(text(node)), unwrap_operands=False,
 )
 

@@ -1,0 +1,171 @@
+"""Ruby messages built with ``<<`` onto a mutable copy of a literal (``"…".dup``,
+``+"…"``, ``String.new("…")``), some parts under ``if``/``unless``: one record per way the
+text can end up, mined from a small fixture repository; where a ``ruby`` is installed,
+what each run really raises must be matched by one of the site's patterns."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import errdex
+from tests.compose_steps import line_starting, mine_fixture, missing
+
+ERRORS = '''\
+# frozen_string_literal: true
+
+module Acme
+  class Error < StandardError
+  end
+
+  class InvocationError < Error
+  end
+end
+'''
+
+RUNNER = '''\
+# frozen_string_literal: true
+
+require_relative "errors"
+
+module Acme
+  class Runner
+    def called(name, args)
+      msg = "ERROR: #{name} was called with ".dup
+      msg << "no arguments"               if     args.empty?
+      msg << "arguments " << args.inspect unless args.empty?
+      raise InvocationError, msg
+    end
+
+    def find(file, roots)
+      message = +"Could not find #{file} in your source paths. "
+      message << if roots.empty?
+                   "You have no source paths."
+                 else
+                   "Your source paths are: #{roots.join(", ")}"
+                 end
+      raise Error, message
+    end
+
+    def level(n)
+      text = String.new("level #{n}")
+      if n > 9
+        text << " is too high"
+      elsif n < 0
+        text << " is negative"
+      end
+      raise Error, text
+    end
+
+    def looped(items)
+      text = "items:".dup
+      items.each { |i| text << " #{i}" }
+      raise Error, text
+    end
+
+    def plain(key)
+      text = "no such key: #{key}".dup
+      raise Error, text
+    end
+  end
+end
+'''
+
+FILES = {"lib/acme/errors.rb": ERRORS, "lib/acme/runner.rb": RUNNER}
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
+    return mine_fixture(tmp_path_factory, "compose_ruby_appended", "appended", FILES)
+
+
+def _at(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
+    """The records of the ``raise`` that ends ``Runner#method``."""
+    start = line_starting(RUNNER, f"def {method}(", stripped=True)
+    end = next(i for i, line in enumerate(RUNNER.splitlines(), 1)
+               if i > start and line.strip().startswith("raise "))
+    return [r for r in records
+            if r.record.file_path == "lib/acme/runner.rb" and r.record.line_number == end]
+
+
+def _messages(found: list[errdex.StoredRecord]) -> set[str]:
+    return {r.record.error_message for r in found}
+
+
+def test_conditional_appends_give_one_record_per_way_the_text_ends_up(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    found = _at(mined[1], "called")
+    assert _messages(found) == {
+        "ERROR: #{name} was called with no arguments",
+        "ERROR: #{name} was called with arguments {args.inspect}",
+        "ERROR: #{name} was called with no argumentsarguments {args.inspect}",
+        "ERROR: #{name} was called with ",
+    }
+    assert {r.record.error_class for r in found} == {"InvocationError"}
+
+
+def test_an_appended_if_expression_is_one_record_per_branch(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    assert _messages(_at(mined[1], "find")) == {
+        "Could not find #{file} in your source paths. You have no source paths.",
+        'Could not find #{file} in your source paths. Your source paths are: '
+        '#{roots.join(", ")}',
+    }
+
+
+def test_appends_in_the_clauses_of_one_if_are_one_or_the_other_or_none(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    assert _messages(_at(mined[1], "level")) == {
+        "level #{n} is too high", "level #{n} is negative", "level #{n}"}
+
+
+def test_a_text_appended_in_a_block_is_no_record_of_its_first_part(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    assert _at(mined[1], "looped") == []  # "items:" alone would never match what it prints
+
+
+def test_a_mutable_copy_prints_the_literal(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    assert _messages(_at(mined[1], "plain")) == {"no such key: #{key}"}
+
+
+RUNS = [("called", ["deploy", []]), ("called", ["deploy", ["a", 1]]),
+        ("find", ["x.tt", []]), ("find", ["x.tt", ["/a", "/b"]]), ("level", [12]),
+        ("level", [-3]), ("level", [5]), ("plain", ["k"])]
+
+
+@pytest.mark.parametrize("run", RUNS, ids=[f"{m}{a}" for m, a in RUNS])
+def test_one_pattern_of_the_site_matches_what_ruby_raises(
+    mined: tuple[Path, list[errdex.StoredRecord]], run: tuple[str, list[object]],
+) -> None:
+    if missing("ruby"):
+        pytest.skip("no ruby installed")
+    root, records = mined
+    method, args = run
+    code = (
+        "require 'json'\n"
+        f"require {str(root / 'lib/acme/runner.rb')!r}\n"
+        "begin\n"
+        f"  Acme::Runner.new.send({method!r}.to_sym, *JSON.parse({json.dumps(args)!r}))\n"
+        "rescue => e\n"
+        "  puts JSON.dump([e.class.name.split('::').last, e.message])\n"
+        "end\n"
+    )
+    ruby = shutil.which("ruby")
+    assert ruby is not None
+    done = subprocess.run([ruby, "-e", code], capture_output=True, text=True, check=True)
+    name, printed = json.loads(done.stdout)
+    found = _at(records, method)
+    assert any((r.record.error_class or "").rsplit("::", 1)[-1] == name
+               and re.fullmatch(r.record.message_pattern, printed, re.DOTALL)
+               for r in found), (name, printed, [r.record.message_pattern for r in found])
