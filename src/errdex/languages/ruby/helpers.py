@@ -74,9 +74,10 @@ def function(node: Node, path: str, file: FileIndex, read: Read, inner: list[Nod
             if made is not None:
                 calls.append(made)
                 role = "helper"
-    results: list[Result] = [
+    results: list[Result] = [  # a method is no producer
         Call(c.callee, c.args, c.keywords, c.owner, path) for c in calls
-        if _uses(c, set(params)) and last(c.callee)[:1].isupper()]  # a method is no producer
+        if last(c.callee)[:1].isupper() and (_uses(c, set(params)) or (
+            role == "factory" and _error_named(c.callee)))]
     if not results and not calls:
         logged = _logged(node, params, file, read, inner_calls)
         results = list(logged or _texts(node, params, file, read, returns))
@@ -158,6 +159,12 @@ def _constructed(value: Node, method: Node, owner: str | None, file: FileIndex, 
     else:
         return None
     return call_of(callee, value.child_by_field_name("arguments"), file, value, read)
+
+
+def _error_named(callee: str) -> bool:
+    """``UnknownKeysError``: a factory returning one makes an error whatever it passes
+    (``def unexpected_keys(keys) UnknownKeysError.new(keys - known) end``)."""
+    return last(callee).endswith(("Error", "Exception"))
 
 
 def _uses(call: Call, params: set[str]) -> bool:
