@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from tree_sitter import Node
 
@@ -107,6 +108,29 @@ def walk(root: Node) -> Iterator[Node]:
         node = stack.pop()
         yield node
         stack.extend(reversed(node.named_children))
+
+
+def calls_named(root: Node, names: tuple[str, ...], kind: str, field: str = "name") -> list[Node]:
+    """The ``kind`` nodes under ``root`` whose ``field`` child is one of ``names``, in
+    ``walk``'s order. Found where the names are written (a search of the source's bytes,
+    then the tree's node there), not by visiting every node: a test file is mostly other
+    calls, and a walk in Python over all of them cost more than parsing it."""
+    source = root.text or b""
+    found: dict[int, Node] = {}
+    for match in _name_pattern(names).finditer(source):
+        start = root.start_byte + match.start()
+        leaf = root.descendant_for_byte_range(start, root.start_byte + match.end())
+        call = leaf.parent if leaf is not None else None
+        if call is not None and call.type == kind and call.child_by_field_name(field) == leaf:
+            found[call.start_byte * (1 << 32) - call.end_byte] = call
+    # walk's order: a call before the calls inside it (same start, larger end), then by start
+    return [found[key] for key in sorted(found)]
+
+
+@cache
+def _name_pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
+    alternatives = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rb"(?<![\w$])(?:" + alternatives + rb")(?![\w$])")
 
 
 def make_link(path: str, node: Node, name: str, framework: str, mode: MatchMode,

@@ -12,13 +12,13 @@ from errdex.languages._engine import evidence as shared
 from errdex.languages.base import text
 from errdex.records.evidence import MatchMode, TestLink
 
+_CALLS = ("assertThrows", "assertEquals", "hasMessage", "hasMessageContaining")
+
 
 def _tests(path: str, root: Node) -> Iterator[TestLink]:
     """``assertThrows(X.class, …)``, ``assertEquals("…", e.getMessage())``, AssertJ
     ``hasMessage`` / ``hasMessageContaining``."""
-    for node in shared.walk(root):
-        if node.type != "method_invocation":
-            continue
+    for node in shared.calls_named(root, _CALLS, "method_invocation"):
         method = text(node.child_by_field_name("name"))
         args = node.child_by_field_name("arguments")
         values = args.named_children if args is not None else []

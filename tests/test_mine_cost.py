@@ -1,0 +1,63 @@
+"""Shortcuts that make a mine cheaper give the answers of the slow way they replace."""
+
+from __future__ import annotations
+
+from errdex.evidence.tests import expectations
+from errdex.languages._engine.evidence import calls_named, walk
+from errdex.languages.base import parse, text
+
+JAVA_TEST = b"""
+class StoreTest {
+    // assertThrows in a comment is no call
+    @Test void missing() {
+        String s = "assertEquals(\\"x\\", e.getMessage())";
+        assertThrows(NotFound.class, () -> store.get(assertThrowsHelper("k")));
+        assertThat(assertThrows(Gone.class, () -> open())).hasMessage("gone: a");
+        Exception e = assertThrows(Bad.class, () -> parse(""));
+        assertEquals("bad input: empty", e.getMessage());
+        this.assertEquals("x", y);
+        assertThat(e).hasMessageContaining("bad input");
+    }
+}
+"""
+NAMES = ("assertThrows", "assertEquals", "hasMessage", "hasMessageContaining")
+
+
+def _walked(source: bytes, names: tuple[str, ...], kind: str) -> list[tuple[int, int]]:
+    """What a walk of every node finds: the slow way ``calls_named`` replaces."""
+    root = parse("java", source).root_node
+    return [(n.start_byte, n.end_byte) for n in walk(root)
+            if n.type == kind and text(n.child_by_field_name("name")) in names]
+
+
+def test_calls_named_finds_what_a_walk_finds_in_the_same_order() -> None:
+    root = parse("java", JAVA_TEST).root_node
+    found = [(n.start_byte, n.end_byte) for n in calls_named(root, NAMES, "method_invocation")]
+    assert found == _walked(JAVA_TEST, NAMES, "method_invocation")
+    names = [text(n.child_by_field_name("name"))
+             for n in calls_named(root, NAMES, "method_invocation")]
+    # an outer call before the call in its receiver; a name inside a longer one, a comment
+    # or a string is none
+    assert names == ["assertThrows", "hasMessage", "assertThrows", "assertThrows",
+                     "assertEquals", "assertEquals", "hasMessageContaining"]
+
+
+def test_calls_named_in_a_subtree_and_in_broken_source() -> None:
+    broken = JAVA_TEST.replace(b"open())).", b"open()) ).(")
+    assert [(n.start_byte, n.end_byte) for n in calls_named(
+        parse("java", broken).root_node, NAMES, "method_invocation")] == _walked(
+        broken, NAMES, "method_invocation")
+    root = parse("java", JAVA_TEST).root_node
+    method = next(n for n in walk(root) if n.type == "method_declaration")
+    inside = calls_named(method, ("hasMessage",), "method_invocation")
+    assert [text(n.child_by_field_name("name")) for n in inside] == ["hasMessage"]
+
+
+def test_java_test_reader_claims() -> None:
+    found = [e.link for e in expectations("StoreTest.java", "java", "java", JAVA_TEST)]
+    assert [(t.mode, t.expected, t.error_class) for t in found] == [
+        ("class", None, "NotFound"), ("exact", "gone: a", None), ("class", None, "Gone"),
+        ("class", None, "Bad"), ("exact", "bad input: empty", None),
+        ("substring", "bad input", None),
+    ]
+    assert {t.name for t in found} == {"missing"}
