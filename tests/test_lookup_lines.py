@@ -142,3 +142,37 @@ def test_a_whole_match_of_the_first_line_ranks_above_the_multi_line_template(
     found = errdex.explain("the manifest at /srv/m.json could not be read", db=db)
     assert [m.record.line_number for m in found] == [9, 2]
     assert not found[1].approximate and found[1].score < found[0].score
+
+
+SHARED = {"app/jobs.py": "".join(
+    f"def {name}(path):\n"
+    f"    raise ValueError(\n"
+    f"        f'the {name} job at {{path}} stopped early\\n'\n"
+    f"        'Run the setup command again to rebuild the manifest')\n\n\n"
+    for name in ("build", "deploy", "publish"))}
+
+
+def test_a_line_several_templates_share_is_filed_once_and_finds_each(make_repo, tmp_path):
+    from errdex.lookup.index import Index
+    from errdex.store.sqlite import SQLiteStore
+
+    db = _mined(make_repo, tmp_path, SHARED)
+    with SQLiteStore(db) as store:
+        index = Index(store)
+        assert [len(lines) for lines in index._shared.values()] == [3]
+    found = errdex.explain("ValueError: Run the setup command again to rebuild the manifest",
+                           db=db)
+    assert sorted(m.record.line_number for m in found) == [2, 8, 14]
+    assert all("line 2 of the multi-line template" in m.reason for m in found)
+    # the whole message still names its own template first
+    best = errdex.explain("ValueError: the deploy job at /srv stopped early\n"
+                          "Run the setup command again to rebuild the manifest", db=db)[0]
+    assert (best.record.line_number, best.approximate) == (8, False)
+
+
+def test_shared_lines_group_identical_template_lines_under_the_first():
+    from errdex.lookup.tables import shared_lines
+
+    parts = {-1: ("same line here", 14), -65: ("other line", 10), -129: ("same line here", 14)}
+    assert shared_lines(parts) == {-1: (-1, -129)}
+    assert parts[-129] is parts[-1]

@@ -101,7 +101,7 @@ class Index:
         self._size: int
         self._parts: dict[int, tuple[str, int]]  # part id → (a template line's pattern, literal)
         (self._by_key, self._rest, self._size, self._parts, self._retrieval,
-         self._held) = load_tables(store, SNAPSHOT_FORMAT, literal_of)
+         self._held, self._shared) = load_tables(store, SNAPSHOT_FORMAT, literal_of)
         self._details: dict[int, tuple[str, int]] = {}
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
         self._lineage = has_wordings(store)  # some repository was mined --history
@@ -398,6 +398,9 @@ class Index:
             for row in self._candidate_rows(list(via), repo):
                 vid = via[row.pattern_id]
                 reasons = ["full pattern match"]
+            for pid in [pid for pid in verified if pid in self._shared]:
+                for line in self._shared[pid]:  # a line many templates share: each of them
+                    verified[line], details[line] = verified[pid], details[pid]
                 if vid < 0:
                     reasons[0] = (f"line {parent(vid)[1] + 1} of the multi-line template "
                                   "matches; the paste holds only part of it")

@@ -17,10 +17,11 @@ from errdex.lookup.parts import part_id, pattern_parts
 from errdex.lookup.retrieval import Retrieval
 from errdex.store.protocol import Store
 
-__all__ = ["Details", "bucket", "build_tables", "load_tables"]
+__all__ = ["Details", "Shared", "bucket", "build_tables", "load_tables", "shared_lines"]
 
 ByKey = dict[str, "list[int] | dict[str, list[int]]"]
-Tables = tuple[ByKey, dict[int, tuple[str, ...]], int, dict[int, tuple[str, int]]]
+Shared = dict[int, tuple[int, ...]]  # a shared line's filed id → every template line it is
+Tables = tuple[ByKey, dict[int, tuple[str, ...]], int, dict[int, tuple[str, int]], Shared]
 
 _SPLIT_BUCKET = 32  # key buckets longer than this are split by a second word
 _SPARSE = 2  # pattern ids past this many times their count: details are read, not kept
@@ -108,32 +109,36 @@ class _Collected:
 
 
 def load_tables(store: Store, layout: int, literal_of: Callable[[str], str]
-                ) -> tuple[ByKey, dict[int, tuple[str, ...]], int,
-                                     dict[int, tuple[str, int]], Retrieval, Details | None]:
-    """The tables, the retrieval and the patterns' details of the store's generation: read
-    from its saved snapshot (``layout``: the snapshot format), else built (``literal_of``: a
-    pattern's literal text) and saved for the next opening. A snapshot of another layout is
-    built again; one saved without details is used without them (read from the store)."""
+                ) -> tuple[ByKey, dict[int, tuple[str, ...]], int, dict[int, tuple[str, int]],
+                           Retrieval, Details | None, Shared]:
+    """The tables, the retrieval, the patterns' details and the shared lines of the store's
+    generation: read from its saved snapshot (``layout``: the snapshot format), else built
+    (``literal_of``: a pattern's literal text) and saved for the next opening. A snapshot of
+    another layout is built again; one saved without details is used without them (read
+    from the store), one without shared lines files every line on its own."""
     generation = store.generation()
     saved = store.load_snapshot(generation, layout)
     if saved is not None:
         by_key, rest, size, parts, dumped, *more = marshal.loads(saved)
         retrieval = Retrieval.load(dumped)
         if retrieval is not None:
-            return by_key, rest, size, parts, retrieval, Details.load(more[0] if more else None)
-    by_key, rest, size, parts = build_tables(store)
+            return (by_key, rest, size, parts, retrieval,
+                    Details.load(more[0] if more else None), more[1] if len(more) > 1 else {})
+    by_key, rest, size, parts, shared = build_tables(store)
     collected = _Collected()
     retrieval = Retrieval.build(
         (pid, literal_of(pattern)) for pid, pattern in collected.rows(store.pattern_rows()))
     details = collected.details()
     store.save_snapshot(generation, layout, marshal.dumps(
-        (by_key, rest, size, parts, retrieval.dump(), details.dump() if details else None)))
-    return by_key, rest, size, parts, retrieval, details
+        (by_key, rest, size, parts, retrieval.dump(), details.dump() if details else None,
+         shared)))
+    return by_key, rest, size, parts, retrieval, details, shared
 
 
 def build_tables(store: Store) -> Tables:
-    """key word → pattern ids, each pattern's other required words, and the lines of
-    multi-line patterns (``parts``), filed like patterns under ids of their own.
+    """key word → pattern ids, each pattern's other required words, the lines of
+    multi-line patterns (``parts``), filed like patterns under ids of their own, and the
+    lines several templates share, each filed once (``shared_lines``).
 
     A pattern is filed under its rarest word across the whole store, which keeps
     every bucket small: a query then touches few patterns per word of its message.
@@ -148,11 +153,14 @@ def build_tables(store: Store) -> Tables:
             parts[part_id(pid, line)] = (text, literal)
             rows.append((part_id(pid, line), [intern(w) for w in required]))
     size = len(rows) - len(parts)
+    # every line counts toward its words' frequency, shared or not: keys as ever
     frequency = Counter(word for _, words in rows for word in words)
+    shared = shared_lines(parts)
+    filed_elsewhere = {line for lines in shared.values() for line in lines[1:]}
     by_key: dict[str, list[int]] = {}
     rest_words: dict[int, tuple[str, ...]] = {}
     for pid, words in rows:
-        if not words:
+        if not words or pid in filed_elsewhere:
             continue
         key = min(words, key=lambda w: (frequency[w], -len(w)))
         by_key.setdefault(key, []).append(pid)
@@ -169,7 +177,22 @@ def build_tables(store: Store) -> Tables:
                 second = min(rest, key=lambda w: (frequency[w], -len(w))) if rest else ""
                 split.setdefault(second, []).append(pid)
             tables[key] = split
-    return tables, rest_words, size, parts
+    return tables, rest_words, size, parts, shared
+
+
+def shared_lines(parts: dict[int, tuple[str, int]]) -> Shared:
+    """The template lines written alike in several templates (``cannot print margins:\\n
+    printer offline`` in each of a thousand functions), by the first one's id: each such
+    line is filed, probed and verified once, then stands for all (``Index``). Their
+    entries in ``parts`` become one shared object."""
+    first: dict[str, int] = {}
+    together: dict[int, list[int]] = {}
+    for line, (text, _) in parts.items():
+        found = first.setdefault(text, line)
+        if found != line:
+            together.setdefault(found, [found]).append(line)
+            parts[line] = parts[found]
+    return {line: tuple(lines) for line, lines in together.items()}
 
 
 def bucket(
