@@ -7,16 +7,18 @@
 
 The text before and after the loop is known; the loop (or a branch) is one hole that may
 span lines or print nothing; ``note ?? ""`` may print nothing (and the empty first line
-it leaves is not in a paste); the chain after the
-builder at the site ends it; a call appended (``times.Describe(count)``) prints what it
-composes (here, one resource per ``switch`` arm), and a resource appended its text. Where
-Mono is installed the fixture is built and run, and each printed message must match a
-pattern of the site that throws it."""
+it leaves is not in a paste); the chain after the builder at the site ends it (a
+``Trim…`` step removes blanks only, a project's own ``Append…`` extension is a hole like
+the loop); a call appended (``times.Describe(count)``, ``Times.Once().Describe(count)``)
+prints what it composes (here, one resource per ``switch`` arm), and a resource appended
+its text. Where Mono is installed the fixture is built and run, and each printed message
+must match a pattern of the site that throws it."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -78,6 +80,8 @@ namespace Shop
 
         public Times(bool once) { this.once = once; }
 
+        public static Times Once() { return new Times(true); }
+
         public string Describe(int count)
         {
             var message = once ? Resources.AtLeastOnce : Resources.Exactly;
@@ -108,6 +112,14 @@ namespace Shop
             return new CallError(message.TrimEnd().AppendLine().ToString());
         }
 
+        public static CallError TooMany(int count, List<string> calls)
+        {
+            var message = new StringBuilder();
+            message.Append(Times.Once().Describe(count)).TrimEnd().AppendLine();
+            message.AppendIndented(string.Join(", ", calls));
+            return new CallError(message.ToString());
+        }
+
         public static CallError Unread(List<string> calls)
         {
             var message = new StringBuilder("Pending: ");
@@ -128,6 +140,11 @@ namespace Shop
             builder.Length = end;
             return builder;
         }
+
+        public static StringBuilder AppendIndented(this StringBuilder builder, string text)
+        {
+            return builder.Append("   ").Append(text);
+        }
     }
 
     public class Checker
@@ -135,6 +152,11 @@ namespace Shop
         public void Verify(Times times, int count, List<string> calls, string note)
         {
             throw Failures.NoMatchingCalls(note, times, count, "x => x.Run()", calls);
+        }
+
+        public void Limit(int count, List<string> calls)
+        {
+            throw Failures.TooMany(count, calls);
         }
 
         public void Pending(List<string> calls)
@@ -177,6 +199,8 @@ namespace Shop
             catch (Exception e) { Console.Write(e.Message + "\\0"); }
             try { new Checker().Verify(new Times(false), 3, new List<string>(), "checked twice"); }
             catch (Exception e) { Console.Write(e.Message + "\\0"); }
+            try { new Checker().Limit(4, new List<string> { "Run(1)", "Run(2)" }); }
+            catch (Exception e) { Console.Write(e.Message + "\\0"); }
         }
     }
 }
@@ -184,11 +208,18 @@ namespace Shop
 
 FILES = {"src/Properties/Resources.Designer.cs": RESOURCES, "src/Calls.cs": CALLS}
 THROW = "throw Failures.NoMatchingCalls("
+LIMIT = "throw Failures.TooMany("
 
 
 @pytest.fixture(scope="module")
-def records(tmp_path_factory: pytest.TempPathFactory) -> list[errdex.StoredRecord]:
-    return mine_fixture(tmp_path_factory, "compose_cs_builders", "builders", FILES)[1]
+def mined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
+    root, records = mine_fixture(tmp_path_factory, "compose_cs_builders", "builders", FILES)
+    return root.parent / "errdex.sqlite", records
+
+
+@pytest.fixture(scope="module")
+def records(mined: tuple[Path, list[errdex.StoredRecord]]) -> list[errdex.StoredRecord]:
+    return mined[1]
 
 
 def _at(records: list[errdex.StoredRecord], start: str) -> list[errdex.StoredRecord]:
@@ -220,6 +251,17 @@ def test_the_loop_may_print_many_lines_or_none_and_the_note_nothing(
         assert any(re.fullmatch(p, message) for p in patterns), message
 
 
+def test_a_call_on_a_call_a_trim_inside_a_chain_and_an_own_append_are_read(
+    records: list[errdex.StoredRecord],
+) -> None:
+    """``Times.Once().Describe(count)`` composes (the method of the class named first),
+    ``.TrimEnd()`` between appends removes blanks only, and the project's own
+    ``AppendIndented(…)`` prints what source does not say."""
+    written = {r.record.error_message for r in _at(records, LIMIT)}
+    assert written == {"Wanted the call at least once, got {2}: {…}",
+                       "Wanted the call {0} times, got {2}: {…}"}
+
+
 def test_a_builder_assigned_anew_in_a_loop_is_not_read(
     records: list[errdex.StoredRecord],
 ) -> None:
@@ -228,8 +270,9 @@ def test_a_builder_assigned_anew_in_a_loop_is_not_read(
 
 
 def test_the_patterns_match_what_mono_prints(
-    records: list[errdex.StoredRecord], tmp_path_factory: pytest.TempPathFactory,
+    mined: tuple[Path, list[errdex.StoredRecord]], tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
+    store, records = mined
     if missing("mcs", "mono"):
         pytest.skip("no C# compiler and runtime (Mono) installed")
     root = tmp_path_factory.mktemp("cs_builders_run")
@@ -241,12 +284,18 @@ def test_the_patterns_match_what_mono_prints(
     done = subprocess.run(["mono", str(root / "calls.exe")], capture_output=True, text=True,
                           check=True)
     printed = [m for m in done.stdout.split("\0") if m]
-    assert printed == [
+    assert printed[:2] == [
         "\nWanted the call at least once, got 0: x => x.Run()\n\nCalls made:\n\n"
         "   Run(1)\n   Stop()\n",
         "checked twice\nWanted the call 2 times, got 3: x => x.Run()\n\nCalls made:\n\n"
         "   (none)\n",
     ]
     patterns = [r.record.message_pattern for r in _at(records, THROW)]
-    for message in printed:
+    for message in printed[:2]:
         assert any(re.fullmatch(p, message.rstrip("\n")) for p in patterns), message
+    # the trimmed blank is in the resource's text, known only once composed: the pattern
+    # keeps it, and a lookup, reading the indented line as one, still lands on the site
+    assert printed[2] == "Wanted the call at least once, got 4:\n   Run(1), Run(2)"
+    [best] = errdex.resolve(printed[2], db=store, top=1).matches
+    assert (best.record.file_path, best.record.line_number) == (
+        "src/Calls.cs", line_starting(CALLS, LIMIT, stripped=True))

@@ -78,7 +78,7 @@ def built(call: Node, declaration: Node | None, at: Node, read: Read, hole: Hole
         chain = _chain(inner, name) if inner is not None else None
         if chain is None or not _apply(chain, parts, written, read, hole, newline):
             return None
-    if not _apply([s for s in tail or () if s[0] in _APPENDS], parts, written, read, hole, newline):
+    if not _apply(tail or [], parts, written, read, hole, newline):
         return None
     while parts and parts[-1] == newline:
         parts.pop()
@@ -107,8 +107,15 @@ def composable(name: str | None) -> bool:
 
 def _apply(chain: list[tuple[str, list[Node]]], parts: list[Part], written: list[str],
            read: Read, hole: Hole_, newline: Hole) -> bool:
-    """Add what a chain of appends prints; False when one is not read."""
+    """Add what a chain of appends prints (a ``Trim…`` step removes blanks only, a
+    project's own ``Append…`` extension prints what source does not say); False when one
+    is not read."""
     for method, args in chain:
+        if method not in _APPENDS:
+            if method.startswith("Append") and (not parts or parts[-1] != REPEATED):
+                parts.append(REPEATED)
+                written.append(REPEATED.spec)
+            continue
         if method == "AppendFormat" and args and (fmt := string_value(args[0])) is not None:
             found = composite_format(fmt, [text(a) for a in args[1:]])
             _add(parts, written, Message(fmt, found))
@@ -124,14 +131,14 @@ def _apply(chain: list[tuple[str, list[Node]]], parts: list[Part], written: list
 
 def tail_of(node: Node | None) -> tuple[Node | None, list[tuple[str, list[Node]]]]:
     """``sb.TrimEnd().AppendLine()`` as ``sb`` and its steps in order; a step other than
-    an append or a ``Trim…`` gives no receiver."""
+    an ``Append…`` or a ``Trim…`` gives no receiver."""
     steps: list[tuple[str, list[Node]]] = []
     while node is not None and node.type == "invocation_expression":
         function = node.child_by_field_name("function")
         if function is None or function.type != "member_access_expression":
             return None, []
         method = text(function.child_by_field_name("name"))
-        if method not in _APPENDS and not method.startswith("Trim"):
+        if not method.startswith(("Append", "Trim")):
             return None, []
         args = node.child_by_field_name("arguments")
         steps.append((method, [a.named_children[-1] for a in (
@@ -149,8 +156,8 @@ def _appends_only(step: Node, name: str) -> bool:
         node = stack.pop()
         if node.type == "identifier" and text(node) == name:
             parent = node.parent
-            if parent is None or parent.type != "member_access_expression" or text(
-                    parent.child_by_field_name("name")) not in _APPENDS:
+            if parent is None or parent.type != "member_access_expression" or not text(
+                    parent.child_by_field_name("name")).startswith(("Append", "Trim")):
                 return False
         stack.extend(node.named_children)
     return True
@@ -162,21 +169,9 @@ def _add(parts: list[Part], written: list[str], message: Message) -> None:
 
 
 def _chain(node: Node, name: str) -> list[tuple[str, list[Node]]] | None:
-    """``sb.Append(a).AppendLine(b)`` as ``[("Append", [a]), ("AppendLine", [b])]``; None
-    when it is anything else."""
-    steps: list[tuple[str, list[Node]]] = []
-    while node.type == "invocation_expression":
-        function = node.child_by_field_name("function")
-        if function is None or function.type != "member_access_expression":
-            return None
-        method = text(function.child_by_field_name("name"))
-        if method not in _APPENDS:
-            return None
-        args = node.child_by_field_name("arguments")
-        steps.append((method, [a.named_children[-1] for a in (
-            args.named_children if args is not None else ()) if a.type == "argument"
-            and a.named_children]))
-        node = function.child_by_field_name("expression") or node
-        if node.type == "identifier":
-            return list(reversed(steps)) if text(node) == name else None
-    return None
+    """``sb.Append(a).TrimEnd().AppendLine(b)`` as ``[("Append", [a]), ("TrimEnd", []),
+    ("AppendLine", [b])]``; None when it is anything else."""
+    receiver, steps = tail_of(node)
+    if receiver is None or receiver.type != "identifier" or text(receiver) != name:
+        return None
+    return steps or None

@@ -149,8 +149,12 @@ def _inner_calls(read: tuple[Argument, ...], known: set[str], at: Node,
     wanted = {name for name in wanted if name.endswith(")")}
     for node in walk(function_of(at)):
         name = text(node) if node.type == "invocation_expression" else ""
-        if name in wanted and node.start_byte < at.end_byte and (
-                called := invocation(node, node, path)) is not None:
+        if name not in wanted or node.start_byte >= at.end_byte:
+            continue
+        formatted = resource_call(node, node)  # ``string.Format(culture, Resources.X, a)``
+        called = replace(formatted, path=path) if formatted is not None else invocation(
+            node, node, path)
+        if called is not None:
             out.append((name, called))
             wanted.discard(name)
     return out
@@ -172,6 +176,11 @@ def invocation(node: Node, at: Node, path: str = "") -> Call | None:
         return None
     callee = text(function).split("<", 1)[0] if function.type == "generic_name" else text(
         function)
+    receiver = function.child_by_field_name("expression")
+    if receiver is not None and "(" in text(receiver):  # ``Times.AtMost(n).Describe(c)``:
+        head = text(receiver).split("(", 1)[0].split("<", 1)[0]  # ``Times.Describe``
+        callee = ".".join((head.rsplit(".", 1)[0] or "_", text(
+            function.child_by_field_name("name")).split("<", 1)[0]))
     made = call_of(callee, arguments(node.child_by_field_name("arguments")), at, path)
     return replace(made, method=True)  # PascalCase, yet no class: unresolved, says nothing
 
