@@ -73,6 +73,11 @@ class Adapter
         throw UnableToRead::fromLocation($path, $reason);
     }
 
+    public function readGone(string $path)
+    {
+        throw UnableToRead::fromLocation($path, 'file does not exist');
+    }
+
     public function readBare(string $path)
     {
         throw UnableToRead::fromLocation($path);
@@ -114,6 +119,15 @@ def test_a_factory_returning_the_exception_it_held_in_a_variable_is_composed(
     assert found[0].record.error_class == "UnableToRead"
 
 
+def test_a_last_value_given_keeps_the_blank_before_it(
+    records: list[errdex.StoredRecord],
+) -> None:
+    assert [r.record.error_message for r in _at(records, "readGone")] == [
+        "Unable to read file from location: {$path}. file does not exist"]
+    assert [r.record.error_message for r in _at(records, "readBare")] == [
+        "Unable to read file from location: {$path}."]
+
+
 def test_trim_around_the_message_is_read_through(records: list[errdex.StoredRecord]) -> None:
     found = _at(records, "move")
     assert [r.record.error_message for r in found] == ["Unable to move {$from} to {$to}"]
@@ -129,6 +143,7 @@ def test_a_held_value_that_is_no_error_is_not_what_the_factory_returns(
 
 # Each raise run with sample arguments, for the interpreter check.
 RUNS = [("read", ["/data/a.txt", "file does not exist"]), ("readBare", ["/data/b.txt"]),
+        ("readGone", ["/data/c.txt"]),
         ("move", ["a", "b"]), ("listing", ["/tmp"])]
 RUNNER = """<?php
 require __DIR__ . '/Errors.php';

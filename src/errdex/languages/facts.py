@@ -179,10 +179,10 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
             written.append(f"'{bound.written}'")
         else:
             lead = part.optional_lead if isinstance(part, Hole) else None
-            if lead and any(not isinstance(p, Literal) or p.text for p in bound.parts):
-                parts.append(Literal(lead))  # printed before a value that says something
-            parts.extend(bound.parts)
-            written.append(bound.written)
+            if not lead or not any(not isinstance(p, Literal) or p.text for p in bound.parts):
+                lead = ""  # printed only before a value that says something
+            parts.extend((Literal(lead), *bound.parts) if lead else bound.parts)
+            written.append(lead + bound.written)
     return Template("".join(written), merge_literals(parts), template.prefix, template.suffix)
 
 
