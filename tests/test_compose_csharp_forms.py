@@ -129,3 +129,59 @@ def test_the_patterns_match_what_mono_prints(
     for start, message in PRINTED.items():
         assert any(re.fullmatch(r.record.message_pattern, message)
                    for r in _at(records, start)), message
+
+
+# --- a file saved with CRLF line breaks ---------------------------------------------------
+
+CRLF = (
+    "using System;\r\n\r\nnamespace Shop\r\n{\r\n    public class Shelf\r\n    {\r\n"
+    "        public void Close(string name)\r\n        {\r\n"
+    '            throw new InvalidOperationException(@"The widget shelf is closed.\r\n'
+    'Come back tomorrow for " + name);\r\n'
+    "        }\r\n\r\n"
+    "        public void Break(string name)\r\n        {\r\n"
+    '            throw new InvalidOperationException($@"Widget {name} is broken.\r\n'
+    'It cannot be sold");\r\n'
+    "        }\r\n    }\r\n}\r\n"
+)
+CRLF_RUN = """\
+using System;
+public static class Program
+{
+    public static void Main()
+    {
+        try { new Shop.Shelf().Close("gear"); }
+        catch (Exception e) { Console.Write(e.Message + "\\0"); }
+        try { new Shop.Shelf().Break("cog"); }
+        catch (Exception e) { Console.Write(e.Message + "\\0"); }
+    }
+}
+"""
+
+
+def test_a_verbatim_line_break_of_a_crlf_file_matches_the_pasted_break(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A verbatim string spanning lines in a file saved with CRLF holds ``\\r\\n`` (the
+    runtime prints it); a paste has ``\\n``: the pattern says ``\\n``, so the whole message
+    matches. Where Mono is installed, its output, line breaks as pasted, matches."""
+    root, records = mine_fixture(tmp_path_factory, "compose_cs_crlf", "crlf",
+                                 {"src/Shelf.cs": CRLF})
+    assert sorted(r.record.error_message for r in records) == [
+        "The widget shelf is closed.\nCome back tomorrow for {name}",
+        "Widget {name} is broken.\nIt cannot be sold",
+    ]
+    printed = ["The widget shelf is closed.\r\nCome back tomorrow for gear",
+               "Widget cog is broken.\r\nIt cannot be sold"]
+    if not missing("mcs", "mono"):
+        run = tmp_path_factory.mktemp("cs_crlf_run")
+        (run / "Shelf.cs").write_bytes(CRLF.encode())
+        (run / "Run.cs").write_text(CRLF_RUN)
+        subprocess.run(["mcs", "-out:shelf.exe", "Shelf.cs", "Run.cs"], cwd=run,
+                       capture_output=True, check=True)
+        done = subprocess.run(["mono", str(run / "shelf.exe")], capture_output=True,
+                              check=True)
+        printed = [m for m in done.stdout.decode().split("\0") if m]
+    for message in printed:
+        pasted = message.replace("\r\n", "\n")
+        assert any(re.fullmatch(r.record.message_pattern, pasted) for r in records), pasted

@@ -23,11 +23,13 @@ _ESCAPES = Escapes(
 
 
 def string_value(node: Node) -> str | None:
-    """The value of a regular, verbatim or raw string literal."""
+    """The value of a regular, verbatim or raw string literal (a line break of a file
+    saved with CRLF is one ``\n``, as it is pasted)."""
     if node.type == "verbatim_string_literal":
-        return text(node)[2:-1].replace('""', '"')
+        return text(node)[2:-1].replace('""', '"').replace("\r\n", "\n")
     if node.type == "raw_string_literal":
-        content = "".join(text(c) for c in node.named_children if c.type == "raw_string_content")
+        content = "".join(text(c) for c in node.named_children
+                          if c.type == "raw_string_content").replace("\r\n", "\n")
         dedented = _dedent_raw([Literal(content)])[0] if content else None
         return dedented.text if isinstance(dedented, Literal) else ""
     if node.type != "string_literal":
@@ -49,7 +51,7 @@ def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Message:
     parts: list[Part] = []
     for child in node.named_children:
         if child.type == "string_content":
-            value = text(child)
+            value = text(child).replace("\r\n", "\n")  # a CRLF file's line break
             if not raw:
                 value = value.replace("{{", "{").replace("}}", "}")
             parts.append(Literal(value.replace('""', '"') if verbatim else value))
@@ -63,7 +65,8 @@ def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Message:
     source = node.text or b""
     written = source[quotes[0].end_byte - node.start_byte : quotes[-1].start_byte
                      - node.start_byte] if len(quotes) >= 2 else source
-    return Message(written.decode("utf-8", errors="replace"), merge_literals(parts))
+    return Message(written.decode("utf-8", errors="replace").replace("\r\n", "\n"),
+                   merge_literals(parts))
 
 
 def _interpolation(node: Node, name_of: Callable[[Node], str | None]) -> Part:
