@@ -165,8 +165,8 @@ def test_a_verbatim_line_break_of_a_crlf_file_matches_the_pasted_break(
     """A verbatim string spanning lines in a file saved with CRLF holds ``\\r\\n`` (the
     runtime prints it); a paste has ``\\n``: the pattern says ``\\n``, so the whole message
     matches. Where Mono is installed, its output, line breaks as pasted, matches."""
-    root, records = mine_fixture(tmp_path_factory, "compose_cs_crlf", "crlf",
-                                 {"src/Shelf.cs": CRLF})
+    records = mine_fixture(tmp_path_factory, "compose_cs_crlf", "crlf",
+                           {"src/Shelf.cs": CRLF})[1]
     assert sorted(r.record.error_message for r in records) == [
         "The widget shelf is closed.\nCome back tomorrow for {name}",
         "Widget {name} is broken.\nIt cannot be sold",
