@@ -259,8 +259,15 @@ class Index:
         (``prefilter``): a scan's lines repeat a few shapes with other values in them."""
         if self._shapes is None:
             self._shapes = ShapeCache(index_words(self._by_key, self._rest))
-            self._replays = Replays(self._shapes.vocabulary, lambda *args: verify(*args))
+            self._replays = Replays(self._shapes.vocabulary, lambda *args: verify(*args),
+                                    self._reading_candidates)
         return self._shapes
+
+    def _reading_candidates(self, readings: list[str]) -> list[dict[int, tuple[str, int]]]:
+        """The candidates ``_full_matches`` verifies against each reading (one budget)."""
+        budget = [_PROBE_CHECKS]
+        return [self._pattern_details(self._most_specific(self.candidates(text, budget)))
+                for text in readings]
 
     def candidates(self, message: str, budget: list[int] | None = None) -> list[int]:
         """Pattern ids whose required words all appear as words of ``message``.

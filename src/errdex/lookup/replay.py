@@ -38,9 +38,10 @@ from errdex.lookup.codes import paste_codes
 from errdex.lookup.context import read_context
 from errdex.lookup.ranking import Ranked
 from errdex.lookup.variants import _lost_period, _variants
+from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify
 
-__all__ = ["Replays", "Trace", "check"]
+__all__ = ["Replays", "Trace", "check", "coarse_key"]
 
 _TOKEN = re.compile(r"[A-Za-z0-9_]+")
 # The tokens ``key`` may mask: those with a digit or an underscore (a word of letters alone
@@ -48,12 +49,19 @@ _TOKEN = re.compile(r"[A-Za-z0-9_]+")
 _MASKABLE = re.compile(r"[A-Za-z0-9_]*[0-9_][A-Za-z0-9_]*")
 _HEX = re.compile(r"(?:0x)?[0-9a-f]+")
 _MAX_SHAPES = 100_000  # shapes remembered (a few hundred bytes each), then starts over
+_MAX_LAYOUTS = 8  # ways of reading one coarse shape's values as literal, at most
 _MAX_DIGITS = 12  # a longer number is masked as one this long
 # Thresholds on a message's length that ``Index._full_matches`` decides by (a bare template
 # against a longer message, a one-word one, a sentence that lost its final period).
 _LENGTHS = (15, 40, 1_000)
+# A value as logs print it, whatever its kind: quoted text, a path, a token with a digit or
+# an underscore (a count, a hex id, an identifier). ``coarse_key`` masks each one.
+_VALUE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|[\w.-]*(?:/[\w.-]+)+|[A-Za-z0-9_]*[0-9_][A-Za-z0-9_]*")
 Groups = tuple[str | None, ...]
 Verifier = Callable[[str, str, list[bytes]], Groups | None]  # ``templates.matching.verify``
+Details = dict[int, tuple[str, int]]  # a reading's candidates: pattern id → (pattern, literal)
+# The candidates ``Index._full_matches`` checks against each reading (one probe budget)
+Prober = Callable[[list[str]], list[Details]]
 
 
 def check(pattern: str, message: str, encoded: list[bytes], period: bool,
@@ -111,15 +119,21 @@ class _Replay:
 class Replays:
     """Rankings by line shape, replayed when a line of that shape checks the same."""
 
-    def __init__(self, vocabulary: frozenset[str], verifier: Verifier = verify):
+    def __init__(self, vocabulary: frozenset[str], verifier: Verifier = verify,
+                 prober: Prober | None = None):
         self._vocabulary = vocabulary
         self._verify = verifier  # the index's (``templates.matching.verify``)
+        self._probe = prober  # the index's candidates per reading (None: no coarse replays)
         self._kept: dict[tuple[object, ...], _Replay | None] = {}
         self._wide: dict[tuple[object, ...], _Replay] = {}
+        # coarse shape → positions of its masked values read as literal → their texts → kept
+        self._coarse: dict[tuple[object, ...], dict[tuple[int, ...],
+                                                    dict[tuple[str, ...], _Replay]]] = {}
         self._last: tuple[str | None, tuple[object, ...], tuple[object, ...]] = (None, (), ())
         self.hits = 0  # replayed by line shape
         self.misses = 0
         self.rechecked = 0  # replayed by index words, every reading checked
+        self.probed = 0  # replayed by coarse shape, every reading probed and checked
 
     def key(self, message: str, extra: tuple[object, ...]) -> tuple[object, ...]:
         """The shape of a line: its masked message, the lengths it is judged by, and what
@@ -148,6 +162,21 @@ class Replays:
         (the lengths and the rest of ``key``)."""
         return (self._vocabulary.intersection(_TOKEN.findall(message)), *extra)
 
+    def coarse(self, message: str, extra: tuple[object, ...]) -> _Replay | None:
+        """The ranking kept for a line of this coarse shape (``coarse_key``; ``extra``: what
+        else the ranking reads but the message's lengths, which a thin template's reading
+        checks again) whose masked
+        values that were literal text of its template (``sor_shape65`` in ``sor_shape65:
+        invalid range {}``) read as this message's do."""
+        key, values = coarse_key(message, extra)
+        for positions, kept in self._coarse.get(key, {}).items():
+            if positions and positions[-1] >= len(values):
+                continue
+            found = kept.get(tuple(values[n] for n in positions))
+            if found is not None:
+                return found
+        return None
+
     def replay(self, key: tuple[object, ...], message: str,
                count: bool = True) -> list[Ranked] | None:
         """The kept ranking of ``key`` with this message's hole values, if the message
@@ -167,16 +196,45 @@ class Replays:
         """The kept ranking of a wider shape (``words_key``) when every reading of the
         message (``variants``) holds the same index words and checks the same, and the
         text names no code, package or program; else None. Kept for the line's own
-        ``shape`` too, when the message itself matched every record."""
-        kept = self._wide.get(key)
+        ``shape`` too, when the message itself matched every record.
+
+        Failing a ranking of its index words, the kept ranking of its coarse shape
+        (``coarse_key``: other words in its values) when every reading, probed again,
+        fullmatches the same candidates (the others fail), the same way."""
         message = event.message
+        kept: _Replay | None = self._wide.get(key)
+        coarse = kept is None and self._probe is not None
+        if coarse:
+            kept = self.coarse(message, key[1 + len(_LENGTHS):])
         if kept is None or len(message) > kept.longest:
             return None
         readings = _variants(event)
         if len(readings) != len(kept.readings):
             return None
+        fresh: _Replay | None = kept
+        if not coarse:
+            first = self._same_checks(kept, readings)
+        else:
+            fresh, first = self._probed(kept, readings)
+        if first is None or fresh is None:
+            return None
+        context, codes = read_context(event), paste_codes(event)
+        if context.names or codes.codes:
+            return None
+        if not coarse:
+            self.rechecked += 1
+        else:
+            self.probed += 1
+            self._wide[key] = fresh
+        if fresh.first_only and self._kept.get(shape) is None:
+            self._kept[shape] = fresh
+        return fresh.rebuilt(first)
+
+    def _same_checks(self, kept: _Replay, readings: list[str]) -> dict[int, Groups] | None:
+        """The message's hole values when every reading holds the kept readings' index words
+        and its candidates check as theirs did; else None."""
         vocabulary = self._vocabulary
-        first: dict[int, Groups] | None = {}
+        first: dict[int, Groups] | None = None
         for number, (text, (words, lengths, checks)) in enumerate(
                 zip(readings, kept.readings, strict=True)):
             if (lengths is not None and _lengths(text) != lengths) or vocabulary.intersection(
@@ -187,13 +245,32 @@ class Replays:
                 return None
             if number == 0:
                 first = groups
-        context, codes = read_context(event), paste_codes(event)
-        if context.names or codes.codes or first is None:
-            return None
-        self.rechecked += 1
-        if kept.first_only and self._kept.get(shape) is None:
-            self._kept[shape] = kept
-        return kept.rebuilt(first)
+        return first
+
+    def _probed(self, kept: _Replay, readings: list[str]
+                ) -> tuple[_Replay | None, dict[int, Groups] | None]:
+        """The kept ranking as this message's own (its readings' words and checks) and the
+        message's hole values, when each reading's candidates (probed as a ranking probes
+        them) fullmatch exactly the kept reading's matched ones; else (None, None)."""
+        assert self._probe is not None
+        fresh: list[Reading] = []
+        first: dict[int, Groups] = {}
+        vocabulary = self._vocabulary
+        for number, (text, (_, lengths, checks), details) in enumerate(
+                zip(readings, kept.readings, self._probe(readings), strict=True)):
+            if lengths is not None and _lengths(text) != lengths:
+                return None, None
+            matched = {pid for pid, _, ok in checks if ok}
+            found = _groups(tuple((pid, pattern, pid in matched)
+                                  for pid, (pattern, _) in details.items()), text, self._verify)
+            if found is None or len(found) != len(matched):  # a matched one is no candidate
+                return None, None
+            if number == 0:
+                first = found
+            fresh.append((vocabulary.intersection(_TOKEN.findall(text)), lengths, tuple(
+                (pid, pattern, pid in matched) for pid, (pattern, _) in details.items())))
+        first_only = kept.first_only and not any(checks for _, _, checks in fresh[1:])
+        return _Replay(kept.ranked, kept.pids, tuple(fresh), kept.longest, first_only), first
 
     def keep(self, key: tuple[object, ...], words: tuple[object, ...], ranked: list[Ranked],
              trace: Trace, wrapper: int) -> None:
@@ -203,6 +280,8 @@ class Replays:
             self._kept.clear()
         if len(self._wide) >= _MAX_SHAPES:
             self._wide.clear()
+        if len(self._coarse) >= _MAX_SHAPES:
+            self._coarse.clear()
         origin, scored = trace.origin, trace.scored
         longest = max((3 * trace.literal[rid] for rid in scored
                        if trace.literal.get(rid, 0) >= wrapper), default=-1)
@@ -225,10 +304,28 @@ class Replays:
         kept = _Replay(tuple(ranked), tuple(origin[r.id][0] for r in ranked), readings,
                        longest, first_only)
         self._wide[words] = kept
+        if self._probe is not None:
+            self._keep_coarse(trace.texts[0], words[1 + len(_LENGTHS):], kept, trace)
         if first_only:
             self._kept[key] = kept
         else:
             self._kept.setdefault(key, None)
+
+
+    def _keep_coarse(self, message: str, extra: tuple[object, ...], kept: _Replay,
+                     trace: Trace) -> None:
+        """File a ranking under its coarse shape and the masked values of its message that
+        its best record's template holds as literal text."""
+        key, values = coarse_key(message, extra)
+        patterns = {pid: pattern for pid, pattern, _ in trace.checks.get(0, ())}
+        best = patterns.get(kept.pids[0], "") if kept.pids else ""
+        fragments = [f for f in shape_of(best).fragments if f] if best else []
+        positions = tuple(n for n, value in enumerate(values)
+                          if any(value in fragment for fragment in fragments))
+        by_positions = self._coarse.setdefault(key, {})
+        if positions not in by_positions and len(by_positions) >= _MAX_LAYOUTS:
+            return
+        by_positions.setdefault(positions, {})[tuple(values[n] for n in positions)] = kept
 
 
 _PROGRAM_MARKS = ("]: ", ": error", ": fatal", ": warning")  # ``prog[12]: ``, ``prog: error``
@@ -246,6 +343,22 @@ def _may_name(message: str) -> bool:
         return True
     lowered = message.lower()
     return any(word in lowered for word in _NAMING_WORDS)
+
+
+def coarse_key(message: str, extra: tuple[object, ...]) -> tuple[tuple[object, ...], list[str]]:
+    """The widest shape of a line (its message with every value masked, whatever its kind or
+    words: ``_VALUE``, and ``extra``) and the values masked, in order. Lines of one template
+    share it however their values read; it only finds a ranking to check, every reading of
+    the line being probed and checked again (``Replays.recheck``)."""
+    values: list[str] = []
+    parts: list[str] = []
+    end = 0
+    for match in _VALUE.finditer(message):
+        parts.append(message[end:match.start()])
+        values.append(match.group())
+        end = match.end()
+    parts.append(message[end:])
+    return ("\x01".join(parts), *extra), values
 
 
 def _lengths(text: str) -> tuple[bool, ...]:
