@@ -176,3 +176,17 @@ def test_shared_lines_group_identical_template_lines_under_the_first():
     parts = {-1: ("same line here", 14), -65: ("other line", 10), -129: ("same line here", 14)}
     assert shared_lines(parts) == {-1: (-1, -129)}
     assert parts[-129] is parts[-1]
+
+
+def test_one_resolve_parses_its_paste_once(make_repo, tmp_path, monkeypatch):
+    from errdex.api import resolve
+    from errdex.lookup import parse
+
+    db = _mined(make_repo, tmp_path, ARCHIVE)
+    calls: list[str] = []
+    real = parse.parse_events
+    monkeypatch.setattr(parse, "parse_events", lambda text: calls.append(text) or real(text))
+    paste = "ValueError: the release job stopped twice\n  at deploy (app/run.js:3:9)"
+    resolve(paste, db=db)  # the ranking, then the text sites and their order
+    resolve(paste, db=db)
+    assert calls == [paste]

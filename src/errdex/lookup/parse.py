@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import lru_cache
 
 from errdex.errors import InputTooLargeError, UsageError
 from errdex.languages import SPECS
@@ -185,6 +186,17 @@ def main_event(text: str) -> ErrorEvent:
     _check_size(text)
     if not text.strip():
         raise UsageError("empty input: paste an error message, a traceback or a panic")
+    return _main_event(text)
+
+
+# Pastes whose main event is kept: one explain reads its paste several times (the ranking,
+# then the text sites, their order and whether they win), and an event is immutable.
+_RECENT_PASTES = 8
+
+
+@lru_cache(maxsize=_RECENT_PASTES)
+def _main_event(text: str) -> ErrorEvent:
+    """``main_event`` of a checked, non-blank paste, parsed once however often asked."""
     events = parse_events(text)
     candidates = [event for event in events if event.kind != "message"] or events
     # A tool's closing "error: exit status 1" only says that what it ran failed before it.
