@@ -21,14 +21,17 @@ _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)", re.S)
 
 
 def kotlin_string(node: Node) -> Message:
-    """A string template: literal text decoded, ``$x`` and ``${expr}`` holes."""
+    """A string template: literal text decoded, ``$x`` and ``${expr}`` holes (a raw
+    string's line break in a file saved with CRLF is one ``\n``, as the compiler reads
+    the file and as it is pasted)."""
     source = text(node)
     raw = source.startswith('"""')
-    written = source[3:-3] if raw else source[1:-1]
+    written = source[3:-3].replace("\r\n", "\n") if raw else source[1:-1]
     parts: list[Part] = []
     for child in node.named_children:
         if child.type == "string_content":
-            parts.append(Literal(text(child) if raw else _unescape(text(child))))
+            parts.append(Literal(text(child).replace("\r\n", "\n") if raw
+                                 else _unescape(text(child))))
         elif child.type == "interpolated_identifier":
             parts.append(Hole.of(text(child), "$" + text(child)))
         elif child.type == "interpolated_expression":
