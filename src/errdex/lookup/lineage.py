@@ -10,6 +10,7 @@ printed it. One site is listed once, at its best rank.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -22,6 +23,10 @@ from errdex.records.stored import StoredRecord
 from errdex.records.text_sites import contained, spaced, words
 from errdex.store import lineage as table
 from errdex.store.protocol import Store
+
+_HOLE = re.compile(r"\{[^{}]*\}")  # a template's hole, ``{name}``
+_SWALLOWED = 2  # words a current template spells out that an older wording's hole took
+_SPELLED_READS = 8  # older wordings and current close templates read for it, each at most
 
 
 def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
@@ -152,11 +157,55 @@ def close_beside(
     close = approximate()
     if not gone:  # the usual case
         close_text.add_close(scored, close, literal, wrapper)
+    else:
+        close_text.add_close(scored, {rid: item for rid, item in close.items()
+                                      if not item.row.removed_sha}, thin, wrapper)
+        close_text.add_close(scored, {rid: item for rid, item in close.items()
+                                      if item.row.removed_sha}, literal, wrapper)
+    if store is not None:
+        prefer_spelled_out(store, scored, message)
+
+
+def prefer_spelled_out(store: Store, scored: dict[str, Scored], message: str) -> None:
+    """A current close template above an older wording whose holes swallowed its words.
+
+    An older wording (mine --history) often matches fully only because a hole takes text
+    the site prints differently today: gson's ``Expected {expected} but was {peek()}``
+    takes ``STRING at line 1 column 17`` whole, where the current ``Expected BEGIN_OBJECT
+    but was {peek()} at line {line} column {column} path …`` spells ``at line … column``
+    out. A current template of the repository that says every word the older wording says
+    and at least ``_SWALLOWED`` more words of the paste that the older wording's holes
+    took is the better explanation, even as a close match: it ranks just above."""
+    olds = [item for item in scored.values() if not item.approximate and item.row.removed_sha
+            and item.groups][:_SPELLED_READS]
+    currents = sorted((item for item in scored.values()
+                       if item.approximate and not item.row.removed_sha),
+                      key=lambda item: -item.score)[:_SPELLED_READS]
+    if not olds or not currents:
         return
-    close_text.add_close(scored, {rid: item for rid, item in close.items()
-                                  if not item.row.removed_sha}, thin, wrapper)
-    close_text.add_close(scored, {rid: item for rid, item in close.items()
-                                  if item.row.removed_sha}, literal, wrapper)
+    rows = table.wordings(store, [item.row.id for item in olds])
+    olds = [item for item in olds if item.row.id in rows]  # mined with history only
+    if not olds:
+        return
+    records = store.get_many([item.row.id for item in (*olds, *currents)])
+    said = {w for w in words(message) if not w.isdigit()}
+
+    def literal_words(item: Scored) -> set[str]:
+        found = records.get(item.row.id)
+        text = found.record.error_message if found is not None else ""
+        return said & set(words(_HOLE.sub(" ", text)))
+
+    spelled = {item.row.id: literal_words(item) for item in currents}
+    for old in olds:
+        own = literal_words(old)
+        swallowed = {w for value in old.groups if value for w in words(value)} & said
+        for item in currents:
+            taken = (spelled[item.row.id] & swallowed) - own
+            if (item.row.repo == old.row.repo and own <= spelled[item.row.id]
+                    and len(taken) >= _SWALLOWED and item.score <= old.score):
+                item.score = round(old.score + 0.01, 4)
+                item.reasons.append("spells out as its own words what an older wording's "
+                                    f"hole took ({', '.join(sorted(taken))})")
 
 
 def _gone(store: Store, scored: dict[str, Scored]) -> set[str]:
@@ -176,4 +225,4 @@ def has_wordings(store: Store) -> bool:
 
 
 __all__ = ["close_beside", "follow_sites", "gone_for_good", "has_wordings",
-           "lives_on_in_text"]
+           "lives_on_in_text", "prefer_spelled_out"]
