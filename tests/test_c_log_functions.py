@@ -552,6 +552,7 @@ def test_a_header_macro_handing_a_code_first_logs_its_format_at_its_level(
 ) -> None:
     db = str(tmp_path / "db.sqlite")
     logs, records = _mine(make_repo, db, {"coded.h": CODED_H, "channel.c": CODED_C})
-    assert records == [(6, "error", "write to %s failed"), (7, "fatal", "channel %s is gone"),
-                       (8, "fatal", "no channel named %s")]
+    # the code's text (``code_err(r)``) is printed after the format (``test_c_log_suffix``)
+    assert records == [(6, "error", "write to %s failed: %s"),
+                       (7, "fatal", "channel %s is gone: %s"), (8, "fatal", "no channel named %s")]
     assert logs == []

@@ -108,16 +108,37 @@ def log_macros(root: Node, path: str, prefixes: dict[str, dict[str, tuple[str, i
             fmt = "fmt"
             if named and at and names[at - 1] == named[-1]:
                 at, fmt = at - 1, named[-1]
-            levels = next((found for a in reversed(args[:at]) if (found := levels_of(a))), [])
-            if not levels:
+            where = next(((i, found) for i in reversed(range(at))
+                          if (found := levels_of(args[i]))), None)
+            if where is None:
                 continue
-            constant, level = levels[0]
+            constant, level = where[1][0]
             callee = text(call.child_by_field_name("function"))
-            result: Result = _prefixed(prefixes.get(callee, {}).get(constant, ("", 0))[0], fmt)
+            printed = _prefixed(prefixes.get(callee, {}).get(constant, ("", 0))[0], fmt)
+            suffix = _suffix(args[where[0] + 1:at], named)
+            if suffix is not None:
+                printed = Template(f"{printed.written}: {{{suffix}}}",
+                                   (*printed.parts, Literal(": "), Hole.of(suffix, "%s")))
+            result: Result = printed
             out.append(Producer(name, named if fmt in named else (*named, fmt), (result,),
                                 "helper", path, line_of(node), level=level))
             break
     return out
+
+
+def _suffix(between: list[Node], params: tuple[str, ...]) -> str | None:
+    """The text a logging macro hands its dispatcher after the level, computed from one of
+    its own parameters (OpenSSH's ``#define error_r(r, ...) sshlog(…, SYSLOG_LEVEL_ERROR,
+    ssh_err(r), __VA_ARGS__)``): printed after the message as ``: <text>``, the way
+    ``perror``, ``err`` and such dispatchers append an error's text. None when no argument
+    there is a call on a parameter (``NULL``, a flag)."""
+    for arg in between:
+        if arg.type != "call_expression":
+            continue
+        inner = arguments(arg.child_by_field_name("arguments"))
+        if any(text(a) in params for a in inner):
+            return text(arg)
+    return None
 
 
 def _macros(root: Node) -> list[Node]:
