@@ -19,6 +19,8 @@ What a site or a producer passes is read in ``calls.py``.
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Node
@@ -26,6 +28,7 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex
 from errdex.languages.base import ancestors, captures, line_of, load_query, text
 from errdex.languages.facts import (
+    MAX_ALTERNATIVES,
     Argument,
     Call,
     Composer,
@@ -34,6 +37,7 @@ from errdex.languages.facts import (
     bind,
     has_text,
     parameter,
+    substitute,
 )
 from errdex.languages.ruby.calls import (
     CLASS_NODES,
@@ -49,7 +53,8 @@ from errdex.languages.ruby.calls import (
     values,
 )
 from errdex.languages.ruby.helpers import function, parameters
-from errdex.templates.template import Template, literal_template
+from errdex.templates.formats import parse_printf
+from errdex.templates.template import Hole, Literal, Template, literal_template, merge_literals
 
 _MESSAGE_METHODS = ("message", "to_s")
 _QUERY = Path(__file__).with_name("compose.scm")
@@ -276,4 +281,25 @@ def composer(read: Read) -> Composer:
     def read_producers(root: Node, source: bytes, path: str) -> list[Producer]:
         return producers(root, source, path, read=read)
 
-    return Composer(producers=read_producers)  # constants too: every file may define one
+    return Composer(producers=read_producers, format=format_text)  # every file: constants
+
+
+def format_text(template: Template, args: tuple[Argument, ...],
+                keywords: tuple[tuple[str, Argument], ...]) -> list[Template]:
+    """``fmt % [a, b]`` once ``fmt`` is known: Ruby's ``format`` conversions filled with
+    what is passed (one template per combination); nothing when the format is not text."""
+    if template.holes or keywords:
+        return []
+    names = [f"\0{i}" for i in range(len(args))]
+    parts = parse_printf("".join(p.text for p in template.parts if isinstance(p, Literal)),
+                         names, dialect="c")
+    spelled = "".join(p.text if isinstance(p, Literal) else p.spec for p in parts)
+    formatted = Template(spelled, merge_literals(parts))
+    choices = [[(names[i], t) for t in a] for i, a in enumerate(args) if a]
+    out = []
+    for combo in itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES):
+        done = substitute(formatted, dict(combo))
+        out.append(Template(done.written, tuple(
+            replace(p, name=p.name.lstrip("\0")) if isinstance(p, Hole) and p.name else p
+            for p in done.message)))
+    return out

@@ -17,7 +17,7 @@ from tree_sitter import Node
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.calls import names_a_logger
 from errdex.languages.base import ancestors, line_of, text
-from errdex.languages.facts import Call, Producer, Result, has_text
+from errdex.languages.facts import FORMAT, Call, Producer, Result, has_text, parameter
 from errdex.languages.ruby.calls import (
     CLASS_NODES,
     Read,
@@ -67,13 +67,25 @@ def function(node: Node, path: str, file: FileIndex, read: Read, inner: list[Nod
         made = _constructed(value, node, owner, file, read)
         if made is not None:
             calls.append(made)
+    formatted: list[Result] = []
+    raised_class: str | None = None
     for raised in inner_calls:
         if text(raised.child_by_field_name("method")) in ("raise", "fail") and (
                 raised.child_by_field_name("receiver") is None) and _guarded(raised, node):
+            fmt = formatted_raise(raised, params, file, read)
+            if fmt is not None:
+                formatted.append(fmt[0])
+                raised_class = raised_class or fmt[1]
+                role = "helper"
+                continue
             made = raise_call(raised, file, read)
             if made is not None:
                 calls.append(made)
                 role = "helper"
+    if formatted and not calls:  # ``raise X, message % [a, b]``: the callers' formats
+        return Producer(text(node.child_by_field_name("name")), params, tuple(formatted[:16]),
+                        role, path, line_of(node), owner=owner,
+                        defaults=tuple(defaults.items()), error_class=raised_class)
     results: list[Result] = [  # a method is no producer
         Call(c.callee, c.args, c.keywords, c.owner, path) for c in calls
         if last(c.callee)[:1].isupper() and (_uses(c, set(params)) or (
@@ -159,6 +171,51 @@ def _constructed(value: Node, method: Node, owner: str | None, file: FileIndex, 
     else:
         return None
     return call_of(callee, value.child_by_field_name("arguments"), file, value, read)
+
+
+def formatted_raise(raised: Node, params: tuple[str, ...], file: FileIndex, read: Read
+                    ) -> tuple[Call, str | None] | None:
+    """``raise X, message % [name, value]`` (or ``X.new(message % …)``, ``format(message,
+    …)``) where ``message`` is a parameter: the text each caller passes, formatted with
+    those values (a ``FORMAT`` call composition applies once the text is known), and the
+    class raised."""
+    positional, _ = split_arguments(raised.child_by_field_name("arguments"))
+    if len(positional) == 2 and positional[0].type in CLASS_NODES:
+        error_class: str | None = text(positional[0])
+        message = positional[1]
+    elif len(positional) == 1 and positional[0].type == "call" and text(
+            positional[0].child_by_field_name("method")) == "new":
+        receiver = positional[0].child_by_field_name("receiver")
+        given, _ = split_arguments(positional[0].child_by_field_name("arguments"))
+        if receiver is None or receiver.type not in CLASS_NODES or len(given) != 1:
+            return None
+        error_class, message = text(receiver), given[0]
+    else:
+        return None
+    found = _format_of(message)
+    if found is None or text(found[0]) not in params:
+        return None
+    fmt, values = found
+    args = tuple(argument(v, file, read) for v in values)
+    return Call(FORMAT, ((parameter(text(fmt)),), *args), owner=owner_name(raised),
+                method=True), error_class
+
+
+def _format_of(node: Node) -> tuple[Node, list[Node]] | None:
+    """``fmt % [a, b]`` / ``fmt % a`` / ``format(fmt, a, b)``: the format and its values."""
+    if node.type == "binary" and text(node.child_by_field_name("operator")) == "%":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or left.type != "identifier" or right.type == "hash":
+            return None
+        items = [c for c in right.named_children if c.type != "comment"] if (
+            right.type == "array") else [right]
+        return left, items
+    if node.type == "call" and node.child_by_field_name("receiver") is None and text(
+            node.child_by_field_name("method")) in ("format", "sprintf"):
+        given, keywords = split_arguments(node.child_by_field_name("arguments"))
+        if given and given[0].type == "identifier" and not keywords:
+            return given[0], given[1:]
+    return None
 
 
 def _error_named(callee: str) -> bool:
