@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from errdex.evidence.tests import expectations
 from errdex.languages._engine.evidence import calls_named, walk
 from errdex.languages.base import parse, text
+from errdex.languages.logs import _GET_LOGGER, _logger_matches, logger_names
 
 JAVA_TEST = b"""
 class StoreTest {
@@ -61,3 +65,23 @@ def test_java_test_reader_claims() -> None:
         ("substring", "bad input", None),
     ]
     assert {t.name for t in found} == {"missing"}
+
+
+LOGGER_PIECES = [b"LOG", b"log", b" ", b"\n", b"=", b":", b".", b"<T>", b"getLogger(", b"getLog(",
+                 b"Server.class", b")", b'"app.db"', b"__name__", b"LoggerFactory.", b";", b"(",
+                 b"getLoggetLog", b"x", b"\xc3\xa9", b"'", b"final Logger"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(LOGGER_PIECES), max_size=24))
+def test_logger_matches_are_the_whole_file_scans(parts: list[bytes]) -> None:
+    source = b"".join(parts)
+    assert [(m.span(), m.groups()) for m in _logger_matches(source)] == [
+        (m.span(), m.groups()) for m in _GET_LOGGER.finditer(source)]
+
+
+def test_logger_names_of_a_file() -> None:
+    source = (b"private static final Logger LOG = LoggerFactory.getLogger(Server.class);\n"
+              b"log = Logger.getLogger(\"app.db\")\nLOG = logging.getLogger(__name__)\n"
+              b"String s = getLogText(); other = get.getLog( 'x' )")
+    assert logger_names(source) == {"LOG": "Server", "log": "app.db", "other": "x"}
