@@ -169,3 +169,82 @@ def test_one_pattern_of_the_site_matches_what_ruby_raises(
     assert any((r.record.error_class or "").rsplit("::", 1)[-1] == name
                and re.fullmatch(r.record.message_pattern, printed, re.DOTALL)
                for r in found), (name, printed, [r.record.message_pattern for r in found])
+
+
+ADDED = '''\
+# frozen_string_literal: true
+
+module Acme
+  class TapMissing < RuntimeError
+    def initialize(name)
+      message = "No available tap #{name}.\\n"
+      if name.start_with?("core")
+        message += "Run brew tap --force #{name} to tap it!"
+      else
+        message += "Run brew tap-new #{name} to create it!"
+      end
+      super message.freeze
+    end
+  end
+
+  class Usage < RuntimeError
+    def initialize(reason = nil)
+      super
+      @reason = reason
+    end
+
+    def to_s
+      s = "Invalid usage"
+      s += ": #{@reason}" if @reason
+      s
+    end
+  end
+
+  class Tapper
+    def tap!(name)
+      raise TapMissing, name
+    end
+
+    def use!(reason)
+      raise Usage.new(reason)
+    end
+  end
+end
+'''
+
+
+@pytest.fixture(scope="module")
+def added(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[errdex.StoredRecord]]:
+    return mine_fixture(tmp_path_factory, "compose_ruby_added", "added",
+                        {"lib/acme/tapper.rb": ADDED})
+
+
+def _raised_in(records: list[errdex.StoredRecord], method: str) -> list[errdex.StoredRecord]:
+    line = line_starting(ADDED, f"def {method}(", stripped=True) + 1
+    return [r for r in records if r.record.line_number == line]
+
+
+ADDED_RUNS = [("tap!", "core/x", "TapMissing"), ("tap!", "me/x", "TapMissing"),
+              ("use!", "no formula given", "Usage"), ("use!", None, "Usage")]
+
+
+@pytest.mark.parametrize("run", ADDED_RUNS, ids=[f"{m}{a}" for m, a, _ in ADDED_RUNS])
+def test_a_text_added_to_with_plus_equals_in_a_class_is_one_record_per_branch(
+    added: tuple[Path, list[errdex.StoredRecord]], run: tuple[str, str | None, str],
+) -> None:
+    root, records = added
+    method, arg, error_class = run
+    found = _raised_in(records, method)
+    assert {r.record.error_class for r in found} == {error_class}
+    assert len(found) == 2, [r.record.error_message for r in found]
+    if missing("ruby"):
+        return
+    code = (f"require {str(root / 'lib/acme/tapper.rb')!r}\nrequire 'json'\n"
+            f"begin\n  Acme::Tapper.new.{method}({json.dumps(arg) if arg else 'nil'})\n"
+            "rescue => e\n  puts JSON.dump(e.message)\nend\n")
+    ruby = shutil.which("ruby")
+    assert ruby is not None
+    printed = json.loads(subprocess.run([ruby, "-e", code], capture_output=True, text=True,
+                                        check=True).stdout)
+    assert any(re.fullmatch(r.record.message_pattern, printed, re.DOTALL) for r in found), (
+        printed, [r.record.message_pattern for r in found])

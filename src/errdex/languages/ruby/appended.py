@@ -1,4 +1,4 @@
-"""A message a method builds with ``<<``: ``msg = "…".dup; msg << "…" if c; raise X, msg``.
+"""A message a method builds with ``<<`` or ``+=``: ``msg = "…".dup; msg << "…" if c``.
 
 Ruby code with frozen string literals starts a mutable text (``"…".dup``, ``+"…"``,
 ``String.new("…")``) and appends to it, some parts only under a condition (thor's
@@ -24,6 +24,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
+from errdex.languages._engine.files import enclosing
 from errdex.languages.base import ancestors, text
 from errdex.languages.facts import MAX_ALTERNATIVES, Argument
 from errdex.templates.template import Template, merge_literals
@@ -68,12 +69,15 @@ def appended(node: Node, file: FileIndex, each: Each) -> list[Template] | None:
     """The texts the variable ``node`` can hold where it is used, when the method starts it
     from a string and appends to it with ``<<`` (module docstring): none when it is changed
     in a way source does not spell out; None when it is no text built so."""
+    node = _uncopied(node)
     if node.type != "identifier":
         return None
     name = text(node)
     scope = next((a for a in ancestors(node) if a.type in _METHODS), None)
-    start = file.nearest(node, _METHODS)
-    if scope is None or start is None or start.type != "assignment":
+    above = [a for a in file.assignments.get(name, []) if a.type == "assignment"
+             and a.end_byte <= node.start_byte and enclosing(a, _METHODS) == scope]
+    start = above[-1] if above else None  # where the text starts (``+=`` adds to it)
+    if scope is None or start is None:
         return None
     initial = mutable_text(start.child_by_field_name("right"))
     if initial is None:
@@ -125,6 +129,14 @@ def _appends(name: str, scope: Node, start: int, end: int
                                                "module"):
             continue
         if node.start_byte >= start:
+            if _adds(node, name):  # ``name += …``: a new text, the same words as ``<<``
+                if node.parent is None or node.parent.type not in (*_STATEMENTS, *_CONDITIONS):
+                    return None
+                right = node.child_by_field_name("right")
+                if right is None:
+                    return None
+                found.append((node, [right]))
+                continue
             if node.type == "binary" and text(node.child_by_field_name("operator")) == "<<":
                 chain = _chain(node)
                 if chain is not None and text(chain[0]) == name:
@@ -141,6 +153,21 @@ def _appends(name: str, scope: Node, start: int, end: int
                 return None
         stack.extend(node.named_children)
     return sorted(found, key=lambda f: f[0].start_byte)
+
+
+def _uncopied(node: Node) -> Node:
+    """``message.freeze`` / ``message.dup`` → ``message``: the same text."""
+    while node.type == "call" and text(node.child_by_field_name("method")) in COPIES and (
+            receiver := node.child_by_field_name("receiver")) is not None and not (
+            node.child_by_field_name("arguments")):
+        node = receiver
+    return node
+
+
+def _adds(node: Node, name: str) -> bool:
+    left = node.child_by_field_name("left") if node.type == "operator_assignment" else None
+    operator = node.child_by_field_name("operator") if left is not None else None
+    return left is not None and text(left) == name and text(operator) == "+="
 
 
 def _chain(node: Node) -> list[Node] | None:

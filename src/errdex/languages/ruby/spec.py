@@ -361,6 +361,9 @@ def _format_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message |
     copied = appended.mutable_text(node)
     if copied is not None:
         return reader.read(copied, depth + 1)
+    if text(node.child_by_field_name("method")) in appended.COPIES and receiver is not None and (
+            node.child_by_field_name("arguments") is None):  # ``message.freeze``
+        return reader.read(receiver, depth + 1)
     if text(node.child_by_field_name("method")) not in _FORMAT_FUNCTIONS:
         return None
     if receiver is not None and text(receiver) != "Kernel":
