@@ -57,8 +57,8 @@ from errdex.lookup.similarity import (
     literal_text,
     similarity,
 )
+from errdex.lookup.tables import ByKey, load_tables
 from errdex.lookup.tables import bucket as word_bucket
-from errdex.lookup.tables import load_tables
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
@@ -96,7 +96,7 @@ class Index:
 
     def __init__(self, store: Store):
         self.store = store
-        self._by_key: dict[str, list[int] | dict[str, list[int]]]
+        self._by_key: ByKey
         self._rest: dict[int, tuple[str, ...]]
         self._size: int
         self._parts: dict[int, tuple[str, int]]  # part id → (a template line's pattern, literal)
@@ -398,6 +398,9 @@ class Index:
                                 groups is not None and literal < _WRAPPER_LITERAL)
             if not verified:
                 continue
+            for pid in [pid for pid in verified if pid in self._shared]:
+                for line in self._shared[pid]:  # a line many templates share: each of them
+                    verified[line], details[line] = verified[pid], details[pid]
             via = {pid: pid for pid in verified if pid >= 0}
             for pid in sorted(verified, reverse=True):  # the template's first line first
                 if pid < 0:
@@ -405,9 +408,6 @@ class Index:
             for row in self._candidate_rows(list(via), repo):
                 vid = via[row.pattern_id]
                 reasons = ["full pattern match"]
-            for pid in [pid for pid in verified if pid in self._shared]:
-                for line in self._shared[pid]:  # a line many templates share: each of them
-                    verified[line], details[line] = verified[pid], details[pid]
                 if vid < 0:
                     reasons[0] = (f"line {parent(vid)[1] + 1} of the multi-line template "
                                   "matches; the paste holds only part of it")

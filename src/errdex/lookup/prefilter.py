@@ -35,7 +35,7 @@ RowReader = Callable[[list[int], str | None], list[CandidateRow]]  # Store.candi
 
 
 def index_words(
-    by_key: Mapping[str, list[int] | dict[str, list[int]]],
+    by_key: Mapping[str, Sequence[int] | dict[str, Sequence[int]]],
     rest: Mapping[int, tuple[str, ...]],
 ) -> frozenset[str]:
     """Every word the probe can ask about: key words, second keys of split buckets and

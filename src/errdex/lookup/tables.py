@@ -19,7 +19,7 @@ from errdex.store.protocol import Store
 
 __all__ = ["Details", "Shared", "bucket", "build_tables", "load_tables", "shared_lines"]
 
-ByKey = dict[str, "list[int] | dict[str, list[int]]"]
+ByKey = dict[str, "Sequence[int] | dict[str, Sequence[int]]"]
 Shared = dict[int, tuple[int, ...]]  # a shared line's filed id → every template line it is
 Tables = tuple[ByKey, dict[int, tuple[str, ...]], int, dict[int, tuple[str, int]], Shared]
 
@@ -167,8 +167,10 @@ def build_tables(store: Store) -> Tables:
         if len(words) > 1:
             rest_words[pid] = tuple(w for w in words if w is not key)
     # A key word shared by many patterns is split again by each pattern's next rarest
-    # word, so a query never walks a long bucket ("" holds the one-word patterns).
-    tables: dict[str, list[int] | dict[str, list[int]]] = dict(by_key)
+    # word, so a query never walks a long bucket ("" holds the one-word patterns). Buckets
+    # are tuples: the collector stops tracking a tuple of numbers, so a million of them are
+    # not walked again at each of its passes (lists would be).
+    tables: ByKey = {}
     for key, pids in by_key.items():
         if len(pids) > _SPLIT_BUCKET:
             split: dict[str, list[int]] = {}
@@ -176,7 +178,9 @@ def build_tables(store: Store) -> Tables:
                 rest = rest_words.get(pid, ())
                 second = min(rest, key=lambda w: (frequency[w], -len(w))) if rest else ""
                 split.setdefault(second, []).append(pid)
-            tables[key] = split
+            tables[key] = {second: tuple(ids) for second, ids in split.items()}
+        else:
+            tables[key] = tuple(pids)
     return tables, rest_words, size, parts, shared
 
 
@@ -196,12 +200,12 @@ def shared_lines(parts: dict[int, tuple[str, int]]) -> Shared:
 
 
 def bucket(
-    entry: list[int] | dict[str, list[int]] | None, words: set[str]
+    entry: Sequence[int] | dict[str, Sequence[int]] | None, words: set[str]
 ) -> Sequence[int]:
     """The pattern ids filed under one key word that could fit a message with ``words``."""
     if entry is None:
         return ()
-    if isinstance(entry, list):
+    if not isinstance(entry, dict):  # a list in a snapshot saved before buckets were tuples
         return entry
     found: list[int] = list(entry.get("", ()))
     if len(entry) < len(words):  # a long paste: walk the bucket's few second words
