@@ -202,6 +202,10 @@ def built_message(args: list[Node], at: Node) -> tuple[int, tuple[Template, ...]
         return None
     scope = _scope_of(definition)
     for i, arg in enumerate(args):
+        if arg.type == "call_expression" and text(arg.child_by_field_name("function")) in (
+                "std::string", "string") and len(inner := arguments(
+                arg.child_by_field_name("arguments"))) == 1:
+            arg = inner[0]  # ``throw E(std::string(buf))``: the buffer
         target = arg
         if arg.type == "call_expression":
             function = arg.child_by_field_name("function")

@@ -77,6 +77,7 @@ from errdex.languages.cpp.calls import (
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.messages import format_given, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
+from errdex.languages.cpp.streamed import shift_operands, streamed_throw
 from errdex.languages.facts import Call, unknown
 from errdex.languages.logs import level_of
 from errdex.templates.formats import parse_rust_format
@@ -184,7 +185,7 @@ def _starts_text(node: Node) -> bool:
 
 def _macro_message(first: Node, rest: list[Node], at: Node) -> Message | None:
     if first.type == "binary_expression" and text(first.child_by_field_name("operator")) == "<<":
-        pieces = [_stream_piece(op, at) for op in _shift_operands(first)]
+        pieces = [_stream_piece(op, at) for op in shift_operands(first)]
     else:
         formatted = _format_given(first, rest)
         if formatted is not None:
@@ -239,7 +240,7 @@ def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
         text(parent.child_by_field_name("operator")) == "<<"
     ):
         return None  # only the outermost `<<` of a chain
-    operands = _shift_operands(node)
+    operands = shift_operands(node)
     severity = _stream_severity(operands[0])
     if severity is None:
         return None
@@ -260,7 +261,9 @@ def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
 
 
 def _thrown(node: Node, value: Node) -> Site | None:
-    """``X(args)`` or ``X{args}`` thrown at ``node``."""
+    """``X(args)`` or ``X{args}`` thrown at ``node``; ``X() << "text"`` (``streamed``)."""
+    if value.type == "binary_expression":
+        return streamed_throw(node, value, _stream_piece)
     if value.type == "call_expression":
         class_node = value.child_by_field_name("function")
         args = arguments(value.child_by_field_name("arguments"))
@@ -331,20 +334,6 @@ def _print_site(call: Node, args: list[Node]) -> Site | None:
     written = message.written.rstrip("\r\n")
     return Site(Template(written, merge_literals(parts)), "log", line_of(call),
                 symbol=cpp_symbol(call))
-
-
-def _shift_operands(node: Node) -> list[Node]:
-    """``a << b << c`` → ``[a, b, c]``."""
-    out: list[Node] = []
-    while node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "<<":
-        right = node.child_by_field_name("right")
-        if right is not None:
-            out.append(right)
-        node = node.child_by_field_name("left") or node
-        if node is None:
-            break
-    out.append(node)
-    return out[::-1]
 
 
 def _stream_severity(first: Node) -> str | None:
