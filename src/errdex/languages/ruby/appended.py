@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -27,7 +28,7 @@ from errdex.languages._engine import FileIndex
 from errdex.languages._engine.files import enclosing
 from errdex.languages.base import ancestors, text
 from errdex.languages.facts import MAX_ALTERNATIVES, Argument
-from errdex.templates.template import Template, merge_literals
+from errdex.templates.template import Hole, Literal, Template, merge_literals
 
 # What one appended value prints, one template per branch (``calls.argument``).
 Each = Callable[[Node], Argument]
@@ -89,9 +90,13 @@ def appended(node: Node, file: FileIndex, each: Each) -> list[Template] | None:
         return None
     choices: list[list[list[Node]]] = []  # per piece, in source order: its choices
     clauses: dict[int, tuple[int, Node, dict[int, list[Node]]]] = {}
+    present: dict[int, Template] = {}  # pieces there exactly when their value is
     for statement, values in appends:
         holder = statement.parent
         if holder is not None and holder.type in _CONDITIONS:
+            guarded = _when_given(holder, values, each)
+            if guarded is not None:
+                present[len(choices)] = guarded
             choices.append([values, []])
             continue
         branching = _branching(holder, scope)
@@ -110,9 +115,27 @@ def appended(node: Node, file: FileIndex, each: Each) -> list[Template] | None:
         if not _exhaustive(top) or len(chosen) < _clause_count(top):
             choices[index].append([])  # no clause appends: the text as it was
     out = [each(initial)]
-    for piece in choices:
-        out.append(tuple(t for values in piece for t in _sequence(values, each)))
+    for index, piece in enumerate(choices):
+        out.append((present[index],) if index in present else tuple(
+            t for values in piece for t in _sequence(values, each)))
     return _product(out)
+
+
+def _when_given(modifier: Node, values: list[Node], each: Each) -> Template | None:
+    """``s += ": #{reason}" if reason``: the words before the value printed only with it (a
+    hole's optional lead), so a caller that passes a reason never reads the bare text."""
+    condition = modifier.child_by_field_name("condition")
+    if modifier.type != "if_modifier" or condition is None or len(values) != 1:
+        return None
+    found = each(values[0])
+    if len(found) != 1 or len(found[0].parts) != 2:
+        return None
+    lead, hole = found[0].parts
+    if not isinstance(lead, Literal) or not isinstance(hole, Hole) or (
+            hole.name != text(condition) or hole.optional_lead is not None):
+        return None
+    return Template(found[0].written, (replace(hole, spec=lead.text + hole.spec,
+                                               optional_lead=lead.text),))
 
 
 def _appends(name: str, scope: Node, start: int, end: int
