@@ -523,5 +523,5 @@ def test_java_string_builder_appended_in_straight_line() -> None:
         "  }\n"
         "}\n"
     )
-    assert [(s.line, s.template.written) for s in sites] == [
-        (5, "Invalid id {id}: must be numeric")]
+    assert [(s.line, s.template.written) for s in sites] == [  # a branch: one hole
+        (5, "Invalid id {id}: must be numeric"), (10, "Invalid id {…}")]

@@ -41,7 +41,7 @@ from errdex.languages.java.scopes import (
     scope_of,
 )
 from errdex.languages.java.strings import decode_java_string
-from errdex.templates.template import Hole, Template
+from errdex.templates.template import Hole, Literal, Template
 
 GUAVA_OWNERS = frozenset({"Preconditions", "Verify"})
 
@@ -183,10 +183,52 @@ def _string_builder(reader: Reader[JavaFile], used: Node, depth: int) -> Message
         if name.encode() not in (sibling.text or b""):
             continue
         appended = _appends(sibling, name)
+        if appended is None and pieces and pieces[-1] is REPEATED and _trims(sibling, name):
+            continue  # ``sb.setLength(sb.length() - 2)``: the loop's last separator
+        if appended is None and sibling.type in _REPEATED and _appends_only(sibling, name):
+            if not pieces or pieces[-1] is not REPEATED:
+                pieces.append(REPEATED)
+            continue
         if appended is None:
-            return None  # ``sb`` used some other way (a loop, a branch): unknown text
+            return None  # ``sb`` used some other way: unknown text
         pieces += [reader.read(a, depth + 1) or _operand(a) for a in appended]
+    if REPEATED in pieces and not any(isinstance(p, Literal) and p.text.strip()
+                                      for m in pieces if m is not None for p in m.parts):
+        return None  # only what loops appended: nothing known
     return joined(pieces) if pieces else None
+
+
+# What a loop or a branch appends to a builder: any text, over any number of lines, or none.
+REPEATED = Message("{…}", (Hole(None, "{…}", "any", r"[\s\S]*?"),))
+_REPEATED = frozenset({
+    "for_statement", "enhanced_for_statement", "while_statement", "do_statement",
+    "if_statement", "switch_expression", "switch_statement",
+})
+
+
+def _appends_only(statement: Node, name: str) -> bool:
+    """Whether every use of ``name`` in a loop or branch is an ``append`` on it (not a new
+    builder assigned to it, nor an ``insert``/``reverse``)."""
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier" and text(node) == name:
+            parent = node.parent
+            if parent is None or parent.type != "method_invocation" or parent.child_by_field_name(
+                    "object") != node or text(parent.child_by_field_name("name")) not in (
+                    "append", "length"):
+                return False
+        stack.extend(node.named_children)
+    return True
+
+
+def _trims(statement: Node, name: str) -> bool:
+    """``sb.setLength(sb.length() - n)`` / ``sb.deleteCharAt(sb.length() - 1)``."""
+    call = statement.named_children[0] if statement.type == "expression_statement" and (
+        statement.named_children) else None
+    return call is not None and call.type == "method_invocation" and text(
+        call.child_by_field_name("object")) == name and text(
+        call.child_by_field_name("name")) in ("setLength", "deleteCharAt", "delete")
 
 
 def _appends(statement: Node, name: str) -> list[Node] | None:
