@@ -200,6 +200,14 @@ module Acme
     end
   end
 
+  class NoKeg < RuntimeError
+    def initialize(name, tap: nil)
+      message = "No such keg: #{name}"
+      message += " from tap #{tap}" if tap
+      super message
+    end
+  end
+
   class Tapper
     def tap!(name)
       raise TapMissing, name
@@ -207,6 +215,10 @@ module Acme
 
     def use!(reason)
       raise Usage.new(reason)
+    end
+
+    def keg!(name, owner)
+      raise NoKeg.new(name, tap: owner)
     end
   end
 end
@@ -227,22 +239,26 @@ def _raised_in(records: list[errdex.StoredRecord], method: str) -> list[errdex.S
 # (method, argument, class, records at the raise: one per branch; a ``+= ": #{x}" if x``
 # is one record whose words before ``x`` print only with it)
 ADDED_RUNS = [("tap!", "core/x", "TapMissing", 2), ("tap!", "me/x", "TapMissing", 2),
-              ("use!", "no formula given", "Usage", 1), ("use!", None, "Usage", 1)]
+              ("use!", "no formula given", "Usage", 1), ("use!", None, "Usage", 1),
+              ("keg!", ["x", "me/t"], "NoKeg", 1), ("keg!", ["x", None], "NoKeg", 1)]
 
 
 @pytest.mark.parametrize("run", ADDED_RUNS, ids=[f"{m}{a}" for m, a, _, _ in ADDED_RUNS])
 def test_a_text_added_to_with_plus_equals_in_a_class_is_one_record_per_branch(
-    added: tuple[Path, list[errdex.StoredRecord]], run: tuple[str, str | None, str, int],
+    added: tuple[Path, list[errdex.StoredRecord]],
+    run: tuple[str, str | list[str | None] | None, str, int],
 ) -> None:
     root, records = added
     method, arg, error_class, count = run
+    given = arg if isinstance(arg, list) else [arg]
     found = _raised_in(records, method)
     assert {r.record.error_class for r in found} == {error_class}
     assert len(found) == count, [r.record.error_message for r in found]
+    assert not any("from owner" in r.record.error_message for r in found)
     if missing("ruby"):
         return
     code = (f"require {str(root / 'lib/acme/tapper.rb')!r}\nrequire 'json'\n"
-            f"begin\n  Acme::Tapper.new.{method}({json.dumps(arg) if arg else 'nil'})\n"
+            f"begin\n  Acme::Tapper.new.{method}(*JSON.parse({json.dumps(json.dumps(given))}))\n"
             "rescue => e\n  puts JSON.dump(e.message)\nend\n")
     ruby = shutil.which("ruby")
     assert ruby is not None

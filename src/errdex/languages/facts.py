@@ -166,7 +166,9 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
         if bound is not None and isinstance(part, Hole) and len(bound.parts) == 1 and isinstance(
                 bound.parts[0], Hole) and part.name:  # a parameter for a field: renamed
             name = bound.parts[0].name or part.name
-            spec = _renamed(part.spec, part.name, name)
+            lead = part.optional_lead if part.optional_lead and part.spec.startswith(
+                part.optional_lead) else ""  # the words before it are no name of it
+            spec = lead + _renamed(part.spec[len(lead):], part.name, name)
             parts.append(replace(part, name=name, spec=spec))
             written.append(spec)
         elif bound is None:
