@@ -14,7 +14,9 @@ MSVC and macOS write ``Assertion failed: expr`` with the place after). So:
 * ``assert(cond && "message")``, ``IM_ASSERT(!"message")``: the string is what a reader
   pastes (a project's handler may print it alone), a site of its own beside the one
   above; a macro given its message as a later argument (``MY_ASSERT(cond, "message")``)
-  prints it in its own way: the message's site only.
+  prints it in its own way (the message's site), or expands to an ``assert`` of both
+  (``assert((cond) && msg)``): a site whose pattern holds the condition and the
+  message's literal in the C libraries' wordings (``_expanded``).
 
 ``static_assert`` fails at compile time, and a test framework's ``ASSERT_EQ`` prints its own
 report: never a site.
@@ -53,11 +55,14 @@ def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
     if not NAMES.fullmatch(name) or _NOT_ASSERTS.search(name) or not args:
         return None
     strings = [s for s in _strings_in(args[0]) if has_words((Literal(s[1]),))]
-    if not strings and len(args) > 1 and later:  # ``MY_ASSERT(cond, "message")``
-        strings = [found for a in args[1:2] if (found := _string(a)) is not None
-                   and has_words((Literal(found[1]),))]
-        if strings:
-            return [_site(Template(*_said(strings)), call, symbol)]
+    if not strings and len(args) > 1:  # ``MY_ASSERT(cond, "message")``
+        given = [found for a in args[1:2] if (found := _string(a)) is not None
+                 and has_words((Literal(found[1]),))]
+        if given and name != "assert":
+            said = [Template(*_said(given))] if later else []
+            if _may_assert(call, name):
+                said.append(_expanded(_SPACE.sub(" ", text(args[0])).strip(), given[0][0]))
+            return [_site(t, call, symbol) for t in said] or None
     templates = [Template(*_said(strings))] if strings else []
     condition = _SPACE.sub(" ", text(args[0])).strip()
     if len(args) == 1 and re.search(r"[A-Za-z]", condition) and (
@@ -79,6 +84,53 @@ def _failed(condition: str) -> Template:
     return Template(f"Assertion `{condition}' failed.", (
         Hole("place", "{place}", regex=".*?"), Literal("Assertion"),
         Hole("wording", "{wording}"), Literal(condition), Hole("place", "{place}")))
+
+
+_BODIES: dict[str, object] = {}  # the last file's function-like macros: read one at a time
+
+
+def _may_assert(call: Node, name: str) -> bool:
+    """Whether macro ``name`` may expand to an ``assert``: its definition in this file says
+    ``assert`` (``ASSERT``) somewhere, or this file does not define it."""
+    root = call
+    while root.parent is not None:
+        root = root.parent
+    key = (root.id, root.start_byte, root.end_byte, root.child_count)
+    if _BODIES.get("key") != key:
+        _BODIES["key"] = key
+        _BODIES["found"] = _macro_bodies(root)
+    found = _BODIES["found"]
+    assert isinstance(found, dict)
+    body = found.get(name)
+    return body is None or "assert" in body.lower()
+
+
+def _macro_bodies(root: Node) -> dict[str, str]:
+    """The file's function-like macros (top level and conditional blocks): name → body."""
+    out: dict[str, str] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type == "preproc_function_def":
+                value = child.child_by_field_name("value")
+                out[text(child.child_by_field_name("name"))] = text(value) if value else ""
+            elif child.type.startswith("preproc_"):
+                stack.append(child)
+    return out
+
+
+def _expanded(condition: str, written: str) -> Template:
+    """A macro given its message after the condition that expands to an ``assert`` of both
+    (``#define MY_ASSERT(c, msg) assert((c) && msg)``): the failure prints the expansion,
+    the condition and the message's literal as written, in that order, whatever joins them
+    (``Assertion `(n > 0) && "n must be positive"' failed.``)."""
+    def gap(name: str) -> Hole:
+        return Hole(name, "{" + name + "}", regex=".*?")
+    return Template(f'Assertion `({condition}) && "{written}"\' failed.', (
+        Hole("place", "{place}", regex=".*?"), Literal("Assertion"),
+        Hole("wording", "{wording}"), gap("before"), Literal(condition), gap("between"),
+        Literal(f'"{written}"'), gap("after"), Hole("place", "{place}")))
 
 
 def _site(template: Template, call: Node, symbol: Callable[[Node], str | None]) -> Site:
