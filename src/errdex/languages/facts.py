@@ -180,11 +180,11 @@ def substitute(template: Template, bindings: dict[str, Template]) -> Template:
             parts.extend((Literal("'"), *bound.parts, Literal("'")))
             written.append(f"'{bound.written}'")
         else:
-            lead = part.optional_lead if isinstance(part, Hole) else None
-            if not lead or not any(not isinstance(p, Literal) or p.text for p in bound.parts):
-                lead = ""  # printed only before a value that says something
-            parts.extend((Literal(lead), *bound.parts) if lead else bound.parts)
-            written.append(lead + bound.written)
+            given = part.optional_lead if isinstance(part, Hole) else None
+            says = any(not isinstance(p, Literal) or p.text for p in bound.parts)
+            before = given if given and says else ""  # only before a value that says something
+            parts.extend((Literal(before), *bound.parts) if before else bound.parts)
+            written.append(before + bound.written)
     return Template("".join(written), merge_literals(parts), template.prefix, template.suffix)
 
 
