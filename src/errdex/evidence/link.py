@@ -38,12 +38,13 @@ _CALLED = re.compile(r"\b(\w+)\s*\(")
 def link_tests(pairs: list[tuple[Record, Evidence]], found: Iterable[Expectation]) -> int:
     """Attach each expectation to the records it matches; the number of links made."""
     postings: dict[str, list[int]] = defaultdict(list)
-    by_class: dict[str, list[int]] = defaultdict(list)  # short class name → records
-    for index, (record, _) in enumerate(pairs):
+    # (short class name, short function name) → records
+    by_class: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for index, (record, evidence) in enumerate(pairs):
         for word in {w.lower() for w in _WORDS.findall(record.error_message)}:
             postings[word].append(index)
-        if record.error_class:
-            by_class[_last(record.error_class)].append(index)
+        if record.error_class and evidence.symbol:
+            by_class[_last(record.error_class), _last(evidence.symbol)].append(index)
     made = 0
     for expectation in found:
         test = expectation.link
@@ -59,10 +60,10 @@ def link_tests(pairs: list[tuple[Record, Evidence]], found: Iterable[Expectation
 
 def _candidates(
     pairs: list[tuple[Record, Evidence]], postings: dict[str, list[int]],
-    by_class: dict[str, list[int]], test: TestLink,
+    by_class: dict[tuple[str, str], list[int]], test: TestLink,
 ) -> list[int]:
     if test.mode == "class" or not test.expected:
-        return _by_class(pairs, by_class, test)
+        return _by_class(by_class, test)
     literal = _plain(test.expected) if test.mode == "regex" else test.expected
     if literal is None and test.expected is not None:
         runs = re.split(r"(?:\\.|[.^$*+?{}\[\]|()])+", test.expected)
@@ -111,17 +112,14 @@ def _common(left: list[str], right: list[str]) -> int:
     return count
 
 
-def _by_class(
-    pairs: list[tuple[Record, Evidence]], by_class: dict[str, list[int]], test: TestLink
-) -> list[int]:
-    """The one record of the expected class whose function the test's call names."""
+def _by_class(by_class: dict[tuple[str, str], list[int]], test: TestLink) -> list[int]:
+    """The one record of the expected class whose function the test's call names (looked up
+    by class and function together: a common class has thousands of records)."""
     if not test.error_class or not test.call:
         return []
-    called = set(_CALLED.findall(test.call))  # the functions the test's call names
-    fits = [
-        i for i in by_class.get(_last(test.error_class), ())
-        if (symbol := pairs[i][1].symbol) and _last(symbol) in called
-    ]
+    expected = _last(test.error_class)
+    fits = [i for called in set(_CALLED.findall(test.call))  # the functions the call names
+            for i in by_class.get((expected, called), ())]
     return fits if len(fits) == 1 else []
 
 
