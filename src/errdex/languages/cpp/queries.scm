@@ -55,3 +55,10 @@
   function: (identifier) @assert.name
   arguments: (argument_list) @assert.args
   (#match? @assert.name "^(assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*)$")) @assert
+
+; A status returned with its message (`absl::InvalidArgumentError(msg)`,
+; `absl::Status(absl::StatusCode::kNotFound, msg)`, `grpc::Status(code, msg)`): status.py.
+(call_expression
+  function: (qualified_identifier) @status.name
+  arguments: (argument_list) @status.args
+  (#match? @status.name "^(::)?(absl::[A-Z][A-Za-z]*Error|absl::Status|grpc::Status)$")) @status

@@ -77,6 +77,7 @@ from errdex.languages.cpp.calls import (
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.messages import format_given, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
+from errdex.languages.cpp.status import status_site
 from errdex.languages.cpp.streamed import shift_operands, streamed_throw
 from errdex.languages.facts import Call, unknown
 from errdex.languages.logs import level_of
@@ -98,6 +99,12 @@ _LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error",
 
 
 # --- handlers -------------------------------------------------------------------------
+
+
+def _status_site(captured: Captures, file: FileIndex) -> Site | None:
+    """``absl::NotFoundError(msg)``, ``grpc::Status(code, msg)`` (``status``)."""
+    return status_site(text(captured["status.name"][0]), captured["status.args"][0],
+                       captured["status"][0], _read)
 
 
 def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -460,7 +467,7 @@ SPEC = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
               ("helper", _helper_site), ("made", _made_site), ("macro", _macro_site),
-              ("assert", _assert_site)),
+              ("assert", _assert_site), ("status", _status_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),
