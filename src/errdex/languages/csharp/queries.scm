@@ -19,7 +19,8 @@
 (expression_statement (invocation_expression) @helper.call) @helper
 
 ; receiver.Method(...): logger.LogError, Log.Fatal, log.ErrorFormat, Environment.FailFast,
-; ArgumentNullException.ThrowIfNull. csharp.py checks the receiver.
+; ArgumentNullException.ThrowIfNull and the other guards (guards.py). csharp.py checks the
+; receiver.
 (invocation_expression
   function: (member_access_expression
     expression: (_) @call.receiver
@@ -27,7 +28,9 @@
   arguments: (argument_list) @call.args
   (#any-of? @call.method
     "LogError" "LogCritical" "Error" "Fatal" "ErrorFormat" "FatalFormat" "FailFast"
-    "ThrowIfNull"
+    "ThrowIfNull" "ThrowIfNullOrEmpty" "ThrowIfNullOrWhiteSpace" "ThrowIf" "ThrowIfNegative"
+    "ThrowIfNegativeOrZero" "ThrowIfZero" "ThrowIfGreaterThan" "ThrowIfGreaterThanOrEqual"
+    "ThrowIfLessThan" "ThrowIfLessThanOrEqual" "ThrowIfEqual" "ThrowIfNotEqual"
     ; every other level (ILogger, Serilog, log4net, NLog): errdex.languages.logs
     "LogWarning" "LogInformation" "LogDebug" "LogTrace" "Warning" "Warn" "Information"
     "Info" "Debug" "Verbose" "Trace" "WarnFormat" "InfoFormat" "DebugFormat"

@@ -69,6 +69,7 @@ from errdex.languages.csharp.calls import (
     resource_call,
 )
 from errdex.languages.csharp.compose import COMPOSER
+from errdex.languages.csharp.guards import GUARDS, guard_sites
 from errdex.languages.csharp.messages import (
     MESSAGES,
     NEWLINE,
@@ -331,7 +332,7 @@ def _disposed(args: list[Node], at: Node) -> Template | None:
 # --- calls ------------------------------------------------------------------------------
 
 
-def _call_site(captured: Captures, file: FileIndex) -> Site | None:
+def _call_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None:
     node = captured["call"][0]
     method = text(captured["call.method"][0])
     receiver = text(captured["call.receiver"][0])
@@ -342,12 +343,8 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
             return None
         return Site(Template(message.written, message.parts), "exit", line_of(node),
                     severity="fatal", symbol=_symbol(node))
-    if method == "ThrowIfNull" and receiver.endswith("ArgumentNullException") and args:
-        template = Template(_NULL_MESSAGE, (Literal(_NULL_MESSAGE),)).with_wrapper(
-            suffix=(Literal(f" (Parameter '{text(args[0])}')"),)
-        )
-        return Site(template, "exception", line_of(node), "ArgumentNullException",
-                    symbol=_symbol(node))
+    if method in GUARDS and receiver.rsplit(".", 1)[-1].endswith("Exception"):
+        return guard_sites(node, receiver, method, args, _symbol(node)) or None
     if "log" not in receiver.rsplit(".", 1)[-1].lower():
         return None
     if method == "WriteLine" and not _OWN_LOG.search(receiver.rsplit(".", 1)[-1]):
