@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from rapidfuzz.distance import Indel
+
 from errdex.lookup import retrieval as close_text
 from errdex.lookup.ranking import Match, Scored
 from errdex.lookup.text_sites import REASON as HELD_WHOLE
@@ -27,6 +29,8 @@ from errdex.store.protocol import Store
 _HOLE = re.compile(r"\{[^{}]*\}")  # a template's hole, ``{name}``
 _SWALLOWED = 2  # words a current template spells out that an older wording's hole took
 _SPELLED_READS = 8  # older wordings and current close templates read for it, each at most
+_ABSORBED_SIMILARITY = 0.6  # a gone site's wording and the current one of its function
+_CHARS = 2_000  # wordings compared on at most this many characters
 
 
 def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
@@ -40,6 +44,17 @@ def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
     family = table.site_wordings(store, set(site_of.values()))
     records = store.get_many([*site_of.values(),
                               *(w.id for members in family.values() for w in members)])
+    merged = _absorbed(store, [records[s] for s in set(site_of.values())
+                               if s in records and records[s].removed is not None])
+    if merged:  # a site gone for good that lives on in a site of its function
+        more = table.site_wordings(store, set(merged.values()))
+        records.update(store.get_many(
+            [*merged.values(), *(w.id for members in more.values() for w in members)]))
+        for new in set(merged.values()):
+            family[new] = list(more.get(new, []))
+        for gone, new in merged.items():
+            family[new].extend(family.get(gone, []))
+        site_of = {rid: merged.get(site, site) for rid, site in site_of.items()}
     positions = table.release_positions(store, {m.record.repo for m in matches})
     followed: list[Match] = []
     seen: set[str] = set()
@@ -61,6 +76,40 @@ def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
         followed.append(replace(match, reason=reason, record=site.record, extras=site.extras,
                                 removed=site.removed, version=version))
     return _current_first(followed)
+
+
+def _absorbed(store: Store, gone: list[StoredRecord]) -> dict[str, str]:
+    """Sites gone for good that live on in another current site of their function (jq's
+    ``Cannot index %s with %s`` branch dropped for the ``Cannot index %s with %s (%s)``
+    beside it, which already existed): gone site id → that site's id. The current site
+    has the same file, enclosing symbol and error class, and the most similar wording
+    (``_ABSORBED_SIMILARITY`` at least); lineage links only sites new in a release."""
+    placed = [old for old in gone if old.extras.enclosing_symbol]
+    if not placed:
+        return {}
+    heads: list[StoredRecord] = []
+    for repo in sorted({old.record.repo for old in placed}):
+        files = {old.record.file_path for old in placed if old.record.repo == repo}
+        heads.extend(store.get_many(table.current_heads(store, repo, files)).values())
+    merged: dict[str, str] = {}
+    for old in placed:
+        record = old.record
+        best: tuple[float, str] | None = None
+        for head in heads:
+            now = head.record
+            if (now.repo, now.file_path, now.error_class, now.error_type,
+                    head.extras.enclosing_symbol) != (
+                    record.repo, record.file_path, record.error_class, record.error_type,
+                    old.extras.enclosing_symbol):
+                continue
+            similarity = float(Indel.normalized_similarity(
+                record.error_message[:_CHARS], now.error_message[:_CHARS],
+                score_cutoff=_ABSORBED_SIMILARITY))
+            if similarity >= _ABSORBED_SIMILARITY and (best is None or similarity > best[0]):
+                best = (similarity, now.id)
+        if best is not None:
+            merged[record.id] = best[1]
+    return merged
 
 
 def _current_first(matches: list[Match]) -> list[Match]:

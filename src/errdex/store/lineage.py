@@ -99,6 +99,21 @@ def orphan_heads(store: Store, repo: str, sha: str, classes: Iterable[str | None
     return [row[0] for row in rows]
 
 
+def current_heads(store: Store, repo: str, files: Iterable[str], limit: int = 500
+                  ) -> list[str]:
+    """Current records of these files of ``repo`` that head a lineage (mined with
+    history), by id, at most ``limit``: where a site gone from a release may live on."""
+    wanted = sorted(set(files))
+    if not wanted or not isinstance(store, SQLStore):
+        return []
+    condition, values = store._in("r.file_path", wanted)
+    rows = store._execute(
+        "SELECT r.id FROM records r JOIN wordings w ON w.id = r.id WHERE r.repo = ? AND "
+        f"r.removed_sha IS NULL AND w.site_id = r.id AND {condition} ORDER BY r.id LIMIT ?",
+        [repo, *values, limit])
+    return [row[0] for row in rows]
+
+
 def link_wordings(store: Store, repo: str, pairs: Sequence[tuple[str, str]], *,
                   joined: bool = False) -> None:
     """Each (old, new) pair: the old site's wordings now belong to the new record
@@ -170,5 +185,6 @@ def wording_count(store: Store, repo: str | None = None) -> int:
                .fetchone()[0])
 
 
-__all__ = ["has_wordings", "link_wordings", "orphan_heads", "release_positions", "release_write",
-           "releases", "site_wordings", "stamp_release", "wording_count", "wordings"]
+__all__ = ["current_heads", "has_wordings", "link_wordings", "orphan_heads",
+           "release_positions", "release_write", "releases", "site_wordings", "stamp_release",
+           "wording_count", "wordings"]
