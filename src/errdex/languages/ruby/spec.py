@@ -234,11 +234,25 @@ def _log_site(node: Node, file: FileIndex, level: LogLevel | None) -> Site | Non
         message = _read(statements[-1], file) if statements else None
     else:
         positional, _ = _arguments(node.child_by_field_name("arguments"))
-        message = _read(positional[0], file) if positional else None
+        message = _topic_message(positional, file) if len(positional) == 2 else (
+            _read(positional[0], file) if positional else None)
     if message is None:
         return None
     found = _make(node, message, "log")
     return replace(found, level=level) if found is not None else None
+
+
+def _topic_message(positional: list[Node], file: FileIndex) -> Message | None:
+    """``Jekyll.logger.warn "Theme:", "value of 'theme' …"``: Ruby's Logger takes one
+    argument, so a logger given two is a project's that prints a topic, a blank, then the
+    message (a blank topic: the message alone)."""
+    topic = _read(positional[0], file)
+    if topic is None or topic.literal is None:
+        return None
+    said = _read(positional[1], file) or _hole(text(positional[1]))
+    if not topic.literal.strip():
+        return said
+    return joined([topic, Message(" ", (Literal(" "),), " "), said])
 
 
 def _warn_site(node: Node, file: FileIndex) -> Site | None:
