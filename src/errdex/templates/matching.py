@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from errdex.templates.analysis import PatternShape, shape_of
 from errdex.templates.template import CompiledPattern, PatternError, compile_pattern, utf8
+from errdex.templates.typed import typed_shape
 
 
 @lru_cache(maxsize=8192)
@@ -111,6 +112,11 @@ def _verify(
     shape = _shape(pattern)
     if shape.plain:
         return shape.match(message)
+    typed = typed_shape(pattern)  # integer holes: placed without compiling, when it can say
+    if typed is not None:
+        sure, found = typed.match(message)
+        if sure:
+            return found
     regex = _compiled(pattern)
     if regex is None:
         return None
