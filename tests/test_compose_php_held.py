@@ -45,6 +45,27 @@ final class UnableToMove extends \\RuntimeException
     }
 }
 
+final class UnableToCopy extends \\RuntimeException
+{
+    public static function sameFile(string $from, string $to): UnableToCopy
+    {
+        return UnableToCopy::because('source and destination are the same', $from, $to);
+    }
+
+    public static function fromLocationTo(string $from, string $to,
+                                          ?\\Throwable $previous = null): UnableToCopy
+    {
+        $message = $previous?->getMessage() ?? "Unable to copy file from $from to $to";
+        $e = new static($message, 0, $previous);
+        return $e;
+    }
+
+    public static function because(string $reason, string $from, string $to): UnableToCopy
+    {
+        return new static("Unable to copy file from $from to $to, because $reason");
+    }
+}
+
 final class Listing extends \\RuntimeException
 {
     public static function of(string $dir): self
@@ -88,6 +109,16 @@ class Adapter
         throw UnableToMove::between($from, $to);
     }
 
+    public function same(string $from, string $to)
+    {
+        throw UnableToCopy::sameFile($from, $to);
+    }
+
+    public function copy(string $from, string $to)
+    {
+        throw UnableToCopy::fromLocationTo($from, $to);
+    }
+
     public function listing(string $dir)
     {
         throw Listing::of($dir);
@@ -128,6 +159,20 @@ def test_a_last_value_given_keeps_the_blank_before_it(
         "Unable to read file from location: {$path}."]
 
 
+def test_a_factory_returning_another_factory_of_its_declared_class_is_composed(
+    records: list[errdex.StoredRecord],
+) -> None:
+    assert [r.record.error_message for r in _at(records, "same")] == [
+        "Unable to copy file from $from to $to, because source and destination are the same"]
+
+
+def test_a_null_coalescing_message_gives_its_known_side(
+    records: list[errdex.StoredRecord],
+) -> None:
+    assert [r.record.error_message for r in _at(records, "copy")] == [
+        "Unable to copy file from $from to $to"]
+
+
 def test_trim_around_the_message_is_read_through(records: list[errdex.StoredRecord]) -> None:
     found = _at(records, "move")
     assert [r.record.error_message for r in found] == ["Unable to move {$from} to {$to}"]
@@ -144,7 +189,8 @@ def test_a_held_value_that_is_no_error_is_not_what_the_factory_returns(
 # Each raise run with sample arguments, for the interpreter check.
 RUNS = [("read", ["/data/a.txt", "file does not exist"]), ("readBare", ["/data/b.txt"]),
         ("readGone", ["/data/c.txt"]),
-        ("move", ["a", "b"]), ("listing", ["/tmp"])]
+        ("move", ["a", "b"]), ("listing", ["/tmp"]), ("same", ["a", "a"]),
+        ("copy", ["a", "b"])]
 RUNNER = """<?php
 require __DIR__ . '/Errors.php';
 require __DIR__ . '/Adapter.php';

@@ -1,7 +1,8 @@
 """PHP calls to producers: each argument read as the templates it can print.
 
-A ternary (``$n ? "a" : "b"``, ``?:``), a ``match`` expression, or a variable assigned
-one, or assigned in several branches above its use, gives one template per branch;
+A ternary (``$n ? "a" : "b"``, ``?:``), a null coalescing ``a ?? b``, a ``match``
+expression, or a variable assigned one, or assigned in several branches above its use,
+gives one template per branch;
 what source does not spell is a hole named after the expression (``$key``). Named
 arguments (``message: $m``) are keywords named like the parameter (``$message``).
 ``new self``/``new static`` and ``self::``/``static::`` calls name the class they
@@ -48,6 +49,11 @@ def alternatives(node: Node | None, file: FileIndex, depth: int = 0) -> list[Tem
         first = node.child_by_field_name("body") or node.child_by_field_name("condition")
         return list(capped([*alternatives(first, file, depth + 1),
                             *alternatives(node.child_by_field_name("alternative"), file,
+                                          depth + 1)]))
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in (
+            "??", "?:"):  # ``$previous?->getMessage() ?? "Unable to move …"``: either side
+        return list(capped([*alternatives(node.child_by_field_name("left"), file, depth + 1),
+                            *alternatives(node.child_by_field_name("right"), file,
                                           depth + 1)]))
     if node.type == "match_expression":
         block = node.child_by_field_name("body")

@@ -165,7 +165,7 @@ def _returned(value: Node, returns: str, params: tuple[str, ...], file: FileInde
         if made is not None and (errorish(made) or made in errors or errorish(returns)):
             return [call_of(made, _arguments_node(value), file, value, path)]
         return []
-    if value.type in _CALLS and (errorish(returns) or (
+    if value.type in _CALLS and (errorish(returns) or returns in errors or (
             returns in ("self", "static") and owner_of(value) in errors)):
         called = invocation(value, file, value, path)
         return [called] if called is not None else []
