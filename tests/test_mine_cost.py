@@ -85,3 +85,26 @@ def test_logger_names_of_a_file() -> None:
               b"log = Logger.getLogger(\"app.db\")\nLOG = logging.getLogger(__name__)\n"
               b"String s = getLogText(); other = get.getLog( 'x' )")
     assert logger_names(source) == {"LOG": "Server", "log": "app.db", "other": "x"}
+
+
+RUST_BODY = b"""
+fn check(n: i32) -> Result<(), Error> {
+    let f = |x: i32| { if x > 1 { return Err(Error::Closure(x)); } panic!("in closure {}", x) };
+    fn inner() -> i32 { return 3; }
+    if n < 0 { return Err(Error::Negative(n)); }
+    let g = move || { let h = || { return 1; }; return h(); };
+    if n > 9 { panic!("too big: {}", n); }
+    return Ok(());
+}
+"""
+
+
+def test_rust_own_returns_leave_out_closures_and_inner_functions() -> None:
+    from errdex.languages.rust.compose import _owned
+
+    root = parse("rust", RUST_BODY).root_node
+    body = next(n for n in walk(root) if n.type == "function_item").child_by_field_name("body")
+    assert body is not None
+    returns, panics = _owned(body, RUST_BODY)
+    assert [text(n) for n in returns] == ["return Err(Error::Negative(n))", "return Ok(())"]
+    assert [text(n) for n in panics] == ['panic!("too big: {}", n)']

@@ -90,8 +90,7 @@ def _type_guard(facts: CodeFacts) -> tuple[str, Context] | None:
     type_guard = snippets_for(facts.language).type_guard
     if type_guard is None or not facts.negated or not facts.function or not facts.parameters:
         return None
-    used = [p for p in facts.parameters
-            if re.search(rf"(?<![\w.$]){re.escape(p)}\b", facts.negated)]
+    used = [p for p in facts.parameters if _mention(p).search(facts.negated)]
     if not used or not only_uses(facts.negated, facts.parameters):
         return None
     decls = [d for d, p in zip(facts.declarations, facts.parameters, strict=False) if p in used]
@@ -100,6 +99,13 @@ def _type_guard(facts: CodeFacts) -> tuple[str, Context] | None:
     code = type_guard(GuardFacts(name, "can" + name[:1].upper() + name[1:], doc, decls, used,
                                  facts.negated))
     return (code, "member") if code is not None else None
+
+
+@lru_cache(maxsize=8192)
+def _mention(name: str) -> re.Pattern[str]:
+    """A parameter's name written on its own (not a member ``x.name``), compiled once: a
+    repository has more distinct parameter names than ``re`` keeps compiled."""
+    return re.compile(rf"(?<![\w.$]){re.escape(name)}\b")
 
 
 _WORD = re.compile(r"(?<![\w.$'\"])[A-Za-z_]\w*\b(?!\s*\()")

@@ -23,6 +23,7 @@ or a function's parameter by its index (``"0"``, ``"1"``).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Sequence
@@ -429,11 +430,15 @@ def _owned(body: Node, source: bytes) -> tuple[list[Node], list[Node]]:
             source, body.start_byte, body.end_byte) is None:
         return [], []
     found = captures(load_query("rust", _QUERY), body)
-    scopes = found.get("scope", [])
+    # the scopes by start, with the furthest end reached by any scope starting at or before
+    # each: a node is in some scope when one starting at or before it ends at or after it
+    scopes = sorted((s.start_byte, s.end_byte) for s in found.get("scope", []))
+    starts = [start for start, _ in scopes]
+    reach = list(itertools.accumulate((end for _, end in scopes), max))
 
     def own(nodes: list[Node]) -> list[Node]:
-        return sorted((n for n in nodes if not any(
-            s.start_byte <= n.start_byte and n.end_byte <= s.end_byte for s in scopes)),
+        return sorted((n for n in nodes if not (
+            (at := bisect.bisect_right(starts, n.start_byte)) and reach[at - 1] >= n.end_byte)),
             key=lambda n: n.start_byte)
 
     return own(found.get("return", [])), own(found.get("panic", []))

@@ -96,6 +96,7 @@ from errdex.languages.rust.syntax import (
     split_token_tree,
     string_value,
     thiserror_class,
+    tree_has_errors,
 )
 from errdex.records.model import ErrorType
 from errdex.templates.template import Hole, Literal, Part, Template, literal_template
@@ -156,7 +157,8 @@ _WRAPPERS = frozenset({"String", "Box", "Cow", "Arc", "Rc", "Some", "Ok", "Vec",
 
 
 def _skip(node: Node) -> bool:
-    return inside_error(node) or in_test_code(node)
+    # ``in_test_code`` first: it learns the node's tree, whose errors (mostly none) it tells
+    return in_test_code(node) or (tree_has_errors() and inside_error(node))
 
 
 def _macro_bodies(root: Node, source: bytes) -> list[tuple[bytes, int]]:

@@ -158,6 +158,12 @@ def in_test_code(node: Node) -> bool:
     return answer
 
 
+def tree_has_errors() -> bool:
+    """Whether the tree ``in_test_code`` last answered for holds a syntax error anywhere:
+    where it holds none, no node of it is inside an ``ERROR`` (no walk up to find one)."""
+    return not _MEMO_ROOT or _MEMO_ROOT[0].has_error
+
+
 def _own_test_attribute(item: Node) -> bool:
     """Whether ``item`` itself carries a test attribute (a module: an inner one too)."""
     if any(_is_test_attribute(a) for a in _outer_attributes(item)):
