@@ -65,10 +65,15 @@ def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
             return [_site(t, call, symbol) for t in said] or None
     templates = [Template(*_said(strings))] if strings else []
     condition = _SPACE.sub(" ", text(args[0])).strip()
-    if len(args) == 1 and re.search(r"[A-Za-z]", condition) and (
-            strings or not _BARE.fullmatch(condition)):
+    if len(args) == 1 and (strings or not says_nothing(condition)):
         templates.append(_failed(condition))
     return [_site(t, call, symbol) for t in templates] or None
+
+
+def says_nothing(condition: str) -> bool:
+    """Whether a condition's text says nothing of where it failed: no letters (``0``), or a
+    bare name or field path written alike in every function (``ctx``, ``!p``)."""
+    return not re.search(r"[A-Za-z]", condition) or bool(_BARE.fullmatch(condition))
 
 
 def _said(strings: list[tuple[str, str]]) -> tuple[str, tuple[Literal]]:

@@ -77,6 +77,7 @@ from errdex.languages.cpp.calls import (
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.messages import format_given, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
+from errdex.languages.cpp.qt import ASSERTS, qt_assert_template, qt_log_site, qt_stream_site
 from errdex.languages.cpp.status import status_site
 from errdex.languages.cpp.streamed import shift_operands, streamed_throw
 from errdex.languages.facts import Call, unknown
@@ -128,6 +129,12 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     nor an error macro: ``_macro_site``)."""
     if _inside_made(captured["helper"][0]) or _error_macro(text(captured["helper.name"][0])):
         return None
+    call, args = captured["helper"][0], arguments(captured["helper"][0].child_by_field_name(
+        "arguments"))
+    qt = qt_log_site(text(captured["helper.name"][0]), call, args,
+                     lambda fmt, rest: _format_given(fmt, rest) or _literal(fmt))
+    if qt is not None:  # ``qWarning("fmt", …)`` (``qt``)
+        return qt
     return helper_site(captured, file, cpp_symbol, throws=True, reader=joined_text)
 
 
@@ -175,8 +182,13 @@ def _macro_site(captured: Captures, file: FileIndex) -> Site | None:
 def _assert_site(captured: Captures, file: FileIndex) -> list[Site] | None:
     """``assert(cond && "message")`` (``c.asserts``); an error macro's later message is
     ``_macro_site``'s (``IM_ASSERT_USER_ERROR(cond, "message")``)."""
-    later = not _error_macro(text(captured["assert.name"][0]))
-    return assert_sites(captured, cpp_symbol, later=later)
+    name = text(captured["assert.name"][0])
+    if name in ASSERTS:  # Qt's own wording (``qt``)
+        template = qt_assert_template(name, arguments(captured["assert.args"][0]))
+        call = captured["assert"][0]
+        return None if template is None else [Site(
+            template, "panic", line_of(call), severity="fatal", symbol=cpp_symbol(call))]
+    return assert_sites(captured, cpp_symbol, later=not _error_macro(name))
 
 
 def _starts_text(node: Node) -> bool:
@@ -249,8 +261,8 @@ def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
         return None  # only the outermost `<<` of a chain
     operands = shift_operands(node)
     severity = _stream_severity(operands[0])
-    if severity is None:
-        return None
+    if severity is None:  # ``qWarning() << "text" << v`` (``qt``)
+        return qt_stream_site(node, operands, _stream_piece)
     pieces = [_stream_piece(op, node) for op in operands[1:]]
     parts = list(merge_literals([p for piece in pieces for p in piece.parts]))
     if parts and isinstance(parts[-1], Literal):
