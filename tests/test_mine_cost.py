@@ -9,6 +9,7 @@ from errdex.evidence.tests import expectations
 from errdex.languages._engine.evidence import calls_named, walk
 from errdex.languages.base import parse, text
 from errdex.languages.logs import _GET_LOGGER, _logger_matches, logger_names
+from errdex.mining import codes
 
 JAVA_TEST = b"""
 class StoreTest {
@@ -108,3 +109,42 @@ def test_rust_own_returns_leave_out_closures_and_inner_functions() -> None:
     returns, panics = _owned(body, RUST_BODY)
     assert [text(n) for n in returns] == ["return Err(Error::Negative(n))", "return Ok(())"]
     assert [text(n) for n in panics] == ['panic!("too big: {}", n)']
+
+
+def _codes_tried_in_full(statement: str) -> str | None:
+    """``code_in_statement`` past its keyed codes with every pattern tried (no shortcut)."""
+    bare = codes._STRING.sub('""', statement)
+    for match in codes._GRPC.finditer(bare):
+        if match.group(1) in codes.GRPC_CODES or match.group(1) in codes._GRPC_UPPER:
+            return match.group(1)
+    for match in codes._SQLSTATE.finditer(statement):
+        return match.group(1) or match.group(2)
+    for match in codes._ERRNO.finditer(bare):
+        if match.group(1) in codes.ERRNO_NAMES:
+            return match.group(1)
+    held = {m.group(2) for m in codes._HOLDER.finditer(bare)
+            if not m.group(1).startswith("Http")}
+    if len(held) > 1:
+        return None
+    if held:
+        return held.pop()
+    variant = codes._VARIANT.search(bare)
+    if variant:
+        return variant.group(1)
+    rustc = codes._RUSTC.search(bare)
+    return rustc.group(1) if rustc else None
+
+
+CODE_PIECES = ["codes.", "NotFound", "Status.", "Code.", "NOT_FOUND", "StatusCode::", "::",
+               "Error", "ErrorKind", "InvalidToken", "E0308", "ERR_BAD", "ErrorCode.", "Http",
+               "errno.", "ENOENT", "EACCES", "sqlstate=", "'23505'", "errcode(", "ERRCODE_X_Y",
+               ")", " ", "\"", "x", "_", "ERRAB", "Errors::", "raise ", "(", "."]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(CODE_PIECES), max_size=14))
+def test_code_shortcuts_give_the_full_answers(parts: list[str]) -> None:
+    statement = "".join(parts)
+    if codes._keyed(statement) or codes._keyed("", assigned_only=True):
+        return
+    assert codes.code_in_statement(statement) == _codes_tried_in_full(statement)

@@ -115,24 +115,27 @@ def code_in_statement(statement: str, after: str = "") -> str | None:
     if code:
         return code
     bare = _STRING.sub('""', statement)  # codes are read outside strings from here on
-    for match in _GRPC.finditer(bare):
-        name = match.group(1)
-        if name in GRPC_CODES or name in _GRPC_UPPER:
-            return name
+    # each pattern is tried only where the text holds what every match of it holds
+    if "ode" in bare or "Status" in bare:
+        for match in _GRPC.finditer(bare):
+            name = match.group(1)
+            if name in GRPC_CODES or name in _GRPC_UPPER:
+                return name
     for match in _SQLSTATE.finditer(statement):
         return match.group(1) or match.group(2)
     for match in _ERRNO.finditer(bare):
         if match.group(1) in ERRNO_NAMES:
             return match.group(1)
-    held = {m.group(2) for m in _HOLDER.finditer(bare) if not m.group(1).startswith("Http")}
+    held = {m.group(2) for m in _HOLDER.finditer(bare) if not m.group(1).startswith("Http")
+            } if "_" in bare or "ERR" in bare else set()
     if len(held) > 1:
         return None  # one of several by a condition (``[E.ERR_A, E.ERR_B][i]``): none known
     if held:
         return held.pop()
-    variant = _VARIANT.search(bare)
+    variant = _VARIANT.search(bare) if "::" in bare else None
     if variant:
         return variant.group(1)
-    rustc = _RUSTC.search(bare)
+    rustc = _RUSTC.search(bare) if "E0" in bare else None
     return rustc.group(1) if rustc else None
 
 
