@@ -202,33 +202,32 @@ class Replays:
         (``coarse_key``: other words in its values) when every reading, probed again,
         fullmatches the same candidates (the others fail), the same way."""
         message = event.message
-        kept: _Replay | None = self._wide.get(key)
-        coarse = kept is None and self._probe is not None
-        if coarse:
-            kept = self.coarse(message, key[1 + len(_LENGTHS):])
-        if kept is None or len(message) > kept.longest:
-            return None
-        readings = _variants(event)
-        if len(readings) != len(kept.readings):
-            return None
-        fresh: _Replay | None = kept
-        if not coarse:
-            first = self._same_checks(kept, readings)
-        else:
-            fresh, first = self._probed(kept, readings)
-        if first is None or fresh is None:
-            return None
-        context, codes = read_context(event), paste_codes(event)
-        if context.names or codes.codes:
-            return None
-        if not coarse:
-            self.rechecked += 1
-        else:
-            self.probed += 1
-            self._wide[key] = fresh
-        if fresh.first_only and self._kept.get(shape) is None:
-            self._kept[shape] = fresh
-        return fresh.rebuilt(first)
+        wide = self._wide.get(key)
+        readings: list[str] = []
+        for coarse in (False, True):
+            kept = wide if not coarse else None if self._probe is None else self.coarse(
+                message, key[1 + len(_LENGTHS):])
+            if kept is None or (coarse and kept is wide) or len(message) > kept.longest:
+                continue
+            readings = readings or _variants(event)
+            if len(readings) != len(kept.readings):
+                continue
+            fresh, first = self._probed(kept, readings) if coarse else (
+                kept, self._same_checks(kept, readings))
+            if first is None or fresh is None:
+                continue
+            context, codes = read_context(event), paste_codes(event)
+            if context.names or codes.codes:
+                return None
+            if coarse:
+                self.probed += 1
+                self._wide[key] = fresh
+            else:
+                self.rechecked += 1
+            if fresh.first_only and self._kept.get(shape) is None:
+                self._kept[shape] = fresh
+            return fresh.rebuilt(first)
+        return None
 
     def _same_checks(self, kept: _Replay, readings: list[str]) -> dict[int, Groups] | None:
         """The message's hole values when every reading holds the kept readings' index words
