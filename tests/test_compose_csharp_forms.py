@@ -185,3 +185,71 @@ def test_a_verbatim_line_break_of_a_crlf_file_matches_the_pasted_break(
     for message in printed:
         pasted = message.replace("\r\n", "\n")
         assert any(re.fullmatch(r.record.message_pattern, pasted) for r in records), pasted
+
+
+# --- overloads taking as many parameters, one only handing on -----------------------------
+
+OVERLOADS = """\
+using System;
+
+namespace Shop
+{
+    public enum Code { Missing, Taken }
+
+    public class StoreError : Exception
+    {
+        public StoreError(string message) : base(message) { }
+
+        [Obsolete]
+        public static StoreError Create(int code)
+        {
+            return Create((Code)code);
+        }
+
+        public static StoreError Create(Code code)
+        {
+            return new StoreError("Store operation failed with code " + code);
+        }
+    }
+
+    public class Shelf
+    {
+        public void Take()
+        {
+            throw StoreError.Create(Code.Taken);
+        }
+    }
+
+    public static class Program
+    {
+        public static void Main()
+        {
+            try { new Shelf().Take(); } catch (Exception e) { Console.WriteLine(e.Message); }
+        }
+    }
+}
+"""
+
+
+def test_an_overload_only_handing_on_to_a_namesake_leaves_the_other_reached(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """``Create(int)`` only calls ``Create(Code)``: composition, which sees how many
+    arguments a call passes but not their types, reaches ``Create(Code)`` (it reached
+    neither). Where Mono is installed, what it prints matches."""
+    records = mine_fixture(tmp_path_factory, "compose_cs_overloads", "overloads",
+                           {"src/Shelf.cs": OVERLOADS})[1]
+    line = line_starting(OVERLOADS, "throw StoreError.Create(Code.Taken);", stripped=True)
+    found = [r for r in records if r.record.line_number == line]
+    assert [r.record.error_message for r in found] == [
+        "Store operation failed with code {Code.Taken}"]
+    printed = "Store operation failed with code Taken"
+    if not missing("mcs", "mono"):
+        run = tmp_path_factory.mktemp("cs_overloads_run")
+        (run / "Shelf.cs").write_text(OVERLOADS)
+        subprocess.run(["mcs", "-out:shelf.exe", "Shelf.cs"], cwd=run, capture_output=True,
+                       check=True)
+        done = subprocess.run(["mono", str(run / "shelf.exe")], capture_output=True,
+                              text=True, check=True)
+        assert done.stdout.strip() == printed
+    assert re.fullmatch(found[0].record.message_pattern, printed)

@@ -37,6 +37,7 @@ from errdex.languages._jvm.compose import (
     Constructor,
     class_producer,
     fields_set,
+    one_per_signature,
     renamed,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
@@ -90,7 +91,7 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
                 out.extend(_constants(member, name, path))
             elif (made := resource_string(member, name, path)) is not None:
                 out.append(made)
-    return out
+    return one_per_signature(out)
 
 
 COMPOSER = Composer(producers=producers, triggers=(b"class ", b"struct ", b"record "))

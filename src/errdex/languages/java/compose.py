@@ -33,6 +33,7 @@ from errdex.languages._jvm.compose import (
     fields_set,
     formatted,
     message_method,
+    one_per_signature,
     passes,
     renamed,
     uses,
@@ -96,30 +97,8 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
                 out.extend(_method(member, name, file, path))
             elif member.type in ("field_declaration", "constant_declaration"):
                 out.extend(_constants(member, name, declaration.type, file, path))
-    return _one_per_signature(out)
+    return one_per_signature(out)
 
-
-def _one_per_signature(found: list[Producer]) -> list[Producer]:
-    """Of a class's methods of one name taking as many parameters (``create(Code code)``
-    and a deprecated ``create(int code)`` that only calls it), one: those that only hand
-    on to a namesake print what it prints, and composition, seeing the number of
-    arguments but not their types, would tell no such pair apart. A method that says
-    something of its own wins; among those that only hand on, the first declared."""
-    groups: dict[tuple[str, str | None, int], list[Producer]] = {}
-    for producer in found:
-        if not producer.is_class and producer.role != "constant":
-            key = (producer.name, producer.owner, len(producer.params))
-            groups.setdefault(key, []).append(producer)
-    dropped: set[int] = set()
-    for group in groups.values():
-        if len(group) < 2:
-            continue
-        handing = [p for p in group if all(isinstance(r, Call) and r.named() == p.name
-                                           for r in p.results)]
-        own = [p for p in group if p not in handing]
-        keep = own if own else handing[:1]
-        dropped.update(id(p) for p in handing if p not in keep)
-    return [p for p in found if id(p) not in dropped]
 
 
 def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | None]]:
