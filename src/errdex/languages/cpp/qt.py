@@ -95,3 +95,10 @@ def qt_assert_template(name: str, args: list[Node]) -> Template | None:
 def _log(template: Template, node: Node, level: LogLevel) -> Site:
     """A log site at ``level`` (its severity follows from it at warning and above)."""
     return Site(template, "log", line_of(node), symbol=cpp_symbol(node), level=level)
+
+
+def qt_assert_sites(name: str, args: list[Node], call: Node) -> list[Site] | None:
+    """The site of a failed ``Q_ASSERT``/``Q_ASSERT_X`` (``qt_assert_template``)."""
+    template = qt_assert_template(name, args)
+    return None if template is None else [Site(
+        template, "panic", line_of(call), severity="fatal", symbol=cpp_symbol(call))]

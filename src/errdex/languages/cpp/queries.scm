@@ -62,3 +62,10 @@
   function: (qualified_identifier) @status.name
   arguments: (argument_list) @status.args
   (#match? @status.name "^(::)?(absl::[A-Z][A-Za-z]*Error|absl::Status|grpc::Status)$")) @status
+
+; glog's checks given no message (`CHECK(n > 0);`, `CHECK_EQ(a, b);`): glog.py (a check
+; with a message streamed after it is the `<<` chain's site).
+(call_expression
+  function: (identifier) @macro.name
+  arguments: (argument_list) @macro.args
+  (#match? @macro.name "^(CHECK|CHECK_(EQ|NE|LT|LE|GT|GE))$")) @macro

@@ -75,9 +75,10 @@ from errdex.languages.cpp.calls import (
     thrown_class,
 )
 from errdex.languages.cpp.compose import COMPOSER, blanked
+from errdex.languages.cpp.glog import CHECKS, check_site, streamed_check, streamed_into
 from errdex.languages.cpp.messages import format_given, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
-from errdex.languages.cpp.qt import ASSERTS, qt_assert_template, qt_log_site, qt_stream_site
+from errdex.languages.cpp.qt import ASSERTS, qt_assert_sites, qt_log_site, qt_stream_site
 from errdex.languages.cpp.status import status_site
 from errdex.languages.cpp.streamed import shift_operands, streamed_throw
 from errdex.languages.facts import Call, unknown
@@ -160,6 +161,8 @@ def _macro_site(captured: Captures, file: FileIndex) -> Site | None:
     call = captured["macro"][0]
     name = text(captured["macro.name"][0])
     args = arguments(captured["macro.args"][0])
+    if CHECKS.fullmatch(name):  # glog's, given nothing streamed (``glog``)
+        return None if streamed_into(call) else check_site(call, call, [])
     if not _error_macro(name) or (name.endswith(("THROW", "THROW_EXCEPTION")) and len(args) == 1):
         return None  # a throwing macro given the error: ``_call_site``
     at = next((i for i, a in enumerate(args) if _starts_text(a)), None)
@@ -184,10 +187,7 @@ def _assert_site(captured: Captures, file: FileIndex) -> list[Site] | None:
     ``_macro_site``'s (``IM_ASSERT_USER_ERROR(cond, "message")``)."""
     name = text(captured["assert.name"][0])
     if name in ASSERTS:  # Qt's own wording (``qt``)
-        template = qt_assert_template(name, arguments(captured["assert.args"][0]))
-        call = captured["assert"][0]
-        return None if template is None else [Site(
-            template, "panic", line_of(call), severity="fatal", symbol=cpp_symbol(call))]
+        return qt_assert_sites(name, arguments(captured["assert.args"][0]), captured["assert"][0])
     return assert_sites(captured, cpp_symbol, later=not _error_macro(name))
 
 
@@ -261,8 +261,9 @@ def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
         return None  # only the outermost `<<` of a chain
     operands = shift_operands(node)
     severity = _stream_severity(operands[0])
-    if severity is None:  # ``qWarning() << "text" << v`` (``qt``)
-        return qt_stream_site(node, operands, _stream_piece)
+    if severity is None:  # ``qWarning() << "text" << v``, ``CHECK(c) << "text"`` (qt, glog)
+        return qt_stream_site(node, operands, _stream_piece) or streamed_check(
+            node, operands, _stream_piece)
     pieces = [_stream_piece(op, node) for op in operands[1:]]
     parts = list(merge_literals([p for piece in pieces for p in piece.parts]))
     if parts and isinstance(parts[-1], Literal):

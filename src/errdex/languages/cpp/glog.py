@@ -1,0 +1,78 @@
+"""glog's (and Abseil logging's) ``CHECK`` macros, worded as they print when they fail.
+
+``CHECK(cond) << "msg"`` logs at FATAL ``Check failed: cond msg`` (the condition as
+written, whitespace collapsed, then what is streamed); ``CHECK_EQ(a, b)`` (``_NE``,
+``_LT``, ``_LE``, ``_GT``, ``_GE``) ``Check failed: a == b (1 vs. 2) msg``; ``PCHECK``
+adds the ``errno`` text (``: No such file or directory [2]``). ``DCHECK*`` is the same in
+debug builds. A bare pointer check (``CHECK(p)``) says nothing, as for ``assert``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from errdex.languages._engine.message import Message
+from errdex.languages.base import Site, line_of, text
+from errdex.languages.c.asserts import says_nothing
+from errdex.languages.c.family import arguments
+from errdex.languages.cpp.calls import cpp_symbol
+from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
+
+CHECKS = re.compile(r"(?:D|P)?CHECK(?:_(?:EQ|NE|LT|LE|GT|GE))?")
+_OPERATORS = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
+_SPACE = re.compile(r"\s+")
+
+
+def check_site(call: Node, at: Node, streamed: list[Message]) -> Site | None:
+    """The site of a failed ``CHECK`` call ``call`` at statement ``at``, given what is
+    streamed after it (module docstring); None for another call or a bare pointer check."""
+    name = text(call.child_by_field_name("function"))
+    args = arguments(call.child_by_field_name("arguments"))
+    if not CHECKS.fullmatch(name) or not args:
+        return None
+    said = [_SPACE.sub(" ", text(a)).strip() for a in args]
+    operator = _OPERATORS.get(name.rsplit("_", 1)[-1]) if "_" in name else None
+    parts: list[Part]
+    if operator is not None and len(args) == 2:
+        head = f"Check failed: {said[0]} {operator} {said[1]} "
+        parts = [Literal(head + "("), Hole(said[0], "{" + said[0] + "}"), Literal(" vs. "),
+                 Hole(said[1], "{" + said[1] + "}"), Literal(") ")]
+        written = head + "(… vs. …) "
+    elif operator is None and len(args) == 1 and not says_nothing(said[0]):
+        written = f"Check failed: {said[0]} "
+        parts = [Literal(written)]
+    else:
+        return None
+    for piece in streamed:
+        parts += piece.parts
+        written += piece.written
+    if name.startswith("P"):  # the errno text, glog's ``: <strerror> [<errno>]``
+        parts += [Literal(": "), Hole("errno", "{strerror(errno)}"), Literal(" ["),
+                  Hole.of("errno", "%d", "int"), Literal("]")]
+        written += ": {strerror(errno)} [{errno}]"
+    merged = list(merge_literals(parts))
+    if merged and isinstance(merged[-1], Literal):  # a trailing blank is lost in a paste
+        merged[-1] = Literal(merged[-1].text.rstrip())
+    return Site(Template(written.rstrip(), tuple(merged)), "panic", line_of(at),
+                severity="fatal", symbol=cpp_symbol(at))
+
+
+def streamed_check(node: Node, operands: list[Node],
+                   piece: Callable[[Node, Node], Message]) -> Site | None:
+    """``CHECK(cond) << "msg" << v``: the check's site with what is streamed; None when the
+    chain does not start at a ``CHECK`` call."""
+    head = operands[0]
+    if head.type != "call_expression":
+        return None
+    return check_site(head, node, [piece(op, node) for op in operands[1:]])
+
+
+def streamed_into(call: Node) -> bool:
+    """Whether ``call`` is the left end of a ``<<`` chain (the chain's site reads it)."""
+    above = call.parent
+    return above is not None and above.type == "binary_expression" and text(
+        above.child_by_field_name("operator")) == "<<" and above.child_by_field_name(
+        "left") == call
