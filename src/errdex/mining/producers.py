@@ -228,13 +228,13 @@ class Producers:
                  and p.role not in _DATA_ROLES and (call.method or not _formats(p))]
         if not found:
             return None
-        inherited = [p for p in found if inherits(call) and p.owner is not None
-                     and p.owner != call.owner and not p.is_class]
+        base = call.owner if inherits(call) else call.qualifier()  # ``Sub::create``: a base's
+        inherited = [p for p in found if base and p.owner not in (None, base) and not p.is_class]
         delegated = [p for p in found if on_an_object(call) and p.owner is not None
                      and not p.is_class and same_family(p, call)]
         found = [p for p in found if fits(p, call) and same_family(p, call)]
         if not found and inherited:  # ``self.make_error`` defined in a base class
-            found = self.nearest_in_chain(inherited, call.owner, call.path)
+            found = self.nearest_in_chain(inherited, base, call.path)
         if not found and len(delegated) == 1:  # ``self._src.parse_error(…)``: the one such
             found = delegated
         qualified = [p for p in found if p.owner is not None and p.owner == call.qualifier()]
