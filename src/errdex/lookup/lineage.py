@@ -26,7 +26,8 @@ from errdex.records.text_sites import contained, spaced, words
 from errdex.store import lineage as table
 from errdex.store.protocol import Store
 
-_HOLE = re.compile(r"\{[^{}]*\}")  # a template's hole, ``{name}``
+# a template's hole: ``{name}``, or a printf conversion (``%s``, ``%-8.3lf``)
+_HOLE = re.compile(r"\{[^{}]*\}|%[-+ #0-9.*]*[hlLqjzt]*[a-zA-Z@]")
 _SWALLOWED = 2  # words a current template spells out that an older wording's hole took
 _SPELLED_READS = 8  # older wordings and current close templates read for it, each at most
 _ABSORBED_SIMILARITY = 0.6  # a gone site's wording and the current one of its function
