@@ -253,3 +253,104 @@ def test_an_overload_only_handing_on_to_a_namesake_leaves_the_other_reached(
                               text=True, check=True)
         assert done.stdout.strip() == printed
     assert re.fullmatch(found[0].record.message_pattern, printed)
+
+
+# --- a Message override built in a loop, or by a method of the class -----------------------
+
+OVERRIDES = """\
+using System;
+using System.Collections.Generic;
+using System.Text;
+
+namespace Shop
+{
+    public class ConfigError : Exception
+    {
+        public ConfigError(IList<string> members) { Members = members; }
+
+        public IList<string> Members { get; }
+
+        public override string Message
+        {
+            get
+            {
+                var message = new StringBuilder();
+                message.AppendLine("Unmapped widget members were found. Review the members below.");
+                message.AppendLine("Add a custom mapping or ignore them.");
+                foreach (var member in Members)
+                {
+                    message.AppendLine(member);
+                }
+                return message.ToString();
+            }
+        }
+    }
+
+    public class OtherError : Exception
+    {
+        private readonly string name;
+        public OtherError(string name) { this.name = name; }
+
+        public override string Message => BuildMessage();
+
+        private string BuildMessage()
+        {
+            var sb = new StringBuilder("Widget ");
+            sb.Append(name).Append(" could not be mapped.");
+            return sb.ToString();
+        }
+    }
+
+    public class Validator
+    {
+        public void Check(IList<string> members)
+        {
+            throw new ConfigError(members);
+        }
+
+        public void Other(string name)
+        {
+            throw new OtherError(name);
+        }
+    }
+
+    public static class Program
+    {
+        public static void Main()
+        {
+            var validator = new Validator();
+            try { validator.Check(new List<string> { "Size", "Color" }); }
+            catch (Exception e) { Console.Write(e.Message + "\\0"); }
+            try { validator.Other("gear"); }
+            catch (Exception e) { Console.Write(e.Message + "\\0"); }
+        }
+    }
+}
+"""
+
+
+def test_a_message_override_built_in_a_loop_or_by_a_method_of_the_class(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """``override string Message { get { … foreach … sb.AppendLine(m); … } }`` keeps the
+    text before the loop; ``Message => BuildMessage()`` prints what the method of the class
+    returns. Where Mono is installed, what it prints matches the site's pattern."""
+    records = mine_fixture(tmp_path_factory, "compose_cs_overrides", "overrides",
+                           {"src/Config.cs": OVERRIDES})[1]
+    sites = {start: [r for r in records if r.record.line_number == line_starting(
+        OVERRIDES, start, stripped=True)] for start in (
+        "throw new ConfigError(members);", "throw new OtherError(name);")}
+    printed = ["Unmapped widget members were found. Review the members below.\n"
+               "Add a custom mapping or ignore them.\nSize\nColor\n",
+               "Widget gear could not be mapped."]
+    if not missing("mcs", "mono"):
+        run = tmp_path_factory.mktemp("cs_overrides_run")
+        (run / "Config.cs").write_text(OVERRIDES)
+        subprocess.run(["mcs", "-out:config.exe", "Config.cs"], cwd=run, capture_output=True,
+                       check=True)
+        done = subprocess.run(["mono", str(run / "config.exe")], capture_output=True,
+                              text=True, check=True)
+        assert [m for m in done.stdout.split("\0") if m] == printed
+    for found, message in zip(sites.values(), printed, strict=True):
+        assert len(found) == 1
+        assert re.fullmatch(found[0].record.message_pattern, message), message

@@ -170,17 +170,33 @@ def _constructor(node: Node, owner: str, base: str, path: str) -> Constructor:
 
 
 def _getter(prop: Node) -> list[Template]:
-    """What a ``Message`` property returns: ``=> …`` or ``get { return …; }``/``get => …``."""
+    """What a ``Message`` property returns: ``=> …`` or ``get { return …; }``/``get => …``;
+    ``=> BuildMessage()``, a method of the class taking nothing, returns what it returns."""
     value = prop.child_by_field_name("value")
     if value is not None and value.type == "arrow_expression_clause" and value.named_children:
-        return alternatives(value.named_children[-1], value)
+        return _returned_text(value.named_children[-1], prop)
     accessors = prop.child_by_field_name("accessors")
     out: list[Template] = []
     for accessor in accessors.named_children if accessors is not None else ():
         if text(accessor.child_by_field_name("name")) != "get":
             continue
-        out.extend(t for r in _returns(accessor) for t in alternatives(r, r))
+        out.extend(t for r in _returns(accessor) for t in _returned_text(r, prop))
     return out
+
+
+def _returned_text(value: Node, prop: Node) -> list[Template]:
+    """The templates ``value`` prints; a call to a method of the class that takes nothing
+    (``BuildMessage()``, ``this.Describe()``), those its returns print."""
+    found = alternatives(value, value)
+    if found or value.type != "invocation_expression" or arguments(
+            value.child_by_field_name("arguments")):
+        return found
+    name = text(value.child_by_field_name("function")).removeprefix("this.")
+    body = prop.parent
+    method = next((m for m in body.named_children if m.type == "method_declaration"
+                   and text(m.child_by_field_name("name")) == name
+                   and not _parameters(m)), None) if body is not None else None
+    return [t for r in _returns(method) for t in alternatives(r, r)] if method else []
 
 
 def _parameters(node: Node) -> tuple[str, ...]:
