@@ -38,3 +38,7 @@
   arguments: (argument_list) @glib.args
   (#any-of? @glib.name
     "g_return_if_fail" "g_return_val_if_fail" "g_assert" "g_assert_not_reached")) @glib
+
+; Error tables as X-macros (`#define ERRNO_MAP(XX) XX(EACCES, "permission denied") …`):
+; c/xmacros.py reads each entry of the raw body.
+(preproc_function_def) @xmacro

@@ -33,6 +33,7 @@ from errdex.languages.c.log_choices import choice_call, with_choices
 from errdex.languages.c.log_sites import leveled_sites, parenthesized_sites, pointer_sites
 from errdex.languages.c.logs import log_wrappers
 from errdex.languages.c.snippets import C_SNIPPETS
+from errdex.languages.c.xmacros import xmacro_site
 from errdex.languages.facts import Composer, Producer
 
 
@@ -97,7 +98,7 @@ SPEC = LanguageSpec(
     strings={"string_literal": _string, "concatenated_string": _string},
     name="c", grammar="c", extensions=(".c",), query=Path(__file__).with_name("queries.scm"),
     handlers=(("call", _call_site), ("helper", _helper_site), ("logmacro", _log_macro_site),
-              ("assert", _assert_site), ("glib", _glib_site)),
+              ("assert", _assert_site), ("glib", _glib_site), ("xmacro", xmacro_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}),
     evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,

@@ -69,3 +69,7 @@
   function: (identifier) @macro.name
   arguments: (argument_list) @macro.args
   (#match? @macro.name "^(CHECK|CHECK_(EQ|NE|LT|LE|GT|GE))$")) @macro
+
+; Error tables as X-macros (`#define ERRNO_MAP(XX) XX(EACCES, "permission denied") …`):
+; c/xmacros.py reads each entry of the raw body.
+(preproc_function_def) @xmacro

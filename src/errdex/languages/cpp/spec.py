@@ -65,6 +65,7 @@ from errdex.languages.c.family import (
     unsure,
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
+from errdex.languages.c.xmacros import xmacro_site
 from errdex.languages.cpp.calls import (
     built_message,
     cpp_symbol,
@@ -480,7 +481,7 @@ SPEC = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
               ("helper", _helper_site), ("made", _made_site), ("macro", _macro_site),
-              ("assert", _assert_site), ("status", _status_site)),
+              ("assert", _assert_site), ("status", _status_site), ("xmacro", xmacro_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),
