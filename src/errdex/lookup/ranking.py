@@ -245,9 +245,9 @@ def bind(
 ) -> dict[str, str]:
     if not groups:
         return {}
-    names = extras.hole_names
+    names: list[str] | tuple[str, ...] = extras.hole_names
     if len(names) != len(groups):
-        names = placeholder_names(record.error_message, len(groups))
+        names = _hole_names(record.error_message, len(groups))
     bound: dict[str, str] = {}
     for name, value in zip(names, groups, strict=False):
         if value is None:
@@ -258,6 +258,12 @@ def bind(
             key = f"{name}#{n}"
         bound[key] = value
     return bound
+
+
+@lru_cache(maxsize=16_384)
+def _hole_names(error_message: str, groups: int) -> tuple[str, ...]:
+    """``placeholder_names``, read once per message (a scan binds one record's holes often)."""
+    return tuple(placeholder_names(error_message, groups))
 
 
 @lru_cache(maxsize=16_384)

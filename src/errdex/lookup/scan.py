@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import json.encoder
 import multiprocessing
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
@@ -117,8 +118,19 @@ def _more(keys: dict[str, object]) -> str:
 
 
 # ``json.dumps(value, ensure_ascii=False)`` (as ``json_text`` calls it) without building an
-# encoder per call
-_encode = json.JSONEncoder(ensure_ascii=False).encode
+# encoder per call: the C encoder ``JSONEncoder.encode`` makes for each value, made once
+# (without the circular-reference check, which an event's plain data never needs)
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+_MAKE_ENCODER = getattr(json.encoder, "c_make_encoder", None)  # None without the C module
+_C_ENCODER = _MAKE_ENCODER and _MAKE_ENCODER(
+    None, _ENCODER.default, json.encoder.encode_basestring, None, ": ", ", ", False, False,
+    True)
+
+
+def _encode(value: object) -> str:
+    if _C_ENCODER is None or isinstance(value, str):
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 @dataclass
