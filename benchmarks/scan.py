@@ -44,6 +44,7 @@ import argparse
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -267,12 +268,18 @@ def measure(name: str, db: Path, log: Path, jobs: int) -> None:
         replays = index._replays
         if count == 1 and replays is not None:
             replayed = (f"; of {replays.hits + replays.misses:,} rankings {replays.hits:,} "
-                        f"replayed by line shape, {replays.rechecked:,} by index words")
+                        f"replayed by line shape, {replays.rechecked:,} by index words, "
+                        f"{replays.probed:,} by coarse shape (probed again), "
+                        f"{replays.misses - replays.rechecked - replays.probed:,} ranked in full")
     started = time.perf_counter()
+    before = _children_cpu()
     errdex = str(Path(sys.executable).with_name("errdex"))
     subprocess.run([errdex, "--db", str(db), "scan", "--json",
                     "--jobs", str(jobs), str(log)], check=True, stdout=subprocess.DEVNULL)
     timings[f"errdex scan --jobs {jobs}, whole process"] = time.perf_counter() - started
+    cpu = _children_cpu() - before  # a busy machine stretches the wall clock, not this
+    timings[f"errdex scan --jobs {jobs}, whole process, per CPU second (user+sys, all "
+            f"processes; load {os.getloadavg()[0]:.1f})"] = cpu
     lines = summary.lines
     print(f"{name} log: {lines:,} lines, {flagged:,} flagged by the level regex, "
           f"{summary.events:,} events, {summary.matched:,} matched{replayed}")
@@ -280,6 +287,12 @@ def measure(name: str, db: Path, log: Path, jobs: int) -> None:
     for what, seconds in timings.items():
         print(f"  {what}: {lines / seconds:,.0f} lines/s, {seconds / floor_s:.0f}x the "
               "filter's time")
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def vary(sample: Path, out: Path, copies: int, seed: int = 7) -> int:
