@@ -19,9 +19,10 @@ A candidate must also agree on the error class when both sides name one.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 
 from errdex.evidence.tests import Expectation
 from errdex.records.evidence import Evidence, TestLink
@@ -72,19 +73,23 @@ def _candidates(
             return []
     if literal is None:
         return []
-    words = {w.lower() for w in _WORDS.findall(literal)}
-    hits: dict[int, int] = defaultdict(int)
-    for word in words:
-        for i in postings.get(word, []):
-            hits[i] += 1
-    known = sum(1 for w in words if w in postings)
+    words = [w for w in {w.lower() for w in _WORDS.findall(literal)} if w in postings]
+    hits = Counter(chain.from_iterable(postings[w] for w in words))  # counted in C
+    known = len(words)
     indices = sorted(i for i, n in hits.items() if n * 2 >= known)
     mode = "exact" if test.mode == "exact" else "substring"
-    fits = [
-        i for i in indices
-        if _same_class(pairs[i][0].error_class, test.error_class)
-        and message_fits(pairs[i][0].message_pattern, literal, mode)
-    ]
+    fitting: dict[str, bool] = {}  # records sharing a pattern are one check
+    fits = []
+    for i in indices:
+        record = pairs[i][0]
+        if not _same_class(record.error_class, test.error_class):
+            continue
+        pattern = record.message_pattern
+        fit = fitting.get(pattern)
+        if fit is None:
+            fit = fitting[pattern] = message_fits(pattern, literal, mode)
+        if fit:
+            fits.append(i)
     return _nearest(pairs, fits, test, specific=len(_WORDS.findall(literal)) >= 3)
 
 
