@@ -73,3 +73,10 @@
 ; Error tables as X-macros (`#define ERRNO_MAP(XX) XX(EACCES, "permission denied") …`):
 ; c/xmacros.py reads each entry of the raw body.
 (preproc_function_def) @xmacro
+
+; spdlog (`spdlog::error("cannot open {}", p)`, `SPDLOG_WARN(...)`, `logger->error(...)`):
+; spdlog.py reads the level and the format.
+(call_expression
+  function: [(qualified_identifier) (identifier) (field_expression)] @spd.name
+  arguments: (argument_list) @spd.args
+  (#match? @spd.name "(^(::)?spdlog::[a-z]+$|^SPDLOG_[A-Z_]+$|(->|[.])(trace|debug|info|warn|error|critical)$)")) @spd

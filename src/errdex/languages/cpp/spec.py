@@ -80,7 +80,8 @@ from errdex.languages.cpp.glog import CHECKS, check_site, streamed_check, stream
 from errdex.languages.cpp.messages import format_given, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.cpp.qt import ASSERTS, qt_assert_sites, qt_log_site, qt_stream_site
-from errdex.languages.cpp.status import status_site
+from errdex.languages.cpp.spdlog import spdlog_site
+from errdex.languages.cpp.status import status_handler
 from errdex.languages.cpp.streamed import shift_operands, streamed_throw
 from errdex.languages.facts import Call, unknown
 from errdex.languages.logs import level_of
@@ -102,12 +103,6 @@ _LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error",
 
 
 # --- handlers -------------------------------------------------------------------------
-
-
-def _status_site(captured: Captures, file: FileIndex) -> Site | None:
-    """``absl::NotFoundError(msg)``, ``grpc::Status(code, msg)`` (``status``)."""
-    return status_site(text(captured["status.name"][0]), captured["status.args"][0],
-                       captured["status"][0], _read)
 
 
 def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
@@ -481,7 +476,8 @@ SPEC = LanguageSpec(
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
               ("helper", _helper_site), ("made", _made_site), ("macro", _macro_site),
-              ("assert", _assert_site), ("status", _status_site), ("xmacro", xmacro_site)),
+              ("assert", _assert_site), ("status", status_handler(_read)),
+              ("xmacro", xmacro_site), ("spd", spdlog_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,
     evidence=EvidenceRules(frozenset({"function_definition"})),

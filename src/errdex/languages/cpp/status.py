@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Captures, FileIndex, Handler
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages.base import Site, line_of, text
@@ -45,3 +46,11 @@ def status_site(name: str, args_node: Node, call: Node,
         return None
     return Site(Template(message.written, message.parts), "error", line_of(call),
                 name.removeprefix("::"), symbol=cpp_symbol(call))
+
+
+def status_handler(read: Callable[[Node, Node], Message | None]) -> Handler[FileIndex]:
+    """The handler of a ``status`` capture, reading messages with ``read``."""
+    def handle(captured: Captures, file: FileIndex) -> Site | None:
+        return status_site(text(captured["status.name"][0]), captured["status.args"][0],
+                           captured["status"][0], read)
+    return handle
