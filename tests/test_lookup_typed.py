@@ -51,6 +51,14 @@ def test_the_search_gives_way_to_the_compiled_pattern_past_its_budget():
     assert shape is not None
     assert shape.match("1" * 400 + "x qqzz") == (False, None)
     assert shape.match("naïve 12 qqzz") == (False, None)  # not ASCII: \d reads otherwise
+    assert shape.match("1" * 2_001 + " qqzz") == (False, None)  # long: RE2 is linear
+    adjacent = INTEGER * 3 + "9 end"  # many ways to cut one run of digits
+    digits = typed_shape(adjacent)
+    assert digits is not None
+    message = "1" * 1_990 + "9 end"
+    sure, found = digits.match(message)
+    assert not sure or found == compiled(adjacent, message)
+    assert verify(adjacent, message) == compiled(adjacent, message)
     assert verify(pattern, "1" * 400 + "x qqzz") is None
     assert verify(pattern, "ab7 qqzz") == compiled(pattern, "ab7 qqzz")
 

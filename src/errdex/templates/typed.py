@@ -5,8 +5,9 @@ pattern is met for the first time, and one pattern in eight has such a hole.
 The search tries each hole's choices in the order a backtracking engine does (a lazy
 ``(.+?)`` shortest first, a greedy integer longest first, its ``-`` taken when there), so
 the first full match it finds is the one RE2 reports, with the same hole values. It
-answers only for ASCII messages (where ``\\d`` is ``[0-9]`` in every engine) and within a
-budget of steps; past it, or for any other syntax, ``matching`` compiles the pattern.
+answers only for ASCII messages (where ``\\d`` is ``[0-9]`` in every engine) of at most
+2,000 characters, within a budget of steps; past it, or for any other syntax, ``matching``
+compiles the pattern (linear in the text whatever it holds).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ _TOKEN = re.compile(r"(\(\.\+\?\))|(\(-\?\\d\+\))"
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _CONTROL = {"n": "\n", "t": "\t", "r": "\r"}
 _STEPS = 256  # choices tried, at most, before the compiled pattern decides
-_DIGITS = frozenset("0123456789")
+_LONGEST = 2_000  # a longer message is left to the compiled pattern (linear whatever it holds)
+_DIGIT_RUN = re.compile(r"[0-9]*")
 _MOST_HOLES = 64  # the search recurses once a hole
 
 
@@ -44,7 +46,7 @@ class TypedShape:
         """(True, the hole values) if ``message`` fullmatches the pattern, (True, None) if it
         does not, (False, None) when this search cannot say (non-ASCII text, too many
         choices): then the compiled pattern decides."""
-        if not message.isascii():
+        if len(message) > _LONGEST or not message.isascii():
             return False, None
         budget = [_STEPS]
         found = self._from(message, 0, 0, budget)
@@ -91,14 +93,24 @@ def _found(message: str, text: str, start: int) -> Iterator[int]:
         at = message.find(text, at + 1)
 
 
-def _integer_ends(message: str, at: int, after: str | None) -> list[int]:
+def _integer_ends(message: str, at: int, after: str | None) -> Iterable[int]:
     """Where an integer hole starting at ``at`` may end, longest first (``-?`` and ``\\d+``
-    are greedy; without its ``-`` the digits could not start at one)."""
+    are greedy; without its ``-`` the digits could not start at one): each end of its
+    digits, or only those where the literal after it is found."""
     start = at + 1 if message.startswith("-", at) else at
-    end = start
-    while end < len(message) and message[end] in _DIGITS:
-        end += 1
-    return [e for e in range(end, start, -1) if after is None or message.startswith(after, e)]
+    run = _DIGIT_RUN.match(message, start)
+    end = run.end() if run is not None else start
+    if after is None:
+        return range(end, start, -1)
+    return _found_backwards(message, after, start + 1, end)
+
+
+def _found_backwards(message: str, text: str, first: int, last: int) -> Iterator[int]:
+    """Each place from ``last`` down to ``first`` where ``text`` starts in ``message``."""
+    at = message.rfind(text, first, last + len(text))
+    while at != -1:
+        yield at
+        at = message.rfind(text, first, at - 1 + len(text))
 
 
 @lru_cache(maxsize=65536)
