@@ -4,8 +4,10 @@ identifier and values that hold other templates' words."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +15,8 @@ from hypothesis import strategies as st
 
 from errdex.languages._engine.pastes.common import ErrorEvent
 from errdex.lookup.index import Index
-from errdex.lookup.replay import coarse_key
+from errdex.lookup.replay import Replays, coarse_key
+from errdex.lookup.scan import scan
 from errdex.records.model import Record
 from errdex.store.sqlite import SQLiteStore
 from tests.conftest import SEED_RECORD
@@ -123,3 +126,23 @@ def test_templates_told_apart_by_an_identifier_keep_their_own_rankings(db: Path)
         assert found[0].id == best[prefix]
     assert len(set(best.values())) == 2
     assert replays.probed == 2  # the second round: each by its own template's ranking
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.integers(0, len(PATTERNS) - 1), st.lists(_value(), min_size=3,
+                                                                       max_size=3)),
+                min_size=1, max_size=60))
+def test_a_scanned_log_reports_what_the_uncached_scan_does(
+        db: Path, lines: list[tuple[int, list[str]]]) -> None:
+    log = "".join(f"2026-01-02 10:00:{n % 60:02d},000 ERROR app.worker: "
+                  f"{_fill(PATTERNS[number], values)}\n"
+                  for n, (number, values) in enumerate(lines))
+
+    def scanned() -> list[dict[str, object]]:
+        return [event.to_json() for event in scan(Index(SQLiteStore(db)), io.StringIO(log),
+                                                  top=3)]
+
+    replayed = scanned()
+    with patch.object(Replays, "replay", lambda self, key, message, count=True: None), \
+            patch.object(Replays, "recheck", lambda self, key, event, shape: None):
+        assert scanned() == replayed
