@@ -137,10 +137,10 @@ def matches(query: Query, node: Node) -> list[tuple[int, dict[str, list[Node]]]]
 
 
 def text(node: Node | None) -> str:
-    """The source text of a node (empty for None)."""
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", errors="replace")
+    """The source text of a node (empty for None); ``node.text`` read once (each read
+    copies the bytes out of the tree, and this runs for most nodes a mine looks at)."""
+    raw = node.text if node is not None else None
+    return "" if raw is None else raw.decode("utf-8", errors="replace")
 
 
 def line_of(node: Node) -> int:
