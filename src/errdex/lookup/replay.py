@@ -22,6 +22,13 @@ no approximate or class search ran, and the text named no code, package or progr
   every reading of the line must hold the readings' index words and check as they did,
   and the text must name no code, package or program (read again): what ranking reads is
   then the same, and so are the records.
+- By coarse shape (every value masked whatever words it holds: quoted text, paths, tokens
+  with a digit or an underscore; the masked values its best template holds as literal text,
+  such as a module's ``sor_shape65:`` prefix, kept apart): every reading of the line is
+  probed again as ranking probes it, and its candidates must fullmatch exactly as the kept
+  ones did (any other candidate failing), with no code, package or program named: a value
+  holding another template's words (``flush of fuse_dim72 took too long``) changes the
+  candidates checked, not what matches.
 
 Any difference, and the line is ranked as ever. tests/test_scan_cache.py compares cached
 and uncached scans line by line.
@@ -129,6 +136,7 @@ class Replays:
         # coarse shape → positions of its masked values read as literal → their texts → kept
         self._coarse: dict[tuple[object, ...], dict[tuple[int, ...],
                                                     dict[tuple[str, ...], _Replay]]] = {}
+        self._coarse_kept = 0
         self._last: tuple[str | None, tuple[object, ...], tuple[object, ...]] = (None, (), ())
         self.hits = 0  # replayed by line shape
         self.misses = 0
@@ -279,8 +287,9 @@ class Replays:
             self._kept.clear()
         if len(self._wide) >= _MAX_SHAPES:
             self._wide.clear()
-        if len(self._coarse) >= _MAX_SHAPES:
+        if self._coarse_kept >= _MAX_SHAPES:  # rankings filed by coarse shape, all told
             self._coarse.clear()
+            self._coarse_kept = 0
         origin, scored = trace.origin, trace.scored
         longest = max((3 * trace.literal[rid] for rid in scored
                        if trace.literal.get(rid, 0) >= wrapper), default=-1)
@@ -325,6 +334,7 @@ class Replays:
         if positions not in by_positions and len(by_positions) >= _MAX_LAYOUTS:
             return
         by_positions.setdefault(positions, {})[tuple(values[n] for n in positions)] = kept
+        self._coarse_kept += 1
 
 
 _PROGRAM_MARKS = ("]: ", ": error", ": fatal", ": warning")  # ``prog[12]: ``, ``prog: error``
