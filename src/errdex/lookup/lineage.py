@@ -32,6 +32,7 @@ _SWALLOWED = 2  # words a current template spells out that an older wording's ho
 _SPELLED_READS = 8  # older wordings and current close templates read for it, each at most
 _ABSORBED_SIMILARITY = 0.6  # a gone site's wording and the current one of its function
 _CHARS = 2_000  # wordings compared on at most this many characters
+_ABSORBED_READS = 8  # current sites read (for their symbol) per gone site, closest first
 
 
 def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
@@ -88,28 +89,32 @@ def _absorbed(store: Store, gone: list[StoredRecord]) -> dict[str, str]:
     placed = [old for old in gone if old.extras.enclosing_symbol]
     if not placed:
         return {}
-    heads: list[StoredRecord] = []
+    close: dict[str, list[tuple[float, str]]] = {}  # gone id → (similarity, head id)
     for repo in sorted({old.record.repo for old in placed}):
-        files = {old.record.file_path for old in placed if old.record.repo == repo}
-        heads.extend(store.get_many(table.current_heads(store, repo, files)).values())
+        mine = [old for old in placed if old.record.repo == repo]
+        heads = table.current_heads(store, repo, {old.record.file_path for old in mine})
+        for old in mine:
+            record = old.record
+            for rid, path, error_class, error_type, wording in heads:
+                if (path, error_class, error_type) != (
+                        record.file_path, record.error_class, record.error_type):
+                    continue
+                similarity = float(Indel.normalized_similarity(
+                    record.error_message[:_CHARS], wording[:_CHARS],
+                    score_cutoff=_ABSORBED_SIMILARITY))
+                if similarity >= _ABSORBED_SIMILARITY:
+                    close.setdefault(record.id, []).append((similarity, rid))
+    # the enclosing symbol is read for the closest few only
+    ranked = {gone: sorted(found, reverse=True)[:_ABSORBED_READS]
+              for gone, found in close.items()}
+    heads_read = store.get_many({rid for found in ranked.values() for _, rid in found})
     merged: dict[str, str] = {}
     for old in placed:
-        record = old.record
-        best: tuple[float, str] | None = None
-        for head in heads:
-            now = head.record
-            if (now.repo, now.file_path, now.error_class, now.error_type,
-                    head.extras.enclosing_symbol) != (
-                    record.repo, record.file_path, record.error_class, record.error_type,
-                    old.extras.enclosing_symbol):
-                continue
-            similarity = float(Indel.normalized_similarity(
-                record.error_message[:_CHARS], now.error_message[:_CHARS],
-                score_cutoff=_ABSORBED_SIMILARITY))
-            if similarity >= _ABSORBED_SIMILARITY and (best is None or similarity > best[0]):
-                best = (similarity, now.id)
-        if best is not None:
-            merged[record.id] = best[1]
+        for _, rid in ranked.get(old.record.id, []):
+            head = heads_read.get(rid)
+            if head is not None and head.extras.enclosing_symbol == old.extras.enclosing_symbol:
+                merged[old.record.id] = rid
+                break
     return merged
 
 

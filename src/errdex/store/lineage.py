@@ -99,19 +99,20 @@ def orphan_heads(store: Store, repo: str, sha: str, classes: Iterable[str | None
     return [row[0] for row in rows]
 
 
-def current_heads(store: Store, repo: str, files: Iterable[str], limit: int = 500
-                  ) -> list[str]:
-    """Current records of these files of ``repo`` that head a lineage (mined with
-    history), by id, at most ``limit``: where a site gone from a release may live on."""
+def current_heads(store: Store, repo: str, files: Iterable[str], limit: int = 2_000
+                  ) -> list[tuple[str, str, str | None, str, str]]:
+    """(id, file path, error class, error type, wording) of the current records of these
+    files of ``repo`` that head a lineage (mined with history), at most ``limit``: where a
+    site gone from a release may live on."""
     wanted = sorted(set(files))
     if not wanted or not isinstance(store, SQLStore):
         return []
     condition, values = store._in("r.file_path", wanted)
     rows = store._execute(
-        "SELECT r.id FROM records r JOIN wordings w ON w.id = r.id WHERE r.repo = ? AND "
-        f"r.removed_sha IS NULL AND w.site_id = r.id AND {condition} ORDER BY r.id LIMIT ?",
-        [repo, *values, limit])
-    return [row[0] for row in rows]
+        "SELECT r.id, r.file_path, r.error_class, r.error_type, r.error_message FROM records r "
+        "JOIN wordings w ON w.id = r.id WHERE r.repo = ? AND r.removed_sha IS NULL AND "
+        f"w.site_id = r.id AND {condition} ORDER BY r.id LIMIT ?", [repo, *values, limit])
+    return [(row[0], row[1], row[2], row[3], row[4]) for row in rows]
 
 
 def link_wordings(store: Store, repo: str, pairs: Sequence[tuple[str, str]], *,
