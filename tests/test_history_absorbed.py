@@ -37,3 +37,11 @@ def test_a_site_gone_from_a_function_with_no_similar_raise_stays_removed(two_rel
     (match, *_) = errdex.explain(PASTE, db=store)
     assert match.record.file_path == "pkg/index.py" and match.record.line_number == 3
     assert match.removed is not None  # another function's raise is not its successor
+
+
+def test_a_merged_branch_resolves_on_either_backend(two_releases, backend_store):
+    repo = two_releases({"pkg/index.py": TWO_BRANCHES}, {"pkg/index.py": ONE_BRANCH})
+    errdex.mine_history(repo.root, db=backend_store)
+    (match, *_) = errdex.explain(PASTE, db=backend_store)
+    assert (match.record.line_number, match.removed) == (2, None)
+    assert match.version is not None and match.version.line_number == 3
