@@ -21,6 +21,9 @@ from errdex.store.protocol import Store
 CLASS_ONLY = "only: the message was not matched"  # in the reason of such a match
 FEW_RECORDS = 4  # more records of the class than this: the class alone does not say which
 _SEARCHED = 24  # full-text hits read for the class's name
+# One of a class's many raises, in a file a stack frame names: the class says what, the
+# frame says where; above a class alone (0.5) and another class's loosely similar text.
+_FRAMED = 0.6
 # A Go ``%#v`` (or ``%+v``) dump of an error struct: ``&pkg.NameError{field:…}``.
 _DUMP = re.compile(r"&?(?:[A-Za-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Err))\{")
 _GENERIC = frozenset({"Error", "Exception", "RuntimeError", "RuntimeException", "Throwable",
@@ -58,8 +61,12 @@ def class_matches(store: Store, event: ErrorEvent, repo: str | None) -> dict[str
     if not name or not specific(name):
         return {}
     short = short_class(name)
-    found = [s.record for s in store.search(short, limit=_SEARCHED, repo=repo)
+    searched = _SEARCHED * (4 if event.frames else 1)  # the stack may say which of many
+    found = [s.record for s in store.search(short, limit=searched, repo=repo)
              if s.record.error_class and short_class(s.record.error_class) == short]
+    framed = len(found) > FEW_RECORDS
+    if framed:  # a class raised in many places: those in a file the stack names
+        found = [r for r in found if _stem(r.file_path) in {_stem(f.file) for f in event.frames}]
     if not found or len(found) > FEW_RECORDS:
         return {}
     scored: dict[str, Scored] = {}
@@ -77,6 +84,13 @@ def class_matches(store: Store, event: ErrorEvent, repo: str | None) -> dict[str
                        f"reworded; class {record.error_class} matches"]
             scored[record.id] = Scored(row, 0.6 + 0.65 * ratio, reasons, approximate=True)
             continue
-        reason = f"class {record.error_class} {CLASS_ONLY}"
-        scored[record.id] = Scored(row, 0.5, [reason], approximate=True)
+        reason = f"class {record.error_class} {CLASS_ONLY}" + (
+            "; a frame names its file" if framed else "")
+        scored[record.id] = Scored(row, _FRAMED if framed else 0.5, [reason], approximate=True)
     return scored
+
+
+def _stem(path: str) -> str:
+    """``/app/node_modules/x/driver/Runner.js`` → ``Runner``: a compiled file names its
+    source's stem."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1].split(".", 1)[0]
