@@ -158,6 +158,10 @@ def _build_string(reader: Reader[FileIndex], node: Node, depth: int) -> Message 
     pieces: list[Message | None] = []
     for statement in body.named_children:
         found = callee_of(statement)
+        if _repeated(statement, found):  # ``for (x in xs) appendLine(x)``: any lines, or none
+            if not pieces or pieces[-1] is not REPEATED:
+                pieces.append(REPEATED)
+            continue
         if found is None or found[0] not in ("append", "appendLine", "this.append") or (
                 len(found[2]) > 1 or found[3]):
             return None
@@ -165,7 +169,30 @@ def _build_string(reader: Reader[FileIndex], node: Node, depth: int) -> Message 
             pieces.append(reader.read(arg, depth + 1) or _operand(arg))
         if found[0] == "appendLine":
             pieces.append(literal_message("\n"))
+    if REPEATED in pieces and not any(isinstance(p, Literal) and p.text.strip()
+                                      for m in pieces if m is not None for p in m.parts):
+        return None  # only what loops appended: nothing known
     return joined(pieces) if pieces else None
+
+
+# What a loop or a branch appends inside ``buildString``: any text, over any number of
+# lines, or none.
+REPEATED = Message("{…}", (Hole(None, "{…}", "any", r"[\s\S]*?"),))
+_LOOPS = frozenset({
+    "for_statement", "while_statement", "do_while_statement", "if_expression",
+    "when_expression",
+})
+_EACH = frozenset({"forEach", "forEachIndexed", "repeat", "onEach"})
+
+
+def _repeated(statement: Node, found: tuple[str, Node | None, list[Node],
+                                             list[tuple[str, Node]]] | None) -> bool:
+    """A loop, a branch, or ``xs.forEach { … }`` / ``repeat(n) { … }`` that appends."""
+    if b"append" not in (statement.text or b""):
+        return False
+    if statement.type in _LOOPS:
+        return True
+    return found is not None and found[0].rsplit(".", 1)[-1] in _EACH
 
 
 def _variable(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
