@@ -240,11 +240,13 @@ def _bare_stack(stack: str) -> ErrorEvent | None:
 # ---------------------------------------------------------------------------
 
 _STRUCTURED_LOGS = frozenset({_json_log_line, _logfmt_line})
+# Inside a structured line's stack field, structured lines are not looked for again.
+_NESTED_RECOGNIZERS = tuple(r for r in _RECOGNIZERS if r not in _STRUCTURED_LOGS)
 
 
 def _scan(lines: Lines, *, nested: bool = False) -> list[ErrorEvent]:
     """Every event in ``lines``: each line tried once, or skipped by the event owning it."""
-    recognizers = [r for r in _RECOGNIZERS if not (nested and r in _STRUCTURED_LOGS)]
+    recognizers = _NESTED_RECOGNIZERS if nested else _RECOGNIZERS
     events: list[ErrorEvent] = []
     final = len(lines) - 1
     while final > 0 and not lines[final].strip():
@@ -262,7 +264,7 @@ def _scan(lines: Lines, *, nested: bool = False) -> list[ErrorEvent]:
     return events
 
 
-def _recognize(recognizers: list[Recognizer], lines: Lines, i: int) -> Found | None:
+def _recognize(recognizers: tuple[Recognizer, ...], lines: Lines, i: int) -> Found | None:
     """The events starting at line ``i`` and the index after them, if any."""
     for recognizer in recognizers:
         found = recognizer(lines, i)
