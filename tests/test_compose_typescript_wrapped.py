@@ -64,6 +64,18 @@ export class {driver}QueryRunner {{
         }}
     }}
 
+    async exec(statement: string): Promise<void> {{
+        try {{
+            await this.send(statement, [])
+        }} catch (err) {{
+            throw new QueryFailedError(statement, [], err as Error)
+        }}
+    }}
+
+    async begin(): Promise<void> {{
+        await this.exec("START TRANSACTION")
+    }}
+
     async send(query: string, parameters: unknown[]): Promise<unknown> {{
         return [query, parameters]
     }}
@@ -93,9 +105,11 @@ def test_each_raise_of_a_class_deriving_its_whole_message_is_a_record_of_the_cla
     source = runner("Postgres")
     assert [r.record.line_number for r in found] == [
         line_starting(source, "throw new QueryFailedError(query", stripped=True),
-        line_starting(source, 'throw new QueryFailedError("SET', stripped=True)]
+        line_starting(source, 'throw new QueryFailedError("SET', stripped=True),
+        line_starting(source, "throw new QueryFailedError(statement", stripped=True)]
     assert {r.record.error_class for r in found} == {"QueryFailedError"}
     assert {r.record.message_pattern for r in found} == {"(.+?)"}  # not the SQL it ran
+    # (``this.exec("START TRANSACTION")`` calls a method that raises it: no record there)
 
 
 PASTE = '''\

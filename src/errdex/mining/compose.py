@@ -53,16 +53,16 @@ def compose_records(mined: list[MinedRecord], producers: Producers) -> list[Mine
         owner = m.call.owner if m.call is not None else _owner_of(m.extras.enclosing_symbol)
         if m.call is not None:
             composed: list[Composed] = []
-            derived: list[Composed] = []  # what the repository's classes derive themselves
+            reaching: list[tuple[Call, list[Composed]]] = []  # what each choice reached
             for call, written in producers.variants(m.call):  # each choice of its calls
                 reached = producers.compose(call)
-                derived += _derived(call, reached or [])
+                reaching.append((call, reached or []))
                 if reached is None and m.candidate:  # a class from elsewhere: its first argument
                     reached = _first_argument(call)
                 composed.extend(replace(c, sources=(*written, *c.sources)) for c in reached or [])
             kept = [_lost_tail(c) for found in composed
                     for c in producers.spelled(found, owner, m.record.file_path)
-                    if worth_keeping(c)] or derived[:1]
+                    if worth_keeping(c)] or _derived(reaching, producers)
             m.call = None
         pending, m.pending = m.pending, None
         if not kept:
@@ -156,15 +156,21 @@ def _lost_tail(composed: Composed) -> Composed:
     return composed if template is composed.template else replace(composed, template=template)
 
 
-def _derived(call: Call, reached: list[Composed]) -> list[Composed]:
-    """``class QueryFailedError … super(driverError.toString().replace(…))``: a class whose
-    whole message is text it derives from an argument (a driver's error), which source does
-    not spell. The raise is still that class's: one record of the class alone, its pattern a
-    lone hole (found by the class a paste names and the frames, never by text)."""
-    given = {h.name for arg in call.args for t in arg for h in t.holes}
-    return [c for c in reached[:1] if c.error_class and len(c.template.parts) == 1 and len(
-        holes := c.template.holes) == 1 and holes[0].name not in given
-        and "." in (holes[0].name or "").split("(", 1)[0]]  # a property of an argument
+def _derived(reaching: list[tuple[Call, list[Composed]]], producers: Producers
+             ) -> list[Composed]:
+    """``new QueryFailedError(query, parameters, err)`` of a class whose whole message is a
+    property of an argument (``super(driverError.toString().replace(…))``: the driver's
+    words), which source does not spell. The raise is still that class's: one record of the
+    class alone, its pattern a lone hole (found by the class a paste names and the frames,
+    never by text). Not a call of a helper that raises it (``this.query("BEGIN")``)."""
+    for call, reached in reaching:
+        given = {h.name for arg in call.args for t in arg for h in t.holes}
+        found = [c for c in reached[:1] if c.error_class and len(c.template.parts) == 1 and len(
+            holes := c.template.holes) == 1 and holes[0].name not in given
+            and "." in (holes[0].name or "").split("(", 1)[0]]  # a property of an argument
+        if found and (producer := producers.find(call)) is not None and producer.is_class:
+            return found
+    return []
 
 
 def _first_argument(call: Call) -> list[Composed] | None:
