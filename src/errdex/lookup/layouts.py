@@ -64,7 +64,7 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("python-dashes", rf"^(?P<time>{_ISO}) - (?P<logger>[\w.\-]+) - {_LVL} - (?P<message>.*)$"),
     ("bracketed-level", rf"^\[?(?P<time>{_ISO})\]? +\[{_LVL}\] +(?:(?P<logger>[\w.\-$]+): )?"
                         r"(?P<message>.*)$"),
-    ("glog", r"^(?P<level>[IWEF])(?P<time>\d{4} \d\d:\d\d:\d\d\.\d+) +(?P<thread>\d+) "
+    ("glog", r"^(?P<level>[IWEF])(?P<time>(?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d+) +(?P<thread>\d+) "
              r"(?P<file>[^:\s\]]+):(?P<line>\d+)\] (?P<message>.*)$"),
     ("android", r"^(?P<time>\d\d-\d\d \d\d:\d\d:\d\d\.\d+) +(?P<pid>\d+) +(?P<thread>\d+) "
                 r"(?P<level>[VDIWEF]) (?P<logger>[^:]+?) *: (?P<message>.*)$"),

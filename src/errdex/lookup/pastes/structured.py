@@ -65,9 +65,11 @@ _ERROR_WORDS = re.compile(
     r"|panic|fatal|exit status",
     re.IGNORECASE,
 )
-# "E0102 10:11:12.123456   1234 file.go:42] msg" (glog, klog)
+# "E0102 10:11:12.123456   1234 file.go:42] msg" (glog, klog; glog 0.6+ writes the year too:
+# "E20240102 10:11:12.123456 1234 file.cc:42] msg")
 _GLOG = re.compile(
-    r"(?P<level>[IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9} +\d+ (?P<file>[^\s:\]]+):(?P<line>\d+)\] "
+    r"(?P<level>[IWEF])(?:\d{4})?\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9} +\d+ "
+    r"(?P<file>[^\s:\]]+):(?P<line>\d+)\] "
 )
 
 
