@@ -77,3 +77,60 @@ def test_a_failed_check_finds_its_statement(
         assert any_fullmatch(records_at(records, "src/rows.cc", line), message.rstrip()), paste
         top = errdex.resolve(f"{paste}\n*** Check failure stack trace: ***\n", db=db).matches[0]
         assert top.record.line_number == line, paste
+
+
+JOURNAL_CC = """\
+#include <glog/logging.h>
+#include <cstdio>
+
+int main(int argc, char** argv) {
+  google::InitGoogleLogging(argv[0]);
+  FLAGS_logtostderr = 1;
+  int n = argc;
+  LOG_IF(ERROR, n > 0) << "queue has " << n << " stale entries";
+  FILE* f = fopen("/nonexistent/x", "r");
+  if (f == nullptr) PLOG(ERROR) << "cannot open the journal";
+  for (int i = 0; i < 3; i++) {
+    LOG_EVERY_N(WARNING, 2) << "slow consumer " << i;
+  }
+  DLOG(ERROR) << "debug build only";
+  return 0;
+}
+"""
+
+# What glog 0.6 printed for the program above.
+JOURNAL_PRINTED = [
+    "E20261202 00:38:55.051795  9249 journal.cc:8] queue has 1 stale entries",
+    "E20261202 00:38:55.051898  9249 journal.cc:10] cannot open the journal: No such file or "
+    "directory [2]",
+    "W20261202 00:38:55.051918  9249 journal.cc:12] slow consumer 0",
+    "E20261202 00:38:55.051932  9249 journal.cc:14] debug build only",
+]
+
+
+def test_logs_variants_naming_their_level_log_what_they_stream(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    root, records = mine_once(make_repo, tmp_path, {"src/journal.cc": JOURNAL_CC})
+    at = line_with(JOURNAL_CC, "LOG_IF")
+    assert messages(records_at(records, "src/journal.cc", at)) == [
+        "queue has {n} stale entries"]
+    assert {r.record.severity for r in records_at(
+        records, "src/journal.cc", line_with(JOURNAL_CC, "LOG_EVERY_N"))} == {"warning"}
+    printed = JOURNAL_PRINTED
+    if shutil.which("g++") and Path("/usr/include/glog/logging.h").exists():
+        built = subprocess.run(["g++", "-o", "journal", "src/journal.cc", "-lglog"], cwd=root,
+                               capture_output=True, check=False)
+        if built.returncode == 0:
+            done = subprocess.run(["./journal"], cwd=root, capture_output=True, text=True)
+            lines = done.stderr.splitlines()
+            printed = [lines[0], lines[1], lines[2], lines[-1]]
+    db = tmp_path / "once.sqlite"
+    for needle, paste in zip(("LOG_IF", "PLOG", "LOG_EVERY_N", "DLOG"), printed, strict=True):
+        line = line_with(JOURNAL_CC, needle)
+        assert any_fullmatch(records_at(records, "src/journal.cc", line),
+                             paste.split("] ", 1)[1]), paste
+        if paste.startswith("W"):
+            continue  # a warning line is no error a paste is read for
+        top = errdex.resolve(paste, db=db).matches[0]  # glog 0.6+'s year-long date too
+        assert top.record.line_number == line, paste

@@ -5,6 +5,8 @@ written, whitespace collapsed, then what is streamed); ``CHECK_EQ(a, b)`` (``_NE
 ``_LT``, ``_LE``, ``_GT``, ``_GE``) ``Check failed: a == b (1 vs. 2) msg``; ``PCHECK``
 adds the ``errno`` text (``: No such file or directory [2]``). ``DCHECK*`` is the same in
 debug builds. A bare pointer check (``CHECK(p)``) says nothing, as for ``assert``.
+``LOG``'s variants (``LOG_IF(ERROR, c)``, ``PLOG(ERROR)``, ``LOG_EVERY_N``, ``DLOG``) log what
+is streamed at the level they name (``PLOG`` adds the ``errno`` text).
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from errdex.languages._engine.message import Message
+from errdex.languages._engine.pieces import has_words
 from errdex.languages.base import Site, line_of, text
 from errdex.languages.c.asserts import says_nothing
 from errdex.languages.c.family import arguments
 from errdex.languages.cpp.calls import cpp_symbol
+from errdex.records.log_statements import LogLevel
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
 CHECKS = re.compile(r"(?:D|P)?CHECK(?:_(?:EQ|NE|LT|LE|GT|GE))?")
@@ -62,12 +66,42 @@ def check_site(call: Node, at: Node, streamed: list[Message]) -> Site | None:
 
 def streamed_check(node: Node, operands: list[Node],
                    piece: Callable[[Node, Node], Message]) -> Site | None:
-    """``CHECK(cond) << "msg" << v``: the check's site with what is streamed; None when the
-    chain does not start at a ``CHECK`` call."""
+    """``CHECK(cond) << "msg" << v``: the check's site with what is streamed; a leveled
+    variant of ``LOG`` (``logged``); None when the chain starts at neither."""
     head = operands[0]
     if head.type != "call_expression":
         return None
-    return check_site(head, node, [piece(op, node) for op in operands[1:]])
+    streamed = [piece(op, node) for op in operands[1:]]
+    return check_site(head, node, streamed) or logged(head, node, streamed)
+
+
+# glog's ``LOG`` variants naming their level first: ``PLOG`` adds the errno text
+_LOGS = re.compile(r"(?:google::)?(?:ABSL_)?(?:D|P|DP)?LOG(?:_IF|_EVERY_N|_FIRST_N|_IF_EVERY_N"
+                   r"|_EVERY_T)?")
+_LEVELS: dict[str, LogLevel] = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error",
+                                "WARNING": "warning", "INFO": "info"}
+
+
+def logged(call: Node, at: Node, streamed: list[Message]) -> Site | None:
+    """``LOG_IF(ERROR, cond) << "msg"``, ``PLOG(ERROR) << "msg"``, ``LOG_EVERY_N(WARNING,
+    10) << …``: a log site of what is streamed at the level named first (``PLOG``: then
+    ``: <strerror> [<errno>]``); plain ``LOG(level)`` is the stream site's own. None for
+    another call."""
+    name = text(call.child_by_field_name("function"))
+    args = arguments(call.child_by_field_name("arguments"))
+    if not _LOGS.fullmatch(name) or name.rsplit("::", 1)[-1] in ("LOG", "ABSL_LOG") or not args:
+        return None
+    level = _LEVELS.get(text(args[0]).rsplit("::", 1)[-1].removeprefix("GLOG_"))
+    parts: list[Part] = [p for found in streamed for p in found.parts]
+    if level is None or not has_words(parts):
+        return None
+    written = "".join(found.written for found in streamed)
+    if "PLOG" in name:
+        parts += [Literal(": "), Hole("errno", "{strerror(errno)}"), Literal(" ["),
+                  Hole.of("errno", "%d", "int"), Literal("]")]
+        written += ": {strerror(errno)} [{errno}]"
+    return Site(Template(written, merge_literals(parts)), "log", line_of(at),
+                symbol=cpp_symbol(at), level=level)
 
 
 def streamed_into(call: Node) -> bool:
