@@ -154,3 +154,21 @@ def test_the_class_prints_the_drivers_text(tmp_path: Path) -> None:
     printed = subprocess.run(["node", str(script)], capture_output=True, text=True,
                              check=True).stdout.strip()
     assert printed == 'QueryFailedError: relation "public.x" does not exist'
+
+
+RELAYED = [
+    # a task runner tags every line it relays
+    "".join(f"[server] {line}\n" for line in PASTE.splitlines()),
+    # ``docker logs --timestamps`` stamps every line
+    "".join(f"2026-02-14T12:45:17.93{k}Z {line}\n" for k, line in enumerate(PASTE.splitlines())),
+]
+
+
+@pytest.mark.parametrize("paste", RELAYED, ids=["tagged", "stamped"])
+def test_a_stack_relayed_with_a_prefix_on_every_line_still_names_its_file(
+    mined: tuple[Path, list[errdex.StoredRecord]], paste: str,
+) -> None:
+    root, _ = mined
+    matches = errdex.explain(paste, db=root.parent / "errdex.sqlite")
+    assert matches
+    assert matches[0].record.file_path == "src/driver/postgres/PostgresQueryRunner.ts"

@@ -140,13 +140,21 @@ def unescape_stack(text: str) -> str:
 
 
 # What a tool puts before every line it relays: ``web_1  | `` (docker compose),
-# ``== APP == `` (dapr), ``> `` (a quoted paste). Only such separators count, so a
-# shared timestamp or indentation is never taken for one.
-_SEPARATOR = re.compile(r"(?:\||>|==) ?")
+# ``== APP == `` (dapr), ``[server] `` (a task runner's tag), ``> `` (a quoted paste).
+# Only such separators count, so a shared timestamp or indentation is never taken for one.
+_SEPARATOR = re.compile(r"(?:\||>|==|\]) ?")
+# ``docker logs --timestamps``: each line after its own RFC 3339 time and one blank (taken
+# off a stack's lines, some indented as frames are, not off a log's).
+_STAMPED = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) ")
 
 
 def strip_shared_prefix(text: str) -> str:
     """``text`` without a relay prefix that every non-blank line of it carries."""
+    if text.lstrip()[:4].isdigit():  # a stack relayed line by line, each line stamped
+        stamped = [_STAMPED.match(line) for line in text.split("\n") if line.strip()]
+        if len(stamped) > 1 and all(stamped) and any(
+                m.string[m.end():m.end() + 1].isspace() for m in stamped if m):
+            text = "\n".join(_STAMPED.sub("", line, count=1) for line in text.split("\n"))
     first = text.lstrip("\n").partition("\n")[0]
     # Candidate prefixes end at a separator within the first 40 characters, longest first;
     # each is checked with startswith (C speed, and a wrong one fails on the next line).
