@@ -45,7 +45,6 @@ from errdex.lookup.codes import paste_codes
 from errdex.lookup.context import read_context
 from errdex.lookup.ranking import Ranked
 from errdex.lookup.variants import _lost_period, _variants
-from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify
 
 __all__ = ["Replays", "Trace", "check", "coarse_key"]
@@ -327,9 +326,8 @@ class Replays:
         key, values = coarse_key(message, extra)
         patterns = {pid: pattern for pid, pattern, _ in trace.checks.get(0, ())}
         best = patterns.get(kept.pids[0], "") if kept.pids else ""
-        fragments = [f for f in shape_of(best).fragments if f] if best else []
-        positions = tuple(n for n, value in enumerate(values)
-                          if any(value in fragment for fragment in fragments))
+        # a value the pattern spells out (escaped alike: identifiers, numbers) is its literal
+        positions = tuple(n for n, value in enumerate(values) if value in best)
         by_positions = self._coarse.setdefault(key, {})
         if positions not in by_positions and len(by_positions) >= _MAX_LAYOUTS:
             return
@@ -359,15 +357,7 @@ def coarse_key(message: str, extra: tuple[object, ...]) -> tuple[tuple[object, .
     words: ``_VALUE``, and ``extra``) and the values masked, in order. Lines of one template
     share it however their values read; it only finds a ranking to check, every reading of
     the line being probed and checked again (``Replays.recheck``)."""
-    values: list[str] = []
-    parts: list[str] = []
-    end = 0
-    for match in _VALUE.finditer(message):
-        parts.append(message[end:match.start()])
-        values.append(match.group())
-        end = match.end()
-    parts.append(message[end:])
-    return ("\x01".join(parts), *extra), values
+    return (_VALUE.sub("\x01", message), *extra), _VALUE.findall(message)
 
 
 def _lengths(text: str) -> tuple[bool, ...]:
