@@ -166,12 +166,15 @@ def build_tables(store: Store) -> Tables:
         by_key.setdefault(key, []).append(pid)
         if len(words) > 1:
             rest_words[pid] = tuple(w for w in words if w is not key)
+    del rows  # a million small lists, gone before the buckets are laid out again
     # A key word shared by many patterns is split again by each pattern's next rarest
     # word, so a query never walks a long bucket ("" holds the one-word patterns). Buckets
     # are tuples: the collector stops tracking a tuple of numbers, so a million of them are
-    # not walked again at each of its passes (lists would be).
+    # not walked again at each of its passes (lists would be). Each list goes as its tuple
+    # comes, so the two are never all held at once.
     tables: ByKey = {}
-    for key, pids in by_key.items():
+    for key in list(by_key):
+        pids = by_key.pop(key)
         if len(pids) > _SPLIT_BUCKET:
             split: dict[str, list[int]] = {}
             for pid in pids:
