@@ -45,3 +45,26 @@ def test_a_merged_branch_resolves_on_either_backend(two_releases, backend_store)
     (match, *_) = errdex.explain(PASTE, db=backend_store)
     assert (match.record.line_number, match.removed) == (2, None)
     assert match.version is not None and match.version.line_number == 3
+
+
+HINTED_RAISE = (
+    "    raise RuntimeError(f\"Don't know how to build task '{name}' (See the list of \"\n"
+    "                       f\"available tasks with `{tool_name} --tasks`)\"\n"
+    "                       f\"{did_you_mean_suggestions(name)}\")\n")
+HINTED = ("def task(name, tool_name):\n"
+          "    if tool_name is None:\n"
+          "        raise RuntimeError(f\"Don't know how to build task '{name}' (see --tasks)\")\n"
+          + HINTED_RAISE)
+HINTED_ONLY = "def task(name, tool_name):\n" + HINTED_RAISE
+
+
+def test_a_branch_merged_into_one_spelling_its_hint_out_resolves_to_it(two_releases, store):
+    """The current wording holds the old one's words and more (a hint spelled out, a
+    suggestion appended): too unlike it as a whole, held by it in part."""
+    repo = two_releases({"pkg/tasks.py": HINTED}, {"pkg/tasks.py": HINTED_ONLY})
+    errdex.mine_history(repo.root, db=store)
+    (match, *_) = errdex.explain(
+        "RuntimeError: Don't know how to build task 'cases' (see --tasks)", db=store)
+    assert (match.record.file_path, match.record.line_number) == ("pkg/tasks.py", 2)
+    assert match.removed is None and not match.approximate
+    assert match.version is not None and match.version.template.endswith("(see --tasks)")

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
 from errdex.lookup import retrieval as close_text
@@ -32,6 +33,8 @@ _SWALLOWED = 2  # words a current template spells out that an older wording's ho
 _SPELLED_READS = 8  # older wordings and current close templates read for it, each at most
 _ABSORBED_SIMILARITY = 0.6  # a gone site's wording and the current one of its function
 _CHARS = 2_000  # wordings compared on at most this many characters
+_HELD_CHARS = 16  # the shorter wording this long at least to be read as held by the other
+_HELD_WEIGHT = 0.75  # a wording held by another counts this much of its partial similarity
 _ABSORBED_READS = 8  # current sites read (for their symbol) per gone site, closest first
 
 
@@ -99,9 +102,7 @@ def _absorbed(store: Store, gone: list[StoredRecord]) -> dict[str, str]:
                 if (path, error_class, error_type) != (
                         record.file_path, record.error_class, record.error_type):
                     continue
-                similarity = float(Indel.normalized_similarity(
-                    record.error_message[:_CHARS], wording[:_CHARS],
-                    score_cutoff=_ABSORBED_SIMILARITY))
+                similarity = _similarity(record.error_message, wording)
                 if similarity >= _ABSORBED_SIMILARITY:
                     close.setdefault(record.id, []).append((similarity, rid))
     # the enclosing symbol is read for the closest few only
@@ -116,6 +117,17 @@ def _absorbed(store: Store, gone: list[StoredRecord]) -> dict[str, str]:
                 merged[old.record.id] = rid
                 break
     return merged
+
+
+def _similarity(old: str, new: str) -> float:
+    """How alike two wordings of one function are: Indel, or (a hint spelled out, a
+    suggestion appended) how much the longer holds the shorter, weighted below it."""
+    old, new = old[:_CHARS], new[:_CHARS]
+    similarity = float(Indel.normalized_similarity(old, new))
+    shorter, longer = sorted((old, new), key=len)
+    if similarity >= _ABSORBED_SIMILARITY or len(shorter) < _HELD_CHARS:
+        return similarity
+    return max(similarity, float(fuzz.partial_ratio(shorter, longer)) / 100 * _HELD_WEIGHT)
 
 
 def _current_first(matches: list[Match]) -> list[Match]:
@@ -265,13 +277,18 @@ def prefer_spelled_out(store: Store, scored: dict[str, Scored], message: str) ->
 
 def _gone(store: Store, scored: dict[str, Scored]) -> set[str]:
     """The removed candidates whose site (their own, or the one lineage linked them to) is
-    removed too; a plain mine's removed records have no wording row and are never here."""
+    removed too, and lives on in no other site of its function (``_absorbed``); a plain
+    mine's removed records have no wording row and are never here."""
     rows = table.wordings(store, [rid for rid, item in scored.items() if item.row.removed_sha])
     if not rows:
         return set()
     sites = store.get_many({row.site_id for row in rows.values()})
-    return {rid for rid, row in rows.items()
-            if (site := sites.get(row.site_id)) is not None and site.removed is not None}
+    removed = {sid: site for sid, site in sites.items() if site.removed is not None}
+    if not removed:
+        return set()
+    living = _absorbed(store, list(removed.values()))
+    return {rid for rid, row in rows.items() if row.site_id in removed
+            and row.site_id not in living}
 
 
 def has_wordings(store: Store) -> bool:
