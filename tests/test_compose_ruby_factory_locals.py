@@ -29,6 +29,12 @@ module Acme
     end
   end
 
+  class BuildError < RuntimeError
+    def initialize(cmd, args)
+      super "Failed executing: #{cmd} #{args.join(" ")}".strip
+    end
+  end
+
   class Schema
     KNOWN = %i[name age].freeze
 
@@ -38,6 +44,10 @@ module Acme
 
     def build(hash)
       make_report(hash)
+    end
+
+    def run(cmd, args)
+      raise BuildError.new(cmd, args)
     end
 
     private
@@ -89,3 +99,21 @@ def test_a_method_returning_a_value_that_is_no_error_is_no_factory(
     mined: tuple[Path, list[errdex.StoredRecord]],
 ) -> None:
     assert not any(r.record.error_class == "Report" for r in mined[1])
+
+
+def test_a_class_message_stripped_of_its_blanks_is_its_text(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    root, records = mined
+    [found] = _at(records, line_starting(SCHEMA, "raise BuildError.new(", stripped=True))
+    assert found.record.error_message == 'Failed executing: #{cmd} #{args.join(" ")}'
+    if missing("ruby"):
+        return
+    ruby = shutil.which("ruby")
+    assert ruby is not None
+    code = (f"require {str(root / 'lib/acme/schema.rb')!r}\n"
+            "begin\n  Acme::Schema.new.run('make', ['install'])\n"
+            "rescue => e\n  puts e.message\nend\n")
+    printed = subprocess.run([ruby, "-e", code], capture_output=True, text=True,
+                             check=True).stdout.strip()
+    assert re.fullmatch(found.record.message_pattern, printed), printed

@@ -42,6 +42,10 @@ module Acme
     def hint
       Acme.logger.warn "", "Connect to the Internet to enable it."
     end
+
+    def relay(error)
+      Acme.logger.warn "", error.message
+    end
   end
 end
 '''
@@ -76,3 +80,10 @@ def test_a_topic_and_message_logger_prints_both(
                              check=True).stderr.strip()
     assert re.fullmatch(found.record.message_pattern, printed), (printed,
                                                                   found.record.message_pattern)
+
+
+def test_a_blank_topic_with_nothing_said_is_no_record(
+    mined: tuple[Path, list[errdex.StoredRecord]],
+) -> None:
+    line = line_starting(SITE, "def relay", stripped=True) + 1
+    assert [r for r in mined[1] if r.record.line_number == line] == []

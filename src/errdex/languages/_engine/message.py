@@ -9,7 +9,7 @@ kind, and a wrapped error's text follows the message); the others leave them be.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from errdex.templates.template import Hole, Literal, Part, Template, chomp, merge_literals
 
@@ -73,3 +73,27 @@ def operand_hole(name: str, written: str | None = None) -> Message:
     """A non-literal operand of a concatenation, written ``{name}`` (or as given)."""
     spec = "{" + name + "}" if written is None else written
     return Message(spec, (Hole.of(name, spec),))
+
+
+def trimmed(message: Message, *, left: bool, right: bool) -> Message:
+    """``rtrim("…: {$path}. {$reason}")``: the blanks at the text's ends cut, and the blank
+    before a value that ends it printed only when the value prints something (an empty
+    ``$reason`` leaves ``…: /x.``)."""
+    parts = list(message.parts)
+    if left and parts and isinstance(parts[0], Literal):
+        parts[0] = Literal(parts[0].text.lstrip())
+    if right and parts and isinstance(parts[-1], Literal):
+        parts[-1] = Literal(parts[-1].text.rstrip())
+    elif right and len(parts) >= 2 and isinstance(last := parts[-1], Hole) and isinstance(
+            before := parts[-2], Literal) and last.optional_lead is None:
+        kept = before.text.rstrip()
+        lead = before.text[len(kept):]
+        if lead and kept:
+            parts[-2:] = [Literal(kept), replace(last, spec=lead + last.spec, optional_lead=lead)]
+    parts = [p for p in parts if not isinstance(p, Literal) or p.text]
+    literal = message.literal
+    if literal is not None:
+        literal = literal.strip() if left and right else literal.rstrip() if right else (
+            literal.lstrip())
+    return Message(message.written, merge_literals(parts), literal, message.kind,
+                   message.suffix, message.calls)

@@ -5,13 +5,13 @@ reader; ``spec.py`` lists the forms), and a call's arguments.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
 from errdex.languages._engine.calls import call_args, nth
+from errdex.languages._engine.message import trimmed
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages.base import ancestors, text
 from errdex.languages.php.strings import Message, interpolated, nowdoc, plain
@@ -78,30 +78,6 @@ def called(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     name = text(node.child_by_field_name("function")).lstrip("\\")
     return trimmed(read, left=name in ("trim", "ltrim"), right=name != "ltrim") if (
         read is not None) else None
-
-
-def trimmed(message: Message, *, left: bool, right: bool) -> Message:
-    """``rtrim("…: {$path}. {$reason}")``: the blanks at the text's ends cut, and the blank
-    before a value that ends it printed only when the value prints something (an empty
-    ``$reason`` leaves ``…: /x.``)."""
-    parts = list(message.parts)
-    if left and parts and isinstance(parts[0], Literal):
-        parts[0] = Literal(parts[0].text.lstrip())
-    if right and parts and isinstance(parts[-1], Literal):
-        parts[-1] = Literal(parts[-1].text.rstrip())
-    elif right and len(parts) >= 2 and isinstance(last := parts[-1], Hole) and isinstance(
-            before := parts[-2], Literal) and last.optional_lead is None:
-        kept = before.text.rstrip()
-        lead = before.text[len(kept):]
-        if lead and kept:
-            parts[-2:] = [Literal(kept), replace(last, spec=lead + last.spec, optional_lead=lead)]
-    parts = [p for p in parts if not isinstance(p, Literal) or p.text]
-    literal = message.literal
-    if literal is not None:
-        literal = literal.strip() if left and right else literal.rstrip() if right else (
-            literal.lstrip())
-    return Message(message.written, merge_literals(parts), literal, message.kind,
-                   message.suffix, message.calls)
 
 
 def class_constant(node: Node | None) -> Node | None:

@@ -52,7 +52,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.calls import call_args, names_a_logger
 from errdex.languages._engine.evidence import EvidenceRules
-from errdex.languages._engine.message import Message, joined
+from errdex.languages._engine.message import Message, joined, trimmed
 from errdex.languages._engine.pieces import message_site
 from errdex.languages._engine.reader import MessageTable, Reader, read_with
 from errdex.languages.base import (
@@ -76,6 +76,7 @@ _CLASS_NODES = ("constant", "scope_resolution")
 _CLASS_VALUES = (*_CLASS_NODES, "identifier", "call", "instance_variable", "class_variable")
 _SCOPES = ("method", "singleton_method", "class", "module", "program")
 _FORMAT_FUNCTIONS = ("format", "sprintf")
+_STRIPS = frozenset({"strip", "lstrip", "rstrip"})  # a text with blanks cut from its ends
 # Calls that pass text but are no helper of a repository's: Kernel, the stdlib, DSLs.
 _NOT_HELPERS = frozenset({
     "raise", "fail", "warn", "abort", "puts", "print", "p", "pp", "require",
@@ -251,7 +252,7 @@ def _topic_message(positional: list[Node], file: FileIndex) -> Message | None:
         return None
     said = _read(positional[1], file) or _hole(text(positional[1]))
     if not topic.literal.strip():
-        return said
+        return said if said.has_text() else None  # ``warn "", e.message``: nothing said
     return joined([topic, Message(" ", (Literal(" "),), " "), said])
 
 
@@ -375,9 +376,15 @@ def _format_call(reader: Reader[FileIndex], node: Node, depth: int) -> Message |
     copied = appended.mutable_text(node)
     if copied is not None:
         return reader.read(copied, depth + 1)
-    if text(node.child_by_field_name("method")) in appended.COPIES and receiver is not None and (
+    method = text(node.child_by_field_name("method"))
+    if method in appended.COPIES and receiver is not None and (
             node.child_by_field_name("arguments") is None):  # ``message.freeze``
         return reader.read(receiver, depth + 1)
+    if method in _STRIPS and receiver is not None and node.child_by_field_name(
+            "arguments") is None:  # ``"Failed executing: #{cmd} #{args}".strip``
+        read = reader.read(receiver, depth + 1)
+        return trimmed(read, left=method != "rstrip", right=method != "lstrip") if (
+            read is not None) else None
     if text(node.child_by_field_name("method")) not in _FORMAT_FUNCTIONS:
         return None
     if receiver is not None and text(receiver) != "Kernel":
