@@ -75,7 +75,7 @@ _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever 
 _LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word template
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
-SNAPSHOT_FORMAT = 9
+SNAPSHOT_FORMAT = 10
 # Most candidate patterns verified against one reading of a message: real messages
 # have a handful; only a paste holding the words of thousands of templates reaches it
 # (the most specific, by required words, are kept).

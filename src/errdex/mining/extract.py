@@ -47,7 +47,7 @@ _PARALLEL_MIN_FILES = 64
 
 # Bump when what extraction or enrichment produces changes: stored repos then get a full
 # re-mine instead of an incremental one.
-EXTRACTION_REVISION = 14
+EXTRACTION_REVISION = 15
 
 ProgressCallback = Callable[[int, int], None]
 
