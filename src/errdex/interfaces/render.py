@@ -7,6 +7,8 @@ path is data), with its control characters and bidi overrides made visible.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.style import Style
@@ -14,18 +16,20 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from errdex.api import (
-    ManySummary,
-    Match,
-    Record,
-    RecordExtras,
-    ScannedEvent,
-    ScanSummary,
-    StoredRecord,
-    TextSiteMatch,
-    skipped_note,
-)
+from errdex import api
 from errdex.visible import https_url, visible
+
+if TYPE_CHECKING:  # annotations only: the API loads what these live in when first used
+    from errdex.api import (
+        ManySummary,
+        Match,
+        Record,
+        RecordExtras,
+        ScannedEvent,
+        ScanSummary,
+        StoredRecord,
+        TextSiteMatch,
+    )
 
 _LEXERS = {"python": "python", "rust": "rust"}
 _CONTEXT_LINES = 6
@@ -176,7 +180,7 @@ def print_scan_summary(console: Console, summary: ScanSummary) -> None:
         f"{summary.matched:,} explained by {len(summary.by_record):,} records"
     ))
     if summary.skipped_lines:
-        console.print(Text(skipped_note(summary)))
+        console.print(Text(api.skipped_note(summary)))
     if not summary.by_record:
         return
     table = Table(header_style="bold")
