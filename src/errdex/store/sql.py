@@ -237,7 +237,7 @@ class SQLStore(ABC):
         row = self._execute("SELECT value FROM errdex_meta WHERE key = 'generation'").fetchone()
         return int(row[0]) if row else 0
 
-    def load_snapshot(self, generation: int, format_version: int) -> bytes | None:
+    def load_snapshot(self, generation: int, format_version: int) -> bytes | bytearray | None:
         row = self._execute(
             "SELECT data FROM index_snapshot WHERE id = 1 AND generation = ? AND format = ?",
             (generation, format_version),

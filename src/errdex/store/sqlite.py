@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 BUSY_TIMEOUT_ENV = "ERRDEX_BUSY_TIMEOUT"
 DEFAULT_BUSY_TIMEOUT = 600.0
 _SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+_BLOB_PIECE = 1 << 20  # a saved index is read and written a mebibyte at a time
 _INLINE_VALUES = 200  # longer lists go as one JSON array (SQLite allows 32766 parameters)
 
 
@@ -215,6 +216,42 @@ class SQLiteStore(CodeQueries, SQLStore):
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
+
+    def load_snapshot(self, generation: int, format_version: int) -> bytes | bytearray | None:
+        """The saved index, read in pieces into one buffer: SQLite never holds a whole
+        copy of it beside the caller's (a hundred megabytes at a million patterns)."""
+        row = self.conn.execute(
+            "SELECT rowid FROM index_snapshot WHERE id = 1 AND generation = ? AND format = ?",
+            (generation, format_version),
+        ).fetchone()
+        if row is None:
+            return None
+        with self.conn.blobopen("index_snapshot", "data", row[0], readonly=True) as blob:
+            data = bytearray(len(blob))
+            for start in range(0, len(data), _BLOB_PIECE):
+                data[start:start + _BLOB_PIECE] = blob.read(_BLOB_PIECE)
+        return data
+
+    def save_snapshot(self, generation: int, format_version: int, data: bytes) -> None:
+        """Keep a built index for the next reader; skipped when the store changed meanwhile.
+        The row is made of zeros, then written in pieces: binding the bytes would have
+        SQLite copy them whole (twice) while the caller still holds them."""
+        try:
+            with self.transaction():
+                if self.generation() != generation:
+                    return
+                self.conn.execute(
+                    "INSERT INTO index_snapshot VALUES (1, ?, ?, zeroblob(?)) ON CONFLICT (id) "
+                    "DO UPDATE SET generation = excluded.generation, "
+                    "format = excluded.format, data = excluded.data",
+                    (generation, format_version, len(data)),
+                )
+                view = memoryview(data)
+                with self.conn.blobopen("index_snapshot", "data", 1) as blob:
+                    for start in range(0, len(view), _BLOB_PIECE):
+                        blob.write(view[start:start + _BLOB_PIECE])
+        except self.snapshot_skips:  # a read-only or busy database: the index still works
+            return
 
     def _lock_migrations(self) -> None:
         """Nothing more: ``BEGIN IMMEDIATE`` already keeps every other writer out."""
