@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/lookup.py [--records 1000000] [--from DATASET.jsonl] [--db PATH]
     .venv/bin/python benchmarks/lookup.py --db PATH --reuse   # query a store kept before
+    .venv/bin/python benchmarks/lookup.py --db PATH --reuse --rebuild   # ... its index rebuilt
     .venv/bin/python benchmarks/lookup.py --hostile [--limit SECONDS]
 
 Builds a store of N realistic records — real templates (the given dataset, else
@@ -28,6 +29,7 @@ import json
 import random
 import re
 import resource
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -312,6 +314,9 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="keep the built store here (default: temp)")
     parser.add_argument("--reuse", action="store_true",
                         help="with --db: query the store an earlier run kept there, unbuilt")
+    parser.add_argument("--rebuild", action="store_true",
+                        help="with --reuse: drop the saved index first, so loading rebuilds it "
+                        "(the load time and peak RSS are then a rebuild's)")
     parser.add_argument("--queries", type=int, default=2000)
     parser.add_argument("--query-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--hostile", action="store_true",
@@ -332,6 +337,12 @@ def main() -> None:
         db = args.db or Path(tmp) / "bench.sqlite"
         if args.reuse and db.exists():
             print(f"reusing {db} ({db.stat().st_size / 1e6:.0f} MB)")
+            if args.rebuild:
+                conn = sqlite3.connect(db)
+                conn.execute("DELETE FROM index_snapshot")
+                conn.commit()
+                conn.close()
+                print("saved index dropped: the load below rebuilds it")
         else:
             if db.exists():
                 db.unlink()
