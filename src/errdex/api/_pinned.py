@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 
 from errdex.errors import UsageError
 from errdex.lookup.index import Match
-from errdex.packages.deps import release_key
-from errdex.packages.lockfiles import Pins, read_lockfiles
+from errdex.packages.pins import Pins
 from errdex.packages.specs import parse_spec
 
 DEPS_ENV = "ERRDEX_DEPS"
@@ -35,6 +34,9 @@ class Pinned:
     def of(cls, deps: str | os.PathLike[str] | Pins | Sequence[str]) -> Pinned:
         """From a lockfile or project folder, pins read already, or release specs
         (``pypi:NAME==VERSION``, ``npm:NAME@VERSION``: what a web or MCP client sends)."""
+        from errdex.packages.deps import release_key  # the release miner: only with pins
+        from errdex.packages.lockfiles import read_lockfiles
+
         if isinstance(deps, Pins):
             specs = deps.specs
         elif isinstance(deps, (str, os.PathLike)):
@@ -52,6 +54,8 @@ class Pinned:
         extras = match.extras
         if not extras.package or not extras.package_version:
             return None
+        from errdex.packages.deps import release_key
+
         return release_key(extras.package_ecosystem, extras.package, extras.package_version)
 
     def pins(self, match: Match) -> bool:
