@@ -219,18 +219,26 @@ class SQLiteStore(CodeQueries, SQLStore):
 
     def load_snapshot(self, generation: int, format_version: int) -> bytes | bytearray | None:
         """The saved index, read in pieces into one buffer: SQLite never holds a whole
-        copy of it beside the caller's (a hundred megabytes at a million patterns)."""
-        row = self.conn.execute(
-            "SELECT rowid FROM index_snapshot WHERE id = 1 AND generation = ? AND format = ?",
-            (generation, format_version),
-        ).fetchone()
-        if row is None:
-            return None
-        with self.conn.blobopen("index_snapshot", "data", row[0], readonly=True) as blob:
-            data = bytearray(len(blob))
-            for start in range(0, len(data), _BLOB_PIECE):
-                data[start:start + _BLOB_PIECE] = blob.read(_BLOB_PIECE)
-        return data
+        copy of it beside the caller's (a hundred megabytes at a million patterns). One
+        read transaction: a writer saving another snapshot meanwhile is never half seen."""
+        own = not self.conn.in_transaction
+        if own:
+            self.conn.execute("BEGIN")
+        try:
+            row = self.conn.execute(
+                "SELECT rowid FROM index_snapshot WHERE id = 1 AND generation = ? AND format = ?",
+                (generation, format_version),
+            ).fetchone()
+            if row is None:
+                return None
+            with self.conn.blobopen("index_snapshot", "data", row[0], readonly=True) as blob:
+                data = bytearray(len(blob))
+                for start in range(0, len(data), _BLOB_PIECE):
+                    data[start:start + _BLOB_PIECE] = blob.read(_BLOB_PIECE)
+            return data
+        finally:
+            if own:
+                self.conn.execute("COMMIT")
 
     def save_snapshot(self, generation: int, format_version: int, data: bytes) -> None:
         """Keep a built index for the next reader; skipped when the store changed meanwhile.
