@@ -410,6 +410,9 @@ def test_a_large_snapshot_comes_back_byte_for_byte(backend_store):
     assert store.load_snapshot(generation, SNAPSHOT_FORMAT) == large
     store.save_snapshot(generation, SNAPSHOT_FORMAT, b"short")
     assert store.load_snapshot(generation, SNAPSHOT_FORMAT) == b"short"
+    with store.transaction():  # read inside a caller's transaction too, which goes on
+        assert store.load_snapshot(generation, SNAPSHOT_FORMAT) == b"short"
+        assert store.generation() == generation
     store.save_snapshot(generation, SNAPSHOT_FORMAT, b"")
     assert store.load_snapshot(generation, SNAPSHOT_FORMAT) == b""
 
