@@ -59,7 +59,9 @@ def rails_error(lines: Lines, i: int) -> Found | None:
 
 def ruby_frames(lines: Lines, i: int) -> Found | None:
     """A paste of Ruby frames and nothing else: an event without a message."""
-    if i >= _FIRST_LINES or any(lines[k].strip() for k in range(i)):
+    # Its first line is a frame (``_frames`` skips none here): tried on every pasted line,
+    # one substring test turns the rest away before any frame is parsed.
+    if ".rb:" not in lines[i] or i >= _FIRST_LINES or any(lines[k].strip() for k in range(i)):
         return None
     frames, stop = _frames(lines, i, gap=0)
     if not frames or any(lines[k].strip() for k in range(stop, len(lines))):
