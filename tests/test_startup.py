@@ -43,3 +43,39 @@ def test_the_enrich_stage_leaves_the_enrich_function() -> None:
             "assert inspect.isfunction(errdex.enrich), errdex.enrich\n"
             "assert errdex.enrich is errdex.api.enrich")
     _loaded_after(code)
+
+
+def test_explain_imports_no_language_mining_code() -> None:
+    loaded = _loaded_after("import errdex\nerrdex.explain")
+    assert [m for m in loaded if m.startswith("errdex.languages.") and m.endswith(".spec")
+            and not m.startswith("errdex.languages._")] == []
+
+
+def test_the_known_languages_are_the_folders() -> None:
+    from pathlib import Path
+
+    import errdex.languages as registry
+
+    folders = sorted(p.parent.name for p in Path(registry.__file__).parent.glob("*/__init__.py")
+                     if not p.parent.name.startswith("_"))
+    assert sorted({known.folder for known in registry.KNOWN}) == folders
+    declared = []
+    for folder in folders:  # what each folder declares, read the way the registry reads it
+        module = __import__(f"errdex.languages.{folder}", fromlist=["SPEC"])
+        declared += getattr(module, "SPECS", None) or [module.SPEC]
+    assert [spec.name for spec in declared] == [known.name for known in registry.KNOWN]
+    for known, spec, pastes in zip(registry.KNOWN, declared, registry.paste_readers(),
+                                   strict=True):
+        assert known.extensions == spec.extensions == registry.LANGUAGES[known.name].extensions
+        assert pastes == spec.pastes, known.name
+        assert registry.SPECS[known.name] is spec
+
+
+def test_a_path_loads_only_its_language() -> None:
+    code = ("from errdex.languages import language_for_path\n"
+            "assert language_for_path('src/app.py').name == 'python'\n"
+            "assert language_for_path('README.md') is None")
+    loaded = _loaded_after(code)
+    specs = {m for m in loaded if m.startswith("errdex.languages.") and m.endswith(".spec")
+             and not m.startswith("errdex.languages._")}
+    assert specs == {"errdex.languages.python.spec"}

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from errdex.languages import LANGUAGES
+from errdex.languages import extensions
 from errdex.languages._engine.pastes.common import ErrorEvent
 from errdex.lookup.classes import specific
 from errdex.lookup.parse import main_event
@@ -48,7 +48,7 @@ _KINDS = {"python": ("python", "Python traceback"), "rust-panic": ("rust", "Rust
 _NATIVE = {"python": {"rust", "c"}, "javascript": {"rust", "c"}, "ruby": {"c"}, "php": {"c"},
            "swift": {"c"}, "go": {"c"}}
 _EXTENSIONS = {ext: _FAMILIES.get(name, name)
-               for name, language in LANGUAGES.items() for ext in language.extensions}
+               for name, suffixes in extensions().items() for ext in suffixes}
 
 # Where a frame's file sits in an installed package: the package is the folder after it.
 _PACKAGE_DIRS = re.compile(

@@ -22,7 +22,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from errdex.errors import InputTooLargeError, UsageError
-from errdex.languages import SPECS
+from errdex.languages import paste_readers
 from errdex.languages._engine import LanguageSpec
 from errdex.languages._engine.files import FileIndex
 from errdex.languages._engine.pastes import PasteReader, logs, ordered
@@ -87,13 +87,13 @@ def recognizers(specs: Iterable[LanguageSpec[FileIndex]]) -> tuple[Recognizer, .
     return ordered([*(r for spec in specs for r in spec.pastes.readers), *_LOG_READERS])
 
 
-_RECOGNIZERS: tuple[Recognizer, ...] = recognizers(SPECS.values())
-_BARE_STACKS = tuple(
-    spec.pastes.bare_stack for spec in SPECS.values() if spec.pastes.bare_stack is not None
-)
+_PASTES = paste_readers()  # every language's, without its grammar and mining code
+_RECOGNIZERS: tuple[Recognizer, ...] = ordered(
+    [*(r for pastes in _PASTES for r in pastes.readers), *_LOG_READERS])
+_BARE_STACKS = tuple(pastes.bare_stack for pastes in _PASTES if pastes.bare_stack is not None)
 # Texts that start an event anywhere on a line (see ``Pastes.markers``), each once.
 _MARKERS: tuple[str, ...] = tuple(
-    dict.fromkeys(marker for spec in SPECS.values() for marker in spec.pastes.markers)
+    dict.fromkeys(marker for pastes in _PASTES for marker in pastes.markers)
 )
 
 
