@@ -119,7 +119,9 @@ def load_tables(store: Store, layout: int, literal_of: Callable[[str], str]
     generation = store.generation()
     saved = store.load_snapshot(generation, layout)
     if saved is not None:
-        by_key, rest, size, parts, dumped, *more = marshal.loads(saved)
+        loaded = marshal.loads(saved)
+        del saved  # a hundred megabytes at a million patterns: gone before the arrays come
+        by_key, rest, size, parts, dumped, *more = loaded
         retrieval = Retrieval.load(dumped)
         if retrieval is not None:
             return (by_key, rest, size, parts, retrieval,
