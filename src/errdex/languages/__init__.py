@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, MutableMapping
 from functools import cache
 from typing import NamedTuple, TypeVar
 
@@ -116,8 +116,9 @@ def _load(folder: str) -> None:
 V = TypeVar("V")
 
 
-class _Registry(Mapping[str, V]):
-    """Language name → what its folder declares, the folder imported on first use."""
+class _Registry(MutableMapping[str, V]):
+    """Language name → what its folder declares, the folder imported on first use (a test
+    may replace an entry, as in a dict)."""
 
     def __init__(self, loaded: dict[str, V]) -> None:
         self._loaded = loaded
@@ -132,6 +133,14 @@ class _Registry(Mapping[str, V]):
             found = self._loaded[name]
         return found
 
+    def __setitem__(self, name: str, value: V) -> None:
+        if name in self:
+            self[name]  # loaded first, so that loading later does not undo the replacement
+        self._loaded[name] = value
+
+    def __delitem__(self, name: str) -> None:
+        del self._loaded[name]  # what the folder declares comes back on the next use
+
     def __iter__(self) -> Iterator[str]:
         return iter(_folders())
 
@@ -142,8 +151,8 @@ class _Registry(Mapping[str, V]):
         return name in _folders()
 
 
-LANGUAGES: Mapping[str, Language] = _Registry(_languages)
-SPECS: Mapping[str, LanguageSpec[FileIndex]] = _Registry(_specs)
+LANGUAGES: MutableMapping[str, Language] = _Registry(_languages)
+SPECS: MutableMapping[str, LanguageSpec[FileIndex]] = _Registry(_specs)
 
 
 def language_for_path(path: str) -> Language | None:
