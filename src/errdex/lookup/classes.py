@@ -21,9 +21,11 @@ from errdex.store.protocol import Store
 CLASS_ONLY = "only: the message was not matched"  # in the reason of such a match
 FEW_RECORDS = 4  # more records of the class than this: the class alone does not say which
 _SEARCHED = 24  # full-text hits read for the class's name
-# One of a class's many raises, in a file a stack frame names: the class says what, the
-# frame says where; above a class alone (0.5) and another class's loosely similar text.
-_FRAMED = 0.6
+# One of a class's many raises, in a file a stack frame names: the frame says where, but
+# nothing says what. Just above a class alone (0.5) and another class's loosely similar
+# text; below text about 78% similar or more (0.65 x ratio with the class differing), which
+# says what was written (a wrapper class re-raises words written elsewhere).
+_FRAMED = 0.505
 # A Go ``%#v`` (or ``%+v``) dump of an error struct: ``&pkg.NameError{field:…}``.
 _DUMP = re.compile(r"&?(?:[A-Za-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Err))\{")
 _GENERIC = frozenset({"Error", "Exception", "RuntimeError", "RuntimeException", "Throwable",
