@@ -29,12 +29,8 @@ if TYPE_CHECKING:  # what each name is, for type checkers; at run time a name's 
     from errdex.api._datasets import export_dataset, import_dataset, publish_dataset
     from errdex.api._history import HistorySummary, ReleaseMine, mine_history
     from errdex.api._lookup import (
-        GroupRow,
         LogSource,
         Resolution,
-        ScanGroups,
-        ScannedEvent,
-        ScanSummary,
         explain,
         resolve,
         scan,
@@ -103,8 +99,10 @@ if TYPE_CHECKING:  # what each name is, for type checkers; at run time a name's 
         StoreError,
         UsageError,
     )
+    from errdex.lookup.groups import GroupRow, ScanGroups
     from errdex.lookup.index import Index, Match
     from errdex.lookup.parse import MAX_INPUT_CHARS
+    from errdex.lookup.scan import ScannedEvent, ScanSummary
     from errdex.lookup.text_sites import TextSiteMatch
     from errdex.records.lineage import WordingVersion
     from errdex.records.model import DatasetLine, Record, RecordExtras
@@ -203,12 +201,12 @@ _HOMES: dict[str, tuple[str, str]] = {  # public name -> (module, name there)
     "HistorySummary": ("errdex.api._history", "HistorySummary"),
     "ReleaseMine": ("errdex.api._history", "ReleaseMine"),
     "mine_history": ("errdex.api._history", "mine_history"),
-    "GroupRow": ("errdex.api._lookup", "GroupRow"),
+    "GroupRow": ("errdex.lookup.groups", "GroupRow"),
     "LogSource": ("errdex.api._lookup", "LogSource"),
     "Resolution": ("errdex.api._lookup", "Resolution"),
-    "ScanGroups": ("errdex.api._lookup", "ScanGroups"),
-    "ScanSummary": ("errdex.api._lookup", "ScanSummary"),
-    "ScannedEvent": ("errdex.api._lookup", "ScannedEvent"),
+    "ScanGroups": ("errdex.lookup.groups", "ScanGroups"),
+    "ScanSummary": ("errdex.lookup.scan", "ScanSummary"),
+    "ScannedEvent": ("errdex.lookup.scan", "ScannedEvent"),
     "explain": ("errdex.api._lookup", "explain"),
     "resolve": ("errdex.api._lookup", "resolve"),
     "scan": ("errdex.api._lookup", "scan"),

@@ -7,13 +7,11 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from errdex.api._pinned import WIDEN, DepsSource, pinned_from, prefer_pinned
 from errdex.api._stores import Db, open_index, using_store
 from errdex.errors import UsageError
-from errdex.lookup import groups as _groups
-from errdex.lookup import scan as _scan
 from errdex.lookup.context import named_texts_win
 from errdex.lookup.index import Index, Match
 from errdex.lookup.lineage import gone_for_good, lives_on_in_text
@@ -26,10 +24,9 @@ from errdex.lookup.text_sites import (
 )
 from errdex.store.protocol import StoredRecord
 
-ScannedEvent = _scan.ScannedEvent
-ScanSummary = _scan.ScanSummary
-ScanGroups = _groups.ScanGroups
-GroupRow = _groups.GroupRow
+if TYPE_CHECKING:  # the scan's modules load when a log is scanned, not for one explain
+    from errdex.lookup.scan import ScannedEvent, ScanSummary
+
 LogSource = str | os.PathLike[str] | TextIO
 """A log file's path (``"-"``: stdin), or an open text stream."""
 
@@ -120,6 +117,8 @@ def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None
     ``group`` gives each event no statement explains a template learnt from the log
     (``event.group``), as :class:`ScanGroups` rows show.
     """
+    from errdex.lookup import scan as _scan
+
     with using_store(db) as store, _open_log(log) as stream:
         index = open_index(store)
         yield from _scan.scan(index, stream, top=top, repo=repo, summary=summary,
@@ -129,6 +128,8 @@ def scan(log: LogSource, *, db: Db = None, top: int = 1, repo: str | None = None
 
 def skipped_note(summary: ScanSummary) -> str:
     """The line that says how many over-long lines a scan left out."""
+    from errdex.lookup import scan as _scan
+
     return _scan.skipped_note(summary)
 
 
