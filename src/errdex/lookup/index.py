@@ -124,6 +124,8 @@ class Index:
 
     def _pattern_details(self, pids: list[int]) -> dict[int, tuple[str, int]]:
         """(pattern, literal length) of candidate patterns, cached."""
+        if not pids:  # a wrapped part no template could fit: most of a hit's readings
+            return {}
         missing = [pid for pid in pids if pid not in self._details]
         for pid in missing:  # a line of a multi-line template, a held pattern: no read
             if found := self._parts.get(pid) if pid < 0 else self._held and self._held.get(pid):
@@ -305,7 +307,14 @@ class Index:
         full: list[int] = []
         close: list[tuple[float, int]] = []
         rest_of, by_key = self._rest, self._by_key
-        buckets = [found for word in words if (found := word_bucket(by_key.get(word), words))]
+        buckets = []
+        for word in words:  # most words key no bucket, most buckets are a tuple: no call
+            entry = by_key.get(word)
+            if entry is None:
+                continue
+            found = entry if type(entry) is tuple else word_bucket(entry, words)
+            if found:
+                buckets.append(found)
         if len(buckets) > _MANY_BUCKETS:
             buckets.sort(key=len)
         start, whole = left, True
@@ -382,6 +391,8 @@ class Index:
         for reading, message in enumerate(readings):
             verified: dict[int, tuple[str | None, ...]] = {}
             details = self._pattern_details(self._most_specific(self.candidates(message, budget)))
+            if not details:
+                continue
             encoded: list[bytes] = []  # the message for RE2, encoded once if a regex runs
             # A sentence pasted without its final period (copied from a title, or trimmed):
             # read with it against a template ending in one (same words: same candidates).
