@@ -206,6 +206,8 @@ _RECENT_PASTES = 8
 def _main_event(text: str) -> ErrorEvent:
     """``main_event`` of a checked, non-blank paste, parsed once however often asked."""
     events = parse_events(text)
+    if len(events) == 1:  # a lone event (most pastes) is the one, whatever it is
+        return events[0]
     candidates = [event for event in events if event.kind != "message"] or events
     # A tool's closing "error: exit status 1" only says that what it ran failed before it.
     candidates = [event for event in candidates if not _exit_status(event)] or candidates
