@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 HEAVY = ("errdex.lookup", "errdex.languages", "errdex.mining", "errdex.store", "pydantic",
          "tree_sitter")
@@ -52,8 +53,6 @@ def test_explain_imports_no_language_mining_code() -> None:
 
 
 def test_the_known_languages_are_the_folders() -> None:
-    from pathlib import Path
-
     import errdex.languages as registry
 
     folders = sorted(p.parent.name for p in Path(registry.__file__).parent.glob("*/__init__.py")
@@ -78,4 +77,18 @@ def test_a_path_loads_only_its_language() -> None:
     loaded = _loaded_after(code)
     specs = {m for m in loaded if m.startswith("errdex.languages.") and m.endswith(".spec")
              and not m.startswith("errdex.languages._")}
+    assert specs == {"errdex.languages.python.spec"}
+
+
+def test_mining_a_python_repository_loads_only_python(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "app.py").write_text("def f(x):\n    raise ValueError(f'bad value {x}')\n")
+    for args in (["init", "-q"], ["add", "app.py"],
+                 ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]):
+        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+    code = (f"import errdex\nsummary = errdex.mine({str(repo)!r}, db={str(tmp_path / 'db')!r})\n"
+            "assert summary.new == 1, summary")
+    specs = {m for m in _loaded_after(code) if m.startswith("errdex.languages.")
+             and m.endswith(".spec") and not m.startswith("errdex.languages._")}
     assert specs == {"errdex.languages.python.spec"}

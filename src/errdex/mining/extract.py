@@ -130,8 +130,9 @@ def extract(
     if changed is not None:  # the producers of files an incremental mine did not read
         producers.add(producers_elsewhere(tree, producers, read.mined, changed))
     mined, texts, inline = read.mined, read.texts, read.inline
-    resolved = [
-        m for language, spec in SPECS.items() if spec.constants is not None
+    waiting = {m.extras.language for m in mined if m.pending is not None}  # no other
+    resolved = [  # language has a site to resolve (nor loads its folder to ask)
+        m for language in SPECS if language in waiting and SPECS[language].constants is not None
         for m in _resolve_constants(tree, language, mined, read.constants.get(language, []),
                                     every_file=changed is None)
     ]
