@@ -42,11 +42,8 @@ if TYPE_CHECKING:  # what each name is, for type checkers; at run time a name's 
     from errdex.api._mining import (
         DEFAULT_CACHE_BUDGET,
         EnrichSummary,
-        Entry,
-        ManySummary,
         MineSummary,
         ProgressCallback,
-        RepoOutcome,
         enrich,
         llm_config,
         mine,
@@ -85,6 +82,8 @@ if TYPE_CHECKING:  # what each name is, for type checkers; at run time a name's 
         sync_dataset,
         with_origins,
     )
+    from errdex.batch.entries import Entry
+    from errdex.batch.many import ManySummary, RepoOutcome
     from errdex.datasets import record_view as record_view
     from errdex.enrich.llm import LlmConfig as LlmConfig
     from errdex.enrich.llm import LlmReport as LlmReport
@@ -216,11 +215,11 @@ _HOMES: dict[str, tuple[str, str]] = {  # public name -> (module, name there)
     "text_sites": ("errdex.api._lookup", "text_sites"),
     "DEFAULT_CACHE_BUDGET": ("errdex.api._mining", "DEFAULT_CACHE_BUDGET"),
     "EnrichSummary": ("errdex.api._mining", "EnrichSummary"),
-    "Entry": ("errdex.api._mining", "Entry"),
-    "ManySummary": ("errdex.api._mining", "ManySummary"),
+    "Entry": ("errdex.batch.entries", "Entry"),
+    "ManySummary": ("errdex.batch.many", "ManySummary"),
     "MineSummary": ("errdex.api._mining", "MineSummary"),
     "ProgressCallback": ("errdex.api._mining", "ProgressCallback"),
-    "RepoOutcome": ("errdex.api._mining", "RepoOutcome"),
+    "RepoOutcome": ("errdex.batch.many", "RepoOutcome"),
     "enrich": ("errdex.api._mining", "enrich"),
     "llm_config": ("errdex.api._mining", "llm_config"),
     "mine": ("errdex.api._mining", "mine"),

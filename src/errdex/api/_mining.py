@@ -9,23 +9,18 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
 from errdex.api._stores import Db, open_index, using_store
-from errdex.batch import entries as _entries
-from errdex.batch import history as _batch_history
-from errdex.batch import many as _many
+from errdex.batch.clones import DEFAULT_CACHE_BUDGET as DEFAULT_CACHE_BUDGET
 from errdex.enrich import enrich_store as _enrich_store
 from errdex.errors import UsageError
 from errdex.mining import run as _run
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the batch miner loads for mine_many, not for one mine
+    from errdex.batch.entries import Entry
+    from errdex.batch.many import ManySummary
     from errdex.enrich.llm import LlmConfig, LlmReport
 
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while work advances."""
-
-Entry = _entries.Entry
-ManySummary = _many.ManySummary
-RepoOutcome = _many.RepoOutcome
-DEFAULT_CACHE_BUDGET = _many.DEFAULT_CACHE_BUDGET
 
 
 @dataclass
@@ -108,6 +103,8 @@ def mine(
 def read_repo_list(path: str | os.PathLike[str]) -> list[Entry]:
     """The repositories a LIST file names (one path or git URL[@ref] a line, ``#`` comments;
     ``-`` reads stdin); a missing, unreadable or empty list is a :class:`UsageError`."""
+    from errdex.batch import entries as _entries
+
     return _entries.read_list(path)
 
 
@@ -129,7 +126,11 @@ def mine_many(
     URLs (cloned shallow, without tags) are mined at their commit. ``history_last`` and
     ``history_stride`` choose the releases, as ``last`` and ``stride`` of :func:`mine_history`.
     """
-    listed = [item if isinstance(item, Entry) else _entries.parse_entry(item, number)
+    from errdex.batch import entries as _entries
+    from errdex.batch import history as _batch_history
+    from errdex.batch import many as _many
+
+    listed = [item if isinstance(item, _entries.Entry) else _entries.parse_entry(item, number)
               for number, item in enumerate(entries, 1)]
     budget = _entries.parse_size(cache_budget) if isinstance(cache_budget, str) else cache_budget
     with using_store(db) as store:
@@ -141,7 +142,7 @@ def mine_many(
         summary = _many.mine_many(rest, store, jobs=jobs, ray_address=ray_address,
                                   cache_dir=cache_dir, disk_budget_bytes=budget,
                                   retries=retries, progress=progress, enrich=enrich
-                                  ) if rest or not paths else ManySummary()
+                                  ) if rest or not paths else _many.ManySummary()
         if released:
             by_line = {o.entry.line: o for o in [*released, *summary.outcomes]}
             summary.outcomes = [by_line[e.line] for e in listed]
