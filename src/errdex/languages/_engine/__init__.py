@@ -22,6 +22,11 @@ module and its ``.scm`` query):
 
    and export ``SPEC`` (or ``SPECS``, one per grammar) from the folder's
    ``__init__.py``: the registry (``languages/__init__.py``) builds the ``Language``.
+   Add the language's row to the registry's ``KNOWN`` (name, folder, extensions, the
+   module of its paste readers) so that a process imports the folder only when it meets
+   the language (a folder not listed is found and imported at once; a test checks the
+   rows). Keep the folder's ``__init__`` importing its spec lazily, as the others do:
+   its ``pastes.py`` is then read without the grammar and mining code.
 
 The loop (``extract.py``): parse (cached per file) → run the query → index the file →
 each handler, in the spec's order, over every match holding its capture, skipping a
