@@ -58,7 +58,8 @@ def enrich_record(record: Record, extras: RecordExtras, evidence: Evidence) -> N
     record.handling_strategy = _strategy(record, families, guard, evidence)
     record.tags = _tags(record, extras, families)
 
-    grammar = LANGUAGES[extras.language].grammar if extras.language in LANGUAGES else None
+    language = extras.language or ""
+    grammar = LANGUAGES[language].grammar if language in LANGUAGES else None
     if grammar is not None and extras.language is not None:
         facts = CodeFacts(
             language=extras.language, grammar=grammar, error_type=record.error_type,
