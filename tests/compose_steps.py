@@ -8,6 +8,7 @@ or read reaches every language at once.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -80,6 +81,26 @@ def python_prints(root: Path, code: str) -> str:
     done = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(root)!r})\n"
                            + code], capture_output=True, text=True, check=True)
     return done.stdout.strip()
+
+
+def ruby_raises(source: Path, receiver: str, method: str, args: Iterable[object]
+                ) -> tuple[str, str]:
+    """What real Ruby raises calling ``receiver.new.method(*args)`` from the fixture file
+    ``source``: the exception's class (last part of its name) and its message."""
+    ruby = shutil.which("ruby")
+    assert ruby is not None
+    code = (
+        "require 'json'\n"
+        f"require {str(source)!r}\n"
+        "begin\n"
+        f"  {receiver}.new.send({method!r}.to_sym, *JSON.parse({json.dumps(list(args))!r}))\n"
+        "rescue => e\n"
+        "  puts JSON.dump([e.class.name.split('::').last, e.message])\n"
+        "end\n"
+    )
+    done = subprocess.run([ruby, "-e", code], capture_output=True, text=True, check=True)
+    name, message = json.loads(done.stdout)
+    return name, message
 
 
 def line_starting(text: str, start: str, *, stripped: bool = False) -> int:

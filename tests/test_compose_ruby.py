@@ -4,7 +4,6 @@ pattern checked against what the interpreter really prints for the fixture's rai
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import errdex
+from tests.compose_steps import ruby_raises
 from tests.conftest import GitRepo
 
 ERRORS = '''\
@@ -319,20 +319,7 @@ def _at(records: list[errdex.StoredRecord], method: str,
 
 def _printed(root: Path, method: str, args: Sequence[object]) -> tuple[str, str]:
     """What Ruby prints for the fixture method's exception: its class, its message."""
-    code = (
-        "require 'json'\n"
-        f"require {str(root / 'lib/mylib/store.rb')!r}\n"
-        "begin\n"
-        f"  MyLib::Store.new.send({method!r}.to_sym, *JSON.parse({json.dumps(args)!r}))\n"
-        "rescue => e\n"
-        "  puts JSON.dump([e.class.name.split('::').last, e.message])\n"
-        "end\n"
-    )
-    ruby = shutil.which("ruby")
-    assert ruby is not None
-    done = subprocess.run([ruby, "-e", code], capture_output=True, text=True, check=True)
-    name, message = json.loads(done.stdout)
-    return name, message
+    return ruby_raises(root / "lib/mylib/store.rb", "MyLib::Store", method, args)
 
 
 _RUBY = pytest.mark.skipif(shutil.which("ruby") is None, reason="no ruby installed")

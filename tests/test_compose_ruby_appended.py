@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import errdex
-from tests.compose_steps import line_starting, mine_fixture, missing
+from tests.compose_steps import line_starting, mine_fixture, missing, ruby_raises
 
 ERRORS = '''\
 # frozen_string_literal: true
@@ -152,19 +152,7 @@ def test_one_pattern_of_the_site_matches_what_ruby_raises(
         pytest.skip("no ruby installed")
     root, records = mined
     method, args = run
-    code = (
-        "require 'json'\n"
-        f"require {str(root / 'lib/acme/runner.rb')!r}\n"
-        "begin\n"
-        f"  Acme::Runner.new.send({method!r}.to_sym, *JSON.parse({json.dumps(args)!r}))\n"
-        "rescue => e\n"
-        "  puts JSON.dump([e.class.name.split('::').last, e.message])\n"
-        "end\n"
-    )
-    ruby = shutil.which("ruby")
-    assert ruby is not None
-    done = subprocess.run([ruby, "-e", code], capture_output=True, text=True, check=True)
-    name, printed = json.loads(done.stdout)
+    name, printed = ruby_raises(root / "lib/acme/runner.rb", "Acme::Runner", method, args)
     found = _at(records, method)
     assert any((r.record.error_class or "").rsplit("::", 1)[-1] == name
                and re.fullmatch(r.record.message_pattern, printed, re.DOTALL)
