@@ -103,6 +103,29 @@ def ruby_raises(source: Path, receiver: str, method: str, args: Iterable[object]
     return name, message
 
 
+def php_runner(requires: Iterable[str], instance: str, prelude: str = "") -> str:
+    """A PHP script calling ``(new instance())->{$argv[1]}(...json args)`` after requiring
+    the fixture files, printing what it threw as JSON ``[short class, message]``; a
+    ``prelude`` of braced namespaces (stubs) comes first, the run then in the global one."""
+    body = "".join(f"require __DIR__ . '/{name}';\n" for name in requires) + (
+        "try {\n"
+        f"    (new {instance}())->{{$argv[1]}}(...json_decode($argv[2], true));\n"
+        "    echo json_encode(null);\n"
+        "} catch (\\Throwable $e) {\n"
+        "    echo json_encode([(new \\ReflectionClass($e))->getShortName(), $e->getMessage()]);\n"
+        "}\n")
+    return "<?php\n" + (f"{prelude}namespace {{\n{body}}}\n" if prelude else body)
+
+
+def php_raises(runtime: Path, method: str, args: Iterable[object]) -> tuple[str, str]:
+    """What real PHP throws running the fixture's ``run.php`` (a ``php_runner``) for
+    ``method``: the exception's short class and its message."""
+    done = subprocess.run(["php", str(runtime / "run.php"), method, json.dumps(list(args))],
+                          capture_output=True, text=True, check=True)
+    thrown, message = json.loads(done.stdout)
+    return thrown, message
+
+
 def line_starting(text: str, start: str, *, stripped: bool = False) -> int:
     """The 1-based line of ``text`` that starts with ``start`` (after its indent when
     ``stripped``): where a fixture's producer or site is written."""

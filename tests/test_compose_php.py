@@ -7,9 +7,7 @@ is installed, the fixture runs and what it really throws is matched too."""
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +24,8 @@ from tests.compose_steps import (
     mine_changed,
     mine_fixture,
     missing,
+    php_raises,
+    php_runner,
     source_lines,
     source_roles,
     with_message,
@@ -523,7 +523,7 @@ RUNS = [
 ]
 # PHP's own loading stops at a class extending a class not declared: the cycle is left
 # out of the run (mining it is checked above); Symfony's HttpException is a stub.
-RUNNER = """<?php
+SYMFONY_STUB = """\
 namespace Symfony\\Component\\HttpKernel\\Exception {
     class HttpException extends \\RuntimeException {
         public function __construct(int $status, string $message = '') {
@@ -531,17 +531,8 @@ namespace Symfony\\Component\\HttpKernel\\Exception {
         }
     }
 }
-namespace {
-    require __DIR__ . '/Errors.php';
-    require __DIR__ . '/Store.php';
-    try {
-        (new \\Acme\\Store\\Store())->{$argv[1]}(...json_decode($argv[2], true));
-        echo json_encode(null);
-    } catch (\\Throwable $e) {
-        echo json_encode([(new \\ReflectionClass($e))->getShortName(), $e->getMessage()]);
-    }
-}
 """
+RUNNER = php_runner(["Errors.php", "Store.php"], "\\Acme\\Store\\Store", SYMFONY_STUB)
 
 
 @pytest.fixture(scope="module")
@@ -562,9 +553,7 @@ def test_the_mined_patterns_match_what_php_throws(
     records: list[errdex.StoredRecord], runtime: Path, run: tuple[str, list[object]],
 ) -> None:
     method, args = run
-    done = subprocess.run(["php", str(runtime / "run.php"), method, json.dumps(args)],
-                          capture_output=True, text=True, check=True)
-    thrown, message = json.loads(done.stdout)
+    thrown, message = php_raises(runtime, method, args)
     found = _at(records, method)
     assert found, method
     assert any_thrown(found, thrown, message), (

@@ -6,14 +6,20 @@ what the fixture really throws must be matched by the mined pattern too."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import errdex
-from tests.compose_steps import any_thrown, line_starting, mine_fixture, missing, source_roles
+from tests.compose_steps import (
+    any_thrown,
+    line_starting,
+    mine_fixture,
+    missing,
+    php_raises,
+    php_runner,
+    source_roles,
+)
 
 ERRORS = '''\
 <?php
@@ -216,16 +222,7 @@ RUNS = [("read", ["/data/a.txt", "file does not exist"]), ("readBare", ["/data/b
         ("readGone", ["/data/c.txt"]),
         ("move", ["a", "b"]), ("listing", ["/tmp"]), ("same", ["a", "a"]),
         ("copy", ["a", "b"]), ("check", ["/x"])]
-RUNNER = """<?php
-require __DIR__ . '/Errors.php';
-require __DIR__ . '/Adapter.php';
-try {
-    (new \\Acme\\Files\\Adapter())->{$argv[1]}(...json_decode($argv[2], true));
-    echo json_encode(null);
-} catch (\\Throwable $e) {
-    echo json_encode([(new \\ReflectionClass($e))->getShortName(), $e->getMessage()]);
-}
-"""
+RUNNER = php_runner(["Errors.php", "Adapter.php"], "\\Acme\\Files\\Adapter")
 
 
 @pytest.fixture(scope="module")
@@ -244,9 +241,7 @@ def test_the_mined_patterns_match_what_php_throws(
     records: list[errdex.StoredRecord], runtime: Path, run: tuple[str, list[object]],
 ) -> None:
     method, args = run
-    done = subprocess.run(["php", str(runtime / "run.php"), method, json.dumps(args)],
-                          capture_output=True, text=True, check=True)
-    thrown, message = json.loads(done.stdout)
+    thrown, message = php_raises(runtime, method, args)
     # ``new static`` in a base's factory called on a subclass makes the subclass; the record
     # names the class the factory is written in (late static binding is not followed)
     thrown = {"UnableToCheckFile": "UnableToCheck"}.get(thrown, thrown)
