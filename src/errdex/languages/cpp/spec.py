@@ -82,7 +82,7 @@ from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.cpp.qt import ASSERTS, qt_assert_sites, qt_log_site, qt_stream_site
 from errdex.languages.cpp.spdlog import spdlog_site
 from errdex.languages.cpp.status import status_handler
-from errdex.languages.cpp.streamed import shift_operands, streamed_throw
+from errdex.languages.cpp.streamed import shift_operands, streamed_text, streamed_throw
 from errdex.languages.facts import Call, unknown
 from errdex.languages.logs import level_of
 from errdex.templates.formats import parse_rust_format
@@ -260,15 +260,11 @@ def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
     if severity is None:  # ``qWarning() << "text" << v``, ``CHECK(c) << "text"`` (qt, glog)
         return qt_stream_site(node, operands, _stream_piece) or streamed_check(
             node, operands, _stream_piece)
-    pieces = [_stream_piece(op, node) for op in operands[1:]]
-    parts = list(merge_literals([p for piece in pieces for p in piece.parts]))
-    if parts and isinstance(parts[-1], Literal):
-        parts[-1] = Literal(parts[-1].text.rstrip("\r\n"))
-    if not has_words(parts):
+    template = streamed_text([_stream_piece(op, node) for op in operands[1:]])
+    if template is None:
         return None
-    written = "".join(piece.written for piece in pieces).rstrip("\r\n")
     level = None if text(operands[0]) in _ERROR_STREAMS else level_of(severity)
-    return Site(Template(written, merge_literals(parts)), "log", line_of(node),
+    return Site(template, "log", line_of(node),
                 severity="fatal" if severity == "fatal" else "error", symbol=cpp_symbol(node),
                 level=level)
 

@@ -52,12 +52,21 @@ def streamed_throw(node: Node, value: Node, piece: Callable[[Node, Node], Messag
         return None
     if class_node is None or (given is not None and arguments(given)):
         return None  # ``E("head") << more``: what the class does with its text is unknown
-    pieces = [piece(op, node) for op in operands[1:]]
+    template = streamed_text([piece(op, node) for op in operands[1:]])
+    if template is None:
+        return None
+    return Site(template, "exception", line_of(node),
+                thrown_class(text(class_node).removeprefix("::")), symbol=cpp_symbol(node))
+
+
+def streamed_text(pieces: list[Message]) -> Template | None:
+    """What a ``<<`` chain's pieces print one after another, a final line break dropped (a
+    stream ended by ``"\\n"`` or ``std::endl``); None when they say no words. Throws and
+    logging streams both read their chains so."""
     parts = list(merge_literals([p for found in pieces for p in found.parts]))
     if parts and isinstance(parts[-1], Literal):
         parts[-1] = Literal(parts[-1].text.rstrip("\r\n"))
     if not has_words(parts):
         return None
     written = "".join(found.written for found in pieces).rstrip("\r\n")
-    return Site(Template(written, merge_literals(parts)), "exception", line_of(node),
-                thrown_class(text(class_node).removeprefix("::")), symbol=cpp_symbol(node))
+    return Template(written, merge_literals(parts))
