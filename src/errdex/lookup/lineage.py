@@ -36,6 +36,8 @@ _CHARS = 2_000  # wordings compared on at most this many characters
 _HELD_CHARS = 16  # the shorter wording this long at least to be read as held by the other
 _HELD_WEIGHT = 0.75  # a wording held by another counts this much of its partial similarity
 _ABSORBED_READS = 8  # current sites read (for their symbol) per gone site, closest first
+_KEPT_WORDS = 0.75  # share of a gone wording's words a current site of its class still says
+_KEPT_LEAST = 4  # ... read only for a gone wording of this many distinct words at least
 
 
 def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
@@ -84,27 +86,45 @@ def follow_sites(store: Store, matches: list[Match]) -> list[Match]:
 
 
 def _absorbed(store: Store, gone: list[StoredRecord]) -> dict[str, str]:
-    """Sites gone for good that live on in another current site of their function (jq's
-    ``Cannot index %s with %s`` branch dropped for the ``Cannot index %s with %s (%s)``
-    beside it, which already existed): gone site id → that site's id. The current site
-    has the same file, enclosing symbol and error class, and the most similar wording
-    (``_ABSORBED_SIMILARITY`` at least); lineage links only sites new in a release."""
+    """Sites gone for good that live on in another current site of their file: gone site
+    id → that site's id; lineage links only sites new in a release.
+
+    - In the same function: the current site has the same file, enclosing symbol and error
+      class, and the most similar wording (``_ABSORBED_SIMILARITY`` at least): jq's
+      ``Cannot index %s with %s`` branch dropped for the ``Cannot index %s with %s (%s)``
+      beside it, which already existed.
+    - Reworded past that and moved into a helper: a current site of the same error class in
+      the same file, or in the file the file's other sites moved to, whose wording still
+      says ``_KEPT_WORDS`` of the gone wording's words (requests' ``Invalid return
+      character or leading space in header`` became ``Invalid leading whitespace, reserved
+      character(s), or return character(s) in header {kind}`` in a helper, and utils.py
+      moved under src/)."""
     placed = [old for old in gone if old.extras.enclosing_symbol]
     if not placed:
         return {}
     close: dict[str, list[tuple[float, str]]] = {}  # gone id → (similarity, head id)
+    kept: dict[tuple[str, str], list[tuple[float, float, str]]] = {}  # (repo, gone id) → …
     for repo in sorted({old.record.repo for old in placed}):
         mine = [old for old in placed if old.record.repo == repo]
-        heads = table.current_heads(store, repo, {old.record.file_path for old in mine})
+        files = {old.record.file_path for old in mine}
+        moved = table.moved_files(store, repo, files)
+        heads = table.current_heads(store, repo, files.union(*moved.values()))
         for old in mine:
             record = old.record
+            followed = moved.get(record.file_path, set()) | {record.file_path}
+            said = _literal_words(record.error_message)
             for rid, path, error_class, error_type, wording in heads:
-                if (path, error_class, error_type) != (
-                        record.file_path, record.error_class, record.error_type):
+                if path not in followed or (error_class, error_type) != (
+                        record.error_class, record.error_type):
                     continue
                 similarity = _similarity(record.error_message, wording)
-                if similarity >= _ABSORBED_SIMILARITY:
+                if path == record.file_path and similarity >= _ABSORBED_SIMILARITY:
                     close.setdefault(record.id, []).append((similarity, rid))
+                if len(said) >= _KEPT_LEAST:
+                    share = len(said & _literal_words(wording)) / len(said)
+                    if share >= _KEPT_WORDS:
+                        kept.setdefault((repo, record.id), []).append(
+                            (share, similarity, rid))  # words kept, similarity, head id
     # the enclosing symbol is read for the closest few only
     ranked = {gone: sorted(found, reverse=True)[:_ABSORBED_READS]
               for gone, found in close.items()}
@@ -116,7 +136,44 @@ def _absorbed(store: Store, gone: list[StoredRecord]) -> dict[str, str]:
             if head is not None and head.extras.enclosing_symbol == old.extras.enclosing_symbol:
                 merged[old.record.id] = rid
                 break
+    merged.update(_succeeded(store, {key: found for key, found in kept.items()
+                                     if key[1] not in merged}))
     return merged
+
+
+def _succeeded(store: Store, kept: dict[tuple[str, str], list[tuple[float, float, str]]]
+               ) -> dict[str, str]:
+    """Of each gone site's current sites that still say most of its words (best first),
+    the first whose lineage began after the gone site's ended: it took over; one printed
+    beside it all along is another message. ``kept``: (repo, gone id) → candidates."""
+    if not kept:
+        return {}
+    family = table.site_wordings(store, {gone for _, gone in kept}.union(
+        *({rid for _, _, rid in found} for found in kept.values())))
+    positions = table.release_positions(store, {repo for repo, _ in kept})
+
+    def span(repo: str, site: str) -> tuple[int, int] | None:
+        seen = [(positions[(repo, w.first_seen)], positions[(repo, w.last_seen)])
+                for w in family.get(site, [])
+                if (repo, w.first_seen) in positions and (repo, w.last_seen) in positions]
+        if not seen:
+            return None
+        return min(first for first, _ in seen), max(last for _, last in seen)
+
+    taken: dict[str, str] = {}
+    for (repo, gone), found in kept.items():
+        ended = span(repo, gone)
+        for _, _, rid in sorted(found, reverse=True):
+            began = span(repo, rid)
+            if ended is not None and began is not None and began[0] > ended[1]:
+                taken[gone] = rid
+                break
+    return taken
+
+
+def _literal_words(template: str) -> set[str]:
+    """The words a template spells out itself (its holes left out)."""
+    return set(words(_HOLE.sub(" ", template)))
 
 
 def _similarity(old: str, new: str) -> float:

@@ -115,6 +115,25 @@ def current_heads(store: Store, repo: str, files: Iterable[str], limit: int = 2_
     return [(row[0], row[1], row[2], row[3], row[4]) for row in rows]
 
 
+def moved_files(store: Store, repo: str, files: Iterable[str]) -> dict[str, set[str]]:
+    """For each of these file paths of ``repo``, the files where sites that had a wording
+    in it live now (other than itself): where its code went when the file was renamed or
+    split (``requests/utils.py`` → ``src/requests/utils.py``)."""
+    wanted = sorted(set(files))
+    if not wanted or not isinstance(store, SQLStore):
+        return {}
+    condition, values = store._in("o.file_path", wanted)
+    rows = store._execute(
+        "SELECT DISTINCT o.file_path, c.file_path FROM wordings w "
+        "JOIN records o ON o.id = w.id JOIN records c ON c.id = w.site_id "
+        "WHERE w.repo = ? AND c.removed_sha IS NULL AND c.file_path <> o.file_path AND "
+        f"{condition}", [repo, *values])
+    moved: dict[str, set[str]] = {}
+    for old, new in rows:
+        moved.setdefault(old, set()).add(new)
+    return moved
+
+
 def link_wordings(store: Store, repo: str, pairs: Sequence[tuple[str, str]], *,
                   joined: bool = False) -> None:
     """Each (old, new) pair: the old site's wordings now belong to the new record
@@ -186,6 +205,6 @@ def wording_count(store: Store, repo: str | None = None) -> int:
                .fetchone()[0])
 
 
-__all__ = ["current_heads", "has_wordings", "link_wordings", "orphan_heads",
+__all__ = ["current_heads", "has_wordings", "link_wordings", "moved_files", "orphan_heads",
            "release_positions", "release_write", "releases", "site_wordings", "stamp_release",
            "wording_count", "wordings"]
