@@ -298,7 +298,7 @@ def split_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [line.removesuffix("\r") for line in lines]
+    return [line.removesuffix("\r") for line in lines] if "\r" in text else lines
 
 
 def hole_names(template: Template) -> list[str]:
