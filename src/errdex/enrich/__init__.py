@@ -21,7 +21,7 @@ from errdex.enrich.static import enrich_record
 from errdex.evidence.link import link_tests
 from errdex.evidence.tests import Expectation, expectations
 from errdex.records.evidence import Evidence
-from errdex.records.model import Record, RecordExtras, attribute, empty_explanation
+from errdex.records.model import Record, RecordExtras, assign, attribute, empty_explanation
 
 if TYPE_CHECKING:
     from errdex.enrich.stored import RecordStore
@@ -37,8 +37,7 @@ def enrich_pairs(pairs: Iterable[tuple[Record, RecordExtras]]) -> int:
     for record, extras in pairs:
         evidence = extras.evidence or Evidence(symbol=extras.enclosing_symbol)
         extras.evidence = evidence
-        for key, value in empty_explanation().items():
-            setattr(record, attribute(key), value)
+        assign(record, {attribute(key): value for key, value in empty_explanation().items()})
         enrich_record(record, extras, evidence)
         count += 1
     return count

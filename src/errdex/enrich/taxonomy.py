@@ -310,8 +310,12 @@ def _classified(text: str, limit: int | None) -> tuple[Family, ...]:
     lowered = text.lower()
     found: list[Family] = []
     for family, words, needed in _compiled():
-        if needed is not None and not any(n in lowered for n in needed):
-            continue
+        if needed is not None:  # a plain loop: a generator per family cost more than ``in``
+            for piece in needed:
+                if piece in lowered:
+                    break
+            else:
+                continue
         if words.search(lowered):
             found.append(family)
             if limit is not None and len(found) >= limit:

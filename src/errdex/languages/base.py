@@ -195,4 +195,9 @@ def last_declaration(
 
 def inside_error(node: Node) -> bool:
     """Whether tree-sitter had to recover around this node (then its meaning is unsure)."""
-    return any(a.type == "ERROR" for a in ancestors(node))
+    parent = node.parent  # a loop, not ``ancestors``: asked of most nodes a mine reads
+    while parent is not None:
+        if parent.type == "ERROR":
+            return True
+        parent = parent.parent
+    return False

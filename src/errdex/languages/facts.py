@@ -217,7 +217,20 @@ def _renamed(spec: str, old: str, new: str) -> str:
     ``Error``; a printf conversion such as ``%s`` names nothing, whatever ``old`` is)."""
     if spec.startswith("%") and "(" not in spec:
         return spec
-    return re.sub(rf"(?<![\w.]){re.escape(old)}(?!\w)", lambda _: new, spec, count=1)
+    # a search of the text, not a pattern per name: a repository's names are too many
+    # for ``re``'s cache, and compiling them cost more than the rest of binding
+    at = spec.find(old)
+    while at >= 0:
+        end = at + len(old)
+        if not (at and _word(spec[at - 1], ".")) and not (end < len(spec) and _word(spec[end])):
+            return spec[:at] + new + spec[end:]
+        at = spec.find(old, at + 1)
+    return spec
+
+
+def _word(char: str, also: str = "") -> bool:
+    """Whether ``char`` is one ``re``'s ``\\w`` matches (or one of ``also``)."""
+    return char.isalnum() or char == "_" or char in also
 
 
 # ``self.error_messages[key]``: a message looked up in a table of the class by a parameter;

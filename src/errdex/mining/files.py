@@ -36,7 +36,7 @@ from errdex.records.model import (
     record_id,
     source_window,
 )
-from errdex.records.text_sites import TextSite, contained, spaced, words
+from errdex.records.text_sites import TextSite, spaced, words
 from errdex.repo.git import MISSING_BLOB, BlobReader, Forge, decode_source
 from errdex.repo.processes import die_with_parent
 from errdex.templates.template import Hole, Template
@@ -265,29 +265,32 @@ def text_sites(
 ) -> list[TextSite]:
     """The file's worded literals that no site's template holds (lookup-only; at most
     ``languages._engine.literals.MAX_PER_FILE``); a literal a template holds is kept too
-    where a paste of it is hard to parse back into that template (``_kept_anyway``)."""
+    where a paste of it is hard to parse back into that template (``_spans_lines``)."""
     spec = spec_for(language)
     if spec is None:
         return []
+    # the templates a literal's words may sit in and still be no text site of its own
+    # (each worked out once per file, not once per literal)
     templates = [spaced(words(" ".join(p.text for p in s.template.parts
-                                       if not isinstance(p, Hole)))) for s in sites]
+                                       if not isinstance(p, Hole)))) for s in sites
+                 if not _spans_lines(s)]
     found = []
     for line, value in file_literals(spec, data):
         value_words = words(value)
-        if any(contained(value_words, template) and not _kept_anyway(value_words, site)
-               for template, site in zip(templates, sites, strict=True)):
+        needle = spaced(value_words) if value_words else None
+        if needle is not None and any(needle in template for template in templates):
             continue
         url = context.forge.permalink(context.sha, path, line, line) if context.forge else None
         found.append(TextSite(path, line, value, url))
     return found
 
 
-def _kept_anyway(value_words: list[str], site: Site) -> bool:
-    """Whether a literal a site's template holds stays a text site: the template spans
-    lines, and a paste of it (cut, wrapped, interleaved with other output) rarely parses
-    back whole, while its literal's words still point at the line."""
+def _spans_lines(site: Site) -> bool:
+    """Whether a literal a site's template holds stays a text site anyway: the template
+    spans lines, and a paste of it (cut, wrapped, interleaved with other output) rarely
+    parses back whole, while its literal's words still point at the line."""
     shown = "".join("{}" if isinstance(p, Hole) else p.text for p in site.template.parts)
-    return bool(value_words) and sum(bool(line.strip()) for line in shown.split("\n")) > 1
+    return sum(bool(line.strip()) for line in shown.split("\n")) > 1
 
 
 def split_lines(text: str) -> list[str]:
@@ -295,7 +298,7 @@ def split_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [line.removesuffix("\r") for line in lines]
+    return [line.removesuffix("\r") for line in lines] if "\r" in text else lines
 
 
 def hole_names(template: Template) -> list[str]:

@@ -165,6 +165,14 @@ def empty_explanation() -> dict[str, Any]:
     }
 
 
+def assign(model: BaseModel, values: dict[str, Any]) -> None:
+    """Attributes set as ``model.name = value`` sets them (no model of errdex validates an
+    assignment): one update of its fields, where pydantic's ``__setattr__`` per field cost
+    a mine more than the values did."""
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)
+
+
 def trusted_record(data: dict[str, Any]) -> Record:
     """A Record from data errdex validated when it wrote it (the store), without validating again.
 

@@ -196,17 +196,24 @@ def _item_macro_bodies(root: Node) -> list[Node]:
     return bodies
 
 
+# every byte a space but a line break (text left out keeps its lines)
+_BLANKED = bytes(0x0A if b == 0x0A else 0x20 for b in range(256))
+
+
 def _expanded(body: bytes) -> bytes:
     """A ``macro_rules!`` transcriber as the items it writes, as near as source says:
     repetitions ``$( … )sep*`` left out (they repeat what their arguments give), ``$name``
     and ``$crate`` as plain names. Removed text becomes spaces, so lines stay put."""
     out = bytearray(body)
-    index = 0
-    while index < len(out):
+    index = out.find(b"$")  # from one ``$`` to the next: the bytes between stay as they are
+    while index >= 0:
         if out[index:index + 2] == b"$(":
             depth, end = 0, index + 1
             while end < len(out):
-                depth += {ord("("): 1, ord(")"): -1}.get(out[end], 0)
+                if out[end] == 0x28:  # (
+                    depth += 1
+                elif out[end] == 0x29:  # )
+                    depth -= 1
                 if depth == 0:
                     break
                 end += 1
@@ -215,15 +222,13 @@ def _expanded(body: bytes) -> bytes:
                              if out[at] in b"*+?"), None)
             if operator is not None:
                 end = operator + 1
-            for at in range(index, min(end, len(out))):
-                if out[at] != ord("\n"):
-                    out[at] = ord(" ")
+            stop = min(end, len(out))
+            out[index:stop] = out[index:stop].translate(_BLANKED)
             index = end
-        elif out[index] == ord("$"):
+        else:
             out[index] = ord(" ")
             index += 1
-        else:
-            index += 1
+        index = out.find(b"$", index)
     return bytes(out)
 
 
