@@ -19,7 +19,9 @@ sites, over every repository of the db (``--scoped``: the case's own, as grep se
 only its tree). A hit is a result of the case's repository at the expected file (or an
 ``also_accept`` one) within ``--tolerance`` lines of the expected line; text-site hits are
 counted in errdex's figures and also shown apart. ``--baseline grep`` ranks the lines of
-the same tree that grepping the message finds (grep_baseline.py). ``--check`` validates
+the same tree that grepping the message finds (grep_baseline.py). With ``--history`` and
+``--misses``, a changed case's miss lists the wordings lineage linked to its expected site
+(oldest first): whether the paste's wording is among them. ``--check`` validates
 the case files against the repositories without mining: one problem a line, exit 1.
 """
 
@@ -41,9 +43,12 @@ import grep_baseline
 import errdex
 from errdex.mining.run import miner_version
 from errdex.repo.git import run_git
+from errdex.store import lineage as lineage_table
+from errdex.store.protocol import Store
 
 TOP = 5
 CHECKOUTS = "accuracy-checkouts"  # under the db's folder: clones of bare repositories
+LINEAGE_SHOWN = 6  # wordings listed per expected site of a changed miss (--history)
 Case = cases_mod.Case
 
 
@@ -215,7 +220,37 @@ def report(outcomes: list[Outcome], split: str, grep: bool, seconds: float,
     return lines
 
 
-def misses(outcomes: list[Outcome]) -> list[str]:
+def lineage_lines(store: Store, case: Case, tolerance: int) -> list[str]:
+    """Every wording mine --history linked to the case's expected site (oldest release
+    first), so a miss reads as: the paste's wording is there (lookup ranked it wrong), is
+    not (never linked, or printed by a release not mined), or the site has no lineage."""
+    found = lineage_table.current_heads(store, case.repo, {site.file for site in case.sites})
+    current = store.get_many([rid for rid, *_ in found])
+    heads = [(rid, r.record.file_path, r.record.line_number) for rid, r in current.items()
+             if hit(case, case.repo, r.record.file_path, r.record.line_number, tolerance)]
+    if not heads:
+        return ["    lineage  (no site of the expected lines heads a lineage)"]
+    family = lineage_table.site_wordings(store, [rid for rid, _, _ in heads])
+    order = lineage_table.release_positions(store, [case.repo])
+    lines = []
+    for rid, path, line in sorted(heads, key=lambda head: (head[1], head[2], head[0])):
+        members = sorted(family.get(rid, []),
+                         key=lambda w: (order.get((case.repo, w.first_seen), 0), w.id))
+        records = store.get_many([w.id for w in members])
+        for w in members[:LINEAGE_SHOWN]:
+            found = records.get(w.id)
+            template = found.record.error_message if found is not None else "?"
+            lines.append(f"    lineage  {path}:{line} {w.first_seen}–{w.last_seen}: "
+                         f"{template[:110]!r}")
+        if len(members) > LINEAGE_SHOWN:
+            lines.append(f"    lineage  {path}:{line} … {len(members) - LINEAGE_SHOWN} more")
+    return lines
+
+
+def misses(outcomes: list[Outcome], store: Store | None = None,
+           tolerance: int = 3) -> list[str]:
+    """Each case not answered first; with ``store`` (mined --history), a changed case's
+    expected site's wordings too (``lineage_lines``)."""
     lines = ["", "misses and non-first hits:"]
     for o in outcomes:
         if o.rank == 1:
@@ -229,6 +264,8 @@ def misses(outcomes: list[Outcome]) -> list[str]:
                   f"    text     {(c.text.strip().splitlines() or [''])[-1][:110]!r}"]
         lines += [f"    got      {g[:150]}" for g in o.got or ["(nothing returned)"]]
         lines.append(f"    grep     {o.grep_got[0][:150] if o.grep_got else '(nothing)'}")
+        if store is not None and c.wording_changed:
+            lines += lineage_lines(store, c, tolerance)
     return lines if len(lines) > 2 else [*lines, "(none)"]
 
 
@@ -324,7 +361,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(as_json(o))
         return 0
     lines = report(outcomes, args.split, args.baseline == "grep", seconds, args.scoped)
-    print("\n".join(lines + (misses(outcomes) if args.misses else [])))
+    if args.misses:
+        with errdex.open_store(args.db) as store:
+            lines += misses(outcomes, store if args.history else None, args.tolerance)
+    print("\n".join(lines))
     return 0
 
 

@@ -190,3 +190,41 @@ def test_a_text_site_at_the_expected_line_is_a_hit_shown_apart(
     assert bench.main([*argv, "--json"]) == 0
     (result,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert (result["rank"], result["text_site"], result["grep_rank"]) == (1, True, None)
+
+
+REWORDED_OLD = ("def register(name):\n"
+                "    raise ValueError(f'duplicate argument {name} already registered')\n")
+REWORDED_NEW = ("def check(name):\n"
+                "    raise ValueError(f'Command failed: names must be distinct, {name} twice')\n")
+
+
+def test_a_changed_miss_lists_its_expected_sites_wordings_with_history(
+        bench: ModuleType, two_releases: Callable[..., GitRepo], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Moved into another function and reworded past what lineage links: the miss shows
+    the expected site's one wording, so the reader sees the paste's was never linked."""
+    repo = two_releases({"pkg/parser.py": REWORDED_OLD}, {"pkg/args.py": REWORDED_NEW})
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo.root, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    folder = tmp_path / "repos"
+    subprocess.run(["git", "clone", "--quiet", "--bare", str(repo.root),
+                    str(folder / "acme+widgets" / "repo")], check=True)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "python.jsonl").write_text(case(
+        sha, text="ValueError: duplicate argument verbose already registered",
+        expected_file="pkg/args.py", expected_line=2, wording_changed=True,
+        template="Command failed: names must be distinct, {} twice") + "\n", encoding="utf-8")
+    argv = ["--repos", str(folder), "--db", str(tmp_path / "eval.sqlite"), "--cases",
+            str(cases), "--scoped", "--misses"]
+
+    assert bench.main([*argv, "--history", "changed"]) == 0
+
+    out = capsys.readouterr().out
+    assert "[MISS" in out or "[rank" in out, out
+    lineage = [line.strip() for line in out.splitlines() if line.strip().startswith("lineage")]
+    assert lineage == ["lineage  pkg/args.py:2 v2.0.0–v2.0.0: "
+                       "'Command failed: names must be distinct, {name} twice'"], out
+
+    assert bench.main(argv) == 0  # without --history: no lineage to show
+    assert "lineage" not in capsys.readouterr().out
