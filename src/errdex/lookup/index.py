@@ -62,8 +62,9 @@ from errdex.lookup.tables import bucket as word_bucket
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
-from errdex.records.stored import CandidateRow
+from errdex.records.stored import CandidateRow, StoredRecord, StoredText
 from errdex.store.protocol import Store
+from errdex.store.rows import stored_record
 from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify
 
@@ -84,6 +85,9 @@ _MAX_VERIFIED = 512
 # messages touch tens; a paste holding the words of a whole index stops here.
 _PROBE_CHECKS = 200_000
 _MANY_BUCKETS = 256  # past this many key words in a message, smallest buckets first
+# Records read whole with a reading's candidate rows (one statement, not a second by id), when
+# no more raise its verified patterns: a hit's few sites; a wrapper's hundreds are not read.
+_READ_WITH_ROWS = 8
 
 
 class Index:
@@ -103,6 +107,7 @@ class Index:
         (self._by_key, self._rest, self._size, self._parts, self._retrieval,
          self._held, self._shared) = load_tables(store, SNAPSHOT_FORMAT, literal_of)
         self._details: dict[int, tuple[str, int]] = {}
+        self._read: dict[str, StoredText] = {}  # records read with this ranking's candidates
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
         self._lineage = has_wordings(store)  # some repository was mined --history
         self._shapes: ShapeCache | None = None  # a scan's probe cache (cache_shapes)
@@ -117,6 +122,7 @@ class Index:
         view = copy.copy(self)
         view.store = store
         view._details = {}
+        view._read = {}
         view._last_probe = (None, ([], []))
         view._shapes = None
         view._replays = None
@@ -148,7 +154,16 @@ class Index:
         paste: str | None = None,
     ) -> list[Match]:
         ranked = self.rank_event(event, top=top, repo=repo, paste=paste)
-        return self.follow_sites(materialize(ranked, self.store.get_many(r.id for r in ranked)))
+        return self.follow_sites(materialize(ranked, self._stored([r.id for r in ranked])))
+
+    def _stored(self, ids: list[str]) -> dict[str, StoredRecord]:
+        """The records of these ids: those read with this ranking's candidates as they were
+        read, the others from the store."""
+        read = self._read
+        found = {rid: stored_record(*read[rid]) for rid in ids if rid in read}
+        if len(found) < len(ids):
+            found.update(self.store.get_many(rid for rid in ids if rid not in found))
+        return found
 
     def follow_sites(self, matches: list[Match]) -> list[Match]:
         """An older wording (mine --history) answered with its site as it is now."""
@@ -166,6 +181,7 @@ class Index:
         In a scan (``cache_shapes``) a line's ranking is replayed for the next line of its
         shape that checks the same (``replay``).
         """
+        self._read = {}  # what the last ranking read: not this one's
         replays = self._replays if paste is None and not self._lineage else None
         if replays is None:
             return self._rank(event, top, repo, paste, None)
@@ -244,7 +260,7 @@ class Index:
         in_class_file = [s for s in scored.values() if defines_class(s.row)][:_CLASS_FILE_READS]
         if not in_class_file:
             return
-        stored = self.store.get_many(s.row.id for s in in_class_file)
+        stored = self._stored([s.row.id for s in in_class_file])
         for item in in_class_file:
             record = stored.get(item.row.id)
             symbol = record.extras.enclosing_symbol if record is not None else None
@@ -344,7 +360,12 @@ class Index:
     def _candidate_rows(self, pids: list[int], repo: str | None) -> list[CandidateRow]:
         """The records raising verified patterns; cached by pattern ids in a scan."""
         if self._shapes is None:
-            return self.store.candidate_rows(pids, repo)
+            found = self.store.candidate_records(pids, repo, _READ_WITH_ROWS)
+            if found is None:
+                return self.store.candidate_rows(pids, repo)
+            rows, texts = found
+            self._read.update(texts)
+            return rows
         return self._shapes.rows(pids, repo, self.store.candidate_rows)
 
     def _most_specific(self, pids: list[int]) -> list[int]:
