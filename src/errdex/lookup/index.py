@@ -47,6 +47,7 @@ from errdex.lookup.ranking import (
     in_example,
     is_constructor,
     rank,
+    read_records,
 )
 from errdex.lookup.ranking import materialize as materialize
 from errdex.lookup.replay import Replays, Trace, check
@@ -62,9 +63,8 @@ from errdex.lookup.tables import bucket as word_bucket
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
-from errdex.records.stored import CandidateRow, StoredRecord, StoredText
+from errdex.records.stored import CandidateRow, StoredText
 from errdex.store.protocol import Store
-from errdex.store.rows import stored_record
 from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify
 
@@ -154,16 +154,8 @@ class Index:
         paste: str | None = None,
     ) -> list[Match]:
         ranked = self.rank_event(event, top=top, repo=repo, paste=paste)
-        return self.follow_sites(materialize(ranked, self._stored([r.id for r in ranked])))
-
-    def _stored(self, ids: list[str]) -> dict[str, StoredRecord]:
-        """The records of these ids: those read with this ranking's candidates as they were
-        read, the others from the store."""
-        read = self._read
-        found = {rid: stored_record(*read[rid]) for rid in ids if rid in read}
-        if len(found) < len(ids):
-            found.update(self.store.get_many(rid for rid in ids if rid not in found))
-        return found
+        return self.follow_sites(materialize(ranked, read_records(
+            self.store, self._read, [r.id for r in ranked])))
 
     def follow_sites(self, matches: list[Match]) -> list[Match]:
         """An older wording (mine --history) answered with its site as it is now."""
@@ -260,7 +252,7 @@ class Index:
         in_class_file = [s for s in scored.values() if defines_class(s.row)][:_CLASS_FILE_READS]
         if not in_class_file:
             return
-        stored = self._stored([s.row.id for s in in_class_file])
+        stored = read_records(self.store, self._read, [s.row.id for s in in_class_file])
         for item in in_class_file:
             record = stored.get(item.row.id)
             symbol = record.extras.enclosing_symbol if record is not None else None

@@ -17,8 +17,9 @@ from pathlib import PurePosixPath
 
 from errdex.records.lineage import WordingVersion
 from errdex.records.model import Record, RecordExtras
-from errdex.records.stored import CandidateRow, Removal, StoredRecord
+from errdex.records.stored import CandidateRow, Removal, StoredRecord, StoredText
 from errdex.store.protocol import Store
+from errdex.store.rows import stored_record
 from errdex.templates.analysis import placeholder_names
 
 
@@ -80,6 +81,16 @@ def materialize(ranked: list[Ranked], records: dict[str, StoredRecord]) -> list[
         matches.append(Match(item.score, item.reason, bound, stored.record, stored.extras,
                              item.approximate, stored.removed))
     return matches
+
+
+def read_records(store: Store, read: dict[str, StoredText], ids: list[str]
+                 ) -> dict[str, StoredRecord]:
+    """The records of these ids: those whose stored text was read already (``read``, with
+    their candidate rows) from it, the others from the store."""
+    found = {rid: stored_record(*read[rid]) for rid in ids if rid in read}
+    if len(found) < len(ids):
+        found.update(store.get_many(rid for rid in ids if rid not in found))
+    return found
 
 
 @dataclass
@@ -294,4 +305,4 @@ def same_file(frame_path: str, record_path: str) -> bool:
 
 __all__ = ["Match", "Ranked", "Scored", "apply_examples", "apply_type_arguments", "bind",
            "class_signal", "defines_class", "in_example", "is_constructor", "materialize",
-           "rank", "same_file", "short_class"]
+           "rank", "read_records", "same_file", "short_class"]
