@@ -43,9 +43,8 @@ from errdex.lookup.ranking import (
     apply_examples,
     apply_type_arguments,
     class_signal,
-    defines_class,
     in_example,
-    is_constructor,
+    mark_constructors,
     rank,
     read_records,
 )
@@ -70,7 +69,6 @@ from errdex.templates.matching import verify
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _MAX_FUZZY_CANDIDATES = 16
-_CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
 _LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word template
@@ -233,7 +231,7 @@ class Index:
             for rid, item in (approximate() | class_matches(self.store, event, repo)).items():
                 scored.setdefault(rid, item)
         apply_codes(self.store, codes, scored, repo)  # codes are keys
-        self._mark_constructors(scored)
+        mark_constructors(self.store, self._read, scored)
         apply_frames(self.store, event.frames, scored, repo)
         apply_examples(scored, self._literal)  # an example's generic print: said elsewhere
         if paste is not None:  # the class as printed: a C++ type's template arguments
@@ -243,20 +241,6 @@ class Index:
             Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)
             for s in rank(scored)[:top]
         ]
-
-    def _mark_constructors(self, scored: dict[str, Scored]) -> None:
-        """Mark the records written in their error class's own constructor (the class file's
-        ``constructor``/``__init__``/``<init>``): every raise of the class passes through it,
-        so of one template's sites it comes after those raising it. Only records in a file
-        named after their class are read for it, a few at most."""
-        in_class_file = [s for s in scored.values() if defines_class(s.row)][:_CLASS_FILE_READS]
-        if not in_class_file:
-            return
-        stored = read_records(self.store, self._read, [s.row.id for s in in_class_file])
-        for item in in_class_file:
-            record = stored.get(item.row.id)
-            symbol = record.extras.enclosing_symbol if record is not None else None
-            item.constructor = is_constructor(symbol, item.row.error_class)
 
     def text_sites(self, text: str, *, top: int = 5,
                    repo: str | None = None) -> list[TextSiteMatch]:

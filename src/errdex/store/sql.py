@@ -22,17 +22,10 @@ from typing import Any, Protocol, Self
 from errdex.errors import RecordNotFoundError, StoreError
 from errdex.records.log_statements import LogStatement
 from errdex.records.model import Record, RecordExtras, content_hash, now_iso
-from errdex.records.stored import (
-    CandidateRow,
-    PreviousRecord,
-    RepoState,
-    StoredRecord,
-    StoredText,
-)
+from errdex.records.stored import PreviousRecord, RepoState, StoredRecord
 from errdex.records.text_sites import TextSite
 from errdex.store import log_statements as logs_table
 from errdex.store.rows import (
-    CANDIDATE_COLUMNS,
     RECORD_COLUMNS,
     STORED_COLUMNS,
     file_name,
@@ -477,46 +470,6 @@ class SQLStore(ABC):
             f"SELECT pid, pattern, literal_length FROM patterns WHERE {condition}", values
         )
         return {pid: (pattern, literal) for pid, pattern, literal in rows}
-
-    def candidate_rows(self, pattern_ids: list[int], repo: str | None = None) -> list[CandidateRow]:
-        """The records that raise any of these patterns (optionally of one repo)."""
-        return self._candidates("pattern_id", pattern_ids, repo) if pattern_ids else []
-
-    def candidate_records(
-        self, pattern_ids: list[int], repo: str | None = None, most: int = 8
-    ) -> tuple[list[CandidateRow], dict[str, StoredText]] | None:
-        """``candidate_rows`` and each row's stored record text (``stored_record`` reads it),
-        in one statement: a hit's few records are then not looked up again by id. None when
-        more than ``most`` records raise them (then ``candidate_rows``: most are never read
-        whole)."""
-        if not pattern_ids:
-            return [], {}
-        condition, args = self._in("pattern_id", pattern_ids)
-        query = (f"SELECT {CANDIDATE_COLUMNS}, record_json, extras_json, removed_at "
-                 f"FROM records WHERE {condition}")
-        if repo:
-            query += " AND repo = ?"
-            args.append(repo)
-        args.append(most + 1)
-        found = list(self._execute(query + " LIMIT ?", args))
-        if len(found) > most:
-            return None
-        rows = [CandidateRow(*r[:7]) for r in found]
-        return rows, {r[0]: (r[7], r[8], r[6], r[9]) for r in found}
-
-    def rows_in_files(self, file_names: list[str], repo: str | None = None) -> list[CandidateRow]:
-        """The records in files with these base names (stack-frame lookups)."""
-        return self._candidates("file_name", file_names, repo) if file_names else []
-
-    def _candidates(
-        self, column: str, values: Sequence[object], repo: str | None
-    ) -> list[CandidateRow]:
-        condition, args = self._in(column, values)
-        query = f"SELECT {CANDIDATE_COLUMNS} FROM records WHERE {condition}"
-        if repo:
-            query += " AND repo = ?"
-            args.append(repo)
-        return [CandidateRow(*r) for r in self._execute(query, args)]
 
 
 def _filter(repo: str | None, include_removed: bool) -> tuple[str, tuple[str, ...]]:
