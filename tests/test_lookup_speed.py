@@ -108,3 +108,64 @@ def test_details_are_collected_by_id_whatever_the_order_and_dropped_when_sparse(
     sparse = _Collected()
     assert len(list(sparse.rows(iter([(1, "a", "a", 1), (10**9, "z", "z", 1)])))) == 2
     assert sparse.details() is None
+
+
+def _sites(make_repo, store, shared: int):
+    """A store of one template raised at ``shared`` sites, and one raised at a single site."""
+    import errdex
+
+    repo = make_repo()
+    body = "".join(f"def f{k}(n):\n    raise ValueError(f'bad count {{n}} given')\n\n"
+                   for k in range(shared))
+    repo.write("m.py", body + "def g(p):\n    raise OSError(f'no such key {p} here')\n")
+    repo.commit()
+    errdex.mine(repo.root, db=store)
+    return errdex.open_index(store)
+
+
+def test_candidate_records_are_the_candidate_rows_and_their_records(make_repo, backend_store):
+    store = backend_store  # each backend: the one statement is the shared SQL's
+    _sites(make_repo, store, 3)
+    pids = [pid for pid, _, _, _ in store.pattern_rows()]
+    found = store.candidate_records(pids, None, 8)
+    assert found is not None
+    rows, texts = found
+    assert sorted(rows, key=str) == sorted(store.candidate_rows(pids), key=str) and len(rows) == 4
+    from errdex.store.rows import stored_record
+
+    records = store.get_many(row.id for row in rows)
+    assert {rid: stored_record(*text) for rid, text in texts.items()} == records
+    assert store.candidate_records(pids, None, 3) is None  # more records than it reads
+    assert store.candidate_records(pids, "no/such", 8) == ([], {})
+    assert store.candidate_records([], None, 8) == ([], {})
+
+
+def test_a_hit_reads_its_records_with_its_candidates(make_repo, store, monkeypatch):
+    """A hit's few records come with its candidate rows: no second read by id. The answer
+    is the one the rows and a read by id give (as when a template has more sites)."""
+    index = _sites(make_repo, store, 1)
+    both = index.explain("OSError: no such key x here") + index.explain("bad count 3 given")
+
+    def no_read(_ids):
+        raise AssertionError("the records were read with the candidates")
+
+    monkeypatch.setattr(store, "get_many", no_read)
+    again = index.explain("OSError: no such key x here") + index.explain("bad count 3 given")
+    assert [m.to_json() for m in again] == [m.to_json() for m in both] and len(both) == 2
+    monkeypatch.undo()
+    monkeypatch.setattr(store, "candidate_records", lambda *_: None)  # rows, then ids
+    read_apart = index.explain("OSError: no such key x here") + index.explain(
+        "bad count 3 given")
+    assert [m.to_json() for m in read_apart] == [m.to_json() for m in both]
+
+
+def test_records_of_a_template_with_many_sites_are_read_by_id(make_repo, store, monkeypatch):
+    import errdex.lookup.index as lookup_index
+
+    index = _sites(make_repo, store, lookup_index._READ_WITH_ROWS + 1)
+    read: list[list[str]] = []
+    get_many = store.get_many
+    monkeypatch.setattr(store, "get_many", lambda ids: read.append(list(ids)) or get_many(read[-1]))
+    found = index.explain("bad count 3 given", top=20)
+    assert len(found) == lookup_index._READ_WITH_ROWS + 1
+    assert read and len(read[-1]) == len(found)

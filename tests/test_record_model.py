@@ -102,6 +102,22 @@ def test_trusted_record_equals_model_construct():
     assert fast.slug == "changed"
 
 
+def test_trusted_record_reads_any_key_order_and_keeps_records_apart():
+    """The attributes are cached by key order: another order, or a record read after a first
+    one of the same order, is still its own record with its own values."""
+    from errdex.records.model import trusted_record
+
+    data = seed()["record"]
+    first = trusted_record(dict(data))
+    reordered = dict(reversed(list(data.items())))
+    second = trusted_record({**reordered, "slug": "other-slug"})
+    assert second.slug == "other-slug" and first.slug == data["slug"]
+    assert second.file_path == first.file_path == data["filePath"]
+    assert second.model_dump() == {**first.model_dump(), "slug": "other-slug"}
+    first.slug = "changed"
+    assert trusted_record(dict(data)).slug == data["slug"]
+
+
 def test_schema_and_model_refuse_hostile_values():
     """The committed schema (for other consumers) and the model agree on the bounds."""
     schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))

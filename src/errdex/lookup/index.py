@@ -43,10 +43,10 @@ from errdex.lookup.ranking import (
     apply_examples,
     apply_type_arguments,
     class_signal,
-    defines_class,
     in_example,
-    is_constructor,
+    mark_constructors,
     rank,
+    read_records,
 )
 from errdex.lookup.ranking import materialize as materialize
 from errdex.lookup.replay import Replays, Trace, check
@@ -62,14 +62,13 @@ from errdex.lookup.tables import bucket as word_bucket
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
 from errdex.lookup.variants import _lost_period, _variants
-from errdex.records.stored import CandidateRow
+from errdex.records.stored import CandidateRow, StoredText
 from errdex.store.protocol import Store
 from errdex.templates.analysis import shape_of
 from errdex.templates.matching import verify
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _MAX_FUZZY_CANDIDATES = 16
-_CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
 _WRAPPER_LITERAL = 12  # less literal text than this: a wrapper, not a message of its own
 _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever it matches
 _LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word template
@@ -84,6 +83,9 @@ _MAX_VERIFIED = 512
 # messages touch tens; a paste holding the words of a whole index stops here.
 _PROBE_CHECKS = 200_000
 _MANY_BUCKETS = 256  # past this many key words in a message, smallest buckets first
+# Records read whole with a reading's candidate rows (one statement, not a second by id), when
+# no more raise its verified patterns: a hit's few sites; a wrapper's hundreds are not read.
+_READ_WITH_ROWS = 8
 
 
 class Index:
@@ -103,6 +105,7 @@ class Index:
         (self._by_key, self._rest, self._size, self._parts, self._retrieval,
          self._held, self._shared) = load_tables(store, SNAPSHOT_FORMAT, literal_of)
         self._details: dict[int, tuple[str, int]] = {}
+        self._read: dict[str, StoredText] = {}  # records read with this ranking's candidates
         self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
         self._lineage = has_wordings(store)  # some repository was mined --history
         self._shapes: ShapeCache | None = None  # a scan's probe cache (cache_shapes)
@@ -117,6 +120,7 @@ class Index:
         view = copy.copy(self)
         view.store = store
         view._details = {}
+        view._read = {}
         view._last_probe = (None, ([], []))
         view._shapes = None
         view._replays = None
@@ -148,7 +152,8 @@ class Index:
         paste: str | None = None,
     ) -> list[Match]:
         ranked = self.rank_event(event, top=top, repo=repo, paste=paste)
-        return self.follow_sites(materialize(ranked, self.store.get_many(r.id for r in ranked)))
+        return self.follow_sites(materialize(ranked, read_records(
+            self.store, self._read, [r.id for r in ranked])))
 
     def follow_sites(self, matches: list[Match]) -> list[Match]:
         """An older wording (mine --history) answered with its site as it is now."""
@@ -166,6 +171,7 @@ class Index:
         In a scan (``cache_shapes``) a line's ranking is replayed for the next line of its
         shape that checks the same (``replay``).
         """
+        self._read = {}  # what the last ranking read: not this one's
         replays = self._replays if paste is None and not self._lineage else None
         if replays is None:
             return self._rank(event, top, repo, paste, None)
@@ -225,7 +231,7 @@ class Index:
             for rid, item in (approximate() | class_matches(self.store, event, repo)).items():
                 scored.setdefault(rid, item)
         apply_codes(self.store, codes, scored, repo)  # codes are keys
-        self._mark_constructors(scored)
+        mark_constructors(self.store, self._read, scored)
         apply_frames(self.store, event.frames, scored, repo)
         apply_examples(scored, self._literal)  # an example's generic print: said elsewhere
         if paste is not None:  # the class as printed: a C++ type's template arguments
@@ -235,20 +241,6 @@ class Index:
             Ranked(s.row.id, s.score, "; ".join(s.reasons), s.groups, s.approximate)
             for s in rank(scored)[:top]
         ]
-
-    def _mark_constructors(self, scored: dict[str, Scored]) -> None:
-        """Mark the records written in their error class's own constructor (the class file's
-        ``constructor``/``__init__``/``<init>``): every raise of the class passes through it,
-        so of one template's sites it comes after those raising it. Only records in a file
-        named after their class are read for it, a few at most."""
-        in_class_file = [s for s in scored.values() if defines_class(s.row)][:_CLASS_FILE_READS]
-        if not in_class_file:
-            return
-        stored = self.store.get_many(s.row.id for s in in_class_file)
-        for item in in_class_file:
-            record = stored.get(item.row.id)
-            symbol = record.extras.enclosing_symbol if record is not None else None
-            item.constructor = is_constructor(symbol, item.row.error_class)
 
     def text_sites(self, text: str, *, top: int = 5,
                    repo: str | None = None) -> list[TextSiteMatch]:
@@ -344,7 +336,12 @@ class Index:
     def _candidate_rows(self, pids: list[int], repo: str | None) -> list[CandidateRow]:
         """The records raising verified patterns; cached by pattern ids in a scan."""
         if self._shapes is None:
-            return self.store.candidate_rows(pids, repo)
+            found = self.store.candidate_records(pids, repo, _READ_WITH_ROWS)
+            if found is None:
+                return self.store.candidate_rows(pids, repo)
+            rows, texts = found
+            self._read.update(texts)
+            return rows
         return self._shapes.rows(pids, repo, self.store.candidate_rows)
 
     def _most_specific(self, pids: list[int]) -> list[int]:

@@ -17,8 +17,9 @@ from pathlib import PurePosixPath
 
 from errdex.records.lineage import WordingVersion
 from errdex.records.model import Record, RecordExtras
-from errdex.records.stored import CandidateRow, Removal, StoredRecord
+from errdex.records.stored import CandidateRow, Removal, StoredRecord, StoredText
 from errdex.store.protocol import Store
+from errdex.store.rows import stored_record
 from errdex.templates.analysis import placeholder_names
 
 
@@ -80,6 +81,35 @@ def materialize(ranked: list[Ranked], records: dict[str, StoredRecord]) -> list[
         matches.append(Match(item.score, item.reason, bound, stored.record, stored.extras,
                              item.approximate, stored.removed))
     return matches
+
+
+def read_records(store: Store, read: dict[str, StoredText], ids: list[str]
+                 ) -> dict[str, StoredRecord]:
+    """The records of these ids: those whose stored text was read already (``read``, with
+    their candidate rows) from it, the others from the store."""
+    found = {rid: stored_record(*read[rid]) for rid in ids if rid in read}
+    if len(found) < len(ids):
+        found.update(store.get_many(rid for rid in ids if rid not in found))
+    return found
+
+
+_CLASS_FILE_READS = 16  # records in their class's file read to see if a constructor holds them
+
+
+def mark_constructors(store: Store, read: dict[str, StoredText],
+                      scored: dict[str, Scored]) -> None:
+    """Mark the records written in their error class's own constructor (the class file's
+    ``constructor``/``__init__``/``<init>``): every raise of the class passes through it,
+    so of one template's sites it comes after those raising it. Only records in a file
+    named after their class are read for it (``read_records``), a few at most."""
+    in_class_file = [s for s in scored.values() if defines_class(s.row)][:_CLASS_FILE_READS]
+    if not in_class_file:
+        return
+    stored = read_records(store, read, [s.row.id for s in in_class_file])
+    for item in in_class_file:
+        record = stored.get(item.row.id)
+        symbol = record.extras.enclosing_symbol if record is not None else None
+        item.constructor = is_constructor(symbol, item.row.error_class)
 
 
 @dataclass
@@ -293,5 +323,5 @@ def same_file(frame_path: str, record_path: str) -> bool:
 
 
 __all__ = ["Match", "Ranked", "Scored", "apply_examples", "apply_type_arguments", "bind",
-           "class_signal", "defines_class", "in_example", "is_constructor", "materialize",
-           "rank", "same_file", "short_class"]
+           "class_signal", "defines_class", "in_example", "is_constructor", "mark_constructors",
+           "materialize", "rank", "read_records", "same_file", "short_class"]

@@ -173,6 +173,12 @@ def assign(model: BaseModel, values: dict[str, Any]) -> None:
     model.__pydantic_fields_set__.update(values)
 
 
+# JSON keys of a stored record, in their order → the attributes they name (``trusted_record``):
+# records written by one errdex share an order, so this holds one or a few entries.
+_ATTRIBUTES_OF_KEYS: dict[tuple[str, ...], tuple[str, ...]] = {}
+_KEY_ORDERS = 64
+
+
 def trusted_record(data: dict[str, Any]) -> Record:
     """A Record from data errdex validated when it wrote it (the store), without validating again.
 
@@ -181,7 +187,13 @@ def trusted_record(data: dict[str, Any]) -> Record:
     holds the two together).
     """
     record = Record.__new__(Record)
-    data = {ATTRIBUTE_FOR_KEY.get(key, key): value for key, value in data.items()}
+    keys = tuple(data)  # a store's records share one key order: its attributes read once
+    names = _ATTRIBUTES_OF_KEYS.get(keys)
+    if names is None:
+        if len(_ATTRIBUTES_OF_KEYS) >= _KEY_ORDERS:
+            _ATTRIBUTES_OF_KEYS.clear()
+        names = _ATTRIBUTES_OF_KEYS[keys] = tuple(ATTRIBUTE_FOR_KEY.get(key, key) for key in keys)
+    data = dict(zip(names, data.values(), strict=True))
     object.__setattr__(record, "__dict__", data)
     object.__setattr__(record, "__pydantic_fields_set__", set(data))
     object.__setattr__(record, "__pydantic_extra__", None)

@@ -55,6 +55,11 @@ class CandidateRow:
     removed_sha: str | None = None
 
 
+# A record row's stored columns as read (record JSON, extras JSON, removed sha, removed at),
+# before ``errdex.store.rows.stored_record`` reads them into a ``StoredRecord``.
+StoredText = tuple[str, str | None, str | None, str | None]
+
+
 @dataclass(frozen=True)
 class RepoState:
     """How a repository was last mined (to re-mine only what changed since)."""
@@ -63,4 +68,4 @@ class RepoState:
     miner_version: str | None
 
 
-__all__ = ["CandidateRow", "PreviousRecord", "Removal", "RepoState", "StoredRecord"]
+__all__ = ["CandidateRow", "PreviousRecord", "Removal", "RepoState", "StoredRecord", "StoredText"]

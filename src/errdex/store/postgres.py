@@ -30,6 +30,7 @@ from typing import Any
 import psycopg
 
 from errdex.errors import StoreError
+from errdex.store.candidates import CandidateQueries
 from errdex.store.codes import CodeQueries
 from errdex.store.rows import STORED_COLUMNS
 from errdex.store.schema import Dialect, migrations
@@ -115,7 +116,7 @@ MIGRATIONS = migrations(POSTGRES)
 _MIGRATION_LOCK = 0x6572_7264_6578
 
 
-class PostgresStore(CodeQueries, SQLStore):
+class PostgresStore(CodeQueries, CandidateQueries, SQLStore):
     """An errdex database in PostgreSQL. Use as a context manager or call ``close()``."""
 
     dialect = POSTGRES

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 from errdex.errors import StoreError
 from errdex.records.log_statements import LogStatement
 from errdex.records.model import Record, RecordExtras
-from errdex.records.stored import CandidateRow, PreviousRecord, Removal, RepoState, StoredRecord
+from errdex.records.stored import (
+    CandidateRow,
+    PreviousRecord,
+    Removal,
+    RepoState,
+    StoredRecord,
+    StoredText,
+)
 from errdex.records.text_sites import TextSite
 from errdex.store.urls import is_postgres_url, redact
 from errdex.store.writes import MineWrite
@@ -88,6 +95,9 @@ class Store(Protocol):
     def candidate_rows(
         self, pattern_ids: list[int], repo: str | None = None
     ) -> list[CandidateRow]: ...
+    def candidate_records(
+        self, pattern_ids: list[int], repo: str | None = None, most: int = 8
+    ) -> tuple[list[CandidateRow], dict[str, StoredText]] | None: ...
 
     def rows_in_files(
         self, file_names: list[str], repo: str | None = None

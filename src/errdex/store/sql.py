@@ -22,11 +22,10 @@ from typing import Any, Protocol, Self
 from errdex.errors import RecordNotFoundError, StoreError
 from errdex.records.log_statements import LogStatement
 from errdex.records.model import Record, RecordExtras, content_hash, now_iso
-from errdex.records.stored import CandidateRow, PreviousRecord, RepoState, StoredRecord
+from errdex.records.stored import PreviousRecord, RepoState, StoredRecord
 from errdex.records.text_sites import TextSite
 from errdex.store import log_statements as logs_table
 from errdex.store.rows import (
-    CANDIDATE_COLUMNS,
     RECORD_COLUMNS,
     STORED_COLUMNS,
     file_name,
@@ -471,24 +470,6 @@ class SQLStore(ABC):
             f"SELECT pid, pattern, literal_length FROM patterns WHERE {condition}", values
         )
         return {pid: (pattern, literal) for pid, pattern, literal in rows}
-
-    def candidate_rows(self, pattern_ids: list[int], repo: str | None = None) -> list[CandidateRow]:
-        """The records that raise any of these patterns (optionally of one repo)."""
-        return self._candidates("pattern_id", pattern_ids, repo) if pattern_ids else []
-
-    def rows_in_files(self, file_names: list[str], repo: str | None = None) -> list[CandidateRow]:
-        """The records in files with these base names (stack-frame lookups)."""
-        return self._candidates("file_name", file_names, repo) if file_names else []
-
-    def _candidates(
-        self, column: str, values: Sequence[object], repo: str | None
-    ) -> list[CandidateRow]:
-        condition, args = self._in(column, values)
-        query = f"SELECT {CANDIDATE_COLUMNS} FROM records WHERE {condition}"
-        if repo:
-            query += " AND repo = ?"
-            args.append(repo)
-        return [CandidateRow(*r) for r in self._execute(query, args)]
 
 
 def _filter(repo: str | None, include_removed: bool) -> tuple[str, tuple[str, ...]]:

@@ -26,6 +26,7 @@ from platformdirs import user_data_dir
 
 from errdex.errors import StoreBusyError, StoreError, UsageError
 from errdex.records.stored import StoredRecord
+from errdex.store.candidates import CandidateQueries
 from errdex.store.codes import CodeQueries
 from errdex.store.schema import STORE_FORMAT_VERSION, Dialect, migrations
 from errdex.store.sql import Rows, SQLStore
@@ -155,7 +156,7 @@ def busy_timeout_from_env() -> float:
     return seconds
 
 
-class SQLiteStore(CodeQueries, SQLStore):
+class SQLiteStore(CodeQueries, CandidateQueries, SQLStore):
     """An errdex database in one SQLite file. Use as a context manager or call ``close()``.
 
     A second writer waits up to ``busy_timeout`` seconds (default

@@ -199,6 +199,8 @@ _PLACEHOLDER = re.compile(
     r"[diouxXeEfFgGcrsavqTwpb]|#\{[^{}]*\}|\$\{[^{}]*\}"
 )
 
+_NAME_END = re.compile(r"[:!]")  # a format spec or conversion after a placeholder's name
+
 
 def placeholder_names(error_message: str, groups: int) -> list[str]:
     """Names for a pattern's holes read off the written message, when they line up."""
@@ -208,7 +210,7 @@ def placeholder_names(error_message: str, groups: int) -> list[str]:
         if text in ("{{", "}}", "%%"):
             continue
         inner = text.strip("{}$#%")
-        name = re.split(r"[:!]", inner, maxsplit=1)[0].strip()
+        name = _NAME_END.split(inner, maxsplit=1)[0].strip()
         names.append(name if name and not name.isdigit() else text)
     if len(names) != groups:
         return [str(i) for i in range(1, groups + 1)]
