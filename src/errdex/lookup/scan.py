@@ -132,8 +132,15 @@ _C_ENCODER = _MAKE_ENCODER and _MAKE_ENCODER(
     True)
 
 
+_STRING = json.encoder.encode_basestring  # what the encoder writes a str with (no ASCII-only)
+
+
 def _encode(value: object) -> str:
-    if _C_ENCODER is None or isinstance(value, str):
+    if type(value) is str:
+        return _STRING(value)
+    if type(value) is int:  # as the encoder writes an int (a line number)
+        return int.__repr__(value)
+    if _C_ENCODER is None:
         return _ENCODER.encode(value)
     return "".join(_C_ENCODER(value, 0))
 
