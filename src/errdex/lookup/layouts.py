@@ -309,7 +309,9 @@ def locations(fields: dict[str, str]) -> list[tuple[str, int]]:
     if fields.get("class") and number is not None:
         outer = fields["class"].split("$")[0].rsplit(".", 1)[-1]
         return [(outer + suffix, number) for suffix in _JVM_SOURCES]
-    location = fields.get("location") or fields.get("caller") or ""
+    location = fields.get("location") or fields.get("caller")
+    if not location:  # most layouts write none: no regex call per entry
+        return []
     found = _FILE_LINE.search(location)
     if found:
         return [(found.group(1), int(found.group(2)))]
