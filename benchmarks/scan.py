@@ -22,8 +22,8 @@ Each log is scanned in this process (1 process, then ``--jobs``), and by ``errde
 process). The share of rankings replayed by line shape (``lookup.replay``) is printed too:
 a log written from 5,000 templates with varied values holds tens of thousands of shapes,
 so the first line of each is ranked in full. ``--db`` scans against a store built before
-(building 100k records takes minutes); its records are left as they are (the index
-snapshot may be saved in it).
+(building 100k records takes minutes; a path that does not exist yet is built there and
+kept); its records are left as they are (the index snapshot may be saved in it).
 
 ``--real-log FILE --db DB [--copies 100]`` times a real log instead (a Loghub
 sample, repeated ``--copies`` times with its numbers varied: see ``vary``) against a
@@ -198,7 +198,8 @@ def main() -> None:
                         help="scan a log built to be slow, against the hostile templates")
     parser.add_argument("--db", type=Path,
                         help="a store built by an earlier run (benchmarks/lookup.py's records) "
-                             "to scan against instead of building --records anew; kept")
+                             "to scan against instead of building --records anew; kept "
+                             "(built there first when it does not exist)")
     args = parser.parse_args()
     if args.hostile:
         hostile()
@@ -218,7 +219,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "scan.sqlite"
-        if args.db is None:
+        if not db.exists():
             build(db, args.records, None)
         store = SQLiteStore(db)
         patterns = [p for _, p, _, _ in store.pattern_rows()]

@@ -113,6 +113,35 @@ def test_scan_in_worker_processes_equals_one_process(db):
     assert len(one) == 9000 and one == two
 
 
+def test_worker_processes_bind_the_loaded_index_instead_of_loading_it(db, monkeypatch):
+    """Forked workers rank with the scanning process's tables over a connection of their
+    own: a worker that built an index of its own would break the pool here."""
+    import errdex.lookup.scan as scan_module
+
+    index = errdex.open_index(db)
+
+    def no_second_load(store):
+        raise AssertionError("a worker loaded the index again")
+
+    monkeypatch.setattr(scan_module, "Index", no_second_load)
+    events = list(scan(index, io.StringIO(LOG * 3000), jobs=2))
+    assert len(events) == 9000
+    assert events[-1].matches[0].record.error_message == "cannot reach %s:%d"
+    assert scan_module._WORKER_INDEX is None  # the scanning process holds it no longer
+
+
+def test_no_full_garbage_collection_while_a_scan_runs(db):
+    """Full collections wait while the scan's events are read; the thresholds are the
+    caller's again once it ends."""
+    import gc
+
+    before = gc.get_threshold()
+    during = [gc.get_threshold() for _ in scan(errdex.open_index(db), io.StringIO(LOG))]
+    assert len(during) == 3
+    assert all(t[:2] == before[:2] and t[2] > 1_000_000 for t in during)
+    assert gc.get_threshold() == before
+
+
 # --- logs that used to stop the scan ---------------------------------------------------
 
 

@@ -48,6 +48,8 @@ def _events() -> list[ScannedEvent]:
         ScannedEvent(6, "ERROR disk /v4 full", [_match(4, message="disque {} plein ✓")],
                      encoder=encoder),
         ScannedEvent(7, "no encoder of its own", [_match(1)]),
+        ScannedEvent(123_456_789, 'ERROR "quoted" back\\slash\ttab \x01 </script>',
+                     [_match(5)], {"name": "log4j", "level": "error"}, encoder=encoder),
     ]
 
 

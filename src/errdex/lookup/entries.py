@@ -17,7 +17,15 @@ from pathlib import PurePosixPath
 
 from errdex.languages._engine.pastes.common import ErrorEvent, Frame
 from errdex.lookup.index import Index, Match, Ranked
-from errdex.lookup.layouts import EVENT_LEVELS, Entry, Layout, entries, locations, named_sources
+from errdex.lookup.layouts import (
+    EVENT_LEVELS,
+    Entry,
+    Layout,
+    entries,
+    locations,
+    named_sources,
+    named_sources_of,
+)
 from errdex.lookup.parse import parse_events
 from errdex.lookup.statements import StatementMatch, Statements
 from errdex.templates.analysis import shape_of
@@ -165,7 +173,7 @@ def _first_line(entry: Entry) -> str:
 def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Match]:
     """Matches re-ordered by what the entry's metadata says, thin full matches left out
     unless something corroborates them, cut to ``top``."""
-    names = named_sources(fields)
+    names = named_sources_of(fields)
     level = fields.get("level")
     located = "line" in fields  # ``Class@line``, ``file:line``: the line says more than a name
     kept = []
@@ -181,7 +189,8 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
     return kept[:top]
 
 
-def _named_in(names: list[str], path: str) -> str | None:
+@lru_cache(maxsize=16_384)  # a log's entries name few sources, its matches few files
+def _named_in(names: tuple[str, ...], path: str) -> str | None:
     """The first of ``names`` that names the file at ``path`` (its stem or its name)."""
     stem, base = _stems(path)
     return next((name for name in names if stem == name or stem.endswith("/" + name)

@@ -98,6 +98,7 @@ _LEVELS = {
 EVENT_LEVELS = frozenset({"warning", "error", "fatal"})
 
 
+@lru_cache(maxsize=256)  # a log writes a handful of levels, on every entry
 def normal_level(raw: str | None) -> str | None:
     """A level as written (``WARN``, ``E``, ``crit``, ``3`` for syslog) in one vocabulary:
     trace, debug, info, notice, warning, error, fatal."""
@@ -171,9 +172,9 @@ class Entry:
     # runtime prefix) is matched against this.
     printed: str = ""
 
-    @cached_property
+    @property
     def level(self) -> str | None:
-        return normal_level(self.fields.get("level"))
+        return normal_level(self.fields.get("level"))  # cached by the level as written
 
 
 def layout_named(pattern: str) -> Layout:
@@ -308,7 +309,9 @@ def locations(fields: dict[str, str]) -> list[tuple[str, int]]:
     if fields.get("class") and number is not None:
         outer = fields["class"].split("$")[0].rsplit(".", 1)[-1]
         return [(outer + suffix, number) for suffix in _JVM_SOURCES]
-    location = fields.get("location") or fields.get("caller") or ""
+    location = fields.get("location") or fields.get("caller")
+    if not location:  # most layouts write none: no regex call per entry
+        return []
     found = _FILE_LINE.search(location)
     if found:
         return [(found.group(1), int(found.group(2)))]
@@ -318,10 +321,15 @@ def locations(fields: dict[str, str]) -> list[tuple[str, int]]:
 def named_sources(fields: Mapping[str, object]) -> list[str]:
     """The source file stems a logger, class or program names (``MRAppMaster``, ``sshd``,
     ``nova/compute/manager``): a record in such a file is likelier the one."""
-    logger, klass, program = (fields.get(key) for key in ("logger", "class", "program"))
-    return list(_named(logger if isinstance(logger, str) else None,
-                       klass if isinstance(klass, str) else None,
-                       program if isinstance(program, str) else None))
+    return list(named_sources_of(fields))
+
+
+def named_sources_of(fields: Mapping[str, object]) -> tuple[str, ...]:
+    """``named_sources`` as the tuple it is cached as (a scan asks for each entry)."""
+    logger, klass, program = fields.get("logger"), fields.get("class"), fields.get("program")
+    return _named(logger if isinstance(logger, str) else None,
+                  klass if isinstance(klass, str) else None,
+                  program if isinstance(program, str) else None)
 
 
 @lru_cache(maxsize=4096)
@@ -352,4 +360,5 @@ def layout_json(entry: Entry, layout: Layout) -> dict[str, object]:
 
 
 __all__ = ["EVENT_LEVELS", "Entry", "Layout", "detect", "entries", "family_names",
-           "layout_json", "layout_named", "locations", "named_sources", "normal_level"]
+           "layout_json", "layout_named", "locations", "named_sources", "named_sources_of",
+           "normal_level"]
