@@ -125,7 +125,9 @@ def _index_of(folder: Path, templates: list[Template]) -> tuple[Index, set[str]]
 
 
 def _check_work(work: LookupWork, readings: int, stored: set[str], paste_chars: int) -> None:
-    assert work.verified <= readings * _MAX_VARIANTS * len(stored)
+    # each stored pattern, per reading of each message: once, and once more read with a lost
+    # final period (replay.check); then once folded by the approximate search
+    assert work.verified <= readings * (2 * _MAX_VARIANTS + 1) * len(stored)
     assert work.re2_runs <= work.verified
     assert work.re2_bytes <= work.re2_runs * 4 * paste_chars  # never more than the paste
     assert not stored & set(work.python_regexes)
