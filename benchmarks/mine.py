@@ -1,6 +1,6 @@
 """Mining speed against baselines measured in the same run.
 
-    .venv/bin/python benchmarks/mine.py PATH [--jobs N] [--semgrep PATH_TO_SEMGREP]
+    .venv/bin/python benchmarks/mine.py PATH [--jobs N] [--repeat N] [--semgrep PATH_TO_SEMGREP]
 
 Prints files/s, MB/s and lines/s for ``errdex mine`` (all cores by default),
 the ratio of its wall time to a bare tree-sitter parse of the same files on one
@@ -13,6 +13,8 @@ It also prints the CPU seconds of both (the mine's processes together: itself, i
 workers, git) and their ratio: the work done, which other programs running at the
 same time change far less than the wall time. On a busy machine read that one; the
 wall ratio holds only on an idle machine with as many free cores as jobs. The
+``--repeat N`` alternates N rounds of the parse and both mines and reports the least of each
+(single CPU readings on a busy machine move by a fifth from run to run). The
 PATH is a git checkout (errdex mines what git holds at HEAD); a clone without a
 work tree (``git clone --no-checkout``) is enough.
 """
@@ -106,6 +108,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("path", type=Path)
     parser.add_argument("--jobs", type=int, default=None, help="errdex workers (default: all)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="rounds of the parse and both mines, alternated; the least of "
+                             "each is reported")
     parser.add_argument("--semgrep", help="path of a semgrep binary to compare against")
     args = parser.parse_args()
 
@@ -117,20 +122,29 @@ def main() -> None:
     print(f"tree: {tree.repo} at {tree.sha[:12]}: {len(files)} files, {size / 1e6:.1f} MB, "
           f"{lines:,} lines ({', '.join(f'{k} {v}' for k, v in languages.most_common())})")
 
-    parse_s, parse_cpu = bare_parse_seconds(files)
-    print(f"bare tree-sitter parse, 1 core: {parse_s:.2f}s (CPU {parse_cpu:.2f}s); "
+    rounds = max(1, args.repeat)
+    parses: list[tuple[float, float]] = []
+    runs: dict[str, list[MineRun]] = {"none": [], "static": []}
+    for _ in range(rounds):  # alternated, so a busy spell weighs on each alike
+        parses.append(bare_parse_seconds(files))
+        for enrich, done in runs.items():
+            done.append(mine_run(args.path, args.jobs, enrich))
+    parse_s, parse_cpu = min(s for s, _ in parses), min(c for _, c in parses)
+    least = f" (least of {rounds} rounds)" if rounds > 1 else ""
+    print(f"bare tree-sitter parse, 1 core: {parse_s:.2f}s (CPU {parse_cpu:.2f}s){least}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     jobs = args.jobs or os.cpu_count()
     timings = {}
-    for enrich in ("none", "static"):
-        run = mine_run(args.path, args.jobs, enrich)
+    for enrich, done in runs.items():
+        run = min(done, key=lambda r: r.seconds)
+        cpu = min(r.cpu for r in done)
         mine_s = timings[enrich] = run.seconds
-        print(f"errdex mine --enrich {enrich}, {jobs} jobs: {mine_s:.2f}s "
+        print(f"errdex mine --enrich {enrich}, {jobs} jobs: {mine_s:.2f}s{least} "
               f"({len(files) / mine_s:,.0f} files/s, {size / 1e6 / mine_s:.2f} MB/s, "
               f"{lines / mine_s:,.0f} lines/s), peak RSS {run.peak_kib / 1024:.0f} MiB")
         print(f"  {run.summary}")
         print(f"  ratio to the bare parse: {mine_s / parse_s:.2f}x  (target <= 2.5x with "
-              f"static enrichment); CPU {run.cpu:.2f}s, {run.cpu / parse_cpu:.2f}x the "
+              f"static enrichment); CPU {cpu:.2f}s, {cpu / parse_cpu:.2f}x the "
               f"parse's; load average {os.getloadavg()[0]:.1f}")
     mine_s = timings["none"]  # finding sites: the work one Semgrep rule does
 
