@@ -140,3 +140,31 @@ def test_imported_escapes_the_prefilter_cannot_read_make_a_pattern_opaque():
     assert shape_of(r"a\x{41}(.+?)").opaque
     assert shape_of(r"a\xZ(.+?)").opaque
     assert shape_of(r"a\x41(.+?)").fragments == ("aA", "")
+
+
+_SHAPE_PIECES = ["ab", " ", ":", "é", "_", "\n", "-", "(.+?)", r"(-?\d+)", r"\n", r"\t", r"\.",
+                 r"\(", r"\\", r"\x41", r"\d", "(?:a|b)", "(?:(a)|[)(])", "((x)(?:y))", "[^)]",
+                 r"(a[\]])", "(", ")", "?", "*", "[", "]", "{2}", "|", "^", "$", "."]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_SHAPE_PIECES), max_size=10))
+def test_a_pattern_is_read_to_the_shape_the_character_loop_reads(pieces):
+    # Typed holes, optional groups and escaped line breaks are read token by token; any
+    # pattern reads to what the character-by-character reader makes of it.
+    from errdex.templates.analysis import _read_shape
+
+    pattern = "".join(pieces)
+    assert shape_of(pattern) == _read_shape(pattern)
+
+
+def test_typed_and_optional_groups_are_read_token_by_token():
+    from errdex.templates.analysis import _SIMPLE
+
+    pattern = (r"ratio ((?:-?\d+\.\d{2}|[-+]?(?:inf|Infinity)|nan)) of (.+?)\nat (-?\d+)"
+               r"(?:: (.+?))?")
+    assert _SIMPLE.fullmatch(pattern)
+    shape = shape_of(pattern)
+    assert shape.fragments == ("ratio ", " of ", "\nat ", "", "")
+    assert (shape.groups, shape.opaque, shape.plain) == (4, False, False)
+    assert not _SIMPLE.fullmatch(r"a (x)* b") and shape_of(r"a (x)* b").opaque
