@@ -168,3 +168,33 @@ def test_typed_and_optional_groups_are_read_token_by_token():
     assert shape.fragments == ("ratio ", " of ", "\nat ", "", "")
     assert (shape.groups, shape.opaque, shape.plain) == (4, False, False)
     assert not _SIMPLE.fullmatch(r"a (x)* b") and shape_of(r"a (x)* b").opaque
+
+
+_CLASS_PIECES = [r"\d", r"\D", r"\s", r"\S", r"\w", r"\W", r"[\d,]", r"[^\d]", r"[\s.]",
+                 r"[^\s]", r"[\w-]", r"[^\w]", r"[\D]", "(", ")", "(?:", "+", "*", "?", "|",
+                 "a", "A", "_", "0", " ", "-", ".", r"\.", "{2}", r"(-?\d+)", "(.+?)"]
+_ASCII_TEXT = st.text(st.sampled_from([chr(c) for c in range(128)]), max_size=12)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_CLASS_PIECES), min_size=1, max_size=8), _ASCII_TEXT)
+def test_the_ascii_spelling_matches_an_ascii_text_as_the_unicode_one_does(pieces, message):
+    # A text of ASCII is matched on the pattern spelled with ASCII classes (cheaper to
+    # compile); every pattern must find there what its Unicode spelling finds.
+    pattern = "".join(pieces)
+    try:
+        unicode = compile_pattern(pattern)
+    except PatternError:
+        return
+    ascii_only = compile_pattern(pattern, ascii_only=True)
+    assert unicode.fullmatch(message) == ascii_only.fullmatch(message)
+
+
+def test_a_typed_hole_is_spelled_with_ascii_digits_for_an_ascii_text():
+    from errdex.templates.template import to_re2
+
+    pattern = r"offset (-?\d+) [\s\w]"
+    assert to_re2(pattern) == r"offset (-?\p{Nd}+) [\t-\r\x1c-\x1f\x85\p{Z}\p{L}\p{N}_]"
+    assert to_re2(pattern, ascii_only=True) == r"offset (-?[0-9]+) [\t-\r\x1c-\x1f 0-9A-Za-z_]"
+    assert verify(r"at (\d+|none)", "at 12") == ("12",)  # on RE2, spelled for ASCII
+    assert verify(r"at (\d+|none)", "at \u0661\u0662") == ("\u0661\u0662",)  # Arabic-Indic digits

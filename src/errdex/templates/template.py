@@ -269,20 +269,32 @@ _CLASS_ESCAPES = {
 # The same inside a character class (``[\s,]``); ``\S`` and ``\W`` there keep RE2's
 # ASCII meaning, since a class cannot hold the complement of a union.
 _IN_CLASS_ESCAPES = {"s": _SPACE_SET, "d": r"\p{Nd}", "D": r"\P{Nd}", "w": _WORD_SET}
+# The same for a text that is all ASCII (``compile_pattern(ascii_only=True)``): there the Unicode
+# classes hold only their ASCII members, and RE2 compiles ``[0-9]`` ten times faster than
+# ``\p{Nd}`` (a pattern's first lookup pays for it: ~140 -> ~15 µs for a number's hole).
+_ASCII_SPACES = r"\t-\r\x1c-\x1f "  # ``_SPACE_SET``'s ASCII members (``\p{Z}``'s: the space)
+_ASCII_WORD = "0-9A-Za-z_"
+_ASCII_CLASS_ESCAPES = {
+    "s": f"[{_ASCII_SPACES}]", "S": f"[^{_ASCII_SPACES}]", "d": "[0-9]", "D": "[^0-9]",
+    "w": f"[{_ASCII_WORD}]", "W": f"[^{_ASCII_WORD}]",
+}
+_ASCII_IN_CLASS_ESCAPES = {"s": _ASCII_SPACES, "d": "0-9", "D": r"\P{Nd}", "w": _ASCII_WORD}
 _HEX = frozenset("0123456789abcdefABCDEF")
 _OCTAL = frozenset("01234567")
 _INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z]*)(?:-[a-zA-Z]*)?[:)]")
 _UPPER_BOUND_ONLY = re.compile(r"\{,(\d{0,9})\}")
 
 
-def to_re2(pattern: str) -> str:
+def to_re2(pattern: str, *, ascii_only: bool = False) -> str:
     """``pattern`` (Python ``re`` or JavaScript syntax) spelled for RE2, same meaning.
 
     Rewrites the escapes RE2 spells differently (``\\uXXXX``, ``\\u{…}``,
     ``\\UXXXXXXXX``, ``\\N{NAME}``, ``\\cX``, ``\\Z``, ``{,n}``, ``[\\b]``) and gives
     ``\\d``, ``\\s``, ``\\w`` Python's Unicode meaning; raises ``PatternError`` for
     what no linear-time engine runs (lookaround, backreferences) and for RE2's
-    ungreedy flag, which would silently change what the holes capture.
+    ungreedy flag, which would silently change what the holes capture. ``ascii_only``: spelled
+    for texts that are all ASCII, its classes holding only their ASCII members (the same
+    matches on such a text, and much cheaper to compile).
     """
     out: list[str] = []
     i = 0
@@ -291,7 +303,7 @@ def to_re2(pattern: str) -> str:
     while i < n:
         ch = pattern[i]
         if ch == "\\":
-            text, i = _escape_at(pattern, i, in_class)
+            text, i = _escape_at(pattern, i, in_class, ascii_only)
             out.append(text)
             continue
         if in_class:
@@ -340,7 +352,7 @@ def _check_group(pattern: str, at: int) -> None:
         raise PatternError(f"inline flag U at {at} is not Python or JavaScript syntax")
 
 
-def _escape_at(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
+def _escape_at(pattern: str, i: int, in_class: bool, ascii_only: bool = False) -> tuple[str, int]:
     """The RE2 spelling of the escape starting at ``pattern[i]`` and the index after it."""
     if i + 1 >= len(pattern):
         raise PatternError("pattern ends with a lone backslash")
@@ -375,7 +387,10 @@ def _escape_at(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
         raise PatternError(f"escape \\C at {i} (any byte) is not supported")
     if nxt.isdigit():
         return _digit_escape(pattern, i)
-    table = _IN_CLASS_ESCAPES if in_class else _CLASS_ESCAPES
+    if ascii_only:
+        table = _ASCII_IN_CLASS_ESCAPES if in_class else _ASCII_CLASS_ESCAPES
+    else:
+        table = _IN_CLASS_ESCAPES if in_class else _CLASS_ESCAPES
     if nxt in table:
         return table[nxt], i + 2
     return pattern[i : i + 2], i + 2
@@ -473,12 +488,12 @@ class CompiledPattern:
         return f"CompiledPattern({self.pattern!r})"
 
 
-def compile_pattern(pattern: str) -> CompiledPattern:
+def compile_pattern(pattern: str, *, ascii_only: bool = False) -> CompiledPattern:
     """Compile a record's pattern the way lookup matches it: RE2, DOTALL (JS's ``s`` flag).
 
     Raises ``PatternError`` (one line: what and where) for a pattern RE2 cannot run.
     """
-    encoded = utf8(to_re2(pattern))
+    encoded = utf8(to_re2(pattern, ascii_only=ascii_only))
     options = re2.Options()
     options.log_errors = False
     options.dot_nl = True
