@@ -198,3 +198,17 @@ def test_a_typed_hole_is_spelled_with_ascii_digits_for_an_ascii_text():
     assert to_re2(pattern, ascii_only=True) == r"offset (-?[0-9]+) [\t-\r\x1c-\x1f 0-9A-Za-z_]"
     assert verify(r"at (\d+|none)", "at 12") == ("12",)  # on RE2, spelled for ASCII
     assert verify(r"at (\d+|none)", "at \u0661\u0662") == ("\u0661\u0662",)  # Arabic-Indic digits
+
+
+def test_patterns_compile_without_re2s_option_readback_and_keep_its_errors():
+    # The pinned google-re2's regex class is made directly (``re2.compile`` reads every
+    # option back per call); a pattern RE2 refuses is still one PatternError line.
+    from errdex.templates import template
+
+    assert template._REGEX is not None
+    compiled = compile_pattern(r"(\d+) of (.+?)")
+    assert compiled.fullmatch("3 of them").groups() == ("3", "them")
+    assert compile_pattern(r"(\d+) of (.+?)", ascii_only=True).fullmatch("3 of x").groups() == (
+        "3", "x")
+    with pytest.raises(PatternError, match="not valid for RE2"):
+        compile_pattern("a{2,1}")
