@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from errdex.lookup.index import verify
 from errdex.templates.analysis import prefilter_words, shape_of
+from errdex.templates.matching import _head
 from errdex.templates.template import Hole, Literal, PatternError, Template, compile_pattern, utf8
 
 
@@ -29,6 +30,7 @@ _PIECES = st.lists(st.text(alphabet="ab: .\n(", max_size=4), min_size=1, max_siz
 
 @settings(max_examples=400)
 @given(pieces=_PIECES, message=st.text(alphabet="ab: .\n(x", max_size=16))
+@example(pieces=["a:a", ""], message="a:a")  # ``a:a(.+?)``: its final hole printed nothing
 def test_plain_matcher_equals_the_regex(pieces, message):
     parts = []
     for index, piece in enumerate(pieces):
@@ -44,6 +46,12 @@ def test_plain_matcher_equals_the_regex(pieces, message):
         # The one rule verify adds: a template's trailing blank matches a trimmed line.
         expected = compile_pattern(pattern).fullmatch(message + " " * blanks)
     got = verify(pattern, message)
+    if got is not None and expected is None and (end := _head(pattern)) is not None:
+        # verify's second documented reading: a final hole that printed nothing, the message
+        # then read by the pattern before it (its blanks trimmed)
+        head = compile_pattern(end[0]).fullmatch(message.rstrip())
+        assert got[-1] == "" and head is not None and got[:-1] == head.groups(), (pattern, message)
+        return
     assert (got is None) == (expected is None), (pattern, message)
     if expected:
         assert got == expected.groups()
@@ -140,3 +148,75 @@ def test_imported_escapes_the_prefilter_cannot_read_make_a_pattern_opaque():
     assert shape_of(r"a\x{41}(.+?)").opaque
     assert shape_of(r"a\xZ(.+?)").opaque
     assert shape_of(r"a\x41(.+?)").fragments == ("aA", "")
+
+
+_SHAPE_PIECES = ["ab", " ", ":", "é", "_", "\n", "-", "(.+?)", r"(-?\d+)", r"\n", r"\t", r"\.",
+                 r"\(", r"\\", r"\x41", r"\d", "(?:a|b)", "(?:(a)|[)(])", "((x)(?:y))", "[^)]",
+                 r"(a[\]])", "(", ")", "?", "*", "[", "]", "{2}", "|", "^", "$", "."]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_SHAPE_PIECES), max_size=10))
+def test_a_pattern_is_read_to_the_shape_the_character_loop_reads(pieces):
+    # Typed holes, optional groups and escaped line breaks are read token by token; any
+    # pattern reads to what the character-by-character reader makes of it.
+    from errdex.templates.analysis import _read_shape
+
+    pattern = "".join(pieces)
+    assert shape_of(pattern) == _read_shape(pattern)
+
+
+def test_typed_and_optional_groups_are_read_token_by_token():
+    from errdex.templates.analysis import _SIMPLE
+
+    pattern = (r"ratio ((?:-?\d+\.\d{2}|[-+]?(?:inf|Infinity)|nan)) of (.+?)\nat (-?\d+)"
+               r"(?:: (.+?))?")
+    assert _SIMPLE.fullmatch(pattern)
+    shape = shape_of(pattern)
+    assert shape.fragments == ("ratio ", " of ", "\nat ", "", "")
+    assert (shape.groups, shape.opaque, shape.plain) == (4, False, False)
+    assert not _SIMPLE.fullmatch(r"a (x)* b") and shape_of(r"a (x)* b").opaque
+
+
+_CLASS_PIECES = [r"\d", r"\D", r"\s", r"\S", r"\w", r"\W", r"[\d,]", r"[^\d]", r"[\s.]",
+                 r"[^\s]", r"[\w-]", r"[^\w]", r"[\D]", "(", ")", "(?:", "+", "*", "?", "|",
+                 "a", "A", "_", "0", " ", "-", ".", r"\.", "{2}", r"(-?\d+)", "(.+?)"]
+_ASCII_TEXT = st.text(st.sampled_from([chr(c) for c in range(128)]), max_size=12)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_CLASS_PIECES), min_size=1, max_size=8), _ASCII_TEXT)
+def test_the_ascii_spelling_matches_an_ascii_text_as_the_unicode_one_does(pieces, message):
+    # A text of ASCII is matched on the pattern spelled with ASCII classes (cheaper to
+    # compile); every pattern must find there what its Unicode spelling finds.
+    pattern = "".join(pieces)
+    try:
+        unicode = compile_pattern(pattern)
+    except PatternError:
+        return
+    ascii_only = compile_pattern(pattern, ascii_only=True)
+    assert unicode.fullmatch(message) == ascii_only.fullmatch(message)
+
+
+def test_a_typed_hole_is_spelled_with_ascii_digits_for_an_ascii_text():
+    from errdex.templates.template import to_re2
+
+    pattern = r"offset (-?\d+) [\s\w]"
+    assert to_re2(pattern) == r"offset (-?\p{Nd}+) [\t-\r\x1c-\x1f\x85\p{Z}\p{L}\p{N}_]"
+    assert to_re2(pattern, ascii_only=True) == r"offset (-?[0-9]+) [\t-\r\x1c-\x1f 0-9A-Za-z_]"
+    assert verify(r"at (\d+|none)", "at 12") == ("12",)  # on RE2, spelled for ASCII
+    assert verify(r"at (\d+|none)", "at \u0661\u0662") == ("\u0661\u0662",)  # Arabic-Indic digits
+
+
+def test_patterns_compile_without_re2s_option_readback_and_keep_its_errors():
+    # The pinned google-re2's regex class is made directly (``re2.compile`` reads every
+    # option back per call); a pattern RE2 refuses is still one PatternError line.
+    from errdex.templates import template
+
+    assert template._REGEX is not None
+    compiled = compile_pattern(r"(\d+) of (.+?)")
+    assert compiled.fullmatch("3 of them").groups() == ("3", "them")
+    assert compile_pattern(r"(\d+) of (.+?)", ascii_only=True).fullmatch("3 of x").groups() == (
+        "3", "x")
+    with pytest.raises(PatternError, match="not valid for RE2"):
+        compile_pattern("a{2,1}")

@@ -66,12 +66,14 @@ def _variants(event: ErrorEvent) -> list[str]:
     # An error printed with Debug (Rust's ``Error("invalid type: …", line: 1, column: 13)``
     # after ``called `Result::unwrap()` on an `Err` value: ``): the message it quotes.
     for text in list(variants):
-        quoted = _DEBUG_STRUCT.match(text)
+        quoted = _DEBUG_STRUCT.match(text) if '("' in text else None  # a substring test first
         if quoted and not add(re.sub(r"\\(.)", r"\1", quoted.group(1))):
             return variants
     # An NSError as Apple's runtimes print it (``Error Domain=X Code=-6003 "msg" UserInfo=…``),
     # or a logged error object's ``message: 'msg'`` (Node's util.inspect): the message quoted.
-    for pattern in (_NSERROR, _MESSAGE_PROPERTY):
+    for pattern, marker in ((_NSERROR, 'Error Domain='), (_MESSAGE_PROPERTY, "message: '")):
+        if marker not in message:  # each regex needs its marker: most messages have neither
+            continue
         quoted = pattern.search(message, 0, _TRAILING_GROUP_CHARS)
         if quoted and not add(re.sub(r"\\(.)", r"\1", quoted.group(1))):
             return variants

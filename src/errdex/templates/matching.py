@@ -26,6 +26,16 @@ def _compiled(pattern: str) -> CompiledPattern | None:
         return None
 
 
+@lru_cache(maxsize=8192)
+def _compiled_ascii(pattern: str) -> CompiledPattern | None:
+    """The pattern on RE2 for texts that are all ASCII (most messages): the same matches
+    there, compiled several times faster (``to_re2``). None where RE2 refuses it."""
+    try:
+        return compile_pattern(pattern, ascii_only=True)
+    except PatternError:
+        return None
+
+
 @lru_cache(maxsize=65536)
 def _shape(pattern: str) -> PatternShape:
     return shape_of(pattern)
@@ -117,7 +127,7 @@ def _verify(
         sure, found = typed.match(message)
         if sure:
             return found
-    regex = _compiled(pattern)
+    regex = _compiled_ascii(pattern) if message.isascii() else _compiled(pattern)
     if regex is None:
         return None
     if encoded is None:

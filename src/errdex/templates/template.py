@@ -23,13 +23,15 @@ refused with ``PatternError``; errdex never generates one.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
+from typing import Any
 from typing import Literal as TypingLiteral
 
 import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 
+from errdex.templates.re2_syntax import PatternError as PatternError
+from errdex.templates.re2_syntax import to_re2 as to_re2
 from errdex.templates.slug import slugify
 
 HoleKind = TypingLiteral["any", "int", "uint", "hex", "HEX", "octal", "binary", "float", "word"]
@@ -241,13 +243,9 @@ def literal_template(text: str) -> Template:
 
 
 # ---------------------------------------------------------------------------
-# Running patterns: RE2, linear in the text whatever the pattern
+# Running patterns: RE2, linear in the text whatever the pattern (spelled for it by
+# ``re2_syntax.to_re2``)
 # ---------------------------------------------------------------------------
-
-
-class PatternError(ValueError):
-    """A pattern that RE2 cannot run (lookaround, backreferences, bad syntax); one line."""
-
 
 # RE2's memory budget per pattern. Mined patterns of up to about 500,000 characters
 # fit the base; longer ones get a budget that grows with their own length (what a
@@ -255,173 +253,6 @@ class PatternError(ValueError):
 _BASE_MAX_MEM = 8 << 20
 _MAX_MEM_PER_BYTE = 16
 _MAX_MAX_MEM = 64 << 20
-
-# Python's ``\s`` (``str.isspace``): ASCII whitespace, the separators U+001C-U+001F,
-# NEL and every Unicode space separator. RE2's own ``\s`` is ASCII only.
-_SPACE_SET = r"\t-\r\x1c-\x1f\x85\p{Z}"
-_WORD_SET = r"\p{L}\p{N}_"
-# Escapes outside a character class → RE2 spelling with Python's (Unicode) meaning.
-_CLASS_ESCAPES = {
-    "s": f"[{_SPACE_SET}]", "S": f"[^{_SPACE_SET}]",
-    "d": r"\p{Nd}", "D": r"\P{Nd}",
-    "w": f"[{_WORD_SET}]", "W": f"[^{_WORD_SET}]",
-}
-# The same inside a character class (``[\s,]``); ``\S`` and ``\W`` there keep RE2's
-# ASCII meaning, since a class cannot hold the complement of a union.
-_IN_CLASS_ESCAPES = {"s": _SPACE_SET, "d": r"\p{Nd}", "D": r"\P{Nd}", "w": _WORD_SET}
-_HEX = frozenset("0123456789abcdefABCDEF")
-_OCTAL = frozenset("01234567")
-_INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z]*)(?:-[a-zA-Z]*)?[:)]")
-_UPPER_BOUND_ONLY = re.compile(r"\{,(\d{0,9})\}")
-
-
-def to_re2(pattern: str) -> str:
-    """``pattern`` (Python ``re`` or JavaScript syntax) spelled for RE2, same meaning.
-
-    Rewrites the escapes RE2 spells differently (``\\uXXXX``, ``\\u{…}``,
-    ``\\UXXXXXXXX``, ``\\N{NAME}``, ``\\cX``, ``\\Z``, ``{,n}``, ``[\\b]``) and gives
-    ``\\d``, ``\\s``, ``\\w`` Python's Unicode meaning; raises ``PatternError`` for
-    what no linear-time engine runs (lookaround, backreferences) and for RE2's
-    ungreedy flag, which would silently change what the holes capture.
-    """
-    out: list[str] = []
-    i = 0
-    n = len(pattern)
-    in_class = False
-    while i < n:
-        ch = pattern[i]
-        if ch == "\\":
-            text, i = _escape_at(pattern, i, in_class)
-            out.append(text)
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-            elif ch == "[" and pattern.startswith("[:", i):
-                raise PatternError(f"POSIX class at {i} ([:name:]) is not Python or JavaScript "
-                                   "syntax; write the characters out")
-            out.append(ch)
-            i += 1
-            continue
-        if ch == "[":
-            in_class = True
-            start = i + 1
-            if pattern.startswith("^", start):
-                start += 1
-            if pattern.startswith("]", start):  # a leading "]" is a literal one
-                start += 1
-            out.append(pattern[i:start].replace("]", r"\]") if start > i + 1 else "[")
-            i = start
-            continue
-        if ch == "(" and pattern.startswith("(?", i):
-            _check_group(pattern, i)
-        if ch == "{" and (counted := _UPPER_BOUND_ONLY.match(pattern, i)):
-            out.append(f"{{0,{counted.group(1)}}}")  # Python's {,n} is {0,n}, {,} is {0,}
-            i = counted.end()
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def _check_group(pattern: str, at: int) -> None:
-    """Refuse the ``(?…`` constructs that need backtracking or change the holes."""
-    lookaround = next((p for p in ("(?<=", "(?<!", "(?=", "(?!") if pattern.startswith(p, at)),
-                      None)
-    if lookaround:
-        raise PatternError(f"lookaround at {at} ({lookaround}…) cannot run in linear time; "
-                           "match the text itself instead")
-    if pattern.startswith("(?P=", at):
-        raise PatternError(f"backreference at {at} ((?P=…)) cannot run in linear time")
-    if pattern.startswith("(?>", at):
-        raise PatternError(f"atomic group at {at} ((?>…)) is not supported")
-    flags = _INLINE_FLAGS.match(pattern, at)
-    if flags and "U" in pattern[at : flags.end()]:
-        raise PatternError(f"inline flag U at {at} is not Python or JavaScript syntax")
-
-
-def _escape_at(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
-    """The RE2 spelling of the escape starting at ``pattern[i]`` and the index after it."""
-    if i + 1 >= len(pattern):
-        raise PatternError("pattern ends with a lone backslash")
-    nxt = pattern[i + 1]
-    if nxt == "u":
-        return _unicode_escape(pattern, i)
-    if nxt == "U":
-        digits = pattern[i + 2 : i + 10]
-        if len(digits) < 8 or not set(digits) <= _HEX:
-            raise PatternError(f"bad escape at {i}: \\U needs 8 hex digits")
-        return _code_point(int(digits, 16), i), i + 10
-    if nxt == "N":
-        end = pattern.find("}", i)
-        if not pattern.startswith("{", i + 2) or end < 0:
-            raise PatternError(f"bad escape at {i}: \\N needs {{NAME}}")
-        try:
-            char = unicodedata.lookup(pattern[i + 3 : end])
-        except KeyError:
-            raise PatternError(f"bad escape at {i}: no character named "
-                               f"{pattern[i + 3 : end]!r}") from None
-        return _code_point(ord(char), i), end + 1
-    if nxt == "c":
-        letter = pattern[i + 2 : i + 3]
-        if not (letter.isascii() and letter.isalpha()):
-            raise PatternError(f"bad escape at {i}: \\c needs a letter")
-        return _code_point(ord(letter) % 32, i), i + 3
-    if nxt in ("Z", "z") and not in_class:
-        return r"\z", i + 2
-    if nxt == "b" and in_class:
-        return r"\x08", i + 2  # a backspace inside a class, in Python and JavaScript
-    if nxt == "C":
-        raise PatternError(f"escape \\C at {i} (any byte) is not supported")
-    if nxt.isdigit():
-        return _digit_escape(pattern, i)
-    table = _IN_CLASS_ESCAPES if in_class else _CLASS_ESCAPES
-    if nxt in table:
-        return table[nxt], i + 2
-    return pattern[i : i + 2], i + 2
-
-
-def _unicode_escape(pattern: str, i: int) -> tuple[str, int]:
-    """``\\uXXXX`` (a UTF-16 pair joined into one code point) or ``\\u{X…}``."""
-    if pattern.startswith("{", i + 2):
-        end = pattern.find("}", i)
-        digits = pattern[i + 3 : end] if end > 0 else ""
-        if not digits or len(digits) > 6 or not set(digits) <= _HEX:
-            raise PatternError(f"bad escape at {i}: \\u{{…}} needs 1 to 6 hex digits")
-        return _code_point(int(digits, 16), i), end + 1
-    digits = pattern[i + 2 : i + 6]
-    if len(digits) < 4 or not set(digits) <= _HEX:
-        raise PatternError(f"bad escape at {i}: \\u needs 4 hex digits")
-    value = int(digits, 16)
-    if 0xD800 <= value < 0xDC00:  # a high surrogate: JavaScript's spelling of one character
-        low = pattern[i + 6 : i + 12]
-        if low.startswith("\\u") and set(low[2:]) <= _HEX and len(low) == 6:
-            low_value = int(low[2:], 16)
-            if 0xDC00 <= low_value < 0xE000:
-                joined = 0x10000 + ((value - 0xD800) << 10) + (low_value - 0xDC00)
-                return _code_point(joined, i), i + 12
-    return _code_point(value, i), i + 6
-
-
-def _code_point(value: int, at: int) -> str:
-    if 0xD800 <= value < 0xE000:
-        return r"\x{FFFD}"  # texts are matched with a lone surrogate read as U+FFFD (``utf8``)
-    if value > 0x10FFFF:
-        raise PatternError(f"escape at {at} is past U+10FFFF")
-    return f"\\x{{{value:X}}}"
-
-
-def _digit_escape(pattern: str, i: int) -> tuple[str, int]:
-    """Octal escapes stay (``\\0``, ``\\101``); ``\\1``…``\\99`` are backreferences."""
-    digits = pattern[i + 1 : i + 4]
-    if digits[0] == "0":
-        run = 1
-        while run < 3 and run < len(digits) and digits[run] in _OCTAL:
-            run += 1
-        return f"\\x{{{int(digits[:run], 8):X}}}", i + 1 + run
-    if len(digits) == 3 and set(digits) <= _OCTAL:
-        return f"\\x{{{int(digits, 8):X}}}", i + 4
-    raise PatternError(f"backreference at {i} (\\{digits[0]}) cannot run in linear time")
 
 
 @dataclass(frozen=True)
@@ -473,18 +304,36 @@ class CompiledPattern:
         return f"CompiledPattern({self.pattern!r})"
 
 
-def compile_pattern(pattern: str) -> CompiledPattern:
+# ``re2.compile`` reads every option back (a dozen calls into C++, ~25 µs) to key a cache of
+# 128 regexes that a lookup's patterns run through at once; the regex class it would make is
+# made directly (the pinned google-re2's; ``re2.compile`` for a release without it). RE2
+# copies the options into each regex: one object per memory budget serves them all.
+_REGEX: Any = getattr(re2, "_Regexp", None)
+
+
+@lru_cache(maxsize=16)
+def _options(max_mem: int) -> Any:
+    """RE2's options for a lookup's pattern with this memory budget (made once, never
+    changed after)."""
+    options = re2.Options()
+    options.log_errors = False
+    options.dot_nl = True
+    options.max_mem = max_mem
+    return options
+
+
+def compile_pattern(pattern: str, *, ascii_only: bool = False) -> CompiledPattern:
     """Compile a record's pattern the way lookup matches it: RE2, DOTALL (JS's ``s`` flag).
 
     Raises ``PatternError`` (one line: what and where) for a pattern RE2 cannot run.
     """
-    encoded = utf8(to_re2(pattern))
-    options = re2.Options()
-    options.log_errors = False
-    options.dot_nl = True
-    options.max_mem = min(_MAX_MAX_MEM, max(_BASE_MAX_MEM, _MAX_MEM_PER_BYTE * len(encoded)))
+    encoded = utf8(to_re2(pattern, ascii_only=ascii_only))
+    options = _options(min(_MAX_MAX_MEM, max(_BASE_MAX_MEM, _MAX_MEM_PER_BYTE * len(encoded))))
     try:
-        regex = re2.compile(encoded.decode("utf-8"), options)
+        if _REGEX is None:
+            regex = re2.compile(encoded.decode("utf-8"), options)
+        else:
+            regex = _REGEX(encoded.decode("utf-8"), options)
     except re2.error as error:
         reason = error.args[0] if error.args else "invalid"
         if isinstance(reason, bytes):
