@@ -102,8 +102,12 @@ class JsonLines:
     def line(self, event: ScannedEvent) -> str:
         """The event's JSON Lines line (without its newline)."""
         matches = ", ".join(self._match(m) for m in event.matches)
+        if event.statement is None and event.group is None:  # a layout's fields at most
+            notes = "" if event.layout is None else f', "layout": {_encode(event.layout)}'
+        else:
+            notes = _more(event.notes_json())
         text = (f'{{"line": {_encode(event.line)}, "text": {_encode(event.text)}, '
-                f'"matches": [{matches}]{_more(event.notes_json())}}}')
+                f'"matches": [{matches}]{notes}}}')
         return text if text.isascii() else json_text(event.to_json())
 
     def _match(self, match: Match) -> str:
