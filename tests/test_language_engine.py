@@ -22,10 +22,10 @@ from errdex.languages._engine import (
     LanguageSpec,
     Message,
     constant,
-    extract,
     joined,
     language,
 )
+from errdex.languages._engine.extract import extract
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages._engine.strings import C_ESCAPES, Escapes, literal_pieces, unescape
 from errdex.languages.base import Site, line_of, parse, text

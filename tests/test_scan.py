@@ -223,3 +223,24 @@ def test_a_three_line_log_with_adjacent_typed_holes_is_matched_by_re2(make_repo,
         assert [e.line for e in events] == [2]
         assert events[0].matches[0].approximate is not explained  # a near miss: its frame only
         assert work.re2_runs >= 1 and not stored & set(work.python_regexes)
+
+
+def test_a_ranked_event_crosses_from_a_worker_whole() -> None:
+    """What a worker sends (``Mapped``, written as its fields in order) loads equal, every
+    field kept: a field added and not sent fails here."""
+    import dataclasses
+    import pickle
+
+    from errdex.lookup.entries import Mapped
+    from errdex.lookup.ranking import Ranked
+    from errdex.lookup.statements import StatementMatch
+    from errdex.records.log_statements import LogStatement
+
+    written = LogStatement("acme/x", "src/x.py", 3, "info", "done {}", "done (.+?)")
+    values = {"line": 7, "text": "ERROR disk /v1 full",
+              "ranked": [Ranked("0" * 16, 1.25, "full pattern match", ("/v1", None), False)],
+              "layout": {"name": "log4j", "level": "error"}, "message": "disk /v1 full",
+              "statement": StatementMatch(written, 0.9, "statement", {"{}": "7"})}
+    assert [f.name for f in dataclasses.fields(Mapped)] == list(values)
+    event = Mapped(**values)  # type: ignore[arg-type]
+    assert pickle.loads(pickle.dumps(event, pickle.HIGHEST_PROTOCOL)) == event

@@ -240,3 +240,37 @@ def test_a_shape_masks_each_token_as_read_one_by_one(message: str) -> None:
     replays.key(message, ())
     assert replay._MASKABLE.sub(spy, message) == message
     assert kept == expected_tokens
+
+
+def test_a_log_entrys_missed_replay_is_checked_once() -> None:
+    """An entry's replay (``Index.replayed``) that missed is not checked again when its
+    ranking asks at once (``rank_event``); the line after it is, whatever it asks."""
+    from errdex.lookup.ranking import Ranked
+    from errdex.lookup.replay import _Replay
+    from errdex.templates.matching import verify
+
+    calls: list[str] = []
+
+    def counting(pattern: str, message: str, encoded: list[bytes]) -> Any:
+        calls.append(message)
+        return verify(pattern, message, encoded)
+
+    replays = Replays(frozenset({"disk", "full"}), counting)
+    extra = (None, "message", (), None, True, 5, None)
+    message = "disk sda1 full"
+    key = replays.key(message, extra)
+    kept = _Replay((Ranked("0" * 16, 1.0, "full pattern match", ("sda1",), False),), (1,),
+                   ((frozenset({"disk", "full"}), None, ((1, "disk (.+?) is full", True),)),),
+                   100, True)
+    replays._kept[key] = kept  # a template the line does not fullmatch: a miss
+    assert replays.replay(key, message, count=False) is None and len(calls) == 1
+    assert replays.replay(replays.key(message, extra), message) is None and len(calls) == 1
+    assert replays.misses == 1
+    assert replays.replay(key, message) is None and len(calls) == 2  # asked again: checked
+    line = "disk sda2 is full"
+    assert replays.replay(replays.key(line, extra), line, count=False) is None
+    assert replays.replay(replays.key(line, extra), line) is None  # another shape: none kept
+    assert replays.hits == 0 and replays.misses == 3 and len(calls) == 2
+    replays._kept[replays.key(line, extra)] = kept  # as ranking the line keeps it
+    found = replays.replay(replays.key(line, extra), line)
+    assert found is not None and found[0].groups == ("sda2",) and len(calls) == 3

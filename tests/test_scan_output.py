@@ -27,6 +27,13 @@ def _match(n: int, message: str = "disk {} full", **extras: str) -> Match:
                  RecordExtras(**extras))
 
 
+def _scored(score: float, bound: dict[str, str]) -> Match:
+    """A match of another score, reason and holes than ``_match``'s."""
+    match = _match(6)
+    match.score, match.bound, match.reason = score, bound, 'near "disk"; the log names é'
+    return match
+
+
 def _events() -> list[ScannedEvent]:
     encoder = JsonLines()
     gone = _match(2)
@@ -48,6 +55,10 @@ def _events() -> list[ScannedEvent]:
         ScannedEvent(6, "ERROR disk /v4 full", [_match(4, message="disque {} plein ✓")],
                      encoder=encoder),
         ScannedEvent(7, "no encoder of its own", [_match(1)]),
+        ScannedEvent(8, "ERROR scores", [_scored(0.1 + 0.2, {}), _scored(1e-7, {"a": "1"}),
+                                         _scored(float("nan"), {"a": "x", "b": "é"}),
+                                         _scored(float("inf"), {}), _scored(-2.00005, {})],
+                     encoder=encoder),
         ScannedEvent(123_456_789, 'ERROR "quoted" back\\slash\ttab \x01 </script>',
                      [_match(5)], {"name": "log4j", "level": "error"}, encoder=encoder),
     ]

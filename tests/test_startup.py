@@ -92,3 +92,35 @@ def test_mining_a_python_repository_loads_only_python(tmp_path: Path) -> None:
     specs = {m for m in _loaded_after(code) if m.startswith("errdex.languages.")
              and m.endswith(".spec") and not m.startswith("errdex.languages._")}
     assert specs == {"errdex.languages.python.spec"}
+
+
+ENGINE = ("tree_sitter", "tree_sitter_language_pack", "errdex.languages.base",
+          "errdex.languages.logs", "errdex.languages._engine.extract",
+          "errdex.languages._engine.spec", "errdex.mining.extract")
+
+
+def test_reading_a_log_imports_no_engine_or_mining_code(tmp_path: Path) -> None:
+    """A scan reads entries and pastes: the grammars, the engine and the mining code behind
+    them are a cost it never uses."""
+    log = tmp_path / "app.log"
+    log.write_text("2026-01-02 10:00:00,000 ERROR app.worker: missing id\n"
+                   "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n"
+                   "ValueError: bad value 3\n")
+    code = ("import errdex.lookup.entries, errdex.lookup.scan\n"
+            "from errdex.lookup.parse import parse_events\n"
+            f"events = parse_events(open({str(log)!r}).read())\n"
+            "assert [e.error_class for e in events] == [None, 'ValueError'], events")
+    loaded = _loaded_after(code)
+    assert [m for m in loaded if m in ENGINE] == []
+
+
+def test_the_engine_names_bind_on_first_use() -> None:
+    code = ("import errdex.languages._engine.extract as module\n"
+            "from errdex.languages._engine import language\n"
+            "from errdex.languages._engine import LanguageSpec\n"
+            "from errdex.languages import Language, Site\n"
+            "assert language is module.language, language\n"
+            "from errdex.languages._engine.spec import LanguageSpec as declared\n"
+            "from errdex.languages.base import Language as base_language\n"
+            "assert LanguageSpec is declared and Language is base_language")
+    _loaded_after(code)

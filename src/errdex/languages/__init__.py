@@ -20,17 +20,31 @@ import importlib
 import pkgutil
 from collections.abc import Iterator, MutableMapping
 from functools import cache
-from typing import NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from errdex.languages._engine import LanguageSpec, language
-from errdex.languages._engine.files import FileIndex
 from errdex.languages._engine.pastes import Pastes
-from errdex.languages.base import FileSites, Language, Site
+
+if TYPE_CHECKING:
+    from errdex.languages._engine import LanguageSpec
+    from errdex.languages._engine.files import FileIndex
+    from errdex.languages.base import FileSites, Language, Site
 
 __all__ = [
     "KNOWN", "LANGUAGES", "SPECS", "FileSites", "Known", "Language", "Site", "extensions",
     "language_for_path", "paste_readers", "spec_for",
 ]
+
+_BASE = ("FileSites", "Language", "Site")
+
+
+def __getattr__(name: str) -> Any:
+    """``base``'s names on first use: a process that only reads pastes (a log scan) imports
+    neither the engine nor the mining code (tree-sitter, the log frameworks) behind them."""
+    if name in _BASE:
+        from errdex.languages import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Known(NamedTuple):
@@ -100,6 +114,8 @@ def _by_extension() -> dict[str, str]:
 
 def _load(folder: str) -> None:
     """Import one language folder and register what it declares."""
+    from errdex.languages._engine import language
+
     module = importlib.import_module(f"{__name__}.{folder}")
     declared = getattr(module, "SPECS", None) or [getattr(module, "SPEC", None)]
     built = getattr(module, "LANGUAGES", None) or [getattr(module, "LANGUAGE", None)]

@@ -20,11 +20,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from errdex.errors import InputTooLargeError, UsageError
 from errdex.languages import paste_readers
-from errdex.languages._engine import LanguageSpec
-from errdex.languages._engine.files import FileIndex
 from errdex.languages._engine.pastes import PasteReader, logs, ordered
 from errdex.languages._engine.pastes.common import (
     BUILTIN_CLASSES,
@@ -37,6 +36,10 @@ from errdex.languages._engine.pastes.common import (
     looks_like_class,
 )
 from errdex.lookup.pastes import debugger, glued, rails, structured
+
+if TYPE_CHECKING:  # a spec's type only: a paste is read without the engine
+    from errdex.languages._engine import LanguageSpec
+    from errdex.languages._engine.files import FileIndex
 
 __all__ = [
     "MAX_INPUT_CHARS",

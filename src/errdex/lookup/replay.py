@@ -137,6 +137,9 @@ class Replays:
                                                     dict[tuple[str, ...], _Replay]]] = {}
         self._coarse_kept = 0
         self._last: tuple[str | None, tuple[object, ...], tuple[object, ...]] = (None, (), ())
+        # the shape and message a replay just missed, uncounted (a log entry's, asked again
+        # by ``Index.rank_event`` at once: the same answer)
+        self._missed: tuple[tuple[object, ...], str | None] = ((), None)
         self.hits = 0  # replayed by line shape
         self.misses = 0
         self.rechecked = 0  # replayed by index words, every reading checked
@@ -189,11 +192,16 @@ class Replays:
         """The kept ranking of ``key`` with this message's hole values, if the message
         checks as the first one of its shape did; else None (rank it as ever; ``count``:
         counted as a miss)."""
+        if key is self._missed[0] and message == self._missed[1]:  # ``Index.replayed``'s miss
+            self._missed = ((), None)  # asked once more, at once: nothing kept since
+            self.misses += count
+            return None
         kept = None if _may_name(message) else self._kept.get(key)
         groups = None if kept is None or len(message) > kept.longest else _groups(
             kept.readings[0][2], message, self._verify)
         if kept is None or groups is None:
             self.misses += count
+            self._missed = (key, message) if not count else ((), None)
             return None
         self.hits += 1
         return kept.rebuilt(groups)

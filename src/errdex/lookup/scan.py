@@ -24,6 +24,7 @@ import gc
 import itertools
 import json
 import json.encoder
+import math
 import multiprocessing
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
@@ -101,8 +102,12 @@ class JsonLines:
     def line(self, event: ScannedEvent) -> str:
         """The event's JSON Lines line (without its newline)."""
         matches = ", ".join(self._match(m) for m in event.matches)
+        if event.statement is None and event.group is None:  # a layout's fields at most
+            notes = "" if event.layout is None else f', "layout": {_encode(event.layout)}'
+        else:
+            notes = _more(event.notes_json())
         text = (f'{{"line": {_encode(event.line)}, "text": {_encode(event.text)}, '
-                f'"matches": [{matches}]{_more(event.notes_json())}}}')
+                f'"matches": [{matches}]{notes}}}')
         return text if text.isascii() else json_text(event.to_json())
 
     def _match(self, match: Match) -> str:
@@ -113,8 +118,11 @@ class JsonLines:
                 self._records.clear()
             record = self._records[match.record.id] = _encode(
                 match.record.model_dump(mode="json"))
-        head = _encode(match.summary_json())
-        return f'{head[:-1]}, "record": {record}{_more(match.notes_json())}}}'
+        # ``Match.summary_json``'s keys, written one by one (no dict, no encoder call)
+        bound = match.bound
+        head = (f'{{"score": {_encode(round(match.score, 4))}, "reason": '
+                f'{_STRING(match.reason)}, "bound": {_encode(bound) if bound else "{}"}')
+        return f'{head}, "record": {record}{_more(match.notes_json())}}}'
 
 
 def _more(keys: dict[str, object]) -> str:
@@ -140,6 +148,8 @@ def _encode(value: object) -> str:
         return _STRING(value)
     if type(value) is int:  # as the encoder writes an int (a line number)
         return int.__repr__(value)
+    if type(value) is float and math.isfinite(value):  # a score: as the encoder writes it
+        return float.__repr__(value)
     if _C_ENCODER is None:
         return _ENCODER.encode(value)
     return "".join(_C_ENCODER(value, 0))

@@ -50,12 +50,36 @@ written, the standard library names a snippet may use), ``constants``
 a traceback or a panic, each with its rank among every language's).
 """
 
-from errdex.languages._engine.extract import extract, index_file, language
-from errdex.languages._engine.files import Captures, FileIndex
-from errdex.languages._engine.message import Message, constant, joined, operand_hole
-from errdex.languages._engine.spec import Handler, LanguageSpec, Sites
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from errdex.languages._engine.extract import index_file, language
+    from errdex.languages._engine.files import Captures, FileIndex
+    from errdex.languages._engine.message import Message, constant, joined, operand_hole
+    from errdex.languages._engine.spec import Handler, LanguageSpec, Sites
 
 __all__ = [
     "Captures", "FileIndex", "Handler", "LanguageSpec", "Message", "Sites", "constant",
-    "extract", "index_file", "joined", "language", "operand_hole",
+    "index_file", "joined", "language", "operand_hole",
 ]
+
+_HOMES = {
+    "extract": ("index_file", "language"),
+    "files": ("Captures", "FileIndex"),
+    "message": ("Message", "constant", "joined", "operand_hole"),
+    "spec": ("Handler", "LanguageSpec", "Sites"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The engine's names on first use, so that ``pastes/`` (what a log scan reads with)
+    imports without the engine, tree-sitter and the mining code. (The loop itself is
+    ``extract.extract``: here ``extract`` is its module, as for any submodule.)"""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    for home, names in _HOMES.items():
+        module = import_module(f"{__name__}.{home}")
+        globals().update((each, getattr(module, each)) for each in names)
+    return globals()[name]

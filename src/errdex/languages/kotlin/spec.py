@@ -43,8 +43,8 @@ from pathlib import Path
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, Message, language
-from errdex.languages._engine import extract as extract_with
 from errdex.languages._engine.evidence import EvidenceRules
+from errdex.languages._engine.extract import extract as extract_with
 from errdex.languages._jvm.compose import JDK_EXCEPTIONS
 from errdex.languages._jvm.libraries import (
     grpc_status,
