@@ -274,3 +274,35 @@ def test_a_log_entrys_missed_replay_is_checked_once() -> None:
     replays._kept[replays.key(line, extra)] = kept  # as ranking the line keeps it
     found = replays.replay(replays.key(line, extra), line)
     assert found is not None and found[0].groups == ("sda2",) and len(calls) == 3
+
+
+NEAR = ["alloc_cache53: retrying (.+?)", r"task_file: query took (\d+) ms",
+        "page_node: opened (.+?)"]
+NEAR_LINES = ["handled alloc_cache53 in 622 ms", "handled alloc_cache97 in 647 ms",
+              "handled task_file in 24 ms", "handled task_file in 3 ms",
+              "handled task_file in 770 ms", "handled page_node in 97 ms",
+              "handled page_node in 5 ms"]
+
+
+def test_an_info_line_near_a_template_ranks_as_it_does_alone(tmp_path: Path) -> None:
+    """Near misses shared by lines of one shape (the costly approximate pass once) are
+    shared only where the similarity cannot differ: the same digits' lengths, and the same
+    index words holding digits (alloc_cache53 is a template's word, alloc_cache97 none)."""
+    path = tmp_path / "near.sqlite"
+    with SQLiteStore(path) as store:
+        store.upsert([(Record.model_construct(**dict(
+            SEED, id=f"{n:06d}{'0' * 10}", slug=f"n{n}", messagePattern=pattern,
+            errorMessage=pattern.replace(r"(\d+)", "{}").replace("(.+?)", "{}"),
+            filePath=f"src/m{n}.py", lineNumber=10 + n)), None)
+            for n, pattern in enumerate(NEAR)])
+    stamp = "2026-01-02 10:58:01,481 INFO app.worker: "
+    log = "".join(f"{stamp}{line}\n" for line in NEAR_LINES * 2)
+
+    def ranked(text: str) -> list[list[tuple[object, object]]]:
+        return [[(m["record"]["id"], m["score"]) for m in event.to_json()["matches"]]
+                for event in scan(Index(SQLiteStore(path)), io.StringIO(text), top=3,
+                                  all_levels=True)]
+
+    alone = [ranked(f"{stamp}{line}\n")[0] for line in NEAR_LINES]
+    assert any(alone) and not all(alone)  # near misses, and lines near none
+    assert ranked(log) == alone * 2

@@ -34,7 +34,8 @@ _ERROR_WORDS = re.compile(
     r"(?i)error|exception|fail|fatal|panic|crit|warn|severe|denied|refused|invalid|illegal|"
     r"cannot|can't|unable|timed? ?out|not found|no such|abort|corrupt|unexpected|bad |"
     r"lost|break-in|unreachable|reset by|too many|exceed|unknown|mismatch|missing|broken")
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(r"\d")  # each digit: a number of another length reads otherwise
+_WORD = re.compile(r"[A-Za-z0-9_]+")  # a word, as the index reads words
 _SOURCE_WEIGHT = 0.2  # a logger / program naming the record's file
 _THIN_LITERAL = 12  # less literal text than this in a template: mostly holes
 _THIN_SHARE = 0.3  # or less than this share of the message
@@ -114,8 +115,9 @@ class EntryReader:
         if cached is not None:
             return cached
         # A message no template fullmatched: its near misses serve every message of its
-        # shape (the same words, other numbers), so the costly approximate pass runs once.
-        shape = (_DIGITS.sub("0", entry.message), *key[1:])
+        # shape (the same words, other numbers), so the costly approximate pass runs once;
+        # a number inside a word a template spells (alloc_cache53) is no other number there.
+        shape = (_DIGITS.sub("0", entry.message), self._index_words(entry.message), *key[1:])
         missed = self.missed.get(shape)
         if missed is not None:
             return missed
@@ -144,6 +146,12 @@ class EntryReader:
         if statement is None and all(r.approximate for r in found):
             self.missed[shape] = (found, statement)
         return found, statement
+
+    def _index_words(self, message: str) -> frozenset[str]:
+        """The words of ``message`` holding a digit that the index holds (what its probe,
+        and so its near misses, depend on beyond the message's shape)."""
+        shapes = self.index.cache_shapes()
+        return shapes.shape(w for w in _WORD.findall(message) if not w.isalpha())  # digits
 
     def _statement(self, entry: Entry, level: str | None) -> StatementMatch | None:
         """The statement that wrote an entry: first by the message as printed with the
