@@ -150,8 +150,9 @@ class EntryReader:
     def _index_words(self, message: str) -> frozenset[str]:
         """The words of ``message`` holding a digit that the index holds (what its probe,
         and so its near misses, depend on beyond the message's shape)."""
+        digits = [w for w in _WORD.findall(message) if not w.isalpha()]
         shapes = self.index.cache_shapes()
-        return shapes.shape(w for w in _WORD.findall(message) if not w.isalpha())  # digits
+        return frozenset(digits) if shapes is None else shapes.shape(digits)  # none: all
 
     def _statement(self, entry: Entry, level: str | None) -> StatementMatch | None:
         """The statement that wrote an entry: first by the message as printed with the
