@@ -6,14 +6,12 @@ fixture repository and, where a ``ruby`` is installed, matched against what it r
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import errdex
-from tests.compose_steps import line_starting, mine_fixture, missing
+from tests.compose_steps import line_starting, mine_fixture, missing, ruby_raises
 
 SCHEMA = '''\
 # frozen_string_literal: true
@@ -85,13 +83,8 @@ def test_a_factory_returning_an_error_built_from_a_local_is_composed(
     assert found.record.error_class == "UnknownKeysError"
     if missing("ruby"):
         return
-    ruby = shutil.which("ruby")
-    assert ruby is not None
-    code = (f"require {str(root / 'lib/acme/schema.rb')!r}\n"
-            "begin\n  Acme::Schema.new.check({name: 1, size: 2, x: 3})\n"
-            "rescue => e\n  puts e.message\nend\n")
-    printed = subprocess.run([ruby, "-e", code], capture_output=True, text=True,
-                             check=True).stdout.strip()
+    _, printed = ruby_raises(root / "lib/acme/schema.rb", "Acme::Schema", "check",
+                             [{"name": 1, "size": 2, "x": 3}])
     assert re.fullmatch(found.record.message_pattern, printed), printed
 
 
@@ -109,11 +102,6 @@ def test_a_class_message_stripped_of_its_blanks_is_its_text(
     assert found.record.error_message == 'Failed executing: #{cmd} #{args.join(" ")}'
     if missing("ruby"):
         return
-    ruby = shutil.which("ruby")
-    assert ruby is not None
-    code = (f"require {str(root / 'lib/acme/schema.rb')!r}\n"
-            "begin\n  Acme::Schema.new.run('make', ['install'])\n"
-            "rescue => e\n  puts e.message\nend\n")
-    printed = subprocess.run([ruby, "-e", code], capture_output=True, text=True,
-                             check=True).stdout.strip()
+    _, printed = ruby_raises(root / "lib/acme/schema.rb", "Acme::Schema", "run",
+                             ["make", ["install"]])
     assert re.fullmatch(found.record.message_pattern, printed), printed
