@@ -20,9 +20,10 @@ import importlib
 import pkgutil
 from collections.abc import Iterator, MutableMapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from errdex.languages._engine.pastes import Pastes
+from errdex.lazy import lazy_names
 
 if TYPE_CHECKING:
     from errdex.languages._engine import LanguageSpec
@@ -34,17 +35,9 @@ __all__ = [
     "language_for_path", "paste_readers", "spec_for",
 ]
 
-_BASE = ("FileSites", "Language", "Site")
-
-
-def __getattr__(name: str) -> Any:
-    """``base``'s names on first use: a process that only reads pastes (a log scan) imports
-    neither the engine nor the mining code (tree-sitter, the log frameworks) behind them."""
-    if name in _BASE:
-        from errdex.languages import base
-
-        return getattr(base, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# ``base``'s names on first use: a process that only reads pastes (a log scan) imports
+# neither the engine nor the mining code (tree-sitter, the log frameworks) behind them.
+__getattr__ = lazy_names(__name__, {".base": ("FileSites", "Language", "Site")})
 
 
 class Known(NamedTuple):

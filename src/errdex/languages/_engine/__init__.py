@@ -50,7 +50,9 @@ written, the standard library names a snippet may use), ``constants``
 a traceback or a panic, each with its rank among every language's).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from errdex.lazy import lazy_names
 
 if TYPE_CHECKING:
     from errdex.languages._engine.extract import index_file, language
@@ -63,23 +65,12 @@ __all__ = [
     "index_file", "joined", "language", "operand_hole",
 ]
 
-_HOMES = {
-    "extract": ("index_file", "language"),
-    "files": ("Captures", "FileIndex"),
-    "message": ("Message", "constant", "joined", "operand_hole"),
-    "spec": ("Handler", "LanguageSpec", "Sites"),
-}
-
-
-def __getattr__(name: str) -> Any:
-    """The engine's names on first use, so that ``pastes/`` (what a log scan reads with)
-    imports without the engine, tree-sitter and the mining code. (The loop itself is
-    ``extract.extract``: here ``extract`` is its module, as for any submodule.)"""
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    for home, names in _HOMES.items():
-        module = import_module(f"{__name__}.{home}")
-        globals().update((each, getattr(module, each)) for each in names)
-    return globals()[name]
+# The engine's names on first use, so that ``pastes/`` (what a log scan reads with) imports
+# without the engine, tree-sitter and the mining code. (The loop itself is
+# ``extract.extract``: here ``extract`` is its module, as for any submodule.)
+__getattr__ = lazy_names(__name__, {
+    ".extract": ("index_file", "language"),
+    ".files": ("Captures", "FileIndex"),
+    ".message": ("Message", "constant", "joined", "operand_hole"),
+    ".spec": ("Handler", "LanguageSpec", "Sites"),
+})

@@ -1,6 +1,8 @@
 """The c language: its spec (``spec.py``) and its tree-sitter queries (``queries.scm``)."""
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from errdex.lazy import lazy_names
 
 if TYPE_CHECKING:
     from errdex.languages.c.spec import LANGUAGE, SPEC, extract
@@ -8,10 +10,5 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGE", "SPEC", "extract"]
 
 
-def __getattr__(name: str) -> Any:
-    """The spec's names on first use, as every language folder gives them."""
-    if name in __all__:
-        from errdex.languages.c import spec
-
-        return getattr(spec, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the spec's names on first use: the folder's other modules (paste readers) load without it
+__getattr__ = lazy_names(__name__, {".spec": __all__})

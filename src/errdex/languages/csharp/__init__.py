@@ -1,6 +1,8 @@
 """The csharp language: its spec (``spec.py``) and its tree-sitter queries (``queries.scm``)."""
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from errdex.lazy import lazy_names
 
 if TYPE_CHECKING:
     from errdex.languages.csharp.spec import LANGUAGE, SPEC, extract
@@ -8,10 +10,5 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGE", "SPEC", "extract"]
 
 
-def __getattr__(name: str) -> Any:
-    """The spec's names on first use: its paste readers (``pastes.py``) import without them."""
-    if name in __all__:
-        from errdex.languages.csharp import spec
-
-        return getattr(spec, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the spec's names on first use: the folder's other modules (paste readers) load without it
+__getattr__ = lazy_names(__name__, {".spec": __all__})

@@ -1,7 +1,9 @@
 """The Java language: its spec (``spec.py``), message reading (``messages.py``), where names
 are declared (``scopes.py``), string literals (``strings.py``) and its queries."""
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from errdex.lazy import lazy_names
 
 if TYPE_CHECKING:
     from errdex.languages.java.spec import LANGUAGE, SPEC, extract
@@ -9,10 +11,5 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGE", "SPEC", "extract"]
 
 
-def __getattr__(name: str) -> Any:
-    """The spec's names on first use: its paste readers (``pastes.py``) import without them."""
-    if name in __all__:
-        from errdex.languages.java import spec
-
-        return getattr(spec, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the spec's names on first use: the folder's other modules (paste readers) load without it
+__getattr__ = lazy_names(__name__, {".spec": __all__})
