@@ -40,14 +40,10 @@ class CandidateQueries:
         whole)."""
         if not pattern_ids:
             return [], {}
-        condition, args = self._in("pattern_id", pattern_ids)
-        query = (f"SELECT {CANDIDATE_COLUMNS}, record_json, extras_json, removed_at "
-                 f"FROM records WHERE {condition}")
-        if repo:
-            query += " AND repo = ?"
-            args.append(repo)
-        args.append(most + 1)
-        found = list(self._execute(query + " LIMIT ?", args))
+        where, args = _where(self, "pattern_id", pattern_ids, repo)
+        found = list(self._execute(
+            f"SELECT {CANDIDATE_COLUMNS}, record_json, extras_json, removed_at FROM records "
+            f"WHERE {where} LIMIT ?", [*args, most + 1]))
         if len(found) > most:
             return None
         rows = [CandidateRow(*r[:7]) for r in found]
@@ -62,9 +58,13 @@ class CandidateQueries:
 
 def _rows(store: _Queries, column: str, values: Sequence[object], repo: str | None
           ) -> list[CandidateRow]:
+    where, args = _where(store, column, values, repo)
+    return [CandidateRow(*r) for r in store._execute(
+        f"SELECT {CANDIDATE_COLUMNS} FROM records WHERE {where}", args)]
+
+
+def _where(store: _Queries, column: str, values: Sequence[object], repo: str | None
+           ) -> tuple[str, list[object]]:
+    """The condition on ``column`` being one of ``values`` (of ``repo`` only, if given)."""
     condition, args = store._in(column, values)
-    query = f"SELECT {CANDIDATE_COLUMNS} FROM records WHERE {condition}"
-    if repo:
-        query += " AND repo = ?"
-        args.append(repo)
-    return [CandidateRow(*r) for r in store._execute(query, args)]
+    return (f"{condition} AND repo = ?", [*args, repo]) if repo else (condition, args)
