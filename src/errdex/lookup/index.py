@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import re
+from itertools import compress, repeat
 
 from errdex.languages._engine.pastes.common import Frame
 from errdex.lookup import retrieval as close_text
@@ -35,7 +36,7 @@ from errdex.lookup.lineage import close_beside, follow_sites, has_wordings
 from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent
-from errdex.lookup.prefilter import ShapeCache, index_words
+from errdex.lookup.prefilter import Probe, ShapeCache, index_words
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import (
@@ -106,7 +107,8 @@ class Index:
          self._held, self._shared) = load_tables(store, SNAPSHOT_FORMAT, literal_of)
         self._details: dict[int, tuple[str, int]] = {}
         self._read: dict[str, StoredText] = {}  # records read with this ranking's candidates
-        self._last_probe: tuple[str | None, tuple[list[int], list[int]]] = (None, ([], []))
+        # the last probe: its message, its result, the budget it was walked with
+        self._last_probe: tuple[str | None, Probe, int] = (None, ([], []), 0)
         self._lineage = has_wordings(store)  # some repository was mined --history
         self._shapes: ShapeCache | None = None  # a scan's probe cache (cache_shapes)
         self._replays: Replays | None = None  # a scan's rankings by line shape (cache_shapes)
@@ -121,7 +123,7 @@ class Index:
         view.store = store
         view._details = {}
         view._read = {}
-        view._last_probe = (None, ([], []))
+        view._last_probe = (None, ([], []), 0)
         view._shapes = None
         view._replays = None
         return view
@@ -271,33 +273,35 @@ class Index:
         return self._probe(message, budget)[0]
 
     def _probe(
-        self, message: str, budget: list[int] | None = None
-    ) -> tuple[list[int], list[int]]:
+        self, message: str, budget: list[int] | None = None, close: bool = False
+    ) -> Probe:
         """(all required words present, most of them present) pattern ids for a message.
 
         The second list is best first (share of words present) and at most
-        ``_MAX_FUZZY_CANDIDATES`` long: only those are compared letter by letter.
+        ``_MAX_FUZZY_CANDIDATES`` long: only those are compared letter by letter. It is
+        made only when ``close`` asks for it (the approximate pass), else None: a full
+        match needs the first alone, whose walk then runs in C (no loop per pattern).
         At most ``budget[0]`` patterns are looked at (``_PROBE_CHECKS`` without one):
         a paste holding the words of most of a large index stops there, having
         looked at the patterns filed under its rarest words first.
         """
-        if self._last_probe[0] == message:  # the full and the approximate pass share it
-            return self._last_probe[1]
-        if budget is not None and budget[0] <= 0:
+        last = self._last_probe
+        if last[0] == message:  # the full and the approximate pass share it
+            if not close or last[1][1] is not None:
+                return last[1]
+            budget = [last[2]]  # its near misses too: walked as that probe was
+        elif budget is not None and budget[0] <= 0:
             return [], []
         words = set(_WORD.findall(message))
         left = _PROBE_CHECKS if budget is None else budget[0]
         shapes = self._shapes
         shape = shapes.shape(words) if shapes is not None else frozenset()
-        cached = shapes.probe(shape, left) if shapes is not None else None
+        cached = shapes.probe(shape, left, close) if shapes is not None else None
         if cached is not None:  # a message of this shape was probed: same candidates
             if budget is not None:
                 budget[0] = left - cached[1]
-            self._last_probe = (message, cached[0])
+            self._last_probe = (message, cached[0], left)
             return cached[0]
-        issuperset, intersection = words.issuperset, words.intersection
-        full: list[int] = []
-        close: list[tuple[float, int]] = []
         rest_of, by_key = self._rest, self._by_key
         buckets = []
         for word in words:  # most words key no bucket, most buckets are a tuple: no call
@@ -310,25 +314,32 @@ class Index:
         if len(buckets) > _MANY_BUCKETS:
             buckets.sort(key=len)
         start, whole = left, True
+        full: list[int] = []
+        near: list[tuple[float, int]] = []
+        issuperset, intersection, rest_get = words.issuperset, words.intersection, rest_of.get
         for bucket in buckets:
             left -= len(bucket)
             if left < 0:
                 whole = False
                 break
+            if not close:  # the patterns whose other required words are all there, in C
+                full.extend(compress(bucket, map(issuperset, map(rest_get, bucket,
+                                                                 repeat(())))))
+                continue
             for pid in bucket:
-                rest = rest_of.get(pid)
+                rest = rest_get(pid)
                 if rest is None or issuperset(rest):  # set methods: the loop runs in C
                     full.append(pid)
                     continue
                 present = len(intersection(rest))
                 # Most of the template's words must still be there: one shared word is chance.
                 if 2 * (1 + present) >= 1 + len(rest):
-                    close.append(((1 + present) / (1 + len(rest)), pid))
+                    near.append(((1 + present) / (1 + len(rest)), pid))
         if budget is not None:
             budget[0] = max(0, left)
-        close.sort(reverse=True)
-        result = (full, [pid for _, pid in close[:_MAX_FUZZY_CANDIDATES]])
-        self._last_probe = (message, result)
+        near.sort(reverse=True)
+        result = (full, [pid for _, pid in near[:_MAX_FUZZY_CANDIDATES]] if close else None)
+        self._last_probe = (message, result, start)
         if shapes is not None and whole:
             shapes.keep_probe(shape, result, start - left)
         return result
@@ -456,7 +467,8 @@ class Index:
         if trace is not None:
             trace.searched = True  # the text decided: not replayed
         message = event.message
-        full, close = self._probe(message)
+        full, close = self._probe(message, close=True)
+        assert close is not None  # asked for
         # full: every word there, the regex failed; those requiring the most words first (the
         # probe lists them in the order of a set of words, which changes from run to run)
         rest_of = self._rest

@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from errdex.records.stored import CandidateRow
 
-Probe = tuple[list[int], list[int]]  # (all required words present, most of them present)
+# (all required words present, most of them present: None when not asked for)
+Probe = tuple[list[int], list[int] | None]
 _MAX_SHAPES = 20_000  # shapes remembered (about 1 KB each); past this the cache starts over
 _MAX_ROW_SETS = 50_000  # verified pattern sets whose rows are kept (a few rows each)
 RowReader = Callable[[list[int], str | None], list[CandidateRow]]  # Store.candidate_rows
@@ -63,11 +64,13 @@ class ShapeCache:
         """The words of a message that the index holds: what its probe depends on."""
         return self.vocabulary.intersection(words)
 
-    def probe(self, shape: frozenset[str], budget: int) -> tuple[Probe, int] | None:
+    def probe(self, shape: frozenset[str], budget: int,
+              close: bool = False) -> tuple[Probe, int] | None:
         """The cached probe of ``shape`` and the checks it cost, if it fits ``budget``
-        (a probe cut short by its budget is never cached, so a hit is the whole probe)."""
+        (a probe cut short by its budget is never cached, so a hit is the whole probe) and
+        holds the near misses when ``close`` asks for them."""
         found = self._probes.get(shape)
-        if found is None or found[1] > budget:
+        if found is None or found[1] > budget or (close and found[0][1] is None):
             self.misses += 1
             return None
         self.hits += 1
