@@ -72,7 +72,10 @@ class EntryReader:
         self.index, self.layout, self.all_levels = index, layout, all_levels
         self.top, self.repo = top, repo
         self.cache: dict[tuple[object, ...], tuple[list[Ranked], StatementMatch | None]] = {}
-        self.missed: dict[tuple[object, ...], tuple[list[Ranked], StatementMatch | None]] = {}
+        # near misses by message shape, then by the index words holding digits (read only
+        # for a message of a shape that near-missed: most messages fullmatch)
+        self.missed: dict[tuple[object, ...], dict[frozenset[str], tuple[
+            list[Ranked], StatementMatch | None]]] = {}
         self.statements: Statements | None = None
         if all_levels:
             key = id(index.store)
@@ -117,10 +120,12 @@ class EntryReader:
         # A message no template fullmatched: its near misses serve every message of its
         # shape (the same words, other numbers), so the costly approximate pass runs once;
         # a number inside a word a template spells (alloc_cache53) is no other number there.
-        shape = (_DIGITS.sub("0", entry.message), self._index_words(entry.message), *key[1:])
-        missed = self.missed.get(shape)
-        if missed is not None:
-            return missed
+        shape = (_DIGITS.sub("0", entry.message), *key[1:])
+        by_words = self.missed.get(shape)
+        if by_words is not None:
+            missed = by_words.get(self._index_words(entry.message))
+            if missed is not None:
+                return missed
         frames = tuple(Frame(file, line) for file, line in locations(fields))
         statement = None
         level = entry.level
@@ -144,7 +149,8 @@ class EntryReader:
             self.missed.clear()
         self.cache[key] = (found, statement)
         if statement is None and all(r.approximate for r in found):
-            self.missed[shape] = (found, statement)
+            self.missed.setdefault(shape, {})[self._index_words(entry.message)] = (
+                found, statement)
         return found, statement
 
     def _index_words(self, message: str) -> frozenset[str]:

@@ -63,6 +63,7 @@ _LENGTHS = (15, 40, 1_000)
 # A value as logs print it, whatever its kind: quoted text, a path, a token with a digit or
 # an underscore (a count, a hex id, an identifier). ``coarse_key`` masks each one.
 _VALUE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|[\w.-]*(?:/[\w.-]+)+|[A-Za-z0-9_]*[0-9_][A-Za-z0-9_]*")
+_VALUES = re.compile(f"({_VALUE.pattern})")  # each value kept by ``split`` (it matches no "")
 Groups = tuple[str | None, ...]
 Verifier = Callable[[str, str, list[bytes]], Groups | None]  # ``templates.matching.verify``
 Details = dict[int, tuple[str, int]]  # a reading's candidates: pattern id → (pattern, literal)
@@ -365,7 +366,8 @@ def coarse_key(message: str, extra: tuple[object, ...]) -> tuple[tuple[object, .
     words: ``_VALUE``, and ``extra``) and the values masked, in order. Lines of one template
     share it however their values read; it only finds a ranking to check, every reading of
     the line being probed and checked again (``Replays.recheck``)."""
-    return (_VALUE.sub("\x01", message), *extra), _VALUE.findall(message)
+    parts = _VALUES.split(message)  # one pass: text, value, text, ..., text
+    return ("\x01".join(parts[0::2]), *extra), parts[1::2]
 
 
 def _lengths(text: str) -> tuple[bool, ...]:
