@@ -36,7 +36,7 @@ from errdex.lookup.lineage import close_beside, follow_sites, has_wordings
 from errdex.lookup.lines import line_event, message_lines
 from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent
-from errdex.lookup.prefilter import Probe, ShapeCache, index_words
+from errdex.lookup.prefilter import Probe, ShapeCache, index_words, walk_bucket
 from errdex.lookup.ranking import Match as Match
 from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import (
@@ -316,25 +316,16 @@ class Index:
         start, whole = left, True
         full: list[int] = []
         near: list[tuple[float, int]] = []
-        issuperset, intersection, rest_get = words.issuperset, words.intersection, rest_of.get
+        issuperset, rest_get = words.issuperset, rest_of.get
         for bucket in buckets:
             left -= len(bucket)
             if left < 0:
                 whole = False
                 break
-            if not close:  # the patterns whose other required words are all there, in C
-                full.extend(compress(bucket, map(issuperset, map(rest_get, bucket,
-                                                                 repeat(())))))
-                continue
-            for pid in bucket:
-                rest = rest_get(pid)
-                if rest is None or issuperset(rest):  # set methods: the loop runs in C
-                    full.append(pid)
-                    continue
-                present = len(intersection(rest))
-                # Most of the template's words must still be there: one shared word is chance.
-                if 2 * (1 + present) >= 1 + len(rest):
-                    near.append(((1 + present) / (1 + len(rest)), pid))
+            if close:
+                walk_bucket(bucket, words, rest_of, full, near)
+            else:  # the patterns whose other required words are all there, in C
+                full.extend(compress(bucket, map(issuperset, map(rest_get, bucket, repeat(())))))
         if budget is not None:
             budget[0] = max(0, left)
         near.sort(reverse=True)

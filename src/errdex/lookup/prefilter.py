@@ -50,6 +50,22 @@ def index_words(
     return frozenset(words)
 
 
+def walk_bucket(bucket: Iterable[int], words: set[str], rest_of: Mapping[int, tuple[str, ...]],
+                full: list[int], near: list[tuple[float, int]]) -> None:
+    """The patterns of one bucket a message's ``words`` hold every required word of (added
+    to ``full``), and those they hold most of (``near``: (share of words present, id))."""
+    issuperset, intersection = words.issuperset, words.intersection
+    for pid in bucket:
+        rest = rest_of.get(pid)
+        if rest is None or issuperset(rest):  # set methods: the loop runs in C
+            full.append(pid)
+            continue
+        present = len(intersection(rest))
+        # Most of the template's words must still be there: one shared word is chance.
+        if 2 * (1 + present) >= 1 + len(rest):
+            near.append(((1 + present) / (1 + len(rest)), pid))
+
+
 class ShapeCache:
     """Probe results by message shape, and candidate rows by verified pattern ids."""
 
@@ -95,4 +111,4 @@ class ShapeCache:
         return found
 
 
-__all__ = ["Probe", "ShapeCache", "index_words"]
+__all__ = ["Probe", "ShapeCache", "index_words", "walk_bucket"]
