@@ -152,12 +152,34 @@ def test_a_probe_cut_short_by_its_budget_is_never_reused(db: Path) -> None:
     index.cache_shapes()
     message = " ".join(WORDS + VERBS)
     whole = index.candidates(message)
-    index._last_probe = (None, ([], []))
+    index._last_probe = (None, ([], []), 0)
     assert index.candidates(message, [1]) != whole or not whole  # the budget still applies
-    index._last_probe = (None, ([], []))
+    index._last_probe = (None, ([], []), 0)
     budget = [10_000_000]
     assert index.candidates(message, budget) == whole
     assert budget[0] < 10_000_000  # a cached probe still spends its checks
+
+
+def test_a_probe_for_full_matches_alone_finds_what_the_whole_probe_finds(db: Path) -> None:
+    """The walk in C (no near misses) lists the same candidates in the same order, under
+    the same budget; near misses asked for next are those of a whole probe of the message."""
+    index = Index(SQLiteStore(db))
+    lines = [event.message for event in parse_events(_log(db, 300, seed=11))]
+    lines.append(" ".join(WORDS + VERBS))  # the words of many templates: budgets bite
+    cut = 0
+    for message in lines:
+        for left in (None, 40, 5_000):
+            index._last_probe = (None, ([], []), 0)
+            whole_budget = None if left is None else [left]
+            whole = index._probe(message, whole_budget, close=True)
+            index._last_probe = (None, ([], []), 0)
+            alone_budget = None if left is None else [left]
+            full, near = index._probe(message, alone_budget, close=False)
+            assert (full, near) == (whole[0], None)
+            assert alone_budget == whole_budget
+            cut += left is not None and whole_budget == [0]
+            assert index._probe(message, close=True) == whole  # the same walk, near misses too
+    assert cut  # some probe ran out of its budget
 
 
 _PATTERNS: list[tuple[int, str]] = []
@@ -173,7 +195,7 @@ def test_the_cached_probe_never_drops_a_pattern_that_fullmatches(
         message = _render(pattern, rng)
         if verify(pattern, message) is None:
             continue
-        index._last_probe = (None, ([], []))
+        index._last_probe = (None, ([], []), 0)
         assert pid in index.candidates(message), (pattern, message)
 
 
