@@ -306,3 +306,40 @@ def test_an_info_line_near_a_template_ranks_as_it_does_alone(tmp_path: Path) -> 
     alone = [ranked(f"{stamp}{line}\n")[0] for line in NEAR_LINES]
     assert any(alone) and not all(alone)  # near misses, and lines near none
     assert ranked(log) == alone * 2
+
+
+def test_near_misses_of_a_shape_take_the_approximate_pass_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines of one shape near-missing a template share its near misses (one approximate
+    pass); a line whose word holding digits is a template's own gets a pass of its own."""
+    path = tmp_path / "near.sqlite"
+    with SQLiteStore(path) as store:
+        store.upsert([(Record.model_construct(**dict(
+            SEED, id=f"{n:06d}{'0' * 10}", slug=f"n{n}", messagePattern=pattern,
+            errorMessage=pattern.replace(r"(\d+)", "{}").replace("(.+?)", "{}"),
+            filePath=f"src/m{n}.py", lineNumber=10 + n)), None)
+            for n, pattern in enumerate(NEAR)])
+    passes: list[str] = []
+    approximate = Index._approximate_matches
+
+    def counted(self: Index, event: ErrorEvent, *args: Any) -> Any:
+        passes.append(event.message)
+        return approximate(self, event, *args)
+
+    monkeypatch.setattr(Index, "_approximate_matches", counted)
+    stamp = "2026-01-02 10:58:01,481 ERROR app.worker: "
+    lines = ["handled task_file in 24 ms", "handled task_file in 31 ms",
+             "handled task_file in 86 ms", "handled alloc_cache53 in 6 ms",
+             "handled alloc_cache97 in 6 ms", "handled alloc_cache98 in 7 ms"]
+
+    def ranked(text: str) -> list[list[tuple[object, object]]]:
+        return [[(m["record"]["id"], m["score"]) for m in event.to_json()["matches"]]
+                for event in scan(Index(SQLiteStore(path)), io.StringIO(text), top=3)]
+
+    together = ranked("".join(f"{stamp}{line}\n" for line in lines))
+    # one pass for the task_file lines, one for alloc_cache53 (a template's word), one
+    # for alloc_cache97 and alloc_cache98 (no index word holds their digits)
+    assert passes == ["handled task_file in 24 ms", "handled alloc_cache53 in 6 ms",
+                      "handled alloc_cache97 in 6 ms"]
+    assert together[0] and together[3]  # near misses
+    assert together == [ranked(f"{stamp}{line}\n")[0] for line in lines]
