@@ -16,7 +16,7 @@ from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import text
 from errdex.languages.csharp.builders import built, tail_of
 from errdex.languages.csharp.strings import composite_format, interpolated, string_value
-from errdex.templates.template import Hole, Literal
+from errdex.templates.template import Hole, Literal, Part
 
 NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")
 STRINGS = ("string_literal", "verbatim_string_literal", "raw_string_literal")
@@ -155,10 +155,22 @@ MESSAGES: MessageTable[FileIndex] = MessageTable(
     operators={"??": lambda reader, node, depth: coalesced(node)},
     variables=frozenset({"identifier"}), scopes=frozenset(SCOPES),
     rules={"invocation_expression": lambda reader, node, depth: format_call(node) or (
-        _concatenated(reader, node, depth)) or _built(reader, node, depth)},
+        _concatenated(reader, node, depth)) or _built(reader, node, depth),
+        "interpolated_string_expression": lambda reader, node, depth: interpolated(
+            node, name_of, lambda local: _local_text(reader, local, depth))},
     hole=operand, unwrap_operands=False, max_depth=8,
 )
 LOCALS = Locals("variable_declarator", "name", declared_value)
+
+
+def _local_text(reader: Reader[FileIndex], local: Node, depth: int) -> tuple[Part, ...] | None:
+    """What a ``{local}`` of an interpolated string prints when the local is a message
+    declared above the site (``var hint = $"set {nameof(X)} to null.";``) that holds
+    words; None (a hole) otherwise."""
+    if not isinstance(reader, LocalReader):
+        return None
+    found = reader.variable(local, depth + 1)
+    return found.printed if found is not None and found.has_text() else None
 
 
 _CONCATS = frozenset({"string.Concat", "String.Concat", "System.String.Concat"})
