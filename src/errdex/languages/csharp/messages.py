@@ -15,7 +15,12 @@ from errdex.languages._engine.message import Message, joined
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import text
 from errdex.languages.csharp.builders import built, tail_of
-from errdex.languages.csharp.strings import composite_format, interpolated, string_value
+from errdex.languages.csharp.strings import (
+    character_value,
+    composite_format,
+    interpolated,
+    string_value,
+)
 from errdex.templates.template import Hole, Literal, Part
 
 NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")
@@ -88,10 +93,15 @@ def coalesced(node: Node) -> Message | None:
 
 def operand(node: Node) -> Message:
     """What an unknown ``+`` operand prints: ``nameof(x)`` its name, ``Environment.NewLine``
-    a line break, ``x ?? ""`` maybe nothing, anything else a hole named after it."""
+    a line break, ``x ?? ""`` maybe nothing, a ``')'`` character itself, anything else a
+    hole named after it."""
     empty = coalesced(node)
     if empty is not None:
         return empty
+    if node.type == "character_literal":
+        value = character_value(node)
+        if value is not None:
+            return Message(text(node), (Literal(value),))
     name = name_of(node) if node.type == "invocation_expression" else None
     if name is not None:
         return Message("{" + text(node) + "}", (Literal(name),))

@@ -40,6 +40,17 @@ def string_value(node: Node) -> str | None:
     )
 
 
+def character_value(node: Node) -> str | None:
+    """The character a ``'x'`` or ``'\\n'`` literal prints; None for any other node."""
+    if node.type != "character_literal":
+        return None
+    inner = [c for c in node.named_children
+             if c.type in ("character_literal_content", "escape_sequence")]
+    if len(inner) != 1:
+        return None
+    return _unescape(text(inner[0])) if inner[0].type == "escape_sequence" else text(inner[0])
+
+
 def _unescape(sequence: str) -> str:
     return unescape(sequence, _ESCAPES) or sequence
 
