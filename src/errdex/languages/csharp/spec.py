@@ -121,6 +121,10 @@ _NOT_HELPERS = frozenset({
     "Should", "Be", "Throw", "ThrowExactly", "WithMessage", "Fact", "Theory", "InlineData",
     "Parse", "TryParse", "SetValue", "GetValue", "Remove", "Set", "Get", "Enqueue", "Push",
 })
+# Static classes whose methods throw the exception they are named after
+# (``Throw.JobPersistenceException(msg, e)``, ``ThrowHelper.ThrowArgumentException(msg)``):
+# a call is a candidate even without a string (its message may be the class's own).
+_THROW_HELPERS = frozenset({"Throw", "ThrowHelper", "ThrowHelpers", "Throws"})
 _NULL_MESSAGE = "Value cannot be null."
 _RANGE_MESSAGE = "Specified argument was out of the range of valid values."
 _DISPOSED_MESSAGE = "Cannot access a disposed object."
@@ -223,19 +227,22 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     arguments: a candidate, kept when composition finds a helper of the repository."""
     node, value = captured["helper"][0], captured["helper.call"][0]
     function = value.child_by_field_name("function")
-    if function is None or b'"' not in (value.text or b""):
+    if function is None:
         return None
     name = text(function.child_by_field_name("name")) if (
         function.type == "member_access_expression") else text(function).split("<", 1)[0]
     receiver = text(function.child_by_field_name("expression")) if (
         function.type == "member_access_expression") else ""
-    if name in _NOT_HELPERS or receiver.split(".", 1)[0] in _NOT_HELPERS or (
+    thrower = receiver in _THROW_HELPERS
+    if b'"' not in (value.text or b"") and not thrower:
+        return None
+    if name in _NOT_HELPERS or (receiver.split(".", 1)[0] in _NOT_HELPERS and not thrower) or (
             "log" in receiver.rsplit(".", 1)[-1].lower()) or "Assert" in receiver + name:
         return None
     if receiver and receiver != "this" and not receiver[:1].isupper():
         return None  # an instance's method: composition reaches it by its class only
     args = arguments(value.child_by_field_name("arguments"))
-    if not any(_worded(a) for a in args):
+    if not thrower and not any(_worded(a) for a in args):
         return None
     call = invocation(value, node)
     if call is None:
@@ -246,7 +253,10 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
 
 
 def _worded(node: Node) -> bool:
-    """A string with words (a letter and a space) in it."""
+    """A string with words (a letter and a space) in it, also as a part of a ``+`` chain
+    (``"Couldn't store job: " + e.Message``)."""
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        return any(_worded(c) for c in node.named_children)
     value = text(node)
     return node.type in (*STRINGS, "interpolated_string_expression") and " " in value and any(
         c.isalpha() for c in value)
