@@ -12,7 +12,8 @@
 Both arms of the ternary are sites (a paste names either class); the branch and the
 helper are holes that may span lines, the text after them is known, and ``')'`` prints
 itself. A builder started from a variable source does not say starts with a hole that may
-be empty, so the text after it still anchors the pattern."""
+be empty, so the text after it still anchors the pattern; started from a local the
+method assigns in several branches, each branch's text starts one of its templates."""
 
 from __future__ import annotations
 
@@ -71,6 +72,23 @@ namespace Shop
             return ex;
         }
 
+        internal static Exception NoWorker(bool retrying, int attempts, string job)
+        {
+            string opening;
+            if (retrying)
+            {
+                opening = $"No worker answered (attempts: {attempts}), unable to run: ";
+            }
+            else
+            {
+                opening = "No worker is available to run this job: ";
+            }
+            var sb = new StringBuilder(opening);
+            sb.Append(job);
+            var ex = new QueueException(sb.ToString());
+            return ex;
+        }
+
         private static void AddDetail(StringBuilder sb, string job)
         {
             sb.Append(", queue: ").Append(job.Length);
@@ -114,3 +132,15 @@ def test_a_builder_started_from_a_variable_keeps_the_text_after_it(
     assert re.fullmatch(record.record.message_pattern, "Upload stalled after 7 minutes")
     assert re.fullmatch(record.record.message_pattern, " stalled after 7 minutes")
     assert not re.fullmatch(record.record.message_pattern, "Upload stopped after 7 minutes")
+
+
+def test_a_builder_started_from_a_local_chosen_by_branch_has_a_template_per_branch(
+    records: list[errdex.StoredRecord],
+) -> None:
+    line = line_starting(JOBS, "var ex = new QueueException(sb.ToString());", stripped=True)
+    found = [r for r in records if r.record.line_number == line]
+    printed = ["No worker answered (attempts: 3), unable to run: nightly-report",
+               "No worker is available to run this job: nightly-report"]
+    for message in printed:
+        assert sum(bool(re.fullmatch(r.record.message_pattern, message)) for r in found) == 1
+    assert not any(re.fullmatch(r.record.message_pattern, "nightly-report") for r in found)

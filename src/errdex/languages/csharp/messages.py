@@ -211,6 +211,24 @@ def _concatenated(reader: Reader[FileIndex], node: Node, depth: int) -> Message 
     return joined(pieces)
 
 
+def built_with_start(node: Node, at: Node, start: Message) -> Message | None:
+    """``sb.ToString()`` at ``at`` read as ``_built`` reads it, the builder's first
+    argument printing ``start`` (one branch of a local the source assigns in several)."""
+    reader = LocalReader(MESSAGES, at, LOCALS)
+    function = node.child_by_field_name("function")
+    receiver, tail = tail_of(function.child_by_field_name("expression")) if (
+        function is not None and function.type == "member_access_expression") else (None, [])
+    declaration = reader.assignment(receiver) if receiver is not None and (
+        receiver.type == "identifier") else None
+    value = declared_value(declaration) if declaration is not None else None
+    first = arguments(value.child_by_field_name("arguments"))[:1] if value is not None and (
+        value.type == "object_creation_expression") else []
+    if not first:
+        return None
+    return built(node, declaration, at, lambda n: start if n == first[0] else reader.read(n, 1),
+                 operand, NEWLINE, arguments, tail)
+
+
 def _built(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
     """``sb.ToString()`` of a local ``StringBuilder`` appended to above the site
     (``builders.py``)."""
