@@ -355,16 +355,15 @@ class Index:
 
     def _line_matches(self, event: ErrorEvent, paste: str, repo: str | None
                       ) -> dict[str, Scored]:
-        """Records one line of the paste fullmatches (each line and its wrapped parts, the
-        first ``lines.MAX_LINES`` lines, one probe budget for all): the best line wins;
-        the paste's other errors first, as parsed (``lines.other_events``)."""
+        """Records the paste's other errors (``lines.other_events``), else one of its lines,
+        fullmatch (each line and its wrapped parts, the first ``lines.MAX_LINES`` lines, one
+        probe budget for all): the best line wins."""
         best: dict[str, Scored] = {}
         budget = [_PROBE_CHECKS]
         for other in other_events(paste, event):
             for rid, item in self._full_matches(other, repo, budget).items():
                 item.reasons[0] += f" of the error {other.message.partition(chr(10))[0]!r}"
-                if rid not in best or best[rid].score < item.score:
-                    best[rid] = item
+                best[rid] = item if rid not in best or best[rid].score < item.score else best[rid]
         if best:
             return best
         for line in message_lines(paste, event.message):
