@@ -7,6 +7,8 @@ above the site in the method around it (``Locals``).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
@@ -31,6 +33,32 @@ SCOPES = {
     "constructor_declaration": "name", "local_function_statement": "name",
     "property_declaration": "name", "operator_declaration": "operator",
 }
+
+
+# Which branch of an ``#if``/``#elif``/``#else`` written inside a message is read (``preproc``).
+BRANCH: ContextVar[int] = ContextVar("BRANCH", default=0)
+
+
+def preproc_branches(node: Node) -> list[Node]:
+    """The expressions an ``#if … #elif … #else … #endif`` inside an expression chooses
+    among, in order; empty unless each branch is one expression."""
+    out: list[Node] = []
+    branch: Node | None = node
+    while branch is not None and branch.type in ("preproc_if", "preproc_elif", "preproc_else"):
+        values = [c for i, c in enumerate(branch.children) if c.is_named
+                  and branch.field_name_for_child(i) not in ("condition", "alternative")]
+        if len(values) != 1:
+            return []
+        out.append(values[0])
+        branch = branch.child_by_field_name("alternative")
+    return out
+
+
+def _preproc(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """The branch ``BRANCH`` picks (the last one past the end): one build's text."""
+    branches = preproc_branches(node)
+    return reader.read(branches[min(BRANCH.get(), len(branches) - 1)], depth + 1) if (
+        branches) else None
 
 
 def read(node: Node | None, at: Node) -> Message | None:
@@ -167,7 +195,8 @@ MESSAGES: MessageTable[FileIndex] = MessageTable(
     rules={"invocation_expression": lambda reader, node, depth: format_call(node) or (
         _concatenated(reader, node, depth)) or _built(reader, node, depth),
         "interpolated_string_expression": lambda reader, node, depth: interpolated(
-            node, name_of, lambda local: _local_text(reader, local, depth))},
+            node, name_of, lambda local: _local_text(reader, local, depth)),
+        "preproc_if": _preproc},
     hole=operand, unwrap_operands=False, max_depth=8,
 )
 LOCALS = Locals("variable_declarator", "name", declared_value)

@@ -55,6 +55,7 @@ from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block, guard_function
+from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import (
     Site,
     ancestors,
@@ -71,6 +72,7 @@ from errdex.languages.csharp.calls import (
 from errdex.languages.csharp.compose import COMPOSER
 from errdex.languages.csharp.guards import GUARDS, guard_sites
 from errdex.languages.csharp.messages import (
+    BRANCH,
     MESSAGES,
     NEWLINE,
     SCOPES,
@@ -78,6 +80,7 @@ from errdex.languages.csharp.messages import (
     arguments,
     hole,
     name_of,
+    preproc_branches,
     read,
 )
 from errdex.languages.csharp.pastes import PASTES
@@ -133,8 +136,27 @@ _DISPOSED_MESSAGE = "Cannot access a disposed object."
 # --- throw new X(...) -------------------------------------------------------------------
 
 
-def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
+def _throw_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None:
+    """``throw new X(…)``; one site per build when its message holds an ``#if … #else``
+    (``"Not initialized. " + #if NET45 "Call UseX." #else "Call AddX." #endif``)."""
     node, value = captured["throw"][0], captured["throw.value"][0]
+    builds = max((len(preproc_branches(n)) for n in nodes_from(value, ())
+                  if n.type == "preproc_if"), default=0)
+    if builds < 2:
+        return _one_throw_site(node, value)
+    sites = []
+    for branch in range(builds):
+        chosen = BRANCH.set(branch)
+        try:
+            site = _one_throw_site(node, value)
+        finally:
+            BRANCH.reset(chosen)
+        if site is not None:
+            sites.append(site)
+    return sites or None
+
+
+def _one_throw_site(node: Node, value: Node) -> Site | None:
     error_class = text(value.child_by_field_name("type"))
     args = arguments(value.child_by_field_name("arguments"))
     short = error_class.rsplit(".", 1)[-1]
@@ -155,7 +177,7 @@ def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
                 call=call)
 
 
-def _made_site(captured: Captures, file: FileIndex) -> Site | None:
+def _made_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None:
     """``return new XException(…)``, a switch arm's or a call argument's (``Task.FromException
     (new X(…))``): an exception made to be thrown elsewhere, sited where it is made (as
     ``throw new X`` is) when its message is known or composition may tell it; a factory
@@ -169,10 +191,10 @@ def _made_site(captured: Captures, file: FileIndex) -> Site | None:
     name = text(value.child_by_field_name("type")).split("<", 1)[0].rsplit(".", 1)[-1]
     if not name.endswith("Exception"):
         return None
-    site = _throw_site({"throw": [value], "throw.value": [value]}, file)
-    if site is None or (not site.template.parts and _passes_parameter(value)):
-        return None
-    return site
+    found = _throw_site({"throw": [value], "throw.value": [value]}, file)
+    sites = found if isinstance(found, list) else [found] if found is not None else []
+    kept = [s for s in sites if s.template.parts or not _passes_parameter(value)]
+    return kept[0] if len(kept) == 1 else kept or None
 
 
 def _passes_parameter(made: Node) -> bool:
