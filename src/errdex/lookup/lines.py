@@ -8,7 +8,7 @@ import re
 
 from errdex.languages._engine.pastes.common import ErrorEvent
 from errdex.languages._engine.pastes.logs import strip_log_prefix
-from errdex.lookup.parse import parse_events
+from errdex.lookup.parse import paste_events
 
 MAX_LINES = 40  # lines read as messages, at most, per paste
 _MIN_CHARS = 8  # a shorter line says too little to be a message of its own
@@ -57,5 +57,5 @@ def other_events(paste: str, event: ErrorEvent) -> list[ErrorEvent]:
     and quotes apart): the wrapper of a cause another library raised may be the one a
     record of the repository throws."""
     mine = event.message.strip()
-    return [other for other in reversed(parse_events(paste))
+    return [other for other in reversed(paste_events(paste))
             if other.kind != "message" and other.message.strip() not in ("", mine)]
