@@ -52,6 +52,41 @@ def test_lines_are_read_only_when_the_event_matches_nothing(make_repo, tmp_path)
     assert errdex.explain(paste, db=db)[0].record.line_number == 6
 
 
+RECOVERY = {"src/Recovery.cs": (
+    "using System;\n"
+    "namespace Acme\n"
+    "{\n"
+    "    public class SetupException : Exception\n"
+    "    {\n"
+    "        public SetupException(string message, Exception cause) : base(message, cause) { }\n"
+    "    }\n"
+    "    public class Recovery\n"
+    "    {\n"
+    "        public void Start(Action recover)\n"
+    "        {\n"
+    "            try { recover(); }\n"
+    "            catch (Exception e)\n"
+    "            {\n"
+    "                throw new SetupException(\"Failure occurred during job recovery.\", e);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n")}
+
+
+def test_an_error_wrapping_another_librarys_cause_is_found_by_its_own_event(
+        make_repo, tmp_path):
+    """The main event is the deepest cause (a database driver's): when nothing of the
+    repository raises it, the wrapper above it, read as the parser read it (the class
+    and a debugger's quotes apart), finds the throw."""
+    db = _mined(make_repo, tmp_path, RECOVERY)
+    paste = ("Acme.SetupException: 'Failure occurred during job recovery.'\n\n"
+             "Exception: You need to call Driver.Init() before opening a connection.")
+    best = errdex.explain(paste, db=db)[0]
+    assert (best.record.file_path, best.record.line_number) == ("src/Recovery.cs", 15)
+    assert not best.approximate
+
+
 def test_the_lines_read_are_bounded():
     lines = "\n".join(f"message number {n} of many" for n in range(10_000))
     found = message_lines(lines, "")

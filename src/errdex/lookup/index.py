@@ -33,7 +33,7 @@ from errdex.lookup.context import apply_context, foreign, order_texts, read_cont
 from errdex.lookup.frames import FRAME_LINE_TOLERANCE as FRAME_LINE_TOLERANCE
 from errdex.lookup.frames import apply_frames
 from errdex.lookup.lineage import close_beside, follow_sites, has_wordings
-from errdex.lookup.lines import line_event, message_lines
+from errdex.lookup.lines import line_event, message_lines, other_events
 from errdex.lookup.parse import ErrorEvent, main_event
 from errdex.lookup.parts import PART_PENALTY, parent
 from errdex.lookup.prefilter import Probe, ShapeCache, index_words, walk_bucket
@@ -357,10 +357,17 @@ class Index:
 
     def _line_matches(self, event: ErrorEvent, paste: str, repo: str | None
                       ) -> dict[str, Scored]:
-        """Records one line of the paste fullmatches (each line and its wrapped parts, the
-        first ``lines.MAX_LINES`` lines, one probe budget for all): the best line wins."""
+        """Records the paste's other errors (``lines.other_events``), else one of its lines,
+        fullmatch (each line and its wrapped parts, the first ``lines.MAX_LINES`` lines, one
+        probe budget for all): the best line wins."""
         best: dict[str, Scored] = {}
         budget = [_PROBE_CHECKS]
+        for other in other_events(paste, event):
+            for rid, item in self._full_matches(other, repo, budget).items():
+                item.reasons[0] += f" of the error {other.message.partition(chr(10))[0]!r}"
+                best[rid] = item if rid not in best or best[rid].score < item.score else best[rid]
+        if best:
+            return best
         for line in message_lines(paste, event.message):
             read = line_event(line, event.error_class)
             found = self._full_matches(read, repo, budget, whole=False)

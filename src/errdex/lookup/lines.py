@@ -8,6 +8,7 @@ import re
 
 from errdex.languages._engine.pastes.common import ErrorEvent
 from errdex.languages._engine.pastes.logs import strip_log_prefix
+from errdex.lookup.parse import paste_events
 
 MAX_LINES = 40  # lines read as messages, at most, per paste
 _MIN_CHARS = 8  # a shorter line says too little to be a message of its own
@@ -49,3 +50,12 @@ def message_lines(paste: str, already: str) -> list[str]:
 def line_event(line: str, error_class: str | None) -> ErrorEvent:
     """One line of a paste as an event of its own (the paste's class kept: it may name it)."""
     return ErrorEvent(line, error_class, "message", (), line)
+
+
+def other_events(paste: str, event: ErrorEvent) -> list[ErrorEvent]:
+    """The paste's errors other than ``event``, last first, as the parser read them (class
+    and quotes apart): the wrapper of a cause another library raised may be the one a
+    record of the repository throws."""
+    mine = event.message.strip()
+    return [other for other in reversed(paste_events(paste))
+            if other.kind != "message" and other.message.strip() not in ("", mine)]

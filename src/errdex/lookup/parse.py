@@ -48,6 +48,7 @@ __all__ = [
     "looks_like_class",
     "main_event",
     "parse_events",
+    "paste_events",
     "recognizers",
 ]
 
@@ -206,9 +207,16 @@ _RECENT_PASTES = 8
 
 
 @lru_cache(maxsize=_RECENT_PASTES)
+def paste_events(text: str) -> tuple[ErrorEvent, ...]:
+    """``parse_events`` of a paste, parsed once however often one explain asks (its main
+    event, then its other errors when the main one matches nothing)."""
+    return tuple(parse_events(text))
+
+
+@lru_cache(maxsize=_RECENT_PASTES)
 def _main_event(text: str) -> ErrorEvent:
     """``main_event`` of a checked, non-blank paste, parsed once however often asked."""
-    events = parse_events(text)
+    events = list(paste_events(text))
     if len(events) == 1:  # a lone event (most pastes) is the one, whatever it is
         return events[0]
     candidates = [event for event in events if event.kind != "message"] or events

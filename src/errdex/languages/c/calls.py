@@ -309,9 +309,11 @@ _THROWN = re.compile(r"THROW(?:_EXCEPTION)?$")
 
 
 def makes_error(name: str) -> bool:
-    """Whether a function's name says it makes or reports an error from its text."""
+    """Whether a function's name says it makes or reports an error from its text; a word
+    may end in printf's ``f`` (``failf``, ``warnx_errorf``: the text is a format)."""
     words = _CAMEL_BREAK.sub(r"\1_\2", name).lower().split("_")
-    return any(w in _ERROR_WORDS for w in words)
+    return any(w in _ERROR_WORDS or (w.endswith("f") and w[:-1] in _ERROR_WORDS)
+               for w in words)
 
 
 def _error_value(call: Node) -> Node | None:

@@ -7,9 +7,12 @@ known text as itself, anything else a hole; ``AppendLine`` ends its piece with a
 break (a trailing one is dropped: a pasted message ends at its last line). Appends
 under a loop or a branch (``foreach (var x in xs) sb.AppendLine($"  {x}");``) print what
 source does not say, any number of lines or none: one hole that may span lines, so the
-text before and after it is still known. Appends chained after the builder at the site
-(``sb.TrimEnd().AppendLine().ToString()``) end it; a ``Trim…`` step there removes
-blanks only, which a pasted message loses anyway.
+text before and after it is still known; so does a helper the builder is handed to
+(``AddDetail(data, sb)``), which appends what only it knows. A builder started from a
+variable (``new StringBuilder(opening)``) starts with its text when source says it, else
+with a hole that may be empty (the variable may be a capacity). Appends chained after
+the builder at the site (``sb.TrimEnd().AppendLine().ToString()``) end it; a ``Trim…``
+step there removes blanks only, which a pasted message loses anyway.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from errdex.templates.template import Hole, Literal, Part, merge_literals
 
 _BUILDERS = frozenset({"StringBuilder", "System.Text.StringBuilder"})
 _APPENDS = frozenset({"Append", "AppendLine", "AppendFormat"})
-_STRINGS = ("string_literal", "verbatim_string_literal", "raw_string_literal")
+# A first argument that is no text: a capacity.
+_NOT_TEXT = frozenset({"integer_literal", "binary_expression"})
 _REPEATED = frozenset({
     "for_statement", "foreach_statement", "while_statement", "do_statement", "if_statement",
     "switch_statement",
@@ -59,8 +63,8 @@ def built(call: Node, declaration: Node | None, at: Node, read: Read, hole: Hole
     parts: list[Part] = []
     written: list[str] = []
     initial = arguments(value.child_by_field_name("arguments"))
-    if initial and initial[0].type in _STRINGS:
-        _add(parts, written, read(initial[0]) or hole(initial[0]))
+    if initial and initial[0].type not in _NOT_TEXT:
+        _add(parts, written, _initial(initial[0], read))
     for step in block.named_children:
         if step.end_byte <= statement.end_byte:
             continue
@@ -75,6 +79,11 @@ def built(call: Node, declaration: Node | None, at: Node, read: Read, hole: Hole
             continue
         inner = step.named_children[0] if step.type == "expression_statement" and (
             step.named_children) else None
+        if inner is not None and _handed(inner, name):
+            if not parts or parts[-1] != REPEATED:
+                parts.append(REPEATED)
+                written.append(REPEATED.spec)
+            continue
         chain = _chain(inner, name) if inner is not None else None
         if chain is None or not _apply(chain, parts, written, read, hole, newline):
             return None
@@ -149,18 +158,41 @@ def tail_of(node: Node | None) -> tuple[Node | None, list[tuple[str, list[Node]]
 
 
 def _appends_only(step: Node, name: str) -> bool:
-    """Whether every use of ``name`` in a loop or branch is an append chain on it (not a
-    new builder assigned to it, nor a ``Clear()``/``Insert``/``Remove``)."""
+    """Whether every use of ``name`` in a loop or branch is an append chain on it or hands
+    it to a helper (not a new builder assigned to it, nor a ``Clear()``/``Insert``/``Remove``)."""
     stack = [step]
     while stack:
         node = stack.pop()
         if node.type == "identifier" and text(node) == name:
             parent = node.parent
+            if parent is not None and parent.type == "argument":
+                continue
             if parent is None or parent.type != "member_access_expression" or not text(
                     parent.child_by_field_name("name")).startswith(("Append", "Trim")):
                 return False
         stack.extend(node.named_children)
     return True
+
+
+def _initial(value: Node, read: Read) -> Message:
+    """What ``new StringBuilder(value)`` starts with: its text when source says it, else a
+    hole that may be empty (``value`` may be a capacity)."""
+    found = read(value)
+    if found is not None and found.has_text():
+        return found
+    name = text(value)
+    return Message("{" + name + "}", (Hole(name, "{" + name + "}", "any", ".*?"),))
+
+
+def _handed(statement: Node, name: str) -> bool:
+    """Whether ``statement`` is a call handing the builder to a helper
+    (``AddDetail(data, sb, message)``): the helper appends what source here does not say."""
+    if statement.type != "invocation_expression":
+        return False
+    args = statement.child_by_field_name("arguments")
+    return any(a.type == "argument" and a.named_children and a.named_children[-1].type == (
+        "identifier") and text(a.named_children[-1]) == name
+        for a in (args.named_children if args is not None else ()))
 
 
 def _add(parts: list[Part], written: list[str], message: Message) -> None:

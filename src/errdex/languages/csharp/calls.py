@@ -1,7 +1,8 @@
 """C# calls to producers: each argument read as the templates it can print.
 
 A ternary, a ``switch`` expression, or a local initialised with one or assigned in
-several branches (``if (c) msg = "a"; else msg = "b";``) gives one template per branch;
+several branches (``if (c) msg = "a"; else msg = "b";``) gives one template per branch,
+as does a ``StringBuilder`` started from such a local (``new StringBuilder(opening)``);
 a composite format followed by arguments (``Errors.Create(r, "Unexpected {0}", tok)``)
 is read with them; what source does not spell is a hole named after the expression.
 """
@@ -13,12 +14,21 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.message import Message
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages._jvm.compose import capped, every_alternative, unparenthesized
+from errdex.languages._jvm.libraries import simple_name
 from errdex.languages.base import ancestors, text
 from errdex.languages.csharp.builders import composable
 from errdex.languages.csharp.chosen import chosen_call
-from errdex.languages.csharp.messages import STRINGS, arguments, declared_value, hole, read
+from errdex.languages.csharp.messages import (
+    STRINGS,
+    arguments,
+    built_with_start,
+    declared_value,
+    hole,
+    read,
+)
 from errdex.languages.csharp.strings import composite_format, string_value
 from errdex.languages.facts import Argument, Call, unknown
 from errdex.templates.template import Literal, Template
@@ -60,7 +70,28 @@ def alternatives(node: Node | None, at: Node, depth: int = 0) -> list[Template]:
         value = _initialiser(node, at)
         if value is not None and value.type in ("conditional_expression", "switch_expression"):
             return alternatives(value, at, depth + 1)
+    if message is None and node.type == "invocation_expression":
+        made = [m for t in _builder_starts(node, at, depth)
+                if (m := built_with_start(node, at, Message(t.written, t.parts))) is not None]
+        return [Template(m.written, m.parts) for m in made]
     return [Template(message.written, message.parts)] if message is not None else []
+
+
+def _builder_starts(call: Node, at: Node, depth: int) -> list[Template]:
+    """``sb.ToString()`` of a ``new StringBuilder(opening)`` whose ``opening`` is a local
+    assigned in several branches (``if (…) opening = "…"; else opening = "…";``): each
+    branch's text, which the builder starts with; empty otherwise."""
+    function = call.child_by_field_name("function")
+    receiver = function.child_by_field_name("expression") if function is not None and (
+        function.type == "member_access_expression") and text(
+        function.child_by_field_name("name")) == "ToString" else None
+    value = _initialiser(receiver, at) if receiver is not None and (
+        receiver.type == "identifier") else None
+    if value is None or value.type != "object_creation_expression" or simple_name(
+            text(value.child_by_field_name("type"))) != "StringBuilder":
+        return []
+    first = arguments(value.child_by_field_name("arguments"))[:1]
+    return _branches(first[0], at, depth + 1) if first and first[0].type == "identifier" else []
 
 
 def _initialiser(node: Node, at: Node) -> Node | None:

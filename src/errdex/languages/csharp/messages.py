@@ -7,6 +7,8 @@ above the site in the method around it (``Locals``).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
@@ -15,8 +17,13 @@ from errdex.languages._engine.message import Message, joined
 from errdex.languages._engine.reader import MessageTable, Reader
 from errdex.languages.base import text
 from errdex.languages.csharp.builders import built, tail_of
-from errdex.languages.csharp.strings import composite_format, interpolated, string_value
-from errdex.templates.template import Hole, Literal
+from errdex.languages.csharp.strings import (
+    character_value,
+    composite_format,
+    interpolated,
+    string_value,
+)
+from errdex.templates.template import Hole, Literal, Part
 
 NEWLINE = Hole("Environment.NewLine", "{Environment.NewLine}", "any", r"\r?\n")
 STRINGS = ("string_literal", "verbatim_string_literal", "raw_string_literal")
@@ -26,6 +33,32 @@ SCOPES = {
     "constructor_declaration": "name", "local_function_statement": "name",
     "property_declaration": "name", "operator_declaration": "operator",
 }
+
+
+# Which branch of an ``#if``/``#elif``/``#else`` written inside a message is read (``preproc``).
+BRANCH: ContextVar[int] = ContextVar("BRANCH", default=0)
+
+
+def preproc_branches(node: Node) -> list[Node]:
+    """The expressions an ``#if … #elif … #else … #endif`` inside an expression chooses
+    among, in order; empty unless each branch is one expression."""
+    out: list[Node] = []
+    branch: Node | None = node
+    while branch is not None and branch.type in ("preproc_if", "preproc_elif", "preproc_else"):
+        values = [c for i, c in enumerate(branch.children) if c.is_named
+                  and branch.field_name_for_child(i) not in ("condition", "alternative")]
+        if len(values) != 1:
+            return []
+        out.append(values[0])
+        branch = branch.child_by_field_name("alternative")
+    return out
+
+
+def _preproc(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:
+    """The branch ``BRANCH`` picks (the last one past the end): one build's text."""
+    branches = preproc_branches(node)
+    return reader.read(branches[min(BRANCH.get(), len(branches) - 1)], depth + 1) if (
+        branches) else None
 
 
 def read(node: Node | None, at: Node) -> Message | None:
@@ -88,10 +121,15 @@ def coalesced(node: Node) -> Message | None:
 
 def operand(node: Node) -> Message:
     """What an unknown ``+`` operand prints: ``nameof(x)`` its name, ``Environment.NewLine``
-    a line break, ``x ?? ""`` maybe nothing, anything else a hole named after it."""
+    a line break, ``x ?? ""`` maybe nothing, a ``')'`` character itself, anything else a
+    hole named after it."""
     empty = coalesced(node)
     if empty is not None:
         return empty
+    if node.type == "character_literal":
+        value = character_value(node)
+        if value is not None:
+            return Message(text(node), (Literal(value),))
     name = name_of(node) if node.type == "invocation_expression" else None
     if name is not None:
         return Message("{" + text(node) + "}", (Literal(name),))
@@ -155,10 +193,23 @@ MESSAGES: MessageTable[FileIndex] = MessageTable(
     operators={"??": lambda reader, node, depth: coalesced(node)},
     variables=frozenset({"identifier"}), scopes=frozenset(SCOPES),
     rules={"invocation_expression": lambda reader, node, depth: format_call(node) or (
-        _concatenated(reader, node, depth)) or _built(reader, node, depth)},
+        _concatenated(reader, node, depth)) or _built(reader, node, depth),
+        "interpolated_string_expression": lambda reader, node, depth: interpolated(
+            node, name_of, lambda local: _local_text(reader, local, depth)),
+        "preproc_if": _preproc},
     hole=operand, unwrap_operands=False, max_depth=8,
 )
 LOCALS = Locals("variable_declarator", "name", declared_value)
+
+
+def _local_text(reader: Reader[FileIndex], local: Node, depth: int) -> tuple[Part, ...] | None:
+    """What a ``{local}`` of an interpolated string prints when the local is a message
+    declared above the site (``var hint = $"set {nameof(X)} to null.";``) that holds
+    words; None (a hole) otherwise."""
+    if not isinstance(reader, LocalReader):
+        return None
+    found = reader.variable(local, depth + 1)
+    return found.printed if found is not None and found.has_text() else None
 
 
 _CONCATS = frozenset({"string.Concat", "String.Concat", "System.String.Concat"})
@@ -187,6 +238,24 @@ def _concatenated(reader: Reader[FileIndex], node: Node, depth: int) -> Message 
             pieces.append(separator)
         pieces.append(reader.read(value, depth + 1) or operand(value))
     return joined(pieces)
+
+
+def built_with_start(node: Node, at: Node, start: Message) -> Message | None:
+    """``sb.ToString()`` at ``at`` read as ``_built`` reads it, the builder's first
+    argument printing ``start`` (one branch of a local the source assigns in several)."""
+    reader = LocalReader(MESSAGES, at, LOCALS)
+    function = node.child_by_field_name("function")
+    receiver, tail = tail_of(function.child_by_field_name("expression")) if (
+        function is not None and function.type == "member_access_expression") else (None, [])
+    declaration = reader.assignment(receiver) if receiver is not None and (
+        receiver.type == "identifier") else None
+    value = declared_value(declaration) if declaration is not None else None
+    first = arguments(value.child_by_field_name("arguments"))[:1] if value is not None and (
+        value.type == "object_creation_expression") else []
+    if not first:
+        return None
+    return built(node, declaration, at, lambda n: start if n == first[0] else reader.read(n, 1),
+                 operand, NEWLINE, arguments, tail)
 
 
 def _built(reader: Reader[FileIndex], node: Node, depth: int) -> Message | None:

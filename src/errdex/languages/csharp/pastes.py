@@ -34,8 +34,10 @@ _FRAME = re.compile(
 # ArgumentException's Message adds the parameter (.NET Core; .NET Framework on a line of its
 # own, ``\r\n`` included); the throw site's text has not got it
 _PARAMETER = re.compile(r" \(Parameter '[^'\n]*'\)$|\r?\nParameter name: [\w.]*$")
-# Visual Studio's exception helper quotes the message: ``System.X: 'msg'``
-_QUOTED = re.compile(r"'(?P<message>.*)'", re.DOTALL)
+# Visual Studio's exception helper quotes the message: ``System.X: 'msg'``; a localized
+# one with its language's quotes (``System.X:“msg”``, ``System.X: « msg »``)
+_QUOTES = {"'": "'", "“": "”", "«": "»", "„": "“", "「": "」"}
+_QUOTED = re.compile(r"(?P<open>['“«„「])(?P<message>.*)(?P<close>['”»“」])", re.DOTALL)
 # NUnit and xUnit print ``System.ArgumentException : msg`` (a space before the colon)
 _RUNNER = re.compile(r"(?P<indent>[ \t]*)(?P<class>[A-Za-z_][\w.`]*) : ?(?P<rest>.*)")
 # The ASP.NET developer page's frames: ``Ns.Type.Method() in File.cs`` (no line number)
@@ -112,7 +114,8 @@ def dotnet_message(message: str) -> str:
     appends, and without the quotes Visual Studio's exception helper puts around it."""
     message = message.strip()
     quoted = _QUOTED.fullmatch(message)
-    if quoted and " " in quoted.group("message"):
+    if quoted and " " in quoted.group("message") and (
+            _QUOTES[quoted.group("open")] == quoted.group("close")):
         message = quoted.group("message").strip()
     return _PARAMETER.sub("", message).rstrip()
 
@@ -188,19 +191,25 @@ def watch_window(lines: Lines, i: int) -> Found | None:
 
 def helper_quoted(lines: Lines, i: int) -> Found | None:
     """Visual Studio's exception helper: ``System.X: 'msg'``, the message quoted over one
-    line or several (a .NET class: a namespace of its own, or ``…Exception``)."""
+    line or several (a .NET class: a namespace of its own, or ``…Exception``); a localized
+    Visual Studio's quotes too (``System.X:“msg”``)."""
     line = lines[i]
-    split = split_class(line, _any_dotnet_name) if ": '" in line else None
-    if split is None:
+    opener = next((q for q in _QUOTES if f": {q}" in line or (q != "'" and f":{q}" in line)),
+                  None)
+    split = split_class(line.replace(f":{opener}", f": {opener}", 1), _any_dotnet_name) if (
+        opener is not None) else None
+    if split is None or opener is None:
         return None
     error_class, first = split
-    if not first.startswith("'") or not (
+    closer = _QUOTES[opener]
+    if not first.startswith(opener) or not (
             error_class.startswith(DOTNET_NAMESPACES) or error_class.endswith("Exception")):
         return None
     j = i + 1
-    while not lines[j - 1].rstrip().endswith("'") and j < len(lines) and j - i <= _MESSAGE_LINES:
+    while not lines[j - 1].rstrip().endswith(closer) and j < len(lines) and (
+            j - i <= _MESSAGE_LINES):
         j += 1
-    if not lines[j - 1].rstrip().endswith("'"):
+    if not lines[j - 1].rstrip().endswith(closer):
         return None
     message = dotnet_message("\n".join([first, *lines[i + 1 : j]]))
     stop = j

@@ -5,8 +5,11 @@
 (throw_expression (object_creation_expression) @throw.value) @throw
 
 ; new XException(...) made to be thrown elsewhere: returned by a factory, an arm of a switch,
-; handed to a call (Task.FromException, SetException). spec.py decides which.
+; handed to a call (Task.FromException, SetException), kept in a local (var ex = new X(…);
+; ex.Data… ; return ex;), either arm of a ternary. spec.py decides which.
 (return_statement (object_creation_expression) @made)
+(variable_declarator (object_creation_expression) @made)
+(conditional_expression (object_creation_expression) @made)
 (arrow_expression_clause (object_creation_expression) @made)
 (switch_expression_arm (object_creation_expression) @made)
 (argument (object_creation_expression) @made)

@@ -55,6 +55,7 @@ from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block, guard_function
+from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import (
     Site,
     ancestors,
@@ -71,6 +72,7 @@ from errdex.languages.csharp.calls import (
 from errdex.languages.csharp.compose import COMPOSER
 from errdex.languages.csharp.guards import GUARDS, guard_sites
 from errdex.languages.csharp.messages import (
+    BRANCH,
     MESSAGES,
     NEWLINE,
     SCOPES,
@@ -78,6 +80,7 @@ from errdex.languages.csharp.messages import (
     arguments,
     hole,
     name_of,
+    preproc_branches,
     read,
 )
 from errdex.languages.csharp.pastes import PASTES
@@ -121,6 +124,10 @@ _NOT_HELPERS = frozenset({
     "Should", "Be", "Throw", "ThrowExactly", "WithMessage", "Fact", "Theory", "InlineData",
     "Parse", "TryParse", "SetValue", "GetValue", "Remove", "Set", "Get", "Enqueue", "Push",
 })
+# Static classes whose methods throw the exception they are named after
+# (``Throw.JobPersistenceException(msg, e)``, ``ThrowHelper.ThrowArgumentException(msg)``):
+# a call is a candidate even without a string (its message may be the class's own).
+_THROW_HELPERS = frozenset({"Throw", "ThrowHelper", "ThrowHelpers", "Throws"})
 _NULL_MESSAGE = "Value cannot be null."
 _RANGE_MESSAGE = "Specified argument was out of the range of valid values."
 _DISPOSED_MESSAGE = "Cannot access a disposed object."
@@ -129,8 +136,27 @@ _DISPOSED_MESSAGE = "Cannot access a disposed object."
 # --- throw new X(...) -------------------------------------------------------------------
 
 
-def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
+def _throw_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None:
+    """``throw new X(…)``; one site per build when its message holds an ``#if … #else``
+    (``"Not initialized. " + #if NET45 "Call UseX." #else "Call AddX." #endif``)."""
     node, value = captured["throw"][0], captured["throw.value"][0]
+    builds = max((len(preproc_branches(n)) for n in nodes_from(value, ())
+                  if n.type == "preproc_if"), default=0)
+    if builds < 2:
+        return _one_throw_site(node, value)
+    sites = []
+    for branch in range(builds):
+        chosen = BRANCH.set(branch)
+        try:
+            site = _one_throw_site(node, value)
+        finally:
+            BRANCH.reset(chosen)
+        if site is not None:
+            sites.append(site)
+    return sites or None
+
+
+def _one_throw_site(node: Node, value: Node) -> Site | None:
     error_class = text(value.child_by_field_name("type"))
     args = arguments(value.child_by_field_name("arguments"))
     short = error_class.rsplit(".", 1)[-1]
@@ -151,7 +177,7 @@ def _throw_site(captured: Captures, file: FileIndex) -> Site | None:
                 call=call)
 
 
-def _made_site(captured: Captures, file: FileIndex) -> Site | None:
+def _made_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None:
     """``return new XException(…)``, a switch arm's or a call argument's (``Task.FromException
     (new X(…))``): an exception made to be thrown elsewhere, sited where it is made (as
     ``throw new X`` is) when its message is known or composition may tell it; a factory
@@ -165,10 +191,10 @@ def _made_site(captured: Captures, file: FileIndex) -> Site | None:
     name = text(value.child_by_field_name("type")).split("<", 1)[0].rsplit(".", 1)[-1]
     if not name.endswith("Exception"):
         return None
-    site = _throw_site({"throw": [value], "throw.value": [value]}, file)
-    if site is None or (not site.template.parts and _passes_parameter(value)):
-        return None
-    return site
+    found = _throw_site({"throw": [value], "throw.value": [value]}, file)
+    sites = found if isinstance(found, list) else [found] if found is not None else []
+    kept = [s for s in sites if s.template.parts or not _passes_parameter(value)]
+    return kept[0] if len(kept) == 1 else kept or None
 
 
 def _passes_parameter(made: Node) -> bool:
@@ -223,19 +249,22 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
     arguments: a candidate, kept when composition finds a helper of the repository."""
     node, value = captured["helper"][0], captured["helper.call"][0]
     function = value.child_by_field_name("function")
-    if function is None or b'"' not in (value.text or b""):
+    if function is None:
         return None
     name = text(function.child_by_field_name("name")) if (
         function.type == "member_access_expression") else text(function).split("<", 1)[0]
     receiver = text(function.child_by_field_name("expression")) if (
         function.type == "member_access_expression") else ""
-    if name in _NOT_HELPERS or receiver.split(".", 1)[0] in _NOT_HELPERS or (
+    thrower = receiver in _THROW_HELPERS
+    if b'"' not in (value.text or b"") and not thrower:
+        return None
+    if name in _NOT_HELPERS or (receiver.split(".", 1)[0] in _NOT_HELPERS and not thrower) or (
             "log" in receiver.rsplit(".", 1)[-1].lower()) or "Assert" in receiver + name:
         return None
     if receiver and receiver != "this" and not receiver[:1].isupper():
         return None  # an instance's method: composition reaches it by its class only
     args = arguments(value.child_by_field_name("arguments"))
-    if not any(_worded(a) for a in args):
+    if not thrower and not any(_worded(a) for a in args):
         return None
     call = invocation(value, node)
     if call is None:
@@ -246,7 +275,10 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
 
 
 def _worded(node: Node) -> bool:
-    """A string with words (a letter and a space) in it."""
+    """A string with words (a letter and a space) in it, also as a part of a ``+`` chain
+    (``"Couldn't store job: " + e.Message``)."""
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        return any(_worded(c) for c in node.named_children)
     value = text(node)
     return node.type in (*STRINGS, "interpolated_string_expression") and " " in value and any(
         c.isalpha() for c in value)

@@ -40,12 +40,25 @@ def string_value(node: Node) -> str | None:
     )
 
 
+def character_value(node: Node) -> str | None:
+    """The character a ``'x'`` or ``'\\n'`` literal prints; None for any other node."""
+    if node.type != "character_literal":
+        return None
+    inner = [c for c in node.named_children
+             if c.type in ("character_literal_content", "escape_sequence")]
+    if len(inner) != 1:
+        return None
+    return _unescape(text(inner[0])) if inner[0].type == "escape_sequence" else text(inner[0])
+
+
 def _unescape(sequence: str) -> str:
     return unescape(sequence, _ESCAPES) or sequence
 
 
-def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Message:
-    """``$"…{x}…"``, ``$@"…"``, ``$\"\"\"…\"\"\"``: each interpolation a hole named after it."""
+def interpolated(node: Node, name_of: Callable[[Node], str | None],
+                 expand: Callable[[Node], tuple[Part, ...] | None] | None = None) -> Message:
+    """``$"…{x}…"``, ``$@"…"``, ``$\"\"\"…\"\"\"``: each interpolation a hole named after it,
+    or what ``expand`` says a plain ``{local}`` prints (a message built above the site)."""
     start = text(node.children[0]) if node.children else "$"
     verbatim, raw = "@" in start, any(c.type == "interpolation_quote" for c in node.children)
     parts: list[Part] = []
@@ -58,7 +71,7 @@ def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Message:
         elif child.type == "escape_sequence":
             parts.append(Literal(_unescape(text(child))))
         elif child.type == "interpolation":
-            parts.append(_interpolation(child, name_of))
+            parts.extend(_interpolation(child, name_of, expand))
     if raw:
         parts = _dedent_raw(parts)
     quotes = [c for c in node.children if c.type in ('"', "interpolation_quote")]
@@ -69,19 +82,26 @@ def interpolated(node: Node, name_of: Callable[[Node], str | None]) -> Message:
                    merge_literals(parts))
 
 
-def _interpolation(node: Node, name_of: Callable[[Node], str | None]) -> Part:
-    """``{x}``, ``{x,5}``, ``{x:D}``, ``{nameof(x)}`` (prints ``x``)."""
+def _interpolation(node: Node, name_of: Callable[[Node], str | None],
+                   expand: Callable[[Node], tuple[Part, ...] | None] | None) -> tuple[Part, ...]:
+    """``{x}``, ``{x,5}``, ``{x:D}``, ``{nameof(x)}`` (prints ``x``); a plain ``{local}``
+    what ``expand`` reads of it, when it says."""
     expression = next((c for c in node.named_children if not c.type.startswith("interpolation")),
                       None)
     if expression is None:
-        return Hole.of(None, text(node))
+        return (Hole.of(None, text(node)),)
     constant = name_of(expression)
     if constant is not None:
-        return Literal(constant)
+        return (Literal(constant),)
     aligned = any(c.type == "interpolation_alignment_clause" for c in node.named_children)
     clause = next((c for c in node.named_children if c.type == "interpolation_format_clause"),
                   None)
-    return _typed_hole(text(expression), text(node), text(clause)[1:] if clause else "", aligned)
+    if expand is not None and expression.type == "identifier" and not aligned and clause is None:
+        found = expand(expression)
+        if found is not None:
+            return found
+    return (_typed_hole(text(expression), text(node), text(clause)[1:] if clause else "",
+                        aligned),)
 
 
 _NUMERIC_KINDS: dict[str, HoleKind] = {"D": "int", "d": "int", "X": "HEX", "x": "hex"}
