@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import pickle
 from pathlib import Path
@@ -275,6 +276,29 @@ def test_parallel_mine_equals_serial_mine(make_repo, tmp_path):
         for s in store.records()
     ]
     assert strip(serial) == strip(parallel)
+
+
+def test_extraction_defers_full_collections_and_restores_thresholds(make_repo):
+    """While a mine extracts, only young objects are collected (each full pass would walk
+    every record kept so far); the collector's thresholds are as they were after, even when
+    the extraction fails."""
+    repo = make_repo()
+    repo.write("pkg/a.py", "def f(x):\n    raise ValueError(f'bad {x}')\n")
+    repo.commit()
+    tree = load_tree(repo.root, classify=language_for_path)
+    before = gc.get_threshold()
+    during: list[tuple[int, ...]] = []
+    extraction = extract(tree, {}, jobs=1, progress=lambda *_: during.append(gc.get_threshold()))
+    assert [r.error_message for r, _, _ in extraction.rows] == ["bad {x}"]
+    assert during and all(t[:2] == before[:2] and t[2] > 1_000_000 for t in during)
+    assert gc.get_threshold() == before
+
+    def fail(*_: object) -> None:
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError):
+        extract(tree, {}, jobs=1, progress=fail)
+    assert gc.get_threshold() == before
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,12 @@ previous mine of the same repository.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
@@ -50,6 +52,9 @@ _PARALLEL_MIN_FILES = 64
 EXTRACTION_REVISION = 15
 
 ProgressCallback = Callable[[int, int], None]
+
+# A generation-2 threshold no mine reaches (``_young_collections_only``).
+_NO_FULL_COLLECTIONS = 1 << 30
 
 
 @dataclass
@@ -114,6 +119,32 @@ def extract(
     """The records of ``tree`` (only the files in ``changed`` when given), with the ids,
     slugs and change times of ``previous`` (the store's snapshot of the repository)
     carried over. ``enrich`` and ``blame`` as for ``errdex.mining.run.mine``."""
+    with _young_collections_only():
+        return _extract(tree, previous, changed, jobs, progress, enrich, blame)
+
+
+@contextmanager
+def _young_collections_only() -> Iterator[None]:
+    """No full garbage collection while a mine extracts (the thresholds as they were after).
+
+    A mine keeps every record, text site and log statement it reads until it is written,
+    and each full collection walks all of them again: over kafka, seven such passes cost a
+    tenth of the extraction's CPU time, for about five thousand objects of cyclic garbage
+    found in all. Young objects are still collected as ever (a file's own garbage dies
+    young), worker processes forked meanwhile inherit the thresholds, and the deferred
+    full collection runs on its own once they are back."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], _NO_FULL_COLLECTIONS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _extract(
+    tree: Tree[Language], previous: dict[str, PreviousRecord], changed: set[str] | None,
+    jobs: int | None, progress: ProgressCallback | None, enrich: EnrichMode, blame: bool,
+) -> Extraction:
     started = time.perf_counter()
     summary = MineSummary(repo=tree.repo, sha=tree.sha, skipped=Counter(tree.skipped),
                           incremental=changed is not None)
