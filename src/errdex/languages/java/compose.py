@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.extract import site_index
 from errdex.languages._engine.files import filled, index_query
 from errdex.languages._engine.walk import class_declarations, nodes_from
 from errdex.languages._jvm.compose import (
@@ -76,7 +77,11 @@ _INDEX = """
 
 
 def index(root: Node) -> JavaFile:
-    """The file's message variables and static imports, as the site reader has them."""
+    """The file's message variables and static imports, as the site reader has them (its
+    own index when it just read the file: ``_INDEX`` is its query's index patterns)."""
+    held = site_index("java", root, JavaFile)
+    if held is not None:
+        return held
     return filled(JavaFile(), matches(index_query("java", _INDEX), root), index_import)
 
 
