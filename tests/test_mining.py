@@ -301,6 +301,21 @@ def test_extraction_defers_full_collections_and_restores_thresholds(make_repo):
     assert gc.get_threshold() == before
 
 
+def test_the_store_write_of_a_mine_defers_full_collections_too(make_repo, store, monkeypatch):
+    """The write walks every record of the extraction again: no full collection meanwhile."""
+    repo = make_repo()
+    repo.write("pkg/a.py", "def f(x):\n    raise ValueError(f'bad {x}')\n")
+    repo.commit()
+    before = gc.get_threshold()
+    seen: list[tuple[int, ...]] = []
+    write = store.write
+    monkeypatch.setattr(store, "write", lambda mine: (seen.append(gc.get_threshold()),
+                                                      write(mine))[1])
+    assert errdex.mine(repo.root, db=store).records == 1
+    assert seen and seen[0][:2] == before[:2] and seen[0][2] > 1_000_000
+    assert gc.get_threshold() == before
+
+
 @pytest.mark.parametrize(
     ("path", "reason"),
     [

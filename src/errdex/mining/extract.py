@@ -53,7 +53,7 @@ EXTRACTION_REVISION = 15
 
 ProgressCallback = Callable[[int, int], None]
 
-# A generation-2 threshold no mine reaches (``_young_collections_only``).
+# A generation-2 threshold no mine reaches (``young_collections_only``).
 _NO_FULL_COLLECTIONS = 1 << 30
 
 
@@ -119,13 +119,14 @@ def extract(
     """The records of ``tree`` (only the files in ``changed`` when given), with the ids,
     slugs and change times of ``previous`` (the store's snapshot of the repository)
     carried over. ``enrich`` and ``blame`` as for ``errdex.mining.run.mine``."""
-    with _young_collections_only():
+    with young_collections_only():
         return _extract(tree, previous, changed, jobs, progress, enrich, blame)
 
 
 @contextmanager
-def _young_collections_only() -> Iterator[None]:
-    """No full garbage collection while a mine extracts (the thresholds as they were after).
+def young_collections_only() -> Iterator[None]:
+    """No full garbage collection while a mine extracts, or writes what it extracted (the
+    thresholds as they were after).
 
     A mine keeps every record, text site and log statement it reads until it is written,
     and each full collection walks all of them again: over kafka, seven such passes cost a
