@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from errdex.enrich import EnrichMode, enrich_pairs, link_repository_tests
+from errdex.enrich import EnrichMode, enrich_pairs, enrichment_inputs, link_repository_tests
 from errdex.evidence.blame import blame_files
 from errdex.evidence.tests import Expectation
 from errdex.languages import SPECS, Language
@@ -289,8 +289,9 @@ def _enrich(
     again: set[int],
 ) -> None:
     """Link the repository's tests to the records and optionally blame; records enriched in
-    the workers are enriched again when that added evidence, or when their text changed
-    after the workers (``again``: constants resolved, composed). Linking reads no
+    the workers are enriched again when that added evidence, or when what enrichment reads
+    of them changed after the workers (``again``: constants resolved, composed; most
+    records composition rewrites keep their text). Linking reads no
     explanation field, so one enrichment after it gives what one before and one after did."""
     pairs = [(m.record, m.extras.evidence) for m in mined if m.extras.evidence is not None]
     link_repository_tests(pairs, (), inline)
@@ -305,7 +306,8 @@ def _enrich(
                 m.extras.evidence.blame = in_file.get(m.record.line_number)
     enrich_pairs(
         (m.record, m.extras) for m in mined
-        if blame or m.extras.evidence is None or m.extras.evidence.tests or id(m) in again
+        if blame or m.extras.evidence is None or m.extras.evidence.tests or (
+            id(m) in again and m.enriched != enrichment_inputs(m.record, m.extras))
     )
 
 
