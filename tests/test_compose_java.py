@@ -778,3 +778,31 @@ def test_a_call_to_a_helper_that_throws_itself_gives_no_copy_of_its_raise(make_r
     assert records_at(records, path, line(DUPLICATES, "site:caller")) == []
     [zero] = records_at(records, path, line(DUPLICATES, "site:zero"))
     assert zero.record.error_message == "Duplicate field '{key}' at line 0"
+
+
+def test_producers_read_the_file_with_the_index_its_sites_were_read_with():
+    """The composer takes the file index the site reader just built of the same tree (and
+    its read memos) instead of querying and indexing the file again; another tree of the
+    same text, or another kind of index, is indexed anew."""
+    from errdex.languages import LANGUAGES
+    from errdex.languages._engine.extract import site_index
+    from errdex.languages._engine.files import FileIndex
+    from errdex.languages.base import parse, parser_for
+    from errdex.languages.java import compose
+    from errdex.languages.java.messages import JavaFile
+
+    source = (b'import static a.Checks.fail;\nclass A {\n  void f(String x) {\n'
+              b'    String m = "bad " + x;\n    throw new IllegalStateException(m);\n  }\n}\n')
+    assert [s.template.written for s in LANGUAGES["java"].extract(source).sites] == ["bad {x}"]
+    root = parse("java", source).root_node
+    held = site_index("java", root, JavaFile)
+    assert held is not None and set(held.assignments) == {"m"} and held.imports == {
+        "fail": "Checks"}
+    assert compose.index(root) is held
+    assert held.read_memo  # what the site read is there for the producers
+    other = parser_for("java").parse(source).root_node  # the same text, another tree
+    assert site_index("java", other, JavaFile) is None
+    fresh = compose.index(other)
+    assert fresh is not held and set(fresh.assignments) == {"m"} and fresh.imports == {
+        "fail": "Checks"}
+    assert site_index("java", root, FileIndex) is None  # not the kind asked

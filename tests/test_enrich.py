@@ -156,3 +156,35 @@ def test_enrich_store_reruns_from_stored_evidence(make_repo, store, relink) -> N
     assert enrich_store(store, root=repo.root if relink else None) == len(before)
     after = {s.record.id: s.record.model_dump() for s in store.records()}
     assert after == before  # deterministic: the same evidence gives the same text
+
+
+@pytest.mark.parametrize(("code", "name", "found"), [
+    ("size < 0", "size", True),
+    ("self.size < 0", "size", False),  # a member, not the parameter
+    ("$size < 0", "size", False),
+    ("sizes < 0", "size", False),
+    ("size_of(x) < 0", "size", False),
+    ("x.size < 0 || size > 9", "size", True),  # the second one stands on its own
+    ("é < 0", "é", True),
+    ("aé < 0", "é", False),  # a Unicode letter is a word character
+    ("", "x", False),
+])
+def test_a_type_guard_uses_the_parameters_its_condition_names(code, name, found):
+    from errdex.enrich.code import mentions
+    assert mentions(code, name) is found
+
+
+def test_parameter_mentions_are_found_as_the_regular_expression_finds_them():
+    """Text search, no expression compiled per name: the same answers as ``re`` on random
+    text holding word characters, Unicode digits, ``.``, ``$`` and separators."""
+    import random
+    import re
+
+    from errdex.enrich.code import mentions
+    alphabet = [*"ab_.$ (x1éZ-", "\u0663", "\u216b", "\u00b2", "\u2028"]
+    pick = random.Random(7)
+    for _ in range(20000):
+        code = "".join(pick.choice(alphabet) for _ in range(pick.randint(0, 9)))
+        name = "".join(pick.choice(alphabet) for _ in range(pick.randint(0, 3)))
+        expected = re.search(rf"(?<![\w.$]){re.escape(name)}\b", code) is not None
+        assert mentions(code, name) is expected, (code, name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import pickle
 from pathlib import Path
@@ -277,6 +278,44 @@ def test_parallel_mine_equals_serial_mine(make_repo, tmp_path):
     assert strip(serial) == strip(parallel)
 
 
+def test_extraction_defers_full_collections_and_restores_thresholds(make_repo):
+    """While a mine extracts, only young objects are collected (each full pass would walk
+    every record kept so far); the collector's thresholds are as they were after, even when
+    the extraction fails."""
+    repo = make_repo()
+    repo.write("pkg/a.py", "def f(x):\n    raise ValueError(f'bad {x}')\n")
+    repo.commit()
+    tree = load_tree(repo.root, classify=language_for_path)
+    before = gc.get_threshold()
+    during: list[tuple[int, ...]] = []
+    extraction = extract(tree, {}, jobs=1, progress=lambda *_: during.append(gc.get_threshold()))
+    assert [r.error_message for r, _, _ in extraction.rows] == ["bad {x}"]
+    assert during and all(t[:2] == before[:2] and t[2] > 1_000_000 for t in during)
+    assert gc.get_threshold() == before
+
+    def fail(*_: object) -> None:
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError):
+        extract(tree, {}, jobs=1, progress=fail)
+    assert gc.get_threshold() == before
+
+
+def test_the_store_write_of_a_mine_defers_full_collections_too(make_repo, store, monkeypatch):
+    """The write walks every record of the extraction again: no full collection meanwhile."""
+    repo = make_repo()
+    repo.write("pkg/a.py", "def f(x):\n    raise ValueError(f'bad {x}')\n")
+    repo.commit()
+    before = gc.get_threshold()
+    seen: list[tuple[int, ...]] = []
+    write = store.write
+    monkeypatch.setattr(store, "write", lambda mine: (seen.append(gc.get_threshold()),
+                                                      write(mine))[1])
+    assert errdex.mine(repo.root, db=store).records == 1
+    assert seen and seen[0][:2] == before[:2] and seen[0][2] > 1_000_000
+    assert gc.get_threshold() == before
+
+
 @pytest.mark.parametrize(
     ("path", "reason"),
     [
@@ -375,3 +414,45 @@ def test_extract_writes_nothing_and_store_write_writes_it(make_repo, backend_sto
     assert after["disk full"].analyzed_sha == tree.sha  # the file not read is restamped
     removed = backend_store.count(tree.repo, include_removed=True) - 3
     assert removed == 1  # the reworded site's old record is kept, marked removed
+
+
+def test_a_record_composition_leaves_as_it_was_keeps_its_workers_enrichment(
+        make_repo, monkeypatch):
+    """``throw new AppException("disk is full")`` composes through its class to the text it
+    had: what enrichment reads of it is unchanged, so the mine keeps the enrichment its
+    worker wrote (the same as enriching it again); a record composition gave its text is
+    enriched with that text."""
+    import errdex.mining.extract as extraction
+    from errdex.enrich import enrich_pairs
+
+    repo = make_repo()
+    repo.write("src/AppException.java", "package app;\n\npublic class AppException extends "
+               "RuntimeException {\n    public AppException(String message) {\n"
+               "        super(message);\n    }\n}\n")
+    repo.write("src/ConfigException.java", "package app;\n\npublic class ConfigException "
+               "extends AppException {\n    public ConfigException(String key) {\n"
+               "        super(\"bad config key \" + key);\n    }\n}\n")
+    repo.write("src/Main.java", "package app;\n\nclass Main {\n    void save() {\n"
+               "        throw new AppException(\"disk is full\");\n    }\n\n"
+               "    void load(String key) {\n        throw new ConfigException(key);\n"
+               "    }\n}\n")
+    repo.commit()
+    again: list[str] = []
+
+    def counted(pairs):
+        pairs = list(pairs)
+        again.extend(f"{r.file_path}:{r.line_number}" for r, _ in pairs)
+        return enrich_pairs(pairs)
+
+    monkeypatch.setattr(extraction, "enrich_pairs", counted)
+    tree = load_tree(repo.root, classify=language_for_path)
+    rows = {f"{r.file_path}:{r.line_number}": (r, e) for r, e, _ in extract(tree, {}, jobs=1).rows}
+    assert again == ["src/Main.java:9"]  # composed from its class: enriched with that text
+    load, _ = rows["src/Main.java:9"]
+    assert load.error_message == "bad config key {key}" and "bad config key" in (
+        load.documentation or "")
+    save, extras = rows["src/Main.java:5"]
+    assert save.error_message == "disk is full" and "disk is full" in (save.documentation or "")
+    record, fresh = save.model_copy(deep=True), extras.model_copy(deep=True)
+    enrich_pairs([(record, fresh)])
+    assert (record, fresh) == (save, extras)  # what enriching it again would give

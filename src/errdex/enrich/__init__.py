@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from errdex.enrich.static import enrich_record
+from errdex.enrich.static import enrich_record, enrichment_inputs
 from errdex.evidence.link import link_tests
 from errdex.evidence.tests import Expectation, expectations
 from errdex.records.evidence import Evidence
@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 EnrichMode = Literal["static", "none"]
 
-__all__ = ["EnrichMode", "enrich_pairs", "enrich_store", "link_repository_tests"]
+__all__ = ["EnrichMode", "enrich_pairs", "enrich_store", "enrichment_inputs",
+           "link_repository_tests"]
 
 
 def enrich_pairs(pairs: Iterable[tuple[Record, RecordExtras]]) -> int:

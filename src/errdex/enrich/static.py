@@ -94,6 +94,15 @@ def enrich_record(record: Record, extras: RecordExtras, evidence: Evidence) -> N
     extras.quality_flags = sorted(set(flags))
 
 
+def enrichment_inputs(record: Record, extras: RecordExtras) -> tuple[object, ...]:
+    """What ``enrich_record`` reads of a record and its extras, besides the evidence: a
+    record whose inputs and evidence are as they were when it was enriched is enriched
+    the same again (mining then keeps what its worker wrote). Keep it in step with the
+    functions above."""
+    return (record.error_class, record.error_message, record.error_type, record.file_path,
+            record.line_number, record.message_pattern, extras.language)
+
+
 def _on_parameters(guard: Guard, evidence: Evidence) -> bool:
     """Whether a caller can check the guard: it reads the function's parameters only."""
     if guard.kind == "unwrap":

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from errdex.enrich import enrich_pairs
+from errdex.enrich import enrich_pairs, enrichment_inputs
 from errdex.evidence.site import file_evidence
 from errdex.evidence.tests import Expectation, expectations
 from errdex.languages import LANGUAGES, Site, spec_for
@@ -69,6 +69,9 @@ class MinedRecord:
     candidate: bool = False
     # a leveled log call's level when its call may still compose (``mining.logs``)
     level: LogLevel | None = None
+    # what its enrichment in the worker read (``enrichment_inputs``): when composition
+    # leaves those as they were and no test links to it, the parent keeps that enrichment
+    enriched: tuple[object, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -237,6 +240,7 @@ def _mine_file(context: FileContext, path: str, language: str, data: bytes) -> F
         if site_evidence is not None:
             mined.extras.evidence = site_evidence
             enrich_pairs([(mined.record, mined.extras)])  # again in the parent if tests link
+            mined.enriched = enrichment_inputs(mined.record, mined.extras)
         outcome.records.append(mined)
     outcome.texts = text_sites(context, path, language, data,
                                [s for s in sites if not s.is_candidate()])

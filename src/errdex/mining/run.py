@@ -18,6 +18,7 @@ from errdex.mining.extract import (
     ProgressCallback,
     extract,
     miner_version,
+    young_collections_only,
 )
 from errdex.repo.git import Tree, changed_paths, load_tree
 from errdex.store.protocol import Store
@@ -50,10 +51,11 @@ def mine(
     started = time.perf_counter()
     tree = load_tree(path, repo=repo, revision=sha, classify=language_for_path)
     changed = None if full else _changed_since_last_mine(store, tree, miner_version(enrich))
-    extraction = extract(tree, store.previous_records(tree.repo), changed=changed, jobs=jobs,
-                         progress=progress, enrich=enrich, blame=blame)
-    summary = extraction.summary
-    summary.records = store.write(extraction)
+    with young_collections_only():  # the write walks every record again
+        extraction = extract(tree, store.previous_records(tree.repo), changed=changed,
+                             jobs=jobs, progress=progress, enrich=enrich, blame=blame)
+        summary = extraction.summary
+        summary.records = store.write(extraction)
     summary.seconds = time.perf_counter() - started
     return summary
 

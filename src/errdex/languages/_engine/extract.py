@@ -6,7 +6,7 @@ import dataclasses
 
 from tree_sitter import Node
 
-from errdex.languages._engine.files import Captures, filled
+from errdex.languages._engine.files import Captures, FileIndex, IndexT, filled
 from errdex.languages._engine.literals import LITERAL, keep_literals, with_literals
 from errdex.languages._engine.spec import F, LanguageSpec
 from errdex.languages.base import (
@@ -18,6 +18,11 @@ from errdex.languages.base import (
     parse,
     parser_for,
 )
+
+# The index of the last file whose sites were read, by grammar, with the root it indexes:
+# a composer reading the same tree right after (``producers_of``) takes it instead of
+# running its own query and indexing the file again (about a quarter of its work in Java).
+_LAST_INDEX: dict[str, tuple[Node, FileIndex]] = {}
 
 
 def extract(spec: LanguageSpec[F], source: bytes) -> FileSites:
@@ -35,6 +40,18 @@ def index_file(spec: LanguageSpec[F], found: list[tuple[int, Captures]]) -> F:
     return filled(spec.new_index(), found, spec.index)
 
 
+def site_index(grammar: str, root: Node, kind: type[IndexT]) -> IndexT | None:
+    """The index the site reader built of the tree ``root`` is the root of, when that file
+    was the last one of ``grammar`` it read and the index is of the ``kind`` asked; else
+    None. Only for a composer whose own index query holds exactly the site query's
+    ``assign`` and ``index`` patterns (the same nodes indexed), and whose index hook is
+    the spec's: the index is then the same, and shared with its read memos."""
+    held = _LAST_INDEX.get(grammar)
+    if held is None or held[0] != root or type(held[1]) is not kind:
+        return None
+    return held[1]
+
+
 def _sites_in(
     spec: LanguageSpec[F], root: Node, source: bytes, line_offset: int, depth: int,
     top: bool = False,
@@ -49,6 +66,8 @@ def _sites_in(
     else:
         found = matches(load_query(spec.grammar, spec.query), root)
     file = index_file(spec, found)
+    if top:  # held with its root, which keeps the tree alive: no other tree is equal to it
+        _LAST_INDEX[spec.grammar] = (root, file)
     placed: list[tuple[int, Site]] = []
     for key, handler in spec.handlers:
         for _, caps in found:

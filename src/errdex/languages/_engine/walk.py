@@ -40,6 +40,38 @@ def nodes_from(node: Node | None, nested: Collection[str], *,
     return [node, *nodes_below(node, nested, keep_nested=keep_nested)]
 
 
+def keyword_nodes(body: Node | None, keyword: bytes, kind: str,
+                  nested: Collection[str]) -> list[Node]:
+    """``[n for n in nodes_from(body, nested) if n.type == kind]`` for a ``kind`` of node
+    that always starts with the ``keyword`` token (a ``return`` statement): found where
+    the keyword is written (a search of the body's bytes, then the node there) instead of
+    a walk in Python over every node of the body, most of which are something else."""
+    if body is None:
+        return []
+    source = body.text or b""
+    found: list[Node] = []
+    at = source.find(keyword)
+    while at >= 0:
+        start = body.start_byte + at
+        token = body.descendant_for_byte_range(start, start + len(keyword))
+        node = token.parent if token is not None else None
+        if node is not None and node.type == kind and node.start_byte == start and (
+                _reached(node, body, nested)):
+            found.append(node)
+        at = source.find(keyword, at + len(keyword))
+    return found
+
+
+def _reached(node: Node, body: Node, nested: Collection[str]) -> bool:
+    """Whether ``node`` is ``body`` or under it with no node of a ``nested`` type between."""
+    current: Node | None = node
+    while current is not None and current != body:
+        if current is not node and current.type in nested:
+            return False
+        current = current.parent
+    return current is not None
+
+
 def returned_values(body: Node | None, blocks: Collection[str]) -> Iterator[Node]:
     """The values of the ``return`` statements in ``body`` reached through statements of
     ``blocks`` types only: a return is no expression's part, and a closure's is its own."""

@@ -27,7 +27,7 @@ from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
 from errdex.languages._engine.files import filled
-from errdex.languages._engine.walk import nodes_from
+from errdex.languages._engine.walk import keyword_nodes
 from errdex.languages.base import line_of, text
 from errdex.languages.facts import Call, Composer, Producer, Result, bind, unknown
 from errdex.languages.go.calls import (
@@ -269,8 +269,8 @@ def parameters(function: Node) -> tuple[str, ...]:
 def _returned(body: Node, nil: bool = False) -> list[Node]:
     """The last value of each ``return`` of a body (nested closures' left out)."""
     out: list[Node] = []
-    for node in nodes_from(body, _CLOSURES):
-        if node.type == "return_statement" and node.named_children:
+    for node in keyword_nodes(body, b"return", "return_statement", _CLOSURES):
+        if node.named_children:
             values = [v for v in node.named_children[0].named_children if v.type != "comment"]
             if values and (nil or values[-1].type != "nil"):
                 out.append(values[-1])

@@ -22,8 +22,9 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.extract import site_index
 from errdex.languages._engine.files import filled, index_query
-from errdex.languages._engine.walk import class_declarations, nodes_from
+from errdex.languages._engine.walk import class_declarations, keyword_nodes
 from errdex.languages._jvm.compose import (
     SUPER_MESSAGE,
     THIS,
@@ -76,7 +77,11 @@ _INDEX = """
 
 
 def index(root: Node) -> JavaFile:
-    """The file's message variables and static imports, as the site reader has them."""
+    """The file's message variables and static imports, as the site reader has them (its
+    own index when it just read the file: ``_INDEX`` is its query's index patterns)."""
+    held = site_index("java", root, JavaFile)
+    if held is not None:
+        return held
     return filled(JavaFile(), matches(index_query("java", _INDEX), root), index_import)
 
 
@@ -407,10 +412,9 @@ def _returns(method: Node) -> Iterator[Node]:
     """The values a method's own ``return`` statements give (not a lambda's, not a local
     class's)."""
     body = method.child_by_field_name("body")
-    if body is None or b"return" not in (body.text or b""):
-        return iter(())
-    return (n.named_children[0] for n in nodes_from(body, ("lambda_expression", "class_body"))
-            if n.type == "return_statement" and n.named_children)
+    return (n.named_children[0] for n in keyword_nodes(
+        body, b"return", "return_statement", ("lambda_expression", "class_body"))
+            if n.named_children)
 
 
 def _constants(node: Node, owner: str, holder: str, file: JavaFile,

@@ -22,22 +22,28 @@ def _tests(path: str, root: Node) -> Iterator[TestLink]:
         method = text(node.child_by_field_name("name"))
         args = node.child_by_field_name("arguments")
         values = args.named_children if args is not None else []
-        name = shared.enclosing_name(node, ("method_declaration",))
+        # the test's name only for a claim (most ``assertEquals`` calls are none)
         if method == "assertThrows" and len(values) >= 2:
             body = values[1].child_by_field_name("body") if values[1].type == (
                 "lambda_expression") else values[1]
             yield shared.make_link(
-                path, node, name, "junit", "class", None,
+                path, node, _test_name(node), "junit", "class", None,
                 text(values[0]).removesuffix(".class"), text(body) if body else None)
         elif method == "assertEquals" and len(values) >= 2 and text(values[1]).endswith(
             "getMessage()"
         ) and (message := shared.literal_text(values[0])) is not None:
-            yield shared.make_link(path, node, name, "junit", "exact", message, None, None)
+            yield shared.make_link(path, node, _test_name(node), "junit", "exact", message,
+                                   None, None)
         elif method in ("hasMessage", "hasMessageContaining") and values and (
             message := shared.literal_text(values[0])
         ) is not None:
             mode: MatchMode = "exact" if method == "hasMessage" else "substring"
-            yield shared.make_link(path, node, name, "assertj", mode, message, None, None)
+            yield shared.make_link(path, node, _test_name(node), "assertj", mode, message,
+                                   None, None)
+
+
+def _test_name(node: Node) -> str:
+    return shared.enclosing_name(node, ("method_declaration",))
 
 
 EVIDENCE = shared.EvidenceRules(

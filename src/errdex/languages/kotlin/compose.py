@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from errdex.languages._engine import FileIndex
+from errdex.languages._engine.extract import site_index
 from errdex.languages._engine.files import filled, index_query
 from errdex.languages._jvm.compose import (
     SUPER_MESSAGE,
@@ -67,7 +68,11 @@ _INDEX = """
 
 
 def index(root: Node) -> FileIndex:
-    """The file's ``val``s by name, as the site reader has them."""
+    """The file's ``val``s by name, as the site reader has them (its own index when it just
+    read the file: ``_INDEX`` is its query's index pattern)."""
+    held = site_index("kotlin", root, FileIndex)
+    if held is not None:
+        return held
     return filled(FileIndex(), matches(index_query("kotlin", _INDEX), root))
 
 
