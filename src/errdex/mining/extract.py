@@ -49,7 +49,7 @@ _PARALLEL_MIN_FILES = 64
 
 # Bump when what extraction or enrichment produces changes: stored repos then get a full
 # re-mine instead of an incremental one.
-EXTRACTION_REVISION = 15
+EXTRACTION_REVISION = 16
 
 ProgressCallback = Callable[[int, int], None]
 
