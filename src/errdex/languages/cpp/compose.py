@@ -359,11 +359,18 @@ def _made(value: Node | None, returns: str, scope: Scope) -> Call | tuple[Templa
 
 
 def _uses(template: Template, params: tuple[str, ...]) -> bool:
-    return any(h.name in params for h in template.holes)
+    """A hole printing a parameter, or what it gives (``name.GetIdentifierName()``)."""
+    return any((m := _ROOT.match(h.name or "")) is not None and m.group(1) in params
+               for h in template.holes)
 
 
 def _passes(call: Call, params: tuple[str, ...]) -> bool:
-    return any(_uses(t, params) for arg in call.args for t in arg)
+    """An error built from the parameters, or one whose text says what it is (``return
+    BinderException(info, StringUtil::Format("no column \"%s\"", name.Get()))``)."""
+    return any(_uses(t, params) or says(t) for arg in call.args for t in arg)
+
+
+_ROOT = re.compile(r"(?:this->|\*)?(\w+)")
 
 
 # --- macros -------------------------------------------------------------------------------

@@ -42,6 +42,10 @@ _TEXT_OF = frozenset({"c_str", "data", "str", "what", "toStdString", "message"})
 _TO_TEXT = frozenset({"to_string", "to_wstring", "std::to_string", "std::to_wstring"})
 _STRINGS = frozenset({"std::string", "string", "std::string_view", "std::wstring", "QString"})
 _FORMATS = frozenset({"fmt::format", "std::format", "format"})
+# A project's own formatting function (``StringUtil::Format("no column %s", c)``,
+# ``base::StringPrintf(…)``): printf or ``{}`` style, as its literal is written.
+FORMATTERS = frozenset({"Format", "StringFormat", "FormatString", "Sprintf", "StringPrintf",
+                        "stringPrintf", "str_format", "strprintf", "format_string"})
 MAX = 8
 CLASSES = ("class_specifier", "struct_specifier")
 # What a call to a function of the file that may return ``""`` prints (``messages._call``).
@@ -164,6 +168,8 @@ def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
         if fmt is not None:
             holes = [text(a) for a in args[1:]]
             return (Template(fmt.written, fmt.parts(parse_rust_format(fmt.text, holes))),)
+    if last in FORMATTERS and args and (formatted := format_given(args[0], args[1:])):
+        return (formatted,)
     if (at := _FORMAT_AT.get(name.removeprefix("std::"))) is not None and len(args) > at:
         fmt = message_string(args[at])  # ``snprintf(buf, n, "bad %d", v)``: what ``buf`` holds
         if fmt is not None:
