@@ -42,6 +42,7 @@ _TEXT_OF = frozenset({"c_str", "data", "str", "what", "toStdString", "message"})
 _TO_TEXT = frozenset({"to_string", "to_wstring", "std::to_string", "std::to_wstring"})
 _STRINGS = frozenset({"std::string", "string", "std::string_view", "std::wstring", "QString"})
 _FORMATS = frozenset({"fmt::format", "std::format", "format"})
+_MOVES = frozenset({"std::move", "std::forward", "move"})  # print what they are given
 # A project's own formatting function (``StringUtil::Format("no column %s", c)``,
 # ``base::StringPrintf(…)``): printf or ``{}`` style, as its literal is written.
 FORMATTERS = frozenset({"Format", "StringFormat", "FormatString", "Sprintf", "StringPrintf",
@@ -159,7 +160,7 @@ def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
         return read(target, scope)
     if last in _CONCATS or name in ("absl::StrCat", "absl::StrCat"):
         return _joined([read(a, scope) for a in args])
-    if name in _STRINGS and len(args) == 1:
+    if (name in _STRINGS or name in _MOVES) and len(args) == 1:
         return read(args[0], scope)
     if name in _TO_TEXT and len(args) == 1:
         return (unknown(text(args[0]).removeprefix("this->")),)

@@ -219,24 +219,11 @@ def _made_site(captured: Captures, file: FileIndex) -> Site | None:
     if _thrown_here(call):
         return None
     args = arguments(captured["made.args"][0])
-    if _CASE_FACTORY.fullmatch(name):  # ``BinderException::ColumnNotFound(…)``: its class
-        return Site(Template("", ()), "exception", line_of(call), name.rpartition("::")[0],
-                    symbol=cpp_symbol(call), call=_method_call(thrown_call(name, args, call)))
     made = handed_call(name, args, call)
     if made is None:
         return None
     return Site(Template("", ()), "exception", line_of(call), thrown_class(name),
                 symbol=cpp_symbol(call), call=made)
-
-
-def _method_call(call: Call | None) -> Call | None:
-    """A static method's call: never its class's constructor, nor a class of elsewhere."""
-    return None if call is None else replace(call, method=True)
-
-
-# A static factory of a class named for errors, named for its case (``CatalogException::
-# MissingEntry``): not ``create``/``make`` (``calls.made_error``), nor a constant's scope.
-_CASE_FACTORY = re.compile(r"(?:\w+::)*\w*(?:Error|Exception)(?:<[^<>]*>)?::[A-Z]\w*[a-z]\w*")
 
 
 def _thrown_here(call: Node) -> bool:
