@@ -262,7 +262,8 @@ def _members(body: Node) -> list[Node]:
 
 def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[str, Producer]
                  ) -> tuple[tuple[str, ...], list[Result], dict[str, Template]]:
-    """A constructor's parameters, what it passes its base, and the fields it sets."""
+    """A constructor's parameters, what it passes its base (or a sibling it delegates to),
+    and the fields it sets."""
     params = parameters_of(ctor)
     scope = Scope(params, {}, helpers)
     body = ctor.child_by_field_name("body")
@@ -277,9 +278,11 @@ def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[st
         called = text(target)
         is_base = last_name(called.split("<", 1)[0]) in base_names or (not bases and (
             called[:1].isupper() or "::" in called or _ERRORISH.search(called)))
-        if target is None or last_name(called) == name:
+        if target is None:
             continue
-        if is_base:
+        # a base's, or a sibling's it delegates to (``RequiredError(name + " is required",
+        # code)``): what it prints, given these
+        if is_base or last_name(called) == name:
             results.append(Call(called, arguments_of(args, scope), owner=name))
         elif len(args) == 1:
             scope.fields[called] = read(args[0], scope)[0]
