@@ -1,7 +1,8 @@
 """A C++ error class whose constructor delegates to a sibling constructor written by a
 macro (``explicit RequiredError(std::string name) : RequiredError(name + " is required",
 ExitCodes::Required) {}``): a throw of it prints the text it delegates with (before: no
-record, the sibling unread); checked against what g++'s build prints."""
+record, the sibling unread), and a paste of it with the program's hint under it finds it
+(before: the hint's line, a text site); checked against what g++'s build prints."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import errdex
 from tests.compose_steps import fullmatches, line_with, mine_once, missing
 from tests.conftest import GitRepo
 
@@ -43,6 +45,8 @@ APP_CPP = """\
 
 #include "errors.h"
 
+void hint(std::ostream& out) { out << "Run with --help for more information." << std::endl; }
+
 void check(const std::string& option, bool given) {
     if (!given) {
         throw RequiredError(option);  // @required
@@ -54,6 +58,7 @@ int main(int argc, char** argv) {
         check(argc > 1 ? argv[1] : "--file", false);
     } catch (const std::exception& e) {
         std::cerr << e.what() << std::endl;
+        hint(std::cerr);
     }
     return 0;
 }
@@ -76,5 +81,15 @@ def test_a_constructor_delegating_to_a_macro_written_sibling_prints_its_text(
     done = subprocess.run(["./app", "--file"], cwd=root, capture_output=True, text=True,
                           check=True)
     printed = done.stderr.removesuffix("\n")
-    assert printed == "--file is required"
-    assert fullmatches(required, printed), required.record.message_pattern
+    assert printed == "--file is required\nRun with --help for more information."
+    assert fullmatches(required, printed.split("\n")[0]), required.record.message_pattern
+
+
+def test_a_short_message_matched_whole_holds_against_a_hint_printed_under_it(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    mine_once(make_repo, tmp_path, {"src/errors.h": ERRORS_H, "src/app.cpp": APP_CPP})
+    paste = "$ ./app --file\n--file is required\nRun with --help for more information."
+    found = errdex.resolve(paste, db=tmp_path / "once.sqlite")
+    assert [(m.record.file_path, m.record.line_number) for m in found.matches[:1]] == [
+        ("src/app.cpp", line_with(APP_CPP, "// @required"))]
