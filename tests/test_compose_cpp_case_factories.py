@@ -150,3 +150,51 @@ def test_a_class_from_elsewhere_prints_its_first_worded_argument(
                 and r.record.line_number == line_with(ELSEWHERE_CPP, "// @lookup")]
     assert lookup.record.error_message == "table %s does not exist!%s"
     assert fullmatches(lookup, "table orders does not exist! Did you mean order?")
+
+
+MISSING_CPP = """\
+#include <iostream>
+
+#include "errors.h"
+
+BindError Missing(const std::string& table, const std::string& suggestion) {
+    std::string did_you_mean;
+    if (!suggestion.empty()) {
+        did_you_mean = "\\nDid you mean \\"" + suggestion + "\\"?";
+    }
+    return BindError(text::Format("Table with name %s does not exist!%s", table.c_str(),
+                                  did_you_mean.c_str()));
+}
+
+int main(int argc, char** argv) {
+    try {
+        throw Missing(argc > 1 ? argv[1] : "orders", argc > 2 ? argv[2] : "");  // @missing
+    } catch (const std::exception& e) {
+        std::cerr << e.what() << std::endl;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_local_declared_empty_and_set_under_a_condition_may_print_nothing(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    root, records = mine_once(make_repo, tmp_path, {"src/errors.h": ERRORS_H,
+                                                    "src/missing.cpp": MISSING_CPP})
+    [missing_table] = [r for r in records if r.record.file_path == "src/missing.cpp"
+                       and r.record.line_number == line_with(MISSING_CPP, "// @missing")]
+    assert fullmatches(missing_table, 'Table with name orders does not exist!')
+    assert fullmatches(missing_table,
+                       'Table with name orders does not exist!\nDid you mean "order"?')
+    if missing("g++"):
+        return
+    subprocess.run(["g++", "-Isrc", "-o", "missing", "src/missing.cpp"], cwd=root, check=True,
+                   capture_output=True)
+    for given, printed in ((["items"], "Table with name items does not exist!"),
+                           (["items", "item"], 'Table with name items does not exist!\n'
+                                               'Did you mean "item"?')):
+        done = subprocess.run(["./missing", *given], cwd=root, capture_output=True, text=True,
+                              check=True)
+        assert done.stderr.removesuffix("\n") == printed
+        assert fullmatches(missing_table, printed), missing_table.record.message_pattern

@@ -25,6 +25,7 @@ from errdex.languages.c.family import (
     parameter_list,
     printf_parts,
 )
+from errdex.languages.cpp.empties import declared_empty, loosened
 from errdex.languages.facts import Argument, Producer, constant_names, has_text, substitute, unknown
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import (
@@ -358,10 +359,11 @@ def format_given(fmt: Node, rest: list[Node]) -> Template | None:
     texts = [text(a) for a in rest]
     printf = _PRINTF_SPEC.findall(found.text.replace("%%", ""))
     braces = _BRACE_SPEC.findall(found.text.replace("{{", "").replace("}}", ""))
-    if printf and not braces and len(printf) == len(rest):
-        return Template(found.written, printf_parts(found, texts))
+    if printf and not braces and len(printf) == len(rest):  # ``string hint;``: may be empty
+        return loosened(Template(found.written, printf_parts(found, texts)), declared_empty(rest))
     if braces and not printf and len(braces) == len(rest):
-        return Template(found.written, found.parts(parse_rust_format(found.text, texts)))
+        parsed = Template(found.written, found.parts(parse_rust_format(found.text, texts)))
+        return loosened(parsed, declared_empty(rest))
     return None
 
 
