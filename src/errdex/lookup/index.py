@@ -42,6 +42,7 @@ from errdex.lookup.ranking import Ranked as Ranked
 from errdex.lookup.ranking import (
     Scored,
     apply_examples,
+    apply_passed_on,
     apply_type_arguments,
     class_signal,
     in_example,
@@ -234,6 +235,7 @@ class Index:
                 scored.setdefault(rid, item)
         apply_codes(self.store, codes, scored, repo)  # codes are keys
         mark_constructors(self.store, self._read, scored)
+        apply_passed_on(self.store, scored)  # the caller's site before its helper's raise
         apply_frames(self.store, event.frames, scored, repo)
         apply_examples(scored, self._literal)  # an example's generic print: said elsewhere
         if paste is not None:  # the class as printed: a C++ type's template arguments

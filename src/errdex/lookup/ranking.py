@@ -181,6 +181,25 @@ def tied_at_top(store: Store, scored: dict[str, Scored]) -> list[tuple[Scored, S
     return [(item, records[item.row.id]) for item in tied if item.row.id in records]
 
 
+def apply_passed_on(store: Store, scored: dict[str, Scored]) -> None:
+    """Of the sites tied at the top with one template, put a helper's raise printing what a
+    caller passes it (``throw_ex(msg)`` holding ``"no such logger " + n`` from the call)
+    after the caller's own site, where the text is written."""
+    tied = tied_at_top(store, scored)
+    own = {item.row.pattern_id for item, stored in tied if not _passed_on(stored)}
+    for item, stored in tied:
+        if _passed_on(stored) and item.row.pattern_id in own:
+            item.score -= _PASSED_ON
+            item.reasons.append("a helper's raise of what a caller passes: the caller first")
+
+
+def _passed_on(stored: StoredRecord) -> bool:
+    return any(s.role == "callers" for s in stored.extras.template_sources)
+
+
+_PASSED_ON = 0.01  # under ``_TIED``: it only orders sites that tie
+
+
 def _type_arguments(text: str, short: str) -> str | None:
     """The template arguments written after ``short<`` in ``text``, in one spelling
     (``std::__cxx11::basic_string<char, …>`` and ``std::string`` alike: ``string``)."""
@@ -322,6 +341,22 @@ def same_file(frame_path: str, record_path: str) -> bool:
     return common == len(record_parts) or common >= 2
 
 
-__all__ = ["Match", "Ranked", "Scored", "apply_examples", "apply_type_arguments", "bind",
-           "class_signal", "defines_class", "in_example", "is_constructor", "mark_constructors",
-           "materialize", "rank", "read_records", "same_file", "short_class"]
+__all__ = [
+    "Match",
+    "Ranked",
+    "Scored",
+    "apply_examples",
+    "apply_passed_on",
+    "apply_type_arguments",
+    "bind",
+    "class_signal",
+    "defines_class",
+    "in_example",
+    "is_constructor",
+    "mark_constructors",
+    "materialize",
+    "rank",
+    "read_records",
+    "same_file",
+    "short_class",
+]

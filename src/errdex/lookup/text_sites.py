@@ -217,6 +217,10 @@ def outranks(texts: list[TextSiteMatch], matches: list[Match], text: str = "") -
             told, (m.reason.startswith("approximate:") for m in matches), strict=True))
 
 
+# A record saying this many words of a line it matches whole (``{} is required`` against
+# ``--file is required``) holds that line against a hint printed under it (``Run with --help
+# for more information.``): it says most of the line itself.
+_LINE_WORDS = 2
 # A paste's lines read for ``_line_said_elsewhere``: its first this many, this long at most.
 _LINES = 64
 _LINE_CHARS = 2_000
@@ -236,7 +240,7 @@ def _line_said_elsewhere(site: list[str], matches: list[Match], text: str) -> bo
         if match.approximate or CLASS_ONLY in match.reason:
             continue
         literal = len(words(_literal(match)))
-        if literal < _MIN_TEXT_WORDS:
+        if literal < _LINE_WORDS:
             continue
         for line in lines:
             line_words = words(line)

@@ -408,13 +408,13 @@ class Producers:
             return [_marked(Composed(t, (*_sources(written), *source), own_class), producer)
                     for t, written in evaluate(self, inner, this, producer.path)]
         composed = self._compose(inner, depth + 1, visiting, this)
-        if composed is None:  # a class from elsewhere (Exception, Error): its first argument
-            if inner.method and not inner.makes_error:
-                return []
+        if composed is None:  # a class from elsewhere (Exception, Error): its first argument,
+            if inner.method and not inner.makes_error:  # or its first worded one when that
+                return []  # has none (``BinderException(extra_info, Format("…", c))``)
             inner_class = own_class or class_name(inner.named())
             return [_marked(Composed(t, (*found, *source), inner_class), producer)  # its calls'
                     for v, found in self.variants(inner, depth + 1, visiting, this)
-                    for t in printed_argument(v)]
+                    for t in printed_argument(replace(v, makes_error=True))]
         return [_marked(replace(c, sources=(*c.sources, *source),
                                 error_class=own_class or c.error_class), producer)
                 for c in composed]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -44,10 +45,20 @@ def made_error(name: str) -> bool:
 def handed_call(name: str, args: list[Node], at: Node) -> Call | None:
     """The call an error made by a factory and handed on, not thrown where it is made
     (``return sax->parse_error(pos, tok, parse_error::create(101, pos, msg, nullptr));``, the
-    handler throws it): the factory's, composed as a throw of it would be."""
+    handler throws it): the factory's, composed as a throw of it would be; a static factory
+    named for its case (``current = BinderException::ColumnNotFound(name, hints)``) is a
+    method's call, never its class's constructor nor a class of elsewhere."""
+    if _CASE_FACTORY.fullmatch(name):
+        call = thrown_call(name, args, at)
+        return None if call is None else replace(call, method=True)
     if not made_error(name):
         return None
     return thrown_call(name, args, at)
+
+
+# A static factory of a class named for errors, named for its case (``CatalogException::
+# MissingEntry``): not ``create``/``make`` (``made_error``), nor a constant's scope.
+_CASE_FACTORY = re.compile(r"(?:\w+::)*\w*(?:Error|Exception)(?:<[^<>]*>)?::[A-Z]\w*[a-z]\w*")
 
 
 def _given(args: list[Node], scope: Scope, owner: str | None, at: Node
@@ -188,7 +199,7 @@ def thrown_class(written: str) -> str | None:
     head, separator, last = written.rpartition("::")
     if _FACTORY.match(last):
         return head if separator else None
-    return written
+    return head if _CASE_FACTORY.fullmatch(written) else written
 
 
 def built_message(args: list[Node], at: Node) -> tuple[int, tuple[Template, ...]] | None:

@@ -144,7 +144,8 @@ def blanked(source: bytes) -> bytes | None:
     ``JSON_CATCH (…)`` as ``try`` / ``catch``, an access macro (``JSON_PRIVATE_UNLESS_TESTED:``)
     as its access. One such macro can leave a whole header one parse error, every
     statement of it read as something else."""
-    if not any(p.search(source) for p in (_EXPORT, _ATTRIBUTE, _SCOPE, _TRY, _ACCESS)):
+    if not any(p.search(source) for p in (_EXPORT, _ATTRIBUTE, _SCOPE, _TRY, _ACCESS,
+                                          _SPECIFIER)):
         return None
 
     def blank(match: re.Match[bytes]) -> bytes:
@@ -163,11 +164,16 @@ def blanked(source: bytes) -> bytes | None:
         word = match.group(2).lower().ljust(end - start)
         return whole[:at] + word + whole[at + end - start:]
 
-    out = _ATTRIBUTE.sub(blank, _EXPORT.sub(blank, source))
+    out = _SPECIFIER.sub(blank, _ATTRIBUTE.sub(blank, _EXPORT.sub(blank, source)))
     out = _ACCESS.sub(keyword, _TRY.sub(keyword, _SCOPE.sub(scope, out)))
     return out if out != source else None
 
 
+# A function's specifier macro before its type and name (``SPDLOG_INLINE void
+# throw_spdlog_ex(…)``, ``DUCKDB_API string Name(…)``): one upper-case word holding an
+# underscore, then a name and ``(`` on the line.
+_SPECIFIER = re.compile(rb"^[ \t]*(?:(?:static|inline|extern)[ \t]+)?([A-Z][A-Z0-9]*_[A-Z0-9_]*)"
+                        rb"[ \t]+(?=[A-Za-z_~][\w:<>,*& \t]*\()", re.MULTILINE)
 # A line that only opens or closes a namespace (or ``extern "C"``) through a macro.
 _SCOPE = re.compile(rb"^[ \t]*([A-Z_][A-Z0-9_]*(?:BEGIN|END|OPEN|CLOSE)[A-Z0-9_]*"
                     rb"(?:\([^()\n]*\))?)[ \t]*;?[ \t]*$", re.MULTILINE)
@@ -256,7 +262,8 @@ def _members(body: Node) -> list[Node]:
 
 def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[str, Producer]
                  ) -> tuple[tuple[str, ...], list[Result], dict[str, Template]]:
-    """A constructor's parameters, what it passes its base, and the fields it sets."""
+    """A constructor's parameters, what it passes its base (or a sibling it delegates to),
+    and the fields it sets."""
     params = parameters_of(ctor)
     scope = Scope(params, {}, helpers)
     body = ctor.child_by_field_name("body")
@@ -271,9 +278,11 @@ def _constructor(ctor: Node, name: str, bases: tuple[str, ...], helpers: dict[st
         called = text(target)
         is_base = last_name(called.split("<", 1)[0]) in base_names or (not bases and (
             called[:1].isupper() or "::" in called or _ERRORISH.search(called)))
-        if target is None or last_name(called) == name:
+        if target is None:
             continue
-        if is_base:
+        # a base's, or a sibling's it delegates to (``RequiredError(name + " is required",
+        # code)``): what it prints, given these
+        if is_base or last_name(called) == name:
             results.append(Call(called, arguments_of(args, scope), owner=name))
         elif len(args) == 1:
             scope.fields[called] = read(args[0], scope)[0]
@@ -324,14 +333,17 @@ def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer |
     results: list[Result] = []
     role, error_class = "factory", None
     for statement in walk(body):
-        if statement.type not in ("return_statement", "throw_statement"):
+        if statement.type not in ("return_statement", "throw_statement") and not _macro_throw(
+                statement):
             continue
         value = statement.named_children[0] if statement.named_children else None
-        made = _made(value, returns, scope)
+        if statement.type == "call_expression":  # ``SPDLOG_THROW(spdlog_ex(msg))``: a throw
+            value = arguments(statement.child_by_field_name("arguments"))[0]
+        made = _made(value, returns, scope, thrown=statement.type != "return_statement")
         if isinstance(made, Call):
             results.append(made)
             error_class = error_class or made.callee
-            role = "helper" if statement.type == "throw_statement" else role
+            role = "helper" if statement.type != "return_statement" else role
         elif made and statement.type == "return_statement" and _STRING_TYPE.search(returns):
             results.extend(t for t in made if _uses(t, params) or says(t))
     results = [r for r in results if isinstance(r, Template) or _passes(r, params)]
@@ -341,8 +353,18 @@ def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer |
                     error_class=error_class)
 
 
-def _made(value: Node | None, returns: str, scope: Scope) -> Call | tuple[Template, ...]:
-    """What a return/throw hands back: an error built by a call, or a string's templates."""
+def _macro_throw(node: Node) -> bool:
+    """``SPDLOG_THROW(spdlog_ex(msg))``, ``FMT_THROW(format_error(m))``: a macro named for
+    throwing given the one error it throws."""
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    return function is not None and function.type == "identifier" and text(function).endswith(
+        ("THROW", "THROW_EXCEPTION")) and len(arguments(node.child_by_field_name("arguments"))) == 1
+
+
+def _made(value: Node | None, returns: str, scope: Scope, thrown: bool = False
+          ) -> Call | tuple[Template, ...]:
+    """What a return/throw hands back: an error built by a call (whatever its class's name
+    when ``thrown``: ``throw spdlog_ex(msg)``), or a string's templates."""
     if value is None:
         return ()
     if value.type == "initializer_list" and returns:
@@ -353,17 +375,25 @@ def _made(value: Node | None, returns: str, scope: Scope) -> Call | tuple[Templa
         args = value.child_by_field_name("arguments") or value.child_by_field_name("value")
         name = text(callee)
         if callee is not None and callee.type != "field_expression" and (
-                _ERRORISH.search(name) or last_name(name) == last_name(returns.split("<", 1)[0])):
+                thrown or _ERRORISH.search(name)
+                or last_name(name) == last_name(returns.split("<", 1)[0])):
             return Call(name, arguments_of(arguments(args), scope), owner=scope_owner(value))
     return read(value, scope)
 
 
 def _uses(template: Template, params: tuple[str, ...]) -> bool:
-    return any(h.name in params for h in template.holes)
+    """A hole printing a parameter, or what it gives (``name.GetIdentifierName()``)."""
+    return any((m := _ROOT.match(h.name or "")) is not None and m.group(1) in params
+               for h in template.holes)
 
 
 def _passes(call: Call, params: tuple[str, ...]) -> bool:
-    return any(_uses(t, params) for arg in call.args for t in arg)
+    """An error built from the parameters, or one whose text says what it is (``return
+    BinderException(info, StringUtil::Format("no column \"%s\"", name.Get()))``)."""
+    return any(_uses(t, params) or says(t) for arg in call.args for t in arg)
+
+
+_ROOT = re.compile(r"(?:this->|\*)?(\w+)")
 
 
 # --- macros -------------------------------------------------------------------------------

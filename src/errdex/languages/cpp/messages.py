@@ -25,6 +25,7 @@ from errdex.languages.c.family import (
     parameter_list,
     printf_parts,
 )
+from errdex.languages.cpp.empties import declared_empty, loosened
 from errdex.languages.facts import Argument, Producer, constant_names, has_text, substitute, unknown
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import (
@@ -42,6 +43,11 @@ _TEXT_OF = frozenset({"c_str", "data", "str", "what", "toStdString", "message"})
 _TO_TEXT = frozenset({"to_string", "to_wstring", "std::to_string", "std::to_wstring"})
 _STRINGS = frozenset({"std::string", "string", "std::string_view", "std::wstring", "QString"})
 _FORMATS = frozenset({"fmt::format", "std::format", "format"})
+_MOVES = frozenset({"std::move", "std::forward", "move"})  # print what they are given
+# A project's own formatting function (``StringUtil::Format("no column %s", c)``,
+# ``base::StringPrintf(…)``): printf or ``{}`` style, as its literal is written.
+FORMATTERS = frozenset({"Format", "StringFormat", "FormatString", "Sprintf", "StringPrintf",
+                        "stringPrintf", "str_format", "strprintf", "format_string"})
 MAX = 8
 CLASSES = ("class_specifier", "struct_specifier")
 # What a call to a function of the file that may return ``""`` prints (``messages._call``).
@@ -155,7 +161,7 @@ def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
         return read(target, scope)
     if last in _CONCATS or name in ("absl::StrCat", "absl::StrCat"):
         return _joined([read(a, scope) for a in args])
-    if name in _STRINGS and len(args) == 1:
+    if (name in _STRINGS or name in _MOVES) and len(args) == 1:
         return read(args[0], scope)
     if name in _TO_TEXT and len(args) == 1:
         return (unknown(text(args[0]).removeprefix("this->")),)
@@ -164,6 +170,8 @@ def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
         if fmt is not None:
             holes = [text(a) for a in args[1:]]
             return (Template(fmt.written, fmt.parts(parse_rust_format(fmt.text, holes))),)
+    if last in FORMATTERS and args and (formatted := format_given(args[0], args[1:])):
+        return (formatted,)
     if (at := _FORMAT_AT.get(name.removeprefix("std::"))) is not None and len(args) > at:
         fmt = message_string(args[at])  # ``snprintf(buf, n, "bad %d", v)``: what ``buf`` holds
         if fmt is not None:
@@ -351,10 +359,11 @@ def format_given(fmt: Node, rest: list[Node]) -> Template | None:
     texts = [text(a) for a in rest]
     printf = _PRINTF_SPEC.findall(found.text.replace("%%", ""))
     braces = _BRACE_SPEC.findall(found.text.replace("{{", "").replace("}}", ""))
-    if printf and not braces and len(printf) == len(rest):
-        return Template(found.written, printf_parts(found, texts))
+    if printf and not braces and len(printf) == len(rest):  # ``string hint;``: may be empty
+        return loosened(Template(found.written, printf_parts(found, texts)), declared_empty(rest))
     if braces and not printf and len(braces) == len(rest):
-        return Template(found.written, found.parts(parse_rust_format(found.text, texts)))
+        parsed = Template(found.written, found.parts(parse_rust_format(found.text, texts)))
+        return loosened(parsed, declared_empty(rest))
     return None
 
 

@@ -36,11 +36,12 @@
 
 ; An error made by a factory of its class and handed on, not thrown where it is made
 ; (`sax->parse_error(pos, tok, parse_error::create(101, pos, msg, nullptr))`): cpp.py
-; keeps those whose class is named for errors.
+; keeps those whose class is named for errors. A class named for errors may name its
+; factories for their case (`current = BinderException::ColumnNotFound(name, candidates)`).
 (call_expression
   function: (qualified_identifier) @made.name
   arguments: (argument_list) @made.args
-  (#match? @made.name "::(create|make|build|from|of|[Nn]ew|error)[A-Za-z0-9_]*$")) @made
+  (#match? @made.name "(::(create|make|build|from|of|[Nn]ew|error)[A-Za-z0-9_]*|(Error|Exception)(<[^<>]*>)?::[A-Z][A-Za-z0-9_]*)$")) @made
 
 ; A project's error macros (`TORCH_CHECK(cond, "expected ", n, " dims")`,
 ; `MYLIB_THROW(ValueError, "bad value " << v)`): cpp.py reads the message they are given.

@@ -77,7 +77,7 @@ from errdex.languages.cpp.calls import (
 )
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.glog import CHECKS, check_site, streamed_check, streamed_into
-from errdex.languages.cpp.messages import format_given, says, scope_owner
+from errdex.languages.cpp.messages import FORMATTERS, format_given, last_name, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.cpp.qt import ASSERTS, qt_assert_sites, qt_log_site, qt_stream_site
 from errdex.languages.cpp.spdlog import spdlog_site
@@ -218,7 +218,8 @@ def _made_site(captured: Captures, file: FileIndex) -> Site | None:
     name = text(captured["made.name"][0]).removeprefix("::")
     if _thrown_here(call):
         return None
-    made = handed_call(name, arguments(captured["made.args"][0]), call)
+    args = arguments(captured["made.args"][0])
+    made = handed_call(name, args, call)
     if made is None:
         return None
     return Site(Template("", ()), "exception", line_of(call), thrown_class(name),
@@ -424,6 +425,8 @@ def _call_message(reader: Reader[FileIndex], node: Node, depth: int) -> Message 
         return Message(fmt.written, printf_parts(fmt, [text(a) for a in args[1:]]))
     if name in _CONCATS:
         return concatenation(args, lambda a: reader.read(a, depth + 1), _hole)
+    if last_name(name) in FORMATTERS and args:  # ``StringUtil::Format("no column %s", c)``
+        return _format_given(args[0], args[1:])
     return None
 
 
