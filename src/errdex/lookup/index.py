@@ -77,9 +77,8 @@ _LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word te
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
 SNAPSHOT_FORMAT = 10
-# Most candidate patterns verified against one reading of a message: real messages
-# have a handful; only a paste holding the words of thousands of templates reaches it
-# (the most specific, by required words, are kept).
+# Most candidate patterns verified per reading of a message: real messages have a handful;
+# a paste holding thousands of templates' words reaches it (the most specific are kept).
 _MAX_VERIFIED = 512
 # Most patterns one lookup looks at while probing the index (all readings together): real
 # messages touch tens; a paste holding the words of a whole index stops here.
@@ -121,12 +120,8 @@ class Index:
         """This index's tables (shared, read-only) over ``store``, with caches of its own:
         one per server thread, each with its own connection, without rebuilding anything."""
         view = copy.copy(self)
-        view.store = store
-        view._details = {}
-        view._read = {}
-        view._last_probe = (None, ([], []), 0)
-        view._shapes = None
-        view._replays = None
+        view.store, view._details, view._read = store, {}, {}
+        view._last_probe, view._shapes, view._replays = (None, ([], []), 0), None, None
         return view
 
     def _pattern_details(self, pids: list[int]) -> dict[int, tuple[str, int]]:
@@ -150,10 +145,8 @@ class Index:
         """The best records for the main error in ``text``, best first."""
         return self.explain_event(main_event(text), top=top, repo=repo, paste=text)
 
-    def explain_event(
-        self, event: ErrorEvent, *, top: int = 5, repo: str | None = None,
-        paste: str | None = None,
-    ) -> list[Match]:
+    def explain_event(self, event: ErrorEvent, *, top: int = 5, repo: str | None = None,
+                      paste: str | None = None) -> list[Match]:
         ranked = self.rank_event(event, top=top, repo=repo, paste=paste)
         return self.follow_sites(materialize(ranked, read_records(
             self.store, self._read, [r.id for r in ranked])))
