@@ -20,7 +20,6 @@ sits in memory whole.
 
 from __future__ import annotations
 
-import gc
 import itertools
 import json
 import json.encoder
@@ -29,10 +28,10 @@ import multiprocessing
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from errdex.collection import young_collections_from_now, young_collections_only
 from errdex.lookup.drain import Drain
 from errdex.lookup.entries import EntryReader, Mapped, weigh
 from errdex.lookup.index import Index, Match, Ranked, materialize
@@ -46,9 +45,6 @@ from errdex.visible import json_text
 CHUNK_CHARS = 256_000  # also the smallest log worth worker processes (two chunks)
 _HARD_LIMIT = MAX_INPUT_CHARS  # a chunk is parsed as one paste: never more than one may hold
 _CACHE_SIZE = 20_000
-# A generation-2 threshold no scan reaches: while a scan runs only young objects are
-# collected (``young_collections_only``)
-_NO_FULL_COLLECTIONS = 1 << 30
 
 
 @dataclass
@@ -210,23 +206,6 @@ def scan(
     _READER.clear()  # the scan is over: its index may go
 
 
-@contextmanager
-def young_collections_only() -> Iterator[None]:
-    """No full garbage collection while a scan runs (the thresholds as they were after).
-
-    A scan's caches (rankings by message and by shape, records, probes) grow to hundreds of
-    thousands of objects that live as long as the scan and hold no reference cycles; each
-    full collection walks all of them again, about a fifth of a scan's CPU time over 100k
-    lines. Young objects are still collected as ever, and the deferred full collection
-    runs on its own once the thresholds are back."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], _NO_FULL_COLLECTIONS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-
-
 def _annotated(
     index: Index, ranked_chunks: Iterable[tuple[int, list[RankedEvent]]], top: int,
     summary: ScanSummary | None, group: bool,
@@ -342,7 +321,7 @@ _WORKER_INDEX: Index | None = None
 def _open_worker_index(db: str) -> None:
     global _WORKER_INDEX
     die_with_parent()  # a killed scan leaves no worker behind
-    gc.set_threshold(*gc.get_threshold()[:2], _NO_FULL_COLLECTIONS)  # lives for one scan
+    young_collections_from_now()  # the worker lives for one scan
     loaded, store = _WORKER_INDEX, open_store(db)  # never the scanning process's connection
     shared = loaded is not None and str(loaded.store.path) == db
     _WORKER_INDEX = loaded.bound_to(store) if loaded is not None and shared else Index(store)

@@ -12,14 +12,13 @@ previous mine of the same repository.
 
 from __future__ import annotations
 
-import gc
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from errdex.collection import young_collections_only
 from errdex.enrich import EnrichMode, enrich_pairs, enrichment_inputs, link_repository_tests
 from errdex.evidence.blame import blame_files
 from errdex.evidence.tests import Expectation
@@ -53,8 +52,6 @@ EXTRACTION_REVISION = 16
 
 ProgressCallback = Callable[[int, int], None]
 
-# A generation-2 threshold no mine reaches (``young_collections_only``).
-_NO_FULL_COLLECTIONS = 1 << 30
 
 
 @dataclass
@@ -121,25 +118,6 @@ def extract(
     carried over. ``enrich`` and ``blame`` as for ``errdex.mining.run.mine``."""
     with young_collections_only():
         return _extract(tree, previous, changed, jobs, progress, enrich, blame)
-
-
-@contextmanager
-def young_collections_only() -> Iterator[None]:
-    """No full garbage collection while a mine extracts, or writes what it extracted (the
-    thresholds as they were after).
-
-    A mine keeps every record, text site and log statement it reads until it is written,
-    and each full collection walks all of them again: over kafka, seven such passes cost a
-    tenth of the extraction's CPU time, for about five thousand objects of cyclic garbage
-    found in all. Young objects are still collected as ever (a file's own garbage dies
-    young), worker processes forked meanwhile inherit the thresholds, and the deferred
-    full collection runs on its own once they are back."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], _NO_FULL_COLLECTIONS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
 
 
 def _extract(

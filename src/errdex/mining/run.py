@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import time
 
+from errdex.collection import young_collections_only
 from errdex.enrich import EnrichMode
 from errdex.languages import Language, language_for_path
 from errdex.mining.extract import (
@@ -18,7 +19,6 @@ from errdex.mining.extract import (
     ProgressCallback,
     extract,
     miner_version,
-    young_collections_only,
 )
 from errdex.repo.git import Tree, changed_paths, load_tree
 from errdex.store.protocol import Store
