@@ -284,10 +284,8 @@ NEAR_LINES = ["handled alloc_cache53 in 622 ms", "handled alloc_cache97 in 647 m
               "handled page_node in 5 ms"]
 
 
-def test_an_info_line_near_a_template_ranks_as_it_does_alone(tmp_path: Path) -> None:
-    """Near misses shared by lines of one shape (the costly approximate pass once) are
-    shared only where the similarity cannot differ: the same digits' lengths, and the same
-    index words holding digits (alloc_cache53 is a template's word, alloc_cache97 none)."""
+def _near_store(tmp_path: Path) -> Path:
+    """A store of the NEAR templates, one record each."""
     path = tmp_path / "near.sqlite"
     with SQLiteStore(path) as store:
         store.upsert([(Record.model_construct(**dict(
@@ -295,6 +293,14 @@ def test_an_info_line_near_a_template_ranks_as_it_does_alone(tmp_path: Path) -> 
             errorMessage=pattern.replace(r"(\d+)", "{}").replace("(.+?)", "{}"),
             filePath=f"src/m{n}.py", lineNumber=10 + n)), None)
             for n, pattern in enumerate(NEAR)])
+    return path
+
+
+def test_an_info_line_near_a_template_ranks_as_it_does_alone(tmp_path: Path) -> None:
+    """Near misses shared by lines of one shape (the costly approximate pass once) are
+    shared only where the similarity cannot differ: the same digits' lengths, and the same
+    index words holding digits (alloc_cache53 is a template's word, alloc_cache97 none)."""
+    path = _near_store(tmp_path)
     stamp = "2026-01-02 10:58:01,481 INFO app.worker: "
     log = "".join(f"{stamp}{line}\n" for line in NEAR_LINES * 2)
 
@@ -312,13 +318,7 @@ def test_near_misses_of_a_shape_take_the_approximate_pass_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines of one shape near-missing a template share its near misses (one approximate
     pass); a line whose word holding digits is a template's own gets a pass of its own."""
-    path = tmp_path / "near.sqlite"
-    with SQLiteStore(path) as store:
-        store.upsert([(Record.model_construct(**dict(
-            SEED, id=f"{n:06d}{'0' * 10}", slug=f"n{n}", messagePattern=pattern,
-            errorMessage=pattern.replace(r"(\d+)", "{}").replace("(.+?)", "{}"),
-            filePath=f"src/m{n}.py", lineNumber=10 + n)), None)
-            for n, pattern in enumerate(NEAR)])
+    path = _near_store(tmp_path)
     passes: list[str] = []
     approximate = Index._approximate_matches
 
