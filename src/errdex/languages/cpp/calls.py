@@ -10,8 +10,9 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine import Captures
 from errdex.languages._engine.walk import nodes_from
-from errdex.languages.base import ancestors, text
+from errdex.languages.base import Site, ancestors, line_of, text
 from errdex.languages.c.family import arguments, function_name
 from errdex.languages.cpp.messages import (
     MAX,
@@ -26,7 +27,7 @@ from errdex.languages.cpp.messages import (
     scope_owner,
     walk,
 )
-from errdex.languages.facts import Argument, Call, substitute
+from errdex.languages.facts import Argument, Call, substitute, unknown
 from errdex.templates.template import Hole, Template
 
 _FACTORY = re.compile(r"^(?:create\w*|make\w*|build|from\w*|of|[Nn]ew\w*|error)$")
@@ -308,3 +309,20 @@ def cpp_symbol(node: Node) -> str | None:
         and a.child_by_field_name("name") is not None
     ]
     return "::".join([*reversed(classes), name])
+
+
+def typed_site(captured: Captures, file: object) -> Site | None:
+    """``throw_or_mimic<exceptions::no_such_option>(name)``: a function named for throwing,
+    templated on the class it throws. Its definition says what it does with the class
+    (``compose._typed``): the call hands the class on as the parameter ``<0>``."""
+    call, name = captured["typed"][0], text(captured["typed.name"][0])
+    error_class = text(captured["typed.class"][0])
+    args = arguments(captured["typed.args"][0])
+    if call.parent is not None and call.parent.type == "throw_statement":
+        return None
+    made = thrown_call(name, args, call)
+    if made is None:
+        return None
+    typed = (("<0>", (unknown(error_class.removeprefix("::")),)),)
+    return Site(Template("", ()), "exception", line_of(call), symbol=cpp_symbol(call),
+                call=replace(made, keywords=(*made.keywords, *typed), method=True))

@@ -349,8 +349,28 @@ def _function(node: Node, path: str, helpers: dict[str, Producer]) -> Producer |
     results = [r for r in results if isinstance(r, Template) or _passes(r, params)]
     if not any(isinstance(r, Call) or says(r) for r in results):
         return None  # ``if (mark.is_null()) return msg;`` alone says nothing
-    return Producer(name, params, tuple(results[:MAX]), role, path, line_of(node), owner=owner,
-                    error_class=error_class)
+    results, typed = _typed(node, results)
+    return Producer(name, (*params, *typed), tuple(results[:MAX]), role, path, line_of(node),
+                    owner=owner, error_class=None if typed else error_class)
+
+
+def _typed(node: Node, results: list[Result]) -> tuple[list[Result], tuple[str, ...]]:
+    """A function templated on the error it throws (``template <typename T> void
+    throw_or_mimic(const std::string& text) { throw T{text}; }``): each call names the class
+    in its template arguments (``throw_or_mimic<no_such_option>(name)``, ``typed_call``), so
+    the class is a parameter, ``<i>`` for the i-th template argument, and the callee."""
+    above = node.parent
+    if above is None or above.type != "template_declaration":
+        return results, ()
+    listed = above.child_by_field_name("parameters")
+    names = [text(p.named_children[-1]) for p in (listed.named_children if listed else ())
+             if p.type == "type_parameter_declaration" and p.named_children]
+    spelled = {n: f"<{i}>" for i, n in enumerate(names)}
+    renamed = [replace(r, callee=spelled[r.callee]) if isinstance(r, Call) and (
+        r.callee in spelled) else r for r in results]
+    used = tuple(dict.fromkeys(r.callee for r in renamed if isinstance(r, Call) and (
+        r.callee in spelled.values())))
+    return renamed, used
 
 
 def _macro_throw(node: Node) -> bool:

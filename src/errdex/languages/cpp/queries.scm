@@ -34,6 +34,15 @@
   arguments: (argument_list (binary_expression operator: "+") @helper.text)
   (#match? @helper.name "[Tt]hrow|[Rr]aise|[Ff]ail")) @helper
 
+; A function named for throwing, templated on the error class it throws
+; (`throw_or_mimic<exceptions::no_such_option>(name)`): composition reads its definition.
+(call_expression
+  function: (template_function
+    name: (identifier) @typed.name
+    arguments: (template_argument_list . (type_descriptor) @typed.class .))
+  arguments: (argument_list) @typed.args
+  (#match? @typed.name "[Tt]hrow|[Rr]aise|[Ff]ail")) @typed
+
 ; An error made by a factory of its class and handed on, not thrown where it is made
 ; (`sax->parse_error(pos, tok, parse_error::create(101, pos, msg, nullptr))`): cpp.py
 ; keeps those whose class is named for errors. A class named for errors may name its

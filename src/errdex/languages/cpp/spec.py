@@ -74,6 +74,7 @@ from errdex.languages.cpp.calls import (
     made_error,
     thrown_call,
     thrown_class,
+    typed_site,
 )
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.glog import CHECKS, check_site, streamed_check, streamed_into
@@ -474,8 +475,8 @@ SPEC = LanguageSpec(
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("call", _call_site), ("stream", _stream_site),
-              ("helper", _helper_site), ("made", _made_site), ("macro", _macro_site),
-              ("assert", _assert_site), ("status", status_handler(_read)),
+              ("helper", _helper_site), ("typed", typed_site), ("made", _made_site),
+              ("macro", _macro_site), ("assert", _assert_site), ("status", status_handler(_read)),
               ("xmacro", xmacro_site), ("spd", spdlog_site)),
     new_index=FileIndex, skip=unsure,
     function_types=frozenset({"function_definition"}), scope_types=_MESSAGES.scopes,

@@ -1,0 +1,131 @@
+"""A C++ function named for throwing and templated on the class it throws
+(``template <typename T> void throw_or_mimic(const std::string& text) { throw T{text}; }``,
+called ``throw_or_mimic<no_such_option>(name)``): each call is a site of the class its
+template argument names, printing that class's message with the call's arguments (before:
+no record at all, the class unread at the call); checked against what g++'s build prints."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import errdex
+from tests.compose_steps import fullmatches, line_with, mine_once, missing, records_at
+from tests.conftest import GitRepo
+
+OPTIONS_HPP = """\
+#pragma once
+#include <exception>
+#include <iostream>
+#include <string>
+#include <utility>
+
+namespace opts {
+const std::string LQUOTE("'");
+const std::string RQUOTE("'");
+
+namespace exceptions {
+class exception : public std::exception {
+  public:
+    explicit exception(std::string message) : m_message(std::move(message)) {}
+    const char* what() const noexcept override { return m_message.c_str(); }
+  private:
+    std::string m_message;
+};
+
+class parsing : public exception {
+  public:
+    explicit parsing(const std::string& message) : exception(message) {}
+};
+
+class no_such_option : public parsing {
+  public:
+    explicit no_such_option(const std::string& option)
+        : parsing("Option " + LQUOTE + option + RQUOTE + " does not exist") {}
+};
+
+class missing_argument : public parsing {
+  public:
+    explicit missing_argument(const std::string& option)
+        : parsing("Option " + LQUOTE + option + RQUOTE + " is missing an argument") {}
+};
+}  // namespace exceptions
+
+template <typename T>
+void throw_or_mimic(const std::string& text) {
+#ifndef OPTS_NO_EXCEPTIONS
+    throw T{text};
+#else
+    T exception{text};
+    std::cerr << exception.what() << std::endl;
+    std::exit(1);
+#endif
+}
+
+inline void parse(const std::string& name, bool known, bool given) {
+    if (!known) {
+        throw_or_mimic<exceptions::no_such_option>(name);  // @unknown
+    }
+    if (!given) {
+        throw_or_mimic<exceptions::missing_argument>(name);  // @missing
+    }
+}
+}  // namespace opts
+"""
+
+MAIN_CPP = """\
+#include <cstring>
+#include <iostream>
+
+#include "options.hpp"
+
+int main(int argc, char** argv) {
+    try {
+        opts::parse(argv[1], std::strcmp(argv[2], "known") == 0, argc > 3);
+    } catch (const std::exception& e) {
+        std::cerr << e.what() << std::endl;
+    }
+    return 0;
+}
+"""
+
+
+def test_each_call_of_a_helper_templated_on_its_error_is_a_site_of_that_class(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    root, records = mine_once(make_repo, tmp_path, {"include/options.hpp": OPTIONS_HPP,
+                                                    "src/main.cpp": MAIN_CPP})
+    [unknown] = records_at(records, "include/options.hpp",
+                           line_with(OPTIONS_HPP, "// @unknown"))
+    [needs] = records_at(records, "include/options.hpp", line_with(OPTIONS_HPP, "// @missing"))
+    assert (unknown.record.error_class, unknown.record.error_message) == (
+        "no_such_option", "Option {LQUOTE}{name}{RQUOTE} does not exist")
+    assert (needs.record.error_class, needs.record.error_message) == (
+        "missing_argument", "Option {LQUOTE}{name}{RQUOTE} is missing an argument")
+    if missing("g++"):
+        return
+    subprocess.run(["g++", "-Iinclude", "-o", "app", "src/main.cpp"], cwd=root, check=True,
+                   capture_output=True)
+    printed = {}
+    for args in (["--color", "unknown"], ["--color", "known"]):
+        done = subprocess.run(["./app", *args], cwd=root, capture_output=True, text=True,
+                              check=True)
+        printed[args[1]] = done.stderr.removesuffix("\n")
+    assert printed == {"unknown": "Option '--color' does not exist",
+                       "known": "Option '--color' is missing an argument"}
+    assert fullmatches(unknown, printed["unknown"]), unknown.record.message_pattern
+    assert fullmatches(needs, printed["known"]), needs.record.message_pattern
+
+
+def test_a_pasted_message_of_such_a_class_finds_the_call_that_throws_it(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    mine_once(make_repo, tmp_path, {"include/options.hpp": OPTIONS_HPP,
+                                    "src/main.cpp": MAIN_CPP})
+    paste = ("terminate called after throwing an instance of "
+             "'opts::exceptions::missing_argument'\n"
+             "  what():  Option '--color' is missing an argument\nAborted (core dumped)")
+    found = errdex.resolve(paste, db=tmp_path / "once.sqlite")
+    assert [(m.record.file_path, m.record.line_number) for m in found.matches[:1]] == [
+        ("include/options.hpp", line_with(OPTIONS_HPP, "// @missing"))]
