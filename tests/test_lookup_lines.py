@@ -179,6 +179,27 @@ def test_a_whole_match_of_the_first_line_ranks_above_the_multi_line_template(
     assert not found[1].approximate and found[1].score < found[0].score
 
 
+APPENDED = {"app/reader.py": (
+    "def unexpected(expected, token, line, column, path, guide):\n"
+    "    raise ValueError(\n"
+    "        f'Expected {expected} but was {token} at line {line} column {column} path {path}'\n"
+    "        f'\\nSee {guide}#unexpected-token')\n\n\n"
+    "def tree_unexpected(expected, token, path):\n"
+    "    raise ValueError(f'Expected {expected} but was {token} at path {path}')\n")}
+
+
+def test_a_line_of_a_template_is_as_specific_as_its_own_literal_text(make_repo, tmp_path):
+    # a release appended a troubleshooting line: the paste, from before, holds the first
+    # line whole. That match is as specific as the line's literal text, so close templates
+    # are not looked for beside it (the line read as a wrapper, its literal text counted as
+    # none, and gson's JsonTreeReader wordings, 61% similar, were lifted above it)
+    db = _mined(make_repo, tmp_path, APPENDED)
+    found = errdex.explain(
+        "ValueError: Expected a string but was BEGIN_OBJECT at line 1 column 2 path $", db=db)
+    assert [(m.record.line_number, m.approximate) for m in found] == [(2, False)]
+    assert "line 1 of the multi-line template" in found[0].reason
+
+
 SHARED = {"app/jobs.py": "".join(
     f"def {name}(path):\n"
     f"    raise ValueError(\n"

@@ -441,7 +441,8 @@ class Index:
                     score -= 0.3
                 current = best.get(row.id)
                 if current is None or current.score < score:
-                    best[row.id] = Scored(row, score, reasons, verified[vid] if vid >= 0 else ())
+                    best[row.id] = Scored(row, score, reasons, verified[vid] if vid >= 0 else (),
+                                          literal=literal)
                     if trace is not None:
                         trace.origin[row.id] = (vid, reading)
         return best
@@ -449,8 +450,9 @@ class Index:
     # --- approximate matches ----------------------------------------------------------
 
     def _literal(self, item: Scored) -> int:
-        """The literal length of a scored candidate's pattern (read when it was verified)."""
-        return self._details.get(item.row.pattern_id, ("", 0))[1]
+        """The literal length of what a candidate matched (a template's line: that line's)."""
+        known = item.literal
+        return known if known is not None else self._details.get(item.row.pattern_id, ("", 0))[1]
 
     def _approximate_matches(self, event: ErrorEvent, repo: str | None,
                              trace: Trace | None = None) -> dict[str, Scored]:

@@ -123,6 +123,9 @@ class Scored:
     approximate: bool = False
     removed_noted: bool = False
     constructor: bool = False  # written in its error class's own constructor
+    # The literal length of what fullmatched (one line's, for a line of a multi-line
+    # template): how specific the match is. None: read from the pattern when asked.
+    literal: int | None = None
 
 
 def class_signal(event_class: str | None, record_class: str | None, reasons: list[str]) -> float:
