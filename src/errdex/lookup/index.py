@@ -365,7 +365,7 @@ class Index:
             return best
         for line in message_lines(paste, event.message):
             read = line_event(line, event.error_class)
-            found = self._full_matches(read, repo, budget, whole=False)
+            found = self._full_matches(read, repo, budget)
             wrapped = set(read.segments[1:])  # the event split the line once already
             for rid, item in found.items():
                 item.reasons[0] += f" of the line {line!r}"

@@ -77,6 +77,13 @@ def _variants(event: ErrorEvent) -> list[str]:
         quoted = pattern.search(message, 0, _TRAILING_GROUP_CHARS)
         if quoted and not add(re.sub(r"\\(.)", r"\1", quoted.group(1))):
             return variants
+    # A level in brackets before the text (nginx's ``nginx: [emerg] bind() to … failed``,
+    # Apache's ``[error] …``): the text after it.
+    for text in list(variants):
+        level = _BRACKETED_LEVEL.match(text) if text[:1] == "[" else None
+        if level is not None and len(text) - level.end() >= _BARE_LITERAL and not add(
+                text[level.end():]):
+            return variants
     # Details a library appends in parentheses (Jackson's ``(3 known properties: …)``,
     # ``(through reference chain: …)``): each reading without them, once or twice.
     for text in list(variants):
@@ -95,6 +102,8 @@ _SENTENCE = 1_000  # a message this long at most may have lost its final period
 _STAMPED = re.compile(
     r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\]? +(?:(?:[#*|] +)(?:[A-Z]{3,8}:? +)?|[A-Z]{3,8}:? +)"
 )
+_BRACKETED_LEVEL = re.compile(r"\[(?:emerg|alert|crit|critical|error|err|warn|warning|notice"
+                              r"|fatal|panic)\] +", re.IGNORECASE)
 _NSERROR = re.compile(r'Error Domain=\S+ Code=-?\d+ "((?:[^"\\\n]|\\.)*)"')
 _MESSAGE_PROPERTY = re.compile(r"^ *message: '((?:[^'\\\n]|\\.)*)'", re.MULTILINE)
 _DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
