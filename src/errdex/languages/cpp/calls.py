@@ -75,6 +75,8 @@ def _given(args: list[Node], scope: Scope, owner: str | None, at: Node
         if arg.type != "call_expression":
             continue
         function = arg.child_by_field_name("function")
+        if function is not None and function.type == "template_function":
+            function = function.child_by_field_name("name")  # ``Text<SRC, DST>(input)``
         if function is None or function.type not in ("identifier", "qualified_identifier") or (
                 text(function).startswith("std::")):
             continue
