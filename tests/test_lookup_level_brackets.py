@@ -2,7 +2,9 @@
 (``app: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)``, as nginx prints
 them), pasted under the command that printed it: the line is read without the bracketed
 level and without the appended group, and finds the statement (before: nothing at all,
-since a paste's single lines were read only as their wrapped parts)."""
+since a paste's single lines were read only as their wrapped parts). Read so, a line may
+also fullmatch a generic template whose hole takes words a close one spells out: the close
+one ranks first."""
 
 from __future__ import annotations
 
@@ -87,3 +89,59 @@ def test_a_bracketed_word_that_is_no_level_is_not_read_off() -> None:
     assert "bind() to 0.0.0.0:80 failed" in readings("[emerg] bind() to 0.0.0.0:80 failed")
     assert "disk full on /var" in readings("[ERROR] disk full on /var")
     assert readings("[main] disk full on /var") == ["[main] disk full on /var"]
+
+
+CONF_C = """\
+#include <stdarg.h>
+#include <stdio.h>
+
+static const char *conf_file = "/etc/app/app.conf";
+static int conf_line = 93;
+
+static void print_where(void) {
+    fputs(" in ", stderr);
+    fputs(conf_file, stderr);
+    fprintf(stderr, ":%d", conf_line);
+}
+
+void conf_log_error(const char *fmt, ...) {
+    va_list args;
+    fputs("app: [emerg] ", stderr);
+    va_start(args, fmt);
+    vfprintf(stderr, fmt, args);
+    va_end(args);
+    print_where();
+    fputs("\\n", stderr);
+}
+
+int handle(const char *name, const char *rv, int found) {
+    if (rv != NULL) {
+        conf_log_error("\\"%s\\" directive %s", name, rv);  /* @generic */
+        return -1;
+    }
+    if (found) {
+        conf_log_error("\\"%s\\" directive is not allowed here", name);  /* @here */
+        return -1;
+    }
+    return 0;
+}
+
+int main(void) { return handle("location", NULL, 1) ? 1 : 0; }
+"""
+
+
+def test_a_close_template_spelling_out_what_a_generic_ones_hole_took_ranks_first(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    root, _ = mine_once(make_repo, tmp_path, {"src/conf.c": CONF_C})
+    printed = 'app: [emerg] "location" directive is not allowed here in /etc/app/app.conf:93'
+    if not missing("gcc"):
+        subprocess.run(["gcc", "-o", "conf", "src/conf.c"], cwd=root, check=True,
+                       capture_output=True)
+        done = subprocess.run(["./conf"], cwd=root, capture_output=True, text=True)
+        assert done.stderr.removesuffix("\n") == printed
+    found = errdex.resolve(f"$ app -t\n{printed}\napp: configuration test failed\n",
+                           db=tmp_path / "once.sqlite")
+    assert [m.record.line_number for m in found.matches[:2]] == [
+        line_with(CONF_C, "/* @here */"), line_with(CONF_C, "/* @generic */")]
+    assert "spells out as its own words" in found.matches[0].reason

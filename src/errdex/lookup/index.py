@@ -211,9 +211,9 @@ class Index:
             if not kept:
                 kept.append(self._approximate_matches(event, repo, trace))
             return kept[0]
-        if not bare:  # beside weak full matches: a wrapper must not hide a close template
+        if not bare:  # close templates beside weak full matches (``lineage.close_beside``)
             close_beside(self.store if self._lineage else None, scored, event.message,
-                         approximate, self._literal, _WRAPPER_LITERAL)  # nor a gone site's
+                         approximate, self._literal, _WRAPPER_LITERAL, self.store)
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)

@@ -267,9 +267,10 @@ def lives_on_in_text(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
 def close_beside(
     store: Store | None, scored: dict[str, Scored], message: str,
     approximate: Callable[[], dict[str, Scored]], literal: Callable[[Scored], int],
-    wrapper: int,
+    wrapper: int, spelled: Store | None = None,
 ) -> None:
-    """Close templates beside weak full matches (``retrieval.weak``/``add_close``). With
+    """Close templates beside weak full matches (``retrieval.weak``/``add_close``); with
+    ``spelled``, one that spells out what a full match's hole took ranks above it. With
     ``store`` (some repository mined ``--history``), a removed candidate whose site is gone
     for good (see ``gone_for_good``) reads no literal text, as a wrapper: close current
     templates are then looked for and a close one ranks above it; close removed ones are
@@ -288,6 +289,8 @@ def close_beside(
                                       if item.row.removed_sha}, literal, wrapper)
     if store is not None:
         prefer_spelled_out(store, scored, message)
+    if spelled is not None:
+        prefer_spelled_out_now(spelled, scored, message)
 
 
 def prefer_spelled_out(store: Store, scored: dict[str, Scored], message: str) -> None:
@@ -309,8 +312,28 @@ def prefer_spelled_out(store: Store, scored: dict[str, Scored], message: str) ->
         return
     rows = table.wordings(store, [item.row.id for item in olds])
     olds = [item for item in olds if item.row.id in rows]  # mined with history only
-    if not olds:
-        return
+    if olds:
+        _lift_spelled(store, olds, currents, message, "an older wording's hole took")
+
+
+def prefer_spelled_out_now(store: Store, scored: dict[str, Scored], message: str) -> None:
+    """A close template above a full match whose holes took its words, as above for an
+    older wording: nginx's ``"%s" directive %s`` takes ``is not allowed here in
+    /etc/nginx/nginx.conf:1`` whole, where ``"%s" directive is not allowed here`` spells it
+    out (its reporter appends `` in file:line``, so it is only close)."""
+    fulls = [item for item in scored.values() if not item.approximate
+             and not item.row.removed_sha and item.groups][:_SPELLED_READS]
+    currents = sorted((item for item in scored.values()
+                       if item.approximate and not item.row.removed_sha),
+                      key=lambda item: -item.score)[:_SPELLED_READS]
+    if fulls and currents:
+        _lift_spelled(store, fulls, currents, message, "a matching template's hole took")
+
+
+def _lift_spelled(store: Store, olds: list[Scored], currents: list[Scored], message: str,
+                  whose: str) -> None:
+    """Each of ``currents`` that says every word an ``olds`` match says and at least
+    ``_SWALLOWED`` more of the words its holes took: just above it."""
     records = store.get_many([item.row.id for item in (*olds, *currents)])
     said = {w for w in words(message) if not w.isdigit()}
 
@@ -328,8 +351,8 @@ def prefer_spelled_out(store: Store, scored: dict[str, Scored], message: str) ->
             if (item.row.repo == old.row.repo and own <= spelled[item.row.id]
                     and len(taken) >= _SWALLOWED and item.score <= old.score):
                 item.score = round(old.score + 0.01, 4)
-                item.reasons.append("spells out as its own words what an older wording's "
-                                    f"hole took ({', '.join(sorted(taken))})")
+                item.reasons.append(f"spells out as its own words what {whose} "
+                                    f"({', '.join(sorted(taken))})")
 
 
 def _gone(store: Store, scored: dict[str, Scored]) -> set[str]:
@@ -354,4 +377,4 @@ def has_wordings(store: Store) -> bool:
 
 
 __all__ = ["close_beside", "follow_sites", "gone_for_good", "has_wordings",
-           "lives_on_in_text", "prefer_spelled_out"]
+           "lives_on_in_text", "prefer_spelled_out", "prefer_spelled_out_now"]
