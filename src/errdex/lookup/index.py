@@ -84,9 +84,8 @@ _MAX_VERIFIED = 512
 # messages touch tens; a paste holding the words of a whole index stops here.
 _PROBE_CHECKS = 200_000
 _MANY_BUCKETS = 256  # past this many key words in a message, smallest buckets first
-# Records read whole with a reading's candidate rows (one statement, not a second by id), when
-# no more raise its verified patterns: a hit's few sites; a wrapper's hundreds are not read.
-_READ_WITH_ROWS = 8
+# Records read whole with a reading's candidate rows (one statement) when at most this many
+_READ_WITH_ROWS = 8  # raise its verified patterns: a hit's few sites, not a wrapper's hundreds
 
 
 class Index:
@@ -213,7 +212,8 @@ class Index:
             return kept[0]
         if not bare:  # close templates beside weak full matches (``lineage.close_beside``)
             close_beside(self.store if self._lineage else None, scored, event.message,
-                         approximate, self._literal, _WRAPPER_LITERAL, self.store)
+                         approximate, self._literal, _WRAPPER_LITERAL,
+                         lambda s: literal_text(self._details.get(s.row.pattern_id, ("", 0))[0]))
         if not scored and not bare:  # a message reworded past recognition, a dumped struct
             scored = class_matches(self.store, event, repo)
         context = read_context(event, paste)

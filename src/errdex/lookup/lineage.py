@@ -267,10 +267,11 @@ def lives_on_in_text(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
 def close_beside(
     store: Store | None, scored: dict[str, Scored], message: str,
     approximate: Callable[[], dict[str, Scored]], literal: Callable[[Scored], int],
-    wrapper: int, spelled: Store | None = None,
+    wrapper: int, spelled: Callable[[Scored], str] | None = None,
 ) -> None:
     """Close templates beside weak full matches (``retrieval.weak``/``add_close``); with
-    ``spelled``, one that spells out what a full match's hole took ranks above it. With
+    ``spelled`` (a candidate's literal text), one that spells out what a full match's hole
+    took ranks above it. With
     ``store`` (some repository mined ``--history``), a removed candidate whose site is gone
     for good (see ``gone_for_good``) reads no literal text, as a wrapper: close current
     templates are then looked for and a close one ranks above it; close removed ones are
@@ -313,10 +314,16 @@ def prefer_spelled_out(store: Store, scored: dict[str, Scored], message: str) ->
     rows = table.wordings(store, [item.row.id for item in olds])
     olds = [item for item in olds if item.row.id in rows]  # mined with history only
     if olds:
-        _lift_spelled(store, olds, currents, message, "an older wording's hole took")
+        records = store.get_many([item.row.id for item in (*olds, *currents)])
+
+        def text_of(item: Scored) -> str:
+            found = records.get(item.row.id)
+            return _HOLE.sub(" ", found.record.error_message) if found is not None else ""
+        _lift_spelled(text_of, olds, currents, message, "an older wording's hole took")
 
 
-def prefer_spelled_out_now(store: Store, scored: dict[str, Scored], message: str) -> None:
+def prefer_spelled_out_now(text_of: Callable[[Scored], str], scored: dict[str, Scored],
+                           message: str) -> None:
     """A close template above a full match whose holes took its words, as above for an
     older wording: nginx's ``"%s" directive %s`` takes ``is not allowed here in
     /etc/nginx/nginx.conf:1`` whole, where ``"%s" directive is not allowed here`` spells it
@@ -327,20 +334,17 @@ def prefer_spelled_out_now(store: Store, scored: dict[str, Scored], message: str
                        if item.approximate and not item.row.removed_sha),
                       key=lambda item: -item.score)[:_SPELLED_READS]
     if fulls and currents:
-        _lift_spelled(store, fulls, currents, message, "a matching template's hole took")
+        _lift_spelled(text_of, fulls, currents, message, "a matching template's hole took")
 
 
-def _lift_spelled(store: Store, olds: list[Scored], currents: list[Scored], message: str,
-                  whose: str) -> None:
-    """Each of ``currents`` that says every word an ``olds`` match says and at least
-    ``_SWALLOWED`` more of the words its holes took: just above it."""
-    records = store.get_many([item.row.id for item in (*olds, *currents)])
+def _lift_spelled(text_of: Callable[[Scored], str], olds: list[Scored], currents: list[Scored],
+                  message: str, whose: str) -> None:
+    """Each of ``currents`` that says every word an ``olds`` match says (``text_of``: its
+    literal text) and at least ``_SWALLOWED`` more of the words its holes took: just above."""
     said = {w for w in words(message) if not w.isdigit()}
 
     def literal_words(item: Scored) -> set[str]:
-        found = records.get(item.row.id)
-        text = found.record.error_message if found is not None else ""
-        return said & set(words(_HOLE.sub(" ", text)))
+        return said & set(words(text_of(item)))
 
     spelled = {item.row.id: literal_words(item) for item in currents}
     for old in olds:
