@@ -64,6 +64,7 @@ from errdex.languages.c.family import (
     unescape,
     unsure,
 )
+from errdex.languages.c.log_sites import leveled_sites
 from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.c.xmacros import xmacro_site
 from errdex.languages.cpp.calls import (
@@ -121,7 +122,7 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
     return call_site(name, call, args, cpp_symbol, file_scope(file, call))
 
 
-def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
+def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None:
     """A call passing text to a function that may be one of the repository's reporters
     (not one building the message of an error a factory makes: that error's site reads it,
     nor an error macro: ``_macro_site``)."""
@@ -133,7 +134,23 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
                      lambda fmt, rest: _format_given(fmt, rest) or _literal(fmt))
     if qt is not None:  # ``qWarning("fmt", …)`` (``qt``)
         return qt
+    leveled = _leveled(text(captured["helper.name"][0]), call, args, captured["helper.text"][0],
+                       file)
+    if leveled:  # ``ABSL_RAW_LOG(FATAL, "fmt", …)``, ``ROCKS_LOG_WARN(log, "fmt", …)``
+        return leveled
     return helper_site(captured, file, cpp_symbol, throws=True, reader=joined_text)
+
+
+def _leveled(name: str, call: Node, args: list[Node], text_node: Node, file: FileIndex
+             ) -> list[Site] | None:
+    """A log call naming its level, as in C (``c.log_sites``), when its text is a printf
+    format: ``LOG_ERROR("lucky number ", n)`` prints its pieces one after another, which
+    only the repository's definition of the macro says (``helper_site``)."""
+    rest = args[args.index(text_node) + 1:] if text_node in args else []
+    found = message_string(text_node)
+    if rest and (found is None or "%" not in found.text):
+        return None
+    return leveled_sites(name, call, args, text_node, cpp_symbol(call), file_scope(file, call))
 
 
 _MACRO = re.compile(r"[A-Z][A-Z0-9_]*(?:THROW|RAISE|CHECK|ENFORCE|FAIL|ERROR)[A-Z0-9_]*")
