@@ -64,7 +64,6 @@ from errdex.languages.c.family import (
     unescape,
     unsure,
 )
-from errdex.languages.c.log_sites import leveled_sites
 from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.c.xmacros import xmacro_site
 from errdex.languages.cpp.calls import (
@@ -79,6 +78,7 @@ from errdex.languages.cpp.calls import (
 )
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.glog import CHECKS, check_site, streamed_check, streamed_into
+from errdex.languages.cpp.leveled import leveled_sites
 from errdex.languages.cpp.messages import FORMATTERS, format_given, last_name, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.cpp.qt import ASSERTS, qt_assert_sites, qt_log_site, qt_stream_site
@@ -126,31 +126,16 @@ def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | Non
     """A call passing text to a function that may be one of the repository's reporters
     (not one building the message of an error a factory makes: that error's site reads it,
     nor an error macro: ``_macro_site``)."""
-    if _inside_made(captured["helper"][0]) or _error_macro(text(captured["helper.name"][0])):
+    call, name = captured["helper"][0], text(captured["helper.name"][0])
+    if _inside_made(call) or _error_macro(name):
         return None
-    call, args = captured["helper"][0], arguments(captured["helper"][0].child_by_field_name(
-        "arguments"))
-    qt = qt_log_site(text(captured["helper.name"][0]), call, args,
-                     lambda fmt, rest: _format_given(fmt, rest) or _literal(fmt))
+    args = arguments(call.child_by_field_name("arguments"))
+    qt = qt_log_site(name, call, args, lambda fmt, rest: _format_given(fmt, rest) or _literal(fmt))
     if qt is not None:  # ``qWarning("fmt", …)`` (``qt``)
         return qt
-    leveled = _leveled(text(captured["helper.name"][0]), call, args, captured["helper.text"][0],
-                       file)
-    if leveled:  # ``ABSL_RAW_LOG(FATAL, "fmt", …)``, ``ROCKS_LOG_WARN(log, "fmt", …)``
-        return leveled
-    return helper_site(captured, file, cpp_symbol, throws=True, reader=joined_text)
-
-
-def _leveled(name: str, call: Node, args: list[Node], text_node: Node, file: FileIndex
-             ) -> list[Site] | None:
-    """A log call naming its level, as in C (``c.log_sites``), when its text is a printf
-    format: ``LOG_ERROR("lucky number ", n)`` prints its pieces one after another, which
-    only the repository's definition of the macro says (``helper_site``)."""
-    rest = args[args.index(text_node) + 1:] if text_node in args else []
-    found = message_string(text_node)
-    if rest and (found is None or "%" not in found.text):
-        return None
-    return leveled_sites(name, call, args, text_node, cpp_symbol(call), file_scope(file, call))
+    # ``ABSL_RAW_LOG(FATAL, "fmt", …)``, ``ROCKS_LOG_WARN(log, "fmt", …)`` (``leveled``)
+    return leveled_sites(name, call, args, captured["helper.text"][0], file_scope(file, call)
+                         ) or helper_site(captured, file, cpp_symbol, True, joined_text)
 
 
 _MACRO = re.compile(r"[A-Z][A-Z0-9_]*(?:THROW|RAISE|CHECK|ENFORCE|FAIL|ERROR)[A-Z0-9_]*")
