@@ -75,7 +75,8 @@
   (#match? @status.name "^(::)?(absl::[A-Z][A-Za-z]*Error|absl::Status|grpc::Status|([A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z]*Status::[A-Z][A-Za-z0-9]*)$")) @status
 
 ; glog's checks given no message (`CHECK(n > 0);`, `CHECK_EQ(a, b);`): glog.py (a check
-; with a message streamed after it is the `<<` chain's site).
+; with a message streamed after it is the `<<` chain's site). Abseil's `ABSL_CHECK(n > 0)`
+; is one of the error macros above, read by glog.py as well.
 (call_expression
   function: (identifier) @macro.name
   arguments: (argument_list) @macro.args

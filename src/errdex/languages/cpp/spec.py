@@ -357,7 +357,7 @@ def _stream_severity(first: Node) -> str | None:
     if text(first) in _ERROR_STREAMS:
         return "error"
     if first.type == "call_expression" and text(first.child_by_field_name("function")) in (
-        "LOG", "google::LOG"
+        "LOG", "google::LOG", "ABSL_LOG"  # Abseil's ``ABSL_LOG(ERROR) << …`` is glog's
     ):
         args = arguments(first.child_by_field_name("arguments"))
         return _LOG_LEVELS.get(text(args[0])) if len(args) == 1 else None
