@@ -370,8 +370,8 @@ def arguments(args: Node | None) -> list[Node]:
     if args is None:
         return []
     return [c for c in args.named_children if c.type != "comment" and not (
-        _macro_error(c) and c.prev_named_sibling is not None and (
-            c.prev_named_sibling.type in STRING_TYPES or _macro_error(c.prev_named_sibling)))]
+        _macro_error(c) and c.prev_sibling is not None and (
+            c.prev_sibling.type in STRING_TYPES or _macro_error(c.prev_sibling)))]
 
 
 # --- symbols ----------------------------------------------------------------------------
