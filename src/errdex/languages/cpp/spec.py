@@ -54,7 +54,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.c.asserts import assert_sites
-from errdex.languages.c.calls import file_scope, helper_site
+from errdex.languages.c.calls import file_scope, helper_site, rewritten
 from errdex.languages.c.family import (
     STRING_TYPES,
     arguments,
@@ -491,7 +491,7 @@ _ENGINE = language(SPEC)
 def _extract(source: bytes) -> FileSites:
     """The engine's sites, read with the macros tree-sitter cannot expand written as what
     they stand for (``compose.blanked``: same lines, same bytes)."""
-    return _ENGINE.extract(blanked(source) or source)
+    return _ENGINE.extract(rewritten(blanked(source), source))
 
 
 LANGUAGE = replace(_ENGINE, extract=_extract)
