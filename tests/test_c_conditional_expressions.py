@@ -100,3 +100,11 @@ def test_the_rewritten_text_parses_on_the_same_lines() -> None:
     assert b"&& wpath == NULL" in read and b"(size_t)1 << 40" in read  # the first branches
     assert b"8589934591" not in read and b"#endif" not in read
     assert unconditioned(b"#if A\nint f(void) { return (1); }\n#endif\n") is None
+
+
+def test_cpp_reads_such_an_expression_alike(
+    make_repo: Callable[..., GitRepo], tmp_path: Path,
+) -> None:
+    _, records = mine_once(make_repo, tmp_path, {"tar/write.cc": TAR_C})
+    size = one_record_at(records, "tar/write.cc", line_with(TAR_C, "/* @size */"))
+    assert size.record.error_message == "tar: File size %zu too large for ustar"

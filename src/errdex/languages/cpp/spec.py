@@ -46,15 +46,10 @@ from errdex.languages._engine.locals import LocalReader, Locals
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import concatenation, has_words
 from errdex.languages._engine.reader import MessageTable, Reader
-from errdex.languages.base import (
-    FileSites,
-    Site,
-    ancestors,
-    line_of,
-    text,
-)
+from errdex.languages.base import FileSites, Site, ancestors, line_of, text
 from errdex.languages.c.asserts import assert_sites
 from errdex.languages.c.calls import file_scope, helper_site, rewritten
+from errdex.languages.c.conditionals import unconditioned
 from errdex.languages.c.family import (
     STRING_TYPES,
     arguments,
@@ -490,8 +485,11 @@ _ENGINE = language(SPEC)
 
 def _extract(source: bytes) -> FileSites:
     """The engine's sites, read with the macros tree-sitter cannot expand written as what
-    they stand for (``compose.blanked``: same lines, same bytes)."""
-    return _ENGINE.extract(rewritten(blanked(source), source))
+    they stand for (``compose.blanked``) and directives inside an expression blanked
+    (``c.conditionals``): same lines, same bytes."""
+    read = unconditioned(source) or source
+    return _ENGINE.extract(rewritten(blanked(read) or (read if read is not source else None),
+                                     source))
 
 
 LANGUAGE = replace(_ENGINE, extract=_extract)
