@@ -139,12 +139,27 @@ def file_scope(file: object, node: Node) -> str:
     while root.parent is not None:
         root = root.parent
     token = scope_of(root.text or b"")
+    token = _REWRITTEN.get(token, token)
     _LAST[:] = [(file, token)]
     return token
 
 
 def scope_of(source: bytes) -> str:
     return f"<file {zlib.crc32(source):08x}>"
+
+
+_REWRITTEN: dict[str, str] = {}
+
+
+def rewritten(read: bytes | None, source: bytes) -> bytes:
+    """What sites are read from: ``read``, a rewriting of ``source`` on the same lines
+    (directives or macros blanked), when there is one. Its sites keep ``source``'s file
+    scope: the file's reporters are read from ``source`` itself (``compose``)."""
+    _REWRITTEN.clear()
+    if read is None:
+        return source
+    _REWRITTEN[scope_of(read)] = scope_of(source)
+    return read
 
 
 def helper_site(captured: Captures, file: object, symbol: Callable[[Node], str | None],

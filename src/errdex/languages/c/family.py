@@ -108,11 +108,9 @@ def c_string(node: Node | None) -> CString | None:
         value = text(content)
         return CString(value, value)
     if node.type == "string_literal":
-        value = "".join(
-            text(c) if c.type == "string_content" else unescape(text(c))
-            for c in node.named_children if c.type in ("string_content", "escape_sequence")
-        )
-        return CString(value, value)
+        glued = _glued(node)
+        # ``"size %" PRIu64)`` in C++: the macro after the string is its tail
+        return _joined([node, *glued]) if glued else _piece(node)
     if node.type == "identifier":  # a string macro of the file (``defines.py``)
         macro = defined(node, unescape)
         return CString(macro, macro) if macro is not None else None
@@ -136,12 +134,50 @@ def message_string(node: Node | None) -> CString | None:
     return c_string(node)
 
 
+def _glued(node: Node) -> list[Node]:
+    """The macros C++'s grammar left beside a string it could not join them to: in
+    ``"size %" PRIu64 " of %s"`` (a ``concatenated_string``) each ``PRIu64`` is an
+    ``ERROR`` around an identifier; after the last string (``"size %" PRIu64)``) that
+    ``ERROR`` is the string's next sibling, no comma between (C's grammar reads both)."""
+    if node.parent is not None and node.parent.type == "concatenated_string":
+        return []  # the concatenation reads its own
+    out: list[Node] = []
+    sibling = node.next_sibling
+    while sibling is not None and _macro_error(sibling):
+        out.extend(sibling.named_children)
+        sibling = sibling.next_sibling
+    return out
+
+
+def _macro_error(node: Node) -> bool:
+    """An ``ERROR`` holding only identifiers (macros the grammar could not place)."""
+    return node.type == "ERROR" and node.named_child_count > 0 and all(
+        c.type == "identifier" for c in node.named_children)
+
+
 def _concatenated(node: Node) -> CString | None:
+    children = [piece for child in node.named_children if child.type != "comment"
+                for piece in (child.named_children if _macro_error(child) else [child])]
+    return _joined([*children, *_glued(node)])
+
+
+def _piece(node: Node) -> CString | None:
+    """One string of a concatenation, read alone."""
+    if node.type != "string_literal":
+        return c_string(node)
+    value = "".join(
+        text(c) if c.type == "string_content" else unescape(text(c))
+        for c in node.named_children if c.type in ("string_content", "escape_sequence")
+    )
+    return CString(value, value)
+
+
+def _joined(children: list[Node]) -> CString | None:
     written: list[str] = []
     fmt: list[str] = []
     macros: list[str] = []
-    for child in node.named_children:
-        piece = c_string(child) if child.type in STRING_TYPES else None
+    for child in children:
+        piece = _piece(child) if child.type in STRING_TYPES else None
         if piece is not None:
             written.append(piece.written)
             fmt.append(piece.text)
@@ -329,10 +365,13 @@ def _right_stream(name: str, args: list[Node]) -> bool:
 
 
 def arguments(args: Node | None) -> list[Node]:
-    """The argument expressions of an ``argument_list`` (comments dropped)."""
+    """The argument expressions of an ``argument_list`` (comments dropped, and the macros
+    C++'s grammar left after a string, which are the string's: ``_glued``)."""
     if args is None:
         return []
-    return [c for c in args.named_children if c.type != "comment"]
+    return [c for c in args.named_children if c.type != "comment" and not (
+        _macro_error(c) and c.prev_sibling is not None and (
+            c.prev_sibling.type in STRING_TYPES or _macro_error(c.prev_sibling)))]
 
 
 # --- symbols ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ when the repository defines it, the candidates nothing otherwise.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Node
@@ -23,10 +24,11 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.message import Message
-from errdex.languages.base import Site, text
+from errdex.languages.base import FileSites, Site, text
 from errdex.languages.c.asserts import assert_sites
-from errdex.languages.c.calls import file_scope, helper_site
+from errdex.languages.c.calls import file_scope, helper_site, rewritten
 from errdex.languages.c.compose import producers
+from errdex.languages.c.conditionals import unconditioned
 from errdex.languages.c.family import arguments, c_string, c_symbol, call_site, unsure
 from errdex.languages.c.glib import glib_sites
 from errdex.languages.c.log_choices import choice_call, with_choices
@@ -104,5 +106,14 @@ SPEC = LanguageSpec(
     evidence=EvidenceRules(frozenset({"function_definition"})), snippets=C_SNIPPETS,
     compose=Composer(producers=_producers, triggers=(*_REPORTERS.triggers, b"va_list")),
 )
-LANGUAGE = language(SPEC)
+_ENGINE = language(SPEC)
+
+
+def _extract(source: bytes) -> FileSites:
+    """The engine's sites, read with conditional directives inside an expression blanked
+    (``conditionals``: same lines, same bytes)."""
+    return _ENGINE.extract(rewritten(unconditioned(source), source))
+
+
+LANGUAGE = replace(_ENGINE, extract=_extract)
 extract = LANGUAGE.extract

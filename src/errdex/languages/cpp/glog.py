@@ -1,4 +1,5 @@
 """glog's (and Abseil logging's) ``CHECK`` macros, worded as they print when they fail.
+Abseil's own names (``ABSL_CHECK``, ``ABSL_CHECK_EQ``, ``ABSL_LOG(ERROR)``) print the same.
 
 ``CHECK(cond) << "msg"`` logs at FATAL ``Check failed: cond msg`` (the condition as
 written, whitespace collapsed, then what is streamed); ``CHECK_EQ(a, b)`` (``_NE``,
@@ -25,7 +26,7 @@ from errdex.languages.cpp.calls import cpp_symbol
 from errdex.records.log_statements import LogLevel
 from errdex.templates.template import Hole, Literal, Part, Template, merge_literals
 
-CHECKS = re.compile(r"(?:D|P)?CHECK(?:_(?:EQ|NE|LT|LE|GT|GE))?")
+CHECKS = re.compile(r"(?:ABSL_)?(?:D|P)?CHECK(?:_(?:EQ|NE|LT|LE|GT|GE))?")
 _OPERATORS = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
 _SPACE = re.compile(r"\s+")
 
@@ -38,6 +39,7 @@ def check_site(call: Node, at: Node, streamed: list[Message]) -> Site | None:
     if not CHECKS.fullmatch(name) or not args:
         return None
     said = [_SPACE.sub(" ", text(a)).strip() for a in args]
+    name = name.removeprefix("ABSL_")
     operator = _OPERATORS.get(name.rsplit("_", 1)[-1]) if "_" in name else None
     parts: list[Part]
     if operator is not None and len(args) == 2:

@@ -67,14 +67,16 @@
   (#match? @assert.name "^(assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*)$")) @assert
 
 ; A status returned with its message (`absl::InvalidArgumentError(msg)`,
-; `absl::Status(absl::StatusCode::kNotFound, msg)`, `grpc::Status(code, msg)`): status.py.
+; `absl::Status(absl::StatusCode::kNotFound, msg)`, `grpc::Status(code, msg)`, LevelDB's
+; `Status::Corruption(msg)`, RocksDB's `IOStatus::IOError(msg)`): status.py.
 (call_expression
   function: (qualified_identifier) @status.name
   arguments: (argument_list) @status.args
-  (#match? @status.name "^(::)?(absl::[A-Z][A-Za-z]*Error|absl::Status|grpc::Status)$")) @status
+  (#match? @status.name "^(::)?(absl::[A-Z][A-Za-z]*Error|absl::Status|grpc::Status|([A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z]*Status::[A-Z][A-Za-z0-9]*)$")) @status
 
 ; glog's checks given no message (`CHECK(n > 0);`, `CHECK_EQ(a, b);`): glog.py (a check
-; with a message streamed after it is the `<<` chain's site).
+; with a message streamed after it is the `<<` chain's site). Abseil's `ABSL_CHECK(n > 0)`
+; is one of the error macros above, read by glog.py as well.
 (call_expression
   function: (identifier) @macro.name
   arguments: (argument_list) @macro.args

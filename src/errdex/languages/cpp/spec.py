@@ -46,15 +46,10 @@ from errdex.languages._engine.locals import LocalReader, Locals
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import concatenation, has_words
 from errdex.languages._engine.reader import MessageTable, Reader
-from errdex.languages.base import (
-    FileSites,
-    Site,
-    ancestors,
-    line_of,
-    text,
-)
+from errdex.languages.base import FileSites, Site, ancestors, line_of, text
 from errdex.languages.c.asserts import assert_sites
-from errdex.languages.c.calls import file_scope, helper_site
+from errdex.languages.c.calls import file_scope, helper_site, rewritten
+from errdex.languages.c.conditionals import unconditioned
 from errdex.languages.c.family import (
     STRING_TYPES,
     arguments,
@@ -78,6 +73,7 @@ from errdex.languages.cpp.calls import (
 )
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.glog import CHECKS, check_site, streamed_check, streamed_into
+from errdex.languages.cpp.leveled import leveled_sites
 from errdex.languages.cpp.messages import FORMATTERS, format_given, last_name, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.cpp.qt import ASSERTS, qt_assert_sites, qt_log_site, qt_stream_site
@@ -121,19 +117,20 @@ def _call_site(captured: Captures, file: FileIndex) -> Site | None:
     return call_site(name, call, args, cpp_symbol, file_scope(file, call))
 
 
-def _helper_site(captured: Captures, file: FileIndex) -> Site | None:
+def _helper_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None:
     """A call passing text to a function that may be one of the repository's reporters
     (not one building the message of an error a factory makes: that error's site reads it,
     nor an error macro: ``_macro_site``)."""
-    if _inside_made(captured["helper"][0]) or _error_macro(text(captured["helper.name"][0])):
+    call, name = captured["helper"][0], text(captured["helper.name"][0])
+    if _inside_made(call) or _error_macro(name):
         return None
-    call, args = captured["helper"][0], arguments(captured["helper"][0].child_by_field_name(
-        "arguments"))
-    qt = qt_log_site(text(captured["helper.name"][0]), call, args,
-                     lambda fmt, rest: _format_given(fmt, rest) or _literal(fmt))
+    args = arguments(call.child_by_field_name("arguments"))
+    qt = qt_log_site(name, call, args, lambda fmt, rest: _format_given(fmt, rest) or _literal(fmt))
     if qt is not None:  # ``qWarning("fmt", …)`` (``qt``)
         return qt
-    return helper_site(captured, file, cpp_symbol, throws=True, reader=joined_text)
+    # ``ABSL_RAW_LOG(FATAL, "fmt", …)``, ``ROCKS_LOG_WARN(log, "fmt", …)`` (``leveled``)
+    return leveled_sites(name, call, args, captured["helper.text"][0], file_scope(file, call)
+                         ) or helper_site(captured, file, cpp_symbol, True, joined_text)
 
 
 _MACRO = re.compile(r"[A-Z][A-Z0-9_]*(?:THROW|RAISE|CHECK|ENFORCE|FAIL|ERROR)[A-Z0-9_]*")
@@ -355,7 +352,7 @@ def _stream_severity(first: Node) -> str | None:
     if text(first) in _ERROR_STREAMS:
         return "error"
     if first.type == "call_expression" and text(first.child_by_field_name("function")) in (
-        "LOG", "google::LOG"
+        "LOG", "google::LOG", "ABSL_LOG"  # Abseil's ``ABSL_LOG(ERROR) << …`` is glog's
     ):
         args = arguments(first.child_by_field_name("arguments"))
         return _LOG_LEVELS.get(text(args[0])) if len(args) == 1 else None
@@ -488,8 +485,11 @@ _ENGINE = language(SPEC)
 
 def _extract(source: bytes) -> FileSites:
     """The engine's sites, read with the macros tree-sitter cannot expand written as what
-    they stand for (``compose.blanked``: same lines, same bytes)."""
-    return _ENGINE.extract(blanked(source) or source)
+    they stand for (``compose.blanked``) and directives inside an expression blanked
+    (``c.conditionals``): same lines, same bytes."""
+    read = unconditioned(source) or source
+    return _ENGINE.extract(rewritten(blanked(read) or (read if read is not source else None),
+                                     source))
 
 
 LANGUAGE = replace(_ENGINE, extract=_extract)
