@@ -27,6 +27,7 @@ from errdex.lookup.layouts import (
     named_sources_of,
 )
 from errdex.lookup.parse import parse_events
+from errdex.lookup.shares import Share, heads, owners
 from errdex.lookup.statements import StatementMatch, Statements
 from errdex.templates.analysis import shape_of
 
@@ -85,18 +86,37 @@ class EntryReader:
             self.statements = _STATEMENTS[key]
 
     def rank(self, chunk: str) -> list[Mapped]:
+        """The events of a chunk's entries, ranked."""
         out: list[Mapped] = []
-        numbered = enumerate(chunk.splitlines(keepends=True), 1)
-        for entry in entries(self.layout, numbered):
-            if entry.message and self._is_event(entry):
-                found, statement = self._rank_entry(entry)
-                fields: dict[str, object] = {"name": self.layout.name, **entry.fields,
-                                             "level": entry.level}
-                out.append(Mapped(entry.line, _first_line(entry), found, fields,
-                                  entry.message, statement))
-            if entry.continuation:
-                out.extend(self._traces(entry))
+        for entry in entries(self.layout, enumerate(chunk.splitlines(keepends=True), 1)):
+            self._rank_into(entry, out)
         return out
+
+    def rank_share(self, chunk: str, share: Share) -> tuple[list[int], list[Mapped]]:
+        """The events of one worker's share of a chunk's entries (``shares``), ranked, and
+        each one's entry's position in the chunk (by which the scanning process puts the
+        shares of all workers back in log order)."""
+        read = list(entries(self.layout, enumerate(chunk.splitlines(keepends=True), 1)))
+        worker, workers = share
+        positions: list[int] = []
+        out: list[Mapped] = []
+        for position, owner in enumerate(owners(heads([e.message for e in read]), workers)):
+            if owner == worker:
+                before = len(out)
+                self._rank_into(read[position], out)
+                positions += [position] * (len(out) - before)
+        return positions, out
+
+    def _rank_into(self, entry: Entry, out: list[Mapped]) -> None:
+        """An entry's events, ranked: the entry itself, then the traces printed below it."""
+        if entry.message and self._is_event(entry):
+            found, statement = self._rank_entry(entry)
+            fields: dict[str, object] = {"name": self.layout.name, **entry.fields,
+                                         "level": entry.level}
+            out.append(Mapped(entry.line, _first_line(entry), found, fields,
+                              entry.message, statement))
+        if entry.continuation:
+            out.extend(self._traces(entry))
 
     def _is_event(self, entry: Entry) -> bool:
         if self.all_levels:
