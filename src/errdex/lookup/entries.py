@@ -97,8 +97,11 @@ class EntryReader:
     def rank_share(self, chunk: str, share: Share) -> tuple[list[int], list[Mapped]]:
         """The events of one worker's share of a chunk's entries (``shares``), ranked, and
         each one's entry's position in the chunk (by which the scanning process puts the
-        shares of all workers back in log order)."""
-        read = list(entries(self.layout, enumerate(chunk.splitlines(keepends=True), 1)))
+        shares of all workers back in log order). Only the entries that hold an event are
+        shared out (an info line without a trace below it holds none)."""
+        read = [entry for entry in entries(
+            self.layout, enumerate(chunk.splitlines(keepends=True), 1))
+            if entry.continuation or (entry.message and self._is_event(entry, entry.level))]
         worker, workers = share
         positions: list[int] = []
         out: list[Mapped] = []
