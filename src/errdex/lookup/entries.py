@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import PurePosixPath
 
 from errdex.languages._engine.pastes.common import ErrorEvent, Frame
@@ -27,6 +28,7 @@ from errdex.lookup.layouts import (
     named_sources_of,
 )
 from errdex.lookup.parse import parse_events
+from errdex.lookup.shares import Share, heads, owners
 from errdex.lookup.statements import StatementMatch, Statements
 from errdex.templates.analysis import shape_of
 
@@ -39,6 +41,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")  # a word, as the index reads words
 _SOURCE_WEIGHT = 0.2  # a logger / program naming the record's file
 _THIN_LITERAL = 12  # less literal text than this in a template: mostly holes
 _THIN_SHARE = 0.3  # or less than this share of the message
+_APPROXIMATE = attrgetter("approximate")
 
 
 @dataclass
@@ -85,35 +88,58 @@ class EntryReader:
             self.statements = _STATEMENTS[key]
 
     def rank(self, chunk: str) -> list[Mapped]:
+        """The events of a chunk's entries, ranked."""
         out: list[Mapped] = []
-        numbered = enumerate(chunk.splitlines(keepends=True), 1)
-        for entry in entries(self.layout, numbered):
-            if entry.message and self._is_event(entry):
-                found, statement = self._rank_entry(entry)
-                fields: dict[str, object] = {"name": self.layout.name, **entry.fields,
-                                             "level": entry.level}
-                out.append(Mapped(entry.line, _first_line(entry), found, fields,
-                                  entry.message, statement))
-            if entry.continuation:
-                out.extend(self._traces(entry))
+        for entry in entries(self.layout, enumerate(chunk.splitlines(keepends=True), 1)):
+            self._rank_into(entry, out)
         return out
 
-    def _is_event(self, entry: Entry) -> bool:
+    def rank_share(self, chunk: str, share: Share) -> tuple[list[int], list[Mapped]]:
+        """The events of one worker's share of a chunk's entries (``shares``), ranked, and
+        each one's entry's position in the chunk (by which the scanning process puts the
+        shares of all workers back in log order). Only the entries that hold an event are
+        shared out (an info line without a trace below it holds none)."""
+        read = [entry for entry in entries(
+            self.layout, enumerate(chunk.splitlines(keepends=True), 1))
+            if entry.continuation or (entry.message and self._is_event(entry, entry.level))]
+        worker, workers = share
+        positions: list[int] = []
+        out: list[Mapped] = []
+        for position, owner in enumerate(owners(heads([e.message for e in read]), workers)):
+            if owner == worker:
+                before = len(out)
+                self._rank_into(read[position], out)
+                positions += [position] * (len(out) - before)
+        return positions, out
+
+    def _rank_into(self, entry: Entry, out: list[Mapped]) -> None:
+        """An entry's events, ranked: the entry itself, then the traces printed below it."""
+        level = entry.level  # read once: each read looks the level word up again
+        if entry.message and self._is_event(entry, level):
+            found, statement = self._rank_entry(entry, level)
+            fields: dict[str, object] = {"name": self.layout.name, **entry.fields,
+                                         "level": level}
+            out.append(Mapped(entry.line, _first_line(entry), found, fields,
+                              entry.message, statement))
+        if entry.continuation:
+            out.extend(self._traces(entry))
+
+    def _is_event(self, entry: Entry, level: str | None) -> bool:
         if self.all_levels:
             return True
-        level = entry.level
         if level is not None:
             return level in EVENT_LEVELS
         if "level" in entry.fields:  # a level word this reader does not know
             return False
         return _ERROR_WORDS.search(entry.message) is not None
 
-    def _rank_entry(self, entry: Entry) -> tuple[list[Ranked], StatementMatch | None]:
+    def _rank_entry(self, entry: Entry,
+                    level: str | None) -> tuple[list[Ranked], StatementMatch | None]:
         """The records an entry's message matches; below warning, the statement first (an
         info line is rarely a record's, and the statement table is the cheaper probe)."""
         fields = entry.fields
         key = (entry.message, fields.get("class"), fields.get("file"), fields.get("line"),
-               fields.get("location"), fields.get("caller"), entry.level, entry.printed)
+               fields.get("location"), fields.get("caller"), level, entry.printed)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
@@ -126,9 +152,9 @@ class EntryReader:
             missed = by_words.get(self._index_words(entry.message))
             if missed is not None:
                 return missed
-        frames = tuple(Frame(file, line) for file, line in locations(fields))
+        located = locations(fields)  # most layouts write none
+        frames = tuple(Frame(file, line) for file, line in located) if located else ()
         statement = None
-        level = entry.level
         # An info line is a statement's, not a record's; a line of a layout without levels
         # (syslog) may be either: a statement it fullmatches first (the cheap probe), else
         # the records.
@@ -148,7 +174,7 @@ class EntryReader:
             self.cache.clear()
             self.missed.clear()
         self.cache[key] = (found, statement)
-        if statement is None and all(r.approximate for r in found):
+        if statement is None and all(map(_APPROXIMATE, found)):
             self.missed.setdefault(shape, {})[self._index_words(entry.message)] = (
                 found, statement)
         return found, statement

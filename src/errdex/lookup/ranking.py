@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
+from typing import cast
 
 from errdex.records.lineage import WordingVersion
 from errdex.records.model import Record, RecordExtras
@@ -300,6 +301,10 @@ def bind(
     names: list[str] | tuple[str, ...] = extras.hole_names
     if len(names) != len(groups):
         names = _hole_names(record.error_message, len(groups))
+    if None not in groups:  # most bindings: every hole valued, each name once (in C)
+        plain = dict(zip(names, cast("tuple[str, ...]", groups), strict=False))
+        if len(plain) == len(groups):
+            return plain
     bound: dict[str, str] = {}
     for name, value in zip(names, groups, strict=False):
         if value is None:

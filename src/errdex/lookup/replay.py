@@ -60,6 +60,7 @@ _MAX_DIGITS = 12  # a longer number is masked as one this long
 # Thresholds on a message's length that ``Index._full_matches`` decides by (a bare template
 # against a longer message, a one-word one, a sentence that lost its final period).
 _LENGTHS = (15, 40, 1_000)
+_SHORT, _ONE_WORD, _LONG = _LENGTHS
 # A value as logs print it, whatever its kind: quoted text, a path, a token with a digit or
 # an underscore (a count, a hex id, an identifier). ``coarse_key`` masks each one.
 _VALUE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|[\w.-]*(?:/[\w.-]+)+|[A-Za-z0-9_]*[0-9_][A-Za-z0-9_]*")
@@ -164,7 +165,8 @@ class Replays:
             return f"\x01{kind}{'0' if word[0].isdigit() else ''}{'_' if word[-1] == '_' else ''}"
 
         size = len(message)
-        key = (_MASKABLE.sub(mask, message), *(size > n for n in _LENGTHS), *extra)
+        key = (_MASKABLE.sub(mask, message), size > _SHORT, size > _ONE_WORD, size > _LONG,
+               *extra)  # _LENGTHS
         self._last = (message, extra, key)
         return key
 
@@ -344,21 +346,20 @@ class Replays:
         self._coarse_kept += 1
 
 
-_PROGRAM_MARKS = ("]: ", ": error", ": fatal", ": warning")  # ``prog[12]: ``, ``prog: error``
-_NAMING_WORDS = ("sage:", "code", "errno", "sqlstate")  # ``usage: prog``, ``code: 'x'``
-
-
 def _may_name(message: str) -> bool:
     """Whether a message may name a program, a package or a code through a value the shape
     masks (its length or letters decide: ``prog_1[12]: ``, ``code: 'e_1'``, ``sqlstate
     2a3b4``, ``pkg_1.mod.BrokenError``): such a line is checked by index words, which read
     the context and the codes again (``lookup.context``, ``lookup.codes``)."""
-    if any(mark in message for mark in _PROGRAM_MARKS):
+    # each test spelt out: a scan asks for every line it replays (no generator per call)
+    if ("]: " in message or ": error" in message or ": fatal" in message
+            or ": warning" in message):  # ``prog[12]: ``, ``prog: error``
         return True
     if "." in message and ("Error" in message or "Exception" in message):
         return True
-    lowered = message.lower()
-    return any(word in lowered for word in _NAMING_WORDS)
+    lowered = message.lower()  # ``usage: prog``, ``code: 'x'``, ``errno``, ``sqlstate``
+    return "sage:" in lowered or "code" in lowered or "errno" in lowered or (
+        "sqlstate" in lowered)
 
 
 def coarse_key(message: str, extra: tuple[object, ...]) -> tuple[tuple[object, ...], list[str]]:
@@ -373,7 +374,7 @@ def coarse_key(message: str, extra: tuple[object, ...]) -> tuple[tuple[object, .
 def _lengths(text: str) -> tuple[bool, ...]:
     """The thresholds on a reading's length ``Index._full_matches`` decides by."""
     size = len(text)
-    return tuple(size > n for n in _LENGTHS)
+    return size > _SHORT, size > _ONE_WORD, size > _LONG  # _LENGTHS, without a generator
 
 
 def _groups(checks: tuple[Check, ...], message: str,

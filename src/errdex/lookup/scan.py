@@ -20,6 +20,7 @@ sits in memory whole.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import json
 import json.encoder
@@ -29,6 +30,7 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TextIO
 
 from errdex.collection import young_collections_from_now, young_collections_only
@@ -37,6 +39,8 @@ from errdex.lookup.entries import EntryReader, Mapped, weigh
 from errdex.lookup.index import Index, Match, Ranked, materialize
 from errdex.lookup.layouts import Layout, detect, layout_named
 from errdex.lookup.parse import MAX_INPUT_CHARS, ErrorEvent, parse_events
+from errdex.lookup.share_workers import ShareWorkers
+from errdex.lookup.shares import Share
 from errdex.lookup.statements import StatementMatch
 from errdex.repo.processes import die_with_parent
 from errdex.store.protocol import StoredRecord, open_store
@@ -183,9 +187,10 @@ def scan(
     log statements. ``group``: an event no record or statement explains gets the id of a
     template learnt from the log (``drain``). With ``jobs`` > 1 and a log of several
     chunks, chunks are parsed and ranked in worker processes (each with its own store and
-    index) and this process reads the reported records, a chunk at a time. An older
-    wording (mine ``--history``) is answered with its site as it is now, as ``explain``
-    answers it (``lineage.follow_sites``).
+    index; with a layout, every worker reads every chunk and ranks its share of the
+    entries: ``shares``) and this process reads the reported records, a chunk at a time.
+    An older wording (mine ``--history``) is answered with its site as it is now, as
+    ``explain`` answers it (``lineage.follow_sites``).
     """
     named = layout_named(layout) if layout else None  # a bad pattern: before any reading
     starts: list[Layout | None] = [named]
@@ -332,6 +337,14 @@ def _rank_chunk_in_worker(chunk: str, reading: _Reading) -> list[RankedEvent]:
     return _rank_chunk(_WORKER_INDEX, chunk, reading)
 
 
+def _rank_share_in_worker(chunk: str, reading: _Reading,
+                          share: Share) -> tuple[list[int], list[RankedEvent]]:
+    """This worker's share of a chunk's entries, ranked (``EntryReader.rank_share``)."""
+    assert _WORKER_INDEX is not None
+    _WORKER_INDEX.cache_shapes()
+    return _reader(_WORKER_INDEX, reading).rank_share(chunk, share)
+
+
 def _rank_in_workers(
     index: Index, pieces: Iterator[tuple[int, str]], reading: _Reading, jobs: int
 ) -> Iterator[tuple[int, list[RankedEvent]]]:
@@ -348,6 +361,9 @@ def _rank_in_workers(
 def _ranked_by_pool(
     pieces: Iterator[tuple[int, str]], reading: _Reading, jobs: int, db: str
 ) -> Iterator[tuple[int, list[RankedEvent]]]:
+    if reading.layout is not None:
+        yield from _ranked_by_shares(pieces, reading, jobs, db)
+        return
     with ProcessPoolExecutor(
         max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
         initializer=_open_worker_index, initargs=(db,),
@@ -361,6 +377,36 @@ def _ranked_by_pool(
         while pending:
             line, future = pending.popleft()
             yield line, future.result()
+
+
+def _ranked_by_shares(
+    pieces: Iterator[tuple[int, str]], reading: _Reading, jobs: int, db: str
+) -> Iterator[tuple[int, list[RankedEvent]]]:
+    """Chunks of a log of known layout, each read by every worker and ranked in shares
+    (``shares``: a worker ranks the entries of its messages' openings in every chunk, so
+    learns their shapes alone), the shares merged back in log order."""
+    workers = ShareWorkers(jobs, _rank_share_in_worker, _open_worker_index, (db,))
+    finished = False
+    try:
+        pending: deque[int] = deque()
+        for first_line, chunk in pieces:
+            workers.submit(chunk, reading)
+            pending.append(first_line)
+            if len(pending) >= 4 * jobs:
+                yield pending.popleft(), _merged(workers.results())
+        while pending:
+            yield pending.popleft(), _merged(workers.results())
+        finished = True
+    finally:
+        workers.close(finished)
+
+
+def _merged(shares: list[tuple[list[int], list[RankedEvent]]]) -> list[RankedEvent]:
+    """The events of a chunk's shares in log order (by their entries' positions; an
+    entry's events all come from one share, in order)."""
+    return [event for _, event in heapq.merge(
+        *(zip(positions, events, strict=True) for positions, events in shares),
+        key=itemgetter(0))]
 
 
 def _event_line(event: ErrorEvent) -> int:
