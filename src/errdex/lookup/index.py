@@ -489,12 +489,11 @@ class Index:
             if ratio >= (APPROXIMATE_MIN_RATIO if pid in seen else close_text.MIN_RATIO):
                 ratios[pid] = ratio
         scored: dict[str, Scored] = {}
-        if not ratios:
-            return scored
-        for row in self.store.candidate_rows(list(ratios), repo):
+        for row in self.store.candidate_rows(list(ratios), repo) if ratios else ():
             ratio = ratios[row.pattern_id]
             reasons = [f"approximate: {ratio:.0%} similar text, the message was probably reworded"]
             score = 0.3 + 0.65 * ratio + class_signal(event.error_class, row.error_class, reasons)
-            scored[row.id] = Scored(row, score, reasons, approximate=True)
+            scored[row.id] = Scored(row, score, reasons, approximate=True,
+                                    literal=details[row.pattern_id][1])
         return scored
 

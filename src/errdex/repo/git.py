@@ -322,7 +322,8 @@ def skip_reason(path: str) -> str | None:
         stem.startswith("test_")
         # Not a bare CamelCase "Spec": product code names specs too (ConnectionSpec.kt);
         # test specs (FooSpec.kt, FooSpec.groovy) live under test folders, caught above.
-        or stem.endswith(("_test", "_tests", ".test", ".spec", "_spec", "Test", "Tests"))
+        or stem.endswith(("_test", "_tests", ".test", ".spec", "_spec", "Test", "Tests",
+                          "_unittest"))  # Google's C++ convention (``db_unittest.cc``)
         or name == "conftest.py"
     ):
         return "test code"
