@@ -31,7 +31,8 @@ from errdex.languages._engine.pieces import has_words
 from errdex.languages.base import Site, line_of, text
 from errdex.languages.c.family import arguments
 from errdex.languages.cpp.calls import cpp_symbol
-from errdex.templates.template import Hole, Literal, Template, merge_literals
+from errdex.languages.facts import unknown
+from errdex.templates.template import Literal, Template, merge_literals
 
 # ``absl::NotFoundError``: a factory of one code; ``absl::Status``/``grpc::Status``: given one
 FACTORY = re.compile(r"(?:::)?absl::[A-Z][A-Za-z]*Error")
@@ -47,16 +48,14 @@ def status_site(name: str, args_node: Node, call: Node,
     says what an argument prints at a node."""
     args = arguments(args_node)
     if FACTORY.fullmatch(name):
-        given = args[0] if args else None
+        message = read(args[0], call) if args else None
     elif _STATUS.fullmatch(name) and len(args) >= 2 and "StatusCode::" in text(args[0]) and (
             text(args[0]).rsplit("::", 1)[-1].lstrip("k").upper() != "OK"):
-        given = args[1]
+        message = read(args[1], call)
     elif _CODED.fullmatch(name):
-        given = None
+        message = coded_message(args, lambda node: read(node, call))
     else:
         return None
-    message = read(given, call) if given is not None else coded_message(
-        args, lambda node: read(node, call)) if _CODED.fullmatch(name) else None
     if message is None or not has_words(message.parts):
         return None
     return Site(Template(message.written, message.parts), "error", line_of(call),
@@ -83,8 +82,8 @@ def coded_message(args: list[Node], read: Callable[[Node], Message | None]
 
 def _hole(node: Node) -> Message:
     """A value printed as it is (``dbname_``): a hole named after it."""
-    name = text(node)
-    return Message("{" + name + "}", (Hole.of(name, "{" + name + "}"),))
+    hole = unknown(text(node))
+    return Message(hole.written, hole.parts)
 
 
 def status_handler(read: Callable[[Node, Node], Message | None]) -> Handler[FileIndex]:
