@@ -30,6 +30,7 @@ from errdex.languages.csharp.messages import (
     read,
 )
 from errdex.languages.csharp.strings import composite_format, string_value
+from errdex.languages.csharp.types import argument_types
 from errdex.languages.facts import Argument, Call, unknown
 from errdex.templates.template import Literal, Template
 
@@ -163,7 +164,8 @@ def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
                 called := invocation(a, at, path)) is not None:
             nested.append((text(a), called))  # ``new MockError(Describe(count))``
     nested.extend(_inner_calls(read, {name for name, _ in nested}, at, path))
-    return Call(callee, read, owner=owner, path=path, nested=tuple(nested))
+    return Call(callee, read, owner=owner, path=path, nested=tuple(nested),
+                types=argument_types(args, at))
 
 
 def _inner_calls(read: tuple[Argument, ...], known: set[str], at: Node,
