@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.declared import CSHARP, argument_types
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages._jvm.compose import capped, every_alternative, unparenthesized
@@ -30,7 +31,6 @@ from errdex.languages.csharp.messages import (
     read,
 )
 from errdex.languages.csharp.strings import composite_format, string_value
-from errdex.languages.csharp.types import argument_types
 from errdex.languages.facts import Argument, Call, unknown
 from errdex.templates.template import Literal, Template
 
@@ -165,7 +165,7 @@ def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
             nested.append((text(a), called))  # ``new MockError(Describe(count))``
     nested.extend(_inner_calls(read, {name for name, _ in nested}, at, path))
     return Call(callee, read, owner=owner, path=path, nested=tuple(nested),
-                types=argument_types(args, at))
+                types=argument_types(args, at, CSHARP))
 
 
 def _inner_calls(read: tuple[Argument, ...], known: set[str], at: Node,

@@ -28,6 +28,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.declared import CSHARP, parameter_types
 from errdex.languages._engine.producing import builds_nothing, factory_or_helper
 from errdex.languages._engine.walk import class_declarations, returned_values
 from errdex.languages._jvm.compose import (
@@ -54,7 +55,6 @@ from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
 from errdex.languages.csharp.reassigned import reassigned
 from errdex.languages.csharp.resources import resource_string
 from errdex.languages.csharp.strings import composite_format
-from errdex.languages.csharp.types import parameter_types
 from errdex.languages.facts import (
     Call,
     Composer,
@@ -124,7 +124,7 @@ def _class(node: Node, name: str, outer: str | None, body: Node | None,
         made = call_of(base, arguments(handed), handed or node, path)
         facts.constructors.append(Constructor(_names(primary), (
             Call(base, made.args, owner=name, path=path, nested=made.nested,
-                 types=made.types),), types=parameter_types(primary)))
+                 types=made.types),), types=parameter_types(primary, CSHARP)))
     for member in body.named_children if body is not None else ():
         if member.type == "constructor_declaration":
             facts.constructors.append(_constructor(member, name, base, path))
@@ -170,7 +170,7 @@ def _constructor(node: Node, owner: str, base: str, path: str) -> Constructor:
     fields = fields_set(statements, params, ("expression_statement", "arrow_expression_clause"),
                         "member_access_expression", "name")
     return Constructor(params, results, fields,
-                       types=parameter_types(node.child_by_field_name("parameters")))
+                       types=parameter_types(node.child_by_field_name("parameters"), CSHARP))
 
 
 def _getter(prop: Node) -> list[Template]:
@@ -235,7 +235,7 @@ def _method(node: Node, owner: str, path: str) -> list[Producer]:
     name = text(node.child_by_field_name("name"))
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
                      owner, defaults=_defaults(node),
-                     param_types=parameter_types(node.child_by_field_name("parameters")))]
+                     param_types=parameter_types(node.child_by_field_name("parameters"), CSHARP))]
 
 
 def _defaults(function: Node) -> tuple[tuple[str, Template], ...]:
