@@ -9,12 +9,10 @@ printed texts are what .NET's ``$"…"`` interpolation makes of the values.)"""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 import errdex
-from tests.compose_steps import line_starting, mine_fixture, records_at
+from tests.compose_steps import line_starting, matched_among, mine_fixture, records_at
 
 ERRORS = """\
 using System;
@@ -110,8 +108,7 @@ def _printed(records: list[errdex.StoredRecord], start: str) -> list[str]:
     line = line_starting(STORE, start, stripped=True)
     found = records_at(records, "src/Store.cs", line)
     assert found, f"no record at line {line}"
-    return sorted(text for text in (JOB, TRIGGER, CALENDAR) for r in found
-                  if re.fullmatch(r.record.message_pattern or "", text))
+    return matched_among(found, (JOB, TRIGGER, CALENDAR))
 
 
 @pytest.mark.parametrize(("start", "printed"), [

@@ -8,13 +8,10 @@ pattern."""
 
 from __future__ import annotations
 
-import re
-import subprocess
-
 import pytest
 
 import errdex
-from tests.compose_steps import line_starting, mine_fixture, missing
+from tests.compose_steps import java_prints, line_starting, matched_among, mine_fixture, missing
 
 ERRORS = """\
 package shop;
@@ -96,8 +93,7 @@ def _printed(records: list[errdex.StoredRecord], start: str) -> list[str]:
     found = [r for r in records if r.record.file_path == "src/shop/Store.java"
              and r.record.line_number == line]
     assert found, f"no record at line {line}"
-    return sorted({text for text in (JOB, TRIGGER, CALENDAR) for r in found
-                   if re.fullmatch(r.record.message_pattern or "", text)})
+    return matched_among(found, (JOB, TRIGGER, CALENDAR))
 
 
 @pytest.mark.parametrize(("start", "printed"), SITES, ids=["job", "subtype", "string"])
@@ -117,13 +113,8 @@ def test_a_var_decides_nothing_and_both_messages_stay(
 def test_the_patterns_match_what_the_jvm_throws(
     records: list[errdex.StoredRecord], tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    root = tmp_path_factory.mktemp("java_typed_run")
-    (root / "TakenException.java").write_text(ERRORS)
-    (root / "Store.java").write_text(STORE)
-    subprocess.run(["javac", "-d", str(root), str(root / "TakenException.java"),
-                    str(root / "Store.java")], check=True, capture_output=True)
-    done = subprocess.run(["java", "-cp", str(root), "shop.Store"], check=True,
-                          capture_output=True, text=True)
-    assert done.stdout.splitlines() == [JOB, TRIGGER, CALENDAR]
+    printed = java_prints(tmp_path_factory.mktemp("java_typed_run"),
+                          {"TakenException.java": ERRORS, "Store.java": STORE}, "shop.Store")
+    assert printed.splitlines() == [JOB, TRIGGER, CALENDAR]
     for start, printed in SITES:
         assert _printed(records, start) == printed
