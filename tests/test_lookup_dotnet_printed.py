@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import errdex
+from errdex.languages.csharp.pastes import aggregated
 from errdex.lookup.parse import main_event
 from tests.conftest import GitRepo
 
@@ -95,3 +96,15 @@ def test_a_line_after_a_header_with_no_frame_below_is_not_its_message() -> None:
                        "see the admin guide for details\n")
     assert event.message == "The store is read only"
     assert event.printed is None
+
+
+def test_an_aggregate_exceptions_quoted_inner_messages_are_its_inner_errors(db: str) -> None:
+    paste = ("System.AggregateException: One or more errors occurred. (The widget was closed "
+             "before saving\nObject name: 'Widget'.) (Something (else) failed)\n"
+             "   at Shop.Program.Main()\n")
+    found = errdex.explain(paste, db=db)
+    assert found and found[0].record.line_number == 19
+    assert found[0].reason.startswith("full pattern match"), found[0].reason
+    assert aggregated("One or more errors occurred. (a (b) c) (d)") == ["a (b) c", "d"]
+    assert aggregated("One or more errors occurred. (a) and more") == ["a"]
+    assert aggregated("Something else. (a)") == []

@@ -101,7 +101,40 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
         stop = j if depth == 0 else stop
         events.append(lines.event(i, stop, dotnet_message(message), error_class, "dotnet",
                                   frames, printed=dotnet_printed(message)))
+    if len(chain) == 1:  # an AggregateException printed without its inner exceptions
+        events += [lines.event(i, j, dotnet_message(inner), None, "dotnet",
+                               printed=dotnet_printed(inner))
+                   for inner in aggregated(chain[0][1])]
     return tuple(events), j
+
+
+_AGGREGATE = "One or more errors occurred."
+_MOST_AGGREGATED = 8
+
+
+def aggregated(message: str) -> list[str]:
+    """The inner messages an ``AggregateException`` quotes after its own (``One or more
+    errors occurred. (inner one) (inner two)``), each in balanced parentheses; none when
+    the message is not one."""
+    message = message.strip()
+    if not message.startswith(_AGGREGATE + " ("):
+        return []
+    inners: list[str] = []
+    depth, start = 0, 0
+    for k in range(len(_AGGREGATE) + 1, len(message)):
+        char = message[k]
+        if char == "(":
+            depth += 1
+            start = k + 1 if depth == 1 else start
+        elif char == ")" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                inners.append(message[start:k])
+                if len(inners) == _MOST_AGGREGATED:
+                    break
+        elif depth == 0 and not char.isspace():
+            break  # text outside the quoted messages: not .NET's form
+    return [inner for inner in inners if inner.strip()]
 
 
 def _message_lines(lines: Lines, j: int, unhandled: bool) -> int:
