@@ -52,6 +52,7 @@ from errdex.languages.csharp.calls import (
 from errdex.languages.csharp.chosen import chosen_producers
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
 from errdex.languages.csharp.reassigned import reassigned
+from errdex.languages.csharp.repair import repaired
 from errdex.languages.csharp.resources import resource_string
 from errdex.languages.csharp.strings import composite_format
 from errdex.languages.facts import (
@@ -78,6 +79,7 @@ MAX_BRANCHES = 16
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     """Every producer the file declares (module docstring)."""
+    source, root = repaired(source, root)  # ``repair.py``
     out: list[Producer] = []
     for declaration, outer in _declarations(root, None):
         name = text(declaration.child_by_field_name("name"))

@@ -39,12 +39,16 @@ of the repository that writes its own message (``: base($"no such item: {key}")`
 ``Fail("…")`` are candidates, kept when a producer of the repository tells their message
 (``new InvalidOperationException(Messages.NotFound)``: the constant's).
 
+A file the grammar fails on (``async`` as a variable, an ``#if`` choosing a modifier) is
+read as ``repair.py`` rewrites it, byte for byte.
+
 Symbols are ``Class.Method`` (nested types and local functions included, namespaces
 left out); constructors are ``Class.Class``, properties ``Class.Property``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -52,14 +56,17 @@ from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
+from errdex.languages._engine.extract import extract as extract_with
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block, guard_function
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import (
+    FileSites,
     Site,
     ancestors,
     line_of,
+    parse,
     text,
 )
 from errdex.languages.csharp.calls import (
@@ -84,6 +91,7 @@ from errdex.languages.csharp.messages import (
     read,
 )
 from errdex.languages.csharp.pastes import PASTES
+from errdex.languages.csharp.repair import repaired
 from errdex.languages.csharp.strings import composite_format, message_template, string_value
 from errdex.languages.facts import Call
 from errdex.languages.logs import level_of
@@ -447,5 +455,12 @@ SPEC = LanguageSpec(
     ),
     pastes=PASTES, compose=COMPOSER,
 )
-LANGUAGE = language(SPEC)
-extract = LANGUAGE.extract
+
+
+def extract(source: bytes) -> FileSites:
+    """All sites of one file, in source order (what the grammar fails on rewritten first
+    when the file does not parse: ``repair.py``)."""
+    return extract_with(SPEC, repaired(source, parse("csharp", source).root_node)[0])
+
+
+LANGUAGE = dataclasses.replace(language(SPEC), extract=extract)
