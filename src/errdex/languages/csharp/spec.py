@@ -57,6 +57,7 @@ from tree_sitter import Node
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
 from errdex.languages._engine.extract import extract as extract_with
+from errdex.languages._engine.literals import keep_literals
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block, guard_function
@@ -435,7 +436,7 @@ def _symbol(node: Node) -> str | None:
 
 
 SPEC = LanguageSpec(
-    strings=MESSAGES.strings, name="csharp", grammar="csharp", extensions=(".cs",),
+    strings=MESSAGES.strings, name="csharp", grammar="csharp", extensions=(".cs", ".resx"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("throwcall", _throw_call_site), ("call", _call_site),
               ("helper", _helper_site), ("made", _made_site)),
@@ -459,7 +460,11 @@ SPEC = LanguageSpec(
 
 def extract(source: bytes) -> FileSites:
     """All sites of one file, in source order (what the grammar fails on rewritten first
-    when the file does not parse: ``repair.py``)."""
+    when the file does not parse: ``repair.py``); a ``.resx`` file (XML: ``<`` first) has
+    none, its strings are read for composition only (``resources.py``)."""
+    if source.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<":
+        keep_literals(source, [])  # nor text sites: XML is no C#
+        return FileSites([])
     return extract_with(SPEC, repaired(source, parse("csharp", source).root_node)[0])
 
 
