@@ -3,7 +3,8 @@ in the repository (generated at build time) or documents nothing, and
 ``throw new InvalidOperationException(Strings.PoolClosed)`` prints the ``<value>`` of
 ``<data name="PoolClosed">`` in ``Strings.resx``. Each string of a neutral ``.resx`` is a
 constant of the class named after the file (its ``{0}`` filled by ``string.Format``);
-a culture's copy (``Strings.de.resx``) and a ``<data>`` with a ``type`` hold none."""
+a culture's copy (``Strings.de.resx``) and a ``<data>`` with a ``type`` hold none. A name
+no identifier spells is the generator's (``Lease.Expired``: ``Strings.Lease_Expired``)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ RESX = """\
   <data name="TooManyLeases" xml:space="preserve">
     <value>Pool '{0}' lends {1} leases &amp; may not lend more (at most {1:D}).</value>
     <comment>{0}: the pool's name</comment>
+  </data>
+  <data name="Lease.Expired" xml:space="preserve">
+    <value>The lease ran out before it was given back.</value>
   </data>
   <data name="Logo" type="System.Resources.ResXFileRef, System.Windows.Forms">
     <value>logo.png;System.Byte[], mscorlib</value>
@@ -80,6 +84,12 @@ namespace Lease
                     string.Format(CultureInfo.CurrentCulture, Strings.TooManyLeases, _name, max));
             _lent++;
         }
+
+        public void Return(bool late)
+        {
+            if (late)
+                throw new TimeoutException(Strings.Lease_Expired);
+        }
     }
 }
 """
@@ -103,6 +113,7 @@ namespace Lease.Properties
 
         internal static string PoolClosed { get { return Get("PoolClosed"); } }
         internal static string TooManyLeases { get { return Get("TooManyLeases"); } }
+        internal static string Lease_Expired { get { return Get("Lease.Expired"); } }
     }
 
     static class Program
@@ -112,6 +123,7 @@ namespace Lease.Properties
             Action[] runs = {
                 () => new Lease.Pool("orders", true, 0).Take(2),
                 () => new Lease.Pool("orders", false, 2).Take(2),
+                () => new Lease.Pool("orders", false, 0).Return(true),
             };
             foreach (var run in runs)
             {
@@ -130,6 +142,8 @@ PRINTED = [
      "The pool has been shut down; no new lease can be taken.", "PoolClosed"),
     ("throw new NotSupportedException(", "NotSupportedException",
      "Pool 'orders' lends 2 leases & may not lend more (at most 2).", "TooManyLeases"),
+    ("throw new TimeoutException(", "TimeoutException",
+     "The lease ran out before it was given back.", "Lease.Expired"),
 ]
 
 

@@ -40,6 +40,7 @@ from errdex.templates.template import Template
 _SIMILAR = "Looks up a localized string similar to "
 _TRUNCATED = "[rest of string was truncated]"
 _PLACEHOLDER = re.compile(r"(?<!\{)\{(\d+)[^{}]*\}")
+_NOT_IDENTIFIER = re.compile(r"\W")
 _DATA = re.compile(
     rb"<data\s+name=\"([^\"]+)\"([^>]*)>\s*<value>([^<]*)</value>", re.DOTALL)
 
@@ -71,8 +72,15 @@ def resx_producers(source: bytes, path: str) -> list[Producer]:
         value = unescape(match.group(3).decode("utf-8", "replace"))
         if value.strip():
             line = source.count(b"\n", 0, match.start()) + 1
-            out.append(_constant(match.group(1).decode(), value, owner, path, line))
+            out.append(_constant(_property(match.group(1).decode()), value, owner, path, line))
     return out
+
+
+def _property(name: str) -> str:
+    """The property the generator names a ``<data>`` after: what no identifier holds made
+    ``_`` (``Shell.NotSet`` is ``Shell_NotSet``)."""
+    made = _NOT_IDENTIFIER.sub("_", name)
+    return "_" + made if made[:1].isdigit() else made
 
 
 def _constant(name: str, value: str, owner: str, path: str, line: int) -> Producer:
