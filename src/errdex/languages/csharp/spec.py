@@ -71,6 +71,7 @@ from errdex.languages.base import (
     text,
 )
 from errdex.languages.csharp.calls import (
+    arms_of,
     call_of,
     constant_like,
     invocation,
@@ -153,19 +154,18 @@ def _throw_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None
                   if n.type == "preproc_if"), default=0)
     if builds < 2:
         return _one_throw_site(node, value)
-    sites = []
+    sites: list[Site] = []
     for branch in range(builds):
         chosen = BRANCH.set(branch)
         try:
             site = _one_throw_site(node, value)
         finally:
             BRANCH.reset(chosen)
-        if site is not None:
-            sites.append(site)
+        sites.extend([site] if isinstance(site, Site) else site or [])
     return sites or None
 
 
-def _one_throw_site(node: Node, value: Node) -> Site | None:
+def _one_throw_site(node: Node, value: Node) -> Site | list[Site] | None:
     error_class = text(value.child_by_field_name("type"))
     args = arguments(value.child_by_field_name("arguments"))
     short = error_class.rsplit(".", 1)[-1]
@@ -179,6 +179,9 @@ def _one_throw_site(node: Node, value: Node) -> Site | None:
         message = next((m for a in args if (m := read(a, node)) is not None), None)
         template = Template(message.written, message.parts) if message is not None else None
         worded = template is not None and has_words(template.parts)
+        if template is None and short in DOTNET_EXCEPTIONS and len(arms := arms_of(
+                args[0] if args else None)) > 1:
+            return _arm_sites(node, error_class, short, arms, args[1:])
         call = _class_call(error_class, short, args, node, worded)
     if template is None or not has_words(template.parts):
         return _candidate(node, call, error_class) if call is not None else None
@@ -236,6 +239,23 @@ def _class_call(error_class: str, short: str, args: list[Node], at: Node,
     if first.type in ("identifier", "member_access_expression") and text(first)[:1].isupper():
         return Call(text(first), owner=owner_of(at))
     return call_of(error_class, args, at)  # a ternary: each branch (``_first_argument``)
+
+
+def _arm_sites(node: Node, error_class: str, short: str, arms: list[Node],
+               rest: list[Node]) -> list[Site] | None:
+    """``new InvalidOperationException(night ? Strings.Closed : Strings.Gone)``: a site per
+    arm of the ternary, its text read or told by composition (a resource, a constant, a
+    factory of the repository)."""
+    sites: list[Site] = []
+    for arm in arms:
+        message = read(arm, node)
+        if message is not None and has_words(message.parts):
+            sites.append(Site(Template(message.written, message.parts), "exception",
+                              line_of(node), error_class, symbol=_symbol(node)))
+        elif (call := _class_call(error_class, short, [arm, *rest], node, False)) is not None and (
+                call.callee != error_class):
+            sites.append(_candidate(node, call, error_class))
+    return sites or None
 
 
 def _candidate(node: Node, call: Call, error_class: str | None = None,
