@@ -3,8 +3,9 @@ async methods (``bool async``, ``if (async)``, ``Read(async: true)``) and a decl
 whose modifier an ``#if`` chooses (``#if INTERNAL internal #else public #endif class``).
 tree-sitter's C# grammar reads either as one ERROR node over the whole class, which lost
 every site in it; the file is rewritten byte for byte (same lines) before it is read, so
-each site keeps its line and message. A file that parses is read as it is: both branches
-of an ``#if`` inside a message stay sites of their own."""
+each site keeps its line and message (one in a branch the repair blanked too). A file
+that parses is read as it is: both branches of an ``#if`` inside a message stay sites of
+their own."""
 
 from __future__ import annotations
 
@@ -94,7 +95,27 @@ namespace Wire
 }
 """
 
-FILES = {"src/Channel.cs": CHANNEL, "src/Frames.cs": FRAMES, "src/Builds.cs": BUILDS}
+# The ``#if`` breaks the parse; the repair keeps ``"net472";`` and blanks the rest, and the
+# throw the source's own tree read in the ``#else`` stays a site.
+TARGET = """\
+namespace Wire
+{
+    internal static class Target
+    {
+        public static string Moniker =>
+#if NET472
+            "net472";
+#elif NET8_0
+            "net80";
+#else
+            throw new System.InvalidOperationException($"Unknown target framework: {Moniker}.");
+#endif
+    }
+}
+"""
+
+FILES = {"src/Channel.cs": CHANNEL, "src/Frames.cs": FRAMES, "src/Builds.cs": BUILDS,
+         "src/Target.cs": TARGET}
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +130,8 @@ PRINTED = [
      "ChannelException", "Read a negative count of -3 bytes."),
     ("src/Frames.cs", FRAMES, "throw new FormatException(",
      "FormatException", "A frame needs a header of four bytes."),
+    ("src/Target.cs", TARGET, "throw new System.InvalidOperationException(",
+     "System.InvalidOperationException", "Unknown target framework: net90."),
 ]
 
 

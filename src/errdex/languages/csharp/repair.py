@@ -13,17 +13,20 @@ uses often do that:
   chain): each such ``#if`` that an error overlaps keeps its first branch only, the
   directives and the other branches blanked (one build's source, as a compiler sees it).
 
-A repair is kept only when it leaves fewer bytes in error than the source had.
+A repair is kept only when it leaves fewer bytes in error than the source had. A site the
+source's own tree still held on a line the repair blanked (``#else throw new …`` after
+the branch kept) stays a site: ``read_repaired`` adds it to the repaired file's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from tree_sitter import Node
 
-from errdex.languages.base import parse
+from errdex.languages.base import FileSites, parse
 
 _ASYNC_VALUE = re.compile(rb"(?<![\w@.])async(?=\s*(?:[),;?\]}]|:(?!:)|&&|\|\||[=!]=))")
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|elif|else|endif)\b", re.MULTILINE)
@@ -47,6 +50,25 @@ def repaired(source: bytes, root: Node) -> tuple[bytes, Node]:
             if _error_bytes(tree) < spoiled:
                 best = (fixed, tree)
     return best
+
+
+def read_repaired(extract: Callable[[bytes], FileSites], source: bytes) -> FileSites:
+    """The sites ``extract`` finds in the repaired file, with those of the source's own
+    tree on the lines the repair blanked (module docstring)."""
+    fixed = repaired(source, parse("csharp", source).root_node)[0]
+    if fixed is source:
+        return extract(source)
+    blanked = {i for i, (was, now) in enumerate(
+        zip(source.split(b"\n"), fixed.split(b"\n"), strict=True), 1)
+        if not now.strip() and was.strip()}
+    before = extract(source) if blanked else None
+    found = extract(fixed)  # the last read: its literals and index are the ones kept
+    if before is None:
+        return found
+    sites = [*found.sites, *(s for s in before.sites if s.line in blanked)]
+    candidates = [*found.candidates, *(s for s in before.candidates if s.line in blanked)]
+    return replace(found, sites=sorted(sites, key=lambda site: site.line),
+                   candidates=candidates)
 
 
 def _async_values(source: bytes) -> bytes:

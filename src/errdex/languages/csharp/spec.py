@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from functools import partial
 from pathlib import Path
 
 from tree_sitter import Node
@@ -67,7 +68,6 @@ from errdex.languages.base import (
     Site,
     ancestors,
     line_of,
-    parse,
     text,
 )
 from errdex.languages.csharp.calls import (
@@ -93,7 +93,7 @@ from errdex.languages.csharp.messages import (
     read,
 )
 from errdex.languages.csharp.pastes import PASTES
-from errdex.languages.csharp.repair import repaired
+from errdex.languages.csharp.repair import read_repaired
 from errdex.languages.csharp.strings import composite_format, message_template, string_value
 from errdex.languages.facts import Call
 from errdex.languages.logs import level_of
@@ -485,7 +485,7 @@ def extract(source: bytes) -> FileSites:
     if source.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<":
         keep_literals(source, [])  # nor text sites: XML is no C#
         return FileSites([])
-    return extract_with(SPEC, repaired(source, parse("csharp", source).root_node)[0])
+    return read_repaired(partial(extract_with, SPEC), source)
 
 
 LANGUAGE = dataclasses.replace(language(SPEC), extract=extract)
