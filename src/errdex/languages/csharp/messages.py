@@ -20,6 +20,7 @@ from errdex.languages.csharp.builders import built, tail_of
 from errdex.languages.csharp.strings import (
     character_value,
     composite_format,
+    folded_value,
     interpolated,
     string_value,
 )
@@ -82,9 +83,9 @@ def format_call(node: Node) -> Message | None:
         args = [receiver, *args] if receiver is not None else []
     elif text(function) not in ("string.Format", "String.Format", "System.String.Format"):
         return None
-    if args and args[0].type not in STRINGS:
+    if args and folded_value(args[0]) is None:
         args = args[1:]  # an IFormatProvider first
-    value = string_value(args[0]) if args and args[0].type in STRINGS else None
+    value = folded_value(args[0]) if args else None  # a literal, or a ``+`` chain of them
     if value is None:
         return _format_parameter(node)
     rest = args[1:]

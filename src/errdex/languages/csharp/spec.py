@@ -327,6 +327,8 @@ def _argument_exception(short: str, args: list[Node], at: Node) -> Template | No
             return _with_param(message, args[0], actual)
         if len(args) == 2 and (message := read(args[1], at)) is not None:
             return _with_param(message, args[0])  # (paramName, message)
+        if len(args) == 2 and (name := name_of(args[0])) is not None and " " not in name:
+            return None  # (paramName, a message source does not spell): never the name
     message = read(args[0], at) if args else None
     if message is None:
         return None
