@@ -2,7 +2,9 @@
 {0} is outside the " + "range a date holds.", ms)``, a long format split over lines (the
 compiler folds it into one constant). The format is read whole, inline or kept in a local
 first. And ``ArgumentOutOfRangeException("ms", message)`` whose message source does not
-spell is no record: before, its parameter name was taken for the message."""
+spell is no record: before, its parameter name was taken for the message. A local given
+its message by a statement on the way to the throw (``string message; … message =
+string.Format(…); throw new ArgumentException(message, "value");``) holds that text."""
 
 from __future__ import annotations
 
@@ -38,6 +40,17 @@ namespace Dates
                     CultureInfo.InvariantCulture,
                     "The value {0} is past the year " + "9999, the last one a date holds.", ms));
             return DateTime.UnixEpoch.AddMilliseconds(ms);
+        }
+
+        public static string Kind(object value, int kind)
+        {
+            string message;
+            if (value == null)
+            {
+                message = string.Format("A null value cannot be read as kind {0}.", kind);
+                throw new ArgumentException(message, "value");
+            }
+            return value.ToString();
         }
 
         public static void Check(long ms, Func<long, string> describe)
@@ -86,6 +99,14 @@ def test_a_folded_format_passed_inline_is_read_whole(
     assert re.fullmatch(record.record.message_pattern,
                         "The value 253402300800000 is past the year 9999, the last one a date "
                         "holds.")
+
+
+def test_a_local_assigned_on_the_way_to_the_throw_holds_its_text(
+    mined: list[errdex.StoredRecord],
+) -> None:
+    [record] = _at(mined, 'throw new ArgumentException(message, "value")')
+    assert re.fullmatch(record.record.message_pattern,
+                        "A null value cannot be read as kind 7. (Parameter 'value')")
 
 
 def test_a_parameter_name_is_never_the_message(mined: list[errdex.StoredRecord]) -> None:
