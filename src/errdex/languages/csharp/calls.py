@@ -146,6 +146,18 @@ def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:
     return (unknown(made.name or text(node)),)
 
 
+def arms_of(node: Node | None) -> list[Node]:
+    """The values a ternary chooses among (``a ? X : b ? Y : Z``: ``X``, ``Y``, ``Z``); a
+    node that is no ternary is its own one arm."""
+    node = unparenthesized(node)
+    if node is None:
+        return []
+    if node.type != "conditional_expression":
+        return [node]
+    return [*arms_of(node.child_by_field_name("consequence")),
+            *arms_of(node.child_by_field_name("alternative"))]
+
+
 def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
     """A call to a producer, each argument read as its alternatives at ``at``; one that
     names a constant of a class (``BrokenException.DefaultMessage``, a bare

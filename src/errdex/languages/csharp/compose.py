@@ -53,7 +53,8 @@ from errdex.languages.csharp.calls import (
 from errdex.languages.csharp.chosen import chosen_producers
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
 from errdex.languages.csharp.reassigned import reassigned
-from errdex.languages.csharp.resources import resource_string
+from errdex.languages.csharp.repair import repaired
+from errdex.languages.csharp.resources import resource_string, resx_producers
 from errdex.languages.csharp.strings import composite_format
 from errdex.languages.facts import (
     Call,
@@ -78,7 +79,10 @@ MAX_BRANCHES = 16
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
-    """Every producer the file declares (module docstring)."""
+    """Every producer the file declares (module docstring); a ``.resx`` file's strings."""
+    if path.endswith(".resx"):
+        return resx_producers(source, path)
+    source, root = repaired(source, root)  # ``repair.py``
     out: list[Producer] = []
     for declaration, outer in _declarations(root, None):
         name = text(declaration.child_by_field_name("name"))
@@ -95,7 +99,8 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     return one_per_signature(out)
 
 
-COMPOSER = Composer(producers=producers, triggers=(b"class ", b"struct ", b"record "))
+COMPOSER = Composer(producers=producers,
+                    triggers=(b"class ", b"struct ", b"record ", b"<data "))
 
 
 def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | None]]:
