@@ -99,10 +99,14 @@ def reporters(root: Node, path: str, grammar: str, scope: str | None = None) -> 
                                        "helper", path, line)
         if known == before:
             break
-    for node in macros:
-        made = _macro(node, path, grammar, known)
-        if made is not None:
-            known[made.name] = made
+    for _ in range(_MAX_PASSES):  # macros built on macros (``DISPLAYLEVEL`` on ``DISPLAY``)
+        before = dict(known)
+        for node in sorted(macros, key=lambda n: n.start_byte):
+            made = _macro(node, path, grammar, known)
+            if made is not None:
+                known[made.name] = made
+        if known == before:
+            break
     local = {function_name(n) for n in functions if _static(n)} | {
         name for name, _, _ in pointers if name in statics}
     return placed([replace(p, owner=scope) if p.name in local and scope else p
@@ -239,7 +243,7 @@ def _producer(name: str, params: tuple[str, ...], variadic: bool, body: Node, pa
     for call in _calls(body):
         if failing(call, body):
             continue  # the reporter's own error path (``if (too long) { fprintf…; abort(); }``)
-        _statement(call, reading, guarded(call, body))
+        _statement(call, reading, guarded(call, body, params))
     names = set(params)
     # what it prints under a condition counts when that is all it prints, in one place
     # (``if (callback) callback(code, description);``)
@@ -397,8 +401,20 @@ def _macro(node: Node, path: str, grammar: str, known: dict[str, Producer]) -> P
     if read is None:
         return None
     name, params, variadic, block = read
+    if variadic and "__VA_ARGS__" not in params and _formats_rest(block, params):
+        params = (*params, "__VA_ARGS__")
     others = {k: v for k, v in known.items() if k != name}
     made = _producer(name, params, variadic, block, path, line_of(node), others)
     if made is not None and any(isinstance(r, Call) and r.named() == name for r in made.results):
         return None  # ``#define error(...) (error(__VA_ARGS__), const_error())``: the function's
     return made
+
+
+def _formats_rest(block: Node, params: tuple[str, ...]) -> bool:
+    """Whether a variadic macro's format is the first of its ``...``, not a named parameter:
+    ``#define DISPLAYLEVEL(l, ...) DISPLAY(__VA_ARGS__)`` (not ``fprintf(stderr, fmt,
+    __VA_ARGS__)``), so a call's format and its arguments fill ``__VA_ARGS__``."""
+    body = text(block)
+    return "__VA_ARGS__" in body and not re.search(
+        rf"\b{re.escape(params[-1])}\s*(?:,\s*)?__VA_ARGS__", body)
+
