@@ -61,6 +61,7 @@ from errdex.languages.c.family import (
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.c.xmacros import xmacro_site
+from errdex.languages.cpp.assigned import assigned
 from errdex.languages.cpp.calls import (
     built_message,
     cpp_symbol,
@@ -97,6 +98,8 @@ _ERROR_STREAMS = frozenset({"std::cerr", "cerr", "std::wcerr", "std::clog"})
 _STREAM_ENDS = {"std::endl": "\n", "endl": "\n", "std::flush": "", "std::ends": ""}
 _LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error",
                "WARNING": "warning", "INFO": "info"}  # glog's levels (``languages.logs``)
+# glog's ``LOG(ERROR) << …``, and a project's own by its prefix: ``ABSL_LOG``, ``ARROW_LOG``
+_LOGGER = re.compile(r"(?:google::)?LOG|[A-Z][A-Z0-9]*_LOG")
 
 
 # --- handlers -------------------------------------------------------------------------
@@ -351,9 +354,8 @@ def _stream_severity(first: Node) -> str | None:
     """``error``/``fatal`` when the chain starts at an error stream, else None."""
     if text(first) in _ERROR_STREAMS:
         return "error"
-    if first.type == "call_expression" and text(first.child_by_field_name("function")) in (
-        "LOG", "google::LOG", "ABSL_LOG"  # Abseil's ``ABSL_LOG(ERROR) << …`` is glog's
-    ):
+    if first.type == "call_expression" and _LOGGER.fullmatch(
+            text(first.child_by_field_name("function"))):
         args = arguments(first.child_by_field_name("arguments"))
         return _LOG_LEVELS.get(text(args[0])) if len(args) == 1 else None
     return None
@@ -485,9 +487,10 @@ _ENGINE = language(SPEC)
 
 def _extract(source: bytes) -> FileSites:
     """The engine's sites, read with the macros tree-sitter cannot expand written as what
-    they stand for (``compose.blanked``) and directives inside an expression blanked
-    (``c.conditionals``): same lines, same bytes."""
+    they stand for (``compose.blanked``, ``assigned``) and directives inside an expression
+    blanked (``c.conditionals``): same lines, same bytes."""
     read = unconditioned(source) or source
+    read = assigned(read) or read
     return _ENGINE.extract(rewritten(blanked(read) or (read if read is not source else None),
                                      source))
 
