@@ -74,6 +74,7 @@ from errdex.languages.cpp.calls import (
 )
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.glog import CHECKS, check_site, streamed_check, streamed_into
+from errdex.languages.cpp.joins import converts
 from errdex.languages.cpp.leveled import leveled_sites
 from errdex.languages.cpp.messages import FORMATTERS, format_given, last_name, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
@@ -423,7 +424,7 @@ def _call_message(reader: Reader[FileIndex], node: Node, depth: int) -> Message 
         if fmt is None:
             return None
         return Message(fmt.written, printf_parts(fmt, [text(a) for a in args[1:]]))
-    if name in _CONCATS:
+    if name in _CONCATS or converts(name):
         return concatenation(args, lambda a: reader.read(a, depth + 1), _hole)
     if last_name(name) in FORMATTERS and args:  # ``StringUtil::Format("no column %s", c)``
         return _format_given(args[0], args[1:])
