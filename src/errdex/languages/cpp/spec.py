@@ -81,7 +81,7 @@ from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.cpp.qt import ASSERTS, qt_assert_sites, qt_log_site, qt_stream_site
 from errdex.languages.cpp.spdlog import spdlog_site
 from errdex.languages.cpp.status import status_handler
-from errdex.languages.cpp.streamed import shift_operands, streamed_text, streamed_throw
+from errdex.languages.cpp.streamed import shift_operands, streamed_text, streamed_throw, to_stderr
 from errdex.languages.facts import Call, unknown
 from errdex.languages.logs import level_of
 from errdex.templates.formats import parse_rust_format
@@ -95,7 +95,6 @@ _BRACE_FORMATS = frozenset({"fmt::format", "std::format", "format", "fmt::sforma
 _PRINTF_FORMATS = frozenset({"absl::StrFormat", "fmt::sprintf", "StrFormat", "string_format"})
 _CONCATS = frozenset({"absl::StrCat", "StrCat"})
 _TO_TEXT = frozenset({"std::to_string", "to_string", "std::to_wstring"})
-_ERROR_STREAMS = frozenset({"std::cerr", "cerr", "std::wcerr", "std::clog"})
 _STREAM_ENDS = {"std::endl": "\n", "endl": "\n", "std::flush": "", "std::ends": ""}
 _LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error",
                "WARNING": "warning", "INFO": "info"}  # glog's levels (``languages.logs``)
@@ -266,7 +265,7 @@ def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
     template = streamed_text([_stream_piece(op, node) for op in operands[1:]])
     if template is None:
         return None
-    level = None if text(operands[0]) in _ERROR_STREAMS else level_of(severity)
+    level = None if to_stderr(operands[0]) else level_of(severity)
     return Site(template, "log", line_of(node),
                 severity="fatal" if severity == "fatal" else "error", symbol=cpp_symbol(node),
                 level=level)
@@ -353,7 +352,7 @@ def _print_site(call: Node, args: list[Node]) -> Site | None:
 
 def _stream_severity(first: Node) -> str | None:
     """``error``/``fatal`` when the chain starts at an error stream, else None."""
-    if text(first) in _ERROR_STREAMS:
+    if to_stderr(first):
         return "error"
     if first.type == "call_expression" and _LOGGER.fullmatch(
             text(first.child_by_field_name("function"))):
