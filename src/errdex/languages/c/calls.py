@@ -422,8 +422,8 @@ def failing(call: Node, body: Node) -> bool:
 def guarded(call: Node, body: Node, params: tuple[str, ...] = ()) -> bool:
     """Whether a call runs only under a condition of the body (an error path of its own).
 
-    A condition reading one of ``params`` that the call does not print is the caller's
-    choice, not a failure of the body: the verbosity a macro is handed (``#define
+    A comparison of one of ``params`` (a macro's) that the call does not print is the
+    caller's choice, not a failure of the body: the verbosity a macro is handed (``#define
     DISPLAYLEVEL(l, ...) if (g_level >= l) { DISPLAY(__VA_ARGS__); }``)."""
     child, node = call, call.parent
     while node is not None and node != body:
@@ -437,12 +437,18 @@ def guarded(call: Node, body: Node, params: tuple[str, ...] = ()) -> bool:
 
 
 def _chosen(condition: Node | None, call: Node, params: tuple[str, ...]) -> bool:
-    """Whether ``condition`` reads a parameter (a level) that ``call`` does not hand on."""
-    if condition is None or not params:
+    """Whether ``condition`` compares a parameter (a level) that ``call`` does not hand on
+    with something else: ``g_level >= l``."""
+    while condition is not None and condition.type in ("parenthesized_expression",
+                                                       "condition_clause"):
+        condition = condition.named_children[0] if condition.named_children else None
+    if condition is None or condition.type != "binary_expression" or text(
+            condition.child_by_field_name("operator")) not in ("<", "<=", ">", ">="):
         return False
     handed = {text(n) for n in _identifiers(call)}
-    return any(name in params and name not in handed
-               for name in (text(n) for n in _identifiers(condition)))
+    sides = (condition.child_by_field_name("left"), condition.child_by_field_name("right"))
+    return any(side is not None and side.type == "identifier" and text(side) in params
+               and text(side) not in handed for side in sides)
 
 
 def _identifiers(node: Node) -> list[Node]:
