@@ -97,3 +97,40 @@ def test_a_precision_from_the_arguments_is_a_float_of_any_precision() -> None:
     assert isinstance(hole, Hole) and hole.name == "value"
     for shown in ("0.33", "1", "12.5000"):
         assert re.fullmatch(hole.regex, shown), shown
+
+
+NOT_REPORTERS_H = """\
+#include <stdio.h>
+
+#define SAY(...) fprintf(stderr, __VA_ARGS__)
+#define LOG_AT(src, kind, level, ...)                  \\
+    {                                                  \\
+        Logger &logger_ = Logger::Get(src);            \\
+        if (logger_.Ready(kind, level)) {              \\
+            logger_.Write(kind, level, __VA_ARGS__);   \\
+        }                                              \\
+    }
+#define LOG_KIND(src, KIND, ...) LOG_AT(src, KIND::NAME, KIND::LEVEL, KIND::Make(__VA_ARGS__))
+
+static int put(char *buf, const char *text) { return buf == text; }
+
+static void advertise(char *buf, const char *name, int version) {
+    if (version > 2 || put(buf, name) != 0) {
+        SAY("cannot advertise %s\\n", name);
+    }
+}
+"""
+
+
+def test_a_function_failing_on_its_parameters_and_a_macro_of_others_holes_are_no_reporters(
+) -> None:
+    """Only a macro's comparison of a level is the caller's choice: a function's condition
+    on its own parameters is its failure; a macro printing nothing but other values' holes
+    (``{KIND::LEVEL}``) reports nothing of its callers'."""
+    from errdex.languages.base import parse
+    from errdex.languages.c.compose import reporters
+
+    found = {p.name for p in reporters(parse("cpp", NOT_REPORTERS_H.encode()).root_node,
+                                       "src/log.h", "cpp")}
+    assert "SAY" in found
+    assert not found & {"advertise", "LOG_KIND"}
