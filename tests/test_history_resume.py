@@ -99,3 +99,25 @@ def test_the_stamp_and_links_of_a_release_are_one_write(make_repo, store, monkey
     with pytest.raises(Killed):
         errdex.mine_history(repo.root, db=store)
     assert [name for name, _ in table.releases(store, "acme/widgets")] == ["v1.0.0"]
+
+
+def test_releases_another_miner_version_stamped_are_all_mined_again(make_repo, store,
+                                                                    tmp_path, monkeypatch):
+    """An upgrade that changes what extraction produces (another ``EXTRACTION_REVISION``)
+    mines the whole history again, from its first release: the store then equals a fresh
+    run's, with no record of the older extractor left (one was planted to show it)."""
+    repo = _three_releases(make_repo)
+    with SQLiteStore(tmp_path / "fresh.sqlite") as fresh:
+        errdex.mine_history(repo.root, db=fresh)
+        expected = _state(fresh)
+    with monkeypatch.context() as patch:
+        patch.setattr("errdex.mining.extract.EXTRACTION_REVISION", -1)
+        errdex.mine_history(repo.root, db=store)
+    store._execute("UPDATE records SET record_json = replace(record_json, ?, ?) WHERE repo = ?",
+                   ("expected text", "expected a text", "acme/widgets"))
+    again = errdex.mine_history(repo.root, db=store)
+    assert again.restarted
+    assert [r.name for r in again.mined] == ["v1.0.0", "v1.1.0", "v1.2.0"]
+    assert _state(store) == expected
+    unchanged = errdex.mine_history(repo.root, db=store)  # the same version: nothing to do
+    assert not unchanged.restarted and unchanged.mined == []

@@ -4,7 +4,9 @@ requested revision, each mined incrementally from the one before.
 Each release is an ordinary mine (``run.mine``: only the files changed since the previous
 release are read), then stamped and linked (``lineage.link_release``), so the store grows
 by the sites that changed and a reworded site keeps one identity. Releases stamped by an
-earlier run are not mined again: a history run can be stopped and resumed.
+earlier run are not mined again: a history run can be stopped and resumed. Releases an
+earlier errdex (another extraction revision) stamped are all mined again: one extractor's
+records compared with another's would read as reworded sites.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from errdex.enrich import EnrichMode
 from errdex.errors import UsageError
 from errdex.mining.extract import MineSummary, ProgressCallback
 from errdex.mining.lineage import link_release
-from errdex.mining.run import mine
+from errdex.mining.run import mine, miner_version
 from errdex.repo.git import MISSING_BLOB, detect_forge, find_root, resolve_sha, run_git
 from errdex.repo.releases import Release, Releases, release_tags, tag_at
 from errdex.store import lineage as table
@@ -50,6 +52,7 @@ class HistorySummary:
     releases: list[ReleaseMine] = field(default_factory=list)
     skipped_tags: Counter[str] = field(default_factory=Counter)  # tags left out, by reason
     seconds: float = 0.0
+    restarted: bool = False  # releases stamped by another miner version, mined again
 
     @property
     def mined(self) -> list[ReleaseMine]:
@@ -163,6 +166,10 @@ def mine_history(
     name_of_repo = repo or (forge.repo if forge else root.name)  # as ``load_tree`` names it
     summary = HistorySummary(repo=name_of_repo, skipped_tags=found.skipped)
     stamped = dict(table.releases(store, name_of_repo))
+    state = store.repo_state(name_of_repo) if stamped else None
+    if state is not None and state.miner_version != miner_version(enrich):
+        table.forget_history(store, name_of_repo)  # another errdex stamped them
+        stamped, summary.restarted = {}, True
     for number, (name, commit) in enumerate(steps):
         if on_release is not None:
             on_release(number, len(steps), name)

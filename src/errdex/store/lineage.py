@@ -191,6 +191,15 @@ def release_positions(store: Store, repos: Iterable[str]) -> dict[tuple[str, str
     return {(row[0], row[1]): int(row[2]) for row in rows}
 
 
+def forget_history(store: Store, repo: str) -> None:
+    """Drop ``repo``'s records, releases and wordings: a history mined by another miner
+    version is mined again from its first release (a release's records compared with
+    another extractor's would read as reworded sites)."""
+    sql = _sql(store)
+    with sql.transaction():
+        sql._drop_repo(repo, ("text_sites", "log_statements", "repos", "releases", "wordings"))
+
+
 def releases(store: Store, repo: str) -> list[tuple[str, str]]:
     """(name, commit) of every release of ``repo`` stamped so far, in the order mined."""
     rows = _sql(store)._execute(

@@ -232,6 +232,17 @@ class SQLStore(ABC):
             "DO UPDATE SET value = CAST(CAST(errdex_meta.value AS BIGINT) + 1 AS TEXT)"
         )
 
+    def _drop_repo(self, repo: str, tables: tuple[str, ...]) -> None:
+        """Remove a repository's records (and the patterns no other record uses) and its
+        rows of ``tables``, in the caller's transaction."""
+        self._lock_repos([repo])
+        self._bump_generation()
+        old = self._execute("DELETE FROM records WHERE repo = ? RETURNING pattern_id",
+                            (repo,)).fetchall()
+        self._drop_unused_patterns(row[0] for row in old)
+        for table in tables:
+            self._execute(f"DELETE FROM {table} WHERE repo = ?", (repo,))
+
     def generation(self) -> int:
         row = self._execute("SELECT value FROM errdex_meta WHERE key = 'generation'").fetchone()
         return int(row[0]) if row else 0

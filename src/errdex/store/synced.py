@@ -134,13 +134,7 @@ def write_synced(
 
 def _drop_repo(sql: SQLStore, repo: str) -> None:
     """Remove a synced repository whole: its records, text sites, row and origin."""
-    sql._lock_repos([repo])
-    sql._bump_generation()
-    old = sql._execute("DELETE FROM records WHERE repo = ? RETURNING pattern_id",
-                       (repo,)).fetchall()
-    sql._drop_unused_patterns(row[0] for row in old)
-    for table in ("text_sites", "log_statements", "repos", "repo_origins"):
-        sql._execute(f"DELETE FROM {table} WHERE repo = ?", (repo,))
+    sql._drop_repo(repo, ("text_sites", "log_statements", "repos", "repo_origins"))
 
 
 __all__ = ["Origin", "RepoRow", "SyncedRepo", "origins", "repo_rows", "repo_text_sites",
