@@ -95,6 +95,17 @@ def java_prints(root: Path, sources: dict[str, str], main: str) -> str:
                           text=True).stdout
 
 
+def mono_prints(root: Path, sources: dict[str, str]) -> str:
+    """What mono prints running ``sources`` (file name → text; one holds ``Main``), compiled
+    with mcs into ``root``: the messages a rule's patterns must match, from the runtime."""
+    for name, text in sources.items():
+        (root / name).write_text(text, encoding="utf-8")
+    subprocess.run(["mcs", "-out:run.exe", *sources], cwd=root, check=True,
+                   capture_output=True)
+    return subprocess.run(["mono", str(root / "run.exe")], check=True, capture_output=True,
+                          text=True).stdout
+
+
 def ruby_raises(source: Path, receiver: str, method: str, args: Iterable[object]
                 ) -> tuple[str, str]:
     """What real Ruby raises calling ``receiver.new.method(*args)`` from the fixture file
