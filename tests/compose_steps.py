@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import pytest
@@ -93,6 +93,16 @@ def java_prints(root: Path, sources: dict[str, str], main: str) -> str:
     subprocess.run(["javac", "-d", str(root), *paths], check=True, capture_output=True)
     return subprocess.run(["java", "-cp", str(root), main], check=True, capture_output=True,
                           text=True).stdout
+
+
+def native_runs(root: Path, build: list[str], runs: Iterable[Sequence[str]]) -> list[str]:
+    """Build a C or C++ fixture in ``root`` (``build``: the compiler's command line, its
+    program named by ``-o``) and run the program once per argument list: what each run
+    printed on stderr, its last newline off (a run may exit non-zero, as an error does)."""
+    subprocess.run(build, cwd=root, check=True, capture_output=True)
+    program = "./" + build[build.index("-o") + 1]
+    return [subprocess.run([program, *args], cwd=root, capture_output=True, text=True,
+                           check=False).stderr.removesuffix("\n") for args in runs]
 
 
 def mono_prints(root: Path, sources: dict[str, str]) -> str:

@@ -15,13 +15,12 @@ against what gcc's build prints:
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from errdex.templates.formats import parse_printf
 from errdex.templates.template import Hole
-from tests.compose_steps import fullmatches, line_with, mine_once, missing, records_at
+from tests.compose_steps import fullmatches, line_with, mine_once, missing, native_runs, records_at
 from tests.conftest import GitRepo
 
 SHOW_H = """\
@@ -79,13 +78,9 @@ def test_a_level_gated_macro_and_a_macro_built_on_it_are_reporters(
         "tool: error 31 : Stat failed on dictionary file %s")
     if missing("gcc"):
         return
-    subprocess.run(["gcc", "-Isrc", "-o", "tool", "src/tool.c"], cwd=root, check=True,
-                   capture_output=True)
-    printed = {}
-    for mode in ("level", "quit"):
-        done = subprocess.run(["./tool", mode, "dict.bin"], cwd=root, capture_output=True,
-                              text=True, check=False)
-        printed[mode] = done.stderr.removesuffix("\n")
+    modes = ("level", "quit")
+    printed = dict(zip(modes, native_runs(root, ["gcc", "-Isrc", "-o", "tool", "src/tool.c"],
+                                          [[mode, "dict.bin"] for mode in modes]), strict=True))
     assert printed == {"level": "cannot read dictionary dict.bin: ratio 0.33 too low",
                        "quit": "tool: error 31 : Stat failed on dictionary file dict.bin"}
     assert fullmatches(level, printed["level"]), level.record.message_pattern

@@ -10,12 +10,11 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from errdex.languages.cpp.assigned import assigned
-from tests.compose_steps import fullmatches, line_with, mine_once, missing, records_at
+from tests.compose_steps import fullmatches, line_with, mine_once, missing, native_runs, records_at
 from tests.conftest import GitRepo
 
 WIDTH_CPP = """\
@@ -71,13 +70,9 @@ def test_errors_after_an_assign_or_raise_and_a_prefixed_log_are_sites(
         "log", "Cannot open table {table} for reading")
     if missing("g++"):
         return
-    subprocess.run(["g++", "-o", "width", "src/width.cpp"], cwd=root, check=True,
-                   capture_output=True)
-    printed = {}
-    for text in ("abcdefghijk", "ab"):
-        done = subprocess.run(["./width", text, "users"], cwd=root, capture_output=True,
-                              text=True, check=True)
-        printed[text] = done.stderr.removesuffix("\n")
+    texts = ("abcdefghijk", "ab")
+    printed = dict(zip(texts, native_runs(root, ["g++", "-o", "width", "src/width.cpp"],
+                                          [[text, "users"] for text in texts]), strict=True))
     assert printed == {"abcdefghijk": "Invalid bit width: 88",
                        "ab": "Cannot open table users for reading"}
     assert fullmatches(width, printed["abcdefghijk"]), width.record.message_pattern

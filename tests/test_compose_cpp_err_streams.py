@@ -5,11 +5,10 @@ log site like ``std::cerr << …`` (before: no record).
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.compose_steps import fullmatches, line_with, mine_once, missing, records_at
+from tests.compose_steps import fullmatches, line_with, mine_once, missing, native_runs, records_at
 from tests.conftest import GitRepo
 
 TOOL_CPP = """\
@@ -46,13 +45,9 @@ def test_text_streamed_to_a_function_handing_back_stderr_is_a_log_site(
         "log", "Warning: could not parse shard index ('{argv[1]}') as unsigned int.")
     if missing("g++"):
         return
-    subprocess.run(["g++", "-o", "tool", "src/tool.cpp"], cwd=root, check=True,
-                   capture_output=True)
-    printed = {}
-    for args in (["in.bc", "-v"], ["x7"]):
-        done = subprocess.run(["./tool", *args], cwd=root, capture_output=True, text=True,
-                              check=False)
-        printed[args[0]] = done.stderr.removesuffix("\n")
+    runs = (["in.bc", "-v"], ["x7"])
+    printed = {args[0]: out for args, out in zip(
+        runs, native_runs(root, ["g++", "-o", "tool", "src/tool.cpp"], runs), strict=True)}
     assert printed == {"in.bc": "error: unable to open 'in.bc'",
                        "x7": "Warning: could not parse shard index ('x7') as unsigned int."}
     assert fullmatches(errs, printed["in.bc"]), errs.record.message_pattern

@@ -6,11 +6,10 @@ built on it word their exceptions; before, the thrown message was one hole, or n
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.compose_steps import fullmatches, line_with, mine_once, missing, records_at
+from tests.compose_steps import fullmatches, line_with, mine_once, missing, native_runs, records_at
 from tests.conftest import GitRepo
 
 CONV_H = """\
@@ -78,13 +77,10 @@ def test_a_message_joined_by_folly_to_string_is_its_pieces(
         "std::out_of_range", "prefix length {bits} is too large")
     if missing("g++"):
         return
-    subprocess.run(["g++", "-std=c++17", "-Isrc", "-o", "address", "src/address.cpp"],
-                   cwd=root, check=True, capture_output=True)
-    printed = {}
-    for args in (["localhost", "8"], ["10.0.0.1", "40"]):
-        done = subprocess.run(["./address", *args], cwd=root, capture_output=True, text=True,
-                              check=True)
-        printed[args[0]] = done.stderr.removesuffix("\n")
+    runs = (["localhost", "8"], ["10.0.0.1", "40"])
+    build = ["g++", "-std=c++17", "-Isrc", "-o", "address", "src/address.cpp"]
+    printed = {args[0]: out for args, out in zip(runs, native_runs(root, build, runs),
+                                                 strict=True)}
     assert printed == {"localhost": "Invalid IP address 'localhost'",
                        "10.0.0.1": "prefix length 40 is too large"}
     assert fullmatches(address, printed["localhost"]), address.record.message_pattern

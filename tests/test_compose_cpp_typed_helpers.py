@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import errdex
-from tests.compose_steps import fullmatches, line_with, mine_once, missing, records_at
+from tests.compose_steps import fullmatches, line_with, mine_once, missing, native_runs, records_at
 from tests.conftest import GitRepo
 
 OPTIONS_HPP = """\
@@ -110,13 +110,10 @@ def test_each_call_of_a_helper_templated_on_its_error_is_a_site_of_that_class(
         "missing_argument", "Option {LQUOTE}{name}{RQUOTE} is missing an argument")
     if missing("g++"):
         return
-    subprocess.run(["g++", "-Iinclude", "-o", "app", "src/main.cpp"], cwd=root, check=True,
-                   capture_output=True)
-    printed = {}
-    for args in (["--color", "unknown"], ["--color", "known"]):
-        done = subprocess.run(["./app", *args], cwd=root, capture_output=True, text=True,
-                              check=True)
-        printed[args[1]] = done.stderr.removesuffix("\n")
+    runs = (["--color", "unknown"], ["--color", "known"])
+    printed = {args[1]: out for args, out in zip(
+        runs, native_runs(root, ["g++", "-Iinclude", "-o", "app", "src/main.cpp"], runs),
+        strict=True)}
     assert printed == {"unknown": "Option '--color' does not exist",
                        "known": "Option '--color' is missing an argument"}
     assert fullmatches(unknown, printed["unknown"]), unknown.record.message_pattern
