@@ -41,8 +41,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from errdex.languages._engine.pastes.common import ErrorEvent
-from errdex.lookup.codes import paste_codes
-from errdex.lookup.context import read_context
+from errdex.lookup.codes import may_carry_code, paste_codes
+from errdex.lookup.context import may_name, read_context
 from errdex.lookup.ranking import Ranked
 from errdex.lookup.variants import _lost_period, _variants
 from errdex.templates.matching import verify
@@ -234,8 +234,8 @@ class Replays:
                 kept, self._same_checks(kept, readings))
             if first is None or fresh is None:
                 continue
-            context, codes = read_context(event), paste_codes(event)
-            if context.names or codes.codes:
+            if (may_name(event) and read_context(event).names) or (
+                    may_carry_code(event) and paste_codes(event).codes):
                 return None
             if coarse:
                 self.probed += 1
