@@ -13,7 +13,7 @@ reads continues the entry above it (a stack trace, a wrapped message).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -146,6 +146,21 @@ class Layout:
             return None
         return {k: v for k, v in match.groupdict().items() if v}
 
+    def reader(self) -> Callable[[str], dict[str, str] | None]:
+        """``read`` with the choices it makes per line made once (``entries`` reads every
+        line of a log with it)."""
+        fast, read = self._fast, self.read
+        if fast is None:
+            return read
+        match = fast.match
+
+        def read_fast(line: str) -> dict[str, str] | None:
+            if len(line) > _FAST_CHARS:
+                return read(line)
+            found = match(line)
+            return None if found is None else {k: v for k, v in found.groupdict().items() if v}
+        return read_fast
+
 
 @lru_cache(maxsize=64)
 def _re(regex: str) -> re.Pattern[str]:
@@ -241,12 +256,15 @@ def entries(layout: Layout, lines: Iterable[tuple[int, str]]) -> Iterator[Entry]
         return
     current: Entry | None = None
     rest: list[str] = []
+    read, peel = layout.reader(), layout.container
     for number, raw in lines:
-        line = _plain(raw.rstrip("\r\n"))
+        line = raw.rstrip("\r\n")
+        if "\x1b" in line:
+            line = _ANSI.sub("", line)
         container = None
-        if layout.container:
-            container, line = _peeled(layout.container, line)
-        fields = layout.read(line) if line and not line[0].isspace() else None
+        if peel:
+            container, line = _peeled(peel, line)
+        fields = read(line) if line and not line[0].isspace() else None
         if fields is None:
             if current is None:
                 current = Entry(number, raw, "", {})
