@@ -220,7 +220,9 @@ class EntryReader:
 
 
 def _first_line(entry: Entry) -> str:
-    return entry.text.partition("\n")[0].rstrip("\r")
+    text = entry.text
+    end = text.find("\n")  # most entries are one line: its text up to the newline
+    return (text if end < 0 else text[:end]).rstrip("\r")
 
 
 def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Match]:
@@ -238,7 +240,8 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
         if _thin(match) and not _corroborated(match, named, level, located):
             continue
         kept.append(match)
-    kept.sort(key=lambda m: -m.score)
+    if len(kept) > 1:  # most entries keep one match: nothing to order
+        kept.sort(key=lambda m: -m.score)
     return kept[:top]
 
 
@@ -255,7 +258,7 @@ def _thin(match: Match) -> bool:
     if match.approximate or not match.reason.startswith("full pattern match"):
         return False
     literal = _literal_length(match.record.message_pattern)
-    message = sum(len(value) for value in match.bound.values()) + literal
+    message = sum(map(len, match.bound.values())) + literal
     return literal < _THIN_LITERAL or literal < _THIN_SHARE * message
 
 
