@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, cast
 
 import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 
@@ -142,9 +142,7 @@ class Layout:
             match = regex.match(line)
         except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
             match = regex.match(line.encode("utf-8", "replace").decode("utf-8"))
-        if match is None:
-            return None
-        return {k: v for k, v in match.groupdict().items() if v}
+        return None if match is None else _fields(match.groupdict())
 
     def reader(self) -> Callable[[str], dict[str, str] | None]:
         """``read`` with the choices it makes per line made once (``entries`` reads every
@@ -158,8 +156,16 @@ class Layout:
             if len(line) > _FAST_CHARS:
                 return read(line)
             found = match(line)
-            return None if found is None else {k: v for k, v in found.groupdict().items() if v}
+            return None if found is None else _fields(found.groupdict())
         return read_fast
+
+
+def _fields(groups: dict[str, str | None]) -> dict[str, str]:
+    """A line's fields: the groups that read text (most lines fill every group: as read)."""
+    values = groups.values()
+    if None in values or "" in values:
+        return {k: v for k, v in groups.items() if v}
+    return cast("dict[str, str]", groups)  # no None among them
 
 
 @lru_cache(maxsize=64)
