@@ -83,6 +83,18 @@ def python_prints(root: Path, code: str) -> str:
     return done.stdout.strip()
 
 
+def java_prints(root: Path, sources: dict[str, str], main: str) -> str:
+    """What the JVM prints running the class ``main`` of ``sources`` (file name → text),
+    compiled into ``root``: the messages a rule's patterns must match, from the runtime."""
+    paths = []
+    for name, text in sources.items():
+        (root / name).write_text(text, encoding="utf-8")
+        paths.append(str(root / name))
+    subprocess.run(["javac", "-d", str(root), *paths], check=True, capture_output=True)
+    return subprocess.run(["java", "-cp", str(root), main], check=True, capture_output=True,
+                          text=True).stdout
+
+
 def ruby_raises(source: Path, receiver: str, method: str, args: Iterable[object]
                 ) -> tuple[str, str]:
     """What real Ruby raises calling ``receiver.new.method(*args)`` from the fixture file
@@ -187,6 +199,13 @@ def messages(found: Iterable[errdex.StoredRecord]) -> list[str]:
 def classes(found: Iterable[errdex.StoredRecord]) -> set[str | None]:
     """The error classes of a site's records (one class for every branch, as a rule)."""
     return {r.record.error_class for r in found}
+
+
+def matched_among(found: Iterable[errdex.StoredRecord], texts: Iterable[str]) -> list[str]:
+    """Which of ``texts`` the records fullmatch, sorted: what a site's records say it prints,
+    among the messages a fixture's overloads or branches print."""
+    found = list(found)
+    return sorted({t for t in texts if any(fullmatches(r, t) for r in found)})
 
 
 def any_fullmatch(found: Iterable[errdex.StoredRecord], printed: str) -> bool:

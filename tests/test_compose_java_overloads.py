@@ -17,12 +17,11 @@ built and run, and what it throws is matched by the site's pattern."""
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
 import errdex
-from tests.compose_steps import line_starting, mine_fixture, missing
+from tests.compose_steps import java_prints, line_starting, mine_fixture, missing
 
 STORE = """\
 package shop;
@@ -162,13 +161,8 @@ def test_the_factory_site_prints_the_class_message(
 def test_the_patterns_match_what_the_jvm_throws(
     records: list[errdex.StoredRecord], tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    root = tmp_path_factory.mktemp("java_overloads_run")
-    (root / "StoreException.java").write_text(STORE)
-    (root / "Client.java").write_text(CLIENT)
-    subprocess.run(["javac", "-d", str(root), str(root / "StoreException.java"),
-                    str(root / "Client.java")], check=True, capture_output=True)
-    done = subprocess.run(["java", "-cp", str(root), "shop.Client"], check=True,
-                          capture_output=True, text=True)
-    assert done.stdout.splitlines() == [printed for _, printed in PRINTED]
+    output = java_prints(tmp_path_factory.mktemp("java_overloads_run"),
+                         {"StoreException.java": STORE, "Client.java": CLIENT}, "shop.Client")
+    assert output.splitlines() == [printed for _, printed in PRINTED]
     for start, printed in PRINTED:
         assert any(re.fullmatch(r.record.message_pattern, printed) for r in _at(records, start))

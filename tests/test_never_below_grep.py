@@ -193,6 +193,46 @@ def test_a_frame_of_another_types_method_of_that_name_decides_nothing(
     assert all("frame names" not in m.reason for m in found)
 
 
+TILL = """namespace Shop
+{
+    public class Till
+    {
+        public void Open() { Count(); }
+
+        private void Count()
+        {
+            if (Drawer == null)
+                throw new InvalidOperationException("The cart has no items to check out.");
+        }
+
+        public object? Drawer => null;
+    }
+}
+"""
+
+
+def test_a_frame_without_a_file_names_the_type_whose_sites_come_first(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    repo.commit_files({"src/Shop/Cart.cs": CART, "src/Shop/Till.cs": TILL})
+    db = str(tmp_path / "till.sqlite")
+    errdex.mine(repo.root, db=db, repo="acme/shop", jobs=1)
+    message = "System.InvalidOperationException: The cart has no items to check out.\n"
+    plain = errdex.explain(message, db=db)
+    assert plain[0].record.file_path == "src/Shop/Cart.cs"  # tied: in file order
+    # the raise is in Count, which the release build inlined: its caller Open is printed
+    found = errdex.explain(message + "   at Shop.Till.Open()\n   at Shop.Program.Main()\n",
+                           db=db)
+    assert (found[0].record.file_path, found[0].record.line_number) == ("src/Shop/Till.cs", 10)
+    assert "frame Shop.Till.Open names its type" in found[0].reason
+    assert all("names its type" not in m.reason for m in found[1:])
+    # a frame that names its file is read by the file rule, not this one
+    filed = errdex.explain(message + "   at Shop.Till.Open() in C:\\src\\Till.cs:line 5\n",
+                           db=db)
+    assert all("names its type" not in m.reason for m in filed)
+
+
 # --- a line the paste quotes whole against a template found by similar text -----------
 
 TINY = '''MESSAGES = {"utf": "invalid string: ill-formed UTF-8 byte"}

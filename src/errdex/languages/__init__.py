@@ -53,7 +53,7 @@ KNOWN: tuple[Known, ...] = (
     Known("c", "c", (".c",), None),
     Known("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp"),
           "cpp.pastes"),
-    Known("csharp", "csharp", (".cs",), "csharp.pastes"),
+    Known("csharp", "csharp", (".cs", ".resx"), "csharp.pastes"),
     Known("go", "go", (".go",), "go.pastes"),
     Known("java", "java", (".java",), "java.pastes"),
     Known("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), "javascript.pastes"),

@@ -59,6 +59,10 @@ class Call:
     # Arguments that are calls to producers themselves (``raise ValidationError(
     # self._format_error(value))``): each hole of that name prints what the call composes.
     nested: tuple[tuple[str, Call], ...] = ()
+    # Each argument's declared type where the caller's code says it (a string literal, a
+    # parameter or local declared with its type), else None; empty when the language
+    # reads none. Overloads taking as many parameters are told apart by it.
+    types: tuple[str | None, ...] = ()
 
     def named(self) -> str:
         """The callee's last name: ``self._bad_option`` → ``_bad_option``; ``new X<T>`` → ``X``."""
@@ -125,6 +129,11 @@ class Producer:
     # A logging function's level (``errdex.languages.logs``): what its callers' records are
     # (a severity at warning and above; below, scan-only log statements).
     level: str | None = None
+    # The parameters' declared types (None where not written), and for a class whose
+    # constructors taking as many parameters are merged, each result's constructor's: a
+    # call whose arguments' types are known reaches only the overloads they fit.
+    param_types: tuple[str | None, ...] = ()
+    result_types: tuple[tuple[str | None, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -142,6 +151,44 @@ class Composer:
 
     def may_define(self, source: bytes) -> bool:
         return not self.triggers or any(t in source for t in self.triggers)
+
+
+def type_fit(params: tuple[str | None, ...], given: tuple[str | None, ...]) -> int | None:
+    """How well a call's argument types fit an overload's parameter types: two for each
+    that is the same type, one for each named as its kind (``IOperableTrigger`` for
+    ``ITrigger``, ``IOException`` for ``Exception``: the type hierarchy is not read), None
+    when one is another type (unknown on either side, or a parameter taking any
+    ``object``, fits without counting)."""
+    fit = 0
+    for param, arg in zip(params, given, strict=False):
+        if param is None or arg is None or param == "object":
+            continue
+        if param == arg:
+            fit += 2
+        elif arg.endswith(_kind(param)):
+            fit += 1
+        else:
+            return None
+    return fit
+
+
+def _kind(type_name: str) -> str:
+    """``ITrigger`` → ``Trigger``: an interface's name without its ``I``."""
+    return type_name[1:] if len(type_name) > 2 and type_name[0] == "I" and (
+        type_name[1].isupper()) else type_name
+
+
+def best_typed(choices: list[tuple[str | None, ...]], given: tuple[str | None, ...]
+               ) -> set[int] | None:
+    """The positions of the choices a call's argument types fit best; None when the types
+    decide nothing (none known, or none of the choices fits: then every one stays)."""
+    if not any(given):
+        return None
+    fits = [type_fit(c, given) for c in choices]
+    best = max((f for f in fits if f is not None), default=None)
+    if not best:
+        return None
+    return {i for i, f in enumerate(fits) if f == best}
 
 
 def unknown(expression: str) -> Template:

@@ -73,6 +73,9 @@ def apply_frames(
 # A frame naming the method a record is written in (its line not printed, or moved since):
 # more than a file named, less than any line pointed at.
 _NAMES_METHOD = 0.1
+# A frame without a file naming a method of the record's type, not its own: what a file
+# named says, for a stack that prints no files.
+_NAMES_TYPE = 0.04
 # A public method's worker, named after it (``GetReader`` → ``GetReaderImpl``): a frame of
 # the one may stand for the other (inlined, or the work moved there since).
 _WORKERS = ("", "Impl", "Core", "Internal")
@@ -89,11 +92,16 @@ def apply_methods(store: Store, frames: tuple[Frame, ...], scored: dict[str, Sco
         symbol = stored.extras.enclosing_symbol
         if not symbol:
             continue
-        for depth, frame in named:
-            if _same_method(frame, symbol, item.row.file_path):
-                item.score += _NAMES_METHOD / (1 + depth)
-                item.reasons.append(f"frame names its method {frame.function}")
-                break
+        method = next(((d, f) for d, f in named if _same_method(f, symbol, item.row.file_path)),
+                      None)
+        if method is not None:
+            item.score += _NAMES_METHOD / (1 + method[0])
+            item.reasons.append(f"frame names its method {method[1].function}")
+            continue
+        owner = next(((d, f) for d, f in named if _same_type(f, symbol)), None)
+        if owner is not None:
+            item.score += _NAMES_TYPE / (1 + owner[0])
+            item.reasons.append(f"frame {owner[1].function} names its type")
 
 
 def _same_method(frame: Frame, symbol: str, file_path: str) -> bool:
@@ -108,6 +116,16 @@ def _same_method(frame: Frame, symbol: str, file_path: str) -> bool:
     if len(called) > 1 and len(written) > 1 and called[-2] != written[-2]:
         return False  # another type's method of that name
     return any(written[-1] == called[-1] + worker for worker in _WORKERS)
+
+
+def _same_type(frame: Frame, symbol: str) -> bool:
+    """Whether a frame without a file (a release build's ``Ns.Type.Caller``) is a method of
+    the type a record is written in (``Type.Helper``): the raise is the frame's callee, so
+    of a template's sites the ones in that type come first, as a file named would."""
+    if frame.file:
+        return False  # a frame's file says more, and ``apply_frames`` reads it
+    called, written = _parts(frame.function or ""), _parts(symbol)
+    return len(called) > 1 and len(written) > 1 and called[-2] == written[-2]
 
 
 def _same_source(frame_path: str, record_path: str) -> bool:

@@ -63,7 +63,7 @@ from errdex.lookup.tables import ByKey, load_tables
 from errdex.lookup.tables import bucket as word_bucket
 from errdex.lookup.text_sites import TextSiteMatch, find_text_sites
 from errdex.lookup.variants import _MAX_VARIANTS as _MAX_VARIANTS
-from errdex.lookup.variants import _lost_period, _variants
+from errdex.lookup.variants import _lost_period, _variants, reading_note
 from errdex.records.stored import CandidateRow, StoredText
 from errdex.store.protocol import Store
 from errdex.templates.analysis import shape_of
@@ -424,7 +424,7 @@ class Index:
                     reasons[0] = (f"line {parent(vid)[1] + 1} of the multi-line template "
                                   "matches; the paste holds only part of it")
                 if message != event.message:
-                    reasons[0] += f" of the wrapped part {message!r}"
+                    reasons[0] += reading_note(event, message)
                 score = 1.0 + class_signal(event.error_class, row.error_class, reasons)
                 if vid < 0:
                     score -= PART_PENALTY

@@ -267,11 +267,11 @@ def lives_on_in_text(texts: list[TextSiteMatch], matches: list[Match]) -> bool:
 def close_beside(
     store: Store | None, scored: dict[str, Scored], message: str,
     approximate: Callable[[], dict[str, Scored]], literal: Callable[[Scored], int],
-    wrapper: int, spelled: Callable[[Scored], str] | None = None,
+    wrapper: int, spelled: Callable[[Scored], str],
 ) -> None:
-    """Close templates beside weak full matches (``retrieval.weak``/``add_close``); with
-    ``spelled`` (a candidate's literal text), one that spells out what a full match's hole
-    took ranks above it. With
+    """Close templates beside weak full matches (``retrieval.weak``/``add_close``); one
+    that spells out what a match's hole took (``spelled``: a candidate's literal text)
+    ranks above it (``prefer_spelled_out``). With
     ``store`` (some repository mined ``--history``), a removed candidate whose site is gone
     for good (see ``gone_for_good``) reads no literal text, as a wrapper: close current
     templates are then looked for and a close one ranks above it; close removed ones are
@@ -288,53 +288,39 @@ def close_beside(
                                       if not item.row.removed_sha}, thin, wrapper)
         close_text.add_close(scored, {rid: item for rid, item in close.items()
                                       if item.row.removed_sha}, literal, wrapper)
-    if store is not None:
-        prefer_spelled_out(store, scored, message)
-    if spelled is not None:
-        prefer_spelled_out_now(spelled, scored, message)
+    prefer_spelled_out(spelled, scored, message, store)
 
 
-def prefer_spelled_out(store: Store, scored: dict[str, Scored], message: str) -> None:
-    """A current close template above an older wording whose holes swallowed its words.
+def prefer_spelled_out(text_of: Callable[[Scored], str], scored: dict[str, Scored],
+                       message: str, store: Store | None = None) -> None:
+    """A close current template above a match whose holes swallowed its words
+    (``text_of``: a candidate's literal text).
 
-    An older wording (mine --history) often matches fully only because a hole takes text
-    the site prints differently today: gson's ``Expected {expected} but was {peek()}``
-    takes ``STRING at line 1 column 17`` whole, where the current ``Expected BEGIN_OBJECT
-    but was {peek()} at line {line} column {column} path …`` spells ``at line … column``
-    out. A current template of the repository that says every word the older wording says
-    and at least ``_SWALLOWED`` more words of the paste that the older wording's holes
+    An older wording (mine --history; read when ``store`` is given) often matches fully
+    only because a hole takes text the site prints differently today: gson's ``Expected
+    {expected} but was {peek()}`` takes ``STRING at line 1 column 17`` whole, where the
+    current ``Expected BEGIN_OBJECT but was {peek()} at line {line} column {column} path …``
+    spells ``at line … column`` out. A current full match may do the same: nginx's ``"%s"
+    directive %s`` takes ``is not allowed here in /etc/nginx/nginx.conf:1`` whole, where
+    ``"%s" directive is not allowed here`` spells it out (its reporter appends `` in
+    file:line``, so it is only close). A current template of the repository that says every
+    word the match says and at least ``_SWALLOWED`` more words of the paste that its holes
     took is the better explanation, even as a close match: it ranks just above."""
-    olds = [item for item in scored.values() if not item.approximate and item.row.removed_sha
-            and item.groups][:_SPELLED_READS]
     currents = sorted((item for item in scored.values()
                        if item.approximate and not item.row.removed_sha),
                       key=lambda item: -item.score)[:_SPELLED_READS]
-    if not olds or not currents:
+    if not currents:
         return
-    rows = table.wordings(store, [item.row.id for item in olds])
-    olds = [item for item in olds if item.row.id in rows]  # mined with history only
+    olds = [item for item in scored.values() if not item.approximate and item.row.removed_sha
+            and item.groups][:_SPELLED_READS] if store is not None else []
     if olds:
-        records = store.get_many([item.row.id for item in (*olds, *currents)])
-
-        def text_of(item: Scored) -> str:
-            found = records.get(item.row.id)
-            return _HOLE.sub(" ", found.record.error_message) if found is not None else ""
+        assert store is not None
+        rows = table.wordings(store, [item.row.id for item in olds])
+        olds = [item for item in olds if item.row.id in rows]  # mined with history only
         _lift_spelled(text_of, olds, currents, message, "an older wording's hole took")
-
-
-def prefer_spelled_out_now(text_of: Callable[[Scored], str], scored: dict[str, Scored],
-                           message: str) -> None:
-    """A close template above a full match whose holes took its words, as above for an
-    older wording: nginx's ``"%s" directive %s`` takes ``is not allowed here in
-    /etc/nginx/nginx.conf:1`` whole, where ``"%s" directive is not allowed here`` spells it
-    out (its reporter appends `` in file:line``, so it is only close)."""
     fulls = [item for item in scored.values() if not item.approximate
              and not item.row.removed_sha and item.groups][:_SPELLED_READS]
-    currents = sorted((item for item in scored.values()
-                       if item.approximate and not item.row.removed_sha),
-                      key=lambda item: -item.score)[:_SPELLED_READS]
-    if fulls and currents:
-        _lift_spelled(text_of, fulls, currents, message, "a matching template's hole took")
+    _lift_spelled(text_of, fulls, currents, message, "a matching template's hole took")
 
 
 def _lift_spelled(text_of: Callable[[Scored], str], olds: list[Scored], currents: list[Scored],
@@ -381,4 +367,4 @@ def has_wordings(store: Store) -> bool:
 
 
 __all__ = ["close_beside", "follow_sites", "gone_for_good", "has_wordings",
-           "lives_on_in_text", "prefer_spelled_out", "prefer_spelled_out_now"]
+           "lives_on_in_text", "prefer_spelled_out"]

@@ -135,8 +135,31 @@ def class_signal(event_class: str | None, record_class: str | None, reasons: lis
     if _short(event_class) == _short(record_class):
         reasons.append(f"class {record_class} matches")
         return 0.3
+    if _short(record_class) in _PYTHON_BINDINGS.get(_short(event_class), ()):
+        reasons.append(f"class {record_class} matches (a Python binding raises it as "
+                       f"{_short(event_class)})")
+        return 0.3
     reasons.append(f"class differs ({record_class})")
     return -0.3
+
+
+# The Python exception a C++ library's Python bindings raise for a standard C++ one
+# (pybind11's and nanobind's documented translation): a traceback of the Python class is
+# the C++ throw's. A C++ class of the library's own keeps its name (``duckdb.BinderException``).
+_PYTHON_BINDINGS: dict[str, frozenset[str]] = {
+    "ValueError": frozenset({"invalid_argument", "domain_error", "length_error",
+                             "range_error", "value_error"}),
+    "IndexError": frozenset({"out_of_range", "index_error"}),
+    "OverflowError": frozenset({"overflow_error"}),
+    "MemoryError": frozenset({"bad_alloc"}),
+    "RuntimeError": frozenset({"runtime_error", "exception", "logic_error"}),
+    "KeyError": frozenset({"key_error"}),
+    "TypeError": frozenset({"type_error"}),
+    "StopIteration": frozenset({"stop_iteration"}),
+    "AttributeError": frozenset({"attribute_error"}),
+    "ImportError": frozenset({"import_error"}),
+    "BufferError": frozenset({"buffer_error"}),
+}
 
 
 # A C++ runtime names the thrown type with its template arguments (``terminate called after

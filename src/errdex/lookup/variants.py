@@ -30,6 +30,8 @@ def _variants(event: ErrorEvent) -> list[str]:
             variants.append(text)
         return len(variants) < _MAX_VARIANTS
 
+    if event.printed and not add(event.printed):  # as the runtime printed it
+        return variants
     for segment in getattr(event, "segments", ()) or ():
         if not add(segment):
             return variants
@@ -107,6 +109,13 @@ _BRACKETED_LEVEL = re.compile(r"\[(?:emerg|alert|crit|critical|error|err|warn|wa
 _NSERROR = re.compile(r'Error Domain=\S+ Code=-?\d+ "((?:[^"\\\n]|\\.)*)"')
 _MESSAGE_PROPERTY = re.compile(r"^ *message: '((?:[^'\\\n]|\\.)*)'", re.MULTILINE)
 _DEBUG_STRUCT = re.compile(r'[A-Za-z_][\w:]*\("((?:[^"\\]|\\.)*)"[,)]')
+
+
+def reading_note(event: ErrorEvent, reading: str) -> str:
+    """What a match's reason says of a reading other than the event's message."""
+    if reading == event.printed:
+        return " of the message as the runtime printed it"
+    return f" of the wrapped part {reading!r}"
 
 
 def _lost_period(message: str) -> bool:

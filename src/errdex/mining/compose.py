@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from errdex.languages import SPECS
 from errdex.languages.base import Language
-from errdex.languages.facts import Call, Producer, constant_names, has_text
+from errdex.languages.facts import Call, Producer, best_typed, constant_names, has_text
 from errdex.mining.files import MinedRecord, hole_names, producers_of
 from errdex.mining.producers import (
     MAX_DEPTH,
@@ -168,7 +168,9 @@ def _derived(reaching: list[tuple[Call, list[Composed]]], producers: Producers
         found = [c for c in reached[:1] if c.error_class and len(c.template.parts) == 1 and len(
             holes := c.template.holes) == 1 and holes[0].name not in given
             and "." in (holes[0].name or "").split("(", 1)[0]]  # a property of an argument
-        if found and (producer := producers.find(call)) is not None and producer.is_class:
+        if found and (producer := producers.find(call)) is not None and producer.is_class and (
+                not producer.result_types  # overloads the call's types do not tell apart:
+                or best_typed(list(producer.result_types), call.types) is not None):  # any
             return found
     return []
 

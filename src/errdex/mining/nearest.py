@@ -1,12 +1,13 @@
 """Which of several namesake producers a call reaches: one of the caller's language
-family, an overload by the number of arguments passed, the one nearest the caller's file."""
+family, an overload by the number of arguments passed (and their types where known), the
+one nearest the caller's file."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from errdex.languages import language_for_path
-from errdex.languages.facts import Argument, Call, Producer
+from errdex.languages.facts import Argument, Call, Producer, Result, best_typed
 
 # Languages whose code calls each other's (C and C++ through headers, JavaScript and
 # TypeScript, Java and Kotlin); any other language is a family of its own.
@@ -31,7 +32,9 @@ def overload(found: list[Producer], call: Call) -> Producer | None:
     """Among overloads (one file, one owner: a class's constructors, a method's signatures,
     as C# and Java declare them), the one taking as many arguments as the call passes, else
     the fewest that take them all (the rest defaulted), else the longest (a variadic
-    tail); None when they are no overloads or two fit as well."""
+    tail); of those taking as many, the ones the arguments are named after, then the ones
+    whose parameter types the arguments' declared types are; None when they are no
+    overloads or two fit as well."""
     if len({(p.path, p.owner) for p in found}) != 1:
         return None
     given = len(call.args) + len(call.keywords)
@@ -41,7 +44,23 @@ def overload(found: list[Producer], call: Call) -> Producer | None:
     best = [p for p in found if len(p.params) == size]
     if len(best) > 1:  # as many parameters each: those the arguments are named after
         best = _named_alike(best, call)
+    if len(best) > 1:  # or whose parameters' types the arguments' are
+        typed = best_typed([p.param_types for p in best], call.types)
+        best = [p for i, p in enumerate(best) if typed is None or i in typed]
     return best[0] if len(best) == 1 else None
+
+
+def typed_results(producer: Producer, call: Call) -> tuple[Result, ...]:
+    """A class's results that the call's argument types reach: its constructors taking
+    as many parameters are merged into one producer (``(IJobDetail job)`` and ``(ITrigger
+    trigger)``, each with its message), and ``new X(trigger)`` runs only the one it fits;
+    every result when the types decide nothing."""
+    if len(producer.result_types) != len(producer.results):
+        return producer.results
+    typed = best_typed(list(producer.result_types), call.types)
+    if typed is None:
+        return producer.results
+    return tuple(r for i, r in enumerate(producer.results) if i in typed)
 
 
 def _named_alike(found: list[Producer], call: Call) -> list[Producer]:

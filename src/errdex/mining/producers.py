@@ -48,7 +48,7 @@ from errdex.languages.facts import (
 )
 from errdex.mining.attributes import evaluate, expanded, overrides, spell_call, spell_self
 from errdex.mining.binding import bindings_of, forwarded, spread_of
-from errdex.mining.nearest import nearest, overload, same_family
+from errdex.mining.nearest import nearest, overload, same_family, typed_results
 from errdex.mining.reach import fits, inherits, on_an_object, super_method, through_self
 from errdex.templates.template import Literal, Template
 
@@ -306,7 +306,7 @@ class Producers:
         if producer is None or depth > MAX_DEPTH:
             return None
         this = _this(producer, call, context)
-        key = (producer, (call.args, call.keywords), this)
+        key = (producer, (call.args, call.keywords, call.types), this)
         if key in self._memo:
             return self._memo[key]
         self._memo[key] = None  # a cycle through the memo composes nothing
@@ -368,7 +368,7 @@ class Producers:
             given = bindings.get(producer.error_code_from or "")
             code = given.written if given is not None and not given.holes and (
                 0 < len(given.written) <= 100) else None  # ``code='missing-annotation'``
-            for result in producer.results:
+            for result in typed_results(producer, call):
                 made = self._result(producer, result, bindings, spread, depth, visiting, this)
                 out.extend(replace(c, error_code=code) if code else c for c in made)
                 if len(out) > MAX_ALTERNATIVES:

@@ -204,8 +204,9 @@ def _printf_hole(name: str | None, match: re.Match[str], dialect: str) -> Hole:
     if conv in _INT_KINDS and not (dialect == "go" and conv in "xX"):
         return Hole.of(name, written, _INT_KINDS[conv], pad=padded, prefix=prefix)
     if conv in "fF":
-        precision_text = match.group("precision")
-        precision = 6 if precision_text is None else int(precision_text or 0)
+        precision_text = match.group("precision")  # ``.*``: the precision is an argument
+        precision = (6 if precision_text is None else None if precision_text == "*"
+                     else int(precision_text or 0))
         return Hole.of(name, written, "float", precision=precision, pad=padded)
     if conv in "eEgG":
         return Hole.of(name, written, "float", pad=padded)

@@ -65,6 +65,7 @@ class Constructor:
     results: tuple[Result, ...]
     fields: tuple[tuple[str, str], ...] = ()  # (field, the parameter assigned to it)
     private: bool = False  # only the class itself calls it (through ``this(..)``)
+    types: tuple[str | None, ...] = ()  # the parameters' declared types, where read
 
 
 @dataclass
@@ -96,9 +97,10 @@ def class_producer(facts: ClassFacts) -> Producer | None:
 
 
 def _producer_of(facts: ClassFacts, constructors: list[Constructor]) -> Producer | None:
-    params, results = _merged(constructors)
+    params, results, types = _merged(constructors)
     role = "class message"
     if facts.override:
+        types = []  # the override's templates are not the constructors' results
         decorated = _decorated(facts, _fields(constructors, params), results)
         if any(SUPER_MESSAGE in _names(t) for t in facts.override) and results:
             role = "class decoration"
@@ -106,7 +108,8 @@ def _producer_of(facts: ClassFacts, constructors: list[Constructor]) -> Producer
     if not facts.bases and not results:
         return None
     return Producer(facts.name, params, tuple(results), role, facts.path, facts.line,
-                    facts.owner, facts.bases, is_class=True)
+                    facts.owner, facts.bases, is_class=True,
+                    result_types=tuple(types) if len({*types}) > 1 else ())
 
 
 def _names(template: Template) -> set[str]:
@@ -131,8 +134,7 @@ def _inlined(constructors: list[Constructor], depth: int = 0) -> list[Constructo
                 isinstance(r, Call) and r.callee == THIS for r in sibling.results) else sibling
             for bindings in _products(sibling.params, result):
                 results.extend(bound(r, bindings) for r in inner.results)
-        out.append(Constructor(ctor.params, tuple(results[:MAX_ALTERNATIVES]), ctor.fields,
-                               ctor.private))
+        out.append(replace(ctor, results=tuple(results[:MAX_ALTERNATIVES])))
     return out
 
 
@@ -151,18 +153,22 @@ def _carries(result: Result) -> bool:
     return isinstance(result, Template) or bool(result.args)
 
 
-def _merged(constructors: list[Constructor]) -> tuple[tuple[str, ...], list[Result]]:
+def _merged(constructors: list[Constructor]
+            ) -> tuple[tuple[str, ...], list[Result], list[tuple[str | None, ...]]]:
     """The parameters and results of the class: those of its first constructor that hands
     a message up, with the other constructors of that many parameters as alternatives
-    (their parameters renamed by position). Composition finds a class by its name, not
-    by how many arguments a call passes, so one arity stands for all."""
+    (their parameters renamed by position), and each result's constructor's parameter
+    types. Composition finds a class by its name, not by how many arguments a call
+    passes, so one arity stands for all; the types tell a call's constructor apart."""
     useful = [c for c in constructors if any(_carries(r) for r in c.results)]
     useful = [c for c in useful if not c.private] or useful
     if not useful:  # ``super()`` alone: the base's own message, if it makes one up
-        return (constructors[0].params, list(constructors[0].results)) if constructors else (
-            (), [])
+        return (constructors[0].params, list(constructors[0].results),
+                [constructors[0].types] * len(constructors[0].results)) if constructors else (
+            (), [], [])
     first = useful[0]
     results: list[Result] = []
+    types: list[tuple[str | None, ...]] = []
     for ctor in useful:
         if len(ctor.params) != len(first.params):
             continue
@@ -171,7 +177,8 @@ def _merged(constructors: list[Constructor]) -> tuple[tuple[str, ...], list[Resu
             renamed = renamed_result(result, renames) if renames else result
             if renamed not in results:
                 results.append(renamed)
-    return first.params, results[:MAX_ALTERNATIVES]
+                types.append(ctor.types)
+    return first.params, results[:MAX_ALTERNATIVES], types[:MAX_ALTERNATIVES]
 
 
 def _fields(constructors: list[Constructor], params: tuple[str, ...]) -> dict[str, str]:
@@ -360,14 +367,18 @@ def one_per_signature(found: list[Producer]) -> list[Producer]:
     """Of a class's methods of one name taking as many parameters (``create(Code code)``
     and a deprecated ``create(int code)`` that only calls it), one: those that only hand
     on to a namesake print what it prints, and composition, seeing the number of
-    arguments but not their types, would tell no such pair apart. A method that says
-    something of its own wins; among those that only hand on, the first declared."""
+    arguments but not always their types, would tell no such pair apart. A method that
+    says something of its own wins; among those that only hand on, the first declared,
+    holding the others' results too when their parameter types differ (``Throw.X(IJobDetail
+    job)`` and ``Throw.X(ITrigger trigger)``, each making the class's constructor of its
+    type): a call whose argument types are known reaches its own."""
     groups: dict[tuple[str, str | None, int], list[Producer]] = {}
     for producer in found:
         if not producer.is_class and producer.role != "constant":
             key = (producer.name, producer.owner, len(producer.params))
             groups.setdefault(key, []).append(producer)
     dropped: set[int] = set()
+    merged: dict[int, Producer] = {}
     for group in groups.values():
         if len(group) < 2:
             continue
@@ -376,4 +387,22 @@ def one_per_signature(found: list[Producer]) -> list[Producer]:
         own = [p for p in group if p not in handing]
         keep = own if own else handing[:1]
         dropped.update(id(p) for p in handing if p not in keep)
-    return [p for p in found if id(p) not in dropped]
+        if not own and len({p.param_types for p in handing}) == len(handing) and all(
+                all(p.param_types) and p.param_types for p in handing):
+            merged[id(keep[0])] = _typed_overloads(handing)
+    return [merged.get(id(p), p) for p in found if id(p) not in dropped]
+
+
+def _typed_overloads(overloads: list[Producer]) -> Producer:
+    """Overloads of one arity as the first of them, each one's results renamed to its
+    parameters by position and marked with its parameter types."""
+    first = overloads[0]
+    results: list[Result] = []
+    types: list[tuple[str | None, ...]] = []
+    for producer in overloads:
+        renames = {p: q for p, q in zip(producer.params, first.params, strict=True) if p != q}
+        for result in producer.results:
+            results.append(renamed_result(result, renames) if renames else result)
+            types.append(producer.param_types)
+    return replace(first, results=tuple(results[:MAX_ALTERNATIVES]),
+                   result_types=tuple(types[:MAX_ALTERNATIVES]))

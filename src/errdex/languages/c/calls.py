@@ -121,7 +121,7 @@ _NOT_REPORTERS = re.compile(
     r"^(?:v?[sfd]?n?printf|str\w*|mem\w*|f?open\w*|[gs]etenv|f?puts|v?[sf]?scanf|system|exec\w*"
     r"|popen|dl\w+|access|l?stat|unlink|mkdir|rmdir|chdir|rename|remove|assert|static_assert"
     r"|_|N_|Q_|gettext|n?gettext|dgettext|tr|sizeof|fwrite|write|x?strdup|setlocale|getopt\w*"
-    r"|[A-Z_]*THROW(?:_EXCEPTION)?|TEXT|_T|L|QStringLiteral|QLatin1String|defined)$")
+    r"|TEXT|_T|L|QStringLiteral|QLatin1String|defined)$")
 # C++ helpers named for throwing what they are given (``MYLIB_FAIL("…")``, ``fail("…")``)
 _THROWS = re.compile(r"(?i)throw|raise|fail")
 _CODE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -401,11 +401,11 @@ _ENDS = frozenset({"abort", "exit", "_exit", "BUG", "assert"})
 def failing(call: Node, body: Node) -> bool:
     """Whether a call is in a block (inside the body) that aborts, exits or returns under a
     condition: the reporter's own failure. A macro's ``do { …; exit(1); } while (0)`` is
-    its whole body, what it reports."""
+    its whole body, what it reports, and so is its bare ``{ …; exit(1); }``."""
     node = call.parent
     while node is not None and node != body and node.type != "compound_statement":
         node = node.parent
-    if node is None or node == body or (
+    if node is None or node == body or node.parent == body or (
             node.parent is not None and node.parent.type == "do_statement"):
         return False
     for statement in node.named_children:
@@ -419,16 +419,46 @@ def failing(call: Node, body: Node) -> bool:
     return False
 
 
-def guarded(call: Node, body: Node) -> bool:
-    """Whether a call runs only under a condition of the body (an error path of its own)."""
+def guarded(call: Node, body: Node, params: tuple[str, ...] = ()) -> bool:
+    """Whether a call runs only under a condition of the body (an error path of its own).
+
+    A comparison of one of ``params`` (a macro's) that the call does not print is the
+    caller's choice, not a failure of the body: the verbosity a macro is handed (``#define
+    DISPLAYLEVEL(l, ...) if (g_level >= l) { DISPLAY(__VA_ARGS__); }``)."""
     child, node = call, call.parent
     while node is not None and node != body:
+        condition = node.child_by_field_name("condition")
         if node.type in ("if_statement", "switch_statement", "conditional_expression",
-                         "while_statement", "for_statement") and (
-                node.child_by_field_name("condition") != child):
+                         "while_statement", "for_statement") and condition != child and not (
+                node.type == "if_statement" and _chosen(condition, call, params)):
             return True  # in a branch or loop body, not the condition that chooses it
         child, node = node, node.parent
     return False
+
+
+def _chosen(condition: Node | None, call: Node, params: tuple[str, ...]) -> bool:
+    """Whether ``condition`` compares a parameter (a level) that ``call`` does not hand on
+    with something else: ``g_level >= l``."""
+    while condition is not None and condition.type in ("parenthesized_expression",
+                                                       "condition_clause"):
+        condition = condition.named_children[0] if condition.named_children else None
+    if condition is None or condition.type != "binary_expression" or text(
+            condition.child_by_field_name("operator")) not in ("<", "<=", ">", ">="):
+        return False
+    handed = {text(n) for n in _identifiers(call)}
+    sides = (condition.child_by_field_name("left"), condition.child_by_field_name("right"))
+    return any(side is not None and side.type == "identifier" and text(side) in params
+               and text(side) not in handed for side in sides)
+
+
+def _identifiers(node: Node) -> list[Node]:
+    stack, out = [node], []
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier":
+            out.append(node)
+        stack.extend(node.named_children)
+    return out
 
 
 def macro_body(node: Node, grammar: str) -> tuple[str, tuple[str, ...], bool, Node] | None:

@@ -99,10 +99,14 @@ def reporters(root: Node, path: str, grammar: str, scope: str | None = None) -> 
                                        "helper", path, line)
         if known == before:
             break
-    for node in macros:
-        made = _macro(node, path, grammar, known)
-        if made is not None:
-            known[made.name] = made
+    for _ in range(_MAX_PASSES):  # macros built on macros (``DISPLAYLEVEL`` on ``DISPLAY``)
+        before = dict(known)
+        for node in sorted(macros, key=lambda n: n.start_byte):
+            made = _macro(node, path, grammar, known)
+            if made is not None:
+                known[made.name] = made
+        if known == before:
+            break
     local = {function_name(n) for n in functions if _static(n)} | {
         name for name, _, _ in pointers if name in statics}
     return placed([replace(p, owner=scope) if p.name in local and scope else p
@@ -232,14 +236,14 @@ def _file_params(definition: Node) -> set[str]:
 
 def _producer(name: str, params: tuple[str, ...], variadic: bool, body: Node, path: str,
               line: int, known: dict[str, Producer], files: set[str] | None = None,
-              pointers: dict[str, str] | None = None) -> Producer | None:
+              pointers: dict[str, str] | None = None, macro: bool = False) -> Producer | None:
     streams = {*_STDERR, *(files or ()), *(f"fileno({f})" for f in files or ())}
     reading = Reading(params, known, aliases=aliases_of(body), streams=streams,
                       pointers=pointers or {})
     for call in _calls(body):
         if failing(call, body):
             continue  # the reporter's own error path (``if (too long) { fprintf…; abort(); }``)
-        _statement(call, reading, guarded(call, body))
+        _statement(call, reading, guarded(call, body, params if macro else ()))
     names = set(params)
     # what it prints under a condition counts when that is all it prints, in one place
     # (``if (callback) callback(code, description);``)
@@ -247,7 +251,10 @@ def _producer(name: str, params: tuple[str, ...], variadic: bool, body: Node, pa
     if printed:
         template = _chomped(_joined(printed))
         shown = {h.name for h in template.holes}
-        if shown & names and (has_text(template) or variadic):
+        if shown & names and (has_text(template) or variadic) and (
+                not macro or has_text(template) or shown <= names):
+            # a macro printing only what it is given and others' values (``{LOG::LEVEL}``)
+            # is no reporter: its callers' text would be read with a stranger's hole
             return Producer(name, params, (template,), "helper", path, line)
         return None
     # a variadic reporter forwards its format (``vdie(fmt, ap)``), not a detail of its own
@@ -398,7 +405,25 @@ def _macro(node: Node, path: str, grammar: str, known: dict[str, Producer]) -> P
         return None
     name, params, variadic, block = read
     others = {k: v for k, v in known.items() if k != name}
-    made = _producer(name, params, variadic, block, path, line_of(node), others)
+    made = None
+    if variadic and "__VA_ARGS__" not in params and _formats_rest(block, params):
+        # what it prints with its ``...`` as the format; a call it hands that on to is not
+        # read so (``Write(LEVEL, Construct(__VA_ARGS__))``: no format of the macro's)
+        made = _producer(name, (*params, "__VA_ARGS__"), variadic, block, path, line_of(node),
+                         others, macro=True)
+        made = made if made is not None and isinstance(made.results[0], Template) else None
+    made = made or _producer(name, params, variadic, block, path, line_of(node), others,
+                             macro=True)
     if made is not None and any(isinstance(r, Call) and r.named() == name for r in made.results):
         return None  # ``#define error(...) (error(__VA_ARGS__), const_error())``: the function's
     return made
+
+
+def _formats_rest(block: Node, params: tuple[str, ...]) -> bool:
+    """Whether a variadic macro's format is the first of its ``...``, not a named parameter:
+    ``#define DISPLAYLEVEL(l, ...) DISPLAY(__VA_ARGS__)`` (not ``fprintf(stderr, fmt,
+    __VA_ARGS__)``), so a call's format and its arguments fill ``__VA_ARGS__``."""
+    body = text(block)
+    return "__VA_ARGS__" in body and not re.search(
+        rf"\b{re.escape(params[-1])}\s*(?:,\s*)?__VA_ARGS__", body)
+

@@ -26,6 +26,7 @@ from errdex.languages.c.family import (
     printf_parts,
 )
 from errdex.languages.cpp.empties import declared_empty, loosened
+from errdex.languages.cpp.joins import joins
 from errdex.languages.facts import Argument, Producer, constant_names, has_text, substitute, unknown
 from errdex.templates.formats import parse_rust_format
 from errdex.templates.template import (
@@ -38,7 +39,6 @@ from errdex.templates.template import (
     merge_literals,
 )
 
-_CONCATS = frozenset({"concat", "StrCat", "str_concat", "Concat", "strcat_str", "cat"})
 _TEXT_OF = frozenset({"c_str", "data", "str", "what", "toStdString", "message"})
 _TO_TEXT = frozenset({"to_string", "to_wstring", "std::to_string", "std::to_wstring"})
 _STRINGS = frozenset({"std::string", "string", "std::string_view", "std::wstring", "QString"})
@@ -159,7 +159,7 @@ def _call(node: Node, scope: Scope) -> tuple[Template, ...]:
         if target is not None and text(target) in scope.streams:
             return _joined([read(a, scope) for a in scope.streams[text(target)]])
         return read(target, scope)
-    if last in _CONCATS or name in ("absl::StrCat", "absl::StrCat"):
+    if joins(name):
         return _joined([read(a, scope) for a in args])
     if (name in _STRINGS or name in _MOVES) and len(args) == 1:
         return read(args[0], scope)

@@ -61,6 +61,7 @@ from errdex.languages.c.family import (
 )
 from errdex.languages.c.snippets import CPP_SNIPPETS
 from errdex.languages.c.xmacros import xmacro_site
+from errdex.languages.cpp.assigned import assigned
 from errdex.languages.cpp.calls import (
     built_message,
     cpp_symbol,
@@ -73,13 +74,14 @@ from errdex.languages.cpp.calls import (
 )
 from errdex.languages.cpp.compose import COMPOSER, blanked
 from errdex.languages.cpp.glog import CHECKS, check_site, streamed_check, streamed_into
+from errdex.languages.cpp.joins import converts
 from errdex.languages.cpp.leveled import leveled_sites
 from errdex.languages.cpp.messages import FORMATTERS, format_given, last_name, says, scope_owner
 from errdex.languages.cpp.pastes import PASTES
 from errdex.languages.cpp.qt import ASSERTS, qt_assert_sites, qt_log_site, qt_stream_site
 from errdex.languages.cpp.spdlog import spdlog_site
 from errdex.languages.cpp.status import status_handler
-from errdex.languages.cpp.streamed import shift_operands, streamed_text, streamed_throw
+from errdex.languages.cpp.streamed import shift_operands, streamed_text, streamed_throw, to_stderr
 from errdex.languages.facts import Call, unknown
 from errdex.languages.logs import level_of
 from errdex.templates.formats import parse_rust_format
@@ -93,10 +95,11 @@ _BRACE_FORMATS = frozenset({"fmt::format", "std::format", "format", "fmt::sforma
 _PRINTF_FORMATS = frozenset({"absl::StrFormat", "fmt::sprintf", "StrFormat", "string_format"})
 _CONCATS = frozenset({"absl::StrCat", "StrCat"})
 _TO_TEXT = frozenset({"std::to_string", "to_string", "std::to_wstring"})
-_ERROR_STREAMS = frozenset({"std::cerr", "cerr", "std::wcerr", "std::clog"})
 _STREAM_ENDS = {"std::endl": "\n", "endl": "\n", "std::flush": "", "std::ends": ""}
 _LOG_LEVELS = {"ERROR": "error", "FATAL": "fatal", "DFATAL": "error",
                "WARNING": "warning", "INFO": "info"}  # glog's levels (``languages.logs``)
+# glog's ``LOG(ERROR) << …``, and a project's own by its prefix: ``ABSL_LOG``, ``ARROW_LOG``
+_LOGGER = re.compile(r"(?:google::)?LOG|[A-Z][A-Z0-9]*_LOG")
 
 
 # --- handlers -------------------------------------------------------------------------
@@ -262,7 +265,7 @@ def _stream_site(captured: Captures, file: FileIndex) -> Site | None:
     template = streamed_text([_stream_piece(op, node) for op in operands[1:]])
     if template is None:
         return None
-    level = None if text(operands[0]) in _ERROR_STREAMS else level_of(severity)
+    level = None if to_stderr(operands[0]) else level_of(severity)
     return Site(template, "log", line_of(node),
                 severity="fatal" if severity == "fatal" else "error", symbol=cpp_symbol(node),
                 level=level)
@@ -349,11 +352,10 @@ def _print_site(call: Node, args: list[Node]) -> Site | None:
 
 def _stream_severity(first: Node) -> str | None:
     """``error``/``fatal`` when the chain starts at an error stream, else None."""
-    if text(first) in _ERROR_STREAMS:
+    if to_stderr(first):
         return "error"
-    if first.type == "call_expression" and text(first.child_by_field_name("function")) in (
-        "LOG", "google::LOG", "ABSL_LOG"  # Abseil's ``ABSL_LOG(ERROR) << …`` is glog's
-    ):
+    if first.type == "call_expression" and _LOGGER.fullmatch(
+            text(first.child_by_field_name("function"))):
         args = arguments(first.child_by_field_name("arguments"))
         return _LOG_LEVELS.get(text(args[0])) if len(args) == 1 else None
     return None
@@ -421,7 +423,7 @@ def _call_message(reader: Reader[FileIndex], node: Node, depth: int) -> Message 
         if fmt is None:
             return None
         return Message(fmt.written, printf_parts(fmt, [text(a) for a in args[1:]]))
-    if name in _CONCATS:
+    if name in _CONCATS or converts(name):
         return concatenation(args, lambda a: reader.read(a, depth + 1), _hole)
     if last_name(name) in FORMATTERS and args:  # ``StringUtil::Format("no column %s", c)``
         return _format_given(args[0], args[1:])
@@ -485,9 +487,10 @@ _ENGINE = language(SPEC)
 
 def _extract(source: bytes) -> FileSites:
     """The engine's sites, read with the macros tree-sitter cannot expand written as what
-    they stand for (``compose.blanked``) and directives inside an expression blanked
-    (``c.conditionals``): same lines, same bytes."""
+    they stand for (``compose.blanked``, ``assigned``) and directives inside an expression
+    blanked (``c.conditionals``): same lines, same bytes."""
     read = unconditioned(source) or source
+    read = assigned(read) or read
     return _ENGINE.extract(rewritten(blanked(read) or (read if read is not source else None),
                                      source))
 

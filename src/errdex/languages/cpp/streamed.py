@@ -5,6 +5,9 @@ A class that collects text with ``operator<<`` (and returns it from ``what()``) 
 the throw streams, in order: the site's template is the chain's pieces after the made error
 (a string, a character, a value as a hole), its class the one made. A chain of
 ``boost::exception``-style tags (``<< errinfo_path(p)``) says no words: no site.
+
+A chain starting at stderr logs what it streams: ``std::cerr``, or a function handing the
+stream back (``llvm::errs()``, ``Catch::cerr()``): ``to_stderr``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,20 @@ from errdex.languages.base import Site, line_of, text
 from errdex.languages.c.family import arguments
 from errdex.languages.cpp.calls import cpp_symbol, thrown_class
 from errdex.templates.template import Literal, Template, merge_literals
+
+_ERROR_STREAMS = frozenset({"std::cerr", "cerr", "std::wcerr", "std::clog"})
+# a function handing back the error stream: ``llvm::errs()``, ``Catch::cerr()``
+_STREAM_GETTERS = frozenset({"errs", "cerr", "clog"})
+
+
+def to_stderr(node: Node) -> bool:
+    """Whether ``node`` is stderr as a stream: ``std::cerr``, or a call of no arguments to
+    a function handing it back (``llvm::errs() << "error: " << msg``)."""
+    if text(node) in _ERROR_STREAMS:
+        return True
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    return function is not None and not arguments(node.child_by_field_name("arguments")) and (
+        text(function).rsplit("::", 1)[-1] in _STREAM_GETTERS)
 
 
 def shift_operands(node: Node) -> list[Node]:

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.declared import CSHARP, argument_types
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages._jvm.compose import capped, every_alternative, unparenthesized
@@ -145,6 +146,18 @@ def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:
     return (unknown(made.name or text(node)),)
 
 
+def arms_of(node: Node | None) -> list[Node]:
+    """The values a ternary chooses among (``a ? X : b ? Y : Z``: ``X``, ``Y``, ``Z``); a
+    node that is no ternary is its own one arm."""
+    node = unparenthesized(node)
+    if node is None:
+        return []
+    if node.type != "conditional_expression":
+        return [node]
+    return [*arms_of(node.child_by_field_name("consequence")),
+            *arms_of(node.child_by_field_name("alternative"))]
+
+
 def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
     """A call to a producer, each argument read as its alternatives at ``at``; one that
     names a constant of a class (``BrokenException.DefaultMessage``, a bare
@@ -163,7 +176,8 @@ def call_of(callee: str, args: list[Node], at: Node, path: str = "") -> Call:
                 called := invocation(a, at, path)) is not None:
             nested.append((text(a), called))  # ``new MockError(Describe(count))``
     nested.extend(_inner_calls(read, {name for name, _ in nested}, at, path))
-    return Call(callee, read, owner=owner, path=path, nested=tuple(nested))
+    return Call(callee, read, owner=owner, path=path, nested=tuple(nested),
+                types=argument_types(args, at, CSHARP))
 
 
 def _inner_calls(read: tuple[Argument, ...], known: set[str], at: Node,

@@ -28,6 +28,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.declared import CSHARP, parameter_types
 from errdex.languages._engine.producing import builds_nothing, factory_or_helper
 from errdex.languages._engine.walk import class_declarations, returned_values
 from errdex.languages._jvm.compose import (
@@ -52,7 +53,8 @@ from errdex.languages.csharp.calls import (
 from errdex.languages.csharp.chosen import chosen_producers
 from errdex.languages.csharp.messages import STRINGS, arguments, declared_value
 from errdex.languages.csharp.reassigned import reassigned
-from errdex.languages.csharp.resources import resource_string
+from errdex.languages.csharp.repair import repaired
+from errdex.languages.csharp.resources import resource_string, resx_producers
 from errdex.languages.csharp.strings import composite_format
 from errdex.languages.facts import (
     Call,
@@ -77,7 +79,10 @@ MAX_BRANCHES = 16
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
-    """Every producer the file declares (module docstring)."""
+    """Every producer the file declares (module docstring); a ``.resx`` file's strings."""
+    if path.endswith(".resx"):
+        return resx_producers(source, path)
+    source, root = repaired(source, root)  # ``repair.py``
     out: list[Producer] = []
     for declaration, outer in _declarations(root, None):
         name = text(declaration.child_by_field_name("name"))
@@ -94,7 +99,8 @@ def producers(root: Node, source: bytes, path: str) -> list[Producer]:
     return one_per_signature(out)
 
 
-COMPOSER = Composer(producers=producers, triggers=(b"class ", b"struct ", b"record "))
+COMPOSER = Composer(producers=producers,
+                    triggers=(b"class ", b"struct ", b"record ", b"<data "))
 
 
 def _declarations(node: Node, outer: str | None) -> Iterator[tuple[Node, str | None]]:
@@ -122,7 +128,8 @@ def _class(node: Node, name: str, outer: str | None, body: Node | None,
                        if c.type == "argument_list"), None)
         made = call_of(base, arguments(handed), handed or node, path)
         facts.constructors.append(Constructor(_names(primary), (
-            Call(base, made.args, owner=name, path=path, nested=made.nested),)))
+            Call(base, made.args, owner=name, path=path, nested=made.nested,
+                 types=made.types),), types=parameter_types(primary, CSHARP)))
     for member in body.named_children if body is not None else ():
         if member.type == "constructor_declaration":
             facts.constructors.append(_constructor(member, name, base, path))
@@ -159,14 +166,16 @@ def _constructor(node: Node, owner: str, base: str, path: str) -> Constructor:
         args = arguments(next((c for c in initializer.named_children
                                if c.type == "argument_list"), None))
         made = call_of(THIS if which == "this" else base, args, initializer, path)
-        results = (Call(made.callee, made.args, owner=owner, path=path, nested=made.nested),)
+        results = (Call(made.callee, made.args, owner=owner, path=path, nested=made.nested,
+                        types=made.types),)
     body = node.child_by_field_name("body")
     statements = [body] if body is not None and body.type == "arrow_expression_clause" else (
         body.named_children if body is not None else [])
     # ``{ Key = key; }`` or ``=> _message = message;``
     fields = fields_set(statements, params, ("expression_statement", "arrow_expression_clause"),
                         "member_access_expression", "name")
-    return Constructor(params, results, fields)
+    return Constructor(params, results, fields,
+                       types=parameter_types(node.child_by_field_name("parameters"), CSHARP))
 
 
 def _getter(prop: Node) -> list[Template]:
@@ -230,7 +239,8 @@ def _method(node: Node, owner: str, path: str) -> list[Producer]:
         return []
     name = text(node.child_by_field_name("name"))
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
-                     owner, defaults=_defaults(node))]
+                     owner, defaults=_defaults(node),
+                     param_types=parameter_types(node.child_by_field_name("parameters"), CSHARP))]
 
 
 def _defaults(function: Node) -> tuple[tuple[str, Template], ...]:

@@ -15,11 +15,13 @@ from errdex.languages._engine import FileIndex
 from errdex.languages._engine.locals import LocalReader, Locals
 from errdex.languages._engine.message import Message, joined
 from errdex.languages._engine.reader import MessageTable, Reader
-from errdex.languages.base import text
+from errdex.languages._engine.walk import nodes_from
+from errdex.languages.base import ancestors, text
 from errdex.languages.csharp.builders import built, tail_of
 from errdex.languages.csharp.strings import (
     character_value,
     composite_format,
+    folded_value,
     interpolated,
     string_value,
 )
@@ -63,7 +65,41 @@ def _preproc(reader: Reader[FileIndex], node: Node, depth: int) -> Message | Non
 
 def read(node: Node | None, at: Node) -> Message | None:
     """The message an expression builds at the site ``at``, when source says what it is."""
-    return LocalReader(MESSAGES, at, LOCALS).read(node)
+    return _AssignedReader(MESSAGES, at, LOCALS).read(node)
+
+
+class _AssignedReader(LocalReader):
+    """A local also holds what a statement on the way to the site last gave it:
+    ``string message; … message = string.Format("…", x); throw new X(message);`` (a
+    statement of a block around the site, after the declaration; an assignment nested in
+    a branch beside the site's path is no value it surely holds, and one naming the local
+    itself, ``message = "[store] " + message``, is left as it was)."""
+
+    def assignment(self, node: Node) -> Node | None:
+        declared = super().assignment(node)
+        name = text(node)
+        given = None
+        for block in ancestors(self.at):
+            if block.type in SCOPES:
+                break
+            if block.type != "block":
+                continue
+            for statement in block.named_children:
+                if statement.end_byte > self.at.start_byte:
+                    break
+                made = statement.named_children[0] if (
+                    statement.type == "expression_statement" and statement.named_children
+                ) else None
+                if made is not None and made.type == "assignment_expression" and text(
+                        made.child_by_field_name("left")) == name and (
+                        given is None or made.start_byte > given.start_byte):
+                    given = made
+        if declared is None or given is None or declared.start_byte > given.start_byte or (
+                text(given.child_by_field_name("operator")) != "=") or any(
+                n.type == "identifier" and text(n) == name
+                for n in nodes_from(given.child_by_field_name("right"), ())):
+            return declared  # a parameter's new values: ``reassigned.py``
+        return given
 
 
 def literal(node: Node) -> Message | None:
@@ -82,9 +118,9 @@ def format_call(node: Node) -> Message | None:
         args = [receiver, *args] if receiver is not None else []
     elif text(function) not in ("string.Format", "String.Format", "System.String.Format"):
         return None
-    if args and args[0].type not in STRINGS:
+    if args and folded_value(args[0]) is None:
         args = args[1:]  # an IFormatProvider first
-    value = string_value(args[0]) if args and args[0].type in STRINGS else None
+    value = folded_value(args[0]) if args else None  # a literal, or a ``+`` chain of them
     if value is None:
         return _format_parameter(node)
     rest = args[1:]

@@ -34,6 +34,7 @@ _FRAME = re.compile(
 # ArgumentException's Message adds the parameter (.NET Core; .NET Framework on a line of its
 # own, ``\r\n`` included); the throw site's text has not got it
 _PARAMETER = re.compile(r" \(Parameter '[^'\n]*'\)$|\r?\nParameter name: [\w.]*$")
+_FRAMEWORK_PARAMETER = re.compile(r"\r?\nParameter name: ([\w.]*)(?=\r?\n|$)")
 # Visual Studio's exception helper quotes the message: ``System.X: 'msg'``; a localized
 # one with its language's quotes (``System.X:“msg”``, ``System.X: « msg »``)
 _QUOTES = {"'": "'", "“": "”", "«": "»", "„": "“", "「": "」"}
@@ -74,6 +75,10 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
     while j < len(lines) and lines[j].startswith(_INNER):
         header += lines[j]
         j += 1
+    more = _message_lines(lines, j, unhandled is not None)  # ``Object name: 'X'.``
+    if more:
+        header += "\n" + "\n".join(lines[j:j + more])
+        j += more
     chain = [split_class(part, _any_dotnet_name) or (None, part) for part in header.split(_INNER)]
     groups: list[tuple[list[Frame], int]] = [([], j)]  # frames, and the line after them
     while j < len(lines):
@@ -94,9 +99,58 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
         group = len(chain) - 1 - depth  # the innermost exception's frames are printed first
         frames, stop = groups[group] if group < len(groups) else ([], j)
         stop = j if depth == 0 else stop
-        message = dotnet_message(message)
-        events.append(lines.event(i, stop, message, error_class, "dotnet", frames))
+        events.append(lines.event(i, stop, dotnet_message(message), error_class, "dotnet",
+                                  frames, printed=dotnet_printed(message)))
+    if len(chain) == 1:  # an AggregateException printed without its inner exceptions
+        events += [lines.event(i, j, dotnet_message(inner), None, "dotnet",
+                               printed=dotnet_printed(inner))
+                   for inner in aggregated(chain[0][1])]
     return tuple(events), j
+
+
+_AGGREGATE = "One or more errors occurred."
+_MOST_AGGREGATED = 8
+
+
+def aggregated(message: str) -> list[str]:
+    """The inner messages an ``AggregateException`` quotes after its own (``One or more
+    errors occurred. (inner one) (inner two)``), each in balanced parentheses; none when
+    the message is not one."""
+    message = message.strip()
+    if not message.startswith(_AGGREGATE + " ("):
+        return []
+    inners: list[str] = []
+    depth, start = 0, 0
+    for k in range(len(_AGGREGATE) + 1, len(message)):
+        char = message[k]
+        if char == "(":
+            depth += 1
+            start = k + 1 if depth == 1 else start
+        elif char == ")" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                inners.append(message[start:k])
+                if len(inners) == _MOST_AGGREGATED:
+                    break
+        elif depth == 0 and not char.isspace():
+            break  # text outside the quoted messages: not .NET's form
+    return [inner for inner in inners if inner.strip()]
+
+
+def _message_lines(lines: Lines, j: int, unhandled: bool) -> int:
+    """How many lines after an exception's header go on its message (the lines .NET
+    appends: ``Object name: 'X'.``, ``Actual value was 5.``, .NET Framework's ``Parameter
+    name: x``; a message of several lines): those before its first frame, when one follows
+    within ``_MESSAGE_LINES`` lines; after ``Unhandled exception.``, those up to a blank
+    line or the end too."""
+    k = j
+    while k < len(lines) and k - j < _MESSAGE_LINES and lines[k].strip():
+        if _FRAME.fullmatch(lines[k]):
+            return k - j
+        if lines[k].startswith(_INNER) or lines[k].strip() == _END_OF_INNER:
+            return 0
+        k += 1
+    return k - j if unhandled and (k == len(lines) or not lines[k].strip()) else 0
 
 
 def _frame(match: re.Match[str]) -> Frame | None:
@@ -107,6 +161,19 @@ def _frame(match: re.Match[str]) -> Frame | None:
     if match.group("file"):
         return Frame(match.group("file"), int(match.group("line")), function)
     return None if "<" in function else Frame("", None, function)
+
+
+def dotnet_printed(message: str) -> str:
+    """The message as .NET Core prints it: .NET Framework's ``\r\nParameter name: x`` as
+    `` (Parameter 'x')``, Visual Studio's quotes off; a record holding what the runtime
+    appends (``ArgumentException``'s parameter, ``ObjectDisposedException``'s object name)
+    matches it whole."""
+    message = _FRAMEWORK_PARAMETER.sub(r" (Parameter '\1')", message.strip(), count=1)
+    quoted = _QUOTED.fullmatch(message)
+    if quoted and " " in quoted.group("message") and (
+            _QUOTES[quoted.group("open")] == quoted.group("close")):
+        message = quoted.group("message").strip()
+    return message.replace("\r\n", "\n").rstrip()
 
 
 def dotnet_message(message: str) -> str:

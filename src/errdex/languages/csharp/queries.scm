@@ -18,8 +18,10 @@
 (throw_statement (invocation_expression) @throwcall.value) @throwcall
 (throw_expression (invocation_expression) @throwcall.value) @throwcall
 
-; Fail("…") as a statement: a helper of the repository, maybe (composition decides)
+; Fail("…") as a statement: a helper of the repository, maybe (composition decides); also
+; a member's whole body (`void ThrowClosed() => ThrowHelper.ThrowInvalidOperation("…");`)
 (expression_statement (invocation_expression) @helper.call) @helper
+(arrow_expression_clause (invocation_expression) @helper.call) @helper
 
 ; receiver.Method(...): logger.LogError, Log.Fatal, log.ErrorFormat, Environment.FailFast,
 ; ArgumentNullException.ThrowIfNull and the other guards (guards.py). csharp.py checks the

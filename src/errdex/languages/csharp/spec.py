@@ -39,30 +39,39 @@ of the repository that writes its own message (``: base($"no such item: {key}")`
 ``Fail("…")`` are candidates, kept when a producer of the repository tells their message
 (``new InvalidOperationException(Messages.NotFound)``: the constant's).
 
+A file the grammar fails on (``async`` as a variable, an ``#if`` choosing a modifier) is
+read as ``repair.py`` rewrites it, byte for byte.
+
 Symbols are ``Class.Method`` (nested types and local functions included, namespaces
 left out); constructors are ``Class.Class``, properties ``Class.Property``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from functools import partial
 from pathlib import Path
 
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures, FileIndex, LanguageSpec, language
 from errdex.languages._engine.evidence import EvidenceRules
+from errdex.languages._engine.extract import extract as extract_with
+from errdex.languages._engine.literals import keep_literals
 from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages._engine.snippets import Snippets, c_if, catch_block, guard_function
 from errdex.languages._engine.walk import nodes_from
 from errdex.languages.base import (
+    FileSites,
     Site,
     ancestors,
     line_of,
     text,
 )
 from errdex.languages.csharp.calls import (
+    arms_of,
     call_of,
     constant_like,
     invocation,
@@ -84,6 +93,7 @@ from errdex.languages.csharp.messages import (
     read,
 )
 from errdex.languages.csharp.pastes import PASTES
+from errdex.languages.csharp.repair import read_repaired
 from errdex.languages.csharp.strings import composite_format, message_template, string_value
 from errdex.languages.facts import Call
 from errdex.languages.logs import level_of
@@ -144,19 +154,18 @@ def _throw_site(captured: Captures, file: FileIndex) -> Site | list[Site] | None
                   if n.type == "preproc_if"), default=0)
     if builds < 2:
         return _one_throw_site(node, value)
-    sites = []
+    sites: list[Site] = []
     for branch in range(builds):
         chosen = BRANCH.set(branch)
         try:
             site = _one_throw_site(node, value)
         finally:
             BRANCH.reset(chosen)
-        if site is not None:
-            sites.append(site)
+        sites.extend([site] if isinstance(site, Site) else site or [])
     return sites or None
 
 
-def _one_throw_site(node: Node, value: Node) -> Site | None:
+def _one_throw_site(node: Node, value: Node) -> Site | list[Site] | None:
     error_class = text(value.child_by_field_name("type"))
     args = arguments(value.child_by_field_name("arguments"))
     short = error_class.rsplit(".", 1)[-1]
@@ -170,6 +179,9 @@ def _one_throw_site(node: Node, value: Node) -> Site | None:
         message = next((m for a in args if (m := read(a, node)) is not None), None)
         template = Template(message.written, message.parts) if message is not None else None
         worded = template is not None and has_words(template.parts)
+        if template is None and short in DOTNET_EXCEPTIONS and len(arms := arms_of(
+                args[0] if args else None)) > 1:
+            return _arm_sites(node, error_class, short, arms, args[1:])
         call = _class_call(error_class, short, args, node, worded)
     if template is None or not has_words(template.parts):
         return _candidate(node, call, error_class) if call is not None else None
@@ -227,6 +239,23 @@ def _class_call(error_class: str, short: str, args: list[Node], at: Node,
     if first.type in ("identifier", "member_access_expression") and text(first)[:1].isupper():
         return Call(text(first), owner=owner_of(at))
     return call_of(error_class, args, at)  # a ternary: each branch (``_first_argument``)
+
+
+def _arm_sites(node: Node, error_class: str, short: str, arms: list[Node],
+               rest: list[Node]) -> list[Site] | None:
+    """``new InvalidOperationException(night ? Strings.Closed : Strings.Gone)``: a site per
+    arm of the ternary, its text read or told by composition (a resource, a constant, a
+    factory of the repository)."""
+    sites: list[Site] = []
+    for arm in arms:
+        message = read(arm, node)
+        if message is not None and has_words(message.parts):
+            sites.append(Site(Template(message.written, message.parts), "exception",
+                              line_of(node), error_class, symbol=_symbol(node)))
+        elif (call := _class_call(error_class, short, [arm, *rest], node, False)) is not None and (
+                call.callee != error_class):
+            sites.append(_candidate(node, call, error_class))
+    return sites or None
 
 
 def _candidate(node: Node, call: Call, error_class: str | None = None,
@@ -298,6 +327,8 @@ def _argument_exception(short: str, args: list[Node], at: Node) -> Template | No
             return _with_param(message, args[0], actual)
         if len(args) == 2 and (message := read(args[1], at)) is not None:
             return _with_param(message, args[0])  # (paramName, message)
+        if len(args) == 2 and (name := name_of(args[0])) is not None and " " not in name:
+            return None  # (paramName, a message source does not spell): never the name
     message = read(args[0], at) if args else None
     if message is None:
         return None
@@ -427,7 +458,7 @@ def _symbol(node: Node) -> str | None:
 
 
 SPEC = LanguageSpec(
-    strings=MESSAGES.strings, name="csharp", grammar="csharp", extensions=(".cs",),
+    strings=MESSAGES.strings, name="csharp", grammar="csharp", extensions=(".cs", ".resx"),
     query=Path(__file__).with_name("queries.scm"),
     handlers=(("throw", _throw_site), ("throwcall", _throw_call_site), ("call", _call_site),
               ("helper", _helper_site), ("made", _made_site)),
@@ -447,5 +478,16 @@ SPEC = LanguageSpec(
     ),
     pastes=PASTES, compose=COMPOSER,
 )
-LANGUAGE = language(SPEC)
-extract = LANGUAGE.extract
+
+
+def extract(source: bytes) -> FileSites:
+    """All sites of one file, in source order (what the grammar fails on rewritten first
+    when the file does not parse: ``repair.py``); a ``.resx`` file (XML: ``<`` first) has
+    none, its strings are read for composition only (``resources.py``)."""
+    if source.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<":
+        keep_literals(source, [])  # nor text sites: XML is no C#
+        return FileSites([])
+    return read_repaired(partial(extract_with, SPEC), source)
+
+
+LANGUAGE = dataclasses.replace(language(SPEC), extract=extract)

@@ -40,6 +40,17 @@ def string_value(node: Node) -> str | None:
     )
 
 
+def folded_value(node: Node | None) -> str | None:
+    """A literal's value, or a ``+`` chain of literals' (``"… outside the " + "range …"``:
+    one constant, as the compiler folds it)."""
+    if node is not None and node.type == "binary_expression" and text(
+            node.child_by_field_name("operator")) == "+":
+        left = folded_value(node.child_by_field_name("left"))
+        right = folded_value(node.child_by_field_name("right"))
+        return None if left is None or right is None else left + right
+    return string_value(node) if node is not None else None
+
+
 def character_value(node: Node) -> str | None:
     """The character a ``'x'`` or ``'\\n'`` literal prints; None for any other node."""
     if node.type != "character_literal":

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from errdex.languages._engine.declared import JAVA, argument_types, parameter_types
 from errdex.languages._engine.extract import site_index
 from errdex.languages._engine.files import filled, index_query
 from errdex.languages._engine.walk import class_declarations, keyword_nodes
@@ -138,7 +139,8 @@ def call_to(callee: str, args: list[Node], file: JavaFile, owner: str | None,
     """A call to a producer, each argument read as its alternatives (a format string and
     its values as they print formatted)."""
     read_args = formatted([argument(a, file) for a in args], [text(a) for a in args])
-    return Call(callee, read_args, owner=owner, path=path)
+    types = argument_types(args, args[0], JAVA) if args and len(read_args) == len(args) else ()
+    return Call(callee, read_args, owner=owner, path=path, types=types)
 
 
 # --- classes -------------------------------------------------------------------------------
@@ -215,7 +217,8 @@ def _constructor(node: Node, owner: str, base: str, file: JavaFile, file_path: s
     fields = fields_set(statements, params, ("expression_statement",), "field_access", "field")
     modifiers = next((c for c in node.children if c.type == "modifiers"), None)
     private = modifiers is not None and any(c.type == "private" for c in modifiers.children)
-    return Constructor(params, results, fields, private)
+    return Constructor(params, results, fields, private,
+                       parameter_types(node.child_by_field_name("parameters"), JAVA))
 
 
 def _parameters(node: Node) -> tuple[str, ...]:
@@ -260,7 +263,8 @@ def _method(node: Node, owner: str, file: JavaFile, path: str) -> list[Producer]
         return []
     level = _logged_level(body) if role == "helper" else None
     return [Producer(name, params, tuple(results[:MAX_BRANCHES]), role, path, line_of(node),
-                     owner, level=level)]
+                     owner, level=level,
+                     param_types=parameter_types(node.child_by_field_name("parameters"), JAVA))]
 
 
 def _logged_level(body: Node) -> str | None:

@@ -45,6 +45,9 @@ class ErrorEvent:
     code: str | None = None
     line: int = 0
     segments: tuple[str, ...] = ()
+    # The message as the runtime printed it, when reading it took parts off that a record
+    # may hold (.NET's `` (Parameter 'x')`` and ``Object name: 'X'.`` lines): read too.
+    printed: str | None = None
 
     def __post_init__(self) -> None:
         if not self.segments and self.message:
@@ -120,11 +123,12 @@ class Lines(list[str]):
         kind: str,
         frames: Sequence[Frame] = (),
         code: str | None = None,
+        printed: str | None = None,
     ) -> ErrorEvent:
         """An event made of lines ``first`` to ``stop``, with its text and line number."""
         return ErrorEvent(
             message, error_class, kind, tuple(frames), self.slice(first, stop),
-            code=code, line=self.number(first),
+            code=code, line=self.number(first), printed=printed if printed != message else None,
         )
 
 
