@@ -242,6 +242,25 @@ def test_a_shape_masks_each_token_as_read_one_by_one(message: str) -> None:
     assert kept == expected_tokens
 
 
+_NAMING = ["Usage: prog", "usage:", "sshd[12]: ", "git: error", ": fatal", ": warning",
+           "pkg.mod.BrokenError", "x.y Exception", "code: 'ENOENT'", "errno 2", "[ERR_X_Y]",
+           "error[E0308]", "SQLSTATE 23505", "StatusCode.NOT_FOUND", "ENOENT", "EACCES:",
+           "NotFound", "ERR_BAD_RESPONSE", "E0308", "[ERROR]", "volume", "stalled", "_1", " "]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_NAMING) | st.text(alphabet="aEN_1.[]: ", max_size=8),
+                max_size=6).map("".join))
+def test_a_line_said_to_name_nothing_names_nothing(message: str) -> None:
+    # A recheck reads a log line's context and codes only when these say it may hold some.
+    from errdex.lookup.codes import may_carry_code, paste_codes
+    from errdex.lookup.context import may_name, read_context
+
+    event = ErrorEvent(message, None, "message", (), message)
+    assert may_name(event) or not read_context(event).names
+    assert may_carry_code(event) or not paste_codes(event).codes
+
+
 def test_a_log_entrys_missed_replay_is_checked_once() -> None:
     """An entry's replay (``Index.replayed``) that missed is not checked again when its
     ranking asks at once (``rank_event``); the line after it is, whatever it asks."""

@@ -16,7 +16,8 @@ from errdex.lookup.ranking import Scored
 from errdex.mining.codes import ERRNO_NAMES, GRPC_CODES
 from errdex.store.protocol import Store
 
-__all__ = ["CODE_BONUS", "PasteCodes", "apply_codes", "paste_codes", "spellings"]
+__all__ = ["CODE_BONUS", "PasteCodes", "apply_codes", "may_carry_code", "paste_codes",
+           "spellings"]
 
 CODE_BONUS = 0.35  # a matching code: above a class match, below a full match's worth
 _ALONE_SCORE = 0.9  # a paste of a code alone: the records carrying it, exact keys
@@ -93,6 +94,23 @@ def paste_codes(event: ErrorEvent, paste: str | None = None) -> PasteCodes:
     codes = tuple(found)
     alone = bool(codes) and not _rest_of(stripped, codes)
     return PasteCodes(codes, alone)
+
+
+def may_carry_code(event: ErrorEvent) -> bool:
+    """Whether ``paste_codes(event)`` may read a code (False: it reads none): the same
+    substring tests before each form, one search for an errno's spelling, the code-alone
+    test. A scan rechecks thousands of log lines that carry none."""
+    if event.code:
+        return True
+    text = (event.text or event.message)[:_SCAN_CHARS]
+    lowered = text.lower()
+    if "[" in lowered or "sqlstate" in lowered or "statuscode." in lowered or (
+            "code" in lowered or "errno" in lowered):
+        return True
+    if _ERRNO_WORD.search(text) is not None:
+        return True
+    stripped = text.strip()
+    return bool(_UPPER_CODE.fullmatch(stripped)) or stripped in GRPC_CODES
 
 
 def _whole_word(text: str, word: str) -> bool:

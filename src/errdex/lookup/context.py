@@ -24,7 +24,7 @@ from errdex.lookup.ranking import Match, Scored, short_class
 from errdex.lookup.text_sites import TextSiteMatch
 
 __all__ = ["LANGUAGE_BONUS", "REPO_BONUS", "Context", "apply_context", "family_of_path",
-           "foreign", "named_texts_win", "order_texts", "read_context"]
+           "foreign", "may_name", "named_texts_win", "order_texts", "read_context"]
 
 LANGUAGE_BONUS = 0.2  # below a full match's edge over an approximate one, above specificity
 REPO_BONUS = 0.2
@@ -129,6 +129,21 @@ def read_context(event: ErrorEvent, paste: str | None = None) -> Context:
             program = match.group(1)
             names.setdefault(_normal(program), f"{how} program {program}")
     return Context(frozenset(families), reason, tuple(names), tuple(names.values()))
+
+
+def may_name(event: ErrorEvent) -> bool:
+    """Whether ``read_context(event)`` may read a package or program name (False: it reads
+    none). The substring tests it makes before each form, and no more: a scan rechecks
+    thousands of log lines that have no frames and name nothing, and this says so for a
+    fraction of reading them."""
+    if event.frames or (event.error_class and "." in event.error_class):
+        return True
+    text = (event.text or "")[:_SCAN_CHARS]
+    if "." in text and ("Error" in text or "Exception" in text):
+        return True
+    # ``_USAGE``, ``_LOG_PROGRAM``; ``_PROGRAM_PREFIX`` needs ``: `` then one of its words
+    return "sage:" in text or "]: " in text or ": error" in text or ": fatal" in text or (
+        ": warning" in text)
 
 
 def _class_packages(error_class: str | None, kind: str) -> list[str]:

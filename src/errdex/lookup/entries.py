@@ -91,7 +91,7 @@ class EntryReader:
         """The events of a chunk's entries, ranked."""
         out: list[Mapped] = []
         for entry in entries(self.layout, enumerate(chunk.splitlines(keepends=True), 1)):
-            self._rank_into(entry, out)
+            self._rank_into(entry, entry.level, out)
         return out
 
     def rank_share(self, chunk: str, share: Share) -> tuple[list[int], list[Mapped]]:
@@ -99,22 +99,27 @@ class EntryReader:
         each one's entry's position in the chunk (by which the scanning process puts the
         shares of all workers back in log order). Only the entries that hold an event are
         shared out (an info line without a trace below it holds none)."""
-        read = [entry for entry in entries(
-            self.layout, enumerate(chunk.splitlines(keepends=True), 1))
-            if entry.continuation or (entry.message and self._is_event(entry, entry.level))]
+        read: list[Entry] = []
+        levels: list[str | None] = []  # each entry's, read once (a lookup per read)
+        is_event = self._is_event
+        for entry in entries(self.layout, enumerate(chunk.splitlines(keepends=True), 1)):
+            level = entry.level
+            if entry.continuation or (entry.message and is_event(entry, level)):
+                read.append(entry)
+                levels.append(level)
         worker, workers = share
         positions: list[int] = []
         out: list[Mapped] = []
         for position, owner in enumerate(owners(heads([e.message for e in read]), workers)):
             if owner == worker:
                 before = len(out)
-                self._rank_into(read[position], out)
+                self._rank_into(read[position], levels[position], out)
                 positions += [position] * (len(out) - before)
         return positions, out
 
-    def _rank_into(self, entry: Entry, out: list[Mapped]) -> None:
-        """An entry's events, ranked: the entry itself, then the traces printed below it."""
-        level = entry.level  # read once: each read looks the level word up again
+    def _rank_into(self, entry: Entry, level: str | None, out: list[Mapped]) -> None:
+        """An entry's events, ranked (``level``: its ``Entry.level``, read once: each read
+        looks the level word up again): the entry itself, then the traces below it."""
         if entry.message and self._is_event(entry, level):
             found, statement = self._rank_entry(entry, level)
             fields: dict[str, object] = {"name": self.layout.name, **entry.fields,
@@ -215,7 +220,9 @@ class EntryReader:
 
 
 def _first_line(entry: Entry) -> str:
-    return entry.text.partition("\n")[0].rstrip("\r")
+    text = entry.text
+    end = text.find("\n")  # most entries are one line: its text up to the newline
+    return (text if end < 0 else text[:end]).rstrip("\r")
 
 
 def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Match]:
@@ -233,7 +240,8 @@ def weigh(matches: list[Match], fields: dict[str, object], top: int) -> list[Mat
         if _thin(match) and not _corroborated(match, named, level, located):
             continue
         kept.append(match)
-    kept.sort(key=lambda m: -m.score)
+    if len(kept) > 1:  # most entries keep one match: nothing to order
+        kept.sort(key=lambda m: -m.score)
     return kept[:top]
 
 
@@ -250,7 +258,7 @@ def _thin(match: Match) -> bool:
     if match.approximate or not match.reason.startswith("full pattern match"):
         return False
     literal = _literal_length(match.record.message_pattern)
-    message = sum(len(value) for value in match.bound.values()) + literal
+    message = sum(map(len, match.bound.values())) + literal
     return literal < _THIN_LITERAL or literal < _THIN_SHARE * message
 
 

@@ -13,10 +13,10 @@ reads continues the entry above it (a stack trace, a wrapped message).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, cast
 
 import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 
@@ -142,9 +142,30 @@ class Layout:
             match = regex.match(line)
         except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
             match = regex.match(line.encode("utf-8", "replace").decode("utf-8"))
-        if match is None:
-            return None
-        return {k: v for k, v in match.groupdict().items() if v}
+        return None if match is None else _fields(match.groupdict())
+
+    def reader(self) -> Callable[[str], dict[str, str] | None]:
+        """``read`` with the choices it makes per line made once (``entries`` reads every
+        line of a log with it)."""
+        fast, read = self._fast, self.read
+        if fast is None:
+            return read
+        match = fast.match
+
+        def read_fast(line: str) -> dict[str, str] | None:
+            if len(line) > _FAST_CHARS:
+                return read(line)
+            found = match(line)
+            return None if found is None else _fields(found.groupdict())
+        return read_fast
+
+
+def _fields(groups: dict[str, str | None]) -> dict[str, str]:
+    """A line's fields: the groups that read text (most lines fill every group: as read)."""
+    values = groups.values()
+    if None in values or "" in values:
+        return {k: v for k, v in groups.items() if v}
+    return cast("dict[str, str]", groups)  # no None among them
 
 
 @lru_cache(maxsize=64)
@@ -241,12 +262,15 @@ def entries(layout: Layout, lines: Iterable[tuple[int, str]]) -> Iterator[Entry]
         return
     current: Entry | None = None
     rest: list[str] = []
+    read, peel = layout.reader(), layout.container
     for number, raw in lines:
-        line = _plain(raw.rstrip("\r\n"))
+        line = raw.rstrip("\r\n")
+        if "\x1b" in line:
+            line = _ANSI.sub("", line)
         container = None
-        if layout.container:
-            container, line = _peeled(layout.container, line)
-        fields = layout.read(line) if line and not line[0].isspace() else None
+        if peel:
+            container, line = _peeled(peel, line)
+        fields = read(line) if line and not line[0].isspace() else None
         if fields is None:
             if current is None:
                 current = Entry(number, raw, "", {})

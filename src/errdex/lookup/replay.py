@@ -39,10 +39,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from errdex.languages._engine.pastes.common import ErrorEvent
-from errdex.lookup.codes import paste_codes
-from errdex.lookup.context import read_context
+from errdex.lookup.codes import may_carry_code, paste_codes
+from errdex.lookup.context import may_name, read_context
 from errdex.lookup.ranking import Ranked
 from errdex.lookup.variants import _lost_period, _variants
 from errdex.templates.matching import verify
@@ -230,12 +231,13 @@ class Replays:
             readings = readings or _variants(event)
             if len(readings) != len(kept.readings):
                 continue
-            fresh, first = self._probed(kept, readings) if coarse else (
+            words = cast("frozenset[str]", key[0])  # ``words_key``'s first: the index words
+            fresh, first = self._probed(kept, readings, words) if coarse else (
                 kept, self._same_checks(kept, readings))
             if first is None or fresh is None:
                 continue
-            context, codes = read_context(event), paste_codes(event)
-            if context.names or codes.codes:
+            if (may_name(event) and read_context(event).names) or (
+                    may_carry_code(event) and paste_codes(event).codes):
                 return None
             if coarse:
                 self.probed += 1
@@ -249,13 +251,14 @@ class Replays:
 
     def _same_checks(self, kept: _Replay, readings: list[str]) -> dict[int, Groups] | None:
         """The message's hole values when every reading holds the kept readings' index words
-        and its candidates check as theirs did; else None."""
+        and its candidates check as theirs did; else None. The message itself (the first
+        reading) was found by its index words and lengths (``words_key``): not read again."""
         vocabulary = self._vocabulary
         first: dict[int, Groups] | None = None
         for number, (text, (words, lengths, checks)) in enumerate(
                 zip(readings, kept.readings, strict=True)):
-            if (lengths is not None and _lengths(text) != lengths) or vocabulary.intersection(
-                    _TOKEN.findall(text)) != words:
+            if number and ((lengths is not None and _lengths(text) != lengths)
+                           or vocabulary.intersection(_TOKEN.findall(text)) != words):
                 return None
             groups = _groups(checks, text, self._verify)
             if groups is None:
@@ -264,11 +267,12 @@ class Replays:
                 first = groups
         return first
 
-    def _probed(self, kept: _Replay, readings: list[str]
+    def _probed(self, kept: _Replay, readings: list[str], words: frozenset[str]
                 ) -> tuple[_Replay | None, dict[int, Groups] | None]:
         """The kept ranking as this message's own (its readings' words and checks) and the
         message's hole values, when each reading's candidates (probed as a ranking probes
-        them) fullmatch exactly the kept reading's matched ones; else (None, None)."""
+        them) fullmatch exactly the kept reading's matched ones; else (None, None).
+        ``words``: the message's index words (its ``words_key`` holds them)."""
         assert self._probe is not None
         fresh: list[Reading] = []
         first: dict[int, Groups] = {}
@@ -278,14 +282,15 @@ class Replays:
             if lengths is not None and _lengths(text) != lengths:
                 return None, None
             matched = {pid for pid, _, ok in checks if ok}
-            found = _groups(tuple((pid, pattern, pid in matched)
-                                  for pid, (pattern, _) in details.items()), text, self._verify)
+            checked = tuple((pid, pattern, pid in matched)
+                            for pid, (pattern, _) in details.items())
+            found = _groups(checked, text, self._verify)
             if found is None or len(found) != len(matched):  # a matched one is no candidate
                 return None, None
             if number == 0:
                 first = found
-            fresh.append((vocabulary.intersection(_TOKEN.findall(text)), lengths, tuple(
-                (pid, pattern, pid in matched) for pid, (pattern, _) in details.items())))
+            fresh.append((vocabulary.intersection(_TOKEN.findall(text)) if number else words,
+                          lengths, checked))
         first_only = kept.first_only and not any(checks for _, _, checks in fresh[1:])
         return _Replay(kept.ranked, kept.pids, tuple(fresh), kept.longest, first_only), first
 

@@ -101,7 +101,7 @@ class JsonLines:
 
     def line(self, event: ScannedEvent) -> str:
         """The event's JSON Lines line (without its newline)."""
-        matches = ", ".join(self._match(m) for m in event.matches)
+        matches = ", ".join([self._match(m) for m in event.matches])
         if event.statement is None and event.group is None:  # a layout's fields at most
             notes = "" if event.layout is None else f', "layout": {_encode(event.layout)}'
         else:
@@ -122,6 +122,8 @@ class JsonLines:
         bound = match.bound
         head = (f'{{"score": {_encode(round(match.score, 4))}, "reason": '
                 f'{_STRING(match.reason)}, "bound": {_encode(bound) if bound else "{}"}')
+        if match.removed is None and match.version is None and match.extras.package is None:
+            return f'{head}, "record": {record}}}'  # ``notes_json`` has no key to write
         return f'{head}, "record": {record}{_more(match.notes_json())}}}'
 
 
