@@ -159,7 +159,7 @@ def format_history(summary: errdex.HistorySummary) -> str:
     span = f"{names[0]} … {names[-1]}" if len(names) > 1 else "".join(names)
     lines = [f"mined {summary.repo}: {len(mined)} of {len(names)} release(s) ({span}) in "
              f"{seconds:.2f}s; {len(names) - len(mined)} mined before"
-             + ("; all mined again: an earlier errdex version mined them" if summary.restarted
+             + ("; all mined again: another errdex version had mined them" if summary.restarted
                 else "")]
     if summary.last is not None:
         last = summary.last
