@@ -105,14 +105,16 @@ def native_runs(root: Path, build: list[str], runs: Iterable[Sequence[str]]) -> 
                            check=False).stderr.removesuffix("\n") for args in runs]
 
 
-def mono_prints(root: Path, sources: dict[str, str]) -> str:
-    """What mono prints running ``sources`` (file name → text; one holds ``Main``), compiled
-    with mcs into ``root``: the messages a rule's patterns must match, from the runtime."""
+def mono_prints(root: Path, sources: dict[str, str], *, references: Sequence[str] = ()) -> str:
+    """What mono prints running ``sources`` (file name → text; a ``.cs`` one holds ``Main``,
+    the others are data it reads from its folder), compiled with mcs into ``root``: the
+    messages a rule's patterns must match, from the runtime."""
     for name, text in sources.items():
         (root / name).write_text(text, encoding="utf-8")
-    subprocess.run(["mcs", "-out:run.exe", *sources], cwd=root, check=True,
-                   capture_output=True)
-    return subprocess.run(["mono", str(root / "run.exe")], check=True, capture_output=True,
+    code = [name for name in sources if name.endswith(".cs")]
+    subprocess.run(["mcs", *(f"-r:{r}" for r in references), "-out:run.exe", *code],
+                   cwd=root, check=True, capture_output=True)
+    return subprocess.run(["mono", "run.exe"], cwd=root, check=True, capture_output=True,
                           text=True).stdout
 
 

@@ -7,13 +7,12 @@ as it is); an arm nothing in the repository tells is none."""
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import errdex
-from tests.compose_steps import line_starting, mine_fixture, missing, records_at
+from tests.compose_steps import line_starting, mine_fixture, missing, mono_prints, records_at
 
 MESSAGES = """\
 namespace Yard
@@ -95,14 +94,9 @@ def test_arm_patterns_match_what_mono_prints(tmp_path: Path,
                                             mined: list[errdex.StoredRecord]) -> None:
     if missing("mcs", "mono"):
         pytest.skip("no C# compiler and runtime (Mono) installed")
-    (tmp_path / "Messages.cs").write_text(MESSAGES)
-    (tmp_path / "Gate.cs").write_text(GATE)
-    subprocess.run(["mcs", "-out:gate.exe", "Messages.cs", "Gate.cs"], cwd=tmp_path,
-                   capture_output=True, check=True)
-    done = subprocess.run(["mono", "gate.exe"], cwd=tmp_path, capture_output=True, text=True,
-                          check=True)
-    assert done.stdout.splitlines() == PRINTED
+    output = mono_prints(tmp_path, {"Messages.cs": MESSAGES, "Gate.cs": GATE})
+    assert output.splitlines() == PRINTED
     found = _at(mined, "throw new InvalidOperationException(")
     patterns = [r.record.message_pattern for r in found]
-    for printed in done.stdout.splitlines():
+    for printed in output.splitlines():
         assert any(re.fullmatch(p, printed) for p in patterns), printed

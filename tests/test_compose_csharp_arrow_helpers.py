@@ -7,13 +7,12 @@ member calling no helper of the repository is none."""
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import errdex
-from tests.compose_steps import line_starting, mine_fixture, missing, records_at
+from tests.compose_steps import line_starting, mine_fixture, missing, mono_prints, records_at
 
 HELPER = """\
 using System;
@@ -133,14 +132,10 @@ def test_arrow_helper_patterns_match_what_mono_prints(
 ) -> None:
     if missing("mcs", "mono"):
         pytest.skip("no C# compiler and runtime (Mono) installed")
-    (tmp_path / "ThrowHelper.cs").write_text(HELPER.replace(
-        "using System.Diagnostics.CodeAnalysis;\n", "").replace("[DoesNotReturn]\n", ""))
-    (tmp_path / "Buffer.cs").write_text(BUFFER)
-    subprocess.run(["mcs", "-out:spool.exe", "ThrowHelper.cs", "Buffer.cs"], cwd=tmp_path,
-                   capture_output=True, check=True)
-    done = subprocess.run(["mono", "spool.exe"], cwd=tmp_path, capture_output=True,
-                          text=True, check=True)
-    assert done.stdout.splitlines() == [p for _, p in PRINTED]
+    helper = HELPER.replace("using System.Diagnostics.CodeAnalysis;\n", "").replace(
+        "[DoesNotReturn]\n", "")
+    printed = mono_prints(tmp_path, {"ThrowHelper.cs": helper, "Buffer.cs": BUFFER})
+    assert printed.splitlines() == [p for _, p in PRINTED]
     for start, printed in PRINTED:
         [record] = _at(mined, start)
         assert re.fullmatch(record.record.message_pattern, printed)

@@ -9,13 +9,12 @@ string.Format(…); throw new ArgumentException(message, "value");``) holds that
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import errdex
-from tests.compose_steps import line_starting, mine_fixture, missing, records_at
+from tests.compose_steps import line_starting, mine_fixture, missing, mono_prints, records_at
 
 CLOCK = """\
 using System;
@@ -119,12 +118,8 @@ def test_folded_format_matches_what_mono_prints(
 ) -> None:
     if missing("mcs", "mono"):
         pytest.skip("no C# compiler and runtime (Mono) installed")
-    (tmp_path / "Clock.cs").write_text(CLOCK.replace(
-        "DateTime.UnixEpoch", "new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc)"))
-    subprocess.run(["mcs", "-out:clock.exe", "Clock.cs"], cwd=tmp_path, capture_output=True,
-                   check=True)
-    done = subprocess.run(["mono", "clock.exe"], cwd=tmp_path, capture_output=True,
-                          text=True, check=True)
-    [printed] = done.stdout.splitlines()
+    clock = CLOCK.replace("DateTime.UnixEpoch",
+                          "new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc)")
+    [printed] = mono_prints(tmp_path, {"Clock.cs": clock}).splitlines()
     [record] = _at(mined, "throw new InvalidOperationException(string.Format(")
     assert re.fullmatch(record.record.message_pattern, printed)

@@ -9,7 +9,6 @@ no identifier spells is the generator's (``Lease.Expired``: ``Strings.Lease_Expi
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from tests.compose_steps import (
     line_with,
     mine_fixture,
     missing,
+    mono_prints,
     records_at,
     source_lines,
 )
@@ -180,13 +180,8 @@ def test_resx_patterns_match_what_mono_prints(tmp_path: Path,
     match what ``string.Format`` prints of the file's values."""
     if missing("mcs", "mono"):
         pytest.skip("no C# compiler and runtime (Mono) installed")
-    for name, text in (("Pool.cs", POOL), ("Stub.cs", STUB), ("Strings.resx", RESX)):
-        (tmp_path / name).write_text(text)
-    subprocess.run(["mcs", "-r:System.Xml.dll", "-out:pool.exe", "Pool.cs", "Stub.cs"],
-                   cwd=tmp_path, capture_output=True, check=True)
-    done = subprocess.run(["mono", "pool.exe"], cwd=tmp_path, capture_output=True,
-                          text=True, check=True)
-    printed = done.stdout.splitlines()
+    printed = mono_prints(tmp_path, {"Pool.cs": POOL, "Stub.cs": STUB, "Strings.resx": RESX},
+                          references=["System.Xml.dll"]).splitlines()
     assert printed == [p[2] for p in PRINTED]
     for (start, *_), message in zip(PRINTED, printed, strict=True):
         assert re.fullmatch(_site(mined, start).record.message_pattern, message)
