@@ -196,3 +196,18 @@ def test_the_patterns_match_what_mono_prints(
               "if (Exists(fresh.Key))", "if (Exists(moved.Key))", "if (found != null)"]
     for start, text in zip(starts, RUNTIME, strict=True):
         assert text in _printed(records, start)
+
+
+@pytest.mark.parametrize(("start", "printed"), [
+    ("throw new TakenException(offendingJob);", [JOB]),
+    ("throw new TakenException(offendingTrigger);", [TRIGGER]),
+])
+def test_a_raise_inside_a_helper_named_after_the_class_makes_the_class(
+    records: list[errdex.StoredRecord], start: str, printed: list[str]
+) -> None:
+    """``new TakenException(x)`` inside ``Throw.TakenException`` constructs the class, never
+    calls the helper of that name (which would be itself: it composed nothing, and the
+    raise took every caller's message instead)."""
+    line = line_starting(ERRORS, start, stripped=True)
+    assert matched_among(records_at(records, "src/Errors.cs", line),
+                         (JOB, TRIGGER, CALENDAR)) == printed

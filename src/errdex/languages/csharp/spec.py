@@ -226,8 +226,8 @@ def _class_call(error_class: str, short: str, args: list[Node], at: Node,
     """The producer call a ``throw new X(…)`` makes (composed across the repository): the
     class, unless it is .NET's, whose message a factory or constant of the repository may
     give (``new InvalidOperationException(Messages.NotFound(key))``)."""
-    if short not in DOTNET_EXCEPTIONS:
-        return call_of(error_class, args, at)
+    if short not in DOTNET_EXCEPTIONS:  # ``new``: the class, never a helper named after it
+        return dataclasses.replace(call_of(error_class, args, at), callee="new " + error_class)
     if worded or not args:
         return None
     first = args[0]
@@ -253,7 +253,7 @@ def _arm_sites(node: Node, error_class: str, short: str, arms: list[Node],
             sites.append(Site(Template(message.written, message.parts), "exception",
                               line_of(node), error_class, symbol=_symbol(node)))
         elif (call := _class_call(error_class, short, [arm, *rest], node, False)) is not None and (
-                call.callee != error_class):
+                call.callee.removeprefix("new ") != error_class):
             sites.append(_candidate(node, call, error_class))
     return sites or None
 
