@@ -121,3 +121,20 @@ def test_releases_another_miner_version_stamped_are_all_mined_again(make_repo, s
     assert _state(store) == expected
     unchanged = errdex.mine_history(repo.root, db=store)  # the same version: nothing to do
     assert not unchanged.restarted and unchanged.mined == []
+
+
+def test_a_history_another_version_stamped_is_mined_again_on_either_backend(
+        make_repo, backend_store, monkeypatch):
+    repo = _three_releases(make_repo)
+    with monkeypatch.context() as patch:
+        patch.setattr("errdex.mining.extract.EXTRACTION_REVISION", -1)
+        errdex.mine_history(repo.root, db=backend_store)
+    again = errdex.mine_history(repo.root, db=backend_store)
+    assert again.restarted
+    assert [r.name for r in again.mined] == ["v1.0.0", "v1.1.0", "v1.2.0"]
+    assert [name for name, _ in table.releases(backend_store, "acme/widgets")] == [
+        "v1.0.0", "v1.1.0", "v1.2.0"]
+    (match, *_) = errdex.explain("OSError: cannot open the cache directory /tmp/c",
+                                 db=backend_store)
+    assert match.record.error_message == W3 and match.removed is None
+    assert match.version is not None and match.version.span() == "v1.0.0"
