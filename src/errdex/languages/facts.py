@@ -20,7 +20,7 @@ composition works: only the reading of these facts is per language (``Composer``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from tree_sitter import Node
@@ -63,6 +63,11 @@ class Call:
     # parameter or local declared with its type), else None; empty when the language
     # reads none. Overloads taking as many parameters are told apart by it.
     types: tuple[str | None, ...] = ()
+
+    @property
+    def constructs(self) -> bool:
+        """``new X(…)``: the class ``X`` is made, never a function or helper named after it."""
+        return self.callee.startswith("new ")
 
     def named(self) -> str:
         """The callee's last name: ``self._bad_option`` → ``_bad_option``; ``new X<T>`` → ``X``."""
@@ -178,7 +183,7 @@ def _kind(type_name: str) -> str:
         type_name[1].isupper()) else type_name
 
 
-def best_typed(choices: list[tuple[str | None, ...]], given: tuple[str | None, ...]
+def best_typed(choices: Sequence[tuple[str | None, ...]], given: tuple[str | None, ...]
                ) -> set[int] | None:
     """The positions of the choices a call's argument types fit best; None when the types
     decide nothing (none known, or none of the choices fits: then every one stays)."""

@@ -312,9 +312,8 @@ def prefer_spelled_out(text_of: Callable[[Scored], str], scored: dict[str, Score
     if not currents:
         return
     olds = [item for item in scored.values() if not item.approximate and item.row.removed_sha
-            and item.groups][:_SPELLED_READS] if store is not None else []
-    if olds:
-        assert store is not None
+            and item.groups][:_SPELLED_READS]
+    if olds and store is not None:
         rows = table.wordings(store, [item.row.id for item in olds])
         olds = [item for item in olds if item.row.id in rows]  # mined with history only
         _lift_spelled(text_of, olds, currents, message, "an older wording's hole took")

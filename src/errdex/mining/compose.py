@@ -15,8 +15,9 @@ from dataclasses import replace
 
 from errdex.languages import SPECS
 from errdex.languages.base import Language
-from errdex.languages.facts import Call, Producer, best_typed, constant_names, has_text
+from errdex.languages.facts import Call, Producer, constant_names, has_text
 from errdex.mining.files import MinedRecord, hole_names, producers_of
+from errdex.mining.nearest import typed_choice
 from errdex.mining.producers import (
     MAX_DEPTH,
     Composed,
@@ -169,9 +170,8 @@ def _derived(reaching: list[tuple[Call, list[Composed]]], producers: Producers
             holes := c.template.holes) == 1 and holes[0].name not in given
             and "." in (holes[0].name or "").split("(", 1)[0]]  # a property of an argument
         if found and (producer := producers.find(call)) is not None and producer.is_class and (
-                not producer.result_types  # overloads the call's types do not tell apart:
-                or best_typed(list(producer.result_types), call.types) is not None):  # any
-            return found
+                not producer.result_types or typed_choice(producer, call) is not None):
+            return found  # not of overloads the call's types do not tell apart: any of them
     return []
 
 

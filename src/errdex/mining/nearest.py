@@ -50,14 +50,19 @@ def overload(found: list[Producer], call: Call) -> Producer | None:
     return best[0] if len(best) == 1 else None
 
 
+def typed_choice(producer: Producer, call: Call) -> set[int] | None:
+    """The results (by position) of overloads merged into one producer (``(IJobDetail
+    job)`` and ``(ITrigger trigger)``, each with its message) that the call's argument types
+    reach; None when the types decide nothing (or the producer merges none)."""
+    if not producer.result_types or len(producer.result_types) != len(producer.results):
+        return None
+    return best_typed(producer.result_types, call.types)
+
+
 def typed_results(producer: Producer, call: Call) -> tuple[Result, ...]:
-    """A class's results that the call's argument types reach: its constructors taking
-    as many parameters are merged into one producer (``(IJobDetail job)`` and ``(ITrigger
-    trigger)``, each with its message), and ``new X(trigger)`` runs only the one it fits;
-    every result when the types decide nothing."""
-    if len(producer.result_types) != len(producer.results):
-        return producer.results
-    typed = best_typed(list(producer.result_types), call.types)
+    """The results ``call`` runs: ``new X(trigger)`` only its constructor's; every result
+    when the types decide nothing."""
+    typed = typed_choice(producer, call)
     if typed is None:
         return producer.results
     return tuple(r for i, r in enumerate(producer.results) if i in typed)

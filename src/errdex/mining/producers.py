@@ -225,7 +225,7 @@ class Producers:
         # ``outside`` is most often empty: a producer's hash is then not worth computing
         found = [p for p in self.by_name.get(name, ()) if (not outside or p not in outside)
                  and p.role not in _DATA_ROLES and (call.method or not _formats(p))
-                 and (p.is_class or not call.callee.startswith("new "))]  # a class's alone
+                 and (p.is_class or not call.constructs)]
         if not found:
             return None
         base = call.owner if inherits(call) else call.qualifier()  # ``Sub::create``: a base's

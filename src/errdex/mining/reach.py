@@ -34,7 +34,7 @@ def on_an_object(call: Call) -> bool:
     """``self._src.parse_error(…)``, ``parser.fail(…)``: a method of some object whose class
     the facts do not know (its receiver names no class, and is not ``self`` itself)."""
     head, dot, _ = call.callee.replace("->", ".").replace("::", ".").rpartition(".")
-    if not dot or head in SELF or call.callee.startswith("new "):  # a constructor: no method
+    if not dot or head in SELF or call.constructs:
         return False
     receiver = head.rsplit(".", 1)[-1]
     return receiver[:1].islower() or receiver[:1] == "_"

@@ -172,9 +172,7 @@ def _merged(constructors: list[Constructor]
     for ctor in useful:
         if len(ctor.params) != len(first.params):
             continue
-        renames = {p: q for p, q in zip(ctor.params, first.params, strict=True) if p != q}
-        for result in ctor.results:
-            renamed = renamed_result(result, renames) if renames else result
+        for renamed in _renamed_to(first.params, ctor.params, ctor.results):
             if renamed not in results:
                 results.append(renamed)
                 types.append(ctor.types)
@@ -226,6 +224,14 @@ def renamed(template: Template, names: dict[str, str]) -> Template:
         message.append(part)
     written = "".join(p.text if isinstance(p, Literal) else p.spec for p in message)
     return Template(written, tuple(message), template.prefix, template.suffix)
+
+
+def _renamed_to(params: tuple[str, ...], own: tuple[str, ...], results: Iterable[Result]
+                ) -> list[Result]:
+    """An overload's ``results`` with its parameters (``own``) renamed to ``params`` by
+    position: the merged producer's holes are named after its first overload's."""
+    renames = {p: q for p, q in zip(own, params, strict=True) if p != q}
+    return [renamed_result(r, renames) for r in results] if renames else list(results)
 
 
 def renamed_result(result: Result, names: dict[str, str]) -> Result:
@@ -388,7 +394,7 @@ def one_per_signature(found: list[Producer]) -> list[Producer]:
         keep = own if own else handing[:1]
         dropped.update(id(p) for p in handing if p not in keep)
         if not own and len({p.param_types for p in handing}) == len(handing) and all(
-                all(p.param_types) and p.param_types for p in handing):
+                p.param_types and None not in p.param_types for p in handing):
             merged[id(keep[0])] = _typed_overloads(handing)
     return [merged.get(id(p), p) for p in found if id(p) not in dropped]
 
@@ -400,9 +406,8 @@ def _typed_overloads(overloads: list[Producer]) -> Producer:
     results: list[Result] = []
     types: list[tuple[str | None, ...]] = []
     for producer in overloads:
-        renames = {p: q for p, q in zip(producer.params, first.params, strict=True) if p != q}
-        for result in producer.results:
-            results.append(renamed_result(result, renames) if renames else result)
+        for result in _renamed_to(first.params, producer.params, producer.results):
+            results.append(result)
             types.append(producer.param_types)
     return replace(first, results=tuple(results[:MAX_ALTERNATIVES]),
                    result_types=tuple(types[:MAX_ALTERNATIVES]))

@@ -169,22 +169,22 @@ def dotnet_printed(message: str) -> str:
     appends (``ArgumentException``'s parameter, ``ObjectDisposedException``'s object name)
     matches it whole."""
     message = _FRAMEWORK_PARAMETER.sub(r" (Parameter '\1')", message.strip(), count=1)
-    quoted = _QUOTED.fullmatch(message)
-    if quoted and " " in quoted.group("message") and (
-            _QUOTES[quoted.group("open")] == quoted.group("close")):
-        message = quoted.group("message").strip()
-    return message.replace("\r\n", "\n").rstrip()
+    return _unquoted(message).replace("\r\n", "\n").rstrip()
 
 
 def dotnet_message(message: str) -> str:
     """The message as the throw site wrote it: without the parameter ArgumentException
     appends, and without the quotes Visual Studio's exception helper puts around it."""
-    message = message.strip()
+    return _PARAMETER.sub("", _unquoted(message.strip())).rstrip()
+
+
+def _unquoted(message: str) -> str:
+    """``message`` without the quotes Visual Studio's exception helper puts around it."""
     quoted = _QUOTED.fullmatch(message)
     if quoted and " " in quoted.group("message") and (
             _QUOTES[quoted.group("open")] == quoted.group("close")):
-        message = quoted.group("message").strip()
-    return _PARAMETER.sub("", message).rstrip()
+        return quoted.group("message").strip()
+    return message
 
 
 def runner_header(lines: Lines, i: int) -> Found | None:

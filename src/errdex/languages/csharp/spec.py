@@ -253,7 +253,7 @@ def _arm_sites(node: Node, error_class: str, short: str, arms: list[Node],
             sites.append(Site(Template(message.written, message.parts), "exception",
                               line_of(node), error_class, symbol=_symbol(node)))
         elif (call := _class_call(error_class, short, [arm, *rest], node, False)) is not None and (
-                call.callee.removeprefix("new ") != error_class):
+                call.callee.removeprefix("new ") != error_class):  # not the class itself
             sites.append(_candidate(node, call, error_class))
     return sites or None
 
