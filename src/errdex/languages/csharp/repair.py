@@ -32,10 +32,23 @@ _ASYNC_VALUE = re.compile(rb"(?<![\w@.])async(?=\s*(?:[),;?\]}]|:(?!:)|&&|\|\||[
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|elif|else|endif)\b", re.MULTILINE)
 
 
+# The last file repaired, by identity: its sites and its producers read the same repair
+# (each repair parses the file again), as ``base.parse`` keeps the last trees.
+_LAST_REPAIRED: list[tuple[bytes, tuple[bytes, Node]]] = []
+
+
 def repaired(source: bytes, root: Node) -> tuple[bytes, Node]:
     """``source`` and its tree, or a repaired copy and its tree when that parses better."""
     if not root.has_error:
         return source, root
+    if _LAST_REPAIRED and _LAST_REPAIRED[0][0] is source:
+        return _LAST_REPAIRED[0][1]
+    best = _repair(source, root)
+    _LAST_REPAIRED[:] = [(source, best)]
+    return best
+
+
+def _repair(source: bytes, root: Node) -> tuple[bytes, Node]:
     spoiled = _error_bytes(root)
     best = (source, root)
     fixed = _async_values(source)
