@@ -85,3 +85,38 @@ def test_scan_json_writes_every_event_once(tmp_path: object) -> None:
                            input=log)
     lines = result.output.splitlines()
     assert [json.loads(line)["line"] for line in lines] == list(range(1, 601))
+
+
+def _printed(console_args: dict[str, object], events: list[ScannedEvent]) -> str:
+    import io
+
+    from errdex.interfaces.render import ScanPrinter, Terminal
+
+    out = io.StringIO()
+    printer = ScanPrinter(Terminal(file=out, **console_args))  # type: ignore[arg-type]
+    for event in events:
+        printer.add(event)
+    printer.flush()
+    return out.getvalue()
+
+
+def test_scan_lines_in_a_pipe_are_plain_whole_and_escaped() -> None:
+    hostile = _match(3, message="disk {} full\x1b[31m")
+    hostile.record.slug = "r3\x1b]8;;http://x\x07"
+    event = ScannedEvent(7, "ERROR disk /v full\x1b[2J " + "x" * 150 + "\nsecond line",
+                         [hostile])
+    text = _printed({"width": 40}, [event, ScannedEvent(9, "ERROR nothing", [])])
+    lines = text.splitlines()
+    assert "\x1b" not in text  # neither styles nor the log's own escapes reach a pipe
+    assert lines[0].startswith("line 7: ERROR disk /v full\\x1b[2J xxx")
+    assert len(lines[0]) > 150  # not wrapped at the console's width
+    assert lines[1].startswith("  → r3\\x1b]8;;http://x\\x07  ")
+    assert lines[1].endswith("  [{}='/v3']")
+    assert lines[2:] == ["line 9: ERROR nothing", "  no record matches"]
+
+
+def test_scan_lines_on_a_colour_terminal_are_styled_and_still_escaped() -> None:
+    event = ScannedEvent(7, "ERROR disk \x1b[2J full", [_match(1)])
+    text = _printed({"force_terminal": True, "color_system": "standard"}, [event])
+    assert text.startswith("\x1b[1mline 7: \x1b[0mERROR disk \\x1b[2J full\n")
+    assert "\x1b[32m  → \x1b[0m\x1b[1mr1\x1b[0m" in text

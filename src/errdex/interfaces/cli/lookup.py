@@ -10,10 +10,10 @@ import errdex
 from errdex.errors import EXIT_NO_MATCH, UsageError
 from errdex.interfaces.cli.app import Settings, handle_errors
 from errdex.interfaces.render import (
+    ScanPrinter,
     Terminal,
     print_matches,
     print_scan_summary,
-    print_scanned,
     print_text_sites,
     record_panel,
     search_table,
@@ -99,6 +99,7 @@ def scan(
     groups = errdex.ScanGroups() if grouped else None
     statements = 0  # entries below warning mapped to their statement (--all-levels)
     lines: list[str] = []  # JSON Lines written a batch at a time
+    printer = ScanPrinter(console)
     for event in errdex.scan(logfile, db=settings.db, top=top, repo=repo, jobs=jobs,
                              summary=summary, layout=layout, all_levels=all_levels,
                              group=grouped):
@@ -111,9 +112,11 @@ def scan(
                 click.echo("\n".join(lines))
                 lines.clear()
         elif event.statement is not None and not event.matches:
+            printer.flush()
             _print_statement(event)
         else:
-            print_scanned(console, event)
+            printer.add(event)
+    printer.flush()
     if lines:
         click.echo("\n".join(lines))
     if groups is not None:
