@@ -18,12 +18,13 @@ with one regex for an error level.
   the same way), the rest INFO lines, and now and then a Python traceback.
 
 Each log is scanned in this process (1 process, then ``--jobs``), and by ``errdex scan
---json`` itself as a child process (index load and JSON output included: the whole
-process). The share of rankings replayed by line shape (``lookup.replay``) is printed too:
-a log written from 5,000 templates with varied values holds tens of thousands of shapes,
-so the first line of each is ranked in full. ``--db`` scans against a store built before
-(building 100k records takes minutes; a path that does not exist yet is built there and
-kept); its records are left as they are (the index snapshot may be saved in it).
+--json`` itself as a child process (index load and JSON output included: the whole process),
+then by ``errdex scan`` writing the annotated text a terminal or a pipe reads. The share of
+rankings replayed by line shape (``lookup.replay``) is printed too: a log written from 5,000
+templates with varied values holds tens of thousands of shapes, so the first line of each is
+ranked in full. ``--db`` scans against a store built before (building 100k records takes
+minutes; a path that does not exist yet is built there and kept); its records are left as
+they are (the index snapshot may be saved in it).
 
 ``--real-log FILE --db DB [--copies 100]`` times a real log instead (a Loghub
 sample, repeated ``--copies`` times with its numbers varied: see ``vary``) against a
@@ -272,15 +273,18 @@ def measure(name: str, db: Path, log: Path, jobs: int) -> None:
                         f"replayed by line shape, {replays.rechecked:,} by index words, "
                         f"{replays.probed:,} by coarse shape (probed again), "
                         f"{replays.misses - replays.rechecked - replays.probed:,} ranked in full")
-    started = time.perf_counter()
-    before = _children_cpu()
     errdex = str(Path(sys.executable).with_name("errdex"))
-    subprocess.run([errdex, "--db", str(db), "scan", "--json",
-                    "--jobs", str(jobs), str(log)], check=True, stdout=subprocess.DEVNULL)
-    timings[f"errdex scan --jobs {jobs}, whole process"] = time.perf_counter() - started
-    cpu = _children_cpu() - before  # a busy machine stretches the wall clock, not this
-    timings[f"errdex scan --jobs {jobs}, whole process, per CPU second (user+sys, all "
-            f"processes; load {os.getloadavg()[0]:.1f})"] = cpu
+    # the same scan as JSON Lines, then as the annotated text a terminal or a pipe reads
+    for output, options in (("--json", ["--json"]), ("annotated text", [])):
+        started = time.perf_counter()
+        before = _children_cpu()
+        subprocess.run([errdex, "--db", str(db), "scan", *options, "--jobs", str(jobs),
+                        str(log)], check=True, stdout=subprocess.DEVNULL)
+        timings[f"errdex scan {output} --jobs {jobs}, whole process"] = (
+            time.perf_counter() - started)
+        cpu = _children_cpu() - before  # a busy machine stretches the wall clock, not this
+        timings[f"errdex scan {output} --jobs {jobs}, whole process, per CPU second "
+                f"(user+sys, all processes; load {os.getloadavg()[0]:.1f})"] = cpu
     lines = summary.lines
     print(f"{name} log: {lines:,} lines, {flagged:,} flagged by the level regex, "
           f"{summary.events:,} events, {summary.matched:,} matched{replayed}")
