@@ -1,5 +1,6 @@
 """.NET stack traces: ``Unhandled exception. X: msg``, ``at … in file:line N``, ``--->`` inners;
-and the forms test runners and IDEs give them (``dotnet_message``, ``runner_header``).
+and the forms test runners and IDEs give them (``dotnet_message``, ``runner_header``,
+Visual Studio's copied details).
 
 ``Outer: a ---> Inner: b`` prints the inner exception's frames first, then
 ``--- End of inner exception stack trace ---`` and the outer's. Each exception
@@ -49,6 +50,12 @@ _MESSAGE_LINES = 40  # a runner's message lines before its frames, at most
 # (a stack's value may be cut short by the paste: no closing quote)
 _WATCH = re.compile(
     r"\s*(?P<name>Message|StackTrace)\s+\"(?P<value>(?:[^\"\\\n]|\\.)*)(?P<end>\"\s*\w*)?\s*")
+# Visual Studio's "Copy Details": the class alone on its line, then indented properties
+# (``  HResult=…``, ``  Message=…`` whose text may run over lines, ``  Source=…``,
+# ``  StackTrace:`` over ``at`` frames)
+_DETAIL = re.compile(r"[ \t]+(?P<key>HResult|Message|Source|StackTrace|TargetSite|"
+                     r"InnerException|ParamName|ObjectName|Data)[=:](?P<value>.*)")
+_DETAIL_ROWS = 4  # properties before Message, at most
 _ESCAPES = {"r": "\r", "n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
 _ESCAPE = re.compile(r"\\(.)")
 _WATCH_ROWS = 12  # rows between Message and StackTrace looked at, at most
@@ -290,10 +297,42 @@ def helper_quoted(lines: Lines, i: int) -> Found | None:
                stop) if message else None
 
 
+def copied_details(lines: Lines, i: int) -> Found | None:
+    """Visual Studio's "Copy Details" of an exception: the class on a line of its own,
+    then ``Message=`` among its indented properties, and the frames under ``StackTrace:``."""
+    name = lines[i].strip()
+    if name != lines[i].rstrip() or not _any_dotnet_name(name) or not (
+            name.endswith("Exception") or name.startswith(DOTNET_NAMESPACES)):
+        return None
+    j = i + 1
+    row = _DETAIL.fullmatch(lines[j]) if j < len(lines) else None
+    while row is not None and row.group("key") != "Message" and j - i < _DETAIL_ROWS:
+        j += 1
+        row = _DETAIL.fullmatch(lines[j]) if j < len(lines) else None
+    if row is None or row.group("key") != "Message":
+        return None
+    parts = [row.group("value")]
+    k = j + 1
+    while k < len(lines) and k - j <= _MESSAGE_LINES and lines[k].strip() and (
+            _DETAIL.fullmatch(lines[k]) is None and _FRAME.fullmatch(lines[k]) is None):
+        parts.append(lines[k].rstrip())
+        k += 1
+    frames: list[Frame] = []
+    while k < len(lines) and (_DETAIL.fullmatch(lines[k]) or _FRAME.fullmatch(lines[k])):
+        frame = _FRAME.fullmatch(lines[k])
+        read = _frame(frame) if frame is not None else None
+        if read is not None:
+            frames.append(read)
+        k += 1
+    message = dotnet_message("\n".join(parts))
+    return one(lines.event(i, k, message, name, "dotnet", frames), k) if message else None
+
+
 def _unescape(value: str) -> str:
     return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), value)
 
 
-PASTES = Pastes((PasteReader(89, helper_quoted), PasteReader(90, dotnet_trace),
-                 PasteReader(95, runner_header), PasteReader(96, watch_window)),
+PASTES = Pastes((PasteReader(88, copied_details), PasteReader(89, helper_quoted),
+                 PasteReader(90, dotnet_trace), PasteReader(95, runner_header),
+                 PasteReader(96, watch_window)),
                 markers=("Exception : ", 'Message "', 'Message  "', 'Message\t"'))
