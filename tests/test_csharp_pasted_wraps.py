@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import errdex
-from errdex.lookup.parse import main_event
+from errdex.lookup.parse import main_event, paste_events
 from tests.compose_steps import line_starting, mine_fixture, missing, mono_prints
 
 STORE = """\
@@ -103,6 +103,24 @@ def _top(db: Path, paste: str) -> tuple[str, int, str]:
     return record.file_path, record.line_number, record.message_pattern
 
 
+def test_a_wrap_with_its_hresult_reaches_the_local_function_its_inner_frames_name(
+        mined: Path) -> None:
+    wrap, inner = paste_events(WRAPPED)
+    assert (wrap.error_class, wrap.message) == ("Shop.StoreException", "Reading the store failed")
+    assert inner.error_class == "System.OverflowException"
+    # the wrap's own frames were left out: its inner's run up to the method that threw it
+    assert [f.function for f in wrap.frames] == ["Shop.Store.Read.ReadLong"]
+    path, line, _ = _top(mined, WRAPPED)
+    assert (path, line) == ("src/Store.cs", _line_in_read_long())
+
+
+def _line_in_read_long() -> int:
+    lines = STORE.splitlines()
+    start = line_starting(STORE, "int ReadLong(", stripped=True)
+    return next(n for n in range(start, len(lines) + 1)
+                if "throw new StoreException(" in lines[n - 1])
+
+
 def test_visual_studios_copied_details_give_the_message(mined: Path) -> None:
     event = main_event(DETAILS)
     assert (event.error_class, event.kind) == ("System.InvalidOperationException", "dotnet")
@@ -127,5 +145,7 @@ def test_the_patterns_match_what_mono_prints(tmp_path: Path, mined: Path) -> Non
     if missing("mcs", "mono"):
         pytest.skip("no C# compiler and runtime (Mono) installed")
     printed = mono_prints(tmp_path, {"Store.cs": _without_local_function(STORE)}).splitlines()
+    assert printed[0] == "Reading the store failed"
+    assert re.fullmatch(_top(mined, WRAPPED)[2], printed[0])
     assert printed[1].startswith("Error constructing handler for request of type System.String.")
     assert re.fullmatch(_top(mined, DETAILS)[2], printed[1])
