@@ -1,0 +1,73 @@
+"""A failed ``assert`` whose condition is one call (``assert(IsObject())``), written in
+several member functions of a class template: glibc prints the function whole
+(``prog: doc.h:12: T Doc<E>::Find(const char*) [with E = char]: Assertion `IsObject()'
+failed.``). The condition's words all touch the pattern's holes, the function tells the
+sites apart: the paste must reach the assert of the function it names, and the assert
+line a user typed with plain quotes still reads as one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import errdex
+from tests.conftest import GitRepo
+
+DOC_H = """\
+#include <assert.h>
+#include <string.h>
+
+namespace store {
+
+template <typename Ch>
+class Doc {
+public:
+    explicit Doc(bool object) : object_(object) {}
+    bool IsObject() const { return object_; }
+    int Size() const { assert(IsObject()); return 1; }  // size
+    const Ch* Find(const Ch* name) const {
+        assert(IsObject());  // find
+        return name;
+    }
+    int Erase(const Ch* name) {
+        assert(IsObject());  // erase
+        return static_cast<int>(strlen(name));
+    }
+private:
+    bool object_;
+};
+
+}  // namespace store
+"""
+
+MAIN_CPP = """\
+#include "doc.h"
+
+int main() {
+    store::Doc<char> doc(false);
+    return doc.Find("key") != 0;
+}
+"""
+
+
+@pytest.fixture
+def db(make_repo: Callable[..., GitRepo], tmp_path: Path) -> Path:
+    repo = make_repo()
+    repo.commit_files({"include/doc.h": DOC_H, "src/main.cpp": MAIN_CPP})
+    path = tmp_path / "asserts.sqlite"
+    errdex.mine(repo.root, db=path, jobs=1)
+    return path
+
+
+def _top(db: Path, paste: str) -> tuple[str, int, str]:
+    [best, *_] = errdex.resolve(paste, db=db, top=5, repo="acme/widgets").matches
+    return best.record.file_path, best.record.line_number, best.record.message_pattern
+
+
+def test_a_pattern_whose_words_all_touch_its_holes_is_a_candidate(db: Path) -> None:
+    index = errdex.open_index(db)
+    found = index.candidates("x.h:1: f: Assertion `IsObject()' failed.")
+    patterns = {pattern for pattern, _ in index._pattern_details(found).values()}
+    assert r"(.*?)Assertion(.+?)IsObject\(\)(.+?)" in patterns
