@@ -80,6 +80,12 @@ def test_plain_quotes_and_no_space_before_assertion_still_read(db: Path) -> None
     assert _top(db, paste)[:2] == ("include/doc.h", line_with(DOC_H, "// erase"))
 
 
+def test_androids_bionic_wording_reads_as_glibcs(db: Path) -> None:
+    paste = ('include/doc.h:40: const Ch* store::Doc<Ch>::Find(const Ch*) const [with Ch = '
+             'char]: assertion "IsObject()" failed\n')
+    assert _top(db, paste)[:2] == ("include/doc.h", line_with(DOC_H, "// find"))
+
+
 def test_what_glibc_prints_resolves_to_the_assert_that_failed(tmp_path: Path, db: Path) -> None:
     if missing("g++"):
         pytest.skip("no C++ compiler installed")

@@ -65,7 +65,7 @@ _ASSERTIONS = (  # glibc's, musl's, MSVC's and macOS's wording of a failed ``ass
                r"(?P<said>Assertion [`'].*' failed\.?)"),
     # Android's bionic: ``file:7: func: assertion "cond" failed``
     re.compile(r"(?:[^:\n]*: )?(?P<file>[^:\n]+):(?P<line>\d+): (?P<func>[^\n]*?): "
-               r"(?P<said>assertion \".*\" failed)"),
+               r"assertion \"(?P<condition>.*)\" failed"),
     re.compile(r"Assertion failed: \(.*\), function (?P<func>[^,\n]+), file (?P<file>[^,\n]+), "
                r"line (?P<line>\d+)\.?"),
     re.compile(r"Assertion failed: .* \((?P<file>[^:()\n]+): (?P<func>[^:\n]+): "
@@ -76,10 +76,10 @@ _ASSERTIONS = (  # glibc's, musl's, MSVC's and macOS's wording of a failed ``ass
 
 def assertion(lines: Lines, i: int) -> Found | None:
     """A failed ``assert``'s line (module docstring): the message with its place as a frame
-    (glibc's and bionic's message is what follows the function, which a C++ compiler
-    prints whole, template arguments and all: the frame keeps its name)."""
+    (glibc's message is what follows the function, which a C++ compiler prints whole,
+    template arguments and all: the frame keeps its name; bionic's is read as glibc's)."""
     line = lines[i].strip()
-    if "Assertion" not in line:
+    if "Assertion" not in line and 'assertion "' not in line:
         return None
     at = line.find("Assertion failed: ")
     for wording in _ASSERTIONS:
@@ -89,6 +89,8 @@ def assertion(lines: Lines, i: int) -> Found | None:
             frame = Frame(found.group("file").strip(), int(found.group("line")),
                           function_name(function) if function else function)
             said = found.groupdict().get("said") or line
+            if found.groupdict().get("condition") is not None:  # bionic's, in glibc's words
+                said = f"Assertion `{found.group('condition')}' failed."
             return one(lines.event(i, i + 1, said, None, "cpp", (frame,)), i + 1)
     return None
 
@@ -108,4 +110,4 @@ def function_name(pretty: str) -> str:
 # A multi-line runtime format: before pytest's, the JVM's and the single-line readers.
 PASTES = Pastes((PasteReader(45, terminate), PasteReader(46, assertion)),
                 markers=(_TERMINATE, "terminating due to uncaught exception",
-                         "terminating with uncaught exception", "Assertion"))
+                         "terminating with uncaught exception", "Assertion", 'assertion "'))
