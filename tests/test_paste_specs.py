@@ -28,7 +28,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "errdex"
 ORDER_BEFORE = [
     "python_exception_group", "python_traceback", "rust_panic", "go_panic", "terminate",
     "assertion", "pytest_traceback", "pytest_block", "pytest_summary", "jvm_trace",
-    "exception_has_occurred", "helper_quoted", "dotnet_trace", "runner_header", "watch_window",
+    "exception_has_occurred", "copied_details", "helper_quoted", "dotnet_trace", "runner_header",
+    "watch_window",
     "node_trace", "ruby_trace", "rails_error", "ruby_frames", "php_error", "_json_log_line",
     "_logfmt_line", "glog_line", "go_test_failure", "go_log_line", "glued_node_error",
     "single_line",

@@ -76,7 +76,7 @@ _BARE_LITERAL = 5  # less than this (" in ", ": "): no message at all, whatever 
 _LONG_FOR_ONE_WORD = 40  # a message this long is not explained by a one-word template
 _DETAILS_CACHE = 200_000
 # Bump when the saved index layout changes; older snapshots are then rebuilt.
-SNAPSHOT_FORMAT = 10
+SNAPSHOT_FORMAT = 11
 # Most candidate patterns verified per reading of a message: real messages have a handful;
 # a paste holding thousands of templates' words reaches it (the most specific are kept).
 _MAX_VERIFIED = 512

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from errdex.lookup.parts import part_id, pattern_parts
 from errdex.lookup.retrieval import Retrieval
 from errdex.store.protocol import Store
+from errdex.templates.analysis import shape_of
 
 __all__ = ["Details", "Shared", "bucket", "build_tables", "load_tables", "shared_lines"]
 
@@ -149,8 +150,8 @@ def build_tables(store: Store) -> Tables:
     rows: list[tuple[int, list[str]]] = []
     parts: dict[int, tuple[str, int]] = {}
     for pid, pattern, required_words, _ in store.pattern_rows():
-        rows.append((pid, [intern(w) for w in required_words.split(" ")] if required_words
-                     else []))
+        words = required_words.split(" ") if required_words else edge_words(pattern)
+        rows.append((pid, [intern(w) for w in words]))
         for line, text, literal, required in pattern_parts(pattern):
             parts[part_id(pid, line)] = (text, literal)
             rows.append((part_id(pid, line), [intern(w) for w in required]))
@@ -187,6 +188,12 @@ def build_tables(store: Store) -> Tables:
         else:
             tables[key] = tuple(pids)
     return tables, rest_words, size, parts, shared
+
+
+def edge_words(pattern: str) -> list[str]:
+    """A pattern's words that touch its holes, once each, for one that has no other word
+    to be filed under (``PatternShape.edge_words``)."""
+    return list(dict.fromkeys(shape_of(pattern).edge_words()))
 
 
 def shared_lines(parts: dict[int, tuple[str, int]]) -> Shared:

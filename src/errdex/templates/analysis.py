@@ -79,6 +79,15 @@ class PatternShape:
                 words.append(match.group())
         return words
 
+    def edge_words(self) -> list[str]:
+        """The words touching a hole, which ``required_words`` leaves out: a message holds
+        each as a token unless a hole's value runs into it. A pattern whose every word
+        touches a hole (``(.*?)Assertion(.+?)IsObject\\(\\)(.+?)``) is filed under these,
+        or no lookup would ever reach it."""
+        if self.opaque:
+            return []
+        return [match.group() for fragment in self.fragments for match in _WORD.finditer(fragment)]
+
 
 # The common pattern, as errdex writes it: literal text (only punctuation escaped, ``\.``)
 # and ``(.+?)`` holes, no other regex syntax.

@@ -30,12 +30,15 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from errdex.languages._engine import Captures
+from errdex.languages._engine.message import Message
 from errdex.languages._engine.pieces import has_words
 from errdex.languages.base import Site, line_of, text
 from errdex.languages.c.family import STRING_TYPES, arguments, c_string
 from errdex.templates.template import Hole, Literal, Template
 
 NAMES = re.compile(r"assert|[A-Z][A-Z0-9_]*ASSERT[A-Z0-9_]*")
+# a message argument that is no string, read as what it prints (C++'s ``<<`` chains)
+Streamed = Callable[[list[Node], Node], Message | None]
 # test frameworks' checks (``ASSERT_EQ(a, "b")``) and compile-time ones print their own way
 _NOT_ASSERTS = re.compile(r"^ASSERT_|TEST|EXPECT|STATIC")
 _SPACE = re.compile(r"\s+")
@@ -46,9 +49,10 @@ _BARE = re.compile(r"!?\(?[A-Za-z_][\w.\->\[\]]*\)?")
 
 
 def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
-                 later: bool = True) -> list[Site] | None:
+                 later: bool = True, streamed: Streamed | None = None) -> list[Site] | None:
     """The sites of one assertion (module docstring); None when it says nothing. ``later``:
-    read a message given after the condition (C++ reads its error macros elsewhere)."""
+    read a message given after the condition (C++ reads its error macros elsewhere);
+    ``streamed``: C++'s reading of one that is no string (``"found " << kind``)."""
     call = captured["assert"][0]
     name = text(captured["assert.name"][0])
     args = arguments(captured["assert.args"][0])
@@ -63,6 +67,9 @@ def assert_sites(captured: Captures, symbol: Callable[[Node], str | None], *,
             if _may_assert(call, name):
                 said.append(_expanded(_SPACE.sub(" ", text(args[0])).strip(), given[0][0]))
             return [_site(t, call, symbol) for t in said] or None
+        told = streamed(args[1:], call) if streamed and later and not given else None
+        if told is not None and name != "assert" and has_words(told.parts):
+            return [_site(Template(told.written, told.parts), call, symbol)]
     templates = [Template(*_said(strings))] if strings else []
     condition = _SPACE.sub(" ", text(args[0])).strip()
     if len(args) == 1 and (strings or not says_nothing(condition)):

@@ -28,6 +28,8 @@ _LIBCXX = re.compile(r"libc\+\+abi(?:\.dylib)?: terminating (?:due to|with) unca
 _AFTER_ABORT = re.compile(r"(?:Aborted|Abort trap|\S*: abort|\[\d+\]\s|Process finished|"
                           r"Segmentation fault|.*\(core dumped\))")
 _TEMPLATE_ARGS = re.compile(r"<.*>$")
+_WITH = re.compile(r"\s*\[with [^\n]*\]$")  # the template arguments gcc names after a function
+_TEMPLATE_ARGUMENTS = re.compile(r"<[^<>()]*>")  # innermost first
 
 
 def terminate(lines: Lines, i: int) -> Found | None:
@@ -59,8 +61,11 @@ def exception_class(name: str) -> str:
 
 
 _ASSERTIONS = (  # glibc's, musl's, MSVC's and macOS's wording of a failed ``assert``
+    re.compile(r"(?:[^:\n]*: )?(?P<file>[^:\n]+):(?P<line>\d+): (?P<func>[^\n]*?): ?"
+               r"(?P<said>Assertion [`'].*' failed\.?)"),
+    # Android's bionic: ``file:7: func: assertion "cond" failed``
     re.compile(r"(?:[^:\n]*: )?(?P<file>[^:\n]+):(?P<line>\d+): (?P<func>[^\n]*?): "
-               r"Assertion `.*' failed\.?"),
+               r"assertion \"(?P<condition>.*)\" failed"),
     re.compile(r"Assertion failed: \(.*\), function (?P<func>[^,\n]+), file (?P<file>[^,\n]+), "
                r"line (?P<line>\d+)\.?"),
     re.compile(r"Assertion failed: .* \((?P<file>[^:()\n]+): (?P<func>[^:\n]+): "
@@ -70,21 +75,39 @@ _ASSERTIONS = (  # glibc's, musl's, MSVC's and macOS's wording of a failed ``ass
 
 
 def assertion(lines: Lines, i: int) -> Found | None:
-    """A failed ``assert``'s line (module docstring): the message with its place as a frame."""
+    """A failed ``assert``'s line (module docstring): the message with its place as a frame
+    (glibc's message is what follows the function, which a C++ compiler prints whole,
+    template arguments and all: the frame keeps its name; bionic's is read as glibc's)."""
     line = lines[i].strip()
-    if "Assertion" not in line:
+    if "Assertion" not in line and 'assertion "' not in line:
         return None
     at = line.find("Assertion failed: ")
     for wording in _ASSERTIONS:
         found = wording.fullmatch(line if at < 0 or wording is _ASSERTIONS[0] else line[at:])
         if found is not None:
             function = found.groupdict().get("func")
-            frame = Frame(found.group("file").strip(), int(found.group("line")), function)
-            return one(lines.event(i, i + 1, line, None, "cpp", (frame,)), i + 1)
+            frame = Frame(found.group("file").strip(), int(found.group("line")),
+                          function_name(function) if function else function)
+            said = found.groupdict().get("said") or line
+            if found.groupdict().get("condition") is not None:  # bionic's, in glibc's words
+                said = f"Assertion `{found.group('condition')}' failed."
+            return one(lines.event(i, i + 1, said, None, "cpp", (frame,)), i + 1)
     return None
+
+
+def function_name(pretty: str) -> str:
+    """The qualified name a failed assert's function is printed as: gcc and clang print C++
+    functions whole (``const Ch* ns::Value<E, A>::GetString() const [with E = …]``), C ones
+    by name; a record names the function it is written in, so only ``ns::Value::GetString``
+    is kept."""
+    name = _WITH.sub("", pretty.strip())
+    while (bare := _TEMPLATE_ARGUMENTS.sub("", name)) != name:
+        name = bare
+    words = name.split("(", 1)[0].split()
+    return words[-1].lstrip("*&") if words else pretty
 
 
 # A multi-line runtime format: before pytest's, the JVM's and the single-line readers.
 PASTES = Pastes((PasteReader(45, terminate), PasteReader(46, assertion)),
                 markers=(_TERMINATE, "terminating due to uncaught exception",
-                         "terminating with uncaught exception", "Assertion"))
+                         "terminating with uncaught exception", "Assertion", 'assertion "'))

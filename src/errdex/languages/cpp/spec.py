@@ -180,12 +180,13 @@ def _macro_site(captured: Captures, file: FileIndex) -> Site | None:
 
 
 def _assert_site(captured: Captures, file: FileIndex) -> list[Site] | None:
-    """``assert(cond && "message")`` (``c.asserts``); an error macro's later message is
-    ``_macro_site``'s (``IM_ASSERT_USER_ERROR(cond, "message")``)."""
+    """``assert(cond && "message")`` (``c.asserts``), ``MY_ASSERT(cond, "found " << kind)``;
+    an error macro's later message is ``_macro_site``'s (``IM_ASSERT_USER_ERROR(c, "m")``)."""
     name = text(captured["assert.name"][0])
     if name in ASSERTS:  # Qt's own wording (``qt``)
         return qt_assert_sites(name, arguments(captured["assert.args"][0]), captured["assert"][0])
-    return assert_sites(captured, cpp_symbol, later=not _error_macro(name))
+    return assert_sites(captured, cpp_symbol, later=not _error_macro(name), streamed=lambda a, at: (
+        _macro_message(a[0], a[1:], at) if _starts_text(a[0]) else None))
 
 
 def _starts_text(node: Node) -> bool:

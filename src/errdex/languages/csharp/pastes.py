@@ -1,5 +1,6 @@
 """.NET stack traces: ``Unhandled exception. X: msg``, ``at … in file:line N``, ``--->`` inners;
-and the forms test runners and IDEs give them (``dotnet_message``, ``runner_header``).
+and the forms test runners and IDEs give them (``dotnet_message``, ``runner_header``,
+Visual Studio's copied details).
 
 ``Outer: a ---> Inner: b`` prints the inner exception's frames first, then
 ``--- End of inner exception stack trace ---`` and the outer's. Each exception
@@ -31,6 +32,12 @@ _END_OF_INNER = "--- End of inner exception stack trace ---"
 _FRAME = re.compile(
     r"\s+at (?P<func>[^(\n]+)\([^)\n]*\)(?: in (?P<file>\S.*):line (?P<line>\d+))?\s*"
 )
+# an exception whose HResult is not its class's default prints it after the class
+# (``Npgsql.NpgsqlException (0x80004005): msg``, ``SqlException (0x80131904): msg``)
+_HRESULT = re.compile(r"(?<=[\w`]) \(0x[0-9A-Fa-f]{8}\)(?=: )")
+# the compiler's names of a local function and of an async method's state machine
+_LOCAL = re.compile(r"<(?P<outer>\w+)>g__(?P<inner>\w+)\|\d+_\d+")
+_STATE_MACHINE = re.compile(r"<(?P<method>\w+)>d__\d+\.MoveNext$")
 # ArgumentException's Message adds the parameter (.NET Core; .NET Framework on a line of its
 # own, ``\r\n`` included); the throw site's text has not got it
 _PARAMETER = re.compile(r" \(Parameter '[^'\n]*'\)$|\r?\nParameter name: [\w.]*$")
@@ -49,6 +56,12 @@ _MESSAGE_LINES = 40  # a runner's message lines before its frames, at most
 # (a stack's value may be cut short by the paste: no closing quote)
 _WATCH = re.compile(
     r"\s*(?P<name>Message|StackTrace)\s+\"(?P<value>(?:[^\"\\\n]|\\.)*)(?P<end>\"\s*\w*)?\s*")
+# Visual Studio's "Copy Details": the class alone on its line, then indented properties
+# (``  HResult=…``, ``  Message=…`` whose text may run over lines, ``  Source=…``,
+# ``  StackTrace:`` over ``at`` frames)
+_DETAIL = re.compile(r"[ \t]+(?P<key>HResult|Message|Source|StackTrace|TargetSite|"
+                     r"InnerException|ParamName|ObjectName|Data)[=:](?P<value>.*)")
+_DETAIL_ROWS = 4  # properties before Message, at most
 _ESCAPES = {"r": "\r", "n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
 _ESCAPE = re.compile(r"\\(.)")
 _WATCH_ROWS = 12  # rows between Message and StackTrace looked at, at most
@@ -60,12 +73,15 @@ def _any_dotnet_name(name: str) -> bool:
 
 def dotnet_trace(lines: Lines, i: int) -> Found | None:
     """A .NET exception with its inner exceptions and frames: one event per exception."""
-    line = lines[i]
+    line = _HRESULT.sub("", lines[i], count=1)
     unhandled = _UNHANDLED.match(line) if line.startswith("Unhandled") else None
     if unhandled:
         header = line[unhandled.end() :]
     else:
-        style = first_frame_style(lines, i + 1)
+        k = i + 1  # the inner exceptions' headers come before the first frame
+        while k < len(lines) and lines[k].startswith(_INNER):
+            k += 1
+        style = first_frame_style(lines, k)
         if style != "dotnet" and not (style is None and line.startswith(DOTNET_NAMESPACES)):
             return None
         if split_class(line, looks_like_class) is None:
@@ -73,7 +89,7 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
         header = line
     j = i + 1
     while j < len(lines) and lines[j].startswith(_INNER):
-        header += lines[j]
+        header += _HRESULT.sub("", lines[j], count=1)
         j += 1
     more = _message_lines(lines, j, unhandled is not None)  # ``Object name: 'X'.``
     if more:
@@ -99,6 +115,8 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
         group = len(chain) - 1 - depth  # the innermost exception's frames are printed first
         frames, stop = groups[group] if group < len(groups) else ([], j)
         stop = j if depth == 0 else stop
+        if group >= len(groups) and depth < len(chain) - 1:
+            frames = _caught_in(groups)
         events.append(lines.event(i, stop, dotnet_message(message), error_class, "dotnet",
                                   frames, printed=dotnet_printed(message)))
     if len(chain) == 1:  # an AggregateException printed without its inner exceptions
@@ -106,6 +124,14 @@ def dotnet_trace(lines: Lines, i: int) -> Found | None:
                                printed=dotnet_printed(inner))
                    for inner in aggregated(chain[0][1])]
     return tuple(events), j
+
+
+def _caught_in(groups: list[tuple[list[Frame], int]]) -> list[Frame]:
+    """The methods of a wrapping exception whose own frames the paste cut off (no ``End of
+    inner exception stack trace`` line came): its inner's, outermost first, as an inner
+    stack runs up to the method that caught it and threw the wrap; their lines are the
+    inner's, so only the methods are kept."""
+    return [Frame("", None, f.function) for f in groups[-1][0][::-1] if f.function]
 
 
 _AGGREGATE = "One or more errors occurred."
@@ -156,11 +182,20 @@ def _message_lines(lines: Lines, j: int, unhandled: bool) -> int:
 def _frame(match: re.Match[str]) -> Frame | None:
     """A frame read by ``_FRAME``; one printed without its file (a release build) keeps
     the method it names, which tells a file's sites apart (``frames.apply_frames``), unless
-    the compiler made the method (``Program.<Main>``: no source has it)."""
-    function = match.group("func").strip()
+    the compiler made the method (``Program.<Main>b__0``: no source has it). A local
+    function's and an async method's compiled names are the methods the source writes."""
+    function = written_method(match.group("func").strip())
     if match.group("file"):
         return Frame(match.group("file"), int(match.group("line")), function)
     return None if "<" in function else Frame("", None, function)
+
+
+def written_method(function: str) -> str:
+    """A frame's method as the source writes it: ``Ns.Type.<Outer>g__Inner|4_0`` (a local
+    function) as ``Ns.Type.Outer.Inner``, ``Ns.Type.<Run>d__12.MoveNext`` (an async
+    method's state machine) as ``Ns.Type.Run``; other names as they are."""
+    function = _LOCAL.sub(lambda m: f"{m.group('outer')}.{m.group('inner')}", function)
+    return _STATE_MACHINE.sub(lambda m: m.group("method"), function)
 
 
 def dotnet_printed(message: str) -> str:
@@ -290,10 +325,42 @@ def helper_quoted(lines: Lines, i: int) -> Found | None:
                stop) if message else None
 
 
+def copied_details(lines: Lines, i: int) -> Found | None:
+    """Visual Studio's "Copy Details" of an exception: the class on a line of its own,
+    then ``Message=`` among its indented properties, and the frames under ``StackTrace:``."""
+    name = lines[i].strip()
+    if name != lines[i].rstrip() or not _any_dotnet_name(name) or not (
+            name.endswith("Exception") or name.startswith(DOTNET_NAMESPACES)):
+        return None
+    j = i + 1
+    row = _DETAIL.fullmatch(lines[j]) if j < len(lines) else None
+    while row is not None and row.group("key") != "Message" and j - i < _DETAIL_ROWS:
+        j += 1
+        row = _DETAIL.fullmatch(lines[j]) if j < len(lines) else None
+    if row is None or row.group("key") != "Message":
+        return None
+    parts = [row.group("value")]
+    k = j + 1
+    while k < len(lines) and k - j <= _MESSAGE_LINES and lines[k].strip() and (
+            _DETAIL.fullmatch(lines[k]) is None and _FRAME.fullmatch(lines[k]) is None):
+        parts.append(lines[k].rstrip())
+        k += 1
+    frames: list[Frame] = []
+    while k < len(lines) and (_DETAIL.fullmatch(lines[k]) or _FRAME.fullmatch(lines[k])):
+        frame = _FRAME.fullmatch(lines[k])
+        read = _frame(frame) if frame is not None else None
+        if read is not None:
+            frames.append(read)
+        k += 1
+    message = dotnet_message("\n".join(parts))
+    return one(lines.event(i, k, message, name, "dotnet", frames), k) if message else None
+
+
 def _unescape(value: str) -> str:
     return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), value)
 
 
-PASTES = Pastes((PasteReader(89, helper_quoted), PasteReader(90, dotnet_trace),
-                 PasteReader(95, runner_header), PasteReader(96, watch_window)),
+PASTES = Pastes((PasteReader(88, copied_details), PasteReader(89, helper_quoted),
+                 PasteReader(90, dotnet_trace), PasteReader(95, runner_header),
+                 PasteReader(96, watch_window)),
                 markers=("Exception : ", 'Message "', 'Message  "', 'Message\t"'))
