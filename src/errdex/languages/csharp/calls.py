@@ -67,6 +67,14 @@ def alternatives(node: Node | None, at: Node, depth: int = 0) -> list[Template]:
         if branches:
             return branches
     message = read(node, at)
+    if node.type == "identifier" and _appends(function_of(at), text(node)):
+        from errdex.languages.csharp.reassigned import built_local  # it reads alternatives
+
+        value = _initialiser(node, at)
+        built = built_local(node, at, alternatives(value, at, depth + 1)) if (
+            value is not None) else []
+        if built:
+            return built
     if message is None and node.type == "identifier":
         value = _initialiser(node, at)
         if value is not None and value.type in ("conditional_expression", "switch_expression"):
@@ -129,6 +137,12 @@ def _assigns(scope: Node | None, name: str) -> bool:
     """Whether ``name =`` is written in ``scope`` at all (before walking its nodes)."""
     source = scope.text or b"" if scope is not None else b""
     return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*=[^=>]", source) is not None
+
+
+def _appends(scope: Node | None, name: str) -> bool:
+    """Whether ``name +=`` is written in ``scope`` at all (before walking its nodes)."""
+    source = scope.text or b"" if scope is not None else b""
+    return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*\+=", source) is not None
 
 
 def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:

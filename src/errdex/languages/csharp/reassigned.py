@@ -10,6 +10,10 @@ in some cases::
         message += string.Format(", line {0}, position {1}", info.LineNumber, info.LinePosition);
     return message;
 
+A local is followed the same way from its declaration to the throw that prints it
+(``var message = $"Failed to create {kind}"; if (…) message += " - install X?"; … throw
+new ConfigException(message);``, ``built_local``): each path's text is one alternative.
+
 Each assignment gives the parameter a new value: ``+=`` appends, ``=`` replaces (its old
 value a hole of its own where the new one names it). The body is followed path by path:
 an ``if`` runs one of its branches (an assignment nested in one that did not run never
@@ -28,7 +32,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from errdex.languages._jvm.compose import unparenthesized
-from errdex.languages.base import text
+from errdex.languages.base import ancestors, text
 from errdex.languages.csharp.calls import alternatives, invocation, walk
 from errdex.languages.facts import (
     MAX_ALTERNATIVES,
@@ -79,6 +83,39 @@ def reassigned(node: Node, params: tuple[str, ...], results: list[Result],
             if len(out) >= MAX_ALTERNATIVES:
                 return out
     return out
+
+
+def built_local(node: Node, at: Node, initial: list[Template]) -> list[Template]:
+    """The texts the local ``node`` (an identifier read at ``at``) holds there when it is
+    given more text after its declaration (``message += "…"`` in some branches): one per
+    path from its declared values ``initial`` (module docstring); empty when it is not
+    appended to, or a new value source does not say."""
+    name = text(node)
+    scope = next((a for a in ancestors(at) if a.type in _BODIES), None)
+    body = scope.child_by_field_name("body") if scope is not None else None
+    if body is None or not initial:
+        return []
+    declared = [d for d in walk(body) if d.type == "variable_declarator"
+                and text(d.child_by_field_name("name")) == name and d.end_byte <= at.start_byte]
+    if not declared:
+        return []
+    after, before = declared[-1].end_byte, at.start_byte
+    assigned = [n for n in walk(body) if n.type == "assignment_expression"
+                and after <= n.start_byte and n.end_byte <= before
+                and text(n.child_by_field_name("left")) == name]
+    if not any(text(a.child_by_field_name("operator")) == "+=" for a in assigned):
+        return []
+    nested: list[tuple[str, Call]] = []
+    states = _run(body, [{name: value} for value in initial[:MAX_ALTERNATIVES]], assigned,
+                  nested, "")
+    values = [state.get(name) for state in states]
+    if nested or any(value is None for value in values):
+        return []  # a new value made by a call, or one source does not say
+    return [value for value in values if value is not None]
+
+
+_BODIES = frozenset({"method_declaration", "constructor_declaration",
+                     "local_function_statement", "accessor_declaration"})
 
 
 def _run(node: Node, states: list[State], assigned: list[Node],
