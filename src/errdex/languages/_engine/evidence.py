@@ -118,6 +118,8 @@ def calls_named(root: Node, names: tuple[str, ...], kind: str, field: str = "nam
     source = root.text or b""
     found: dict[int, Node] = {}
     for match in _name_pattern(names).finditer(source):
+        if match.start() and _IDENTIFIER.match(source, match.start() - 1):
+            continue  # the end of a longer name (``myassertThrows``)
         start = root.start_byte + match.start()
         leaf = root.descendant_for_byte_range(start, root.start_byte + match.end())
         call = leaf.parent if leaf is not None else None
@@ -129,8 +131,14 @@ def calls_named(root: Node, names: tuple[str, ...], kind: str, field: str = "nam
 
 @cache
 def _name_pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
+    """The names as whole words, but for what precedes them (``calls_named`` checks that:
+    a pattern starting with a look-behind is tried at every byte, one starting with the
+    names only where their first letters stand)."""
     alternatives = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rb"(?<![\w$])(?:" + alternatives + rb")(?![\w$])")
+    return re.compile(rb"(?:" + alternatives + rb")(?![\w$])")
+
+
+_IDENTIFIER = re.compile(rb"[\w$]")
 
 
 def make_link(path: str, node: Node, name: str, framework: str, mode: MatchMode,
