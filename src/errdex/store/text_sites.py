@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from errdex.records.text_sites import TextSite, leads, words
+from errdex.records.text_sites import LEADS_PER_TEXT, TextSite, windows, words
 
 # Most rows a probe reads per lead (longest texts first): a lead shared by thousands of
 # literals ("could not find …") still costs a bounded read.
@@ -37,9 +37,16 @@ def replace_text_sites(
         store._execute_many(
             "INSERT INTO text_sites (repo, file_path, line_number, text, lead, word_count, "
             "github_url) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            ((repo, _utf8(t.file_path), t.line_number, _utf8(t.text), _utf8(key),
-              len(words(t.text)), t.github_url) for t in texts for key in leads(t.text)),
+            (row for t in texts for row in _rows(repo, t)),
         )
+
+
+def _rows(repo: str, site: TextSite) -> list[tuple[object, ...]]:
+    """A text's rows, one per lead; its words and text read once for all of them."""
+    found = words(site.text)
+    path, value = _utf8(site.file_path), _utf8(site.text)
+    return [(repo, path, site.line_number, value, _utf8(key), len(found), site.github_url)
+            for key in windows(found)[:LEADS_PER_TEXT]]
 
 
 def _utf8(text: str) -> str:

@@ -15,7 +15,6 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
 
 from tree_sitter import Node
 
@@ -117,9 +116,8 @@ def calls_named(root: Node, names: tuple[str, ...], kind: str, field: str = "nam
     calls, and a walk in Python over all of them cost more than parsing it."""
     source = root.text or b""
     found: dict[int, Node] = {}
-    for match in _name_pattern(names).finditer(source):
-        start = root.start_byte + match.start()
-        leaf = root.descendant_for_byte_range(start, root.start_byte + match.end())
+    for at, end in _written(source, names):
+        leaf = root.descendant_for_byte_range(root.start_byte + at, root.start_byte + end)
         call = leaf.parent if leaf is not None else None
         if call is not None and call.type == kind and call.child_by_field_name(field) == leaf:
             found[call.start_byte * (1 << 32) - call.end_byte] = call
@@ -127,10 +125,33 @@ def calls_named(root: Node, names: tuple[str, ...], kind: str, field: str = "nam
     return [found[key] for key in sorted(found)]
 
 
-@cache
-def _name_pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
-    alternatives = b"|".join(re.escape(n.encode()) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rb"(?<![\w$])(?:" + alternatives + rb")(?![\w$])")
+def _written(source: bytes, names: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(start, end) of each of ``names`` written as a whole word in ``source``, as a scan
+    from its start finds them: the longest where several start at one byte, none inside
+    one found before. Each name is searched for on its own (a byte search skips ahead; a
+    pattern of them all was tried at every byte where one of their first letters stands,
+    most bytes of a test file)."""
+    spans: list[tuple[int, int]] = []
+    for name in {n.encode() for n in names}:
+        at = source.find(name)
+        while at != -1:
+            end = at + len(name)
+            if (at == 0 or source[at - 1] not in _WORD_BYTES) and (
+                    end == len(source) or source[end] not in _WORD_BYTES):
+                spans.append((at, -end))
+            at = source.find(name, at + 1)
+    spans.sort()
+    out: list[tuple[int, int]] = []
+    reached = 0
+    for at, negative_end in spans:
+        if at >= reached:
+            out.append((at, -negative_end))
+            reached = -negative_end
+    return out
+
+
+# The bytes of a name (``[\w$]`` of a bytes pattern): none may touch a name found.
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 
 
 def make_link(path: str, node: Node, name: str, framework: str, mode: MatchMode,

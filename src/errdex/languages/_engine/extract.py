@@ -13,6 +13,7 @@ from errdex.languages.base import (
     FileSites,
     Language,
     Site,
+    inside_error,
     load_query,
     matches,
     parse,
@@ -69,12 +70,15 @@ def _sites_in(
     if top:  # held with its root, which keeps the tree alive: no other tree is equal to it
         _LAST_INDEX[spec.grammar] = (root, file)
     placed: list[tuple[int, Site]] = []
+    # no node of a tree parsed whole is inside a parse error: the default ``skip`` would
+    # walk each match's ancestors to the root to say so
+    skip = None if spec.skip is inside_error and not root.has_error else spec.skip
     for key, handler in spec.handlers:
         for _, caps in found:
             if key not in caps:
                 continue
             node = caps[key][0]
-            if spec.skip(node):
+            if skip is not None and skip(node):
                 continue
             made = handler(caps, file)
             if made is None:

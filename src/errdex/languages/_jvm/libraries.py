@@ -64,6 +64,8 @@ def visible_assignment(
     last one above it in its function or an enclosing one, unless a parameter of that
     name comes first (then the value is the caller's); else the last constant field of
     an enclosing class body, wherever in the body it stands."""
+    if not candidates:  # most names read have none (parameters): nothing to walk up for
+        return None
     scopes = functions | bodies
     for scope in ancestors(at):
         if scope.type in functions:

@@ -284,12 +284,25 @@ def _logged_level(body: Node) -> str | None:
 
 
 def _names_any(source: bytes, names: tuple[str, ...]) -> bool:
-    """Whether a body's text names one of the parameters (a cheap test before reading it)."""
-    present = {b for b in (n.encode() for n in names) if b in source}
-    return bool(present) and not present.isdisjoint(_WORD.findall(source))
+    """Whether a body's text names one of the parameters (a cheap test before reading it):
+    one of them written as a whole word, found by searching for each (no word list of the
+    body is made: most bodies name none)."""
+    for name in names:
+        wanted = name.encode()
+        if not _WORD.fullmatch(wanted):
+            continue  # never a whole word
+        at = source.find(wanted)
+        while at >= 0:
+            end = at + len(wanted)
+            if (at == 0 or source[at - 1] not in _WORD_BYTES) and (
+                    end == len(source) or source[end] not in _WORD_BYTES):
+                return True
+            at = source.find(wanted, at + 1)
+    return False
 
 
 _WORD = re.compile(rb"[\w$\x80-\xff]+")  # an identifier's bytes (or a number's)
+_WORD_BYTES = frozenset(b for b in range(256) if _WORD.fullmatch(bytes([b])))
 
 
 def _message_method(node: Node, name: str, owner: str, file: JavaFile, path: str

@@ -59,6 +59,9 @@ class JavaFile(FileIndex):
         default_factory=dict, repr=False, compare=False)
     alternatives_memo: dict[tuple[int, int, int], tuple[Template, ...]] = field(
         default_factory=dict, repr=False, compare=False)
+    # the file's logger variables → their logger name (``logs.logger_names``), read at the
+    # first log site: each site reading them again copied and hashed the whole file
+    loggers: dict[str, str] | None = field(default=None, repr=False, compare=False)
 
     def owner(self, method: str) -> str | None:
         """The class a bare call ``method(..)`` was statically imported from."""

@@ -374,7 +374,9 @@ def _log_site(node: Node, method: str, args: list[Node], file: JavaFile) -> list
     if message is None:
         return []
     receiver = node.child_by_field_name("object")
-    logger = logger_names(_root(node).text or b"").get(_last_name(receiver)) if receiver else None
+    if receiver is not None and file.loggers is None:
+        file.loggers = logger_names(_root(node).text or b"")
+    logger = file.loggers.get(_last_name(receiver)) if receiver and file.loggers else None
     return [Site(message.template(), "log", line_of(node), symbol=_symbol(node),
                  level=level_of(method) or "error", logger=logger)]
 
