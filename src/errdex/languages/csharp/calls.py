@@ -16,7 +16,6 @@ from tree_sitter import Node
 
 from errdex.languages._engine.declared import CSHARP, argument_types
 from errdex.languages._engine.message import Message
-from errdex.languages._engine.walk import nodes_from
 from errdex.languages._jvm.compose import capped, every_alternative, unparenthesized
 from errdex.languages._jvm.libraries import simple_name
 from errdex.languages.base import ancestors, text
@@ -30,6 +29,7 @@ from errdex.languages.csharp.messages import (
     hole,
     read,
 )
+from errdex.languages.csharp.paths import Paths, built_local, walk
 from errdex.languages.csharp.strings import composite_format, string_value
 from errdex.languages.facts import Argument, Call, unknown
 from errdex.templates.template import Literal, Template
@@ -68,11 +68,9 @@ def alternatives(node: Node | None, at: Node, depth: int = 0) -> list[Template]:
             return branches
     message = read(node, at)
     if node.type == "identifier" and _appends(function_of(at), text(node)):
-        from errdex.languages.csharp.reassigned import built_local  # it reads alternatives
-
         value = _initialiser(node, at)
-        built = built_local(node, at, alternatives(value, at, depth + 1)) if (
-            value is not None) else []
+        built = built_local(node, at, alternatives(value, at, depth + 1),
+                            Paths(alternatives, invocation)) if value is not None else []
         if built:
             return built
     if message is None and node.type == "identifier":
@@ -246,12 +244,6 @@ def invocation(node: Node, at: Node, path: str = "") -> Call | None:
 
 def function_of(node: Node) -> Node | None:
     return next((a for a in ancestors(node) if a.type in FUNCTIONS), None)
-
-
-def walk(node: Node | None) -> list[Node]:
-    """Nodes under ``node`` in source order, not inside a nested lambda or local function."""
-    return nodes_from(node, ("lambda_expression", "local_function_statement",
-                             "anonymous_method_expression"))
 
 
 def _names(node: Node | None) -> set[str]:
