@@ -63,12 +63,16 @@ def log_wrappers(root: Node, path: str) -> list[Producer]:
                 continue
             callee = text(call.child_by_field_name("function"))
             prefix = prefixes.get(callee, {}).get(constant or "", ("", 0))[0]
-            result: Result = _prefixed(prefix, fmt)
+            told = _error_text(args[names.index(constant or "") + 1:names.index(fmt)])
+            result: Result = _told(_prefixed(prefix, fmt), told)
             if callee not in prefixes and callee not in defined:  # the dispatcher is in
                 # another file: its producer (no path: two files' wrappers of one level are
                 # one producer to a caller); one of this file prints no prefix
-                result = Call(f"{callee}:{constant}", ((_prefixed("", fmt),),), method=True)
-            out.append(Producer(name, (fmt,), (result,), "helper", path, line_of(node),
+                result = Call(f"{callee}:{constant}", ((_told(_prefixed("", fmt), told),),),
+                              method=True)
+            # every parameter, the format last: a caller's arguments bind by position
+            # (``event_sock_err(1, -1, "%s: socketpair", __func__)``: not the 1)
+            out.append(Producer(name, params, (result,), "helper", path, line_of(node),
                                 level=level))
             break
     for name, node in functions.items():  # ``do_log2(level, fmt, ...)``: passes both on
@@ -124,6 +128,26 @@ def log_macros(root: Node, path: str, prefixes: dict[str, dict[str, tuple[str, i
                                 "helper", path, line_of(node), level=level))
             break
     return out
+
+
+def _error_text(between: list[Node]) -> str | None:
+    """The error's text a logging function hands its dispatcher between the level and the
+    format (libevent's ``event_warn`` passes ``strerror(errno)``, ``event_sock_warn``
+    ``evutil_socket_error_to_string(err)``): a call whose name says error, printed after
+    the message as ``: <text>`` as ``perror`` does. None for a flag, ``NULL`` or a name."""
+    for arg in between:
+        if arg.type == "call_expression" and "err" in text(
+                arg.child_by_field_name("function")).lower():
+            return text(arg)
+    return None
+
+
+def _told(printed: Template, told: str | None) -> Template:
+    """``printed`` and then ``: <told>`` when the dispatcher is given an error's text."""
+    if told is None:
+        return printed
+    return Template(f"{printed.written}: {{{told}}}",
+                    (*printed.parts, Literal(": "), Hole.of(told, "%s")))
 
 
 def _suffix(between: list[Node], params: tuple[str, ...]) -> str | None:
