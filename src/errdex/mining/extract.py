@@ -48,7 +48,7 @@ _PARALLEL_MIN_FILES = 64
 
 # Bump when what extraction or enrichment produces changes: stored repos then get a full
 # re-mine instead of an incremental one.
-EXTRACTION_REVISION = 20
+EXTRACTION_REVISION = 21
 
 ProgressCallback = Callable[[int, int], None]
 
