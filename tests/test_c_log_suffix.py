@@ -4,12 +4,19 @@ callers' records end so. Fixture written here, its output checked with gcc."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import errdex
-from tests.compose_steps import any_fullmatch, line_with, messages, mine_once, missing, records_at
+from tests.compose_steps import (
+    any_fullmatch,
+    line_with,
+    messages,
+    mine_once,
+    missing,
+    native_runs,
+    records_at,
+)
 from tests.conftest import GitRepo
 
 LOG_H = """\
@@ -79,10 +86,8 @@ def test_a_macro_handing_an_error_text_prints_it_after_the_message(
     printed = ["bad descriptor -1 for the header",
                "cannot parse header of channel -1: incomplete message"]
     if not missing("gcc"):
-        subprocess.run(["gcc", "-o", "tool", "src/main.c", "src/log.c"], cwd=root,
-                       check=True, capture_output=True)
-        done = subprocess.run(["./tool"], cwd=root, capture_output=True, text=True)
-        printed = done.stderr.splitlines()[:2]
+        [run] = native_runs(root, ["gcc", "-o", "tool", "src/main.c", "src/log.c"], [()])
+        printed = run.splitlines()[:2]
     assert any_fullmatch(plain, printed[0])
     assert any_fullmatch(with_text, printed[1])
     assert not any_fullmatch(with_text, "cannot parse header of channel -1")
