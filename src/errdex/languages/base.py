@@ -193,6 +193,26 @@ def last_declaration(
     return found
 
 
+# The bytes of an ASCII identifier (``\w`` of a bytes pattern)
+WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def whole_words(source: bytes, word: bytes, word_bytes: frozenset[int] = WORD_BYTES,
+                start: int = 0, end: int | None = None) -> Iterator[int]:
+    """Each position where ``word`` stands whole in ``source[start:end]`` (no byte of
+    ``word_bytes`` touches it; the window's end is a boundary): a byte search and a look at
+    the neighbours, where a pattern opening with ``\\b`` or a look-behind is tried at every
+    byte of the text."""
+    stop = len(source) if end is None else end
+    at = source.find(word, start, stop)
+    while at != -1:
+        after = at + len(word)
+        if (at == 0 or source[at - 1] not in word_bytes) and (
+                after >= stop or source[after] not in word_bytes):
+            yield at
+        at = source.find(word, at + 1, stop)
+
+
 def inside_error(node: Node) -> bool:
     """Whether tree-sitter had to recover around this node (then its meaning is unsure)."""
     parent = node.parent  # a loop, not ``ancestors``: asked of most nodes a mine reads

@@ -61,7 +61,12 @@ def windows(found: list[str]) -> list[str]:
 def leads(value: str) -> list[str]:
     """The keys a text is filed under: its first ``LEADS_PER_TEXT`` word windows, so a paste
     holding only part of it (a truncated or reworded message) still finds it, as grep does."""
-    return windows(words(value))[:LEADS_PER_TEXT]
+    return leads_of(words(value))
+
+
+def leads_of(found: list[str]) -> list[str]:
+    """:func:`leads` of a text's words, read once by a caller that needs them too."""
+    return windows(found)[:LEADS_PER_TEXT]
 
 
 def spaced(found: list[str]) -> str:
@@ -76,4 +81,4 @@ def contained(text_words: list[str], haystack: str) -> bool:
 
 
 __all__ = ["KEY_WORDS", "LEADS_PER_TEXT", "MAX_CHARS", "MIN_WORDS", "TextSite", "contained",
-           "is_worded", "lead", "leads", "spaced", "windows", "words"]
+           "is_worded", "lead", "leads", "leads_of", "spaced", "windows", "words"]

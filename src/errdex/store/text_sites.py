@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from errdex.records.text_sites import LEADS_PER_TEXT, TextSite, windows, words
+from errdex.records.text_sites import TextSite, leads_of, words
 
 # Most rows a probe reads per lead (longest texts first): a lead shared by thousands of
 # literals ("could not find …") still costs a bounded read.
@@ -46,7 +46,7 @@ def _rows(repo: str, site: TextSite) -> list[tuple[object, ...]]:
     found = words(site.text)
     path, value = _utf8(site.file_path), _utf8(site.text)
     return [(repo, path, site.line_number, value, _utf8(key), len(found), site.github_url)
-            for key in windows(found)[:LEADS_PER_TEXT]]
+            for key in leads_of(found)]
 
 
 def _utf8(text: str) -> str:

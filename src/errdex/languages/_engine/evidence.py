@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from errdex.languages.base import ancestors, text
+from errdex.languages.base import WORD_BYTES, ancestors, text, whole_words
 from errdex.records.evidence import DocNote, Guard, MatchMode, TestLink
 
 MAX_CODE = 200
@@ -131,15 +131,8 @@ def _written(source: bytes, names: tuple[str, ...]) -> list[tuple[int, int]]:
     one found before. Each name is searched for on its own (a byte search skips ahead; a
     pattern of them all was tried at every byte where one of their first letters stands,
     most bytes of a test file)."""
-    spans: list[tuple[int, int]] = []
-    for name in {n.encode() for n in names}:
-        at = source.find(name)
-        while at != -1:
-            end = at + len(name)
-            if (at == 0 or source[at - 1] not in _WORD_BYTES) and (
-                    end == len(source) or source[end] not in _WORD_BYTES):
-                spans.append((at, -end))
-            at = source.find(name, at + 1)
+    spans = [(at, -(at + len(name))) for name in {n.encode() for n in names}
+             for at in whole_words(source, name, _WORD_BYTES)]
     spans.sort()
     out: list[tuple[int, int]] = []
     reached = 0
@@ -151,7 +144,7 @@ def _written(source: bytes, names: tuple[str, ...]) -> list[tuple[int, int]]:
 
 
 # The bytes of a name (``[\w$]`` of a bytes pattern): none may touch a name found.
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_WORD_BYTES = WORD_BYTES | frozenset(b"$")
 
 
 def make_link(path: str, node: Node, name: str, framework: str, mode: MatchMode,

@@ -346,8 +346,10 @@ def copied_details(lines: Lines, i: int) -> Found | None:
         parts.append(lines[k].rstrip())
         k += 1
     frames: list[Frame] = []
-    while k < len(lines) and (_DETAIL.fullmatch(lines[k]) or _FRAME.fullmatch(lines[k])):
+    while k < len(lines):
         frame = _FRAME.fullmatch(lines[k])
+        if frame is None and _DETAIL.fullmatch(lines[k]) is None:
+            break
         read = _frame(frame) if frame is not None else None
         if read is not None:
             frames.append(read)

@@ -41,7 +41,7 @@ from errdex.languages._jvm.compose import (
     uses,
 )
 from errdex.languages._jvm.libraries import is_exception_name, simple_name
-from errdex.languages.base import ancestors, line_of, matches, text
+from errdex.languages.base import ancestors, line_of, matches, text, whole_words
 from errdex.languages.facts import (
     Argument,
     Call,
@@ -289,17 +289,10 @@ def _names_any(source: bytes, names: tuple[str, ...]) -> bool:
     body is made: most bodies name none)."""
     for name in names:
         wanted = name.encode()
-        if not _WORD.fullmatch(wanted):
-            continue  # never a whole word
-        at = source.find(wanted)
-        while at >= 0:
-            end = at + len(wanted)
-            if (at == 0 or source[at - 1] not in _WORD_BYTES) and (
-                    end == len(source) or source[end] not in _WORD_BYTES):
-                return True
-            at = source.find(wanted, at + 1)
+        if _WORD.fullmatch(wanted) and next(whole_words(source, wanted, _WORD_BYTES),
+                                            None) is not None:
+            return True  # (a name that is no whole word never is one)
     return False
-
 
 _WORD = re.compile(rb"[\w$\x80-\xff]+")  # an identifier's bytes (or a number's)
 _WORD_BYTES = frozenset(b for b in range(256) if _WORD.fullmatch(bytes([b])))

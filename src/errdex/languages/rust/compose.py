@@ -31,7 +31,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from errdex.languages.base import captures, line_of, load_query, text
+from errdex.languages.base import captures, line_of, load_query, text, whole_words
 from errdex.languages.facts import Composer, Producer, Result, bind, has_text, unknown
 from errdex.languages.rust.calls import (
     ERROR_MACROS,
@@ -54,9 +54,6 @@ _WRITERS = frozenset({"write", "writeln"})
 _ITEMS = frozenset({"mod_item", "struct_item", "enum_item", "impl_item", "function_item",
                     "const_item", "static_item"})
 _QUERY = Path(__file__).with_name("compose.scm")
-# The bytes of a word (``\w`` of a bytes pattern): a body holding ``return`` or ``panic``
-# only inside a longer word holds no ``return`` (no ``panic!``): no query to find one.
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def producers(root: Node, source: bytes, path: str) -> list[Producer]:
@@ -426,8 +423,9 @@ def _results(body: Node, returns: list[Node]) -> list[Node]:
 def _owned(body: Node, source: bytes) -> tuple[list[Node], list[Node]]:
     """The ``return``s and ``panic!``s of a body, in source order, those of the closures
     and functions in it left out: one query, only for a body whose text holds one."""
-    if not _has_word(source, b"return", body.start_byte, body.end_byte) and not _has_word(
-            source, b"panic", body.start_byte, body.end_byte):
+    start, end = body.start_byte, body.end_byte
+    if next(whole_words(source, b"return", start=start, end=end), None) is None and next(
+            whole_words(source, b"panic", start=start, end=end), None) is None:
         return [], []
     found = captures(load_query("rust", _QUERY), body)
     # the scopes by start, with the furthest end reached by any scope starting at or before
@@ -442,19 +440,6 @@ def _owned(body: Node, source: bytes) -> tuple[list[Node], list[Node]]:
             key=lambda n: n.start_byte)
 
     return own(found.get("return", [])), own(found.get("panic", []))
-
-
-def _has_word(source: bytes, word: bytes, start: int, end: int) -> bool:
-    """Whether ``word`` stands as a whole word in ``source[start:end]`` (a byte search for
-    it, then its neighbours: a pattern opening with ``\\b`` was tried at every byte)."""
-    at = source.find(word, start, end)
-    while at != -1:
-        after = at + len(word)
-        if (at == 0 or source[at - 1] not in _WORD_BYTES) and (
-                after >= end or source[after] not in _WORD_BYTES):
-            return True
-        at = source.find(word, at + 1, end)
-    return False
 
 
 def _built(value: Node, owner: str | None) -> list[Result]:
