@@ -67,15 +67,16 @@ def alternatives(node: Node | None, at: Node, depth: int = 0) -> list[Template]:
         if branches:
             return branches
     message = read(node, at)
-    if node.type == "identifier" and _appends(function_of(at), text(node)):
-        value = _initialiser(node, at)
-        built = built_local(node, at, alternatives(value, at, depth + 1),
-                            Paths(alternatives, invocation)) if value is not None else []
-        if built:
-            return built
-    if message is None and node.type == "identifier":
-        value = _initialiser(node, at)
-        if value is not None and value.type in ("conditional_expression", "switch_expression"):
+    if node.type == "identifier":
+        appended = _written_to(function_of(at), text(node), _APPENDS)
+        value = _initialiser(node, at) if appended or message is None else None
+        if appended and value is not None:  # ``message += "…"`` in some branches
+            built = built_local(node, at, alternatives(value, at, depth + 1),
+                                Paths(alternatives, invocation))
+            if built:
+                return built
+        if message is None and value is not None and value.type in (
+                "conditional_expression", "switch_expression"):
             return alternatives(value, at, depth + 1)
     if message is None and node.type == "invocation_expression":
         made = [m for t in _builder_starts(node, at, depth)
@@ -105,7 +106,7 @@ def _initialiser(node: Node, at: Node) -> Node | None:
     """The value a local is declared with, above ``at`` in its method."""
     scope = function_of(at)
     name = text(node)
-    if not _assigns(scope, name):
+    if not _written_to(scope, name, _ASSIGNS):
         return None
     found = [d for d in walk(scope) if d.type == "variable_declarator"
              and text(d.child_by_field_name("name")) == name
@@ -118,7 +119,7 @@ def _branches(node: Node, at: Node, depth: int) -> list[Template]:
     "b";``): each assignment's text, when every one is known."""
     scope = function_of(at)
     name = text(node)
-    if scope is None or not _assigns(scope, name):
+    if scope is None or not _written_to(scope, name, _ASSIGNS):
         return []
     assigned = [a for a in walk(scope) if a.type == "assignment_expression"
                 and a.end_byte <= at.start_byte
@@ -131,16 +132,15 @@ def _branches(node: Node, at: Node, depth: int) -> list[Template]:
         a.child_by_field_name("right"), a, depth + 1))
 
 
-def _assigns(scope: Node | None, name: str) -> bool:
-    """Whether ``name =`` is written in ``scope`` at all (before walking its nodes)."""
+def _written_to(scope: Node | None, name: str, operator: bytes) -> bool:
+    """Whether ``name`` is written to with ``operator`` in ``scope`` at all (before walking
+    its nodes)."""
     source = scope.text or b"" if scope is not None else b""
-    return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*=[^=>]", source) is not None
+    return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + operator, source) is not None
 
 
-def _appends(scope: Node | None, name: str) -> bool:
-    """Whether ``name +=`` is written in ``scope`` at all (before walking its nodes)."""
-    source = scope.text or b"" if scope is not None else b""
-    return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*\+=", source) is not None
+_ASSIGNS = rb"\s*=[^=>]"  # ``name = …``
+_APPENDS = rb"\s*\+="  # ``name += …``
 
 
 def argument(node: Node, at: Node, after: list[Node] | None = None) -> Argument:
